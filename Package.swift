@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+// Kinetic: UIKit Dynamics and Core Animation scenes rendered off the iPhone.
+//
+// Targets follow the pipeline, dependencies pointing one way:
+//   KineticGeometry ← KineticAnimation / KineticLayers ← KineticScene
+//   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
+// C libraries are reached only through their system-library targets (C*),
+// each wrapped by exactly one Swift file set in the stage that owns it.
+import PackageDescription
+
+let package = Package(
+    name: "Kinetic",
+    products: [
+        .executable(name: "kinetic", targets: ["kinetic"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // System libraries (installed by `make deps`).
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+
+        // Stage 1: plain geometry and values.
+        .target(name: "KineticGeometry"),
+        // Stage 2: what moves — timing and interpolation; the layer model.
+        .target(name: "KineticAnimation", dependencies: ["KineticGeometry"]),
+        .target(name: "KineticLayers", dependencies: ["KineticGeometry"]),
+        // Stage 3: scene files → validated model → presentation trees per frame.
+        .target(name: "KineticScene", dependencies: [
+            "KineticGeometry", "KineticAnimation", "KineticLayers",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // Stage 4: pixels and files.
+        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CPango"]),
+        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "CGif", "CImageQuant", "CCairo"]),
+        // Stage 5: the command line.
+        .target(name: "KineticCLI", dependencies: [
+            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
+
+        .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
+        .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
+        .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
+        .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene"]),
+        .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
+        .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

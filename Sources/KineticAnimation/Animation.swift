@@ -1,0 +1,1 @@
+// Timing and interpolation of CAAnimation values.

@@ -1,0 +1,1 @@
+// GIF and PNG encoders.

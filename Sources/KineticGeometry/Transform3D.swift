@@ -1,0 +1,168 @@
+import Foundation
+
+/// CATransform3D: a 4×4 matrix in Core Animation's field order and row-vector
+/// convention — a point `p` maps to `p·M`, translation lives in m41…m43, and
+/// `a.concatenating(b)` applies `a` first, then `b` (CATransform3DConcat(a, b)).
+public struct Transform3D: Hashable, Sendable {
+    public var m11, m12, m13, m14: Double
+    public var m21, m22, m23, m24: Double
+    public var m31, m32, m33, m34: Double
+    public var m41, m42, m43, m44: Double
+
+    public init(m11: Double, m12: Double, m13: Double, m14: Double,
+                m21: Double, m22: Double, m23: Double, m24: Double,
+                m31: Double, m32: Double, m33: Double, m34: Double,
+                m41: Double, m42: Double, m43: Double, m44: Double) {
+        self.m11 = m11; self.m12 = m12; self.m13 = m13; self.m14 = m14
+        self.m21 = m21; self.m22 = m22; self.m23 = m23; self.m24 = m24
+        self.m31 = m31; self.m32 = m32; self.m33 = m33; self.m34 = m34
+        self.m41 = m41; self.m42 = m42; self.m43 = m43; self.m44 = m44
+    }
+
+    /// From 16 values in field order m11, m12, …, m44.
+    public init?(fields v: [Double]) {
+        guard v.count == 16 else { return nil }
+        self.init(m11: v[0], m12: v[1], m13: v[2], m14: v[3],
+                  m21: v[4], m22: v[5], m23: v[6], m24: v[7],
+                  m31: v[8], m32: v[9], m33: v[10], m34: v[11],
+                  m41: v[12], m42: v[13], m43: v[14], m44: v[15])
+    }
+
+    /// The 16 values in field order.
+    public var fields: [Double] {
+        [m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44]
+    }
+
+    public static let identity = Transform3D(m11: 1, m12: 0, m13: 0, m14: 0,
+                                             m21: 0, m22: 1, m23: 0, m24: 0,
+                                             m31: 0, m32: 0, m33: 1, m34: 0,
+                                             m41: 0, m42: 0, m43: 0, m44: 1)
+
+    public var isIdentity: Bool { self == .identity }
+
+    /// True when the matrix maps the z = 0 plane by a 2D affine map (no perspective, no
+    /// x/y rotation): m13, m23, m14, m24, m34 vanish, m44 is 1.
+    public var isAffine2D: Bool {
+        m13 == 0 && m23 == 0 && m14 == 0 && m24 == 0 && m34 == 0 && m44 == 1
+            && m31 == 0 && m32 == 0
+    }
+
+    public static func translation(_ tx: Double, _ ty: Double, _ tz: Double = 0) -> Transform3D {
+        var t = identity; t.m41 = tx; t.m42 = ty; t.m43 = tz; return t
+    }
+
+    public static func scale(_ sx: Double, _ sy: Double, _ sz: Double = 1) -> Transform3D {
+        var t = identity; t.m11 = sx; t.m22 = sy; t.m33 = sz; return t
+    }
+
+    /// CATransform3DMakeRotation(angle, x, y, z): rotation about the axis (x, y, z).
+    /// In y-down screen space a positive z angle turns clockwise, as on iOS.
+    public static func rotation(_ angle: Double, _ x: Double, _ y: Double, _ z: Double) -> Transform3D {
+        let len = (x * x + y * y + z * z).squareRoot()
+        guard len > 0 else { return identity }
+        let (ux, uy, uz) = (x / len, y / len, z / len)
+        let c = cos(angle), s = sin(angle), t = 1 - c
+        return Transform3D(
+            m11: t * ux * ux + c, m12: t * ux * uy + s * uz, m13: t * ux * uz - s * uy, m14: 0,
+            m21: t * ux * uy - s * uz, m22: t * uy * uy + c, m23: t * uy * uz + s * ux, m24: 0,
+            m31: t * ux * uz + s * uy, m32: t * uy * uz - s * ux, m33: t * uz * uz + c, m34: 0,
+            m41: 0, m42: 0, m43: 0, m44: 1)
+    }
+
+    /// A perspective matrix with `m34 = −1/distance` (the usual CA idiom).
+    public static func perspective(_ distance: Double) -> Transform3D {
+        var t = identity; t.m34 = distance == 0 ? 0 : -1 / distance; return t
+    }
+
+    /// CATransform3DConcat(self, other): `self` first, then `other`.
+    public func concatenating(_ b: Transform3D) -> Transform3D {
+        let a = self
+        return Transform3D(
+            m11: a.m11 * b.m11 + a.m12 * b.m21 + a.m13 * b.m31 + a.m14 * b.m41,
+            m12: a.m11 * b.m12 + a.m12 * b.m22 + a.m13 * b.m32 + a.m14 * b.m42,
+            m13: a.m11 * b.m13 + a.m12 * b.m23 + a.m13 * b.m33 + a.m14 * b.m43,
+            m14: a.m11 * b.m14 + a.m12 * b.m24 + a.m13 * b.m34 + a.m14 * b.m44,
+            m21: a.m21 * b.m11 + a.m22 * b.m21 + a.m23 * b.m31 + a.m24 * b.m41,
+            m22: a.m21 * b.m12 + a.m22 * b.m22 + a.m23 * b.m32 + a.m24 * b.m42,
+            m23: a.m21 * b.m13 + a.m22 * b.m23 + a.m23 * b.m33 + a.m24 * b.m43,
+            m24: a.m21 * b.m14 + a.m22 * b.m24 + a.m23 * b.m34 + a.m24 * b.m44,
+            m31: a.m31 * b.m11 + a.m32 * b.m21 + a.m33 * b.m31 + a.m34 * b.m41,
+            m32: a.m31 * b.m12 + a.m32 * b.m22 + a.m33 * b.m32 + a.m34 * b.m42,
+            m33: a.m31 * b.m13 + a.m32 * b.m23 + a.m33 * b.m33 + a.m34 * b.m43,
+            m34: a.m31 * b.m14 + a.m32 * b.m24 + a.m33 * b.m34 + a.m34 * b.m44,
+            m41: a.m41 * b.m11 + a.m42 * b.m21 + a.m43 * b.m31 + a.m44 * b.m41,
+            m42: a.m41 * b.m12 + a.m42 * b.m22 + a.m43 * b.m32 + a.m44 * b.m42,
+            m43: a.m41 * b.m13 + a.m42 * b.m23 + a.m43 * b.m33 + a.m44 * b.m43,
+            m44: a.m41 * b.m14 + a.m42 * b.m24 + a.m43 * b.m34 + a.m44 * b.m44)
+    }
+
+    /// Maps a point of the z = 0 plane, with the perspective divide.
+    public func apply(to p: Point) -> Point {
+        let x = p.x * m11 + p.y * m21 + m41
+        let y = p.x * m12 + p.y * m22 + m42
+        let w = p.x * m14 + p.y * m24 + m44
+        return w == 0 ? Point(x, y) : Point(x / w, y / w)
+    }
+
+    /// The homogeneous w of a z = 0 point; ≤ 0 means it lies behind the eye.
+    public func w(at p: Point) -> Double { p.x * m14 + p.y * m24 + m44 }
+
+    /// The 2D affine part (a, b, c, d, tx, ty) in CGAffineTransform's order.
+    public var affine: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (m11, m12, m21, m22, m41, m42)
+    }
+
+    public var isFinite: Bool { fields.allSatisfy { $0.isFinite } }
+}
+
+extension Transform3D {
+    /// The components of the scene format's named form. `composed` applies, to a
+    /// point first to last: scale, rotate (z), rotateY, rotateX, translate, then
+    /// perspective — the order the contract states.
+    public struct Components: Hashable, Sendable {
+        public var scale: (x: Double, y: Double, z: Double) { get { (sx, sy, sz) } set { (sx, sy, sz) = newValue } }
+        public var sx = 1.0, sy = 1.0, sz = 1.0
+        public var rotationX = 0.0, rotationY = 0.0, rotationZ = 0.0
+        public var tx = 0.0, ty = 0.0, tz = 0.0
+        /// The m34 entry of the perspective factor (`−1/distance`), 0 for none.
+        public var m34 = 0.0
+
+        public init() {}
+
+        public var composed: Transform3D {
+            var t = Transform3D.scale(sx, sy, sz)
+            if rotationZ != 0 { t = t.concatenating(.rotation(rotationZ, 0, 0, 1)) }
+            if rotationY != 0 { t = t.concatenating(.rotation(rotationY, 0, 1, 0)) }
+            if rotationX != 0 { t = t.concatenating(.rotation(rotationX, 1, 0, 0)) }
+            t = t.concatenating(.translation(tx, ty, tz))
+            if m34 != 0 { var p = Transform3D.identity; p.m34 = m34; t = t.concatenating(p) }
+            return t
+        }
+
+        public static func == (a: Components, b: Components) -> Bool {
+            a.sx == b.sx && a.sy == b.sy && a.sz == b.sz && a.rotationX == b.rotationX
+                && a.rotationY == b.rotationY && a.rotationZ == b.rotationZ
+                && a.tx == b.tx && a.ty == b.ty && a.tz == b.tz && a.m34 == b.m34
+        }
+        public func hash(into h: inout Hasher) {
+            for v in [sx, sy, sz, rotationX, rotationY, rotationZ, tx, ty, tz, m34] { h.combine(v) }
+        }
+    }
+
+    /// Decomposes a matrix built by `Components.composed` (as Core Animation does for
+    /// `transform.rotation.z`, `transform.scale.x` and friends). Exact for the named
+    /// form without x/y rotation; for other matrices it recovers translation, z rotation,
+    /// scale and m34, which is what the sub-key paths read.
+    public var components: Components {
+        var c = Components()
+        c.tx = m41; c.ty = m42; c.tz = m43
+        c.sx = (m11 * m11 + m12 * m12 + m13 * m13).squareRoot()
+        c.sy = (m21 * m21 + m22 * m22 + m23 * m23).squareRoot()
+        c.sz = (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()
+        // A reflection shows as a negative determinant of the 2×2 block: keep it on y.
+        if m11 * m22 - m12 * m21 < 0 { c.sy = -c.sy }
+        if c.sx != 0 { c.rotationZ = atan2(m12, m11) }
+        c.m34 = m34
+        return c
+    }
+}

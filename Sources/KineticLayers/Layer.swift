@@ -1,0 +1,182 @@
+import KineticGeometry
+
+/// A layer of the tree, as CALayer and its subclasses: the model values a scene file
+/// sets and, after animations are applied, the presentation values a frame draws.
+/// One value type serves both, so the presentation tree is a plain copy of the model.
+public struct Layer: Sendable {
+    /// The scene file's `id`, when it has one.
+    public var id: String?
+    /// Where the layer stands in the file, `layers[2].sublayers[0]`: its name when it
+    /// has no id (section 10 of the contract).
+    public var place: String
+    /// The scene-format `type` (`layer`, `shape`, `gradient`, `text`, `image`).
+    public var type: LayerType
+
+    public var position: Point = .zero
+    public var bounds: Rect = .zero
+    public var anchorPoint = Point(0.5, 0.5)
+    public var zPosition = 0.0
+    public var opacity = 1.0
+    public var isHidden = false
+    public var backgroundColor: Color? = nil
+    public var cornerRadius = 0.0
+    public var borderWidth = 0.0
+    public var borderColor: Color = .black
+    public var masksToBounds = false
+    public var shadowColor: Color = .black
+    public var shadowOpacity = 0.0
+    /// CALayer's default shadow falls up (−3 in y-down points), as on iOS.
+    public var shadowOffset = Size(0, -3)
+    public var shadowRadius = 3.0
+    public var shadowPath: BezierPath? = nil
+    /// The image asset drawn in the bounds: a resolved file path.
+    public var contents: String? = nil
+    public var contentsGravity: ContentsGravity = .resize
+    public var transform: Transform3D = .identity
+    public var sublayerTransform: Transform3D = .identity
+    public var sublayers: [Layer] = []
+    /// Custom animatable numbers (`properties:` in the scene), by name.
+    public var properties: [String: Double] = [:]
+    /// The subclass part: a shape's path and stroke, a gradient's colors, a text's string.
+    public var content: LayerContent = .plain
+
+    /// The mask layer (in this layer's coordinates). Boxed: a struct cannot hold itself.
+    public var mask: Layer? {
+        get { maskStorage.first }
+        set { maskStorage = newValue.map { [$0] } ?? [] }
+    }
+    private var maskStorage: [Layer] = []
+
+    public init(id: String? = nil, place: String, type: LayerType = .layer) {
+        self.id = id; self.place = place; self.type = type
+        switch type {
+        case .shape: content = .shape(ShapeStyle())
+        case .gradient: content = .gradient(Gradient())
+        case .text: content = .text(TextStyle())
+        case .layer, .image: content = .plain
+        }
+    }
+
+    /// The key `inspect` lists this layer under: its id, or its place.
+    public var key: String { id ?? place }
+
+    /// Maps a point of this layer's bounds space into its superlayer's space: the
+    /// bounds origin removed, the anchor point moved to `position`, and `transform`
+    /// applied about the anchor point, as Core Animation composes a layer.
+    public var toSuperlayer: Transform3D {
+        let anchor = Point(bounds.origin.x + anchorPoint.x * bounds.size.width,
+                           bounds.origin.y + anchorPoint.y * bounds.size.height)
+        return Transform3D.translation(-anchor.x, -anchor.y)
+            .concatenating(transform)
+            .concatenating(.translation(position.x, position.y))
+    }
+
+    public var shape: ShapeStyle? {
+        get { if case .shape(let s) = content { s } else { nil } }
+        set { if let newValue { content = .shape(newValue) } }
+    }
+    public var gradient: Gradient? {
+        get { if case .gradient(let g) = content { g } else { nil } }
+        set { if let newValue { content = .gradient(newValue) } }
+    }
+    public var text: TextStyle? {
+        get { if case .text(let t) = content { t } else { nil } }
+        set { if let newValue { content = .text(newValue) } }
+    }
+
+    /// Every layer of the subtree, depth first, self first (masks excluded).
+    public func forEach(_ body: (Layer) -> Void) {
+        body(self)
+        for s in sublayers { s.forEach(body) }
+    }
+}
+
+public enum LayerType: String, Sendable, CaseIterable {
+    case layer, shape, gradient, text, image
+}
+
+/// The subclass-specific part of a layer.
+public enum LayerContent: Sendable {
+    case plain
+    case shape(ShapeStyle)
+    case gradient(Gradient)
+    case text(TextStyle)
+}
+
+/// CALayer.contentsGravity.
+public enum ContentsGravity: String, Sendable, CaseIterable {
+    case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
+    case resize, resizeAspect, resizeAspectFill
+}
+
+/// CAShapeLayer's drawing state.
+public struct ShapeStyle: Sendable {
+    public var path = BezierPath()
+    /// nil draws no fill (`fillColor: clear` or none); CAShapeLayer's default is black.
+    public var fillColor: Color? = .black
+    public var fillRule: FillRule = .nonZero
+    public var strokeColor: Color? = nil
+    public var lineWidth = 1.0
+    public var lineCap: LineCap = .butt
+    public var lineJoin: LineJoin = .miter
+    public var miterLimit = 10.0
+    public var lineDashPattern: [Double] = []
+    public var lineDashPhase = 0.0
+    public var strokeStart = 0.0
+    public var strokeEnd = 1.0
+    public init() {}
+}
+
+public enum FillRule: String, Sendable, CaseIterable { case nonZero, evenOdd }
+public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
+public enum LineJoin: String, Sendable, CaseIterable { case miter, round, bevel }
+
+/// CAGradientLayer's state; also a scene background.
+public struct Gradient: Sendable {
+    public var colors: [Color] = []
+    /// nil spreads the colors evenly, as CAGradientLayer does.
+    public var locations: [Double]? = nil
+    public var startPoint = Point(0.5, 0)
+    public var endPoint = Point(0.5, 1)
+    public var gradientType: GradientType = .axial
+    public init() {}
+}
+
+public enum GradientType: String, Sendable, CaseIterable { case axial, radial, conic }
+
+/// CATextLayer's state.
+public struct TextStyle: Sendable {
+    public var string = ""
+    /// A font family name for Pango; nil for the default sans.
+    public var font: String? = nil
+    public var fontSize = 36.0
+    /// CATextLayer's default foreground is opaque white.
+    public var foregroundColor: Color = .white
+    public var alignmentMode: TextAlignment = .natural
+    public var isWrapped = false
+    public init() {}
+}
+
+public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, center, right, justified }
+
+/// What a frame draws behind the layers.
+public enum Background: Sendable {
+    case color(Color)
+    case gradient(Gradient)
+}
+
+/// One frame's presentation tree, ready to rasterize.
+public struct SceneFrame: Sendable {
+    public var index: Int
+    public var time: Double
+    /// The canvas in points.
+    public var size: Size
+    public var background: Background
+    /// Root layers, back to front.
+    public var layers: [Layer]
+
+    public init(index: Int, time: Double, size: Size, background: Background, layers: [Layer]) {
+        self.index = index; self.time = time; self.size = size
+        self.background = background; self.layers = layers
+    }
+}

@@ -1,0 +1,1 @@
+// Scene loading and the per-frame runtime.

@@ -1,0 +1,3 @@
+import KineticCLI
+
+Kinetic.main()

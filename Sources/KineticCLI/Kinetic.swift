@@ -1,9 +1,21 @@
 import ArgumentParser
 
-/// The `kinetic` command: subcommands are added as the pipeline stages land.
+/// The `kinetic` command.
 public struct Kinetic: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "kinetic",
-        abstract: "Render UIKit Dynamics and Core Animation scenes to PNG frames or animated GIFs.")
+        abstract: "Render UIKit Dynamics and Core Animation scenes to PNG frames or animated GIFs.",
+        discussion: """
+        A scene file (YAML or JSON) describes layers, Bezier paths, animations and physics;
+        kinetic computes every frame at a fixed step and rasterizes it with Cairo.
+
+        Examples:
+          kinetic render scenes/jump-star.yaml -o star.gif
+          kinetic render scene.yaml -o frames/            # PNG frames frame-0000.png …
+          kinetic render scene.yaml -o still.png --time 1.5
+          kinetic validate scenes/*.yaml
+          kinetic inspect scene.yaml --frame 25 | jq '.layers.ball.position'
+        """,
+        subcommands: [RenderCommand.self, ValidateCommand.self, InspectCommand.self])
     public init() {}
 }

@@ -64,11 +64,25 @@ public struct Layer: Sendable {
     /// bounds origin removed, the anchor point moved to `position`, and `transform`
     /// applied about the anchor point, as Core Animation composes a layer.
     public var toSuperlayer: Transform3D {
-        let anchor = Point(bounds.origin.x + anchorPoint.x * bounds.size.width,
-                           bounds.origin.y + anchorPoint.y * bounds.size.height)
-        return Transform3D.translation(-anchor.x, -anchor.y)
+        Transform3D.translation(-anchorInBounds.x, -anchorInBounds.y)
             .concatenating(transform)
             .concatenating(.translation(position.x, position.y))
+    }
+
+    /// Maps a point of a sublayer's superlayer space (this layer's bounds space) through
+    /// `sublayerTransform`, which Core Animation applies about the anchor point — so a
+    /// perspective `m34` vanishes towards the anchor, the layer's centre by default.
+    public var sublayerSpace: Transform3D {
+        guard !sublayerTransform.isIdentity else { return .identity }
+        return Transform3D.translation(-anchorInBounds.x, -anchorInBounds.y)
+            .concatenating(sublayerTransform)
+            .concatenating(.translation(anchorInBounds.x, anchorInBounds.y))
+    }
+
+    /// The anchor point in bounds coordinates.
+    public var anchorInBounds: Point {
+        Point(bounds.origin.x + anchorPoint.x * bounds.size.width,
+              bounds.origin.y + anchorPoint.y * bounds.size.height)
     }
 
     public var shape: ShapeStyle? {

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The sysexits codes of section 9.
+enum ExitStatus {
+    /// EX_USAGE: a command-line mistake.
+    static let usage = ExitCode(64)
+    /// EX_DATAERR: the scene file is invalid.
+    static let dataError = ExitCode(65)
+    /// EX_NOINPUT: the scene file (or an input) is missing.
+    static let noInput = ExitCode(66)
+    /// EX_SOFTWARE: the simulation blew up, or an internal error.
+    static let software = ExitCode(70)
+    /// EX_CANTCREAT: an output cannot be written.
+    static let cannotCreate = ExitCode(73)
+}

@@ -1,0 +1,272 @@
+import KineticGeometry
+import KineticLayers
+import KineticAnimation
+
+/// Reads `animations:` (section 5) against the layers already read.
+struct AnimationDecoder {
+    let layers: [String: LayerEntry]
+    /// Reads image assets for `contents` animations.
+    var assets: LayerDecoder
+
+    static let keys = ["id", "layer", "behavior", "keyPath", "from", "to", "by", "values", "keyTimes",
+                       "timingFunctions", "calculationMode", "path", "rotationMode", "duration", "begin", "after",
+                       "timingFunction", "repeatCount", "autoreverses", "fillMode", "additive", "spring",
+                       "oscillation", "group"]
+
+    /// Animations in file order, with `after:` resolved to absolute begin times.
+    mutating func animations(_ field: Field) -> [AnimationSpec] {
+        guard let items = field.elements else { return [] }
+        var parsed: [(spec: AnimationSpec, after: Field?)] = []
+        for item in items {
+            if let a = animation(item, inheritedLayer: nil) { parsed.append(a) }
+        }
+        return Self.resolveAfter(parsed)
+    }
+
+    /// One animation (or group); `after` is returned unresolved.
+    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?) -> (spec: AnimationSpec, after: Field?)? {
+        guard let m = field.mapping(allowed: Self.keys) else { return nil }
+        for unsupported in ["behavior": "animating behavior properties (section 6)",
+                            "path": "keyframe animations along a path",
+                            "spring": "spring animations", "oscillation": "the oscillation value generator"]
+        where m[unsupported.key] != nil {
+            m[unsupported.key]?.report("not yet supported: \(unsupported.value)")
+        }
+        if m["behavior"] != nil || m["path"] != nil || m["spring"] != nil || m["oscillation"] != nil { return nil }
+
+        var target = inheritedLayer
+        if let f = m["layer"], let name = f.string {
+            if let entry = layers[name] { target = (entry, name) } else {
+                f.report("unknown layer id '\(name)'" + Suggestions.hint(for: name, in: Array(layers.keys)))
+                return nil
+            }
+        }
+        // The contract's default fill is forwards (the end value persists, as UIView.animate).
+        var timing = AnimationTiming(fillMode: .forwards)
+        if let f = m["duration"], let v = f.nonNegativeNumber { timing.duration = v }
+        if let f = m["begin"], let v = f.number { timing.beginTime = v }
+        if let f = m["repeatCount"] {
+            if f.node.scalar?.string == "forever" { timing.repeatCount = .infinity }
+            else if let v = f.nonNegativeNumber { timing.repeatCount = v }
+        }
+        if let f = m["autoreverses"], let v = f.bool { timing.autoreverses = v }
+        if let f = m["fillMode"], let v = f.choice(FillMode.self) { timing.fillMode = v }
+
+        if let g = m["group"] {
+            for key in ["keyPath", "from", "to", "by", "values", "keyTimes", "timingFunctions", "calculationMode", "additive"]
+            where m[key] != nil {
+                m[key]?.report("'\(key)' belongs on the group's animations, not on the group")
+            }
+            guard let items = g.elements else { return nil }
+            var children: [AnimationSpec] = []
+            for item in items {
+                guard let (child, after) = animation(item, inheritedLayer: target) else { continue }
+                if let after { after.report("'after' is not supported inside a group: use 'begin' (relative to the group)") }
+                children.append(child)
+            }
+            guard let first = children.first else {
+                if items.isEmpty { g.report("a group needs at least one animation") }
+                return nil
+            }
+            var spec = AnimationSpec(id: m["id"]?.string, layer: target?.0.address ?? first.layer, keyPath: first.keyPath,
+                                     values: .group(children), timing: timing)
+            if let f = m["timingFunction"], let tf = timingFunction(f) { spec.timingFunction = tf }
+            return (spec, m["after"])
+        }
+
+        guard let (entry, name) = target else {
+            field.report("missing required key 'layer'")
+            return nil
+        }
+        guard let kpField = m.required("keyPath"), let kpText = kpField.string else { return nil }
+        guard let keyPath = self.keyPath(kpText, field: kpField, entry: entry, layerName: name) else { return nil }
+
+        var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: keyPath,
+                                 values: .basic(from: nil, to: nil, by: nil), timing: timing)
+        if let f = m["timingFunction"], let tf = timingFunction(f) { spec.timingFunction = tf }
+        if let f = m["additive"], let v = f.bool { spec.additive = v }
+
+        if let vf = m["values"] {
+            for key in ["from", "to", "by"] where m[key] != nil {
+                m[key]?.report("'\(key)' cannot be combined with 'values'")
+            }
+            guard let items = vf.elements else { return nil }
+            let values = items.map { value($0, for: keyPath) }
+            guard !values.contains(where: { $0 == nil }) else { return nil }
+            guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return nil }
+            var mode = CalculationMode.linear
+            if let f = m["calculationMode"], let v = f.choice(CalculationMode.self) { mode = v }
+            var keyTimes: [Double]?
+            if let f = m["keyTimes"], let times = f.numbers() {
+                let expected = mode == .discrete ? [values.count, values.count + 1] : [values.count]
+                if !expected.contains(times.count) {
+                    f.report("expected \(expected.map(String.init).joined(separator: " or ")) key times (one per value), found \(times.count)")
+                } else if times.contains(where: { !(0...1).contains($0) }) || zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
+                    f.report("key times must run from 0 to 1 without decreasing")
+                } else { keyTimes = times }
+            }
+            var functions: [TimingFunction]?
+            if let f = m["timingFunctions"], let items = f.elements {
+                let fs = items.map(timingFunction)
+                if fs.count != max(values.count - 1, 1) {
+                    f.report("expected \(max(values.count - 1, 1)) timing functions (one per segment), found \(fs.count)")
+                } else if !fs.contains(where: { $0 == nil }) { functions = fs.compactMap { $0 } }
+            }
+            spec.values = .keyframes(values: values.compactMap { $0 }, keyTimes: keyTimes,
+                                     timingFunctions: functions, calculationMode: mode)
+        } else {
+            for key in ["keyTimes", "timingFunctions", "calculationMode"] where m[key] != nil {
+                m[key]?.report("'\(key)' needs 'values'")
+            }
+            // A key that is present but invalid has been reported: stop here.
+            var given: [String: AnimatableValue] = [:]
+            for key in ["from", "to", "by"] {
+                guard let f = m[key] else { continue }
+                guard let v = value(f, for: keyPath) else { return nil }
+                given[key] = v
+            }
+            let (from, to, by) = (given["from"], given["to"], given["by"])
+            if given.count == 3 {
+                m["by"]?.report("'from', 'to' and 'by' together: give at most two")
+                return nil
+            }
+            if given.isEmpty {
+                field.report("an animation needs 'to', 'by', 'from' or 'values'")
+                return nil
+            }
+            if case .path(let a)? = from, case .path(let b)? = to, a.structure != b.structure {
+                m["to"]?.report("paths of different structure cannot animate into each other (different commands or counts)")
+                return nil
+            }
+            if by != nil, [.path, .image, .bool].contains(keyPath.valueKind) {
+                m["by"]?.report("'by' cannot be used with \(keyPath.valueKind.rawValue) values")
+                return nil
+            }
+            spec.values = .basic(from: from, to: to, by: by)
+        }
+        if case .keyframes(let values, _, _, _) = spec.values, keyPath.valueKind == .path,
+           let first = values.first?.pathStructure, values.contains(where: { $0.pathStructure != first }) {
+            m["values"]?.report("paths of different structure cannot animate into each other")
+            return nil
+        }
+        return (spec, m["after"])
+    }
+
+    private func keyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {
+        if let kp = LayerKeyPath.named[text] {
+            if let types = kp.layerTypes, !types.contains(entry.type) {
+                field.report("'\(text)' does not apply to \(entry.type.rawValue) layer '\(layerName)'")
+                return nil
+            }
+            return kp
+        }
+        if entry.propertyNames.contains(text) { return .property(text) }
+        if text.hasPrefix("path.") || text.hasPrefix("emitterCells.") || text.hasPrefix("instance") {
+            field.report("not yet supported: key path '\(text)'")
+            return nil
+        }
+        let candidates = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
+        field.report("'\(text)' is not an animatable key path of layer '\(layerName)'" + Suggestions.hint(for: text, in: candidates))
+        return nil
+    }
+
+    /// A value of the key path's kind.
+    mutating func value(_ f: Field, for keyPath: LayerKeyPath) -> AnimatableValue? {
+        switch keyPath.valueKind {
+        case .number:
+            let isAngle = [.transformRotationX, .transformRotationY, .transformRotationZ].contains(keyPath)
+            guard let v = isAngle ? f.angle : f.number else { return nil }
+            if keyPath.isUnitInterval, !(0...1).contains(v) {
+                f.report("\(Field.format(v)) is out of range 0…1")
+                return nil
+            }
+            if [.boundsWidth, .boundsHeight, .cornerRadius, .borderWidth, .shadowRadius, .lineWidth, .fontSize].contains(keyPath), v < 0 {
+                f.report("must not be negative, found \(Field.format(v))")
+                return nil
+            }
+            return .number(v)
+        case .point: return f.point.map { .point($0) }
+        case .size: return (keyPath == .boundsSize ? f.nonNegativeSize : f.size).map { .size($0) }
+        case .rect:
+            if case .sequence(let s) = f.node, s.count == 2 { return f.nonNegativeSize.map { .rect(Rect(origin: .zero, size: $0)) } }
+            return f.rect.map { .rect($0) }
+        case .color: return f.color.map { .color($0) }
+        case .transform: return f.transform.map { .transform($0) }
+        case .path: return f.path.map { .path($0) }
+        case .colors:
+            guard let items = f.elements else { return nil }
+            let cs = items.map(\.color)
+            return cs.contains(where: { $0 == nil }) ? nil : .colors(cs.compactMap { $0 })
+        case .numbers: return f.numbers().map { .numbers($0) }
+        case .bool: return f.bool.map { .bool($0) }
+        case .image: return f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }
+        }
+    }
+
+    /// A `timingFunction`: a name or `[c1x, c1y, c2x, c2y]`.
+    func timingFunction(_ f: Field) -> TimingFunction? {
+        if case .sequence = f.node {
+            guard let v = f.numbers(count: 4) else { return nil }
+            guard (0...1).contains(v[0]), (0...1).contains(v[2]) else {
+                f.report("the control points' x values must lie in 0…1")
+                return nil
+            }
+            return .cubicBezier(v[0], v[1], v[2], v[3])
+        }
+        let names: [String: TimingFunction] = ["linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut,
+                                               "easeInEaseOut": .easeInEaseOut, "default": .default]
+        guard let text = f.string else { return nil }
+        if let tf = names[text] { return tf }
+        f.report("'\(text)' is not a timing function: use \(names.keys.sorted().joined(separator: ", ")) or [c1x, c1y, c2x, c2y]"
+                 + Suggestions.hint(for: text, in: Array(names.keys)))
+        return nil
+    }
+
+    /// Turns `after: id` into absolute begin times (`begin` becomes a delay), reporting
+    /// unknown ids and cycles.
+    static func resolveAfter(_ parsed: [(spec: AnimationSpec, after: Field?)]) -> [AnimationSpec] {
+        var byId: [String: Int] = [:]
+        for (i, p) in parsed.enumerated() { if let id = p.spec.id, byId[id] == nil { byId[id] = i } }
+        var resolved = [Bool](repeating: false, count: parsed.count)
+        var specs = parsed.map(\.spec)
+        var visiting = Set<Int>()
+        var broken = Set<Int>()
+
+        func resolve(_ i: Int, chain: [String]) -> Bool {
+            if resolved[i] { return !broken.contains(i) }
+            guard let afterField = parsed[i].after, let name = afterField.string else {
+                resolved[i] = true
+                return true
+            }
+            guard let j = byId[name] else {
+                afterField.report("unknown animation id '\(name)'" + Suggestions.hint(for: name, in: Array(byId.keys)))
+                resolved[i] = true; broken.insert(i)
+                return false
+            }
+            if visiting.contains(j) || j == i {
+                let cycle = (chain + [name]).joined(separator: " → ")
+                afterField.report("'after' chain forms a cycle: \(cycle)")
+                resolved[i] = true; broken.insert(i)
+                return false
+            }
+            visiting.insert(i)
+            let ok = resolve(j, chain: chain + [name])
+            visiting.remove(i)
+            resolved[i] = true
+            guard ok else { broken.insert(i); return false }
+            guard specs[j].timing.endTime.isFinite else {
+                afterField.report("'\(name)' repeats forever, so it never stops")
+                broken.insert(i)
+                return false
+            }
+            specs[i].timing.beginTime += specs[j].timing.endTime
+            return true
+        }
+        for i in parsed.indices { _ = resolve(i, chain: [parsed[i].spec.id ?? "animations[\(i)]"]) }
+        return specs.enumerated().filter { !broken.contains($0.offset) }.map(\.element)
+    }
+}
+
+private extension AnimatableValue {
+    var pathStructure: [PathElement.Kind]? { if case .path(let p) = self { p.structure } else { nil } }
+}

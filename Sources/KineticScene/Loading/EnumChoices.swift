@@ -1,0 +1,6 @@
+import KineticAnimation
+
+// The loader reads these by name and suggests the closest on a typo.
+extension FillMode: CaseIterable {
+    public static var allCases: [FillMode] { [.removed, .forwards, .backwards, .both] }
+}

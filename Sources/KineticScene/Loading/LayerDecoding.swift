@@ -1,0 +1,230 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+/// What the rest of the loader needs to know about a layer by id.
+struct LayerEntry {
+    var address: LayerAddress
+    var type: LayerType
+    var propertyNames: Set<String>
+    var field: Field
+}
+
+/// Reads `layers:` (section 3) into layer values, indexing ids for animations.
+struct LayerDecoder {
+    /// The folder image assets are resolved against.
+    let baseDirectory: String
+    private(set) var ids: [String: LayerEntry] = [:]
+    private(set) var assets: Set<String> = []
+
+    init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+
+    static let commonKeys = [
+        "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden",
+        "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
+        "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
+        "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
+    ]
+    static let shapeKeys = ["path", "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin",
+                            "miterLimit", "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd"]
+    static let gradientKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
+    static let textKeys = ["string", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped"]
+    static let emitterKeys = ["emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "emitterShape",
+                              "emitterMode", "renderMode", "birthRate", "lifetime", "velocity", "scale", "spin",
+                              "seed", "emitterCells"]
+    static let replicatorKeys = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
+                                 "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
+
+    static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
+
+    mutating func layers(_ field: Field, parent: [Int] = []) -> [Layer] {
+        guard let items = field.elements else { return [] }
+        var result: [Layer] = []
+        for (i, item) in items.enumerated() {
+            if let layer = layer(item, address: parent + [i], place: item.keyPath) { result.append(layer) }
+        }
+        return result
+    }
+
+    /// One layer; nil when it is too broken to place (its problems are reported).
+    mutating func layer(_ field: Field, address: [Int]?, place: String) -> Layer? {
+        // The type decides which keys are allowed, so read it first.
+        var type = LayerType.layer
+        if case .mapping(let raw) = field.node, let t = raw["type"] {
+            let tf = field.child(t, key: "type")
+            if let name = t.scalar?.string, ["emitter", "replicator"].contains(name) {
+                tf.report("not yet supported: \(name) layers (section 3\(name == "emitter" ? ".2" : ""))")
+                return nil
+            }
+            guard let parsed = tf.choice(LayerType.self) else { return nil }
+            type = parsed
+        }
+        var allowed = Self.commonKeys
+        switch type {
+        case .shape: allowed += Self.shapeKeys
+        case .gradient: allowed += Self.gradientKeys
+        case .text: allowed += Self.textKeys
+        case .layer, .image: break
+        }
+        guard let m = field.mapping(allowed: allowed) else { return nil }
+        let id = m["id"].flatMap { idField -> String? in
+            guard let s = idField.string else { return nil }
+            let range = NSRange(s.startIndex..., in: s)
+            guard Self.idPattern.firstMatch(in: s, range: range) != nil else {
+                idField.report("'\(s)' is not a valid id: use letters, digits, _ and -, not starting with a digit")
+                return nil
+            }
+            return s
+        }
+        var layer = Layer(id: id, place: place, type: type)
+        readCommon(m, into: &layer)
+        switch type {
+        case .shape: readShape(m, into: &layer)
+        case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
+        case .text: readText(m, into: &layer)
+        case .image:
+            if m["contents"] == nil { field.report("an image layer needs 'contents'") }
+        case .layer: break
+        }
+        if let id, let address {
+            if let existing = ids[id] {
+                m["id"]?.report("duplicate id '\(id)' (first used at line \(existing.field.mark?.line ?? 0))")
+            } else {
+                ids[id] = LayerEntry(address: LayerAddress(address), type: type,
+                                     propertyNames: Set(layer.properties.keys), field: m["id"] ?? field)
+            }
+        }
+        if let subs = m["sublayers"] {
+            layer.sublayers = address.map { layers(subs, parent: $0) } ?? maskSublayers(subs)
+        }
+        return layer
+    }
+
+    /// Sublayers of a mask are drawn but not addressable by animations.
+    private mutating func maskSublayers(_ field: Field) -> [Layer] {
+        guard let items = field.elements else { return [] }
+        return items.compactMap { layer($0, address: nil, place: $0.keyPath) }
+    }
+
+    private mutating func readCommon(_ m: Mapping, into layer: inout Layer) {
+        if let f = m["anchorPoint"], let p = f.point { layer.anchorPoint = p }
+        if let f = m["frame"] {
+            if m["position"] != nil || m["bounds"] != nil {
+                f.report("use either 'frame' or 'position' + 'bounds', not both")
+            } else if let r = f.rect {
+                layer.bounds = Rect(0, 0, r.width, r.height)
+                layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
+                                       r.origin.y + layer.anchorPoint.y * r.height)
+            }
+        }
+        if let f = m["position"], let p = f.point { layer.position = p }
+        if let f = m["bounds"] {
+            if case .sequence(let s) = f.node, s.count == 2 {
+                if let size = f.nonNegativeSize { layer.bounds = Rect(origin: .zero, size: size) }
+            } else if let r = f.rect { layer.bounds = r }
+        }
+        if let f = m["zPosition"], let v = f.number { layer.zPosition = v }
+        if let f = m["opacity"], let v = f.number(in: 0...1) { layer.opacity = v }
+        if let f = m["hidden"], let v = f.bool { layer.isHidden = v }
+        if let f = m["backgroundColor"], let c = f.color { layer.backgroundColor = c }
+        if let f = m["cornerRadius"], let v = f.nonNegativeNumber { layer.cornerRadius = v }
+        if let f = m["borderWidth"], let v = f.nonNegativeNumber { layer.borderWidth = v }
+        if let f = m["borderColor"], let c = f.color { layer.borderColor = c }
+        if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
+        if let f = m["shadowColor"], let c = f.color { layer.shadowColor = c }
+        if let f = m["shadowOpacity"], let v = f.number(in: 0...1) { layer.shadowOpacity = v }
+        if let f = m["shadowOffset"], let s = f.size { layer.shadowOffset = s }
+        if let f = m["shadowRadius"], let v = f.nonNegativeNumber { layer.shadowRadius = v }
+        if let f = m["shadowPath"], let p = f.path { layer.shadowPath = p }
+        if let f = m["contents"], let path = asset(f) { layer.contents = path }
+        if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
+        if let f = m["transform"], let t = f.transform { layer.transform = t }
+        if let f = m["sublayerTransform"], let t = f.transform { layer.sublayerTransform = t }
+        if let f = m["mask"] {
+            layer.mask = self.layer(f, address: nil, place: f.keyPath)
+        }
+        if let f = m["properties"], case .mapping(let raw) = f.node {
+            let names = raw.keys.compactMap { $0.scalar?.string }
+            if let props = f.mapping(allowed: names) {
+                for name in props.order {
+                    if LayerKeyPath.named[name] != nil {
+                        props[name]?.report("'\(name)' is a built-in key path; custom properties need other names")
+                    } else if let v = props[name]?.number {
+                        layer.properties[name] = v
+                    }
+                }
+            }
+        } else if let f = m["properties"] {
+            f.report("expected a mapping of property names to numbers")
+        }
+    }
+
+    /// An image asset: resolved against the scene's folder, and it must exist.
+    mutating func asset(_ f: Field) -> String? {
+        guard let name = f.string else { return nil }
+        let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            f.report("missing asset file '\(name)' (looked for \(path))")
+            return nil
+        }
+        guard name.lowercased().hasSuffix(".png") else {
+            f.report("image assets must be PNG files, found '\(name)'")
+            return nil
+        }
+        assets.insert(path)
+        return path
+    }
+
+    private func readShape(_ m: Mapping, into layer: inout Layer) {
+        var s = ShapeStyle()
+        if let f = m["path"], let p = f.path { s.path = p }
+        if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
+        if let f = m["fillRule"], let v = f.choice(FillRule.self) { s.fillRule = v }
+        if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
+        if let f = m["lineWidth"], let v = f.nonNegativeNumber { s.lineWidth = v }
+        if let f = m["lineCap"], let v = f.choice(LineCap.self) { s.lineCap = v }
+        if let f = m["lineJoin"], let v = f.choice(LineJoin.self) { s.lineJoin = v }
+        if let f = m["miterLimit"], let v = f.nonNegativeNumber { s.miterLimit = v }
+        if let f = m["lineDashPattern"], let v = f.numbers() {
+            if v.contains(where: { $0 < 0 }) || (!v.isEmpty && v.allSatisfy { $0 == 0 }) {
+                f.report("dash lengths must not be negative, and not all zero")
+            } else { s.lineDashPattern = v }
+        }
+        if let f = m["lineDashPhase"], let v = f.number { s.lineDashPhase = v }
+        if let f = m["strokeStart"], let v = f.number(in: 0...1) { s.strokeStart = v }
+        if let f = m["strokeEnd"], let v = f.number(in: 0...1) { s.strokeEnd = v }
+        layer.content = .shape(s)
+    }
+
+    /// CAGradientLayer keys; also used for a gradient scene background.
+    func gradient(_ m: Mapping) -> Gradient? {
+        var g = Gradient()
+        if let f = m["colors"], let items = f.elements {
+            let colors = items.map(\.color)
+            if !colors.contains(where: { $0 == nil }) { g.colors = colors.compactMap { $0 } }
+        }
+        if let f = m["locations"], let v = f.numbers() {
+            if v.count != g.colors.count {
+                f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
+            } else if zip(v, v.dropFirst()).contains(where: { $0 > $1 }) {
+                f.report("locations must not decrease")
+            } else { g.locations = v }
+        }
+        if let f = m["startPoint"], let p = f.point { g.startPoint = p }
+        if let f = m["endPoint"], let p = f.point { g.endPoint = p }
+        if let f = m["gradientType"], let t = f.choice(GradientType.self) { g.gradientType = t }
+        return g
+    }
+
+    private func readText(_ m: Mapping, into layer: inout Layer) {
+        var t = TextStyle()
+        if let f = m["string"], let v = f.string { t.string = v }
+        if let f = m["font"], let v = f.string { t.font = v }
+        if let f = m["fontSize"], let v = f.positiveNumber { t.fontSize = v }
+        if let f = m["foregroundColor"], let c = f.color { t.foregroundColor = c }
+        if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
+        if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }
+        layer.content = .text(t)
+    }
+}

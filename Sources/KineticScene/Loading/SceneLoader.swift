@@ -1,0 +1,180 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+import Yams
+
+/// Limits of section 9, checked before anything is allocated; flags can raise them.
+public struct SceneLimits: Sendable {
+    public var maxCanvasSide = 16384
+    public var maxCanvasPixels = 64_000_000
+    public var maxFrames = 100_000
+    public var maxParticles = 1_000_000
+    public init() {}
+}
+
+/// Loads scene files (section 1–9 of the contract) into a validated `Scene`.
+public enum SceneLoader {
+    /// The format versions this build reads.
+    public static let supportedVersions = [1]
+
+    static let topKeys = ["kinetic", "scene", "layers", "animations", "dynamics", "events", "golden"]
+    static let sceneKeys = ["size", "scale", "fps", "duration", "background", "seed"]
+
+    /// Reads and validates the file at `path`.
+    /// - Throws: `SceneFileError` when the file cannot be read (exit 66), or
+    ///   `SceneLoadError` with every problem found (exit 65).
+    public static func load(path: String, limits: SceneLimits = SceneLimits()) throws -> Scene {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+            throw SceneFileError(path: path, reason: !exists ? "no such file" : isDir.boolValue ? "is a folder, not a scene file" : "cannot be read")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: path, line: 1, column: 1),
+                                                         keyPath: "", message: "the file is not UTF-8 text")])
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        return try load(text: text, file: path, baseDirectory: base.isEmpty ? "." : base, limits: limits)
+    }
+
+    /// Reads and validates scene text; `file` names it in messages.
+    public static func load(text: String, file: String, baseDirectory: String = ".",
+                            limits: SceneLimits = SceneLimits()) throws -> Scene {
+        let diagnostics = Diagnostics(file: file)
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                diagnostics.report("the file is empty: a scene starts with 'kinetic: 1'", at: nil, keyPath: "")
+                throw SceneLoadError(problems: diagnostics.problems)
+            }
+            root = node
+        } catch let error as YamlError {
+            throw SceneLoadError(problems: [syntaxProblem(error, file: file)])
+        }
+        let top = Field(node: root, keyPath: "", diagnostics: diagnostics)
+        let scene = read(top, file: file, baseDirectory: baseDirectory, limits: limits)
+        if let scene, diagnostics.problems.isEmpty { return scene }
+        throw SceneLoadError(problems: diagnostics.problems.sorted {
+            ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
+        })
+    }
+
+    private static func read(_ top: Field, file: String, baseDirectory: String, limits: SceneLimits) -> Scene? {
+        guard let m = top.mapping(allowed: topKeys) else { return nil }
+        // The version comes first: a file of another version is not read further.
+        if let first = m.order.first, first != "kinetic" {
+            m[first]?.report("the first key must be 'kinetic: 1' (the format version)")
+        }
+        guard let vf = m.required("kinetic") else { return nil }
+        guard let version = vf.integer else { return nil }
+        guard supportedVersions.contains(version) else {
+            vf.report("unknown format version \(version); this kinetic reads version \(supportedVersions.map(String.init).joined(separator: ", "))")
+            return nil
+        }
+        var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
+        let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
+        let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
+        var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder)
+        let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
+        for key in ["dynamics", "events"] {
+            m[key]?.report("not yet supported: \(key) (section \(key == "dynamics" ? 6 : 7) of the scene format)")
+        }
+        let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
+        guard let settings else { return nil }
+        return Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
+                     assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+    }
+
+    private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {
+        guard let m = f.mapping(allowed: sceneKeys) else { return nil }
+        let size = m.required("size")?.size
+        let duration = m.required("duration")?.positiveNumber
+        guard let size, let duration else { return nil }
+        guard size.width > 0, size.height > 0 else {
+            m["size"]?.report("width and height must be greater than 0")
+            return nil
+        }
+        var s = SceneSettings(size: size, duration: duration)
+        if let v = m["scale"]?.positiveNumber { s.scale = v }
+        if let v = m["fps"]?.positiveNumber { s.fps = v }
+        if let f = m["seed"], let v = f.integer {
+            if v < 0 { f.report("the seed must not be negative") } else { s.seed = UInt64(v) }
+        }
+        if let f = m["background"] {
+            if case .mapping = f.node {
+                if let gm = f.mapping(allowed: LayerDecoder.gradientKeys), let g = decoder.gradient(gm) {
+                    s.background = .gradient(g)
+                }
+            } else if let c = f.color {
+                s.background = .color(c)
+            }
+        }
+        if let problem = checkCanvas(size: size, scale: s.scale, limits: limits) {
+            (m["scale"] ?? m["size"] ?? f).report(problem)
+            return nil
+        }
+        if Double(s.frameCount) > Double(limits.maxFrames) || !(duration * s.fps).isFinite {
+            (m["duration"] ?? f).report("\(Field.format((duration * s.fps).rounded())) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)")
+            return nil
+        }
+        return s
+    }
+
+    /// The canvas limit of section 9, in pixels; nil when within it.
+    public static func checkCanvas(size: Size, scale: Double, limits: SceneLimits) -> String? {
+        let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+        if w > Double(limits.maxCanvasSide) || h > Double(limits.maxCanvasSide) {
+            return "the canvas would be \(Field.format(w))×\(Field.format(h)) px, over the limit of \(limits.maxCanvasSide) px a side"
+        }
+        if w * h > Double(limits.maxCanvasPixels) {
+            return "the canvas would be \(Field.format(w * h)) px, over the limit of \(limits.maxCanvasPixels) px"
+        }
+        if w < 1 || h < 1 { return "the canvas would be smaller than one pixel" }
+        return nil
+    }
+
+    private static func golden(_ f: Field, frameCount: Int?) -> GoldenSpec? {
+        guard let m = f.mapping(allowed: ["frames", "scale", "tolerance"]) else { return nil }
+        var g = GoldenSpec()
+        if let ff = m["frames"], let items = ff.elements {
+            var frames: [GoldenSpec.FrameRef] = []
+            for item in items {
+                if item.node.scalar?.string == "last" { frames.append(.last); continue }
+                guard let i = item.integer else { continue }
+                if i < 0 || (frameCount.map { i >= $0 } ?? false) {
+                    item.report("frame \(i) is outside 0…\((frameCount ?? 1) - 1)")
+                } else { frames.append(.index(i)) }
+            }
+            g.frames = frames
+        }
+        if let v = m["scale"]?.positiveNumber { g.scale = v }
+        if let tf = m["tolerance"], let t = tf.mapping(allowed: ["channel", "pixels"]) {
+            if let c = t["channel"], let v = c.integer {
+                if (0...255).contains(v) { g.channelTolerance = v } else { c.report("channel tolerance is 0…255") }
+            }
+            if let p = t["pixels"] {
+                if let text = p.node.scalar?.string, text.hasSuffix("%") {
+                    if let v = Double(text.dropLast().trimmingCharacters(in: .whitespaces)), (0...100).contains(v) {
+                        g.pixelTolerance = v / 100
+                    } else { p.report("expected a percentage 0%…100%, found '\(text)'") }
+                } else if let v = p.number(in: 0...1) { g.pixelTolerance = v }
+            }
+        }
+        return g
+    }
+
+    /// A YAML syntax error as a located problem.
+    private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
+        func at(_ mark: Mark, _ problem: String) -> SceneProblem {
+            SceneProblem(location: SourceLocation(file: file, line: mark.line, column: mark.column), keyPath: "",
+                         message: "YAML syntax error: \(problem)")
+        }
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return at(mark, problem)
+        default:
+            return SceneProblem(location: SourceLocation(file: file, line: 1, column: 1), keyPath: "",
+                                message: "YAML error: \(error)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Yams
+
+/// Collects every problem found while reading one scene file, so the loader reports
+/// them all instead of stopping at the first. A class because every reader of the file
+/// writes to the same list.
+final class Diagnostics {
+    let file: String
+    private(set) var problems: [SceneProblem] = []
+
+    init(file: String) { self.file = file }
+
+    func report(_ message: String, at mark: Mark?, keyPath: String) {
+        let location = SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        problems.append(SceneProblem(location: location, keyPath: keyPath, message: message))
+    }
+}
+
+/// A YAML node together with its key path in the file: the unit every decoding
+/// function takes, so every error it reports knows where it is.
+struct Field {
+    let node: Node
+    let keyPath: String
+    let diagnostics: Diagnostics
+
+    var mark: Mark? { node.mark }
+
+    func report(_ message: String) { diagnostics.report(message, at: mark, keyPath: keyPath) }
+
+    func child(_ node: Node, key: String) -> Field {
+        Field(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", diagnostics: diagnostics)
+    }
+
+    func element(_ node: Node, index: Int) -> Field {
+        Field(node: node, keyPath: "\(keyPath)[\(index)]", diagnostics: diagnostics)
+    }
+
+    /// The scalar's text, or nil (reported) when the node is not a scalar.
+    var scalarText: String? {
+        if case .scalar(let s) = node { return s.string }
+        report("expected a single value, found \(node.kindName)")
+        return nil
+    }
+
+    /// True when the node is YAML's null (`~`, `null`, or empty).
+    var isNull: Bool {
+        guard let s = node.scalar, s.style == .plain else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(s.string)
+    }
+
+    /// The sequence's elements as fields, or nil (reported).
+    var elements: [Field]? {
+        guard case .sequence(let seq) = node else {
+            report("expected a list, found \(node.kindName)")
+            return nil
+        }
+        return seq.enumerated().map { element($1, index: $0) }
+    }
+
+    /// A mapping read against the keys it may have. Unknown keys are reported with a
+    /// suggestion; duplicate keys are reported. Returns nil (reported) when not a mapping.
+    func mapping(allowed: [String]) -> Mapping? {
+        guard case .mapping(let m) = node else {
+            report("expected a mapping (key: value), found \(node.kindName)")
+            return nil
+        }
+        var fields: [String: Field] = [:]
+        var keyMarks: [String: Mark?] = [:]
+        var order: [String] = []
+        for (k, v) in m {
+            guard let key = k.scalar?.string else {
+                diagnostics.report("keys must be plain names", at: k.mark, keyPath: keyPath)
+                continue
+            }
+            let childKeyPath = keyPath.isEmpty ? key : "\(keyPath).\(key)"
+            if fields[key] != nil {
+                diagnostics.report("duplicate key '\(key)'", at: k.mark, keyPath: childKeyPath)
+                continue
+            }
+            if !allowed.contains(key) {
+                diagnostics.report("unknown key '\(key)'" + Suggestions.hint(for: key, in: allowed),
+                                   at: k.mark, keyPath: childKeyPath)
+                continue
+            }
+            fields[key] = child(v, key: key)
+            keyMarks[key] = k.mark
+            order.append(key)
+        }
+        return Mapping(owner: self, fields: fields, order: order)
+    }
+}
+
+/// A mapping's checked fields by key.
+struct Mapping {
+    let owner: Field
+    let fields: [String: Field]
+    /// Keys in file order.
+    let order: [String]
+
+    subscript(key: String) -> Field? { fields[key] }
+
+    /// The field, or nil with "missing required key" reported on the owner.
+    func required(_ key: String) -> Field? {
+        if let f = fields[key] { return f }
+        owner.report("missing required key '\(key)'")
+        return nil
+    }
+}
+
+extension Node {
+    var kindName: String {
+        switch self {
+        case .scalar: "a single value"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
+        case .alias: "an alias"
+        }
+    }
+}

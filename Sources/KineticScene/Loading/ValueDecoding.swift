@@ -1,0 +1,225 @@
+import Foundation
+import KineticGeometry
+import Yams
+
+/// Typed reading of the scalar and small-list values of section 1. Every function
+/// reports what is wrong at the field's location and returns nil; none stops the load.
+extension Field {
+    /// Strings that start like an expression or reference (section 4).
+    private var isExpression: Bool {
+        guard case .scalar(let s) = node else { return false }
+        let t = s.string.trimmingCharacters(in: .whitespaces)
+        return t.hasPrefix("=") || t.hasPrefix("@")
+    }
+
+    private func rejectExpression() -> Bool {
+        if isExpression {
+            report("not yet supported: expressions and references (section 4 of the scene format)")
+            return true
+        }
+        return false
+    }
+
+    /// A finite number. NaN and infinity are rejected anywhere.
+    var number: Double? {
+        guard !rejectExpression(), let text = scalarText else { return nil }
+        return Self.parseNumber(text, field: self)
+    }
+
+    private static func parseNumber(_ text: String, field: Field) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let lowered = t.lowercased()
+        if [".nan", "nan", ".inf", "-.inf", "+.inf", "inf", "-inf", "infinity", "-infinity"].contains(lowered) {
+            field.report("must be a finite number, not \(t)")
+            return nil
+        }
+        guard let v = Double(t) else {
+            field.report("expected a number, found '\(t)'")
+            return nil
+        }
+        guard v.isFinite else {
+            field.report("must be a finite number, not \(t)")
+            return nil
+        }
+        return v
+    }
+
+    /// An angle: a number in radians, or a string like `"45deg"` in degrees.
+    var angle: Double? {
+        guard !rejectExpression(), let text = scalarText else { return nil }
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("deg") {
+            guard let v = Self.parseNumber(String(t.dropLast(3)), field: self) else { return nil }
+            return v * .pi / 180
+        }
+        return Self.parseNumber(t, field: self)
+    }
+
+    /// A number that must lie in `range` (inclusive).
+    func number(in range: ClosedRange<Double>) -> Double? {
+        guard let v = number else { return nil }
+        guard range.contains(v) else {
+            report("\(Self.format(v)) is out of range \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))")
+            return nil
+        }
+        return v
+    }
+
+    var nonNegativeNumber: Double? {
+        guard let v = number else { return nil }
+        guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
+        return v
+    }
+
+    var positiveNumber: Double? {
+        guard let v = number else { return nil }
+        guard v > 0 else { report("must be greater than 0, found \(Self.format(v))"); return nil }
+        return v
+    }
+
+    /// A whole number.
+    var integer: Int? {
+        guard let v = number else { return nil }
+        guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
+        return Int(v)
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
+    /// `[a, b, …]` of exactly `count` numbers (angles when `angles`).
+    func numbers(count: Int? = nil) -> [Double]? {
+        if rejectExpression() { return nil }
+        guard let items = elements else { return nil }
+        if let count, items.count != count {
+            report("expected \(count) numbers, found \(items.count)")
+            return nil
+        }
+        let values = items.map(\.number)
+        return values.contains(where: { $0 == nil }) ? nil : values.compactMap { $0 }
+    }
+
+    var point: Point? { numbers(count: 2).map { Point($0[0], $0[1]) } }
+    var size: Size? { numbers(count: 2).map { Size($0[0], $0[1]) } }
+
+    /// A size whose sides are not negative.
+    var nonNegativeSize: Size? {
+        guard let s = size else { return nil }
+        guard s.width >= 0, s.height >= 0 else { report("a size must not be negative"); return nil }
+        return s
+    }
+
+    /// `[x, y, width, height]` with a non-negative size.
+    var rect: Rect? {
+        guard let v = numbers(count: 4) else { return nil }
+        guard v[2] >= 0, v[3] >= 0 else { report("width and height must not be negative"); return nil }
+        return Rect(v[0], v[1], v[2], v[3])
+    }
+
+    var bool: Bool? {
+        guard let text = scalarText else { return nil }
+        switch text {
+        case "true", "True", "TRUE", "yes", "Yes", "on": return true
+        case "false", "False", "FALSE", "no", "No", "off": return false
+        default: report("expected true or false, found '\(text)'"); return nil
+        }
+    }
+
+    var string: String? { scalarText }
+
+    /// One of an enum's raw values, with a suggestion when misspelled.
+    func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> E? where E.RawValue == String {
+        guard let text = scalarText else { return nil }
+        if let v = E(rawValue: text) { return v }
+        let names = E.allCases.map(\.rawValue)
+        report("'\(text)' is not one of \(names.joined(separator: ", "))" + Suggestions.hint(for: text, in: names))
+        return nil
+    }
+
+    /// A color of section 1: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `rgba(r, g, b, a)`,
+    /// `rgb(r, g, b)` or a name.
+    var color: Color? {
+        guard let text = scalarText?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let c = ColorNames.all[text] { return c }
+        if text.hasPrefix("#") {
+            let hex = text.dropFirst()
+            guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count),
+                  let raw = UInt64(hex, radix: 16) else {
+                report("'\(text)' is not a color: use #RGB, #RRGGBB or #RRGGBBAA")
+                return nil
+            }
+            switch hex.count {
+            case 3:
+                let r = Double((raw >> 8) & 0xF), g = Double((raw >> 4) & 0xF), b = Double(raw & 0xF)
+                return Color(red: r / 15, green: g / 15, blue: b / 15)
+            case 6:
+                return Color(r255: Double((raw >> 16) & 0xFF), g255: Double((raw >> 8) & 0xFF), b255: Double(raw & 0xFF))
+            default:
+                return Color(r255: Double((raw >> 24) & 0xFF), g255: Double((raw >> 16) & 0xFF),
+                             b255: Double((raw >> 8) & 0xFF), alpha: Double(raw & 0xFF) / 255)
+            }
+        }
+        for prefix in ["rgba(", "rgb("] where text.hasPrefix(prefix) && text.hasSuffix(")") {
+            let inner = text.dropFirst(prefix.count).dropLast()
+            let parts = inner.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let expected = prefix == "rgba(" ? 4 : 3
+            guard parts.count == expected, parts.allSatisfy({ $0?.isFinite == true }) else {
+                report("'\(text)' is not a color: \(prefix)\(expected == 4 ? "r, g, b, a" : "r, g, b")) with numbers")
+                return nil
+            }
+            let v = parts.compactMap { $0 }
+            guard v[0...2].allSatisfy({ (0...255).contains($0) }), expected == 3 || (0...1).contains(v[3]) else {
+                report("'\(text)': channels are 0–255 and alpha 0–1")
+                return nil
+            }
+            return Color(r255: v[0], g255: v[1], b255: v[2], alpha: expected == 4 ? v[3] : 1)
+        }
+        report("'\(text)' is not a color" + Suggestions.hint(for: text, in: Array(ColorNames.all.keys).sorted()))
+        return nil
+    }
+
+    /// A CATransform3D: the named form `{perspective, translate, rotateX, rotateY,
+    /// rotate, scale}` or `{matrix: [16 numbers]}` (section 3).
+    var transform: Transform3D? {
+        guard let m = mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
+            return nil
+        }
+        if let matrix = m["matrix"] {
+            if m.order.count > 1 {
+                report("'matrix' cannot be combined with the named form")
+                return nil
+            }
+            guard let v = matrix.numbers(count: 16) else { return nil }
+            return Transform3D(fields: v)
+        }
+        var c = Transform3D.Components()
+        var ok = true
+        if let f = m["scale"] {
+            if case .sequence = f.node {
+                if let v = f.numbers(count: 2) { c.sx = v[0]; c.sy = v[1] } else { ok = false }
+            } else if let s = f.number { c.sx = s; c.sy = s } else { ok = false }
+        }
+        if let f = m["rotate"] { if let a = f.angle { c.rotationZ = a } else { ok = false } }
+        if let f = m["rotateY"] { if let a = f.angle { c.rotationY = a } else { ok = false } }
+        if let f = m["rotateX"] { if let a = f.angle { c.rotationX = a } else { ok = false } }
+        if let f = m["translate"] {
+            if let v = f.numbersAllowingCount([2, 3]) { c.tx = v[0]; c.ty = v[1]; c.tz = v.count > 2 ? v[2] : 0 } else { ok = false }
+        }
+        if let f = m["perspective"] {
+            if let d = f.positiveNumber { c.m34 = -1 / d } else { ok = false }
+        }
+        return ok ? c.composed : nil
+    }
+
+    /// A list of numbers whose length is one of `counts`.
+    func numbersAllowingCount(_ counts: [Int]) -> [Double]? {
+        if rejectExpression() { return nil }
+        guard let items = elements else { return nil }
+        guard counts.contains(items.count) else {
+            report("expected \(counts.map(String.init).joined(separator: " or ")) numbers, found \(items.count)")
+            return nil
+        }
+        return numbers()
+    }
+}

@@ -1,0 +1,59 @@
+import KineticGeometry
+import KineticLayers
+import KineticAnimation
+
+/// Computes the presentation tree of any frame: the model layers with every animation
+/// applied in file order, as Core Animation's render server composes the animations of
+/// a layer (each one sees the value left by those before it).
+public struct Timeline: Sendable {
+    public let scene: Scene
+
+    public init(scene: Scene) { self.scene = scene }
+
+    /// Frame `index` at the scene's fps: time `index / fps`.
+    public func frame(_ index: Int, fps: Double? = nil) -> SceneFrame {
+        frame(at: Double(index) / (fps ?? scene.settings.fps), index: index)
+    }
+
+    /// The presentation tree at `time` seconds.
+    public func frame(at time: Double, index: Int) -> SceneFrame {
+        var layers = scene.layers
+        for spec in scene.animations { Self.apply(spec, at: time, to: &layers) }
+        return SceneFrame(index: index, time: time, size: scene.settings.size,
+                          background: scene.settings.background, layers: layers)
+    }
+
+    /// Applies one animation (or a group) at `time` in its parent's seconds.
+    static func apply(_ spec: AnimationSpec, at time: Double, to layers: inout [Layer]) {
+        guard let progress = spec.timing.progress(at: time) else { return }
+        switch spec.values {
+        case .group(let children):
+            // Children run in the group's local time, eased by the group's function.
+            let local = spec.timingFunction(progress) * spec.timing.duration
+            for child in children { apply(child, at: local, to: &layers) }
+        case .basic(let from, let to, let by):
+            let animation = BasicAnimation(from: from, to: to, by: by, timingFunction: spec.timingFunction)
+            set(spec, to: &layers) { base in animation.value(at: progress, base: base) }
+        case .keyframes(let values, let keyTimes, let functions, let mode):
+            let animation = KeyframeAnimation(values: values, keyTimes: keyTimes, timingFunctions: functions,
+                                              calculationMode: mode)
+            set(spec, to: &layers) { _ in animation.value(at: spec.timingFunction(progress)) }
+        }
+    }
+
+    /// Writes the animated value, added to the underlying one when additive.
+    private static func set(_ spec: AnimationSpec, to layers: inout [Layer],
+                            _ value: (AnimatableValue) -> AnimatableValue?) {
+        layers.modify(at: spec.layer) { layer in
+            guard let base = layer.value(at: spec.keyPath) else { return }
+            if spec.additive {
+                // An additive animation's values are offsets: it animates from zero.
+                guard let zero = Interpolation.subtract(base, base), let offset = value(zero),
+                      let sum = Interpolation.add(base, offset) else { return }
+                layer.setValue(sum, at: spec.keyPath)
+            } else if let v = value(base) {
+                layer.setValue(v, at: spec.keyPath)
+            }
+        }
+    }
+}

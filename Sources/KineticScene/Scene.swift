@@ -1,1 +1,0 @@
-// Scene loading and the per-frame runtime.

@@ -1,1 +1,0 @@
-// Timing and interpolation of CAAnimation values.

@@ -27,12 +27,11 @@ struct AnimationDecoder {
     mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?) -> (spec: AnimationSpec, after: Field?)? {
         guard let m = field.mapping(allowed: Self.keys) else { return nil }
         for unsupported in ["behavior": "animating behavior properties (section 6)",
-                            "path": "keyframe animations along a path",
-                            "spring": "spring animations", "oscillation": "the oscillation value generator"]
+                            "path": "keyframe animations along a path"]
         where m[unsupported.key] != nil {
             m[unsupported.key]?.report("not yet supported: \(unsupported.value)")
         }
-        if m["behavior"] != nil || m["path"] != nil || m["spring"] != nil || m["oscillation"] != nil { return nil }
+        if m["behavior"] != nil || m["path"] != nil { return nil }
 
         var target = inheritedLayer
         if let f = m["layer"], let name = f.string {
@@ -52,6 +51,24 @@ struct AnimationDecoder {
         if let f = m["autoreverses"], let v = f.bool { timing.autoreverses = v }
         if let f = m["fillMode"], let v = f.choice(FillMode.self) { timing.fillMode = v }
 
+        var easing: AnimationSpec.Easing = .timingFunction(.linear)
+        if let f = m["timingFunction"], let tf = timingFunction(f) { easing = .timingFunction(tf) }
+        if let f = m["spring"] {
+            if m["timingFunction"] != nil || m["oscillation"] != nil {
+                f.report("'spring' replaces 'timingFunction' and 'oscillation': give only one")
+            }
+            guard let spring = spring(f, duration: m["duration"] != nil ? timing.duration : nil) else { return nil }
+            easing = .spring(spring)
+            // CASpringAnimation's duration defaults to its settling duration.
+            if m["duration"] == nil { timing.duration = spring.settlingDuration }
+        }
+        if let f = m["oscillation"] {
+            if m["timingFunction"] != nil { f.report("'oscillation' replaces 'timingFunction': give only one") }
+            guard let o = f.mapping(allowed: ["damping", "velocity"]),
+                  let d = o.required("damping")?.nonNegativeNumber, let v = o.required("velocity")?.number else { return nil }
+            easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
+        }
+
         if let g = m["group"] {
             for key in ["keyPath", "from", "to", "by", "values", "keyTimes", "timingFunctions", "calculationMode", "additive"]
             where m[key] != nil {
@@ -70,7 +87,7 @@ struct AnimationDecoder {
             }
             var spec = AnimationSpec(id: m["id"]?.string, layer: target?.0.address ?? first.layer, keyPath: first.keyPath,
                                      values: .group(children), timing: timing)
-            if let f = m["timingFunction"], let tf = timingFunction(f) { spec.timingFunction = tf }
+            spec.easing = easing
             return (spec, m["after"])
         }
 
@@ -83,7 +100,7 @@ struct AnimationDecoder {
 
         var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: keyPath,
                                  values: .basic(from: nil, to: nil, by: nil), timing: timing)
-        if let f = m["timingFunction"], let tf = timingFunction(f) { spec.timingFunction = tf }
+        spec.easing = easing
         if let f = m["additive"], let v = f.bool { spec.additive = v }
 
         if let vf = m["values"] {
@@ -94,26 +111,24 @@ struct AnimationDecoder {
             let values = items.map { value($0, for: keyPath) }
             guard !values.contains(where: { $0 == nil }) else { return nil }
             guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return nil }
-            var mode = CalculationMode.linear
-            if let f = m["calculationMode"], let v = f.choice(CalculationMode.self) { mode = v }
-            var keyTimes: [Double]?
-            if let f = m["keyTimes"], let times = f.numbers() {
-                let expected = mode == .discrete ? [values.count, values.count + 1] : [values.count]
-                if !expected.contains(times.count) {
-                    f.report("expected \(expected.map(String.init).joined(separator: " or ")) key times (one per value), found \(times.count)")
-                } else if times.contains(where: { !(0...1).contains($0) }) || zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
-                    f.report("key times must run from 0 to 1 without decreasing")
-                } else { keyTimes = times }
+            var mode = KeyframeAnimation.CalculationMode.linear
+            if let f = m["calculationMode"] {
+                guard let v = f.choice(KeyframeAnimation.CalculationMode.self) else { return nil }
+                mode = v
             }
-            var functions: [TimingFunction]?
-            if let f = m["timingFunctions"], let items = f.elements {
-                let fs = items.map(timingFunction)
-                if fs.count != max(values.count - 1, 1) {
-                    f.report("expected \(max(values.count - 1, 1)) timing functions (one per segment), found \(fs.count)")
-                } else if !fs.contains(where: { $0 == nil }) { functions = fs.compactMap { $0 } }
+            let keyTimes = m["keyTimes"].map { $0.numbers() }
+            let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
+            if keyTimes == .some(nil) || functions == .some(nil) { return nil }
+            if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
+            let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes ?? nil,
+                                              timingFunctions: (functions ?? nil)?.compactMap { $0 }, calculationMode: mode)
+            do {
+                try animation.validate()
+            } catch {
+                report(error, keyTimes: m["keyTimes"], timingFunctions: m["timingFunctions"], values: vf)
+                return nil
             }
-            spec.values = .keyframes(values: values.compactMap { $0 }, keyTimes: keyTimes,
-                                     timingFunctions: functions, calculationMode: mode)
+            spec.values = .keyframes(animation)
         } else {
             for key in ["keyTimes", "timingFunctions", "calculationMode"] where m[key] != nil {
                 m[key]?.report("'\(key)' needs 'values'")
@@ -144,12 +159,48 @@ struct AnimationDecoder {
             }
             spec.values = .basic(from: from, to: to, by: by)
         }
-        if case .keyframes(let values, _, _, _) = spec.values, keyPath.valueKind == .path,
-           let first = values.first?.pathStructure, values.contains(where: { $0.pathStructure != first }) {
-            m["values"]?.report("paths of different structure cannot animate into each other")
-            return nil
-        }
         return (spec, m["after"])
+    }
+
+    /// Points a keyframe validation error at the key it is about.
+    private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?, values: Field) {
+        switch error {
+        case .noValues: values.report("a keyframe animation needs at least one value")
+        case .mixedValueKinds(let i, let expected, let got):
+            values.report("values[\(i)] is a \(got.rawValue), but values[0] is a \(expected.rawValue)")
+        case .incompatibleValues(let i):
+            values.report("values[\(i)] cannot blend with values[0] (paths of different structure, or lists of different lengths)")
+        case .keyTimesCountMismatch(let expected, let got):
+            (keyTimes ?? values).report("expected \(expected) key times (one per value), found \(got)")
+        case .keyTimeOutOfRange(let i, let v): (keyTimes ?? values).report("keyTimes[\(i)] = \(v) is outside 0…1")
+        case .keyTimesDecreasing(let i): (keyTimes ?? values).report("keyTimes[\(i)] is smaller than the one before")
+        case .keyTimesMustStartAtZero(let v): (keyTimes ?? values).report("key times must start at 0, found \(v)")
+        case .keyTimesMustEndAtOne(let v): (keyTimes ?? values).report("key times must end at 1, found \(v)")
+        case .timingFunctionsCountMismatch(let expected, let got):
+            (timingFunctions ?? values).report("expected \(expected) timing functions (one per segment), found \(got)")
+        case .notMeasurable(let kind): values.report("'paced' cannot measure distances between \(kind.rawValue) values")
+        }
+    }
+
+    /// `spring:` — UIView's `{dampingRatio, initialVelocity}` over the duration, or
+    /// CASpringAnimation's `{mass, stiffness, damping, initialVelocity}`.
+    private func spring(_ f: Field, duration: Double?) -> SpringAnimation? {
+        guard let m = f.mapping(allowed: ["dampingRatio", "initialVelocity", "mass", "stiffness", "damping"]) else { return nil }
+        let velocity = m["initialVelocity"].map { $0.number } ?? 0
+        guard let velocity else { return nil }
+        if let rf = m["dampingRatio"] {
+            for key in ["mass", "stiffness", "damping"] where m[key] != nil {
+                m[key]?.report("'\(key)' belongs to the CASpringAnimation form; 'dampingRatio' is UIView's")
+            }
+            guard let ratio = rf.number(in: 0.01...100) else { return nil }
+            guard let duration else { f.report("UIView's spring (dampingRatio) needs a 'duration'"); return nil }
+            return SpringAnimation(dampingRatio: ratio, duration: duration, initialVelocity: velocity)
+        }
+        let mass = m["mass"].map { $0.positiveNumber } ?? 1
+        let stiffness = m["stiffness"].map { $0.positiveNumber } ?? 100
+        let damping = m["damping"].map { $0.nonNegativeNumber } ?? 10
+        guard let mass, let stiffness, let damping else { return nil }
+        return SpringAnimation(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
     }
 
     private func keyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {

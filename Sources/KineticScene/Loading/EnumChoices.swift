@@ -4,3 +4,7 @@ import KineticAnimation
 extension FillMode: CaseIterable {
     public static var allCases: [FillMode] { [.removed, .forwards, .backwards, .both] }
 }
+
+extension KeyframeAnimation.CalculationMode: CaseIterable {
+    public static var allCases: [KeyframeAnimation.CalculationMode] { [.linear, .discrete, .paced, .cubic] }
+}

@@ -12,7 +12,8 @@ public struct AnimationSpec: Sendable {
     public var values: Values
     /// CAMediaTiming in scene seconds (children of a group: in the group's local time).
     public var timing: AnimationTiming
-    public var timingFunction: TimingFunction = .linear
+    /// How progress becomes the blend fraction: a timing function, or a spring.
+    public var easing: Easing = .timingFunction(.linear)
     /// Added to the underlying value instead of replacing it (CAPropertyAnimation.additive).
     public var additive = false
 
@@ -21,9 +22,27 @@ public struct AnimationSpec: Sendable {
         /// CABasicAnimation's fromValue/toValue/byValue (any may be nil).
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
         /// CAKeyframeAnimation: `values`, optional `keyTimes` and per-segment timing functions.
-        case keyframes(values: [AnimatableValue], keyTimes: [Double]?, timingFunctions: [TimingFunction]?,
-                       calculationMode: CalculationMode)
+        case keyframes(KeyframeAnimation)
         /// CAAnimationGroup: children timed in the group's local time.
         case group([AnimationSpec])
+    }
+
+    /// The curve from cycle progress to blend fraction.
+    public enum Easing: Sendable {
+        /// CAMediaTimingFunction on the cycle's progress.
+        case timingFunction(TimingFunction)
+        /// CASpringAnimation / UIView spring: the oscillator at the cycle's elapsed seconds.
+        case spring(SpringAnimation)
+        /// KYSpringLayerAnimation's generator over the progress x ∈ [0, 1].
+        case oscillation(SpringAnimation.Oscillation)
+
+        /// The blend fraction at `progress` of a cycle lasting `duration` seconds.
+        public func fraction(progress: Double, duration: Double) -> Double {
+            switch self {
+            case .timingFunction(let f): f(progress)
+            case .spring(let s): s.fraction(at: progress * duration)
+            case .oscillation(let o): o.fraction(at: progress)
+            }
+        }
     }
 }

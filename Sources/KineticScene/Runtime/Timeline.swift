@@ -29,15 +29,17 @@ public struct Timeline: Sendable {
         switch spec.values {
         case .group(let children):
             // Children run in the group's local time, eased by the group's function.
-            let local = spec.timingFunction(progress) * spec.timing.duration
+            let local = spec.easing.fraction(progress: progress, duration: spec.timing.duration) * spec.timing.duration
             for child in children { apply(child, at: local, to: &layers) }
         case .basic(let from, let to, let by):
-            let animation = BasicAnimation(from: from, to: to, by: by, timingFunction: spec.timingFunction)
-            set(spec, to: &layers) { base in animation.value(at: progress, base: base) }
-        case .keyframes(let values, let keyTimes, let functions, let mode):
-            let animation = KeyframeAnimation(values: values, keyTimes: keyTimes, timingFunctions: functions,
-                                              calculationMode: mode)
-            set(spec, to: &layers) { _ in animation.value(at: spec.timingFunction(progress)) }
+            // The easing is applied here (springs overshoot past 1), so the basic
+            // animation itself blends linearly.
+            let animation = BasicAnimation(from: from, to: to, by: by, timingFunction: .linear)
+            let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            set(spec, to: &layers) { base in animation.value(at: fraction, base: base) }
+        case .keyframes(let animation):
+            let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            set(spec, to: &layers) { _ in animation.value(at: fraction) }
         }
     }
 

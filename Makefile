@@ -1,0 +1,62 @@
+# Kinetic — make targets. `make demo` and `make test` work on a fresh Debian machine:
+# they install the system packages first (as root, or with sudo when it is there).
+
+SWIFT      ?= swift
+BUILD_DIR  ?= .build
+CONFIG     ?= release
+KINETIC     = $(BUILD_DIR)/$(CONFIG)/kinetic
+OUT        ?= out
+DEMO_SCENE ?= scenes/jump-star.yaml
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Build and run-time packages: Cairo and Pango (raster and text), giflib and
+# libimagequant (GIF), Chipmunk2D (physics), fonts for text; ffmpeg and ImageMagick
+# decode GIFs independently in tests and are the peers in `make bench`.
+APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
+               libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick
+
+.PHONY: deps build demo demos test golden bench clean
+
+## deps: install every system package (idempotent; skips apt when all are present)
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing" >&2; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+## build: release build of the kinetic command
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product kinetic
+
+## demo: render the default scene to a GIF and say where it is
+demo: build
+	@mkdir -p $(OUT)
+	$(KINETIC) render $(DEMO_SCENE) -o $(OUT)/demo.gif
+	@echo "GIF written to $(OUT)/demo.gif"
+
+## demos: render every scene of the gallery
+demos: build
+	@mkdir -p $(OUT)
+	@for s in scenes/*.yaml; do \
+	  n=$$(basename $$s .yaml); \
+	  $(KINETIC) render $$s -o $(OUT)/$$n.gif --quiet && echo "$(OUT)/$$n.gif" || exit 1; \
+	done
+
+## test: every unit test, then the CLI checks over the scenes
+test: deps
+	$(SWIFT) build -c $(CONFIG) --product kinetic
+	$(SWIFT) test --parallel
+	KINETIC=$(KINETIC) bash Tests/cli/run.sh
+
+## golden: re-render the golden frames of every scene (look at them before committing)
+golden: build
+	KINETIC=$(KINETIC) bash Tests/cli/golden.sh update
+
+## bench: kinetic vs ffmpeg and ImageMagick on the same frames (Tests/bench/run.sh)
+bench: build
+	KINETIC=$(KINETIC) bash Tests/bench/run.sh
+
+clean:
+	rm -rf $(BUILD_DIR) $(OUT)

@@ -1,0 +1,286 @@
+import ArgumentParser
+import Foundation
+import KineticEncode
+import KineticGeometry
+import KineticLayers
+import KineticRender
+import KineticScene
+
+/// `kinetic render SCENE -o OUT`.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render a scene to an animated GIF, PNG frames, or one still frame.",
+        discussion: """
+        The output's spelling picks the format:
+          out.gif               an animated GIF (palettes by libimagequant, frame differencing)
+          frames/  or  frames   a folder of PNG frames frame-0000.png, frame-0001.png, …
+          shot-%03d.png         PNG frames named by the pattern
+          still.png             one PNG frame (with --frame N or --time T)
+          still.svg, still.pdf  one vector frame (with --frame N or --time T)
+
+        Files appear only when complete: each is written under a temporary name and renamed.
+
+        Examples:
+          kinetic render scenes/jump-star.yaml -o star.gif
+          kinetic render scene.yaml -o frames/ --frames 0-49 --jobs 4
+          kinetic render scene.yaml -o cover.png --time 1.25 --scale 3
+          kinetic render scene.yaml --contact-sheet sheet.png
+
+        Exit status: 0 done, 64 usage, 65 invalid scene, 66 missing input, 70 simulation
+        failure, 73 output not writable.
+        """)
+
+    @Argument(help: "The scene file (.yaml, .yml or .json).")
+    var scene: String
+
+    @Option(name: [.short, .customLong("output")], help: "Output: file.gif, a folder, a %04d pattern, file.png/.svg/.pdf.")
+    var output: String?
+
+    @Option(help: "Frames per second (overrides the scene's).")
+    var fps: Double?
+
+    @Option(help: "Duration in seconds (overrides the scene's).")
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Render only frames A through B (0-based, inclusive), e.g. 0-49.", valueName: "A-B"))
+    var frames: String?
+
+    @Option(help: "The single frame to write for .png/.svg/.pdf outputs.")
+    var frame: Int?
+
+    @Option(help: "The time in seconds of the single frame to write for .png/.svg/.pdf outputs.")
+    var time: Double?
+
+    @Option(help: "Pixels per point (overrides the scene's).")
+    var scale: Double?
+
+    @Option(help: "Background color (overrides the scene's), e.g. \"#FFFFFF\" or clear.")
+    var background: String?
+
+    @Option(help: "GIF loop count; 0 loops forever.")
+    var loop = 0
+
+    @Option(help: "Worker threads for rasterizing and encoding.")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("Also write a grid of evenly spaced frames to this PNG.", valueName: "FILE.png"))
+    var contactSheet: String?
+
+    @Flag(name: .shortAndLong, help: "No progress bar or summary on stderr.")
+    var quiet = false
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    func validate() throws {
+        guard output != nil || contactSheet != nil else { throw ValidationError("give an output with -o (or --contact-sheet)") }
+        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be greater than 0") }
+        if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be greater than 0") }
+        if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be greater than 0") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if loop < 0 || loop > 65535 { throw ValidationError("--loop must be 0…65535") }
+        if frame != nil, time != nil { throw ValidationError("give --frame or --time, not both") }
+        if let time, !(time.isFinite && time >= 0) { throw ValidationError("--time must be a finite number ≥ 0") }
+        if let frames, parseFrameRange(frames) == nil { throw ValidationError("--frames takes A-B with 0 ≤ A ≤ B, e.g. 0-49") }
+        if let output {
+            let target = OutputTarget.parse(output)
+            if target.isSingleFrame, frame == nil, time == nil {
+                throw ValidationError("\(output): a single-image output needs --frame N or --time T")
+            }
+            if !target.isSingleFrame, frame != nil || time != nil {
+                throw ValidationError("--frame and --time go with a .png, .svg or .pdf output")
+            }
+            if case .pngFrames(let pattern) = target, !OutputTarget.isValidPattern(pattern) {
+                throw ValidationError("\(output): a frame pattern needs exactly one %d (e.g. frame-%04d.png)")
+            }
+        }
+        if let contactSheet, !contactSheet.lowercased().hasSuffix(".png") {
+            throw ValidationError("--contact-sheet writes a .png file")
+        }
+    }
+
+    func run() throws {
+        var scene = try SceneLoading.load(self.scene, limits: limitOptions.limits)
+        let target = output.map(OutputTarget.parse)
+        try applyOverrides(to: &scene, target: target)
+
+        let images: ImageCache
+        do { images = try ImageCache(loading: scene.assets) } catch {
+            Terminal.error("\(self.scene): \(error)")
+            throw ExitStatus.dataError
+        }
+        let renderer = Renderer(scale: scene.settings.scale, images: images)
+        let timeline = Timeline(scene: scene)
+        let fps = scene.settings.fps
+        let count = scene.frameCount
+        let started = Date()
+
+        do {
+            if let target {
+                switch target {
+                case .png(let path), .svg(let path), .pdf(let path):
+                    let index = frame ?? Int(((time ?? 0) * fps).rounded(.down))
+                    guard index < count || time != nil else {
+                        Terminal.error("--frame \(index) is past the last frame (\(count - 1))")
+                        throw ExitStatus.usage
+                    }
+                    let tree = timeline.frame(at: time ?? Double(index) / fps, index: index)
+                    try writeStill(tree, target: target, path: path, renderer: renderer)
+                    summary("wrote \(path)", started: started)
+                case .gif(let path):
+                    let range = try frameRange(count: count)
+                    try renderGIF(timeline: timeline, renderer: renderer, fps: fps, frames: range, path: path)
+                    summary("wrote \(path) (\(range.count) frames, \(Self.fileSize(path)))", started: started)
+                case .pngFrames(let pattern):
+                    let range = try frameRange(count: count)
+                    try renderPNGFrames(timeline: timeline, renderer: renderer, fps: fps, frames: range, pattern: pattern)
+                    summary("wrote \(range.count) frames to \(OutputTarget.fileName(pattern: pattern, index: range.first ?? 0)) …", started: started)
+                }
+            }
+            if let contactSheet {
+                try writeContactSheet(timeline: timeline, renderer: renderer, fps: fps, count: count, path: contactSheet)
+                summary("wrote \(contactSheet)", started: started)
+            }
+        } catch let error as EncodeError {
+            Terminal.error("\(error)")
+            throw ExitStatus.cannotCreate
+        }
+    }
+
+    /// Command-line overrides of the scene's settings, and the GIF frame-rate rule.
+    private func applyOverrides(to scene: inout Scene, target: OutputTarget?) throws {
+        if let scale { scene.settings.scale = scale }
+        if let duration { scene.settings.duration = duration }
+        if let fps { scene.settings.fps = fps }
+        if let background {
+            guard let color = SceneValues.color(background) else {
+                Terminal.error("--background: '\(background)' is not a color")
+                throw ExitStatus.usage
+            }
+            scene.settings.background = .color(color)
+        }
+        if case .gif = target, scene.settings.fps > 50 {
+            if fps == nil {
+                Terminal.warning("GIF delays below 2 cs are clamped by browsers; resampling \(SceneValues.format(scene.settings.fps)) fps to 50 fps (pass --fps to insist)")
+                scene.settings.fps = 50
+            } else {
+                Terminal.warning("at \(SceneValues.format(scene.settings.fps)) fps some GIF delays fall below 2 cs, which browsers clamp (play slower)")
+            }
+        }
+        if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limitOptions.limits) {
+            Terminal.error(problem)
+            throw ExitStatus.usage
+        }
+        if scene.frameCount > limitOptions.limits.maxFrames {
+            Terminal.error("\(scene.frameCount) frames exceed the limit of \(limitOptions.limits.maxFrames) (raise it with --max-frames)")
+            throw ExitStatus.usage
+        }
+    }
+
+    private func frameRange(count: Int) throws -> [Int] {
+        guard let frames else { return Array(0..<count) }
+        guard let r = parseFrameRange(frames), r.upperBound < count else {
+            Terminal.error("--frames \(frames): the scene has frames 0-\(count - 1)")
+            throw ExitStatus.usage
+        }
+        return Array(r)
+    }
+
+    private func pipeline(_ timeline: Timeline, _ renderer: Renderer, fps: Double, frames: [Int]) -> FramePipeline {
+        FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
+                      progress: Progress(total: frames.count, enabled: !quiet && Terminal.stderrIsTerminal))
+    }
+
+    private func renderGIF(timeline: Timeline, renderer: Renderer, fps: Double, frames: [Int], path: String) throws {
+        var options = GIFOptions()
+        options.loopCount = loop
+        options.transparentBackground = timeline.scene.settings.background.mayBeTransparent
+        let size = Self.pixelSize(timeline.scene)
+        let writer = try GIFWriter(path: path, width: size.width, height: size.height, options: options)
+        let delays = GIFTiming.delays(frameCount: frames.count, fps: fps)
+        let p = pipeline(timeline, renderer, fps: fps, frames: frames)
+        defer { p.progress.finish() }
+        do {
+            var k = 0
+            try p.run(encode: { frame, previous in
+                try GIFFramePreparer.prepare(frame, previous: previous, options: options)
+            }, consume: { _, prepared in
+                try writer.write(prepared, delayCentiseconds: delays[k])
+                k += 1
+            })
+            try writer.finish()
+        } catch {
+            writer.cancel()
+            throw error
+        }
+    }
+
+    private func renderPNGFrames(timeline: Timeline, renderer: Renderer, fps: Double, frames: [Int], pattern: String) throws {
+        let folder = (pattern as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw EncodeError.cannotWrite(path: folder, reason: error.localizedDescription)
+            }
+        }
+        let p = pipeline(timeline, renderer, fps: fps, frames: frames)
+        defer { p.progress.finish() }
+        try p.run(encode: { frame, _ in try PNGWriter.encode(frame) }, consume: { index, bytes in
+            try AtomicFile.write(bytes, to: OutputTarget.fileName(pattern: pattern, index: index))
+        })
+    }
+
+    private func writeStill(_ tree: SceneFrame, target: OutputTarget, path: String, renderer: Renderer) throws {
+        switch target {
+        case .svg: try renderer.renderVector(tree, format: .svg, to: path)
+        case .pdf: try renderer.renderVector(tree, format: .pdf, to: path)
+        default: try PNGWriter.write(renderer.render(tree), to: path)
+        }
+    }
+
+    /// Twelve evenly spaced frames, four to a row, labelled with frame and time.
+    private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
+        let n = min(12, count)
+        let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
+        let thumbs = try Parallel.map(indices, jobs: jobs) { i -> (label: String, image: PixelImage) in
+            let tree = timeline.frame(i, fps: fps)
+            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
+        }
+        let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)
+        try PNGWriter.write(sheet, to: path)
+    }
+
+    private func summary(_ message: String, started: Date) {
+        guard !quiet else { return }
+        Terminal.error(String(format: "%@ in %.2f s", message, Date().timeIntervalSince(started)))
+    }
+
+    static func pixelSize(_ scene: Scene) -> (width: Int, height: Int) {
+        (Int((scene.settings.size.width * scene.settings.scale).rounded()),
+         Int((scene.settings.size.height * scene.settings.scale).rounded()))
+    }
+
+    static func fileSize(_ path: String) -> String {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return bytes >= 1_000_000 ? String(format: "%.2f MB", Double(bytes) / 1e6) : String(format: "%.1f kB", Double(bytes) / 1e3)
+    }
+}
+
+/// `A-B`, inclusive, 0 ≤ A ≤ B.
+func parseFrameRange(_ text: String) -> ClosedRange<Int>? {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else {
+        if let single = Int(text), single >= 0 { return single...single }
+        return nil
+    }
+    return a...b
+}
+
+extension Background {
+    /// Whether any background pixel can be less than opaque (GIF then needs transparency).
+    var mayBeTransparent: Bool {
+        switch self {
+        case .color(let c): c.alpha < 1
+        case .gradient(let g): g.colors.contains { $0.alpha < 1 }
+        }
+    }
+}

@@ -90,3 +90,8 @@ public struct Renderer: Sendable {
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }
 }
+
+/// Writes pixels as a PNG file (tests and debugging look at frames this way).
+func writePNG(_ image: PixelImage, to path: String) throws {
+    try CairoSurface.image(copying: image).writePNG(to: path)
+}

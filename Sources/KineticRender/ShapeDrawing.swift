@@ -32,14 +32,11 @@ extension LayerRenderer {
         ctx.restore()
     }
 
-    /// The part of the path the stroke covers; nil when strokeStart ≥ strokeEnd, which
-    /// Core Animation draws as no stroke.
+    /// The part of the path the stroke covers (trimmed by true arc length); nil when
+    /// nothing is left, e.g. strokeStart ≥ strokeEnd, which Core Animation draws as no stroke.
     func strokedPath(_ style: ShapeStyle) -> BezierPath? {
-        let start = min(max(style.strokeStart, 0), 1), end = min(max(style.strokeEnd, 0), 1)
-        guard end > start else { return nil }
-        if start == 0 && end == 1 { return style.path }
-        // TODO: trim with BezierPath.trimmed(from:to:) once branch `path` lands.
-        return style.path
+        let path = style.path.trimmed(from: style.strokeStart, to: style.strokeEnd)
+        return path.isEmpty ? nil : path
     }
 
     /// Core Graphics ignores a dash pattern with a negative length or no length at all

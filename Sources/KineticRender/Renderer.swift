@@ -1,1 +1,97 @@
-// Cairo rasterizer.
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+/// A vector file format `Renderer.renderVector` writes.
+public enum VectorFormat: String, Sendable, CaseIterable {
+    case svg, pdf
+}
+
+/// Why a frame could not be written.
+public enum RenderError: Error, Equatable, CustomStringConvertible {
+    /// The output file could not be created or completed.
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+}
+
+/// Rasterizes scene frames (presentation trees) with Cairo, as Core Animation
+/// composites a layer tree.
+///
+/// A value with only immutable state: `render` may run on several threads at once, each
+/// call drawing on its own surface and context.
+public struct Renderer: Sendable {
+    /// Pixels per point.
+    public var scale: Double
+    /// The decoded image assets layer `contents` name.
+    public var images: ImageCache
+
+    public init(scale: Double, images: ImageCache = ImageCache()) {
+        self.scale = scale; self.images = images
+    }
+
+    /// The canvas size in pixels for a frame of `size` points: size × scale, rounded.
+    public func pixelSize(of size: Size) -> (width: Int, height: Int) {
+        func px(_ v: Double) -> Int {
+            let p = (v * scale).rounded()
+            return p.isFinite && p > 0 ? Int(p) : 0
+        }
+        return (px(size.width), px(size.height))
+    }
+
+    /// The frame as premultiplied ARGB32 pixels, y down, antialiased; the same frame
+    /// always gives the same bytes.
+    public func render(_ frame: SceneFrame) -> PixelImage {
+        let (width, height) = pixelSize(of: frame.size)
+        let surface = CairoSurface.image(.argb32, width: width, height: height)
+        do {
+            let ctx = CairoContext(surface)
+            ctx.scale(scale, scale)
+            draw(frame, in: ctx)
+        }
+        return PixelImage(width: width, height: height, stride: surface.stride, bytes: surface.bytes())
+    }
+
+    /// Writes the frame as a vector file one unit per point (`scale` does not apply).
+    /// Shadows are embedded as bitmaps at one pixel per point. The file appears at `path`
+    /// only once complete.
+    /// - Throws: `RenderError.cannotWrite` when the file cannot be created or completed.
+    public func renderVector(_ frame: SceneFrame, format: VectorFormat, to path: String) throws(RenderError) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
+        let surface = CairoSurface.vector(svg: format == .svg, path: temporary,
+                                          width: max(frame.size.width, 0), height: max(frame.size.height, 0))
+        do {
+            let ctx = CairoContext(surface)
+            draw(frame, in: ctx)
+        }
+        surface.finish()
+        do {
+            try surface.check()
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .cannotWrite(path: path, reason: error.description)
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .cannotWrite(path: path, reason: reason)
+        }
+    }
+
+    private func draw(_ frame: SceneFrame, in ctx: CairoContext) {
+        let renderer = LayerRenderer(images: ImageSurfaces(images))
+        renderer.drawBackground(frame.background, size: frame.size, in: ctx)
+        renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
+    }
+}
+
+/// Writes pixels as a PNG file (tests and debugging look at frames this way).
+func writePNG(_ image: PixelImage, to path: String) throws {
+    try CairoSurface.image(copying: image).writePNG(to: path)
+}

@@ -1,0 +1,292 @@
+import CCairo
+import KineticGeometry
+import KineticLayers
+
+// The thin wrapper over Cairo: every cairo_* call and C pointer of the renderer lives in
+// this file. Each object owns one Cairo reference and releases it in `deinit`; none is
+// shared between threads (every render call builds its own).
+
+/// A Cairo failure, with Cairo's own description.
+struct CairoFailure: Error, CustomStringConvertible {
+    var description: String
+    /// The failure was a file that does not exist.
+    var isFileNotFound: Bool
+    init(_ status: cairo_status_t) {
+        description = String(cString: cairo_status_to_string(status))
+        isFileNotFound = status == CAIRO_STATUS_FILE_NOT_FOUND
+    }
+}
+
+/// A 2D affine map in CGAffineTransform's order: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+typealias Affine = (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
+
+enum SurfaceFormat {
+    /// Premultiplied ARGB, 32 bits a pixel (what `PixelImage` holds).
+    case argb32
+    /// Alpha only, 8 bits a pixel (shadow silhouettes).
+    case a8
+
+    var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
+}
+
+/// An owned cairo_surface_t.
+final class CairoSurface {
+    let raw: OpaquePointer
+
+    private init(raw: OpaquePointer) { self.raw = raw }
+    deinit { cairo_surface_destroy(raw) }
+
+    /// A cleared image surface.
+    static func image(_ format: SurfaceFormat, width: Int, height: Int) -> CairoSurface {
+        CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(width), Int32(height)))
+    }
+
+    /// An ARGB32 image surface holding a copy of `image`'s pixels.
+    static func image(copying image: PixelImage) -> CairoSurface {
+        let s = CairoSurface.image(.argb32, width: image.width, height: image.height)
+        s.replaceBytes(image.bytes, stride: image.stride)
+        return s
+    }
+
+    /// Decodes a PNG file (cairo_image_surface_create_from_png).
+    static func png(atPath path: String) throws(CairoFailure) -> CairoSurface {
+        let s = CairoSurface(raw: cairo_image_surface_create_from_png(path))
+        let status = cairo_surface_status(s.raw)
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
+        return s
+    }
+
+    /// An unbounded recording surface: records drawing to measure its ink and replay it.
+    static func recording(alphaOnly: Bool) -> CairoSurface {
+        CairoSurface(raw: cairo_recording_surface_create(
+            alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA, nil))
+    }
+
+    /// A vector surface writing to `path`, `width`×`height` points.
+    static func vector(svg: Bool, path: String, width: Double, height: Double) -> CairoSurface {
+        CairoSurface(raw: svg ? cairo_svg_surface_create(path, width, height)
+                              : cairo_pdf_surface_create(path, width, height))
+    }
+
+    var width: Int { Int(cairo_image_surface_get_width(raw)) }
+    var height: Int { Int(cairo_image_surface_get_height(raw)) }
+    var stride: Int { Int(cairo_image_surface_get_stride(raw)) }
+
+    /// The surface's status, thrown when it is an error.
+    func check() throws(CairoFailure) {
+        let status = cairo_surface_status(raw)
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
+    }
+
+    /// Ends drawing and writes out a vector surface.
+    func finish() { cairo_surface_finish(raw) }
+
+    /// The bounding box of everything drawn on a recording surface, in its device space.
+    var inkExtents: (x: Double, y: Double, width: Double, height: Double) {
+        var x = 0.0, y = 0.0, w = 0.0, h = 0.0
+        cairo_recording_surface_ink_extents(raw, &x, &y, &w, &h)
+        return (x, y, w, h)
+    }
+
+    /// A copy of an image surface's pixel rows (`stride` bytes each).
+    func bytes() -> [UInt8] {
+        cairo_surface_flush(raw)
+        let count = stride * height
+        guard count > 0, let data = cairo_image_surface_get_data(raw) else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: count))
+    }
+
+    /// Overwrites an image surface's pixels with `bytes` laid out `stride` bytes a row.
+    func replaceBytes(_ bytes: [UInt8], stride source: Int) {
+        cairo_surface_flush(raw)
+        guard let data = cairo_image_surface_get_data(raw) else { return }
+        let rowBytes = min(source, stride)
+        bytes.withUnsafeBufferPointer { src in
+            guard let base = src.baseAddress else { return }
+            let rows = source > 0 ? min(height, src.count / source) : 0
+            for row in 0..<rows {
+                (data + row * stride).update(from: base + row * source, count: rowBytes)
+            }
+        }
+        cairo_surface_mark_dirty(raw)
+    }
+
+    /// Writes an image surface as PNG (debugging and contact sheets).
+    func writePNG(to path: String) throws(CairoFailure) {
+        let status = cairo_surface_write_to_png(raw, path)
+        guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
+    }
+}
+
+/// An owned cairo_pattern_t: gradients, mesh patches, groups.
+final class CairoPattern {
+    let raw: OpaquePointer
+
+    init(raw: OpaquePointer) { self.raw = raw }
+    deinit { cairo_pattern_destroy(raw) }
+
+    static func linear(from p0: Point, to p1: Point) -> CairoPattern {
+        CairoPattern(raw: cairo_pattern_create_linear(p0.x, p0.y, p1.x, p1.y))
+    }
+
+    /// A radial pattern between two circles.
+    static func radial(center: Point, innerRadius r0: Double, outerRadius r1: Double) -> CairoPattern {
+        CairoPattern(raw: cairo_pattern_create_radial(center.x, center.y, r0, center.x, center.y, r1))
+    }
+
+    static func mesh() -> CairoPattern { CairoPattern(raw: cairo_pattern_create_mesh()) }
+
+    func addColorStop(_ offset: Double, _ color: Color) {
+        cairo_pattern_add_color_stop_rgba(raw, offset, color.red, color.green, color.blue, color.alpha)
+    }
+
+    /// Paints beyond the ends with the end colors, as Core Graphics' extended gradients.
+    func extendPad() { cairo_pattern_set_extend(raw, CAIRO_EXTEND_PAD) }
+
+    /// Sets the pattern-space-from-user-space matrix.
+    func setMatrix(_ m: Affine) {
+        var cm = cairo_matrix_t()
+        cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
+        cairo_pattern_set_matrix(raw, &cm)
+    }
+
+    /// Adds a four-sided patch with straight sides p0→p1→p2→p3 and one color a corner.
+    func addPatch(_ corners: [(Point, Color)]) {
+        guard corners.count == 4 else { return }
+        cairo_mesh_pattern_begin_patch(raw)
+        cairo_mesh_pattern_move_to(raw, corners[0].0.x, corners[0].0.y)
+        for (p, _) in corners.dropFirst() { cairo_mesh_pattern_line_to(raw, p.x, p.y) }
+        for (i, (_, c)) in corners.enumerated() {
+            cairo_mesh_pattern_set_corner_color_rgba(raw, UInt32(i), c.red, c.green, c.blue, c.alpha)
+        }
+        cairo_mesh_pattern_end_patch(raw)
+    }
+}
+
+/// An owned cairo_t drawing on one surface.
+final class CairoContext {
+    let raw: OpaquePointer
+    /// Keeps the target alive as long as the context.
+    let surface: CairoSurface
+
+    init(_ surface: CairoSurface) {
+        self.surface = surface
+        raw = cairo_create(surface.raw)
+        cairo_set_antialias(raw, CAIRO_ANTIALIAS_DEFAULT)
+    }
+    deinit { cairo_destroy(raw) }
+
+    func save() { cairo_save(raw) }
+    func restore() { cairo_restore(raw) }
+
+    // MARK: Coordinates
+
+    func translate(_ x: Double, _ y: Double) { cairo_translate(raw, x, y) }
+    func scale(_ sx: Double, _ sy: Double) { cairo_scale(raw, sx, sy) }
+
+    /// Applies `m` to user space (the new user space maps through `m` into the old one).
+    func transform(_ m: Affine) {
+        var cm = cairo_matrix_t()
+        cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
+        cairo_transform(raw, &cm)
+    }
+
+    /// The current user-to-device matrix.
+    var matrix: Affine {
+        get {
+            var cm = cairo_matrix_t()
+            cairo_get_matrix(raw, &cm)
+            return (cm.xx, cm.yx, cm.xy, cm.yy, cm.x0, cm.y0)
+        }
+        set {
+            var cm = cairo_matrix_t()
+            cairo_matrix_init(&cm, newValue.a, newValue.b, newValue.c, newValue.d, newValue.tx, newValue.ty)
+            cairo_set_matrix(raw, &cm)
+        }
+    }
+
+    /// The clip's bounding box in user space (x1, y1, x2, y2).
+    var clipExtents: (Double, Double, Double, Double) {
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(raw, &x1, &y1, &x2, &y2)
+        return (x1, y1, x2, y2)
+    }
+
+    // MARK: Paths
+
+    func newPath() { cairo_new_path(raw) }
+    func move(to p: Point) { cairo_move_to(raw, p.x, p.y) }
+    func line(to p: Point) { cairo_line_to(raw, p.x, p.y) }
+    func curve(to p: Point, _ c1: Point, _ c2: Point) { cairo_curve_to(raw, c1.x, c1.y, c2.x, c2.y, p.x, p.y) }
+    func closePath() { cairo_close_path(raw) }
+    func rectangle(_ r: Rect) { cairo_rectangle(raw, r.minX, r.minY, r.width, r.height) }
+    func arc(center: Point, radius: Double, from a0: Double, to a1: Double) {
+        cairo_arc(raw, center.x, center.y, radius, a0, a1)
+    }
+
+    // MARK: Drawing state
+
+    /// Turns off font hinting and metric rounding, so text lays out the same at every
+    /// scale and on every thread (Pango reads these from the context).
+    func disableFontHinting() {
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_set_font_options(raw, options)
+        cairo_font_options_destroy(options)
+    }
+
+    func setSource(_ c: Color) { cairo_set_source_rgba(raw, c.red, c.green, c.blue, c.alpha) }
+    func setSource(_ p: CairoPattern) { cairo_set_source(raw, p.raw) }
+
+    /// Uses an image as the source at (x, y), filtered GOOD and padded at its edges.
+    func setSource(_ s: CairoSurface, x: Double, y: Double) {
+        cairo_set_source_surface(raw, s.raw, x, y)
+        let p = cairo_get_source(raw)
+        cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD)
+    }
+
+    func setEvenOddFill(_ evenOdd: Bool) {
+        cairo_set_fill_rule(raw, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    }
+
+    func setLineWidth(_ w: Double) { cairo_set_line_width(raw, w) }
+    func setLineCap(_ cap: LineCap) {
+        switch cap {
+        case .butt: cairo_set_line_cap(raw, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(raw, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(raw, CAIRO_LINE_CAP_SQUARE)
+        }
+    }
+    func setLineJoin(_ join: LineJoin) {
+        switch join {
+        case .miter: cairo_set_line_join(raw, CAIRO_LINE_JOIN_MITER)
+        case .round: cairo_set_line_join(raw, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(raw, CAIRO_LINE_JOIN_BEVEL)
+        }
+    }
+    func setMiterLimit(_ limit: Double) { cairo_set_miter_limit(raw, limit) }
+    /// An empty pattern turns dashing off. The caller keeps Cairo's rules (no negative
+    /// length, not all zero), which would otherwise put the context in an error state.
+    func setDash(_ pattern: [Double], phase: Double) {
+        cairo_set_dash(raw, pattern, Int32(pattern.count), phase)
+    }
+
+    // MARK: Operations
+
+    func fill(preserve: Bool = false) { preserve ? cairo_fill_preserve(raw) : cairo_fill(raw) }
+    func stroke() { cairo_stroke(raw) }
+    func clip() { cairo_clip(raw) }
+    func paint(alpha: Double = 1) { alpha >= 1 ? cairo_paint(raw) : cairo_paint_with_alpha(raw, alpha) }
+    func mask(_ p: CairoPattern) { cairo_mask(raw, p.raw) }
+    func mask(_ s: CairoSurface, x: Double, y: Double) { cairo_mask_surface(raw, s.raw, x, y) }
+
+    /// Redirects drawing into a transparent group (cairo_push_group).
+    func pushGroup() { cairo_push_group(raw) }
+    /// Ends a group and returns it as a pattern.
+    func popGroup() -> CairoPattern { CairoPattern(raw: cairo_pop_group(raw)) }
+    /// Replays a recording (or any surface) as the source with its origin at (x, y).
+    func setSourcePlain(_ s: CairoSurface, x: Double, y: Double) { cairo_set_source_surface(raw, s.raw, x, y) }
+}

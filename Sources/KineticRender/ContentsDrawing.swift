@@ -1,0 +1,67 @@
+import KineticGeometry
+import KineticLayers
+
+/// The Cairo surfaces of one render call, made on first use from the shared, read-only
+/// `ImageCache`. Never shared between calls, so never between threads.
+final class ImageSurfaces {
+    private let cache: ImageCache
+    private var made: [String: CairoSurface] = [:]
+
+    init(_ cache: ImageCache) { self.cache = cache }
+
+    func surface(for path: String) -> CairoSurface? {
+        if let s = made[path] { return s }
+        guard let image = cache[path], image.width > 0, image.height > 0 else { return nil }
+        let s = CairoSurface.image(copying: image)
+        made[path] = s
+        return s
+    }
+}
+
+/// Where `contentsGravity` puts an image of `imageSize` (points; contentsScale 1, so one
+/// image pixel is one point) in `bounds`. Edges are visual ones in y-down space: `top`
+/// is the top edge on screen.
+func contentsRect(gravity: ContentsGravity, imageSize: Size, bounds: Rect) -> Rect {
+    let (w, h) = (imageSize.width, imageSize.height)
+    let (bw, bh) = (bounds.width, bounds.height)
+    func place(_ size: Size, _ ux: Double, _ uy: Double) -> Rect {
+        Rect(bounds.minX + (bw - size.width) * ux, bounds.minY + (bh - size.height) * uy,
+             size.width, size.height)
+    }
+    switch gravity {
+    case .resize: return Rect(bounds.minX, bounds.minY, bw, bh)
+    case .resizeAspect, .resizeAspectFill:
+        guard w > 0, h > 0 else { return Rect(bounds.minX, bounds.minY, 0, 0) }
+        let s = gravity == .resizeAspect ? min(bw / w, bh / h) : max(bw / w, bh / h)
+        return place(Size(w * s, h * s), 0.5, 0.5)
+    case .center: return place(imageSize, 0.5, 0.5)
+    case .top: return place(imageSize, 0.5, 0)
+    case .bottom: return place(imageSize, 0.5, 1)
+    case .left: return place(imageSize, 0, 0.5)
+    case .right: return place(imageSize, 1, 0.5)
+    case .topLeft: return place(imageSize, 0, 0)
+    case .topRight: return place(imageSize, 1, 0)
+    case .bottomLeft: return place(imageSize, 0, 1)
+    case .bottomRight: return place(imageSize, 1, 1)
+    }
+}
+
+extension LayerRenderer {
+    /// Draws a layer's contents image per its gravity. Not clipped to the bounds (unless
+    /// masksToBounds), as CALayer lets contents overflow.
+    func drawContents(_ image: CairoSurface, gravity: ContentsGravity, in bounds: Rect,
+                      alpha: Double, ctx: CairoContext) {
+        let size = Size(Double(image.width), Double(image.height))
+        let rect = contentsRect(gravity: gravity, imageSize: size, bounds: bounds)
+        guard rect.width > 0, rect.height > 0 else { return }
+        ctx.save()
+        ctx.newPath()
+        ctx.rectangle(rect)
+        ctx.clip()
+        ctx.translate(rect.minX, rect.minY)
+        ctx.scale(rect.width / size.width, rect.height / size.height)
+        ctx.setSource(image, x: 0, y: 0)
+        ctx.paint(alpha: alpha)
+        ctx.restore()
+    }
+}

@@ -1,0 +1,192 @@
+import KineticGeometry
+import KineticLayers
+
+/// Draws presentation trees on one Cairo context, as Core Animation composites a layer
+/// tree. One is made per render call; it holds only that call's image surfaces.
+struct LayerRenderer {
+    let images: ImageSurfaces
+
+    /// Draws a frame's background over the whole canvas (`size` in points).
+    func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {
+        switch background {
+        case .color(let color):
+            guard color.alpha > 0 else { return }
+            ctx.setSource(color)
+            ctx.paint()
+        case .gradient(let gradient):
+            drawGradient(gradient, in: Rect(origin: .zero, size: size), cornerRadius: 0, alpha: 1, in: ctx)
+        }
+    }
+
+    /// Draws sibling layers in the context's current space (their superlayer's bounds
+    /// space), back to front.
+    func drawLayers(_ layers: [Layer], alpha: Double, in ctx: CairoContext) {
+        for layer in Self.drawOrder(layers) { draw(layer, alpha: alpha, in: ctx) }
+    }
+
+    /// Siblings sorted by `zPosition`, file order kept among equal values.
+    static func drawOrder(_ layers: [Layer]) -> [Layer] {
+        layers.enumerated()
+            .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+            .map(\.element)
+    }
+
+    static func isVisible(_ layer: Layer) -> Bool { !layer.isHidden && layer.opacity > 0 }
+
+    /// Draws one layer and its subtree; `alpha` is the opacity inherited from ancestors
+    /// that did not need a group of their own.
+    func draw(_ layer: Layer, alpha: Double, in ctx: CairoContext) {
+        guard Self.isVisible(layer) else { return }
+        let opacity = alpha * min(layer.opacity, 1)
+        ctx.save()
+        defer { ctx.restore() }
+        // A 3D transform (perspective, rotation about x or y) draws with its affine part
+        // for now; projection comes with the 3D renderer.
+        ctx.transform(layer.toSuperlayer.affine)
+
+        if let mask = layer.mask {
+            // The layer's subtree composited through the mask layer's alpha; the mask
+            // carries the group's opacity, which scales that alpha.
+            ctx.pushGroup()
+            drawBody(layer, alpha: 1, castsShadow: true, in: ctx)
+            let content = ctx.popGroup()
+            ctx.pushGroup()
+            draw(mask, alpha: opacity, in: ctx)
+            let maskPattern = ctx.popGroup()
+            ctx.setSource(content)
+            ctx.mask(maskPattern)
+        } else if opacity < 1 && Self.drawsSeveralThings(layer) {
+            // Opacity applies to the layer and its sublayers as one flattened group:
+            // overlapping parts must not show through each other.
+            ctx.pushGroup()
+            drawBody(layer, alpha: 1, castsShadow: true, in: ctx)
+            ctx.setSource(ctx.popGroup())
+            ctx.paint(alpha: opacity)
+        } else {
+            // One drawing operation at most: its own alpha equals the group's.
+            drawBody(layer, alpha: opacity, castsShadow: true, in: ctx)
+        }
+    }
+
+    /// Whether the layer paints more than one overlapping operation (then opacity needs
+    /// a group).
+    static func drawsSeveralThings(_ layer: Layer) -> Bool {
+        var count = 0
+        if layer.shadowOpacity > 0 { count += 1 }
+        if let bg = layer.backgroundColor, bg.alpha > 0 { count += 1 }
+        if layer.contents != nil { count += 1 }
+        if layer.borderWidth > 0 && layer.borderColor.alpha > 0 { count += 1 }
+        switch layer.content {
+        case .plain: break
+        case .shape(let s):
+            if s.fillColor != nil { count += 1 }
+            if s.strokeColor != nil { count += 1 }
+        case .gradient, .text: count += 1
+        }
+        if count > 1 { return true }
+        for sublayer in layer.sublayers where isVisible(sublayer) {
+            count += 1
+            if count > 1 { return true }
+        }
+        return false
+    }
+
+    /// Everything a layer paints, in its bounds space, in CALayer's order: shadow,
+    /// background, contents, subclass content, sublayers, then the border on top.
+    /// `castsShadow` is false while drawing the layer's own shadow silhouette.
+    func drawBody(_ layer: Layer, alpha: Double, castsShadow: Bool, in ctx: CairoContext) {
+        let bounds = layer.bounds
+        if layer.masksToBounds {
+            // Clips contents, content and sublayers to the rounded bounds — and the
+            // shadow, which is why a masksToBounds layer shows no shadow on iOS.
+            ctx.save()
+            ctx.newPath()
+            appendRoundedRect(bounds, radius: layer.cornerRadius, to: ctx)
+            ctx.clip()
+        }
+        if castsShadow && layer.shadowOpacity > 0 {
+            drawShadow(of: layer, alpha: alpha, in: ctx)
+        }
+        if let bg = layer.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
+            ctx.newPath()
+            appendRoundedRect(bounds, radius: layer.cornerRadius, to: ctx)
+            ctx.setSource(bg.multiplyingAlpha(alpha))
+            ctx.fill()
+        }
+        if let path = layer.contents, let image = images.surface(for: path) {
+            drawContents(image, gravity: layer.contentsGravity, in: bounds, alpha: alpha, ctx: ctx)
+        }
+        switch layer.content {
+        case .plain: break
+        case .shape(let style): drawShape(style, alpha: alpha, in: ctx)
+        case .gradient(let gradient):
+            drawGradient(gradient, in: bounds, cornerRadius: layer.cornerRadius, alpha: alpha, in: ctx)
+        case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
+        }
+        drawSublayers(of: layer, alpha: alpha, in: ctx)
+        if layer.masksToBounds { ctx.restore() }
+        drawBorder(of: layer, alpha: alpha, in: ctx)
+    }
+
+    /// Sublayers live in the layer's bounds space, through `sublayerTransform` applied
+    /// about the layer's anchor point (where Core Animation applies it).
+    private func drawSublayers(of layer: Layer, alpha: Double, in ctx: CairoContext) {
+        guard !layer.sublayers.isEmpty else { return }
+        let transformed = !layer.sublayerTransform.isIdentity
+        if transformed {
+            let b = layer.bounds
+            let anchor = Point(b.origin.x + layer.anchorPoint.x * b.size.width,
+                               b.origin.y + layer.anchorPoint.y * b.size.height)
+            ctx.save()
+            // Affine part only until the 3D renderer lands (as for `transform`).
+            ctx.transform(Transform3D.translation(-anchor.x, -anchor.y)
+                .concatenating(layer.sublayerTransform)
+                .concatenating(.translation(anchor.x, anchor.y)).affine)
+        }
+        drawLayers(layer.sublayers, alpha: alpha, in: ctx)
+        if transformed { ctx.restore() }
+    }
+
+    /// The border lies inside the bounds: the ring between the rounded bounds and the
+    /// bounds inset by `borderWidth`, whose corners keep the same centres.
+    private func drawBorder(of layer: Layer, alpha: Double, in ctx: CairoContext) {
+        let width = layer.borderWidth, bounds = layer.bounds
+        guard width > 0, layer.borderColor.alpha > 0, !bounds.isEmpty else { return }
+        let radius = Self.clampedCornerRadius(layer.cornerRadius, bounds)
+        ctx.save()
+        ctx.newPath()
+        appendRoundedRect(bounds, radius: radius, to: ctx)
+        if width < min(bounds.width, bounds.height) / 2 {
+            appendRoundedRect(bounds.insetBy(dx: width, dy: width), radius: max(0, radius - width), to: ctx)
+        }
+        ctx.setEvenOddFill(true)
+        ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
+        ctx.fill()
+        ctx.restore()
+    }
+
+    /// CALayer never draws a corner wider than half the shorter side.
+    static func clampedCornerRadius(_ radius: Double, _ rect: Rect) -> Double {
+        max(0, min(radius, rect.width / 2, rect.height / 2))
+    }
+
+    /// Adds a rectangle with circular corners (cornerCurve `circular`) as a closed subpath.
+    func appendRoundedRect(_ rect: Rect, radius: Double, to ctx: CairoContext) {
+        let r = Self.clampedCornerRadius(radius, rect)
+        guard r > 0 else { ctx.rectangle(rect); return }
+        let half = Double.pi / 2
+        ctx.move(to: Point(rect.minX + r, rect.minY))
+        ctx.arc(center: Point(rect.maxX - r, rect.minY + r), radius: r, from: -half, to: 0)
+        ctx.arc(center: Point(rect.maxX - r, rect.maxY - r), radius: r, from: 0, to: half)
+        ctx.arc(center: Point(rect.minX + r, rect.maxY - r), radius: r, from: half, to: 2 * half)
+        ctx.arc(center: Point(rect.minX + r, rect.minY + r), radius: r, from: 2 * half, to: 3 * half)
+        ctx.closePath()
+    }
+}
+
+extension Color {
+    /// The color with its alpha scaled by an inherited opacity.
+    func multiplyingAlpha(_ factor: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha * factor)
+    }
+}

@@ -1,0 +1,63 @@
+import CPango
+import KineticGeometry
+
+// The thin wrapper over Pango (pangocairo): every pango_* call of the renderer lives in
+// this file. Pango's default font map is per thread, so layouts made on different
+// threads share nothing mutable.
+
+/// How a paragraph's lines sit in the layout width.
+enum TextLineAlignment {
+    case left, center, right
+}
+
+/// One laid-out paragraph of text (an owned PangoLayout) bound to a Cairo context.
+final class PangoTextLayout {
+    private let raw: OpaquePointer
+
+    /// Lays `text` out for drawing on `context`.
+    /// - Parameters:
+    ///   - family: a font family name; nil for the default sans.
+    ///   - size: the font size in the context's user units (points).
+    ///   - wrapWidth: wrap at word boundaries to this width; nil keeps each paragraph on one line.
+    ///   - justify: stretch wrapped lines to the full width (all but the last of a paragraph).
+    init(context: CairoContext, text: String, family: String?, size: Double,
+         wrapWidth: Double?, alignment: TextLineAlignment, justify: Bool) {
+        context.disableFontHinting()
+        raw = pango_cairo_create_layout(context.raw)
+        let description = pango_font_description_new()
+        pango_font_description_set_family(description, family ?? "sans")
+        pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
+        pango_layout_set_font_description(raw, description)
+        pango_font_description_free(description)
+        if let wrapWidth {
+            pango_layout_set_width(raw, Int32(max(0, wrapWidth) * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(raw, PANGO_WRAP_WORD_CHAR)
+        } else {
+            pango_layout_set_width(raw, -1)
+        }
+        switch alignment {
+        case .left: pango_layout_set_alignment(raw, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(raw, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(raw, PANGO_ALIGN_RIGHT)
+        }
+        pango_layout_set_justify(raw, justify ? 1 : 0)
+        // `natural` alignment follows each paragraph's writing direction.
+        pango_layout_set_auto_dir(raw, 1)
+        pango_layout_set_text(raw, text, -1)
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(raw)) }
+
+    /// The logical extent of the laid-out text in user units.
+    var size: Size {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(raw, &ink, &logical)
+        return Size(Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE))
+    }
+
+    /// Draws the layout with its top-left at `origin`, in the context's current source.
+    func show(in context: CairoContext, at origin: Point) {
+        context.move(to: origin)
+        pango_cairo_show_layout(context.raw, raw)
+    }
+}

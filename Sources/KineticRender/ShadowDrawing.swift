@@ -1,0 +1,116 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+extension LayerRenderer {
+    /// CALayer's shadow: the layer's alpha silhouette (or its `shadowPath`), blurred,
+    /// tinted `shadowColor` × `shadowOpacity`, moved by `shadowOffset`. Offset and radius
+    /// are in the layer's space, so they turn and scale with it.
+    ///
+    /// Core Animation's `shadowRadius` r looks like a Gaussian blur of σ = r / 2 (the
+    /// shadow fades out about 2σ = r beyond the edge), approximated here by three box
+    /// blurs on device pixels.
+    func drawShadow(of layer: Layer, alpha: Double, in ctx: CairoContext) {
+        let color = layer.shadowColor.multiplyingAlpha(min(layer.shadowOpacity, 1) * alpha)
+        guard color.alpha > 0 else { return }
+        let m = ctx.matrix
+        let deviceScale = abs(m.a * m.d - m.b * m.c).squareRoot()
+        let sigma = max(0, layer.shadowRadius) / 2 * deviceScale
+        let offset = Point(m.a * layer.shadowOffset.width + m.c * layer.shadowOffset.height,
+                           m.b * layer.shadowOffset.width + m.d * layer.shadowOffset.height)
+
+        // Record the silhouette in device space to find where it has ink.
+        let recording = CairoSurface.recording(alphaOnly: true)
+        do {
+            let rc = CairoContext(recording)
+            rc.matrix = m
+            if let path = layer.shadowPath {
+                appendPath(path, to: rc)
+                rc.setSource(.black)
+                rc.fill()
+            } else {
+                drawBody(layer, alpha: 1, castsShadow: false, in: rc)
+            }
+        }
+        let ink = recording.inkExtents
+        guard ink.width > 0, ink.height > 0 else { return }
+
+        // Only the part whose shadow can land inside the current clip.
+        let margin = (3 * sigma).rounded(.up) + 2
+        ctx.save()
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        let clip = ctx.clipExtents
+        ctx.restore()
+        let x0 = max(ink.x, clip.0 - offset.x) - margin
+        let y0 = max(ink.y, clip.1 - offset.y) - margin
+        let x1 = min(ink.x + ink.width, clip.2 - offset.x) + margin
+        let y1 = min(ink.y + ink.height, clip.3 - offset.y) + margin
+        let left = Int(x0.rounded(.down)), top = Int(y0.rounded(.down))
+        let width = Int(x1.rounded(.up)) - left, height = Int(y1.rounded(.up)) - top
+        guard width > 0, height > 0 else { return }
+
+        let silhouette = CairoSurface.image(.a8, width: width, height: height)
+        do {
+            let sc = CairoContext(silhouette)
+            sc.setSourcePlain(recording, x: -Double(left), y: -Double(top))
+            sc.paint()
+        }
+        var bytes = silhouette.bytes()
+        GaussianBlur.apply(to: &bytes, width: width, height: height, stride: silhouette.stride, sigma: sigma)
+        silhouette.replaceBytes(bytes, stride: silhouette.stride)
+
+        ctx.save()
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        ctx.setSource(color)
+        ctx.mask(silhouette, x: Double(left) + offset.x, y: Double(top) + offset.y)
+        ctx.restore()
+    }
+}
+
+/// A Gaussian blur of one-byte-per-pixel rows by three successive box blurs, each
+/// horizontal then vertical: boxes of widths chosen so their combined variance is σ².
+enum GaussianBlur {
+    /// Odd box widths whose three variances (w² − 1) / 12 sum closest to σ².
+    static func boxWidths(sigma: Double, passes n: Int = 3) -> [Int] {
+        let ideal = (12 * sigma * sigma / Double(n) + 1).squareRoot()
+        var lower = Int(ideal.rounded(.down))
+        if lower % 2 == 0 { lower -= 1 }
+        lower = max(lower, 1)
+        let upper = lower + 2
+        let l = Double(lower), nd = Double(n)
+        // How many passes use the lower width.
+        let mIdeal = (12 * sigma * sigma - nd * l * l - 4 * nd * l - 3 * nd) / (-4 * l - 4)
+        let m = Int(mIdeal.rounded())
+        return (0..<n).map { $0 < m ? lower : upper }
+    }
+
+    static func apply(to bytes: inout [UInt8], width: Int, height: Int, stride: Int, sigma: Double) {
+        guard sigma > 0.2, width > 0, height > 0 else { return }
+        var buffer = bytes.map(Double.init)
+        var scratch = buffer
+        for w in boxWidths(sigma: sigma) where w > 1 {
+            let r = w / 2
+            boxPass(&buffer, into: &scratch, count: height, length: width, step: 1, lineStep: stride, radius: r)
+            boxPass(&scratch, into: &buffer, count: width, length: height, step: stride, lineStep: 1, radius: r)
+        }
+        for i in bytes.indices { bytes[i] = UInt8(min(255, max(0, buffer[i].rounded()))) }
+    }
+
+    /// A running-sum box average along `count` lines of `length` samples; samples past
+    /// the ends count as zero (transparent), so the shadow fades beyond the edge.
+    private static func boxPass(_ src: inout [Double], into dst: inout [Double], count: Int, length: Int,
+                                step: Int, lineStep: Int, radius r: Int) {
+        let scale = 1 / Double(2 * r + 1)
+        for line in 0..<count {
+            let base = line * lineStep
+            var sum = 0.0
+            for i in 0..<min(r, length) { sum += src[base + i * step] }
+            for i in 0..<length {
+                let enter = i + r, leave = i - r - 1
+                if enter < length { sum += src[base + enter * step] }
+                if leave >= 0 { sum -= src[base + leave * step] }
+                dst[base + i * step] = sum * scale
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import KineticGeometry
+import KineticLayers
+
+extension LayerRenderer {
+    /// CAShapeLayer: the path filled by its rule, then stroked; strokeStart/strokeEnd
+    /// trim the stroke only, never the fill.
+    func drawShape(_ style: ShapeStyle, alpha: Double, in ctx: CairoContext) {
+        guard !style.path.isEmpty else { return }
+        if let fill = style.fillColor, fill.alpha > 0 {
+            ctx.save()
+            ctx.newPath()
+            appendPath(style.path, to: ctx)
+            ctx.setEvenOddFill(style.fillRule == .evenOdd)
+            ctx.setSource(fill.multiplyingAlpha(alpha))
+            ctx.fill()
+            ctx.restore()
+        }
+        guard let stroke = style.strokeColor, stroke.alpha > 0, style.lineWidth > 0,
+              let path = strokedPath(style) else { return }
+        ctx.save()
+        ctx.newPath()
+        appendPath(path, to: ctx)
+        ctx.setLineWidth(style.lineWidth)
+        ctx.setLineCap(style.lineCap)
+        ctx.setLineJoin(style.lineJoin)
+        ctx.setMiterLimit(style.miterLimit)
+        if Self.isValidDashPattern(style.lineDashPattern) {
+            ctx.setDash(style.lineDashPattern, phase: style.lineDashPhase)
+        }
+        ctx.setSource(stroke.multiplyingAlpha(alpha))
+        ctx.stroke()
+        ctx.restore()
+    }
+
+    /// The part of the path the stroke covers (trimmed by true arc length); nil when
+    /// nothing is left, e.g. strokeStart ≥ strokeEnd, which Core Animation draws as no stroke.
+    func strokedPath(_ style: ShapeStyle) -> BezierPath? {
+        let path = style.path.trimmed(from: style.strokeStart, to: style.strokeEnd)
+        return path.isEmpty ? nil : path
+    }
+
+    /// Core Graphics ignores a dash pattern with a negative length or no length at all
+    /// (Cairo would fail on one), drawing a solid line.
+    static func isValidDashPattern(_ pattern: [Double]) -> Bool {
+        !pattern.isEmpty && pattern.allSatisfy { $0 >= 0 && $0.isFinite } && pattern.reduce(0, +) > 0
+    }
+
+    /// Adds a BezierPath's elements to the context's path; quadratics become the cubic
+    /// that traces the same curve (Cairo draws cubics only).
+    func appendPath(_ path: BezierPath, to ctx: CairoContext) {
+        var current: Point? = nil
+        var subpathStart: Point? = nil
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                ctx.move(to: p); current = p; subpathStart = p
+            case .line(let p):
+                ctx.line(to: p); current = current ?? p; current = p
+            case .quadCurve(let p, let c):
+                let p0 = current ?? c
+                if current == nil { ctx.move(to: p0) }
+                ctx.curve(to: p, p0 + (c - p0) * (2.0 / 3.0), p + (c - p) * (2.0 / 3.0))
+                current = p
+            case .curve(let p, let c1, let c2):
+                ctx.curve(to: p, c1, c2); current = p
+            case .close:
+                ctx.closePath(); current = subpathStart
+            }
+        }
+    }
+}

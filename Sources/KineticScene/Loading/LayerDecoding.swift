@@ -144,7 +144,7 @@ struct LayerDecoder {
             layer.mask = self.layer(f, address: nil, place: f.keyPath)
         }
         if let f = m["properties"], case .mapping(let raw) = f.node {
-            let names = raw.keys.compactMap { $0.scalar?.string }
+            let names: [String] = raw.keys.compactMap { $0.scalar?.string }
             if let props = f.mapping(allowed: names) {
                 for name in props.order {
                     if LayerKeyPath.named[name] != nil {

@@ -34,8 +34,12 @@ extension Field {
         var column = (scalar.mark?.column ?? 1) + error.offset
         if scalar.style == .singleQuoted || scalar.style == .doubleQuoted { column += 1 }
         let singleLine = !scalar.string.contains("\n") && (scalar.style != .literal && scalar.style != .folded)
-        let mark = singleLine ? Mark(line: scalar.mark?.line ?? 1, column: column) : scalar.mark
-        diagnostics.report("path syntax error at character \(error.offset + 1): \(error.message)", at: mark, keyPath: keyPath)
+        let message = "path syntax error at character \(error.offset + 1): \(error.message)"
+        if singleLine {
+            diagnostics.report(message, line: scalar.mark?.line ?? 1, column: column, keyPath: keyPath)
+        } else {
+            diagnostics.report(message, at: scalar.mark, keyPath: keyPath)
+        }
     }
 
     private static let primitiveKeys = ["rect", "roundedRect", "cornerRadius", "oval", "arc", "polyline", "closed",

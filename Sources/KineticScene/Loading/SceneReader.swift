@@ -11,7 +11,11 @@ final class Diagnostics {
     init(file: String) { self.file = file }
 
     func report(_ message: String, at mark: Mark?, keyPath: String) {
-        let location = SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        report(message, line: mark?.line ?? 1, column: mark?.column ?? 1, keyPath: keyPath)
+    }
+
+    func report(_ message: String, line: Int, column: Int, keyPath: String) {
+        let location = SourceLocation(file: file, line: line, column: column)
         problems.append(SceneProblem(location: location, keyPath: keyPath, message: message))
     }
 }

@@ -38,7 +38,7 @@ private let curves: [(TimingFunction, (Double, Double, Double, Double))] = [
         for i in 0...40 {
             let x = Double(i) / 40
             let expected = bruteForce(x, p.0, p.1, p.2, p.3)
-            #expect(abs(function(x) - expected) < 1e-6, "\(function) at \(x)")
+            #expect(abs(function(x) - expected) < 1e-7, "\(function) at \(x)")
         }
     }
 }

@@ -83,6 +83,18 @@ private func close(_ a: Double?, _ b: Double, _ tol: Double = 1e-9) -> Bool { a.
     #expect(close(number(line.value(at: 0.5)), 15))
 }
 
+@Test func cubicVelocityIsContinuousAtUnevenKeyTimes() {
+    let k = KeyframeAnimation(values: [.number(0), .number(10), .number(40), .number(0)],
+                              keyTimes: [0, 0.1, 0.7, 1], calculationMode: .cubic)
+    for key in [0.1, 0.7] {
+        let h = 1e-6
+        guard let before = number(k.value(at: key - h)), let at = number(k.value(at: key)),
+              let after = number(k.value(at: key + h)) else { Issue.record("no value"); return }
+        let left = (at - before) / h, right = (after - at) / h
+        #expect(abs(left - right) < 1e-3 * max(1, abs(left)), "at \(key)")
+    }
+}
+
 @Test func validationReportsTypedErrors() {
     let three: [AnimatableValue] = [.number(0), .number(1), .number(2)]
     func error(_ k: KeyframeAnimation) -> KeyframeAnimation.ValidationError? {

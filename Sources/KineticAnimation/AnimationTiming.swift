@@ -33,8 +33,8 @@ public struct AnimationTiming: Hashable, Sendable {
     /// Each cycle plays forward, then backward.
     public var autoreverses: Bool
     public var fillMode: FillMode
-    /// Rate of local time relative to scene time. Expected ≥ 0; 0 freezes the animation
-    /// at `timeOffset` once it has begun.
+    /// Rate of local time relative to scene time. 0 (or a negative value, which is not
+    /// supported) freezes the animation at `timeOffset` once it has begun.
     public var speed: Double
     /// Added to local time, in local seconds: the animation starts part-way through and
     /// wraps around its active duration, as CAMediaTiming's `timeOffset`.

@@ -154,14 +154,28 @@ struct LinearForm {
         }
     }
 
-    /// The template's elements with their points replaced, in order, from `coordinates`
-    /// (x, y pairs). Stands in for a `BezierPath.lerp` in KineticGeometry until one exists.
+    /// The template's elements with their points replaced from `coordinates` (x, y pairs
+    /// in `PathElement.points` order: controls first, end point last). Stands in for a
+    /// `BezierPath.lerp` in KineticGeometry until one exists.
     private static func path(like template: BezierPath, coordinates v: [Double]) -> BezierPath {
         var i = 0
-        return template.mapPoints { _ in
+        func next() -> Point {
             defer { i += 2 }
             return Point(v[i], v[i + 1])
         }
+        return BezierPath(template.elements.map { e -> PathElement in
+            switch e {
+            case .move: return .move(to: next())
+            case .line: return .line(to: next())
+            case .quadCurve:
+                let c = next()
+                return .quadCurve(to: next(), control: c)
+            case .curve:
+                let c1 = next(), c2 = next()
+                return .curve(to: next(), control1: c1, control2: c2)
+            case .close: return .close
+            }
+        })
     }
 
     /// Decomposed components when every matrix round-trips through

@@ -13,7 +13,8 @@ public struct KeyframeAnimation: Hashable, Sendable {
         /// moves at constant speed, measured by the distance between successive values.
         case paced
         /// A smooth spline through the values: Kochanek–Bartels with tension, continuity
-        /// and bias 0 (CA's defaults), i.e. Catmull-Rom.
+        /// and bias 0 (CA's defaults), i.e. Catmull-Rom, timed by the key times. Values of
+        /// discrete kinds fall back to `linear`.
         case cubic
     }
 
@@ -147,19 +148,28 @@ public struct KeyframeAnimation: Hashable, Sendable {
         guard spline, let form = LinearForm(values: values) else {
             return Interpolation.lerp(values[i], values[i + 1], s)
         }
-        return form.rebuild(Self.catmullRom(form.vectors, segment: i, s))
+        return form.rebuild(Self.catmullRom(form.vectors, times: times, segment: i, s))
     }
 
-    /// Cubic Hermite on segment i with Catmull-Rom tangents (p[i+1] − p[i−1]) / 2; the end
-    /// points repeat themselves as their missing neighbours, so the curve starts and ends
-    /// with half the chord's slope. Tangents are per segment, not scaled by uneven key
-    /// times.
-    private static func catmullRom(_ p: [[Double]], segment i: Int, _ s: Double) -> [Double] {
-        let p0 = p[max(i - 1, 0)], p1 = p[i], p2 = p[i + 1], p3 = p[min(i + 2, p.count - 1)]
+    /// Cubic Hermite on segment i with Catmull-Rom tangents: the slope (per unit of time)
+    /// of the chord from the previous to the next value, scaled to the segment's length,
+    /// so the motion's velocity is continuous across key times even when they are
+    /// unevenly spaced (for even spacing this is the textbook (p[i+1] − p[i−1]) / 2). A
+    /// missing neighbour at either end repeats the end value one segment-length away, so
+    /// the curve starts and ends at half the chord's slope.
+    private static func catmullRom(_ p: [[Double]], times t: [Double], segment i: Int, _ s: Double) -> [Double] {
+        let n = p.count
+        let span = t[i + 1] - t[i]
+        let tBefore = i > 0 ? t[i - 1] : t[i] - span
+        let tAfter = i + 2 < n ? t[i + 2] : t[i + 1] + span
+        let p0 = p[max(i - 1, 0)], p1 = p[i], p2 = p[i + 1], p3 = p[min(i + 2, n - 1)]
+        // Chord slopes are measured over these time spans; a zero span has no slope.
+        let w1 = t[i + 1] - tBefore, w2 = tAfter - t[i]
         let s2 = s * s, s3 = s2 * s
         let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
         return (0..<p1.count).map { k in
-            let m1 = (p2[k] - p0[k]) / 2, m2 = (p3[k] - p1[k]) / 2
+            let m1 = w1 > 0 ? (p2[k] - p0[k]) / w1 * span : 0
+            let m2 = w2 > 0 ? (p3[k] - p1[k]) / w2 * span : 0
             return h00 * p1[k] + h10 * m1 + h01 * p2[k] + h11 * m2
         }
     }

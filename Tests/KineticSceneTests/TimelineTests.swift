@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import KineticGeometry
+import KineticLayers
+@testable import KineticScene
+
+/// The presentation values of frames against Core Animation's timing, computed
+/// independently here.
+@Suite struct TimelineTests {
+    func timeline(_ body: String, fps: Double = 50) throws -> Timeline {
+        let yaml = "kinetic: 1\nscene: {size: [200, 200], duration: 2, fps: \(fps)}\n" + body
+        return Timeline(scene: try SceneLoader.load(text: yaml, file: "t.yaml"))
+    }
+
+    func layer(_ t: Timeline, _ id: String, at time: Double) -> Layer? {
+        var found: Layer?
+        for root in t.frame(at: time, index: 0).layers { root.forEach { if $0.id == id { found = $0 } } }
+        return found
+    }
+
+    /// y of the cubic Bezier (0,0) c1 c2 (1,1) at x, by bisection on the parameter.
+    func bezierY(_ x: Double, _ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) -> Double {
+        func bx(_ s: Double) -> Double { 3 * (1 - s) * (1 - s) * s * c1x + 3 * (1 - s) * s * s * c2x + s * s * s }
+        func by(_ s: Double) -> Double { 3 * (1 - s) * (1 - s) * s * c1y + 3 * (1 - s) * s * s * c2y + s * s * s }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<100 { let mid = (lo + hi) / 2; if bx(mid) < x { lo = mid } else { hi = mid } }
+        return by((lo + hi) / 2)
+    }
+
+    @Test func basicAnimationFollowsTheTimingFunction() throws {
+        let t = try timeline("""
+        layers: [{id: a, position: [0, 0], bounds: [10, 10]}]
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: 100, duration: 1, begin: 0.5, timingFunction: easeInEaseOut}
+        """)
+        for time in [0.6, 0.75, 1.0, 1.3] {
+            let expected = 100 * bezierY(time - 0.5, 0.42, 0, 0.58, 1)
+            let x = try #require(layer(t, "a", at: time)).position.x
+            #expect(abs(x - expected) < 1e-6, "t=\(time): \(x) vs \(expected)")
+        }
+        // Before begin the model value shows; after the end (fill forwards) the end value.
+        #expect(layer(t, "a", at: 0.2)?.position.x == 0)
+        #expect(layer(t, "a", at: 1.9)?.position.x == 100)
+    }
+
+    @Test func fillModeRemovedSnapsBack() throws {
+        let t = try timeline("""
+        layers: [{id: a, opacity: 1}]
+        animations: [{layer: a, keyPath: opacity, to: 0, duration: 0.5, fillMode: removed}]
+        """)
+        #expect(abs((layer(t, "a", at: 0.25)?.opacity ?? -1) - 0.5) < 1e-9)
+        #expect(layer(t, "a", at: 0.75)?.opacity == 1)
+    }
+
+    @Test func autoreverseAndRepeat() throws {
+        let t = try timeline("""
+        layers: [{id: a, position: [0, 0]}]
+        animations: [{layer: a, keyPath: position.y, from: 0, to: 10, duration: 0.25, autoreverses: true, repeatCount: 2}]
+        """)
+        // A cycle is 0.5 s: up in 0.25 s, back in 0.25 s; two cycles end at 1.0 s at 0.
+        #expect(abs((layer(t, "a", at: 0.125)?.position.y ?? -1) - 5) < 1e-9)
+        #expect(abs((layer(t, "a", at: 0.375)?.position.y ?? -1) - 5) < 1e-9)
+        #expect(abs((layer(t, "a", at: 0.6)?.position.y ?? -1) - 4) < 1e-9)
+        #expect(abs(layer(t, "a", at: 1.5)?.position.y ?? -1) < 1e-9)
+    }
+
+    @Test func afterChainsAndToOnlyStartsFromThePresentationValue() throws {
+        let t = try timeline("""
+        layers: [{id: star, position: [50, 100]}]
+        animations:
+          - {id: up, layer: star, keyPath: position.y, by: -14, duration: 0.125}
+          - {id: down, layer: star, keyPath: position.y, to: 100, duration: 0.215, after: up}
+        """)
+        #expect(abs((layer(t, "star", at: 0.125)?.position.y ?? 0) - 86) < 1e-9)
+        // Half-way through the fall: from 86 (where `up` left it) towards 100.
+        let mid = 0.125 + 0.215 / 2
+        #expect(abs((layer(t, "star", at: mid)?.position.y ?? 0) - 93) < 1e-9)
+        #expect(abs((layer(t, "star", at: 1)?.position.y ?? 0) - 100) < 1e-9)
+    }
+
+    @Test func keyframesWithKeyTimes() throws {
+        let t = try timeline("""
+        layers: [{id: m, bounds: [60, 60]}]
+        animations:
+          - {layer: m, keyPath: bounds.size.width, values: [60, 50, 2000], keyTimes: [0, 0.5, 1], duration: 1}
+        """)
+        #expect(abs((layer(t, "m", at: 0.25)?.bounds.size.width ?? 0) - 55) < 1e-9)
+        #expect(abs((layer(t, "m", at: 0.75)?.bounds.size.width ?? 0) - 1025) < 1e-9)
+    }
+
+    @Test func additiveAddsToTheModelValue() throws {
+        let t = try timeline("""
+        layers: [{id: a, position: [20, 0]}]
+        animations: [{layer: a, keyPath: position.x, from: 0, to: 10, duration: 1, additive: true}]
+        """)
+        #expect(abs((layer(t, "a", at: 0.5)?.position.x ?? 0) - 25) < 1e-9)
+    }
+
+    @Test func groupTimesItsChildrenLocally() throws {
+        let t = try timeline("""
+        layers: [{id: dot, opacity: 1}]
+        animations:
+          - layer: dot
+            duration: 1
+            begin: 0.5
+            repeatCount: forever
+            group:
+              - {keyPath: opacity, from: 1, to: 0, duration: 1}
+              - {keyPath: transform.scale, from: 0, to: 1, duration: 1}
+        """)
+        let d = try #require(layer(t, "dot", at: 1.75))
+        // 0.25 s into the second cycle.
+        #expect(abs(d.opacity - 0.75) < 1e-9)
+        #expect(abs(d.transform.m11 - 0.25) < 1e-9)
+    }
+
+    @Test func rotationSubKeyPathComposesAboutTheAnchor() throws {
+        let t = try timeline("""
+        layers: [{id: r, position: [100, 100], bounds: [40, 20]}]
+        animations: [{layer: r, keyPath: transform.rotation.z, from: 0, to: 90deg, duration: 1}]
+        """)
+        let l = try #require(layer(t, "r", at: 1))
+        // A quarter turn clockwise (y down) maps the top-left corner (0,0) of the 40×20
+        // bounds, 20 left and 10 above the anchor, to 10 right and 20 above the position.
+        let p = l.toSuperlayer.apply(to: Point(0, 0))
+        #expect(abs(p.x - 110) < 1e-9 && abs(p.y - 80) < 1e-9)
+    }
+
+    @Test func uiViewSpringSettlesAtItsDuration() throws {
+        let t = try timeline("""
+        layers: [{id: b, bounds: [60, 60]}]
+        animations:
+          - {layer: b, keyPath: bounds.size.width, to: 240, duration: 0.6, spring: {dampingRatio: 0.6, initialVelocity: 0}}
+        """)
+        let w = try #require(layer(t, "b", at: 0.6)).bounds.size.width
+        #expect(abs(w - 240) < 0.2)
+        // Damping 0.6 overshoots on the way.
+        let peak = stride(from: 0.0, through: 0.6, by: 0.01).compactMap { layer(t, "b", at: $0)?.bounds.size.width }.max() ?? 0
+        #expect(peak > 245)
+    }
+}

@@ -1,1 +1,0 @@
-// GIF and PNG encoders.

@@ -1,0 +1,163 @@
+import KineticGeometry
+
+/// Turns rendered frames into GIF frames: frame differencing, un-premultiplication and
+/// palette quantization. Pure and thread-safe, so frames can be prepared in parallel and
+/// handed to one ``GIFWriter`` in order.
+public enum GIFFramePreparer {
+    /// Prepares `frame`, given the frame shown before it (`nil` for the first frame).
+    ///
+    /// Opaque output (`transparentBackground == false`): only the bounding rectangle of
+    /// pixels that differ from `previous` is stored; inside it, pixels equal to `previous`
+    /// get the transparent index so the earlier frame's colour stays on screen (smaller
+    /// files, and no dither shimmer on still areas). An unchanged frame becomes a 1×1
+    /// transparent pixel. Disposal is `.doNotDispose`. Alpha is ignored: the scene's
+    /// opaque background makes every rendered pixel opaque.
+    ///
+    /// Transparent output: the whole frame is stored, alpha < 128 becomes transparent,
+    /// disposal is `.restoreToBackground`, and `previous` is ignored. Differencing cannot
+    /// work here: a transparent index means "keep what is there", so a pixel that turns
+    /// from opaque to transparent could never be expressed; each frame must replace the
+    /// last one entirely.
+    /// - Throws: `.invalidImage` for an empty frame or a `previous` of another size,
+    ///   `.invalidOptions`, `.quantizationFailed`.
+    public static func prepare(_ frame: PixelImage, previous: PixelImage?,
+                               options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+        try options.validate()
+        guard (1...65535).contains(frame.width), (1...65535).contains(frame.height) else {
+            throw .invalidImage(reason: "a GIF frame must be 1…65535 pixels a side, not \(frame.width)×\(frame.height)")
+        }
+        let whole = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        if options.transparentBackground {
+            let rgba = straightPixels(frame, in: whole, previous: nil, keepAlpha: true)
+            return try quantized(rgba, rect: whole, disposal: .restoreToBackground, options: options)
+        }
+        guard let previous else {
+            let rgba = straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
+            return try quantized(rgba, rect: whole, disposal: .doNotDispose, options: options)
+        }
+        guard previous.width == frame.width, previous.height == frame.height else {
+            throw .invalidImage(reason: "previous frame is \(previous.width)×\(previous.height), this one \(frame.width)×\(frame.height)")
+        }
+        guard let rect = changedRect(frame, previous) else {
+            return PreparedGIFFrame(rect: GIFRect(x: 0, y: 0, width: 1, height: 1),
+                                    indices: [PreparedGIFFrame.transparentIndex],
+                                    localPalette: options.palette == .perFrame ? [] : nil,
+                                    disposal: .doNotDispose)
+        }
+        let rgba = straightPixels(frame, in: rect, previous: previous, keepAlpha: false)
+        return try quantized(rgba, rect: rect, disposal: .doNotDispose, options: options)
+    }
+
+    /// Quantizes straight RGBA pixels in which alpha 0 marks "transparent index".
+    private static func quantized(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
+                                  options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+        // 255 colours at most: index 255 is reserved for transparency.
+        let settings = ImageQuant.Settings(maxColors: 255, speed: options.speed,
+                                           quality: options.quality, dithering: options.dithering)
+        switch options.palette {
+        case .perFrame:
+            let (entries, indices) = try ImageQuant.quantize(rgba: rgba, width: rect.width, height: rect.height,
+                                                             settings: settings)
+            // Move transparent entries to index 255, pack the opaque ones from 0.
+            var table = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: 256)
+            var colors: [GIFColor] = []
+            for (i, entry) in entries.enumerated() where entry.a >= 128 && colors.count < 255 {
+                table[i] = UInt8(colors.count)
+                colors.append(GIFColor(red: entry.r, green: entry.g, blue: entry.b))
+            }
+            return PreparedGIFFrame(rect: rect, indices: indices.map { table[Int($0)] },
+                                    localPalette: colors, disposal: disposal)
+        case let .shared(palette):
+            // The transparent colour joins the fixed palette as entry `count`.
+            let entries = palette.colors.map { ImageQuant.Entry(r: $0.red, g: $0.green, b: $0.blue, a: 255) }
+                + [ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0)]
+            let transparent = UInt8(palette.colors.count)
+            let indices = try ImageQuant.remap(rgba: rgba, width: rect.width, height: rect.height,
+                                               palette: entries, settings: settings)
+            return PreparedGIFFrame(rect: rect,
+                                    indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
+                                    localPalette: nil, disposal: disposal)
+        }
+    }
+
+    /// The smallest rectangle containing every pixel where `frame` and `previous` differ,
+    /// or nil if they are identical.
+    static func changedRect(_ frame: PixelImage, _ previous: PixelImage) -> GIFRect? {
+        let rowBytes = frame.width * 4
+        return frame.bytes.withUnsafeBytes { a in
+            previous.bytes.withUnsafeBytes { b in
+                func rowDiffers(_ y: Int) -> Bool {
+                    // Eight bytes at a time: most rows of an animation are unchanged.
+                    let p = y * frame.stride, q = y * previous.stride
+                    var i = 0
+                    while i + 8 <= rowBytes {
+                        if a.loadUnaligned(fromByteOffset: p + i, as: UInt64.self)
+                            != b.loadUnaligned(fromByteOffset: q + i, as: UInt64.self) { return true }
+                        i += 8
+                    }
+                    return i < rowBytes && differs(frame.width - 1, y)
+                }
+                func differs(_ x: Int, _ y: Int) -> Bool {
+                    a.loadUnaligned(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
+                        != b.loadUnaligned(fromByteOffset: y * previous.stride + x * 4, as: UInt32.self)
+                }
+                guard let top = (0..<frame.height).first(where: rowDiffers),
+                      let bottom = (top..<frame.height).last(where: rowDiffers) else { return nil }
+                var left = frame.width, right = -1
+                for y in top...bottom {
+                    var x = 0
+                    while x < left, !differs(x, y) { x += 1 }
+                    guard x < frame.width else { continue }  // identical row
+                    left = min(left, x)
+                    var r = frame.width - 1
+                    while r > right, !differs(r, y) { r -= 1 }
+                    right = max(right, r)
+                }
+                return GIFRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+            }
+        }
+    }
+
+    /// Straight RGBA bytes of `rect` for the quantizer.
+    ///
+    /// A pixel becomes fully transparent (0, 0, 0, 0) when it equals `previous` there or,
+    /// with `keepAlpha`, when its alpha is below 128; every other pixel is made opaque with
+    /// its colour un-premultiplied, so a half-covered white edge stays white rather than
+    /// turning grey.
+    static func straightPixels(_ frame: PixelImage, in rect: GIFRect, previous: PixelImage?,
+                               keepAlpha: Bool) -> [UInt8] {
+        let count = rect.width * rect.height
+        return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
+            frame.bytes.withUnsafeBytes { src in
+                (previous?.bytes ?? []).withUnsafeBytes { old in
+                    var o = 0
+                    for y in rect.y..<(rect.y + rect.height) {
+                        let row = y * frame.stride
+                        let oldRow = y * (previous?.stride ?? 0)
+                        for x in rect.x..<(rect.x + rect.width) {
+                            // Cairo's ARGB32 is a native-endian word: A in the top byte.
+                            let word = src.loadUnaligned(fromByteOffset: row + x * 4, as: UInt32.self)
+                            let alpha = word >> 24
+                            let unchanged = previous != nil
+                                && old.loadUnaligned(fromByteOffset: oldRow + x * 4, as: UInt32.self) == word
+                            if unchanged || (keepAlpha && alpha < 128) {
+                                out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0
+                            } else {
+                                var r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF
+                                if alpha != 255, alpha != 0 {
+                                    // Round to nearest, as Cairo does when writing PNGs.
+                                    r = min(255, (r * 255 + alpha / 2) / alpha)
+                                    g = min(255, (g * 255 + alpha / 2) / alpha)
+                                    b = min(255, (b * 255 + alpha / 2) / alpha)
+                                }
+                                out[o] = UInt8(r); out[o + 1] = UInt8(g); out[o + 2] = UInt8(b); out[o + 3] = 255
+                            }
+                            o += 4
+                        }
+                    }
+                }
+            }
+            initialized = count * 4
+        }
+    }
+}

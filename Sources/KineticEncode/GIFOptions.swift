@@ -1,0 +1,154 @@
+import KineticGeometry
+
+/// One opaque palette entry of a GIF colour table.
+public struct GIFColor: Hashable, Sendable {
+    public var red: UInt8
+    public var green: UInt8
+    public var blue: UInt8
+
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red; self.green = green; self.blue = blue
+    }
+}
+
+/// A palette shared by every frame of a GIF (written once as the global colour table).
+public struct GIFPalette: Hashable, Sendable {
+    /// At most 255 colours: index 255 stays reserved for transparency.
+    public let colors: [GIFColor]
+
+    /// - Throws: ``EncodeError/invalidOptions(reason:)`` unless there are 1…255 colours.
+    public init(colors: [GIFColor]) throws(EncodeError) {
+        guard (1...255).contains(colors.count) else {
+            throw .invalidOptions(reason: "a shared palette needs 1…255 colours, not \(colors.count)")
+        }
+        self.colors = colors
+    }
+}
+
+/// How frames get their colours.
+public enum GIFPaletteMode: Hashable, Sendable {
+    /// Each frame gets the best ≤ 255 colours for the part of it that changed (a local
+    /// colour table): the highest fidelity, and frames can be prepared independently.
+    case perFrame
+    /// Every frame is remapped to one palette, built beforehand from sample frames with
+    /// ``GIFPalette/make(from:options:)``: no palette flicker between frames, 768 bytes
+    /// less per frame, at some loss of fidelity when colours change over time.
+    case shared(GIFPalette)
+}
+
+/// Settings of the GIF encoder.
+public struct GIFOptions: Hashable, Sendable {
+    /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full).
+    public var dithering: Double
+    /// libimagequant's speed/quality trade-off, 1 (slowest, best palettes) … 10.
+    public var speed: Int
+    /// libimagequant's quality range 0…100: the palette uses as few colours as reach the
+    /// upper bound (fewer colours compress better); the lower bound is never enforced
+    /// as an error, a frame always gets its best attempt.
+    public var quality: ClosedRange<Int>
+    /// Per-frame or shared palettes.
+    public var palette: GIFPaletteMode
+    /// The scene's background is not opaque: frames keep transparency (alpha < 128 becomes
+    /// transparent), each frame replaces the previous one entirely. When false, frames are
+    /// treated as opaque and only the changed part of each frame is stored.
+    public var transparentBackground: Bool
+    /// NETSCAPE2.0 loop count: 0 loops forever; n repeats the animation n more times.
+    public var loopCount: Int
+
+    public init(dithering: Double = 1.0, speed: Int = 8, quality: ClosedRange<Int> = 0...100,
+                palette: GIFPaletteMode = .perFrame, transparentBackground: Bool = false,
+                loopCount: Int = 0) {
+        self.dithering = dithering; self.speed = speed; self.quality = quality
+        self.palette = palette; self.transparentBackground = transparentBackground
+        self.loopCount = loopCount
+    }
+
+    /// - Throws: ``EncodeError/invalidOptions(reason:)`` naming the first bad setting.
+    public func validate() throws(EncodeError) {
+        guard dithering >= 0, dithering <= 1 else {
+            throw .invalidOptions(reason: "dithering \(dithering) is outside 0…1")
+        }
+        guard (1...10).contains(speed) else { throw .invalidOptions(reason: "speed \(speed) is outside 1…10") }
+        guard quality.lowerBound >= 0, quality.upperBound <= 100 else {
+            throw .invalidOptions(reason: "quality \(quality) is outside 0…100")
+        }
+        guard (0...65535).contains(loopCount) else {
+            throw .invalidOptions(reason: "loop count \(loopCount) is outside 0…65535")
+        }
+    }
+}
+
+/// A pixel rectangle of the GIF canvas.
+public struct GIFRect: Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}
+
+/// What a decoder does with a frame's rectangle before drawing the next frame.
+public enum GIFDisposal: Hashable, Sendable {
+    /// Leave it on screen (DISPOSE_DO_NOT): the next frame draws over it.
+    case doNotDispose
+    /// Clear it to transparent (DISPOSE_BACKGROUND).
+    case restoreToBackground
+}
+
+/// A frame ready to be written: colour indices for one rectangle of the canvas.
+public struct PreparedGIFFrame: Hashable, Sendable {
+    /// Pixels with this index are transparent: they show what is already on screen.
+    public static let transparentIndex: UInt8 = 255
+
+    /// The part of the canvas this frame draws.
+    public var rect: GIFRect
+    /// `rect.width × rect.height` palette indices, row by row.
+    public var indices: [UInt8]
+    /// The frame's own colours (at most 255), or nil to use the shared palette.
+    public var localPalette: [GIFColor]?
+    public var disposal: GIFDisposal
+
+    public init(rect: GIFRect, indices: [UInt8], localPalette: [GIFColor]?, disposal: GIFDisposal) {
+        self.rect = rect; self.indices = indices; self.localPalette = localPalette; self.disposal = disposal
+    }
+}
+
+/// Frame delays for GIF's centisecond clock.
+public enum GIFTiming {
+    /// Browsers show delays below this (0 or 1 cs) as 10 cs, so frame rates above 50 fps
+    /// play slowly; render at ≤ 50 fps for GIFs.
+    public static let minimumBrowserDelay = 2
+
+    /// Delay of each frame in centiseconds. Rounding is cumulative: frame `i` starts at
+    /// `round(i × 100 / fps)` cs, so the delays add up to `round(frameCount × 100 / fps)`
+    /// and no drift builds up (30 fps gives 3, 4, 3, 3, 4, 3, …; 50 fps exactly 2).
+    /// Empty for a non-positive frame count or fps.
+    public static func delays(frameCount: Int, fps: Double) -> [Int] {
+        guard frameCount > 0, fps > 0, fps.isFinite else { return [] }
+        func start(_ i: Int) -> Int { Int((Double(i) * 100 / fps).rounded()) }
+        return (0..<frameCount).map { start($0 + 1) - start($0) }
+    }
+}
+
+extension GIFPalette {
+    /// The best ≤ 255 colours for `frames` together (typically a sample: first, middle,
+    /// last, and a few in between), for ``GIFPaletteMode/shared(_:)``. Uses
+    /// `options.speed` and `options.quality`; alpha is ignored, as for opaque GIFs.
+    /// - Throws: `.invalidImage` for no frames, `.quantizationFailed`.
+    public static func make(from frames: [PixelImage], options: GIFOptions) throws(EncodeError) -> GIFPalette {
+        try options.validate()
+        guard !frames.isEmpty else { throw .invalidImage(reason: "no frames to build a palette from") }
+        let images = frames.map { frame in
+            (rgba: GIFFramePreparer.straightPixels(frame, in: GIFRect(x: 0, y: 0, width: frame.width, height: frame.height),
+                                                   previous: nil, keepAlpha: false),
+             width: frame.width, height: frame.height)
+        }
+        let settings = ImageQuant.Settings(maxColors: 255, speed: options.speed,
+                                           quality: options.quality, dithering: options.dithering)
+        let entries = try ImageQuant.palette(for: images, settings: settings)
+        return try GIFPalette(colors: entries.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
+    }
+}

@@ -1,0 +1,161 @@
+// The one file that touches libimagequant's C API (Debian's 2.17).
+import CImageQuant
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Palette quantization and remapping of straight (un-premultiplied) RGBA pixels.
+///
+/// Determinism: libimagequant 2.17 has no random choices, but Debian builds it with
+/// OpenMP, and two things then depend on the thread count: `liq_set_speed` enables the
+/// dither map at speeds 6–7 only when OpenMP has more than one thread, and K-means sums
+/// per-thread partial averages (floating-point order). Every call here therefore first
+/// limits the calling thread's OpenMP team to one thread, so output is the same on any
+/// machine. Parallelism comes from preparing several frames at once instead, which also
+/// avoids oversubscribing cores with nested thread teams.
+enum ImageQuant {
+    struct Settings {
+        var maxColors: Int
+        var speed: Int
+        var quality: ClosedRange<Int>
+        var dithering: Double
+    }
+
+    /// One palette entry as libimagequant returns it (straight alpha).
+    struct Entry: Equatable {
+        var r, g, b, a: UInt8
+    }
+
+    /// Builds a palette of at most `settings.maxColors` entries for `rgba` (4 bytes a pixel,
+    /// `width × height`) and remaps the pixels to it with Floyd–Steinberg dithering.
+    /// Fully transparent pixels form one palette entry, placed last.
+    static func quantize(rgba: [UInt8], width: Int, height: Int,
+                         settings: Settings) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
+        try remap(rgba: rgba, width: width, height: height, settings: settings, fixed: [])
+    }
+
+    /// Remaps `rgba` to exactly the colours `palette` (≤ 256 entries) with dithering;
+    /// the indices refer to `palette`.
+    static func remap(rgba: [UInt8], width: Int, height: Int, palette: [Entry],
+                      settings: Settings) throws(EncodeError) -> [UInt8] {
+        var fixedSettings = settings
+        fixedSettings.maxColors = max(2, palette.count)
+        let (result, indices) = try remap(rgba: rgba, width: width, height: height,
+                                          settings: fixedSettings, fixed: palette)
+        // libimagequant orders its palette its own way; translate back to ours.
+        let translation = result.map { entry in
+            UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+        }
+        return indices.map { translation[Int($0)] }
+    }
+
+    /// A palette of at most `settings.maxColors` opaque colours representing all `images`
+    /// (each `rgba`, `width`, `height`) together.
+    static func palette(for images: [(rgba: [UInt8], width: Int, height: Int)],
+                        settings: Settings) throws(EncodeError) -> [Entry] {
+        singleThreadedOpenMP()
+        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+        defer { liq_attr_destroy(attr) }
+        guard let histogram = liq_histogram_create(attr) else { throw .quantizationFailed(reason: "out of memory") }
+        defer { liq_histogram_destroy(histogram) }
+        for image in images {
+            let added: liq_error = image.rgba.withUnsafeBytes { pixels in
+                guard let liqImage = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(image.width),
+                                                           Int32(image.height), 0)
+                else { return LIQ_OUT_OF_MEMORY }
+                defer { liq_image_destroy(liqImage) }
+                return liq_histogram_add_image(histogram, attr, liqImage)
+            }
+            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        }
+        var result: OpaquePointer? = nil
+        let status = liq_histogram_quantize(histogram, attr, &result)
+        guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
+        defer { liq_result_destroy(result) }
+        return entries(liq_get_palette(result))
+    }
+
+    private static func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,
+                              fixed: [Entry]) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
+        precondition(rgba.count == width * height * 4)
+        singleThreadedOpenMP()
+        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+        defer { liq_attr_destroy(attr) }
+        var indices = [UInt8](repeating: 0, count: width * height)
+        var palette: [Entry] = []
+        let status: liq_error = rgba.withUnsafeBytes { pixels in
+            guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
+            else { return LIQ_OUT_OF_MEMORY }
+            defer { liq_image_destroy(image) }
+            for entry in fixed {
+                let added = liq_image_add_fixed_color(image, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a))
+                guard added == LIQ_OK else { return added }
+            }
+            var result: OpaquePointer? = nil
+            let quantized = liq_image_quantize(image, attr, &result)
+            guard quantized == LIQ_OK, let result else { return quantized }
+            defer { liq_result_destroy(result) }
+            let dithered = liq_set_dithering_level(result, Float(settings.dithering))
+            guard dithered == LIQ_OK else { return dithered }
+            let written = indices.withUnsafeMutableBytes { out in
+                liq_write_remapped_image(result, image, out.baseAddress!, out.count)
+            }
+            guard written == LIQ_OK else { return written }
+            // Read after remapping: remapping refines the palette (a last K-means pass).
+            palette = entries(liq_get_palette(result))
+            return LIQ_OK
+        }
+        guard status == LIQ_OK else { throw .quantizationFailed(reason: message(status)) }
+        return (palette, indices)
+    }
+
+    private static func makeAttributes(_ settings: Settings) -> OpaquePointer? {
+        guard let attr = liq_attr_create() else { return nil }
+        // Values were validated by GIFOptions; these calls only fail on out-of-range values.
+        _ = liq_set_max_colors(attr, Int32(settings.maxColors))
+        _ = liq_set_speed(attr, Int32(settings.speed))
+        _ = liq_set_quality(attr, Int32(settings.quality.lowerBound), Int32(settings.quality.upperBound))
+        liq_set_last_index_transparent(attr, 1)
+        return attr
+    }
+
+    private static func entries(_ palette: UnsafePointer<liq_palette>?) -> [Entry] {
+        guard let palette else { return [] }
+        let count = Int(palette.pointee.count)
+        return withUnsafeBytes(of: palette.pointee.entries) { raw in
+            let colors = raw.bindMemory(to: liq_color.self)
+            return (0..<min(count, colors.count)).map { Entry(r: colors[$0].r, g: colors[$0].g, b: colors[$0].b, a: colors[$0].a) }
+        }
+    }
+
+    private static func distance(_ p: Entry, _ q: Entry) -> Int {
+        func d(_ x: UInt8, _ y: UInt8) -> Int { (Int(x) - Int(y)) * (Int(x) - Int(y)) }
+        return d(p.r, q.r) + d(p.g, q.g) + d(p.b, q.b) + 4 * d(p.a, q.a)
+    }
+
+    private static func message(_ error: liq_error) -> String {
+        switch error {
+        case LIQ_QUALITY_TOO_LOW: "quality too low"
+        case LIQ_VALUE_OUT_OF_RANGE: "value out of range"
+        case LIQ_OUT_OF_MEMORY: "out of memory"
+        case LIQ_ABORTED: "aborted"
+        case LIQ_BITMAP_NOT_AVAILABLE: "bitmap not available"
+        case LIQ_BUFFER_TOO_SMALL: "buffer too small"
+        case LIQ_INVALID_POINTER: "invalid pointer"
+        case LIQ_UNSUPPORTED: "unsupported"
+        default: "error \(error.rawValue)"
+        }
+    }
+
+    /// `omp_set_num_threads`, if the loaded libimagequant brought OpenMP with it
+    /// (looked up at run time: builds without OpenMP are single-threaded anyway).
+    private static let setOpenMPThreads: (@convention(c) (Int32) -> Void)? = {
+        guard let symbol = dlsym(nil, "omp_set_num_threads") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self)
+    }()
+
+    /// OpenMP's thread count is per calling thread, so this runs before each use.
+    private static func singleThreadedOpenMP() {
+        setOpenMPThreads?(1)
+    }
+}

@@ -1,0 +1,190 @@
+import CGif
+import Dispatch
+import Foundation
+import KineticGeometry
+import Testing
+@testable import KineticEncode
+
+@Suite struct GIFTests {
+    /// Largest per-channel difference and mean absolute difference between the decoded
+    /// canvas and the source frame, over pixels where the source is opaque.
+    static func error(_ canvas: [UInt8], _ source: PixelImage) -> (max: Int, mean: Double) {
+        var worst = 0, total = 0, n = 0
+        for y in 0..<source.height {
+            for x in 0..<source.width {
+                let s = source.rgba(x: x, y: y)
+                let o = (y * source.width + x) * 4
+                for (c, d) in [(s.r, canvas[o]), (s.g, canvas[o + 1]), (s.b, canvas[o + 2])] {
+                    let e = abs(Int(c) - Int(d))
+                    worst = max(worst, e); total += e; n += 1
+                }
+            }
+        }
+        return (worst, Double(total) / Double(n))
+    }
+
+    @Test(arguments: [0.0, 1.0])
+    func roundTripMatchesTheSource(dithering: Double) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(10)
+        let delays = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+        let options = GIFOptions(dithering: dithering, loopCount: 3)
+        try encodeGIF(frames, to: folder + "/r.gif", options: options, delays: delays)
+        let gif = try DecodedGIF(path: folder + "/r.gif")
+        #expect(gif.width == 64 && gif.height == 48)
+        #expect(gif.canvases.count == 10)
+        #expect(gif.delays == delays)
+        #expect(gif.disposals.allSatisfy { $0 == DISPOSE_DO_NOT })
+        #expect(gif.transparentIndices.allSatisfy { $0 == 255 })
+        for (i, canvas) in gif.canvases.enumerated() {
+            // Every pixel drawn, and close to the source. The background is a 64 × 48 grid of
+            // colours (red and blue vary with x by 153 and 127 levels, green with y by 127):
+            // 255 palette entries make cells of about 4 × 3 pixels, i.e. about 5 levels per
+            // channel from a cell's centre. Allow 12 without dithering; dithering trades
+            // that for noise of up to about one cell (24), with a mean still near 2.
+            #expect(stride(from: 3, to: canvas.count, by: 4).allSatisfy { canvas[$0] == 255 })
+            let e = Self.error(canvas, frames[i])
+            #expect(e.max <= (dithering == 0 ? 12 : 24), "frame \(i): max error \(e.max)")
+            #expect(e.mean <= 3, "frame \(i): mean error \(e.mean)")
+        }
+        // NETSCAPE2.0 loop extension directly after the 13-byte header + screen descriptor
+        // (no global colour table with per-frame palettes): loop count 3, little-endian.
+        let bytes = try #require(FileManager.default.contents(atPath: folder + "/r.gif")).map { $0 }
+        #expect(Array(bytes[0..<6]) == Array("GIF89a".utf8))
+        #expect(bytes[10] & 0x80 == 0)
+        #expect(Array(bytes[13..<16]) == [0x21, 0xFF, 0x0B])
+        #expect(Array(bytes[16..<27]) == Array("NETSCAPE2.0".utf8))
+        #expect(Array(bytes[27..<32]) == [3, 1, 3, 0, 0])
+        #expect(bytes.last == 0x3B)
+    }
+
+    @Test func differencingStoresOnlyTheChangedSquare() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = Synthetic.frame(0)
+        // Second frame: a 6×5 outline at (30, 7); its 4×3 inside is left as it was.
+        var second = first
+        for y in 7..<12 { for x in 30..<36 where y == 7 || y == 11 || x == 30 || x == 35 {
+            Synthetic.put(&second, x, y, r: 0, g: 0, b: 1, a: 1)
+        } }
+        let third = second
+        let prepared = try encodeGIF([first, second, third], to: folder + "/d.gif")
+        #expect(prepared[1].rect == GIFRect(x: 30, y: 7, width: 6, height: 5))
+        for y in 1..<4 { for x in 1..<5 {
+            #expect(prepared[1].indices[y * 6 + x] == PreparedGIFFrame.transparentIndex)
+        } }
+        #expect(prepared[1].indices[0] != PreparedGIFFrame.transparentIndex)
+        // Unchanged frame: one transparent pixel.
+        #expect(prepared[2].rect == GIFRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(prepared[2].indices == [PreparedGIFFrame.transparentIndex])
+
+        let gif = try DecodedGIF(path: folder + "/d.gif")
+        #expect(gif.rects == [GIFRect(x: 0, y: 0, width: 64, height: 48),
+                              GIFRect(x: 30, y: 7, width: 6, height: 5),
+                              GIFRect(x: 0, y: 0, width: 1, height: 1)])
+        // The outline is pure blue; the inside still shows the first frame.
+        let o = (7 * 64 + 30) * 4
+        #expect(Array(gif.canvases[1][o..<(o + 3)]) == [0, 0, 255])
+        #expect(gif.canvases[1][((9 * 64 + 32) * 4)...].prefix(4) == gif.canvases[0][((9 * 64 + 32) * 4)...].prefix(4))
+        #expect(gif.canvases[2] == gif.canvases[1])
+    }
+
+    @Test func transparentBackgroundKeepsCoverageAndReplacesFrames() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(6, transparent: true)
+        let options = GIFOptions(transparentBackground: true)
+        let prepared = try encodeGIF(frames, to: folder + "/t.gif", options: options)
+        #expect(prepared.allSatisfy { $0.rect == GIFRect(x: 0, y: 0, width: 64, height: 48) })
+        let gif = try DecodedGIF(path: folder + "/t.gif")
+        #expect(gif.disposals.allSatisfy { $0 == DISPOSE_BACKGROUND })
+        for (i, canvas) in gif.canvases.enumerated() {
+            for y in 0..<48 { for x in 0..<64 {
+                let s = frames[i].rgba(x: x, y: y)
+                let o = (y * 64 + x) * 4
+                #expect((canvas[o + 3] == 255) == (s.a >= 128), "frame \(i) pixel \(x),\(y)")
+                if s.a >= 128 {
+                    // The disc is one colour: un-premultiplied edges must match its centre.
+                    #expect(abs(Int(canvas[o]) - 255) <= 4 && abs(Int(canvas[o + 1]) - 140) <= 4
+                            && abs(Int(canvas[o + 2]) - 26) <= 4, "frame \(i) pixel \(x),\(y)")
+                }
+            } }
+        }
+    }
+
+    @Test func halfTransparentWhiteStaysWhite() throws {
+        var image = PixelImage(width: 2, height: 1)
+        // 50 %-alpha white: premultiplied (128, 128, 128, 128).
+        image.bytes = [128, 128, 128, 128, 0, 0, 0, 0]
+        let frame = try GIFFramePreparer.prepare(image, previous: nil, options: GIFOptions(transparentBackground: true))
+        let palette = try #require(frame.localPalette)
+        #expect(frame.indices[1] == PreparedGIFFrame.transparentIndex)
+        #expect(palette[Int(frame.indices[0])] == GIFColor(red: 255, green: 255, blue: 255))
+        // Opaque mode un-premultiplies too.
+        let opaque = try GIFFramePreparer.prepare(image, previous: nil, options: GIFOptions())
+        let opaquePalette = try #require(opaque.localPalette)
+        #expect(opaquePalette[Int(opaque.indices[0])] == GIFColor(red: 255, green: 255, blue: 255))
+    }
+
+    @Test func sameInputGivesIdenticalBytesWhateverTheThreads() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(8)
+        let options = GIFOptions(speed: 6)  // the speed where OpenMP threads would matter
+        let sequential = try encodeGIF(frames, to: folder + "/a.gif", options: options)
+        // Prepare the same frames concurrently, as the render pipeline does.
+        let results = UnsafeMutableBufferPointer<PreparedGIFFrame?>.allocate(capacity: frames.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: frames.count) { i in
+            results[i] = try? GIFFramePreparer.prepare(frames[i], previous: i > 0 ? frames[i - 1] : nil, options: options)
+        }
+        #expect(Array(results) == sequential.map { Optional($0) })
+        try encodeGIF(frames, to: folder + "/b.gif", options: options)
+        let a = FileManager.default.contents(atPath: folder + "/a.gif")
+        #expect(a != nil && a == FileManager.default.contents(atPath: folder + "/b.gif"))
+    }
+
+    @Test func sharedPaletteIsTheGlobalColourTable() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(6)
+        let palette = try GIFPalette.make(from: frames, options: GIFOptions())
+        #expect(palette.colors.count <= 255)
+        let options = GIFOptions(palette: .shared(palette))
+        let prepared = try encodeGIF(frames, to: folder + "/s.gif", options: options)
+        #expect(prepared.allSatisfy { $0.localPalette == nil })
+        let gif = try DecodedGIF(path: folder + "/s.gif")
+        #expect(gif.canvases.count == 6)
+        for (i, canvas) in gif.canvases.enumerated() {
+            let e = Self.error(canvas, frames[i])
+            #expect(e.max <= 24 && e.mean <= 3, "frame \(i): \(e)")
+        }
+        let bytes = try #require(FileManager.default.contents(atPath: folder + "/s.gif")).map { $0 }
+        #expect(bytes[10] & 0x87 == 0x87)  // global table present, 256 entries
+    }
+
+    @Test func ffmpegDecodesOurGIF() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try encodeGIF(Synthetic.frames(10), to: folder + "/f.gif")
+        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            .split(separator: ":").map { "\($0)/ffmpeg" }
+        guard let ffmpeg = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            Issue.record("ffmpeg is not installed (run `make deps`); it is the independent GIF decoder")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-v", "error", "-i", folder + "/f.gif", "-f", "null", "-"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(message.isEmpty, "ffmpeg: \(message)")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import KineticGeometry
+import Testing
+@testable import KineticEncode
+
+@Suite struct PNGTests {
+    /// Valid premultiplied pixels at many alphas, including 0, 1 and 255.
+    static func sample() -> PixelImage {
+        var image = PixelImage(width: 37, height: 11)
+        for y in 0..<11 {
+            for x in 0..<37 {
+                let a = Double((x * 7 + y * 13) % 256) / 255
+                Synthetic.put(&image, x, y, r: Double(x) / 36, g: Double(y) / 10, b: 0.5, a: a)
+            }
+        }
+        return image
+    }
+
+    @Test func roundTripKeepsPremultipliedPixels() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = Self.sample()
+        let path = folder + "/sample.png"
+        try PNGWriter.write(image, to: path)
+        let read = try PNGReader.read(path)
+        #expect(read.width == image.width && read.height == image.height)
+        // Un-premultiplying to 8 bits and premultiplying back is exact for c ≤ a.
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let a = image.bytes[(y * image.stride + x * 4)..<(y * image.stride + x * 4 + 4)]
+                let b = read.bytes[(y * read.stride + x * 4)..<(y * read.stride + x * 4 + 4)]
+                #expect(Array(a) == Array(b), "pixel \(x), \(y)")
+            }
+        }
+        #expect(folderContents(folder) == ["sample.png"])
+    }
+
+    @Test func bytesAreDeterministicAndCarryNoTimestamp() throws {
+        let a = try PNGWriter.encode(Self.sample())
+        let b = try PNGWriter.encode(Self.sample())
+        #expect(a == b)
+        #expect(Array(a.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let text = String(decoding: a, as: UTF8.self)
+        #expect(!text.contains("tIME"))
+    }
+
+    @Test func oddStrideIsRepacked() throws {
+        let packed = Self.sample()
+        var padded = PixelImage(width: packed.width, height: packed.height, stride: packed.width * 4 + 3,
+                                bytes: [UInt8](repeating: 0xEE, count: (packed.width * 4 + 3) * packed.height))
+        for y in 0..<packed.height {
+            padded.bytes[(y * padded.stride)..<(y * padded.stride + packed.width * 4)] =
+                packed.bytes[(y * packed.stride)..<(y * packed.stride + packed.width * 4)]
+        }
+        #expect(try PNGWriter.encode(padded) == PNGWriter.encode(packed))
+    }
+
+    @Test func missingFileIsCannotRead() {
+        #expect {
+            _ = try PNGReader.read("/nonexistent-kinetic/none.png")
+        } throws: { error in
+            guard case .cannotRead(let path, _) = error as? EncodeError else { return false }
+            return path == "/nonexistent-kinetic/none.png"
+        }
+    }
+
+    @Test func unwritableDestinationIsCannotWrite() {
+        #expect {
+            try PNGWriter.write(Self.sample(), to: "/nonexistent-kinetic/out.png")
+        } throws: { error in
+            guard case .cannotWrite(let path, _) = error as? EncodeError else { return false }
+            return path == "/nonexistent-kinetic/out.png"
+        }
+    }
+}

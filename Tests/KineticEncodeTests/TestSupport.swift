@@ -1,0 +1,122 @@
+import CGif
+import Foundation
+import KineticGeometry
+import Testing
+@testable import KineticEncode
+
+/// Synthetic frames drawn here in plain Swift, independently of the encoder.
+enum Synthetic {
+    /// Stores a straight colour with coverage `alpha` as Cairo's premultiplied ARGB32 word.
+    static func put(_ image: inout PixelImage, _ x: Int, _ y: Int,
+                    r: Double, g: Double, b: Double, a: Double) {
+        func q(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
+        let word = q(a) << 24 | q(r * a) << 16 | q(g * a) << 8 | q(b * a)
+        image.bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * image.stride + x * 4, as: UInt32.self) }
+    }
+
+    /// A smooth diagonal gradient with an antialiased disc moving left to right;
+    /// `transparent` leaves the background clear.
+    static func frame(_ index: Int, width: Int = 64, height: Int = 48, transparent: Bool = false) -> PixelImage {
+        var image = PixelImage(width: width, height: height)
+        let cx = 12 + Double(index) * 4.5, cy = Double(height) / 2, radius = 9.5
+        for y in 0..<height {
+            for x in 0..<width {
+                let u = Double(x) / Double(width - 1), v = Double(y) / Double(height - 1)
+                // Background colour (straight) and disc coverage.
+                var (r, g, b, a) = transparent ? (0.0, 0.0, 0.0, 0.0) : (0.1 + 0.6 * u, 0.3 + 0.5 * v, 0.9 - 0.5 * u, 1.0)
+                let d = ((Double(x) + 0.5 - cx) * (Double(x) + 0.5 - cx) + (Double(y) + 0.5 - cy) * (Double(y) + 0.5 - cy)).squareRoot()
+                let coverage = min(max(radius + 0.5 - d, 0), 1)
+                let disc = (r: 1.0, g: 0.55, b: 0.1)
+                // Source-over in premultiplied terms, then back to straight for `put`.
+                let outA = coverage + a * (1 - coverage)
+                if outA > 0 {
+                    r = (disc.r * coverage + r * a * (1 - coverage)) / outA
+                    g = (disc.g * coverage + g * a * (1 - coverage)) / outA
+                    b = (disc.b * coverage + b * a * (1 - coverage)) / outA
+                }
+                a = outA
+                put(&image, x, y, r: r, g: g, b: b, a: a)
+            }
+        }
+        return image
+    }
+
+    static func frames(_ count: Int, transparent: Bool = false) -> [PixelImage] {
+        (0..<count).map { frame($0, transparent: transparent) }
+    }
+}
+
+/// A GIF decoded with giflib's DGifSlurp and composited as a browser does.
+struct DecodedGIF {
+    var width = 0, height = 0
+    /// Composited RGBA canvas after each frame (alpha 0 where nothing was drawn).
+    var canvases: [[UInt8]] = []
+    var delays: [Int] = []
+    var disposals: [Int32] = []
+    var rects: [GIFRect] = []
+    var transparentIndices: [Int32] = []
+
+    init(path: String) throws {
+        var error: Int32 = 0
+        guard let gif = DGifOpenFileName(path, &error) else { throw DecodeFailure(code: error) }
+        defer { DGifCloseFile(gif, &error) }
+        guard DGifSlurp(gif) == GIF_OK else { throw DecodeFailure(code: gif.pointee.Error) }
+        width = Int(gif.pointee.SWidth); height = Int(gif.pointee.SHeight)
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<Int(gif.pointee.ImageCount) {
+            let image = gif.pointee.SavedImages[i]
+            var control = GraphicsControlBlock()
+            guard DGifSavedExtensionToGCB(gif, Int32(i), &control) == GIF_OK else { throw DecodeFailure(code: -1) }
+            let d = image.ImageDesc
+            let rect = GIFRect(x: Int(d.Left), y: Int(d.Top), width: Int(d.Width), height: Int(d.Height))
+            guard let map = d.ColorMap ?? gif.pointee.SColorMap else { throw DecodeFailure(code: -2) }
+            for y in 0..<rect.height {
+                for x in 0..<rect.width {
+                    let index = Int32(image.RasterBits[y * rect.width + x])
+                    if index == control.TransparentColor { continue }
+                    let c = map.pointee.Colors[Int(index)]
+                    let o = ((rect.y + y) * width + rect.x + x) * 4
+                    canvas[o] = c.Red; canvas[o + 1] = c.Green; canvas[o + 2] = c.Blue; canvas[o + 3] = 255
+                }
+            }
+            canvases.append(canvas)
+            delays.append(Int(control.DelayTime)); disposals.append(control.DisposalMode)
+            rects.append(rect); transparentIndices.append(control.TransparentColor)
+            if control.DisposalMode == DISPOSE_BACKGROUND {
+                for y in rect.y..<(rect.y + rect.height) {
+                    for x in rect.x..<(rect.x + rect.width) {
+                        for k in 0..<4 { canvas[(y * width + x) * 4 + k] = 0 }
+                    }
+                }
+            }
+        }
+    }
+
+    struct DecodeFailure: Error { var code: Int32 }
+}
+
+/// A fresh empty folder, removed by the caller.
+func makeTemporaryFolder() throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("kinetic-encode-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+}
+
+func folderContents(_ folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+}
+
+/// Encodes `frames` as a GIF at `path` through the public pipeline.
+@discardableResult
+func encodeGIF(_ frames: [PixelImage], to path: String, options: GIFOptions = GIFOptions(),
+               delays: [Int]? = nil) throws -> [PreparedGIFFrame] {
+    let writer = try GIFWriter(path: path, width: frames[0].width, height: frames[0].height, options: options)
+    var prepared: [PreparedGIFFrame] = []
+    for (i, frame) in frames.enumerated() {
+        let p = try GIFFramePreparer.prepare(frame, previous: i > 0 ? frames[i - 1] : nil, options: options)
+        try writer.write(p, delayCentiseconds: delays?[i] ?? 2)
+        prepared.append(p)
+    }
+    try writer.finish()
+    return prepared
+}

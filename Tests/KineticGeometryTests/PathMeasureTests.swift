@@ -30,6 +30,17 @@ import Testing
         #expect(abs(path.length - 100) < 1e-9)
     }
 
+    @Test func cubicWithACuspHasItsClosedFormLength() {
+        // B′(t) = 300(1 − 2t)·(1 − 2t, 1): a cusp at t = ½; with u = 1 − 2t the length is
+        // 300∫₀¹ u√(u² + 1) du = 100(2√2 − 1).
+        let path = BezierPath([.move(to: Point(0, 0)),
+                               .curve(to: Point(100, 0), control1: Point(100, 100), control2: Point(0, 100))])
+        let exact = 100 * (2 * 2.0.squareRoot() - 1)
+        #expect(abs(path.length - exact) < 1e-9 * exact)
+        // Half the length is reached exactly at the cusp, (50, 75).
+        #expect(near(path.point(atLength: exact / 2)?.point, Point(50, 75), 1e-6))
+    }
+
     @Test func lengthCountsCloseSegmentsAndAllSubpaths() {
         let path = BezierPath([.move(to: Point(0, 0)), .line(to: Point(3, 0)), .line(to: Point(3, 4)), .close,
                                .move(to: Point(100, 100)), .line(to: Point(100, 110))])
@@ -59,6 +70,8 @@ import Testing
         #expect(polylines.last == [Point(0, 0), Point(5, 0)])
         let ring = polylines[0]
         #expect(ring.first == Point(r, 0) && ring.last == Point(r, 0))
+        // The oval's zero-length close adds no repeated point.
+        #expect(zip(ring, ring.dropFirst()).allSatisfy { $0 != $1 })
         // Chord midpoints stay within the tolerance plus the cubics' own 2.7e-4·r
         // departure from the circle.
         let slack = 0.01 + 2.8e-4 * r

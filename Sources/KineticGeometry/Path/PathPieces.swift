@@ -1,8 +1,6 @@
 /// One drawn segment of a path and where it sits in the element list.
 struct PathPiece {
     var segment: PathSegment
-    /// Index of the element drawing it.
-    var elementIndex: Int
     /// Index of the subpath (counting moves, and implicit subpaths after a close).
     var subpath: Int
     /// True for the segment a `.close` draws back to the subpath's start.
@@ -19,7 +17,7 @@ extension BezierPath {
         var result: [PathPiece] = []
         var current = Point.zero, subpathStart = Point.zero
         var subpath = -1, needsNewSubpath = true
-        for (i, e) in elements.enumerated() {
+        for e in elements {
             if case .move(let p) = e {
                 current = p; subpathStart = p; subpath += 1; needsNewSubpath = false
                 continue
@@ -33,7 +31,7 @@ extension BezierPath {
             case .curve(let p, let c1, let c2): segment = PathSegment(points: [current, c1, c2, p])
             case .close: segment = PathSegment(points: [current, subpathStart])
             }
-            result.append(PathPiece(segment: segment, elementIndex: i, subpath: subpath, isClose: e == .close))
+            result.append(PathPiece(segment: segment, subpath: subpath, isClose: e == .close))
             current = segment.end
             if e == .close { needsNewSubpath = true }
         }

@@ -34,7 +34,7 @@ import Testing
     @Test func unknownKeyIsLocatedWithSuggestion() {
         let p = problems(header + "layers:\n  - id: a\n    opacty: 0.5\n")
         #expect(p.count == 1)
-        #expect(p.first?.description == "t.yaml:6:5: layers[0].opacty: unknown key 'opacty' (did you mean 'opacity'?)")
+        #expect(p.first?.description == "t.yaml:5:5: layers[0].opacty: unknown key 'opacty' (did you mean 'opacity'?)")
     }
 
     @Test func allProblemsAreReportedInFileOrder() {
@@ -70,7 +70,7 @@ import Testing
         // "M 0 0 L 10 x": the x is character 12, column 13 + 10 (indent and quote).
         let p = problems(header + "layers:\n  - type: shape\n    path: \"M 0 0 L 10 x\"\n")
         #expect(p.count == 1)
-        #expect(p.first?.location.line == 6)
+        #expect(p.first?.location.line == 5)
         #expect(p.first?.location.column == 11 + 1 + 11)
         #expect(p.first?.keyPath == "layers[0].path")
     }

@@ -192,9 +192,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func renderGIF(timeline: Timeline, renderer: Renderer, fps: Double, frames: [Int], path: String) throws {
-        var options = GIFOptions()
-        options.loopCount = loop
-        options.transparentBackground = timeline.scene.settings.background.mayBeTransparent
+        var gifOptions = GIFOptions()
+        gifOptions.loopCount = loop
+        gifOptions.transparentBackground = timeline.scene.settings.background.mayBeTransparent
+        let options = gifOptions
         let size = Self.pixelSize(timeline.scene)
         let writer = try GIFWriter(path: path, width: size.width, height: size.height, options: options)
         let delays = GIFTiming.delays(frameCount: frames.count, fps: fps)

@@ -14,11 +14,8 @@ extension Field {
             }
             do {
                 return try SVGPathData.parse(text)
-            } catch let error as PathSyntaxError {
-                reportPathError(error, in: s)
-                return nil
             } catch {
-                report("invalid path data: \(error)")
+                reportPathError(error, in: s)
                 return nil
             }
         case .mapping:

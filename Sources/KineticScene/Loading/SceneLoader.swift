@@ -87,16 +87,19 @@ public enum SceneLoader {
 
     private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {
         guard let m = f.mapping(allowed: sceneKeys) else { return nil }
-        let size = m.required("size")?.size
-        let duration = m.required("duration")?.positiveNumber
-        guard let size, let duration else { return nil }
-        guard size.width > 0, size.height > 0 else {
+        var size = m.required("size")?.size
+        if let s = size, !(s.width > 0 && s.height > 0) {
             m["size"]?.report("width and height must be greater than 0")
-            return nil
+            size = nil
         }
+        let duration = m.required("duration")?.positiveNumber
+        // Read every key before giving up, so all of their problems are reported.
+        let scale = m["scale"].map { $0.positiveNumber }
+        let fps = m["fps"].map { $0.positiveNumber }
+        guard let size, let duration, scale != .some(nil), fps != .some(nil) else { return nil }
         var s = SceneSettings(size: size, duration: duration)
-        if let v = m["scale"]?.positiveNumber { s.scale = v }
-        if let v = m["fps"]?.positiveNumber { s.fps = v }
+        if let v = scale ?? nil { s.scale = v }
+        if let v = fps ?? nil { s.fps = v }
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { s.seed = UInt64(v) }
         }

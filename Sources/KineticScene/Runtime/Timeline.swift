@@ -32,11 +32,12 @@ public struct Timeline: Sendable {
             let local = spec.easing.fraction(progress: progress, duration: spec.timing.duration) * spec.timing.duration
             for child in children { apply(child, at: local, to: &layers) }
         case .basic(let from, let to, let by):
-            // The easing is applied here (springs overshoot past 1), so the basic
-            // animation itself blends linearly.
-            let animation = BasicAnimation(from: from, to: to, by: by, timingFunction: .linear)
+            // The easing is applied here, unclamped: springs overshoot past 1.
+            let animation = BasicAnimation(from: from, to: to, by: by)
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
-            set(spec, to: &layers) { base in animation.value(at: fraction, base: base) }
+            set(spec, to: &layers) { base in
+                animation.endpoints(base: base).flatMap { Interpolation.lerp($0.from, $0.to, fraction) }
+            }
         case .keyframes(let animation):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
             set(spec, to: &layers) { _ in animation.value(at: fraction) }

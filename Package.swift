@@ -2,7 +2,8 @@
 // Kinetic: UIKit Dynamics and Core Animation scenes rendered off the iPhone.
 //
 // Targets follow the pipeline, dependencies pointing one way:
-//   KineticGeometry ← KineticAnimation / KineticLayers ← KineticScene
+//   KineticGeometry ← KineticAnimation / KineticLayers / KineticDynamics / KineticExpressions
+//   ← KineticScene
 //   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it.
@@ -30,9 +31,11 @@ let package = Package(
         // Stage 2: what moves — timing and interpolation; the layer model.
         .target(name: "KineticAnimation", dependencies: ["KineticGeometry"]),
         .target(name: "KineticLayers", dependencies: ["KineticGeometry"]),
+        .target(name: "KineticDynamics", dependencies: ["KineticGeometry", "CChipmunk"]),
+        .target(name: "KineticExpressions", dependencies: ["KineticGeometry"]),
         // Stage 3: scene files → validated model → presentation trees per frame.
         .target(name: "KineticScene", dependencies: [
-            "KineticGeometry", "KineticAnimation", "KineticLayers",
+            "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.
@@ -47,6 +50,8 @@ let package = Package(
 
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
         .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
+        .testTarget(name: "KineticDynamicsTests", dependencies: ["KineticDynamics"]),
+        .testTarget(name: "KineticExpressionsTests", dependencies: ["KineticExpressions"]),
         .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
         .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),

@@ -1,0 +1,1 @@
+// UIKit Dynamics on Chipmunk2D.

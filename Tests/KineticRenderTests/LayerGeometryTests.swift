@@ -56,6 +56,8 @@ import KineticLayers
     @Test func canvasSizeRoundsFrameSizeTimesScale() {
         let image = Renderer(scale: 1.5).render(frame([], size: Size(101, 33)))
         #expect(image.width == 152 && image.height == 50)
+        let empty = Renderer(scale: 2).render(frame([solid(red, size: Size(10, 10), at: .zero)], size: Size(0, 0)))
+        #expect(empty.width == 0 && empty.height == 0 && empty.bytes.isEmpty)
     }
 
     @Test func zPositionDrawsInFrontRegardlessOfFileOrder() {

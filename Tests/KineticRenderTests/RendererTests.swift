@@ -66,14 +66,16 @@ import KineticLayers
         func at(_ g: ContentsGravity) -> Rect { contentsRect(gravity: g, imageSize: image, bounds: bounds) }
         #expect(at(.resize) == bounds)
         #expect(at(.center) == Rect(85, 50, 50, 40))
-        #expect(at(.topLeft) == Rect(10, 20, 50, 40))
-        #expect(at(.top) == Rect(85, 20, 50, 40))
-        #expect(at(.bottomRight) == Rect(160, 80, 50, 40))
         #expect(at(.left) == Rect(10, 50, 50, 40))
         #expect(at(.right) == Rect(160, 50, 50, 40))
-        #expect(at(.bottom) == Rect(85, 80, 50, 40))
-        #expect(at(.topRight) == Rect(160, 20, 50, 40))
-        #expect(at(.bottomLeft) == Rect(10, 80, 50, 40))
+        // iOS: vertical names are of the unflipped (y-up) axis, so `top` sits at the
+        // largest y, the bottom edge on screen.
+        #expect(at(.top) == Rect(85, 80, 50, 40))
+        #expect(at(.bottom) == Rect(85, 20, 50, 40))
+        #expect(at(.topLeft) == Rect(10, 80, 50, 40))
+        #expect(at(.topRight) == Rect(160, 80, 50, 40))
+        #expect(at(.bottomLeft) == Rect(10, 20, 50, 40))
+        #expect(at(.bottomRight) == Rect(160, 20, 50, 40))
         // Aspect fit: scale min(200/50, 100/40) = 2.5 → 125×100, centred.
         #expect(at(.resizeAspect) == Rect(47.5, 20, 125, 100))
         // Aspect fill: scale max(4, 2.5) = 4 → 200×160, centred.

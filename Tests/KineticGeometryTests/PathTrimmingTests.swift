@@ -61,6 +61,16 @@ func near(_ a: Point?, _ b: Point, _ tol: Double = 1e-9) -> Bool {
         #expect(squareThenLine.trimmed(from: 0, to: 0.5) == square)
     }
 
+    @Test func zeroLengthCloseEndsARunButNeverStartsOne() {
+        // The square drawn back to its start, so its close is zero-length (as an oval's).
+        let drawnBack = BezierPath([.move(to: Point(0, 0)), .line(to: Point(10, 0)), .line(to: Point(10, 10)),
+                                    .line(to: Point(0, 10)), .line(to: Point(0, 0)), .close])
+        let path = BezierPath(drawnBack.elements + [.move(to: Point(20, 0)), .line(to: Point(60, 0))])
+        // Total 80; the square is exactly the first half, close included.
+        #expect(path.trimmed(from: 0, to: 0.5) == drawnBack)
+        #expect(path.trimmed(from: 0.5, to: 1).elements == [.move(to: Point(20, 0)), .line(to: Point(60, 0))])
+    }
+
     @Test func trimsCircleByArcLength() {
         let r = 7.0
         let circle = bezierCircle(radius: r)

@@ -38,7 +38,10 @@ extension BezierPath {
             if piece.subpath != currentSubpath {
                 result.append([piece.segment.start]); currentSubpath = piece.subpath
             }
-            result[result.count - 1] += piece.segment.flattened(tolerance: tolerance)
+            // Skip repeats, such as the zero-length close after an oval's last curve.
+            for p in piece.segment.flattened(tolerance: tolerance) where p != result[result.count - 1].last {
+                result[result.count - 1].append(p)
+            }
         }
         return result
     }

@@ -34,15 +34,20 @@ extension BezierPath {
             let length = lengths[i]
             defer { offset += length }
             let lo = max(from, offset), hi = min(to, offset + length)
-            // Keep a piece overlapping the range; a zero-length one only strictly inside.
-            guard lo < hi || (length == 0 && offset > from && offset < to) else { continue }
+            let continuesRun = previous == i - 1 && i > 0 && pieces[i - 1].subpath == piece.subpath
+            if length > 0 {
+                guard lo < hi else { continue }
+            } else {
+                // A zero-length piece (typically the close of an oval) is kept inside the
+                // range and where it ends a kept run, never where it would start a lone dot.
+                let inside = (offset > from || from == 0) && offset < to
+                guard inside || (offset == to && continuesRun) else { continue }
+            }
             let t0 = lo <= offset ? 0 : piece.segment.parameter(atLength: lo - offset, total: length)
             let t1 = hi >= offset + length ? 1 : piece.segment.parameter(atLength: hi - offset, total: length)
             let kept = piece.segment.subsegment(from: t0, to: t1)
 
-            let continues = previous == i - 1 && t0 == 0 && pieces[i - 1].subpath == piece.subpath
-                && !pieces[i - 1].isClose
-            if !continues {
+            if !(continuesRun && t0 == 0) {
                 result.move(to: kept.start)
                 startsAtOriginalMove = t0 == 0 && isFirstPieceOfSubpath(i, in: pieces)
             }

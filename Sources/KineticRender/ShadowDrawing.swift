@@ -52,7 +52,7 @@ extension LayerRenderer {
         let silhouette = CairoSurface.image(.a8, width: width, height: height)
         do {
             let sc = CairoContext(silhouette)
-            sc.setSourcePlain(recording, x: -Double(left), y: -Double(top))
+            sc.setSource(replaying: recording, x: -Double(left), y: -Double(top))
             sc.paint()
         }
         var bytes = silhouette.bytes()

@@ -28,6 +28,20 @@ import KineticLayers
         #expect(image.isOpaque(.white, 100, 100))
     }
 
+    @Test func wideShadowKeepsTheGaussianProfile() {
+        // Radius 60 → σ 30, blurred at reduced resolution: the profile must still hold.
+        var layer = solid(.white, size: Size(200, 200), at: Point(150, 150))
+        layer.shadowOpacity = 1
+        layer.shadowRadius = 60
+        layer.shadowOffset = Size(0, 0)
+        let image = render([layer], size: Size(400, 300), name: "wideShadow")
+        for x in [250, 260, 280, 310] {  // the right edge is at x = 250
+            let d = Double(x) + 0.5 - 250
+            let expected = 255 * 0.5 * erfc(d / 30 / 2.0.squareRoot())
+            #expect(abs(Double(image.alpha(x, 150)) - expected) <= 8, "x \(x): \(image.alpha(x, 150)) vs \(expected)")
+        }
+    }
+
     @Test func shadowOffsetMovesTheShadow() {
         let image = render([shadowed(radius: 4, offset: Size(0, 10))])
         #expect(image.alpha(100, 155) > 200)  // below: covered by the moved silhouette

@@ -181,14 +181,21 @@ final class CairoContext {
 
     // MARK: Coordinates
 
-    func translate(_ x: Double, _ y: Double) { cairo_translate(raw, x, y) }
-    func scale(_ sx: Double, _ sy: Double) { cairo_scale(raw, sx, sy) }
+    func translate(_ x: Double, _ y: Double) { transform((1, 0, 0, 1, x, y)) }
+    func scale(_ sx: Double, _ sy: Double) { transform((sx, 0, 0, sy, 0, 0)) }
 
     /// Applies `m` to user space (the new user space maps through `m` into the old one).
-    func transform(_ m: Affine) {
+    /// Returns false, changing nothing, for a map that is not finite and invertible: Cairo
+    /// would put the whole context in a permanent error state, and such a map draws
+    /// nothing anyway (a layer scaled to 0 has no area).
+    @discardableResult
+    func transform(_ m: Affine) -> Bool {
+        let det = m.a * m.d - m.b * m.c
+        guard det.isFinite, det != 0, m.tx.isFinite, m.ty.isFinite else { return false }
         var cm = cairo_matrix_t()
         cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
         cairo_transform(raw, &cm)
+        return cairo_status(raw) == CAIRO_STATUS_SUCCESS
     }
 
     /// The current user-to-device matrix.
@@ -288,5 +295,5 @@ final class CairoContext {
     /// Ends a group and returns it as a pattern.
     func popGroup() -> CairoPattern { CairoPattern(raw: cairo_pop_group(raw)) }
     /// Replays a recording (or any surface) as the source with its origin at (x, y).
-    func setSourcePlain(_ s: CairoSurface, x: Double, y: Double) { cairo_set_source_surface(raw, s.raw, x, y) }
+    func setSource(replaying s: CairoSurface, x: Double, y: Double) { cairo_set_source_surface(raw, s.raw, x, y) }
 }

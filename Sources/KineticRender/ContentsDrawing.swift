@@ -19,8 +19,12 @@ final class ImageSurfaces {
 }
 
 /// Where `contentsGravity` puts an image of `imageSize` (points; contentsScale 1, so one
-/// image pixel is one point) in `bounds`. Edges are visual ones in y-down space: `top`
-/// is the top edge on screen.
+/// image pixel is one point) in `bounds`.
+///
+/// As on iOS, the vertical names refer to Core Animation's unflipped axis (y up): a
+/// standalone layer's `contentsAreFlipped()` is false, so `top` puts the image against
+/// the bottom edge on screen and `bottom` against the top — the documented iOS behaviour
+/// scenes ported from iOS rely on.
 func contentsRect(gravity: ContentsGravity, imageSize: Size, bounds: Rect) -> Rect {
     let (w, h) = (imageSize.width, imageSize.height)
     let (bw, bh) = (bounds.width, bounds.height)
@@ -35,14 +39,14 @@ func contentsRect(gravity: ContentsGravity, imageSize: Size, bounds: Rect) -> Re
         let s = gravity == .resizeAspect ? min(bw / w, bh / h) : max(bw / w, bh / h)
         return place(Size(w * s, h * s), 0.5, 0.5)
     case .center: return place(imageSize, 0.5, 0.5)
-    case .top: return place(imageSize, 0.5, 0)
-    case .bottom: return place(imageSize, 0.5, 1)
+    case .top: return place(imageSize, 0.5, 1)
+    case .bottom: return place(imageSize, 0.5, 0)
     case .left: return place(imageSize, 0, 0.5)
     case .right: return place(imageSize, 1, 0.5)
-    case .topLeft: return place(imageSize, 0, 0)
-    case .topRight: return place(imageSize, 1, 0)
-    case .bottomLeft: return place(imageSize, 0, 1)
-    case .bottomRight: return place(imageSize, 1, 1)
+    case .topLeft: return place(imageSize, 0, 1)
+    case .topRight: return place(imageSize, 1, 1)
+    case .bottomLeft: return place(imageSize, 0, 0)
+    case .bottomRight: return place(imageSize, 1, 0)
     }
 }
 

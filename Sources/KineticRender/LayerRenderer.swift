@@ -42,7 +42,7 @@ struct LayerRenderer {
         defer { ctx.restore() }
         // A 3D transform (perspective, rotation about x or y) draws with its affine part
         // for now; projection comes with the 3D renderer.
-        ctx.transform(layer.toSuperlayer.affine)
+        guard ctx.transform(layer.toSuperlayer.affine) else { return }
 
         if let mask = layer.mask {
             // The layer's subtree composited through the mask layer's alpha; the mask
@@ -139,9 +139,10 @@ struct LayerRenderer {
                                b.origin.y + layer.anchorPoint.y * b.size.height)
             ctx.save()
             // Affine part only until the 3D renderer lands (as for `transform`).
-            ctx.transform(Transform3D.translation(-anchor.x, -anchor.y)
+            guard ctx.transform(Transform3D.translation(-anchor.x, -anchor.y)
                 .concatenating(layer.sublayerTransform)
                 .concatenating(.translation(anchor.x, anchor.y)).affine)
+            else { ctx.restore(); return }
         }
         drawLayers(layer.sublayers, alpha: alpha, in: ctx)
         if transformed { ctx.restore() }

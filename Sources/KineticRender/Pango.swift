@@ -20,8 +20,11 @@ final class PangoTextLayout {
     ///   - size: the font size in the context's user units (points).
     ///   - wrapWidth: wrap at word boundaries to this width; nil keeps each paragraph on one line.
     ///   - justify: stretch wrapped lines to the full width (all but the last of a paragraph).
+    ///   - followsWritingDirection: mirror the alignment for right-to-left paragraphs
+    ///     (CATextLayer's `natural`).
     init(context: CairoContext, text: String, family: String?, size: Double,
-         wrapWidth: Double?, alignment: TextLineAlignment, justify: Bool) {
+         wrapWidth: Double?, alignment: TextLineAlignment, justify: Bool,
+         followsWritingDirection: Bool = false) {
         context.disableFontHinting()
         raw = pango_cairo_create_layout(context.raw)
         let description = pango_font_description_new()
@@ -41,8 +44,7 @@ final class PangoTextLayout {
         case .right: pango_layout_set_alignment(raw, PANGO_ALIGN_RIGHT)
         }
         pango_layout_set_justify(raw, justify ? 1 : 0)
-        // `natural` alignment follows each paragraph's writing direction.
-        pango_layout_set_auto_dir(raw, 1)
+        pango_layout_set_auto_dir(raw, followsWritingDirection ? 1 : 0)
         pango_layout_set_text(raw, text, -1)
     }
 

@@ -45,24 +45,28 @@ extension LayerRenderer {
         let y0 = max(ink.y, clip.1 - offset.y) - margin
         let x1 = min(ink.x + ink.width, clip.2 - offset.x) + margin
         let y1 = min(ink.y + ink.height, clip.3 - offset.y) + margin
-        let left = Int(x0.rounded(.down)), top = Int(y0.rounded(.down))
-        let width = Int(x1.rounded(.up)) - left, height = Int(y1.rounded(.up)) - top
-        guard width > 0, height > 0 else { return }
+        guard x1 > x0, y1 > y0 else { return }
 
+        // A wide blur loses nothing at lower resolution: blur at most σ = 8 cells, one
+        // cell `cell` device pixels, which keeps memory and time bounded for any radius.
+        let cell = max(1, sigma / 8)
+        let left = x0.rounded(.down), top = y0.rounded(.down)
+        let width = Int(((x1 - left) / cell).rounded(.up)), height = Int(((y1 - top) / cell).rounded(.up))
         let silhouette = CairoSurface.image(.a8, width: width, height: height)
         do {
             let sc = CairoContext(silhouette)
-            sc.setSourcePlain(recording, x: -Double(left), y: -Double(top))
+            sc.scale(1 / cell, 1 / cell)
+            sc.setSource(replaying: recording, x: -left, y: -top)
             sc.paint()
         }
         var bytes = silhouette.bytes()
-        GaussianBlur.apply(to: &bytes, width: width, height: height, stride: silhouette.stride, sigma: sigma)
+        GaussianBlur.apply(to: &bytes, width: width, height: height, stride: silhouette.stride, sigma: sigma / cell)
         silhouette.replaceBytes(bytes, stride: silhouette.stride)
 
         ctx.save()
-        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        ctx.matrix = (cell, 0, 0, cell, left + offset.x, top + offset.y)
         ctx.setSource(color)
-        ctx.mask(silhouette, x: Double(left) + offset.x, y: Double(top) + offset.y)
+        ctx.mask(silhouette, x: 0, y: 0)
         ctx.restore()
     }
 }

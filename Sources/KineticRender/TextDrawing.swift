@@ -22,7 +22,8 @@ extension LayerRenderer {
         let layout = PangoTextLayout(
             context: ctx, text: style.string, family: style.font, size: style.fontSize,
             wrapWidth: style.isWrapped ? bounds.width : nil, alignment: alignment,
-            justify: style.alignmentMode == .justified)
+            justify: style.alignmentMode == .justified,
+            followsWritingDirection: style.alignmentMode == .natural || style.alignmentMode == .justified)
         var x = bounds.minX
         if !style.isWrapped {
             // Unwrapped lines align within the bounds width, not the text's own width.

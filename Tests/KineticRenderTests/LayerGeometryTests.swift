@@ -47,6 +47,17 @@ import KineticLayers
         #expect(image.isClear(55, 55))
     }
 
+    @Test func layerScaledToZeroDrawsNothingAndSpoilsNothing() {
+        var vanished = solid(red, size: Size(100, 100), at: Point(100, 100), place: "a")
+        vanished.transform = .scale(0, 0)
+        var parent = solid(green, size: Size(100, 100), at: Point(100, 100), place: "p")
+        parent.sublayerTransform = .scale(0, 1)
+        parent.sublayers = [solid(red, size: Size(10, 10), at: Point(50, 50))]
+        let later = solid(blue, size: Size(20, 20), at: Point(10, 10), place: "b")
+        let image = render([vanished, parent, later])
+        #expect(image.isOpaque(green, 100, 100) && image.isOpaque(blue, 10, 10))
+    }
+
     @Test func scaleTwoDoublesPixelCoordinates() {
         let image = render([solid(red, size: Size(100, 100), at: Point(50, 50))], scale: 2)
         #expect(image.width == 400 && image.height == 400)
@@ -56,6 +67,8 @@ import KineticLayers
     @Test func canvasSizeRoundsFrameSizeTimesScale() {
         let image = Renderer(scale: 1.5).render(frame([], size: Size(101, 33)))
         #expect(image.width == 152 && image.height == 50)
+        let empty = Renderer(scale: 2).render(frame([solid(red, size: Size(10, 10), at: .zero)], size: Size(0, 0)))
+        #expect(empty.width == 0 && empty.height == 0 && empty.bytes.isEmpty)
     }
 
     @Test func zPositionDrawsInFrontRegardlessOfFileOrder() {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end checks of the kinetic command as a user runs it: exit codes, stdout
+# cleanliness, outputs decoded by independent tools (ffprobe/ffmpeg), determinism and
+# atomic outputs. Prints "N passed, N failed" last; exits non-zero on any failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+kinetic=${KINETIC:-$root/.build/release/kinetic}
+case "$kinetic" in /*) ;; *) kinetic="$root/$kinetic" ;; esac
+scenes=$here/scenes
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0; failed=0
+
+check() { # check NAME COMMAND… — passes when the command succeeds
+    local name=$1; shift
+    if "$@" >"$tmp/check.out" 2>&1; then passed=$((passed + 1)); echo "ok   $name"
+    else failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$tmp/check.out" | head -20; fi
+}
+
+status_is() { # status_is EXPECTED COMMAND…
+    local want=$1; shift
+    "$@" >"$tmp/stdout" 2>"$tmp/stderr"; local got=$?
+    [ "$got" = "$want" ] || { echo "exit $got, wanted $want"; cat "$tmp/stderr"; return 1; }
+}
+
+gif_frames() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$1"; }
+
+cd "$tmp"
+
+check "help shows examples" bash -c "'$kinetic' render --help | grep -q 'Examples:'"
+check "usage error exits 64" status_is 64 "$kinetic" render "$scenes/moving-square.yaml"
+check "missing scene exits 66" status_is 66 "$kinetic" validate "$tmp/nope.yaml"
+check "valid scene validates" status_is 0 "$kinetic" validate "$scenes/moving-square.yaml"
+check "invalid scene exits 65" status_is 65 "$kinetic" validate "$scenes/broken.yaml"
+check "every problem is located" bash -c "
+    '$kinetic' validate '$scenes/broken.yaml' 2>&1 >/dev/null | tee /dev/stderr > errs.txt
+    [ \$(wc -l < errs.txt) = 3 ] &&
+    grep -q 'broken.yaml:5:5: layers\[0\].opacty: unknown key .opacty. (did you mean .opacity.?)' errs.txt &&
+    grep -q 'broken.yaml:7:22: layers\[1\].backgroundColor: ' errs.txt &&
+    grep -q 'broken.yaml:9:13: animations\[0\].layer: unknown layer id .c.' errs.txt"
+
+check "gif renders with a clean stdout" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o a.gif > out.txt 2> err.txt && [ ! -s out.txt ] && [ -s a.gif ]"
+check "ffprobe decodes every gif frame" bash -c "[ \"\$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 a.gif)\" = 25 ]"
+check "gif delays add up to the duration" bash -c "
+    d=\$(ffprobe -v error -show_entries format=duration -of csv=p=0 a.gif); python3 -c \"import sys; sys.exit(abs(float('\$d') - 0.5) > 1e-6)\""
+check "gif loops forever" bash -c "grep -q NETSCAPE2.0 a.gif"
+check "same scene gives identical bytes" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o b.gif --quiet --jobs 1 && cmp a.gif b.gif"
+check "png frames to a folder" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o frames/ --quiet && [ \$(ls frames | wc -l) = 25 ] && [ -f frames/frame-0024.png ]"
+check "png frames by pattern and range" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o 'shot-%03d.png' --frames 5-9 --quiet && ls shot-005.png shot-009.png && [ \$(ls shot-*.png | wc -l) = 5 ]"
+check "gif frames match the png frames (PSNR > 30 dB)" bash -c "
+    ffmpeg -v error -i a.gif -framerate 50 -i frames/frame-%04d.png -lavfi psnr=stats_file=psnr.log -f null - &&
+    python3 -c \"
+import re,sys
+vals=[float(m) for m in re.findall(r'psnr_avg:([0-9.]+|inf)', open('psnr.log').read().replace('inf','999'))]
+print(min(vals)); sys.exit(not (len(vals)==25 and min(vals)>30))\""
+check "still png, svg and pdf" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o s.png --time 0.2 --quiet &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o s.svg --frame 10 --quiet &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o s.pdf --frame 10 --quiet &&
+    head -c 8 s.png | grep -q PNG && grep -q '<svg' s.svg && head -c 5 s.pdf | grep -q '%PDF'"
+check "unwritable output exits 73 and leaves nothing" bash -c "
+    mkdir ro && chmod 500 ro && if [ \$(id -u) = 0 ]; then touch blocker; out=blocker/x.gif; else out=ro/x.gif; fi
+    '$kinetic' render '$scenes/moving-square.yaml' -o \$out --quiet; [ \$? = 73 ] && [ -z \"\$(ls -A ro)\" ]"
+check "no temporary files are left behind" bash -c "[ -z \"\$(ls -A | grep -E '^\.|tmp' )\" ]"
+check "inspect prints the presentation state" bash -c "
+    '$kinetic' inspect '$scenes/moving-square.yaml' --frame 10 > i.json && python3 -c \"
+import json,sys
+d=json.load(open('i.json'))
+sq=d['layers']['square']
+ok = d['frame']==10 and abs(d['time']-0.2)<1e-9 and abs(sq['position'][0]-40)<1e-9 \
+     and sq['corners'][0]==[30,30] and sq['backgroundColor']=='#FF3B30FF' and d['layers']['ring']['strokeEnd']==0.4
+sys.exit(not ok)\""
+check "fps above 50 resamples gifs with a warning" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o c.gif --quiet 2>w.txt --duration 0.5 && true
+    '$kinetic' render '$scenes/moving-square.yaml' -o d.gif --fps 100 2>w.txt >/dev/null; grep -q 'clamp' w.txt"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

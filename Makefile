@@ -6,7 +6,7 @@ BUILD_DIR  ?= .build
 CONFIG     ?= release
 KINETIC     = $(BUILD_DIR)/$(CONFIG)/kinetic
 OUT        ?= out
-DEMO_SCENE ?= scenes/jump-star.yaml
+DEMO_SCENE ?= scenes/download-button.yaml
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time packages: Cairo and Pango (raster and text), giflib and

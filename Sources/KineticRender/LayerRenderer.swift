@@ -134,15 +134,9 @@ struct LayerRenderer {
         guard !layer.sublayers.isEmpty else { return }
         let transformed = !layer.sublayerTransform.isIdentity
         if transformed {
-            let b = layer.bounds
-            let anchor = Point(b.origin.x + layer.anchorPoint.x * b.size.width,
-                               b.origin.y + layer.anchorPoint.y * b.size.height)
             ctx.save()
             // Affine part only until the 3D renderer lands (as for `transform`).
-            guard ctx.transform(Transform3D.translation(-anchor.x, -anchor.y)
-                .concatenating(layer.sublayerTransform)
-                .concatenating(.translation(anchor.x, anchor.y)).affine)
-            else { ctx.restore(); return }
+            guard ctx.transform(layer.sublayerSpace.affine) else { ctx.restore(); return }
         }
         drawLayers(layer.sublayers, alpha: alpha, in: ctx)
         if transformed { ctx.restore() }

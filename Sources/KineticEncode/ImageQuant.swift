@@ -87,12 +87,9 @@ enum ImageQuant {
             guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
             else { return LIQ_OUT_OF_MEMORY }
             defer { liq_image_destroy(image) }
-            for entry in fixed {
-                let added = liq_image_add_fixed_color(image, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a))
-                guard added == LIQ_OK else { return added }
-            }
             var result: OpaquePointer? = nil
-            let quantized = liq_image_quantize(image, attr, &result)
+            let quantized = fixed.isEmpty ? liq_image_quantize(image, attr, &result)
+                                          : fixedPaletteResult(fixed, attr: attr, &result)
             guard quantized == LIQ_OK, let result else { return quantized }
             defer { liq_result_destroy(result) }
             let dithered = liq_set_dithering_level(result, Float(settings.dithering))
@@ -107,6 +104,24 @@ enum ImageQuant {
         }
         guard status == LIQ_OK else { throw .quantizationFailed(reason: message(status)) }
         return (palette, indices)
+    }
+
+    /// A result whose palette is exactly `fixed`, from a histogram of just those colours:
+    /// much cheaper than analysing the image when the palette is known.
+    private static func fixedPaletteResult(_ fixed: [Entry], attr: OpaquePointer,
+                                           _ result: inout OpaquePointer?) -> liq_error {
+        guard let histogram = liq_histogram_create(attr) else { return LIQ_OUT_OF_MEMORY }
+        defer { liq_histogram_destroy(histogram) }
+        for entry in fixed {
+            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
+            guard added == LIQ_OK else { return added }
+        }
+        // libimagequant refuses a histogram that never saw any colours (bitmap not
+        // available), so the palette's colours also go in as ordinary entries.
+        let entries = fixed.map { liq_histogram_entry(color: liq_color(r: $0.r, g: $0.g, b: $0.b, a: $0.a), count: 1) }
+        let added = liq_histogram_add_colors(histogram, attr, entries, Int32(entries.count), 0)
+        guard added == LIQ_OK else { return added }
+        return liq_histogram_quantize(histogram, attr, &result)
     }
 
     private static func makeAttributes(_ settings: Settings) -> OpaquePointer? {

@@ -29,9 +29,11 @@ public struct Renderer: Sendable {
     public var scale: Double
     /// The decoded image assets layer `contents` name.
     public var images: ImageCache
+    /// Overlays every layer's bounds and anchor point (`--debug`).
+    public var debug: Bool
 
-    public init(scale: Double, images: ImageCache = ImageCache()) {
-        self.scale = scale; self.images = images
+    public init(scale: Double, images: ImageCache = ImageCache(), debug: Bool = false) {
+        self.scale = scale; self.images = images; self.debug = debug
     }
 
     /// The canvas size in pixels for a frame of `size` points: size × scale, rounded.
@@ -52,6 +54,7 @@ public struct Renderer: Sendable {
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
             draw(frame, in: ctx)
+            if debug { DebugOverlay.draw(frame, in: ctx) }
         }
         return PixelImage(width: width, height: height, stride: surface.stride, bytes: surface.bytes())
     }

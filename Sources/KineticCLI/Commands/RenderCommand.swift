@@ -58,6 +58,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Background color (overrides the scene's), e.g. \"#FFFFFF\" or clear.")
     var background: String?
 
+    @Flag(help: "Overlay every layer's bounds and anchor point.")
+    var debug = false
+
     @Option(help: "GIF loop count; 0 loops forever.")
     var loop = 0
 
@@ -109,7 +112,7 @@ struct RenderCommand: ParsableCommand {
             Terminal.error("\(self.scene): \(error)")
             throw ExitStatus.dataError
         }
-        let renderer = Renderer(scale: scene.settings.scale, images: images)
+        let renderer = Renderer(scale: scene.settings.scale, images: images, debug: debug)
         let timeline = Timeline(scene: scene)
         let fps = scene.settings.fps
         let count = scene.frameCount

@@ -8,7 +8,7 @@ import KineticScene
 enum InspectReport {
     static func json(for frame: SceneFrame) -> String {
         var layers: [String: Any] = [:]
-        for layer in frame.layers { describe(layer, toScene: .identity, into: &layers) }
+        frame.forEachLayer { layer, toScene in layers[layer.key] = describe(layer, toScene: toScene) }
         let report: [String: Any] = [
             "frame": frame.index,
             "time": number(frame.time),
@@ -21,9 +21,8 @@ enum InspectReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Lists `layer` and its sublayers; `toScene` maps its superlayer's space to the scene.
-    private static func describe(_ layer: Layer, toScene parent: Transform3D, into out: inout [String: Any]) {
-        let toScene = layer.toSuperlayer.concatenating(parent)
+    /// One layer's entry; `toScene` maps its bounds space to scene points.
+    private static func describe(_ layer: Layer, toScene: Transform3D) -> [String: Any] {
         var d: [String: Any] = [
             "type": layer.type.rawValue,
             "position": point(layer.position),
@@ -66,9 +65,7 @@ enum InspectReport {
         case .plain:
             break
         }
-        out[layer.key] = d
-        let sublayerParent = layer.sublayerSpace.concatenating(toScene)
-        for s in layer.sublayers { describe(s, toScene: sublayerParent, into: &out) }
+        return d
     }
 
     private static func point(_ p: Point) -> [Double] { [number(p.x), number(p.y)] }

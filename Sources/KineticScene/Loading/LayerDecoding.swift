@@ -16,6 +16,8 @@ struct LayerDecoder {
     let baseDirectory: String
     private(set) var ids: [String: LayerEntry] = [:]
     private(set) var assets: Set<String> = []
+    /// Expression values met so far (section 4).
+    var binder = ExpressionBinder()
 
     init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 
@@ -66,7 +68,7 @@ struct LayerDecoder {
         case .text: allowed += Self.textKeys
         case .layer, .image: break
         }
-        guard let m = field.mapping(allowed: allowed) else { return nil }
+        guard var m = field.mapping(allowed: allowed) else { return nil }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
             let range = NSRange(s.startIndex..., in: s)
@@ -77,7 +79,16 @@ struct LayerDecoder {
             return s
         }
         var layer = Layer(id: id, place: place, type: type)
-        readCommon(m, into: &layer)
+        if let address {
+            // Expression values become bindings; the static readers never see them.
+            var taken: Set<String> = []
+            for key in Array(ExpressionBinder.numberKeys.keys) + Array(ExpressionBinder.pointKeys.keys) + ["path"] {
+                guard let f = m[key], ExpressionBinder.containsExpression(f) else { continue }
+                if binder.bind(f, key: key, keyPath: nil, layer: LayerAddress(address), label: id ?? place) { taken.insert(key) }
+            }
+            m = m.removing(taken)
+        }
+        readCommon(m, into: &layer, address: address)
         switch type {
         case .shape: readShape(m, into: &layer)
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
@@ -106,7 +117,7 @@ struct LayerDecoder {
         return items.compactMap { layer($0, address: nil, place: $0.keyPath) }
     }
 
-    private mutating func readCommon(_ m: Mapping, into layer: inout Layer) {
+    private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         if let f = m["anchorPoint"], let p = f.point { layer.anchorPoint = p }
         if let f = m["frame"] {
             if m["position"] != nil || m["bounds"] != nil {
@@ -149,6 +160,10 @@ struct LayerDecoder {
                 for name in props.order {
                     if LayerKeyPath.named[name] != nil {
                         props[name]?.report("'\(name)' is a built-in key path; custom properties need other names")
+                    } else if let pf = props[name], let address, ExpressionBinder.containsExpression(pf) {
+                        layer.properties[name] = 0
+                        _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
+                                        label: "\(layer.key).\(name)")
                     } else if let v = props[name]?.number {
                         layer.properties[name] = v
                     }

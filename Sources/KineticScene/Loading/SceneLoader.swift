@@ -80,9 +80,13 @@ public enum SceneLoader {
             m[key]?.report("not yet supported: \(key) (section \(key == "dynamics" ? 6 : 7) of the scene format)")
         }
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
+        let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
         guard let settings else { return nil }
-        return Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
-                     assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+        var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
+                          assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+        scene.bindings = bindings
+        scene.layerIDs = layerDecoder.ids.mapValues(\.address)
+        return scene
     }
 
     private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {

@@ -103,6 +103,11 @@ struct Mapping {
 
     subscript(key: String) -> Field? { fields[key] }
 
+    /// The mapping without `keys` (taken by another reader).
+    func removing(_ keys: Set<String>) -> Mapping {
+        Mapping(owner: owner, fields: fields.filter { !keys.contains($0.key) }, order: order.filter { !keys.contains($0) })
+    }
+
     /// The field, or nil with "missing required key" reported on the owner.
     func required(_ key: String) -> Field? {
         if let f = fields[key] { return f }

@@ -12,6 +12,10 @@ public struct Scene: Sendable {
     /// Animations in file order (later ones win on the same key path, as in CA).
     public var animations: [AnimationSpec]
     public var golden: GoldenSpec
+    /// Properties driven by expressions, in dependency order.
+    public var bindings: [ExpressionBinding] = []
+    /// Layer ids and where they stand in the tree (for references).
+    public var layerIDs: [String: LayerAddress] = [:]
     /// Every image asset the scene uses, resolved to file paths.
     public var assets: Set<String>
 

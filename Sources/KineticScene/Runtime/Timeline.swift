@@ -19,6 +19,11 @@ public struct Timeline: Sendable {
     public func frame(at time: Double, index: Int) -> SceneFrame {
         var layers = scene.layers
         for spec in scene.animations { Self.apply(spec, at: time, to: &layers) }
+        // Expressions read presentation values, so they run last.
+        if !scene.bindings.isEmpty {
+            _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
+                .apply(to: &layers, time: time, frame: index)
+        }
         return SceneFrame(index: index, time: time, size: scene.settings.size,
                           background: scene.settings.background, layers: layers)
     }

@@ -1,0 +1,218 @@
+import KineticExpressions
+import KineticGeometry
+import KineticLayers
+import Yams
+
+/// Turns expression values (`"= …"`, `"@id …"`) of layer keys into bindings while the
+/// layers are read, then checks their references and orders them by dependency.
+struct ExpressionBinder {
+    private var pending: [(binding: ExpressionBinding, field: Field)] = []
+
+    /// Number keys that may hold an expression, with the property they drive.
+    static let numberKeys: [String: LayerKeyPath] = [
+        "zPosition": .zPosition, "opacity": .opacity, "cornerRadius": .cornerRadius, "borderWidth": .borderWidth,
+        "shadowOpacity": .shadowOpacity, "shadowRadius": .shadowRadius, "strokeStart": .strokeStart,
+        "strokeEnd": .strokeEnd, "lineWidth": .lineWidth, "lineDashPhase": .lineDashPhase, "fontSize": .fontSize,
+    ]
+    /// Point and size keys that may hold expressions (whole, or per component).
+    static let pointKeys: [String: LayerKeyPath] = [
+        "position": .position, "anchorPoint": .anchorPoint, "startPoint": .startPoint, "endPoint": .endPoint,
+        "shadowOffset": .shadowOffset, "bounds": .boundsSize,
+    ]
+
+    /// Whether a value is, or contains, an expression or reference.
+    static func containsExpression(_ f: Field) -> Bool {
+        switch f.node {
+        case .scalar(let s): return isExpressionText(s.string)
+        case .sequence(let seq): return seq.contains { n in n.scalar.map { isExpressionText($0.string) } ?? false }
+        case .mapping(let m): return m["cubic"] != nil
+        case .alias: return false
+        }
+    }
+
+    static func isExpressionText(_ text: String) -> Bool {
+        let t = text.drop { $0.isWhitespace }
+        return t.hasPrefix("=") || t.hasPrefix("@")
+    }
+
+    /// Records the binding of `key` on the layer at `layer`; returns whether the key was
+    /// taken (its problems, if any, reported).
+    mutating func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {
+        let salt = UInt64(pending.count + 1)
+        if key == "path" {
+            guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return true }
+            guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return true }
+            let sources = items.map(pointSource)
+            guard !sources.contains(where: { $0 == nil }) else { return true }
+            add(ExpressionBinding(layer: layer, keyPath: .path, value: .cubic(sources.compactMap { $0 }),
+                                  label: "\(label).path", seedSalt: salt), f)
+            return true
+        }
+        if let kp = keyPath ?? Self.numberKeys[key] {
+            if kp.valueKind == .number {
+                guard let t = term(f) else { return true }
+                add(ExpressionBinding(layer: layer, keyPath: kp, value: .scalar(t), label: "\(label).\(key)", seedSalt: salt), f)
+                return true
+            }
+        }
+        if let kp = Self.pointKeys[key] {
+            if case .sequence(let s) = f.node, s.count == 4, key == "bounds" {
+                f.report("expressions in bounds: use [width, height]")
+                return true
+            }
+            guard let source = pointSource(f) else { return true }
+            let value: ExpressionBinding.BoundValue = switch source {
+            case .vector(let e): .vector(e)
+            case .components(let x, let y): .components(x, y)
+            }
+            add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
+            return true
+        }
+        f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
+        return true
+    }
+
+    private mutating func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
+
+    /// A number written in the file or as an expression.
+    private func term(_ f: Field) -> ExpressionBinding.Term? {
+        guard case .scalar(let s) = f.node else { return f.number.map { .literal($0) } }
+        guard Self.isExpressionText(s.string) else { return f.number.map { .literal($0) } }
+        return parse(f, s).map { .expression($0) }
+    }
+
+    /// A point: one vector expression (`"@ball"`, `"= [t, 2]"`) or `[x, y]` with terms.
+    private func pointSource(_ f: Field) -> ExpressionBinding.PointSource? {
+        if case .scalar(let s) = f.node {
+            guard Self.isExpressionText(s.string) else {
+                f.report("expected a point [x, y], an expression or a reference")
+                return nil
+            }
+            return parse(f, s).map { .vector($0) }
+        }
+        guard let items = f.elements else { return nil }
+        guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
+        guard let x = term(items[0]), let y = term(items[1]) else { return nil }
+        return .components(x, y)
+    }
+
+    /// Parses `= …` or `@…`, reporting a syntax error at its character.
+    private func parse(_ f: Field, _ s: Node.Scalar) -> Expression? {
+        let text = s.string
+        let lead = text.prefix { $0.isWhitespace }.count
+        let isReference = text.dropFirst(lead).hasPrefix("@")
+        do {
+            return isReference ? try Expression.parsePointShorthand(text) : try Expression.parse(String(text.dropFirst(lead + 1)))
+        } catch {
+            let offset = isReference ? error.offset : lead + 1 + error.offset
+            Self.report(error.message, offset: offset, in: f, scalar: s)
+            return nil
+        }
+    }
+
+    /// Reports at the character `offset` of the scalar's text when it is on one line.
+    static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
+        let quoted = s.style == .singleQuoted || s.style == .doubleQuoted
+        if !s.string.contains("\n"), let mark = s.mark {
+            f.diagnostics.report(message, line: mark.line, column: mark.column + offset + (quoted ? 1 : 0), keyPath: f.keyPath)
+        } else {
+            f.report(message)
+        }
+    }
+
+    /// Checks every reference against the layers and every result kind, then orders the
+    /// bindings so each runs after the ones it reads; reports cycles by name.
+    func finish(layers: [String: LayerEntry]) -> [ExpressionBinding] {
+        var ok = [Bool](repeating: true, count: pending.count)
+        for (i, (binding, field)) in pending.enumerated() {
+            let expected: [ValueKind] = {
+                switch binding.value {
+                case .scalar: [.scalar]
+                case .vector: [.vector]
+                case .components: [.scalar]
+                case .cubic: [.vector, .scalar]
+                }
+            }()
+            for e in binding.expressions {
+                var refProblem = false
+                for ref in e.references where kind(of: ref, layers: layers) == nil {
+                    refProblem = true
+                    let message: String
+                    if let entry = layers[ref.id] {
+                        let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
+                        message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + Suggestions.hint(for: ref.keyPath, in: names)
+                    } else {
+                        message = "unknown layer id '\(ref.id)'" + Suggestions.hint(for: ref.id, in: Array(layers.keys))
+                    }
+                    reportInExpression(message, expression: e, offset: ref.offset, field: field)
+                }
+                if refProblem { ok[i] = false; continue }
+                do {
+                    let k = try e.resultKind { kind(of: $0, layers: layers) }
+                    if !expected.contains(k) {
+                        field.report("expected \(expected.map(\.description).joined(separator: " or ")), but the expression gives \(k)")
+                        ok[i] = false
+                    }
+                } catch {
+                    reportInExpression(error.message, expression: e, offset: error.offset, field: field)
+                    ok[i] = false
+                }
+            }
+        }
+        let valid = pending.indices.filter { ok[$0] }
+        // Binding j feeds binding i when i reads the property j writes.
+        func writes(_ j: Int) -> (LayerAddress, String) {
+            (pending[j].binding.layer, ReferenceKeyPaths.group(pending[j].binding.keyPath))
+        }
+        func dependencies(_ i: Int) -> [Int] {
+            let reads = pending[i].binding.expressions.flatMap(\.references).compactMap { ref -> (LayerAddress, String)? in
+                guard let entry = layers[ref.id],
+                      let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
+                return (entry.address, ReferenceKeyPaths.group(kp))
+            }
+            return valid.filter { j in reads.contains { $0.0 == writes(j).0 && $0.1 == writes(j).1 } }
+        }
+        switch DependencyOrder.sort(valid, dependencies: dependencies) {
+        case .success(let order):
+            return order.map { pending[$0].binding }
+        case .failure(let cycle):
+            let names = cycle.members.map { pending[$0].binding.label }
+            if let first = cycle.members.first {
+                pending[first].field.report("reference cycle: \((names + [names[0]]).joined(separator: " → "))")
+            }
+            return []
+        }
+    }
+
+    private func kind(of ref: Reference, layers: [String: LayerEntry]) -> ValueKind? {
+        guard let entry = layers[ref.id],
+              let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
+        if let types = kp.layerTypes, !types.contains(entry.type) { return nil }
+        return kp.valueKind == .number ? .scalar : .vector
+    }
+
+    /// Reports at a character of whichever scalar of the field holds the expression.
+    private func reportInExpression(_ message: String, expression e: Expression, offset: Int, field: Field) {
+        for scalar in Self.scalars(of: field.node) {
+            let text = scalar.string
+            let lead = text.prefix { $0.isWhitespace }.count
+            let body = text.dropFirst(lead)
+            if body.hasPrefix("@"), text == e.source || String(body) == e.source.drop(while: { $0.isWhitespace }) {
+                Self.report(message, offset: offset + (text.count - e.source.count), in: field, scalar: scalar); return
+            }
+            if body.hasPrefix("="), String(body.dropFirst()) == e.source {
+                Self.report(message, offset: lead + 1 + offset, in: field, scalar: scalar); return
+            }
+        }
+        field.report(message)
+    }
+
+    private static func scalars(of node: Node) -> [Node.Scalar] {
+        switch node {
+        case .scalar(let s): [s]
+        case .sequence(let seq): seq.flatMap { scalars(of: $0) }
+        case .mapping(let m): m.values.flatMap { scalars(of: $0) }
+        case .alias: []
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import KineticExpressions
+import KineticGeometry
+import KineticLayers
+
+/// A layer property driven by an expression (section 4): evaluated every frame after
+/// animations and physics, in dependency order — the declarative form of the seeds'
+/// CADisplayLink and `action` blocks.
+public struct ExpressionBinding: Sendable {
+    /// The driven layer and property.
+    public var layer: LayerAddress
+    public var keyPath: LayerKeyPath
+    public var value: BoundValue
+    /// `ID.keyPath` of the target, for messages (`ball.position`).
+    public var label: String
+    /// Stable across runs: keeps `random()` of different bindings apart.
+    public var seedSalt: UInt64
+
+    /// A number that is either written in the file or computed.
+    public enum Term: Sendable {
+        case literal(Double)
+        case expression(Expression)
+    }
+
+    /// The shapes of bound values.
+    public enum BoundValue: Sendable {
+        /// A number property.
+        case scalar(Term)
+        /// A point (or size) property from one point-valued expression (`"@ball"`).
+        case vector(Expression)
+        /// A point (or size) property with an expression in one or both components.
+        case components(Term, Term)
+        /// A `{cubic: [p0, c1, c2, p1]}` path through live points.
+        case cubic([PointSource])
+    }
+
+    /// One point of a live cubic.
+    public enum PointSource: Sendable {
+        case vector(Expression)
+        case components(Term, Term)
+    }
+
+    /// Every expression of the binding, in source order.
+    public var expressions: [Expression] {
+        func of(_ t: Term) -> [Expression] { if case .expression(let e) = t { [e] } else { [] } }
+        func of(_ p: PointSource) -> [Expression] {
+            switch p {
+            case .vector(let e): [e]
+            case .components(let x, let y): of(x) + of(y)
+            }
+        }
+        switch value {
+        case .scalar(let t): return of(t)
+        case .vector(let e): return [e]
+        case .components(let x, let y): return of(x) + of(y)
+        case .cubic(let points): return points.flatMap(of)
+        }
+    }
+}

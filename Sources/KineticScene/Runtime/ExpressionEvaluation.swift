@@ -1,0 +1,113 @@
+import KineticExpressions
+import KineticGeometry
+import KineticLayers
+
+/// Applies the scene's expression bindings to a presentation tree.
+struct ExpressionEvaluation {
+    let bindings: [ExpressionBinding]
+    let layerIDs: [String: LayerAddress]
+    let seed: UInt64
+
+    /// Evaluates every binding (already in dependency order) and writes the results.
+    /// Returns the first binding whose value is not finite, for the caller to report.
+    func apply(to layers: inout [Layer], time: Double, frame: Int) -> ExpressionBinding? {
+        for binding in bindings {
+            let snapshot = layers
+            let ids = layerIDs
+            let context = EvaluationContext(time: time, frame: frame, seed: seed, expressionID: binding.seedSalt) { ref in
+                Self.resolve(ref, in: snapshot, ids: ids)
+            }
+            guard let value = Self.value(of: binding, context: context, current: snapshot[binding.layer]) else {
+                return binding
+            }
+            layers.modify(at: binding.layer) { $0.setValue(value, at: binding.keyPath) }
+        }
+        return nil
+    }
+
+    /// The presentation value a reference reads.
+    static func resolve(_ ref: Reference, in layers: [Layer], ids: [String: LayerAddress]) -> Value {
+        guard let address = ids[ref.id], let layer = layers[address],
+              let keyPath = ReferenceKeyPaths.keyPath(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
+              let v = layer.value(at: keyPath) else { return .scalar(.nan) }
+        switch v {
+        case .number(let n): return .scalar(n)
+        case .point(let p): return .vector(p)
+        case .size(let s): return .vector(Point(s.width, s.height))
+        default: return .scalar(.nan)
+        }
+    }
+
+    private static func value(of binding: ExpressionBinding, context: EvaluationContext, current: Layer?) -> AnimatableValue? {
+        func number(_ t: ExpressionBinding.Term) -> Double {
+            switch t {
+            case .literal(let v): v
+            case .expression(let e): e.evaluate(context).scalar ?? .nan
+            }
+        }
+        func point(_ p: ExpressionBinding.PointSource) -> Point {
+            switch p {
+            case .vector(let e): e.evaluate(context).vector ?? Point(.nan, .nan)
+            case .components(let x, let y): Point(number(x), number(y))
+            }
+        }
+        let isSize = binding.keyPath.valueKind == .size
+        func pointValue(_ p: Point) -> AnimatableValue { isSize ? .size(Size(p.x, p.y)) : .point(p) }
+        let result: AnimatableValue
+        switch binding.value {
+        case .scalar(let t):
+            result = .number(number(t))
+        case .vector(let e):
+            result = pointValue(point(.vector(e)))
+        case .components(let x, let y):
+            result = pointValue(point(.components(x, y)))
+        case .cubic(let sources):
+            let p = sources.map(point)
+            guard p.count == 4 else { return nil }
+            var path = BezierPath()
+            path.move(to: p[0])
+            path.addCurve(to: p[3], control1: p[1], control2: p[2])
+            result = .path(path)
+        }
+        return result.isFiniteValue ? result : nil
+    }
+}
+
+/// Which key paths a reference may read.
+enum ReferenceKeyPaths {
+    /// The key path named by a reference, or nil. Custom properties are read by name.
+    static func keyPath(_ text: String, of isCustomProperty: Bool) -> LayerKeyPath? {
+        if isCustomProperty { return .property(text) }
+        guard let kp = LayerKeyPath.named[text] else { return nil }
+        switch kp.valueKind {
+        case .number, .point, .size: return kp
+        default: return nil
+        }
+    }
+
+    /// The property a key path belongs to, for dependencies: `position.x` and `position`
+    /// are the same property.
+    static func group(_ keyPath: LayerKeyPath) -> String {
+        switch keyPath {
+        case .position, .positionX, .positionY: "position"
+        case .bounds, .boundsSize, .boundsWidth, .boundsHeight: "bounds"
+        case .transform, .transformRotationX, .transformRotationY, .transformRotationZ, .transformScale,
+             .transformScaleX, .transformScaleY, .transformTranslationX, .transformTranslationY, .transformTranslationZ:
+            "transform"
+        case .property(let name): "properties.\(name)"
+        default: "\(keyPath)"
+        }
+    }
+}
+
+private extension AnimatableValue {
+    var isFiniteValue: Bool {
+        switch self {
+        case .number(let v): v.isFinite
+        case .point(let p): p.isFinite
+        case .size(let s): s.width.isFinite && s.height.isFinite
+        case .path(let p): p.isFinite
+        default: true
+        }
+    }
+}

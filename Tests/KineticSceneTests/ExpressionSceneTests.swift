@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import KineticGeometry
+import KineticLayers
+@testable import KineticScene
+
+/// Section 4 through scene files: expressions and references drive layer properties.
+@Suite struct ExpressionSceneTests {
+    func load(_ body: String) throws -> Scene {
+        try SceneLoader.load(text: "kinetic: 1\nscene: {size: [200, 200], duration: 2, fps: 50}\n" + body, file: "t.yaml")
+    }
+
+    func problems(_ body: String) -> [SceneProblem] {
+        do { _ = try load(body); return [] } catch let e as SceneLoadError { return e.problems } catch { return [] }
+    }
+
+    func layer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
+        var found: Layer?
+        Timeline(scene: scene).frame(at: time, index: Int(time * 50)).forEachLayer { l, _ in if l.id == id { found = l } }
+        return found
+    }
+
+    @Test func expressionsFollowTimeAndReferences() throws {
+        let scene = try load("""
+        layers:
+          - {id: a, position: ["= 10 + 20 * t", 50]}
+          - {id: b, position: "@a.position + [0, -30]", opacity: "= clamp(a.position.x / 100, 0, 1)"}
+        """)
+        let b = try #require(layer(scene, "b", at: 1.5))
+        #expect(abs(b.position.x - 40) < 1e-9 && abs(b.position.y - 20) < 1e-9)
+        #expect(abs(b.opacity - 0.4) < 1e-9)
+    }
+
+    @Test func referencesReadAnimatedPresentationValues() throws {
+        let scene = try load("""
+        layers:
+          - {id: helperSide, position: [0, 0]}
+          - {id: helperCenter, position: [0, 0]}
+          - {id: edge, properties: {diff: "= helperSide.position.x - helperCenter.position.x"}}
+        animations:
+          - {layer: helperSide, keyPath: position.x, from: 0, to: 100, duration: 1}
+          - {layer: helperCenter, keyPath: position.x, from: 0, to: 40, duration: 1}
+        """)
+        let edge = try #require(layer(scene, "edge", at: 0.5))
+        #expect(abs((edge.properties["diff"] ?? 0) - 30) < 1e-9)
+    }
+
+    @Test func bindingsRunInDependencyOrder() throws {
+        // c reads b, which reads a: file order is the reverse of the evaluation order.
+        let scene = try load("""
+        layers:
+          - {id: c, position: ["= b.position.x + 1", 0]}
+          - {id: b, position: ["= a.position.x + 1", 0]}
+          - {id: a, position: ["= 10 * t", 0]}
+        """)
+        #expect(abs((layer(scene, "c", at: 1)?.position.x ?? 0) - 12) < 1e-9)
+    }
+
+    @Test func liveCubicFollowsItems() throws {
+        let scene = try load("""
+        layers:
+          - {id: p, position: [10, 10]}
+          - {id: q, position: ["= 100 * t", 80]}
+          - {id: rope, type: shape, fillColor: clear, strokeColor: red,
+             path: {cubic: ["@p", [50, 0], [60, 90], "@q"]}}
+        """)
+        let rope = try #require(layer(scene, "rope", at: 1))
+        #expect(rope.shape?.path.svgData() == "M 10 10 C 50 0 60 90 100 80")
+    }
+
+    @Test func randomIsDeterministicPerFrame() throws {
+        let scene = try load("layers: [{id: r, opacity: \"= random()\"}]\n")
+        let a = layer(scene, "r", at: 0.5)?.opacity, b = layer(scene, "r", at: 0.5)?.opacity
+        let c = layer(scene, "r", at: 0.52)?.opacity
+        #expect(a == b)
+        #expect(a != c)
+        #expect((0..<1).contains(a ?? -1))
+    }
+
+    @Test func cyclesAreNamed() {
+        let p = problems("""
+        layers:
+          - {id: a, position: ["= b.position.y", 0]}
+          - {id: b, position: [0, "= a.position.x"]}
+        """)
+        #expect(p.count == 1)
+        #expect(p.first?.message.hasPrefix("reference cycle: ") == true)
+        #expect(p.first?.message.contains("a.position → b.position → a.position") == true
+                || p.first?.message.contains("b.position → a.position → b.position") == true)
+    }
+
+    @Test func errorsPointIntoTheExpression() {
+        // `sinn` starts at character 3 of "= sinn(t)", which starts at column 23.
+        let p = problems("layers:\n  - {id: a, opacity: \"= sinn(t)\"}\n")
+        #expect(p.count == 1)
+        #expect(p.first?.location.line == 4)
+        #expect(p.first?.location.column == 23 + 1 + 2)
+        #expect(p.first?.message.contains("sin") == true)
+        let unknown = problems("layers:\n  - {id: a, opacity: \"= bb.opacity\"}\n  - {id: b}\n")
+        #expect(unknown.first?.message == "unknown layer id 'bb' (did you mean 'b'?)")
+        let kind = problems("layers:\n  - {id: a, opacity: \"= [1, 2]\"}\n")
+        #expect(kind.first?.message.contains("expected a number") == true)
+    }
+}

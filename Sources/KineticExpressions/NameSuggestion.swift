@@ -1,0 +1,37 @@
+/// "Did you mean …?" for misspelled function and variable names. The same rule as the
+/// scene loader's key suggestions, which this target cannot import (it sits below it).
+enum NameSuggestion {
+    /// " (did you mean 'x'?)" when a candidate is within about a third of the word's
+    /// length in edits, otherwise "".
+    static func hint(for word: String, in candidates: [String]) -> String {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let d = distance(word.lowercased(), candidate.lowercased())
+            if d < (best?.distance ?? Int.max) { best = (candidate, d) }
+        }
+        guard let best, best.distance <= max(1, word.count / 3) else { return "" }
+        return " (did you mean '\(best.name)'?)"
+    }
+
+    /// Levenshtein distance, a transposition of neighbours counting as one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[b.count]
+    }
+}

@@ -12,6 +12,10 @@ public final class GIFWriter {
     private var file: AtomicFile?
     private var encoder: GifEncoder?
 
+    /// The hidden file being written until ``finish()`` or ``cancel()``, then nil — for a
+    /// signal handler that must remove it when the process is interrupted.
+    public var temporaryPath: String? { file?.temporaryPath }
+
     /// Opens the temporary file and writes the header, screen descriptor (with the shared
     /// palette as global colour table, if ``GIFOptions/palette`` is `.shared`) and the
     /// NETSCAPE2.0 loop extension.
@@ -44,6 +48,9 @@ public final class GIFWriter {
             }
             guard frame.indices.count == r.width * r.height else {
                 throw .invalidImage(reason: "frame has \(frame.indices.count) pixels for a \(r.width)×\(r.height) rectangle")
+            }
+            if let palette = frame.localPalette, palette.count > 255 {
+                throw .invalidImage(reason: "frame palette has \(palette.count) colours; at most 255 fit beside the transparent index")
             }
             if frame.localPalette == nil, case .perFrame = options.palette {
                 throw .invalidImage(reason: "frame has no palette and the GIF has no shared palette")

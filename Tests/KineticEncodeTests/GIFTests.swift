@@ -69,7 +69,9 @@ import Testing
             Synthetic.put(&second, x, y, r: 0, g: 0, b: 1, a: 1)
         } }
         let third = second
-        let prepared = try encodeGIF([first, second, third], to: folder + "/d.gif")
+        var fourth = third
+        Synthetic.put(&fourth, 63, 47, r: 1, g: 1, b: 1, a: 1)
+        let prepared = try encodeGIF([first, second, third, fourth], to: folder + "/d.gif")
         #expect(prepared[1].rect == GIFRect(x: 30, y: 7, width: 6, height: 5))
         for y in 1..<4 { for x in 1..<5 {
             #expect(prepared[1].indices[y * 6 + x] == PreparedGIFFrame.transparentIndex)
@@ -82,7 +84,9 @@ import Testing
         let gif = try DecodedGIF(path: folder + "/d.gif")
         #expect(gif.rects == [GIFRect(x: 0, y: 0, width: 64, height: 48),
                               GIFRect(x: 30, y: 7, width: 6, height: 5),
-                              GIFRect(x: 0, y: 0, width: 1, height: 1)])
+                              GIFRect(x: 0, y: 0, width: 1, height: 1),
+                              GIFRect(x: 63, y: 47, width: 1, height: 1)])
+        #expect(Array(gif.canvases[3][(gif.canvases[3].count - 4)...]) == [255, 255, 255, 255])
         // The outline is pure blue; the inside still shows the first frame.
         let o = (7 * 64 + 30) * 4
         #expect(Array(gif.canvases[1][o..<(o + 3)]) == [0, 0, 255])
@@ -169,22 +173,8 @@ import Testing
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try encodeGIF(Synthetic.frames(10), to: folder + "/f.gif")
-        let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-            .split(separator: ":").map { "\($0)/ffmpeg" }
-        guard let ffmpeg = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            Issue.record("ffmpeg is not installed (run `make deps`); it is the independent GIF decoder")
-            return
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-v", "error", "-i", folder + "/f.gif", "-f", "null", "-"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, message) = try runFFmpeg(["-v", "error", "-i", folder + "/f.gif", "-f", "null", "-"])
+        #expect(status == 0)
         #expect(message.isEmpty, "ffmpeg: \(message)")
     }
 }

@@ -55,6 +55,33 @@ import Testing
         #expect(try PNGWriter.encode(padded) == PNGWriter.encode(packed))
     }
 
+    /// PNGs of other colour types (made by ffmpeg from raw pixels) come back as opaque
+    /// ARGB32 with the same colours.
+    @Test(arguments: ["gray", "rgb24"])
+    func otherColourTypesBecomeARGB32(pixelFormat: String) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Pixel (x, y): grey x·40 + y·20, or RGB (x·40, y·80, 200).
+        func rgb(_ x: Int, _ y: Int) -> [UInt8] {
+            pixelFormat == "gray" ? Array(repeating: UInt8(x * 40 + y * 20), count: 3)
+                                  : [UInt8(x * 40), UInt8(y * 80), 200]
+        }
+        var raw: [UInt8] = []
+        for y in 0..<3 { for x in 0..<5 { raw += pixelFormat == "gray" ? [rgb(x, y)[0]] : rgb(x, y) } }
+        FileManager.default.createFile(atPath: folder + "/c.raw", contents: Data(raw))
+        let (status, message) = try runFFmpeg(["-v", "error", "-f", "rawvideo", "-pix_fmt", pixelFormat,
+                                               "-s", "5x3", "-i", folder + "/c.raw",
+                                               "-frames:v", "1", "-pix_fmt", pixelFormat, folder + "/c.png"])
+        #expect(status == 0, "ffmpeg: \(message)")
+        let image = try PNGReader.read(folder + "/c.png")
+        try #require(image.width == 5 && image.height == 3)
+        for y in 0..<3 { for x in 0..<5 {
+            let i = y * image.stride + x * 4
+            let c = rgb(x, y)
+            #expect(Array(image.bytes[i..<(i + 4)]) == [c[2], c[1], c[0], 255], "pixel \(x), \(y)")
+        } }
+    }
+
     @Test func missingFileIsCannotRead() {
         #expect {
             _ = try PNGReader.read("/nonexistent-kinetic/none.png")

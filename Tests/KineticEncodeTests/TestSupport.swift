@@ -120,3 +120,33 @@ func encodeGIF(_ frames: [PixelImage], to path: String, options: GIFOptions = GI
     try writer.finish()
     return prepared
 }
+
+struct FFmpegMissing: Error, CustomStringConvertible {
+    var description: String { "ffmpeg is not installed (run `make deps`): tests use it as an independent decoder" }
+}
+
+/// Runs ffmpeg with `arguments`; its exit status and standard error. Throws (failing the
+/// test, never skipping it) when ffmpeg is missing.
+func runFFmpeg(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+    let candidates = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        .split(separator: ":").map { "\($0)/ffmpeg" }
+    guard let ffmpeg = candidates.first(where: FileManager.default.isExecutableFile(atPath:)) else {
+        throw FFmpegMissing()
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: ffmpeg)
+    process.arguments = arguments
+    // Standard error goes to a file, not a Pipe: reading a pipe while parallel tests
+    // spawn processes can fail with EINTR inside Foundation.
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-\(UUID().uuidString).log").path
+    FileManager.default.createFile(atPath: log, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: log) }
+    let errors = try #require(FileHandle(forWritingAtPath: log))
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    try errors.close()
+    let message = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
+    return (process.terminationStatus, message)
+}

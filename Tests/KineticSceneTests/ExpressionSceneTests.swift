@@ -90,11 +90,11 @@ import KineticLayers
     }
 
     @Test func errorsPointIntoTheExpression() {
-        // `sinn` starts at character 3 of "= sinn(t)", which starts at column 23.
+        // `sinn` starts at character 3 of "= sinn(t)", whose quote is at column 22.
         let p = problems("layers:\n  - {id: a, opacity: \"= sinn(t)\"}\n")
         #expect(p.count == 1)
         #expect(p.first?.location.line == 4)
-        #expect(p.first?.location.column == 23 + 1 + 2)
+        #expect(p.first?.location.column == 22 + 1 + 2)
         #expect(p.first?.message.contains("sin") == true)
         let unknown = problems("layers:\n  - {id: a, opacity: \"= bb.opacity\"}\n  - {id: b}\n")
         #expect(unknown.first?.message == "unknown layer id 'bb' (did you mean 'b'?)")

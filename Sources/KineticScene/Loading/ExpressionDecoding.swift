@@ -110,14 +110,8 @@ struct ExpressionBinder {
         }
     }
 
-    /// Reports at the character `offset` of the scalar's text when it is on one line.
     static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
-        let quoted = s.style == .singleQuoted || s.style == .doubleQuoted
-        if !s.string.contains("\n"), let mark = s.mark {
-            f.diagnostics.report(message, line: mark.line, column: mark.column + offset + (quoted ? 1 : 0), keyPath: f.keyPath)
-        } else {
-            f.report(message)
-        }
+        f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
     }
 
     /// Checks every reference against the layers and every result kind, then orders the

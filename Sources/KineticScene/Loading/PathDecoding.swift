@@ -28,15 +28,8 @@ extension Field {
 
     /// Points the error at the offending character when the path is on one line.
     private func reportPathError(_ error: PathSyntaxError, in scalar: Node.Scalar) {
-        var column = (scalar.mark?.column ?? 1) + error.offset
-        if scalar.style == .singleQuoted || scalar.style == .doubleQuoted { column += 1 }
-        let singleLine = !scalar.string.contains("\n") && (scalar.style != .literal && scalar.style != .folded)
         let message = "path syntax error at character \(error.offset + 1): \(error.message)"
-        if singleLine {
-            diagnostics.report(message, line: scalar.mark?.line ?? 1, column: column, keyPath: keyPath)
-        } else {
-            diagnostics.report(message, at: scalar.mark, keyPath: keyPath)
-        }
+        diagnostics.report(message, offset: error.offset, in: scalar, keyPath: keyPath)
     }
 
     private static let primitiveKeys = ["rect", "roundedRect", "cornerRadius", "oval", "arc", "polyline", "closed",

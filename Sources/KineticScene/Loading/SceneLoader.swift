@@ -40,7 +40,7 @@ public enum SceneLoader {
     /// Reads and validates scene text; `file` names it in messages.
     public static func load(text: String, file: String, baseDirectory: String = ".",
                             limits: SceneLimits = SceneLimits()) throws -> Scene {
-        let diagnostics = Diagnostics(file: file)
+        let diagnostics = Diagnostics(file: file, text: text)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

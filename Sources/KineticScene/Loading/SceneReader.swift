@@ -6,9 +6,31 @@ import Yams
 /// writes to the same list.
 final class Diagnostics {
     let file: String
+    /// The file's lines, to place errors inside a value precisely.
+    private let lines: [Substring]
     private(set) var problems: [SceneProblem] = []
 
-    init(file: String) { self.file = file }
+    init(file: String, text: String = "") {
+        self.file = file
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// Reports at the character `offset` of a one-line scalar's text. libyaml's mark can
+    /// stand on the whitespace before a value in flow context, so the value's first
+    /// character (after its opening quote) is looked up on the line itself.
+    func report(_ message: String, offset: Int, in scalar: Node.Scalar, keyPath: String) {
+        guard let mark = scalar.mark, !scalar.string.contains("\n") else {
+            return report(message, at: scalar.mark, keyPath: keyPath)
+        }
+        var column = mark.column
+        if lines.indices.contains(mark.line - 1) {
+            let line = Array(lines[mark.line - 1].unicodeScalars)
+            while column - 1 < line.count, line[column - 1] == " " || line[column - 1] == "\t" { column += 1 }
+            // Yams does not always keep the quoting style: read the quote off the line.
+            if column - 1 < line.count, line[column - 1] == "\"" || line[column - 1] == "'" { column += 1 }
+        }
+        report(message, line: mark.line, column: column + offset, keyPath: keyPath)
+    }
 
     func report(_ message: String, at mark: Mark?, keyPath: String) {
         report(message, line: mark?.line ?? 1, column: mark?.column ?? 1, keyPath: keyPath)

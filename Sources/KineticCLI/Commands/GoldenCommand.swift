@@ -96,7 +96,8 @@ struct GoldenCommand: ParsableCommand {
             diff side by side (red: over the tolerance, blue: within it) is written to
             OUTPUT/NAME/frame-NNNN.png.
 
-            Exit status: 0 all match, 1 a frame mismatches, 65 invalid scene, 66 missing scene.
+            Exit status: 0 all match, 1 a frame mismatches, 65 invalid scene, 66 missing scene
+            (a scene that cannot be checked outranks a mismatch; the other scenes are still checked).
             """)
 
         @OptionGroup var options: Options

@@ -10,9 +10,9 @@ struct GoldenCommand: ParsableCommand {
         commandName: "golden",
         abstract: "Compare scenes' golden frames with fresh renders, or re-bless them.",
         discussion: """
-        Each scene's `golden:` block lists frames (`last` is the final one), the scale they
-        are rendered at (default 1, whatever the scene's scale) and a tolerance. Golden
-        images live in golden/NAME/frame-NNNN.png beside scenes/NAME.yaml.
+        Each scene's `golden:` block lists frames (`last` is the final one), the scale
+        they are rendered at (default 1, whatever the scene's scale) and a tolerance.
+        Golden images live in golden/NAME/frame-NNNN.png beside scenes/NAME.yaml.
 
         Examples:
           kinetic golden check                        # every scenes/*.yaml of this folder
@@ -88,16 +88,17 @@ struct GoldenCommand: ParsableCommand {
             abstract: "Render every golden frame and compare it with its golden image.",
             discussion: """
             A pixel differs when any of its RGBA channels (un-premultiplied) is more than
-            tolerance.channel away; a frame mismatches when more than tolerance.pixels of its
-            pixels differ, its size differs, or its golden image is missing. One line per
-            frame on stdout: the share of differing pixels, the largest channel difference,
-            and SSIM (mean over 8×8 windows of Rec. 601 luma over white; 1 = identical).
-            For each mismatch a PNG with the actual frame, the expected one and an amplified
-            diff side by side (red: over the tolerance, blue: within it) is written to
-            OUTPUT/NAME/frame-NNNN.png.
+            tolerance.channel away; a frame mismatches when more than tolerance.pixels of
+            its pixels differ, its size differs, or its golden image is missing. One line
+            per frame on stdout: the share of differing pixels, the largest channel
+            difference, and SSIM (mean over 8×8 windows of Rec. 601 luma over white; 1 =
+            identical). For each mismatch a PNG with the actual frame, the expected one
+            and an amplified diff side by side (red: over the tolerance, blue: within it)
+            is written to OUTPUT/NAME/frame-NNNN.png.
 
-            Exit status: 0 all match, 1 a frame mismatches, 65 invalid scene, 66 missing scene
-            (a scene that cannot be checked outranks a mismatch; the other scenes are still checked).
+            Exit status: 0 all match, 1 a frame mismatches, 65 invalid scene, 66 missing
+            scene (a scene that cannot be checked outranks a mismatch; the other scenes
+            are still checked).
             """)
 
         @OptionGroup var options: Options
@@ -177,11 +178,11 @@ struct GoldenCommand: ParsableCommand {
             commandName: "update",
             abstract: "Re-render the golden frames and write them as the new golden images.",
             discussion: """
-            Prints for each frame whether it is new, unchanged (the file is left alone), or
-            changed and by how much (differing pixels under the scene's tolerance, the
+            Prints for each frame whether it is new, unchanged (the file is left alone),
+            or changed and by how much (differing pixels under the scene's tolerance, the
             largest channel difference and SSIM against the old image). Files are written
-            atomically. Golden images of frames no longer listed are reported, not deleted.
-            Look at the changed frames before committing them.
+            atomically. Golden images of frames no longer listed are reported, not
+            deleted. Look at the changed frames before committing them.
 
             Exit status: 0 done, 65 invalid scene, 66 missing scene, 73 not writable.
             """)

@@ -36,23 +36,20 @@ demo: build
 	$(KINETIC) render $(DEMO_SCENE) -o $(OUT)/demo.gif
 	@echo "GIF written to $(OUT)/demo.gif"
 
-## demos: render every scene of the gallery
+## demos: render every scene of the gallery to $(OUT)/NAME.gif (skips up-to-date ones)
 demos: build
-	@mkdir -p $(OUT)
-	@for s in scenes/*.yaml; do \
-	  n=$$(basename $$s .yaml); \
-	  $(KINETIC) render $$s -o $(OUT)/$$n.gif --quiet && echo "$(OUT)/$$n.gif" || exit 1; \
-	done
+	$(KINETIC) batch scenes -o $(OUT)
 
-## test: every unit test, then the CLI checks over the scenes
+## test: every unit test, the CLI checks, then the golden frames of every scene
 test: deps
 	$(SWIFT) build -c $(CONFIG) --product kinetic
 	$(SWIFT) test --parallel
 	KINETIC=$(KINETIC) bash Tests/cli/run.sh
+	$(KINETIC) golden check
 
 ## golden: re-render the golden frames of every scene (look at them before committing)
 golden: build
-	KINETIC=$(KINETIC) bash Tests/cli/golden.sh update
+	$(KINETIC) golden update
 
 ## bench: kinetic vs ffmpeg and ImageMagick on the same frames (Tests/bench/run.sh)
 bench: build

@@ -15,7 +15,11 @@ public struct Kinetic: ParsableCommand {
           kinetic render scene.yaml -o still.png --time 1.5
           kinetic validate scenes/*.yaml
           kinetic inspect scene.yaml --frame 25 | jq '.layers.ball.position'
+          kinetic batch scenes -o out/                    # every scene to out/NAME.gif
+          kinetic golden check                            # scenes/*.yaml against golden/
+          kinetic golden update scenes/jump-star.yaml     # re-bless its golden frames
         """,
-        subcommands: [RenderCommand.self, ValidateCommand.self, InspectCommand.self])
+        subcommands: [RenderCommand.self, ValidateCommand.self, InspectCommand.self,
+                      BatchCommand.self, GoldenCommand.self])
     public init() {}
 }

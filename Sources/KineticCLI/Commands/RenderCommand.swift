@@ -107,14 +107,16 @@ struct RenderCommand: ParsableCommand {
         let target = output.map(OutputTarget.parse)
         try applyOverrides(to: &scene, target: target)
 
-        let images: ImageCache
-        do { images = try ImageCache(loading: scene.assets) } catch {
-            Terminal.error("\(self.scene): \(error)")
-            throw ExitStatus.dataError
+        var sceneRenderer: SceneRenderer
+        do {
+            sceneRenderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: jobs, showsProgress: !quiet)
+        } catch {
+            if case .assets = error { Terminal.error("\(self.scene): \(error)") } else { Terminal.error("\(error)") }
+            throw ExitCode(error.exitCode)
         }
-        let renderer = Renderer(scale: scene.settings.scale, images: images, debug: debug)
-        let timeline = Timeline(scene: scene)
-        let fps = scene.settings.fps
+        sceneRenderer.renderer.debug = debug
+        let timeline = sceneRenderer.timeline, renderer = sceneRenderer.renderer
+        let fps = sceneRenderer.fps
         let count = scene.frameCount
         let started = Date()
 
@@ -131,12 +133,12 @@ struct RenderCommand: ParsableCommand {
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
                 case .gif(let path):
-                    let range = try frameRange(count: count)
-                    try renderGIF(timeline: timeline, renderer: renderer, fps: fps, frames: range, path: path)
+                    let range = try frameRange(sceneRenderer)
+                    try sceneRenderer.renderGIF(frames: range, to: path, loopCount: loop)
                     summary("wrote \(path) (\(range.count) frames, \(Self.fileSize(path)))", started: started)
                 case .pngFrames(let pattern):
-                    let range = try frameRange(count: count)
-                    try renderPNGFrames(timeline: timeline, renderer: renderer, fps: fps, frames: range, pattern: pattern)
+                    let range = try frameRange(sceneRenderer)
+                    try sceneRenderer.renderPNGFrames(frames: range, pattern: pattern)
                     summary("wrote \(range.count) frames to \(OutputTarget.fileName(pattern: pattern, index: range.first ?? 0)) …", started: started)
                 }
             }
@@ -162,75 +164,16 @@ struct RenderCommand: ParsableCommand {
             }
             scene.settings.background = .color(color)
         }
-        if case .gif = target, scene.settings.fps > 50 {
-            if fps == nil {
-                Terminal.warning("GIF delays below 2 cs are clamped by browsers; resampling \(SceneValues.format(scene.settings.fps)) fps to 50 fps (pass --fps to insist)")
-                scene.settings.fps = 50
-            } else {
-                Terminal.warning("at \(SceneValues.format(scene.settings.fps)) fps some GIF delays fall below 2 cs, which browsers clamp (play slower)")
-            }
-        }
-        if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limitOptions.limits) {
-            Terminal.error(problem)
-            throw ExitStatus.usage
-        }
-        if scene.frameCount > limitOptions.limits.maxFrames {
-            Terminal.error("\(scene.frameCount) frames exceed the limit of \(limitOptions.limits.maxFrames) (raise it with --max-frames)")
-            throw ExitStatus.usage
+        if case .gif = target, let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: fps != nil) {
+            Terminal.warning(warning)
         }
     }
 
-    private func frameRange(count: Int) throws -> [Int] {
-        guard let frames else { return Array(0..<count) }
-        guard let r = parseFrameRange(frames), r.upperBound < count else {
-            Terminal.error("--frames \(frames): the scene has frames 0-\(count - 1)")
-            throw ExitStatus.usage
+    private func frameRange(_ sceneRenderer: SceneRenderer) throws -> [Int] {
+        do { return try sceneRenderer.frames(frames.flatMap(parseFrameRange)) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(error.exitCode)
         }
-        return Array(r)
-    }
-
-    private func pipeline(_ timeline: Timeline, _ renderer: Renderer, fps: Double, frames: [Int]) -> FramePipeline {
-        FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
-                      progress: Progress(total: frames.count, enabled: !quiet && Terminal.stderrIsTerminal))
-    }
-
-    private func renderGIF(timeline: Timeline, renderer: Renderer, fps: Double, frames: [Int], path: String) throws {
-        var gifOptions = GIFOptions()
-        gifOptions.loopCount = loop
-        gifOptions.transparentBackground = timeline.scene.settings.background.mayBeTransparent
-        let options = gifOptions
-        let size = Self.pixelSize(timeline.scene)
-        let writer = try GIFWriter(path: path, width: size.width, height: size.height, options: options)
-        let delays = GIFTiming.delays(frameCount: frames.count, fps: fps)
-        let p = pipeline(timeline, renderer, fps: fps, frames: frames)
-        defer { p.progress.finish() }
-        do {
-            var k = 0
-            try p.run(encode: { frame, previous in
-                try GIFFramePreparer.prepare(frame, previous: previous, options: options)
-            }, consume: { _, prepared in
-                try writer.write(prepared, delayCentiseconds: delays[k])
-                k += 1
-            })
-            try writer.finish()
-        } catch {
-            writer.cancel()
-            throw error
-        }
-    }
-
-    private func renderPNGFrames(timeline: Timeline, renderer: Renderer, fps: Double, frames: [Int], pattern: String) throws {
-        let folder = (pattern as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
-            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw EncodeError.cannotWrite(path: folder, reason: error.localizedDescription)
-            }
-        }
-        let p = pipeline(timeline, renderer, fps: fps, frames: frames)
-        defer { p.progress.finish() }
-        try p.run(encode: { frame, _ in try PNGWriter.encode(frame) }, consume: { index, bytes in
-            try AtomicFile.write(bytes, to: OutputTarget.fileName(pattern: pattern, index: index))
-        })
     }
 
     private func writeStill(_ tree: SceneFrame, target: OutputTarget, path: String, renderer: Renderer) throws {
@@ -258,14 +201,8 @@ struct RenderCommand: ParsableCommand {
         Terminal.error(String(format: "%@ in %.2f s", message, Date().timeIntervalSince(started)))
     }
 
-    static func pixelSize(_ scene: Scene) -> (width: Int, height: Int) {
-        (Int((scene.settings.size.width * scene.settings.scale).rounded()),
-         Int((scene.settings.size.height * scene.settings.scale).rounded()))
-    }
-
     static func fileSize(_ path: String) -> String {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        return bytes >= 1_000_000 ? String(format: "%.2f MB", Double(bytes) / 1e6) : String(format: "%.1f kB", Double(bytes) / 1e3)
+        ByteCount.format((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     }
 }
 

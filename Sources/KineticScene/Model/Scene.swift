@@ -45,7 +45,8 @@ public struct GoldenSpec: Sendable {
     /// Per-channel difference allowed (0–255).
     public var channelTolerance: Int = 8
     /// Share of pixels (0…1) that may exceed the channel tolerance.
-    public var pixelTolerance: Double = 0.005
+    /// Default 0: any pixel beyond the channel tolerance fails (output is deterministic).
+    public var pixelTolerance: Double = 0
     public init() {}
 }
 

@@ -1,0 +1,239 @@
+import ArgumentParser
+import Foundation
+import KineticEncode
+import KineticScene
+
+/// `kinetic batch [DIR|SCENE…] -o OUTDIR`: render many scenes, report them in a table.
+struct BatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Render every scene of folders or a list to OUTDIR/NAME.gif (or PNG frame folders).",
+        discussion: """
+        A folder stands for its .yaml, .yml and .json files. An output newer than its
+        scene and the scene's image assets is left alone (--force renders it anyway).
+        A scene that fails is reported and the others still render; a table of every
+        scene (frames, seconds, size, status) ends the run on stderr.
+
+        Parallelism: --jobs threads in all (default: every core). Scenes render one
+        after another, each rasterizing and encoding its frames on all --jobs threads,
+        which keeps memory to one scene's frames in flight and the log in order;
+        --parallel-scenes S renders S scenes at once with --jobs / S threads each, for
+        folders of many short scenes whose sequential parts (simulation, GIF writing)
+        would leave cores idle.
+
+        Output is deterministic, so a big batch can be sharded across machines with
+        any job runner: give each machine a different list of scenes, or the same
+        scene with --png and a different --frames range.
+
+        Examples:
+          kinetic batch scenes -o out/
+          kinetic batch scenes/a.yaml scenes/b.yaml -o out/ --png --frames 0-49
+          kinetic batch scenes -o out/ --force --parallel-scenes 2
+
+        Exit status: 0 when every scene rendered or was up to date, else the status of
+        the first scene that failed (64 usage, 65 invalid, 66 missing, 70 internal, 73
+        not writable).
+        """)
+
+    @Argument(help: "Scene files or folders of them (default: scenes).")
+    var inputs: [String] = []
+
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The output folder.", valueName: "OUTDIR"))
+    var output: String
+
+    @Flag(help: "Write PNG frame folders OUTDIR/NAME/frame-NNNN.png instead of GIFs.")
+    var png = false
+
+    @Flag(help: "Render even when an output is newer than its scene and assets.")
+    var force = false
+
+    @Option(help: ArgumentHelp("Render only frames A through B (0-based, inclusive) of every scene.", valueName: "A-B"))
+    var frames: String?
+
+    @Option(help: "Worker threads in all.")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Scenes rendered at once, sharing the --jobs threads.")
+    var parallelScenes = 1
+
+    @Option(help: "GIF loop count; 0 loops forever.")
+    var loop = 0
+
+    @Flag(name: .shortAndLong, help: "Report only failures: no progress, no table.")
+    var quiet = false
+
+    @OptionGroup var limitOptions: LimitOptions
+
+    func validate() throws {
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if parallelScenes < 1 { throw ValidationError("--parallel-scenes must be at least 1") }
+        if loop < 0 || loop > 65535 { throw ValidationError("--loop must be 0…65535") }
+        if let frames, parseFrameRange(frames) == nil { throw ValidationError("--frames takes A-B with 0 ≤ A ≤ B, e.g. 0-49") }
+    }
+
+    /// What became of one scene.
+    struct Row: Sendable {
+        enum Status: Sendable {
+            case rendered
+            case upToDate
+            case failed(ExitCode, String)
+        }
+        var scene: String
+        var frames: Int?
+        var seconds: Double
+        var bytes: Int?
+        var status: Status
+    }
+
+    func run() throws {
+        let scenes = try scenePaths()
+        // Two scenes with one name would write one output: the later ones fail instead.
+        var owner: [String: String] = [:]
+        let clashes = scenes.reduce(into: [String: String]()) { clashes, path in
+            let name = GoldenFrames.sceneName(path)
+            if let first = owner[name] { clashes[path] = first } else { owner[name] = path }
+        }
+        let sceneJobs = min(parallelScenes, jobs, max(1, scenes.count))
+        let frameJobs = max(1, jobs / sceneJobs)
+        let rows = try Parallel.map(scenes, jobs: sceneJobs) { path -> Row in
+            if let first = clashes[path] {
+                return Row(scene: path, frames: nil, seconds: 0, bytes: nil,
+                           status: .failed(ExitStatus.usage, "same output name as \(first)"))
+            }
+            return render(path, frameJobs: frameJobs, showsProgress: sceneJobs == 1)
+        }
+        if !quiet { Terminal.error(Self.table(rows)) }
+        for row in rows {
+            if case .failed(let code, _) = row.status { throw code }
+        }
+    }
+
+    /// The scene files: folders expand to their scenes in name order.
+    private func scenePaths() throws -> [String] {
+        var paths: [String] = []
+        for input in inputs.isEmpty ? ["scenes"] : inputs {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: input)) ?? []
+                let sceneNames = names.filter { [".yaml", ".yml", ".json"].contains(where: $0.lowercased().hasSuffix) }
+                if sceneNames.isEmpty { Terminal.warning("\(input): no scene files") }
+                paths += sceneNames.sorted().map { GoldenFrames.join(input, $0) }
+            } else {
+                // A missing file is reported as that scene's failure, with the others rendering.
+                paths.append(input)
+            }
+        }
+        guard !paths.isEmpty else {
+            Terminal.error("no scenes to render")
+            throw ExitStatus.noInput
+        }
+        return paths
+    }
+
+    /// Renders one scene unless its output is up to date; never throws, so one failing
+    /// scene leaves the others alone.
+    private func render(_ path: String, frameJobs: Int, showsProgress: Bool) -> Row {
+        let started = Date()
+        let name = GoldenFrames.sceneName(path)
+        var row = Row(scene: path, frames: nil, seconds: 0, bytes: nil, status: .rendered)
+        func fail(_ code: ExitCode, _ message: String) -> Row {
+            row.seconds = Date().timeIntervalSince(started)
+            row.status = .failed(code, message)
+            if message != "" { Terminal.error("\(path): \(message)") }
+            return row
+        }
+        var scene: Scene
+        do { scene = try SceneLoading.load(path, limits: limitOptions.limits) } catch {
+            // SceneLoading has printed the problems.
+            let code = error as? ExitCode ?? ExitStatus.software
+            return fail(code, "")
+        }
+        if !png, let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: false) {
+            Terminal.warning("\(path): \(warning)")
+        }
+        let renderer: SceneRenderer
+        let indices: [Int]
+        do {
+            renderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: frameJobs,
+                                         showsProgress: showsProgress && !quiet)
+            indices = try renderer.frames(frames.flatMap(parseFrameRange))
+        } catch {
+            return fail(ExitCode(error.exitCode), "\(error)")
+        }
+        row.frames = indices.count
+        let outputs = png
+            ? indices.map { GoldenFrames.join(GoldenFrames.join(output, name), GoldenFrames.fileName(frame: $0)) }
+            : [GoldenFrames.join(output, name + ".gif")]
+
+        if !force, Self.isUpToDate(outputs, inputs: [path] + scene.assets.sorted()) {
+            row.status = .upToDate
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                if png {
+                    try renderer.renderPNGFrames(frames: indices, pattern: GoldenFrames.join(GoldenFrames.join(output, name), "frame-%04d.png"))
+                } else {
+                    try renderer.renderGIF(frames: indices, to: outputs[0], loopCount: loop)
+                }
+            } catch let error as EncodeError {
+                return fail(ExitStatus.cannotCreate, "\(error)")
+            } catch {
+                return fail(ExitStatus.cannotCreate, error.localizedDescription)
+            }
+        }
+        row.seconds = Date().timeIntervalSince(started)
+        row.bytes = outputs.compactMap(Self.size).reduce(0, +)
+        if !quiet, case .rendered = row.status {
+            Terminal.error(String(format: "%@: %d frames in %.2f s", path, indices.count, row.seconds))
+        }
+        return row
+    }
+
+    /// Whether every output exists and is newer than every input.
+    static func isUpToDate(_ outputs: [String], inputs: [String]) -> Bool {
+        let outputTimes = outputs.map(modification)
+        let inputTimes = inputs.map(modification)
+        guard let oldestOutput = outputTimes.map({ $0 ?? .distantPast }).min(),
+              !outputTimes.contains(where: { $0 == nil }) else { return false }
+        // An input that cannot be read cannot be trusted to be older.
+        guard !inputTimes.contains(where: { $0 == nil }) else { return false }
+        return inputTimes.allSatisfy { $0.map { $0 < oldestOutput } ?? false }
+    }
+
+    private static func modification(of path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    private static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+
+    /// The summary: scene, frames, seconds, size, status, one row per scene.
+    static func table(_ rows: [Row]) -> String {
+        let header = ["scene", "frames", "seconds", "size", "status"]
+        var lines = [header]
+        for row in rows {
+            let status: String
+            switch row.status {
+            case .rendered: status = "rendered"
+            case .upToDate: status = "up to date"
+            case .failed(let code, let message):
+                status = "FAILED (\(code.rawValue))" + (message.isEmpty ? "" : ": \(message)")
+            }
+            lines.append([row.scene,
+                          row.frames.map(String.init) ?? "-",
+                          String(format: "%.2f", row.seconds),
+                          row.bytes.map(ByteCount.format) ?? "-",
+                          status])
+        }
+        let failed = rows.filter { if case .failed = $0.status { true } else { false } }.count
+        // Left-align names and status, right-align numbers.
+        let widths = (0..<4).map { c in lines.map { $0[c].count }.max() ?? 0 }
+        let text = lines.map { cells in
+            [cells[0].padding(toLength: widths[0], withPad: " ", startingAt: 0)]
+                + (1..<4).map { String(repeating: " ", count: widths[$0] - cells[$0].count) + cells[$0] }
+                + [cells[4]]
+        }.map { $0.joined(separator: "  ") }
+        return (text + ["\(rows.count) scene\(rows.count == 1 ? "" : "s"), \(failed) failed"]).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import KineticEncode
+import KineticGeometry
+import KineticLayers
+import KineticRender
+import KineticScene
+
+/// Why a loaded scene cannot be rendered as asked; each case maps to one exit status.
+enum SceneRenderError: Error, CustomStringConvertible {
+    /// An image asset is missing or unreadable (exit 65: the scene names it).
+    case assets(ImageCacheError)
+    /// The canvas or frame count is over a limit, or a frame range is out of the scene
+    /// (exit 64: a flag can change it).
+    case outOfLimits(String)
+
+    var description: String {
+        switch self {
+        case .assets(let error): "\(error)"
+        case .outOfLimits(let message): message
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .assets: ExitStatus.dataError.rawValue
+        case .outOfLimits: ExitStatus.usage.rawValue
+        }
+    }
+}
+
+/// One loaded scene ready to render: its timeline and a renderer with its image assets
+/// decoded. The GIF and PNG-frame code path shared by `render`, `batch` and `golden`.
+struct SceneRenderer {
+    let timeline: Timeline
+    var renderer: Renderer
+    /// Worker threads for rasterizing and encoding frames.
+    var jobs: Int
+    /// Whether a progress bar is drawn on stderr (only when it is a terminal).
+    var showsProgress: Bool
+
+    var scene: Scene { timeline.scene }
+    var fps: Double { scene.settings.fps }
+
+    /// Decodes the scene's image assets and checks the canvas and frame count against
+    /// `limits`, so nothing is rendered that would be refused halfway.
+    init(scene: Scene, limits: SceneLimits, jobs: Int, showsProgress: Bool) throws(SceneRenderError) {
+        if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits) {
+            throw .outOfLimits(problem)
+        }
+        if scene.frameCount > limits.maxFrames {
+            throw .outOfLimits("\(scene.frameCount) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)")
+        }
+        let images: ImageCache
+        do { images = try ImageCache(loading: scene.assets) } catch { throw .assets(error) }
+        self.timeline = Timeline(scene: scene)
+        self.renderer = Renderer(scale: scene.settings.scale, images: images)
+        self.jobs = max(1, jobs)
+        self.showsProgress = showsProgress
+    }
+
+    /// GIF delays are whole centiseconds and browsers clamp those below 2 cs, so a GIF
+    /// plays at most 50 fps: a faster scene is resampled to 50 fps unless the user asked
+    /// for its rate with `--fps` (then only warned). Returns the warning to print, if any.
+    static func applyGIFFrameRateRule(to scene: inout Scene, fpsGiven: Bool) -> String? {
+        guard scene.settings.fps > 50 else { return nil }
+        let fps = SceneValues.format(scene.settings.fps)
+        if fpsGiven {
+            return "at \(fps) fps some GIF delays fall below 2 cs, which browsers clamp (play slower)"
+        }
+        scene.settings.fps = 50
+        return "GIF delays below 2 cs are clamped by browsers; resampling \(fps) fps to 50 fps (pass --fps to insist)"
+    }
+
+    /// The frame indices `--frames A-B` selects (every frame without it).
+    func frames(_ range: ClosedRange<Int>?) throws(SceneRenderError) -> [Int] {
+        let count = scene.frameCount
+        guard let range else { return Array(0..<count) }
+        guard range.upperBound < count else {
+            throw .outOfLimits("--frames \(range.lowerBound)-\(range.upperBound): the scene has frames 0-\(count - 1)")
+        }
+        return Array(range)
+    }
+
+    /// The canvas in pixels.
+    var pixelSize: (width: Int, height: Int) { renderer.pixelSize(of: scene.settings.size) }
+
+    private func pipeline(frames: [Int]) -> FramePipeline {
+        FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
+                      progress: Progress(total: frames.count, enabled: showsProgress && Terminal.stderrIsTerminal))
+    }
+
+    /// Writes `frames` as an animated GIF at `path` (atomically: nothing appears on error).
+    func renderGIF(frames: [Int], to path: String, loopCount: Int) throws {
+        var gifOptions = GIFOptions()
+        gifOptions.loopCount = loopCount
+        gifOptions.transparentBackground = scene.settings.background.mayBeTransparent
+        let options = gifOptions
+        let size = pixelSize
+        let writer = try GIFWriter(path: path, width: size.width, height: size.height, options: options)
+        let delays = GIFTiming.delays(frameCount: frames.count, fps: fps)
+        let p = pipeline(frames: frames)
+        defer { p.progress.finish() }
+        do {
+            var k = 0
+            try p.run(encode: { frame, previous in
+                try GIFFramePreparer.prepare(frame, previous: previous, options: options)
+            }, consume: { _, prepared in
+                try writer.write(prepared, delayCentiseconds: delays[k])
+                k += 1
+            })
+            try writer.finish()
+        } catch {
+            writer.cancel()
+            throw error
+        }
+    }
+
+    /// Writes each of `frames` as a PNG named by `pattern` (`%04d` and the like), creating
+    /// the pattern's folder.
+    func renderPNGFrames(frames: [Int], pattern: String) throws {
+        let folder = (pattern as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw EncodeError.cannotWrite(path: folder, reason: error.localizedDescription)
+            }
+        }
+        let p = pipeline(frames: frames)
+        defer { p.progress.finish() }
+        try p.run(encode: { frame, _ in try PNGWriter.encode(frame) }, consume: { index, bytes in
+            try AtomicFile.write(bytes, to: OutputTarget.fileName(pattern: pattern, index: index))
+        })
+    }
+
+    /// The rasters of `frames`, in the order given (golden frames are compared in memory).
+    func images(frames: [Int]) throws -> [(index: Int, image: PixelImage)] {
+        var result: [(index: Int, image: PixelImage)] = []
+        try pipeline(frames: frames).run(encode: { frame, _ in frame }, consume: { index, image in
+            result.append((index, image))
+        })
+        return result
+    }
+}
+
+/// File sizes as the summaries print them: `812.4 kB`, `1.23 MB` (decimal units).
+enum ByteCount {
+    static func format(_ bytes: Int) -> String {
+        bytes >= 1_000_000 ? String(format: "%.2f MB", Double(bytes) / 1e6) : String(format: "%.1f kB", Double(bytes) / 1e3)
+    }
+}

@@ -138,6 +138,8 @@ public struct ShapeStyle: Sendable {
     public var lineDashPhase = 0.0
     public var strokeStart = 0.0
     public var strokeEnd = 1.0
+    /// Set when `path` is a named shape rebuilt from its parameters.
+    public var namedShape: NamedShapeState? = nil
     public init() {}
 }
 

@@ -21,6 +21,8 @@ public enum LayerKeyPath: Hashable, Sendable {
     case foregroundColor, fontSize
     /// A custom `properties` key.
     case property(String)
+    /// `path.PARAM`: a parameter of a named shape, with the parameter's kind.
+    case pathParameter(String, kind: AnimatableValue.Kind)
 
     /// Key paths by their scene-file spelling (custom properties excluded).
     public static let named: [String: LayerKeyPath] = [
@@ -60,6 +62,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .locations: .numbers
         case .hidden: .bool
         case .contents: .image
+        case .pathParameter(_, let kind): kind
         default: .number
         }
     }
@@ -67,7 +70,7 @@ public enum LayerKeyPath: Hashable, Sendable {
     /// The layer types the key path applies to; nil for every type.
     public var layerTypes: Set<LayerType>? {
         switch self {
-        case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase: [.shape]
+        case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .pathParameter: [.shape]
         case .colors, .locations, .startPoint, .endPoint: [.gradient]
         case .foregroundColor, .fontSize: [.text]
         default: nil
@@ -133,6 +136,7 @@ extension Layer {
         case .foregroundColor: return text.map { .color($0.foregroundColor) }
         case .fontSize: return text.map { .number($0.fontSize) }
         case .property(let name): return properties[name].map { .number($0) }
+        case .pathParameter(let name, _): return shape?.namedShape?.parameters[name]
         }
     }
 
@@ -184,6 +188,7 @@ extension Layer {
         case (.foregroundColor, .color(let c)): text?.foregroundColor = c
         case (.fontSize, .number(let v)): text?.fontSize = v
         case (.property(let name), .number(let v)): properties[name] = v
+        case (.pathParameter(let name, let kind), let v) where v.kind == kind: shape?.namedShape?.parameters[name] = v
         default: break
         }
     }

@@ -7,7 +7,7 @@ struct Parser {
     /// Next character to lex.
     private var position = 0
     private var token = Token(kind: .end, offset: 0, text: "")
-    private var references: [Reference] = []
+    private var references: [SceneExpression.Reference] = []
     private var randomCallCount: UInt64 = 0
     private var usesTime = false
 
@@ -16,7 +16,7 @@ struct Parser {
         characters = Array(source)
     }
 
-    mutating func parseExpression() throws(ExpressionError) -> Expression {
+    mutating func parseExpression() throws(ExpressionError) -> SceneExpression {
         try advance()
         let root = try additive()
         switch token.kind {
@@ -27,7 +27,7 @@ struct Parser {
         default:
             throw ExpressionError(offset: token.offset, message: "expected an operator, found \(token.quoted)")
         }
-        return Expression(source: source, root: root, references: references,
+        return SceneExpression(source: source, root: root, references: references,
                           usesRandom: randomCallCount > 0, usesTime: usesTime)
     }
 
@@ -197,7 +197,7 @@ struct Parser {
     }
 
     private mutating func reference(id: String, keyPath: String, offset: Int) -> Node {
-        references.append(Reference(id: id, keyPath: keyPath, offset: offset))
+        references.append(SceneExpression.Reference(id: id, keyPath: keyPath, offset: offset))
         return Node(kind: .reference(references.count - 1), offset: offset)
     }
 

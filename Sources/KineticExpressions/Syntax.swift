@@ -1,4 +1,4 @@
-/// The parsed tree: what ``Expression`` evaluates each frame. Every node keeps the offset
+/// The parsed tree: what ``SceneExpression`` evaluates each frame. Every node keeps the offset
 /// of the character that type errors about it point at.
 struct Node: Hashable, Sendable {
     var kind: Kind
@@ -8,7 +8,7 @@ struct Node: Hashable, Sendable {
         case number(Double)
         case time
         case frame
-        /// Index into ``Expression/references``.
+        /// Index into ``SceneExpression/references``.
         case reference(Int)
         /// `random()`; the call site is its index among the expression's random() calls.
         case random(callSite: UInt64)

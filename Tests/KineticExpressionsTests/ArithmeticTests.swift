@@ -41,12 +41,12 @@ func precedenceAndAssociativity(source: String, expected: Double) throws {
 }
 
 @Test func usageFlags() throws {
-    let constant = try Expression.parse("1 + pi")
+    let constant = try SceneExpression.parse("1 + pi")
     #expect(!constant.usesTime && !constant.usesRandom && constant.references.isEmpty)
-    #expect(try Expression.parse("frame / 50").usesTime)
-    #expect(try Expression.parse("sin(t)").usesTime)
-    #expect(!(try Expression.parse("sin(t)").usesRandom))
-    #expect(try Expression.parse("random() * 2").usesRandom)
+    #expect(try SceneExpression.parse("frame / 50").usesTime)
+    #expect(try SceneExpression.parse("sin(t)").usesTime)
+    #expect(!(try SceneExpression.parse("sin(t)").usesRandom))
+    #expect(try SceneExpression.parse("random() * 2").usesRandom)
 }
 
 /// One or more hand-computed cases per function.

@@ -1,7 +1,7 @@
 import Testing
 import KineticExpressions
 
-private func sorted(_ graph: [String: [String]], _ nodes: [String]) -> Result<[String], Cycle<String>> {
+private func sorted(_ graph: [String: [String]], _ nodes: [String]) -> Result<[String], DependencyCycle<String>> {
     DependencyOrder.sort(nodes) { graph[$0] ?? [] }
 }
 

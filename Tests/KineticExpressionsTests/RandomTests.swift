@@ -13,7 +13,7 @@ import Testing
 }
 
 @Test func randomIsUniformInTheUnitInterval() throws {
-    let expression = try Expression.parse("random()")
+    let expression = try SceneExpression.parse("random()")
     var draws: [Double] = []
     for frame in 0..<10_000 {
         let context = EvaluationContext(time: 0, frame: frame, seed: 42, expressionID: 7) { _ in .scalar(0) }
@@ -32,7 +32,7 @@ import Testing
 }
 
 @Test func callSitesAreIndependent() throws {
-    let expression = try Expression.parse("[random(), random()]")
+    let expression = try SceneExpression.parse("[random(), random()]")
     var sumOfProducts = 0.0, equal = 0
     let n = 10_000
     for frame in 0..<n {

@@ -27,46 +27,46 @@ func vectors(source: String, expected: Point) throws {
 }
 
 @Test func namedReferencesParseWithOffsets() throws {
-    let e = try Expression.parse("helperSide.position.x - helperCenter.position.x")
+    let e = try SceneExpression.parse("helperSide.position.x - helperCenter.position.x")
     #expect(e.references == [
         Reference(id: "helperSide", keyPath: "position.x", offset: 0),
         Reference(id: "helperCenter", keyPath: "position.x", offset: 24),
     ])
-    #expect(try Expression.parse(" panel.bounds.size.width * 0.5").references
+    #expect(try SceneExpression.parse(" panel.bounds.size.width * 0.5").references
         == [Reference(id: "panel", keyPath: "bounds.size.width", offset: 1)])
-    #expect(try Expression.parse("a.properties.xAxisPercent").references
+    #expect(try SceneExpression.parse("a.properties.xAxisPercent").references
         == [Reference(id: "a", keyPath: "properties.xAxisPercent", offset: 0)])
     // A dotted name is a reference even when the id looks like a variable.
-    #expect(try Expression.parse("t.position.x").references
+    #expect(try SceneExpression.parse("t.position.x").references
         == [Reference(id: "t", keyPath: "position.x", offset: 0)])
     // Every occurrence is listed, in source order.
-    #expect(try Expression.parse("b.opacity * b.opacity").references.map(\.offset) == [0, 12])
+    #expect(try SceneExpression.parse("b.opacity * b.opacity").references.map(\.offset) == [0, 12])
 }
 
 @Test func pointShorthand() throws {
-    #expect(try Expression.parsePointShorthand("@ball").references
+    #expect(try SceneExpression.parsePointShorthand("@ball").references
         == [Reference(id: "ball", keyPath: "position", offset: 1)])
-    #expect(try Expression.parsePointShorthand("  @ball").references
+    #expect(try SceneExpression.parsePointShorthand("  @ball").references
         == [Reference(id: "ball", keyPath: "position", offset: 3)])
-    #expect(try Expression.parsePointShorthand("@ID.position + [0, -30]").references
+    #expect(try SceneExpression.parsePointShorthand("@ID.position + [0, -30]").references
         == [Reference(id: "ID", keyPath: "position", offset: 1)])
-    #expect(try Expression.parse("@ball.x").references
+    #expect(try SceneExpression.parse("@ball.x").references
         == [Reference(id: "ball", keyPath: "position.x", offset: 1)])
-    #expect(try Expression.parse("@ball.bounds.size").references
+    #expect(try SceneExpression.parse("@ball.bounds.size").references
         == [Reference(id: "ball", keyPath: "bounds.size", offset: 1)])
     // Ids may contain '-' after '@'; a '-' with spaces is minus.
-    #expect(try Expression.parse("@helper-side - @b").references == [
+    #expect(try SceneExpression.parse("@helper-side - @b").references == [
         Reference(id: "helper-side", keyPath: "position", offset: 1),
         Reference(id: "b", keyPath: "position", offset: 16),
     ])
-    #expect(try Expression.parse("@a-b").references.map(\.id) == ["a-b"])
+    #expect(try SceneExpression.parse("@a-b").references.map(\.id) == ["a-b"])
     #expect(parseError("a-b.position.x")            // without '@', '-' is minus
         == ExpressionError(offset: 0, message: "unknown name 'a' (a reference names a property: 'a.position.x')"))
 }
 
 @Test func pointShorthandNeedsTheAt() {
     var caught: ExpressionError?
-    do { _ = try Expression.parsePointShorthand(" ball") } catch { caught = error }
+    do { _ = try SceneExpression.parsePointShorthand(" ball") } catch { caught = error }
     #expect(caught == ExpressionError(offset: 1, message: "expected '@' and a layer id"))
 }
 

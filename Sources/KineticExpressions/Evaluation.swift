@@ -103,8 +103,9 @@ private struct Evaluator {
         case .round: return x.rounded()
         case .min, .max:
             var result = x
-            for argument in arguments.dropFirst() {
-                let v = scalar(argument)
+            // Indices, not a slice: iterating a slice allocates in unoptimized builds.
+            for index in 1..<arguments.count {
+                let v = scalar(arguments[index])
                 if v.isNaN || result.isNaN { return .nan }
                 result = function == .min ? Swift.min(result, v) : Swift.max(result, v)
             }

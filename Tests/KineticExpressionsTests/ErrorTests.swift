@@ -67,3 +67,18 @@ func typeErrors(source: String, offset: Int, message: String) throws {
     let kinds: [String: ValueKind] = ["a.position": .vector, "a.b": .vector]
     #expect(try typeError(source, kinds: kinds) == ExpressionError(offset: offset, message: message))
 }
+
+@Test func depthIsBoundedSoAHostileFileCannotOverflowTheStack() throws {
+    let tooDeep = "expression is too deep (more than 256 nested operations)"
+    // 255 negations of a leaf is 256 levels: allowed, and evaluates.
+    #expect(try number(String(repeating: "-", count: 255) + "1") == -1)
+    #expect(parseError(String(repeating: "-", count: 256) + "1")
+        == ExpressionError(offset: 256, message: tooDeep))
+    // A sum of n terms is n levels deep (left-associative).
+    #expect(try number("1" + String(repeating: "+1", count: 255)) == 256)
+    #expect(parseError("1" + String(repeating: "+1", count: 256))
+        == ExpressionError(offset: 511, message: tooDeep))       // at the 256th '+'
+    // Parentheses nest the parser without making nodes.
+    let parens = String(repeating: "(", count: 100_000) + "1" + String(repeating: ")", count: 100_000)
+    #expect(parseError(parens) == ExpressionError(offset: 256, message: tooDeep))
+}

@@ -33,7 +33,7 @@ struct Parser {
             throw ExpressionError(offset: token.offset, message: "expected an operator, found \(token.quoted)")
         }
         return SceneExpression(source: source, root: root, references: references,
-                          usesRandom: randomCallCount > 0, usesTime: usesTime)
+                               usesRandom: randomCallCount > 0, usesTime: usesTime)
     }
 
     // MARK: Grammar

@@ -10,7 +10,7 @@ public enum DependencyOrder {
     /// chains do not exhaust the call stack.
     public static func sort<Node: Hashable & Sendable>(
         _ nodes: [Node], dependencies: (Node) -> [Node]
-    ) -> Result<[Node], Cycle<Node>> {
+    ) -> Result<[Node], DependencyCycle<Node>> {
         var state: [Node: VisitState] = [:]
         var order: [Node] = []
         // The current path from a root: each node with its dependencies and how many of
@@ -35,7 +35,7 @@ public enum DependencyOrder {
                 case .inProgress:
                     // On the current path: the path from it to the top closes the cycle.
                     let start = path.firstIndex { $0.node == dependency } ?? 0
-                    return .failure(Cycle(members: path[start...].map(\.node)))
+                    return .failure(DependencyCycle(members: path[start...].map(\.node)))
                 case nil:
                     state[dependency] = .inProgress
                     path.append((dependency, dependencies(dependency), 0))
@@ -47,7 +47,7 @@ public enum DependencyOrder {
 }
 
 /// A dependency cycle: each member depends on the next, and the last on the first.
-public struct Cycle<Node: Hashable & Sendable>: Error, Hashable {
+public struct DependencyCycle<Node: Hashable & Sendable>: Error, Hashable {
     /// The members in dependency order, each once; a node depending on itself is alone.
     public let members: [Node]
 

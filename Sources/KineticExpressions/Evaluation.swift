@@ -1,7 +1,7 @@
 import Foundation
 import KineticGeometry
 
-extension Expression {
+extension SceneExpression {
     /// The expression's value at one frame.
     ///
     /// Never fails: `sqrt(-1)`, `log(0)`, `1 / 0` and the like give NaN or infinity, as
@@ -17,10 +17,10 @@ extension Expression {
 }
 
 private struct Evaluator {
-    let context: EvaluationContext
-    let references: [Reference]
+    let context: SceneExpression.EvaluationContext
+    let references: [SceneExpression.Reference]
 
-    func value(of node: Node) -> Value {
+    func value(of node: Node) -> SceneExpression.Value {
         switch node.kind {
         case .number(let v):
             return .scalar(v)
@@ -55,7 +55,7 @@ private struct Evaluator {
         value(of: node).scalar ?? .nan
     }
 
-    private static func apply(_ op: BinaryOperator, _ lhs: Value, _ rhs: Value) -> Value {
+    private static func apply(_ op: BinaryOperator, _ lhs: SceneExpression.Value, _ rhs: SceneExpression.Value) -> SceneExpression.Value {
         switch (op, lhs, rhs) {
         case (.add, .scalar(let a), .scalar(let b)): .scalar(a + b)
         case (.add, .vector(let a), .vector(let b)): .vector(a + b)
@@ -70,7 +70,7 @@ private struct Evaluator {
         }
     }
 
-    private func call(_ function: Function, _ arguments: [Node]) -> Value {
+    private func call(_ function: Function, _ arguments: [Node]) -> SceneExpression.Value {
         if function == .lerp {
             let u = scalar(arguments[2])
             switch (value(of: arguments[0]), value(of: arguments[1])) {
@@ -103,8 +103,9 @@ private struct Evaluator {
         case .round: return x.rounded()
         case .min, .max:
             var result = x
-            for argument in arguments.dropFirst() {
-                let v = scalar(argument)
+            // Indices, not a slice: iterating a slice allocates in unoptimized builds.
+            for index in 1..<arguments.count {
+                let v = scalar(arguments[index])
                 if v.isNaN || result.isNaN { return .nan }
                 result = function == .min ? Swift.min(result, v) : Swift.max(result, v)
             }

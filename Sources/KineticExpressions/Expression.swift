@@ -25,7 +25,17 @@ import KineticGeometry
 /// followed by a letter, digit or `_` (write `@a - b`, with spaces, to subtract).
 /// `@ID.x` and `@ID.y` mean `ID.position.x` and `ID.position.y`, as no CALayer property
 /// is named `x` or `y`.
-public struct Expression: Hashable, Sendable {
+///
+/// Functions: `sin cos tan asin acos atan` (radians), `atan2(y, x)` (C's argument
+/// order), `abs sqrt exp floor ceil`, `log` (natural), `round` (halves away from zero),
+/// `pow(x, y)` (= `x ^ y`), `min`/`max` (two or more arguments), `clamp(x, lo, hi)`,
+/// `lerp(a, b, u)` (`a + (b - a) u`, not clamped; numbers or points), `smoothstep(a, b, x)`
+/// (`3u² − 2u³` of `u = (x − a)/(b − a)` clamped to 0…1; a step at `a` when `a == b`), and
+/// `random()` (see ``EvaluationContext``).
+///
+/// Named `SceneExpression` because Foundation declares a generic `Expression`, which
+/// would make the plain name ambiguous wherever both are imported.
+public struct SceneExpression: Hashable, Sendable {
     /// The text that was parsed; error and reference offsets count its Characters.
     public let source: String
     /// Every reference in source order, one per occurrence, so the loader can check each
@@ -47,18 +57,20 @@ public struct Expression: Hashable, Sendable {
     }
 
     /// Parses the text after a value's leading `=`; surrounding whitespace is allowed.
+    /// Error offsets count Characters of `source`: add the `=`'s position plus one to
+    /// point into the scene file.
     ///
     /// Checks syntax, function names and argument counts. Whether numbers and points are
     /// combined correctly depends on what the references are, so that is checked by
     /// ``resultKind(referenceKind:)``.
-    public static func parse(_ source: String) throws(ExpressionError) -> Expression {
+    public static func parse(_ source: String) throws(ExpressionError) -> SceneExpression {
         var parser = Parser(source)
         return try parser.parseExpression()
     }
 
     /// Parses a whole point-reference string such as `"@ball"` or
     /// `"@ball.position + [0, -30]"`; offsets count from the `@`.
-    public static func parsePointShorthand(_ source: String) throws(ExpressionError) -> Expression {
+    public static func parsePointShorthand(_ source: String) throws(ExpressionError) -> SceneExpression {
         let start = source.firstIndex { !$0.isWhitespace }
         guard let start, source[start] == "@" else {
             let offset = start.map { source.distance(from: source.startIndex, to: $0) } ?? 0
@@ -68,91 +80,97 @@ public struct Expression: Hashable, Sendable {
     }
 }
 
-/// A reference to another layer's or item's property, `ID.KEYPATH`. The loader decides
-/// whether the id exists and the key path is valid.
-public struct Reference: Hashable, Sendable, CustomStringConvertible {
-    /// The layer or dynamic-item id.
-    public var id: String
-    /// The dotted key path after the id, e.g. `position.x`; `position` for a bare `@ID`.
-    public var keyPath: String
-    /// Character offset of the id's first character in the expression's source.
-    public var offset: Int
+extension SceneExpression {
+    /// A reference to another layer's or item's property, `ID.KEYPATH`. The loader decides
+    /// whether the id exists and the key path is valid.
+    public struct Reference: Hashable, Sendable, CustomStringConvertible {
+        /// The layer or dynamic-item id.
+        public var id: String
+        /// The dotted key path after the id, e.g. `position.x`; `position` for a bare `@ID`.
+        public var keyPath: String
+        /// Character offset of the id's first character in the expression's source.
+        public var offset: Int
 
-    public init(id: String, keyPath: String, offset: Int) {
-        self.id = id
-        self.keyPath = keyPath
-        self.offset = offset
-    }
-
-    /// `id.keyPath`, as it would be written in an expression.
-    public var description: String { "\(id).\(keyPath)" }
-}
-
-/// What an expression or a reference yields.
-public enum ValueKind: Hashable, Sendable, CustomStringConvertible {
-    /// A number.
-    case scalar
-    /// A point or vector, `[x, y]`.
-    case vector
-
-    /// "a number" or "a point", for messages.
-    public var description: String {
-        switch self {
-        case .scalar: "a number"
-        case .vector: "a point"
+        public init(id: String, keyPath: String, offset: Int) {
+            self.id = id
+            self.keyPath = keyPath
+            self.offset = offset
         }
+
+        /// `id.keyPath`, as it would be written in an expression.
+        public var description: String { "\(id).\(keyPath)" }
     }
-}
 
-/// The value of an expression or of a reference at one frame.
-public enum Value: Hashable, Sendable {
-    case scalar(Double)
-    case vector(Point)
+    /// What an expression or a reference yields.
+    public enum ValueKind: Hashable, Sendable, CustomStringConvertible {
+        /// A number.
+        case scalar
+        /// A point or vector, `[x, y]`.
+        case vector
 
-    public var kind: ValueKind {
-        switch self {
-        case .scalar: .scalar
-        case .vector: .vector
+        /// "a number" or "a point", for messages.
+        public var description: String {
+            switch self {
+            case .scalar: "a number"
+            case .vector: "a point"
+            }
         }
     }
 
-    /// The number, or nil for a point.
-    public var scalar: Double? { if case .scalar(let v) = self { v } else { nil } }
-    /// The point, or nil for a number.
-    public var vector: Point? { if case .vector(let v) = self { v } else { nil } }
+    /// The value of an expression or of a reference at one frame.
+    public enum Value: Hashable, Sendable {
+        case scalar(Double)
+        case vector(Point)
 
-    /// False when any component is NaN or infinite, e.g. after `sqrt(-1)` or `1 / 0`.
-    public var isFinite: Bool {
-        switch self {
-        case .scalar(let v): v.isFinite
-        case .vector(let p): p.isFinite
+        public var kind: ValueKind {
+            switch self {
+            case .scalar: .scalar
+            case .vector: .vector
+            }
+        }
+
+        /// The number, or nil for a point.
+        public var scalar: Double? { if case .scalar(let v) = self { v } else { nil } }
+        /// The point, or nil for a number.
+        public var vector: Point? { if case .vector(let v) = self { v } else { nil } }
+
+        /// False when any component is NaN or infinite, e.g. after `sqrt(-1)` or `1 / 0`.
+        public var isFinite: Bool {
+            switch self {
+            case .scalar(let v): v.isFinite
+            case .vector(let p): p.isFinite
+            }
         }
     }
-}
 
-/// What an expression is evaluated against at one frame.
-public struct EvaluationContext {
-    /// Seconds from scene start, `t`.
-    public var time: Double
-    /// The frame index, `frame`.
-    public var frame: Int
-    /// The scene's `seed`.
-    public var seed: UInt64
-    /// Distinguishes expressions so that their `random()` calls differ. Must be stable
-    /// across runs (e.g. the expression's index in document order, not a `hashValue`).
-    public var expressionID: UInt64
-    /// The presentation value of a reference at this frame. A value of the wrong kind
-    /// (which ``Expression/resultKind(referenceKind:)`` would have rejected) makes the
-    /// expression's result NaN.
-    public var resolve: (Reference) -> Value
+    /// What an expression is evaluated against at one frame.
+    ///
+    /// `random()` is a number in [0, 1) hashed (SplitMix64) from `seed`, `expressionID`,
+    /// `frame` and the call's position among the expression's `random()` calls: the same
+    /// frame draws the same numbers on every run, and two calls in one expression differ.
+    public struct EvaluationContext {
+        /// Seconds from scene start, `t`.
+        public var time: Double
+        /// The frame index, `frame`.
+        public var frame: Int
+        /// The scene's `seed`.
+        public var seed: UInt64
+        /// Distinguishes expressions so that their `random()` calls differ. Must be stable
+        /// across runs (e.g. the expression's index in document order, not a `hashValue`).
+        public var expressionID: UInt64
+        /// The presentation value of a reference at this frame. A value of the wrong kind
+        /// (which ``SceneExpression/resultKind(referenceKind:)`` would have rejected) makes the
+        /// expression's result NaN.
+        public var resolve: (Reference) -> Value
 
-    public init(time: Double, frame: Int, seed: UInt64, expressionID: UInt64,
-                resolve: @escaping (Reference) -> Value) {
-        self.time = time
-        self.frame = frame
-        self.seed = seed
-        self.expressionID = expressionID
-        self.resolve = resolve
+        public init(time: Double, frame: Int, seed: UInt64, expressionID: UInt64,
+                    resolve: @escaping (Reference) -> Value) {
+            self.time = time
+            self.frame = frame
+            self.seed = seed
+            self.expressionID = expressionID
+            self.resolve = resolve
+        }
     }
 }
 

@@ -2,14 +2,15 @@
 /// scene loader's key suggestions, which this target cannot import (it sits below it).
 enum NameSuggestion {
     /// " (did you mean 'x'?)" when a candidate is within about a third of the word's
-    /// length in edits, otherwise "".
+    /// length in edits and keeps at least one of its characters, otherwise "" (a lone
+    /// `a` is not a typo of `t`).
     static func hint(for word: String, in candidates: [String]) -> String {
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let d = distance(word.lowercased(), candidate.lowercased())
             if d < (best?.distance ?? Int.max) { best = (candidate, d) }
         }
-        guard let best, best.distance <= max(1, word.count / 3) else { return "" }
+        guard let best, best.distance <= max(1, word.count / 3), best.distance < word.count else { return "" }
         return " (did you mean '\(best.name)'?)"
     }
 

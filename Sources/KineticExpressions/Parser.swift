@@ -7,16 +7,21 @@ struct Parser {
     /// Next character to lex.
     private var position = 0
     private var token = Token(kind: .end, offset: 0, text: "")
-    private var references: [Reference] = []
+    private var references: [SceneExpression.Reference] = []
     private var randomCallCount: UInt64 = 0
     private var usesTime = false
+    /// Current recursion depth, bounded so that a hostile file cannot overflow the stack.
+    private var nesting = 0
+    /// Far beyond any hand-written expression; keeps parsing and evaluation recursion
+    /// within a thread's stack.
+    static let maximumDepth = 256
 
     init(_ source: String) {
         self.source = source
         characters = Array(source)
     }
 
-    mutating func parseExpression() throws(ExpressionError) -> Expression {
+    mutating func parseExpression() throws(ExpressionError) -> SceneExpression {
         try advance()
         let root = try additive()
         switch token.kind {
@@ -27,8 +32,8 @@ struct Parser {
         default:
             throw ExpressionError(offset: token.offset, message: "expected an operator, found \(token.quoted)")
         }
-        return Expression(source: source, root: root, references: references,
-                          usesRandom: randomCallCount > 0, usesTime: usesTime)
+        return SceneExpression(source: source, root: root, references: references,
+                               usesRandom: randomCallCount > 0, usesTime: usesTime)
     }
 
     // MARK: Grammar
@@ -38,7 +43,7 @@ struct Parser {
         while let op = binaryOperator(in: [.add, .subtract]) {
             let offset = token.offset
             try advance()
-            lhs = Node(kind: .binary(op, lhs, try term()), offset: offset)
+            lhs = try combined(.binary(op, lhs, try term()), at: offset)
         }
         return lhs
     }
@@ -48,16 +53,20 @@ struct Parser {
         while let op = binaryOperator(in: [.multiply, .divide]) {
             let offset = token.offset
             try advance()
-            lhs = Node(kind: .binary(op, lhs, try unary()), offset: offset)
+            lhs = try combined(.binary(op, lhs, try unary()), at: offset)
         }
         return lhs
     }
 
+    /// Every nested sub-expression, bracket or operand of `-` and `^` passes here.
     private mutating func unary() throws(ExpressionError) -> Node {
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= Self.maximumDepth else { throw tooDeep(at: token.offset) }
         guard token.isSymbol("-") else { return try power() }
         let offset = token.offset
         try advance()
-        return Node(kind: .negate(try unary()), offset: offset)
+        return try combined(.negate(try unary()), at: offset)
     }
 
     /// The exponent is a `unary`, which itself reaches `power`: right-associative, and
@@ -67,7 +76,7 @@ struct Parser {
         guard token.isSymbol("^") else { return base }
         let offset = token.offset
         try advance()
-        return Node(kind: .binary(.power, base, try unary()), offset: offset)
+        return try combined(.binary(.power, base, try unary()), at: offset)
     }
 
     private mutating func postfix() throws(ExpressionError) -> Node {
@@ -79,7 +88,7 @@ struct Parser {
                 throw ExpressionError(offset: token.offset, message: "expected 'x' or 'y' after '.'")
             }
             try advance()
-            node = Node(kind: .component(node, axis), offset: offset)
+            node = try combined(.component(node, axis), at: offset)
         }
         return node
     }
@@ -102,7 +111,7 @@ struct Parser {
             guard components.count == 2 else {
                 throw ExpressionError(offset: offset, message: "a point has 2 components, found \(components.count)")
             }
-            return Node(kind: .vector(components[0], components[1]), offset: offset)
+            return try combined(.vector(components[0], components[1]), at: offset)
         case .pointReference(let id):
             try advance()
             let path = try dottedPath()
@@ -138,7 +147,7 @@ struct Parser {
                 defer { randomCallCount += 1 }
                 return Node(kind: .random(callSite: randomCallCount), offset: offset)
             }
-            return Node(kind: .call(function, arguments), offset: offset)
+            return try combined(.call(function, arguments), at: offset)
         }
         if token.isSymbol(".") {
             return reference(id: name, keyPath: try dottedPath().joined(separator: "."), offset: offset)
@@ -196,8 +205,21 @@ struct Parser {
         }
     }
 
+    /// A node with operands, refused when the tree would be deeper than evaluation's
+    /// recursion should go.
+    private func combined(_ kind: Node.Kind, at offset: Int) throws(ExpressionError) -> Node {
+        let node = Node(kind: kind, offset: offset)
+        guard node.depth <= Self.maximumDepth else { throw tooDeep(at: offset) }
+        return node
+    }
+
+    private func tooDeep(at offset: Int) -> ExpressionError {
+        ExpressionError(offset: offset,
+                        message: "expression is too deep (more than \(Self.maximumDepth) nested operations)")
+    }
+
     private mutating func reference(id: String, keyPath: String, offset: Int) -> Node {
-        references.append(Reference(id: id, keyPath: keyPath, offset: offset))
+        references.append(SceneExpression.Reference(id: id, keyPath: keyPath, offset: offset))
         return Node(kind: .reference(references.count - 1), offset: offset)
     }
 

@@ -1,14 +1,22 @@
-/// The parsed tree: what ``Expression`` evaluates each frame. Every node keeps the offset
+/// The parsed tree: what ``SceneExpression`` evaluates each frame. Every node keeps the offset
 /// of the character that type errors about it point at.
 struct Node: Hashable, Sendable {
-    var kind: Kind
-    var offset: Int
+    let kind: Kind
+    let offset: Int
+    /// Levels of nodes from here down, 1 for a leaf: bounds evaluation's recursion.
+    let depth: Int
+
+    init(kind: Kind, offset: Int) {
+        self.kind = kind
+        self.offset = offset
+        depth = 1 + kind.operands.reduce(0) { Swift.max($0, $1.depth) }
+    }
 
     indirect enum Kind: Hashable, Sendable {
         case number(Double)
         case time
         case frame
-        /// Index into ``Expression/references``.
+        /// Index into ``SceneExpression/references``.
         case reference(Int)
         /// `random()`; the call site is its index among the expression's random() calls.
         case random(callSite: UInt64)
@@ -17,6 +25,15 @@ struct Node: Hashable, Sendable {
         case negate(Node)
         case binary(BinaryOperator, Node, Node)
         case call(Function, [Node])
+
+        var operands: [Node] {
+            switch self {
+            case .number, .time, .frame, .reference, .random: []
+            case .vector(let a, let b), .binary(_, let a, let b): [a, b]
+            case .component(let a, _), .negate(let a): [a]
+            case .call(_, let arguments): arguments
+            }
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-extension Expression {
+extension SceneExpression {
     /// Whether the expression yields a number or a point, given what each reference
     /// yields, or the first place where numbers and points are combined wrongly.
     ///
@@ -23,9 +23,9 @@ extension Expression {
 }
 
 private struct TypeChecker {
-    let referenceKinds: [ValueKind]
+    let referenceKinds: [SceneExpression.ValueKind]
 
-    func kind(of node: Node) throws(ExpressionError) -> ValueKind {
+    func kind(of node: Node) throws(ExpressionError) -> SceneExpression.ValueKind {
         switch node.kind {
         case .number, .time, .frame, .random:
             return .scalar
@@ -62,7 +62,7 @@ private struct TypeChecker {
         }
     }
 
-    private func require(_ expected: ValueKind, _ node: Node) throws(ExpressionError) {
+    private func require(_ expected: SceneExpression.ValueKind, _ node: Node) throws(ExpressionError) {
         let found = try kind(of: node)
         guard found == expected else {
             throw ExpressionError(offset: node.startOffset, message: "expected \(expected), found \(found)")
@@ -72,7 +72,7 @@ private struct TypeChecker {
 
 extension BinaryOperator {
     /// The result of `lhs op rhs`, or nil when the operator does not apply to those kinds.
-    func resultKind(_ lhs: ValueKind, _ rhs: ValueKind) -> ValueKind? {
+    func resultKind(_ lhs: SceneExpression.ValueKind, _ rhs: SceneExpression.ValueKind) -> SceneExpression.ValueKind? {
         switch (self, lhs, rhs) {
         case (_, .scalar, .scalar): .scalar
         case (.add, .vector, .vector), (.subtract, .vector, .vector): .vector
@@ -83,7 +83,7 @@ extension BinaryOperator {
     }
 
     /// Why `lhs op rhs` is rejected.
-    func mismatch(_ lhs: ValueKind, _ rhs: ValueKind) -> String {
+    func mismatch(_ lhs: SceneExpression.ValueKind, _ rhs: SceneExpression.ValueKind) -> String {
         switch self {
         case .add: "cannot add \(lhs) and \(rhs)"
         case .subtract: "cannot subtract \(rhs) from \(lhs)"

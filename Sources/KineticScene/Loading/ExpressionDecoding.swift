@@ -97,12 +97,12 @@ struct ExpressionBinder {
     }
 
     /// Parses `= …` or `@…`, reporting a syntax error at its character.
-    private func parse(_ f: Field, _ s: Node.Scalar) -> Expression? {
+    private func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
         let text = s.string
         let lead = text.prefix { $0.isWhitespace }.count
         let isReference = text.dropFirst(lead).hasPrefix("@")
         do {
-            return isReference ? try Expression.parsePointShorthand(text) : try Expression.parse(String(text.dropFirst(lead + 1)))
+            return isReference ? try SceneExpression.parsePointShorthand(text) : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
         } catch {
             let offset = isReference ? error.offset : lead + 1 + error.offset
             Self.report(error.message, offset: offset, in: f, scalar: s)
@@ -119,7 +119,7 @@ struct ExpressionBinder {
     func finish(layers: [String: LayerEntry]) -> [ExpressionBinding] {
         var ok = [Bool](repeating: true, count: pending.count)
         for (i, (binding, field)) in pending.enumerated() {
-            let expected: [ValueKind] = {
+            let expected: [SceneExpression.ValueKind] = {
                 switch binding.value {
                 case .scalar: [.scalar]
                 case .vector: [.vector]
@@ -178,7 +178,7 @@ struct ExpressionBinder {
         }
     }
 
-    private func kind(of ref: Reference, layers: [String: LayerEntry]) -> ValueKind? {
+    private func kind(of ref: SceneExpression.Reference, layers: [String: LayerEntry]) -> SceneExpression.ValueKind? {
         guard let entry = layers[ref.id],
               let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
         if let types = kp.layerTypes, !types.contains(entry.type) { return nil }
@@ -186,7 +186,7 @@ struct ExpressionBinder {
     }
 
     /// Reports at a character of whichever scalar of the field holds the expression.
-    private func reportInExpression(_ message: String, expression e: Expression, offset: Int, field: Field) {
+    private func reportInExpression(_ message: String, expression e: SceneExpression, offset: Int, field: Field) {
         for scalar in Self.scalars(of: field.node) {
             let text = scalar.string
             let lead = text.prefix { $0.isWhitespace }.count

@@ -18,7 +18,7 @@ public struct ExpressionBinding: Sendable {
     /// A number that is either written in the file or computed.
     public enum Term: Sendable {
         case literal(Double)
-        case expression(Expression)
+        case expression(SceneExpression)
     }
 
     /// The shapes of bound values.
@@ -26,7 +26,7 @@ public struct ExpressionBinding: Sendable {
         /// A number property.
         case scalar(Term)
         /// A point (or size) property from one point-valued expression (`"@ball"`).
-        case vector(Expression)
+        case vector(SceneExpression)
         /// A point (or size) property with an expression in one or both components.
         case components(Term, Term)
         /// A `{cubic: [p0, c1, c2, p1]}` path through live points.
@@ -35,14 +35,14 @@ public struct ExpressionBinding: Sendable {
 
     /// One point of a live cubic.
     public enum PointSource: Sendable {
-        case vector(Expression)
+        case vector(SceneExpression)
         case components(Term, Term)
     }
 
     /// Every expression of the binding, in source order.
-    public var expressions: [Expression] {
-        func of(_ t: Term) -> [Expression] { if case .expression(let e) = t { [e] } else { [] } }
-        func of(_ p: PointSource) -> [Expression] {
+    public var expressions: [SceneExpression] {
+        func of(_ t: Term) -> [SceneExpression] { if case .expression(let e) = t { [e] } else { [] } }
+        func of(_ p: PointSource) -> [SceneExpression] {
             switch p {
             case .vector(let e): [e]
             case .components(let x, let y): of(x) + of(y)

@@ -14,7 +14,7 @@ struct ExpressionEvaluation {
         for binding in bindings {
             let snapshot = layers
             let ids = layerIDs
-            let context = EvaluationContext(time: time, frame: frame, seed: seed, expressionID: binding.seedSalt) { ref in
+            let context = SceneExpression.EvaluationContext(time: time, frame: frame, seed: seed, expressionID: binding.seedSalt) { ref in
                 Self.resolve(ref, in: snapshot, ids: ids)
             }
             guard let value = Self.value(of: binding, context: context, current: snapshot[binding.layer]) else {
@@ -26,7 +26,7 @@ struct ExpressionEvaluation {
     }
 
     /// The presentation value a reference reads.
-    static func resolve(_ ref: Reference, in layers: [Layer], ids: [String: LayerAddress]) -> Value {
+    static func resolve(_ ref: SceneExpression.Reference, in layers: [Layer], ids: [String: LayerAddress]) -> SceneExpression.Value {
         guard let address = ids[ref.id], let layer = layers[address],
               let keyPath = ReferenceKeyPaths.keyPath(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
               let v = layer.value(at: keyPath) else { return .scalar(.nan) }
@@ -38,7 +38,7 @@ struct ExpressionEvaluation {
         }
     }
 
-    private static func value(of binding: ExpressionBinding, context: EvaluationContext, current: Layer?) -> AnimatableValue? {
+    private static func value(of binding: ExpressionBinding, context: SceneExpression.EvaluationContext, current: Layer?) -> AnimatableValue? {
         func number(_ t: ExpressionBinding.Term) -> Double {
             switch t {
             case .literal(let v): v

@@ -5,6 +5,8 @@ extension LayerRenderer {
     /// CAShapeLayer: the path filled by its rule, then stroked; strokeStart/strokeEnd
     /// trim the stroke only, never the fill.
     func drawShape(_ style: ShapeStyle, alpha: Double, in ctx: CairoContext) {
+        // The seed's debug drawing goes over the filled shape.
+        defer { if let overlay = style.namedShape?.controlPoints { drawControlPoints(overlay, alpha: alpha, in: ctx) } }
         guard !style.path.isEmpty else { return }
         if let fill = style.fillColor, fill.alpha > 0 {
             ctx.save()
@@ -29,6 +31,26 @@ extension LayerRenderer {
         }
         ctx.setSource(stroke.multiplyingAlpha(alpha))
         ctx.stroke()
+        ctx.restore()
+    }
+
+    /// The gooey circle's debug drawing, as the seed's drawInContext draws it: the outer
+    /// square dashed 5/5, the 4-pt point squares filled, the helper lines dashed 2/2 —
+    /// in black, one point wide.
+    private func drawControlPoints(_ overlay: ControlPointsOverlay, alpha: Double, in ctx: CairoContext) {
+        let ink = Color.black.multiplyingAlpha(alpha)
+        ctx.save()
+        ctx.setSource(ink)
+        ctx.setLineWidth(1)
+        for (path, dash) in [(overlay.outerSquare, [5.0, 5.0]), (overlay.helperLines, [2.0, 2.0])] {
+            ctx.newPath()
+            appendPath(path, to: ctx)
+            ctx.setDash(dash, phase: 0)
+            ctx.stroke()
+        }
+        ctx.newPath()
+        appendPath(overlay.pointSquares, to: ctx)
+        ctx.fill()
         ctx.restore()
     }
 

@@ -212,6 +212,20 @@ struct AnimationDecoder {
             return kp
         }
         if entry.propertyNames.contains(text) { return .property(text) }
+        if text.hasPrefix("path."), let shape = entry.namedShape {
+            let name = String(text.dropFirst(5))
+            let state = NamedShapeState(shape: shape, parameters: [:])
+            guard let kind = state.kind(of: name) else {
+                let names = shape.parameters.map(\.name)
+                field.report("'\(name)' is not a parameter of the \(shape.rawValue) shape" + Suggestions.hint(for: name, in: names))
+                return nil
+            }
+            return .pathParameter(name, kind: kind)
+        }
+        if text == "path", let shape = entry.namedShape {
+            field.report("the path of '\(layerName)' is the \(shape.rawValue) shape, rebuilt from its parameters: animate path.PARAM")
+            return nil
+        }
         if text.hasPrefix("path.") || text.hasPrefix("emitterCells.") || text.hasPrefix("instance") {
             field.report("not yet supported: key path '\(text)'")
             return nil

@@ -48,25 +48,27 @@ struct ExpressionBinder {
                                   label: "\(label).path", seedSalt: salt), f)
             return true
         }
-        if let kp = keyPath ?? Self.numberKeys[key] {
-            if kp.valueKind == .number {
+        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key] {
+            switch kp.valueKind {
+            case .number:
                 guard let t = term(f) else { return true }
                 add(ExpressionBinding(layer: layer, keyPath: kp, value: .scalar(t), label: "\(label).\(key)", seedSalt: salt), f)
                 return true
-            }
-        }
-        if let kp = Self.pointKeys[key] {
-            if case .sequence(let s) = f.node, s.count == 4, key == "bounds" {
-                f.report("expressions in bounds: use [width, height]")
+            case .point, .size:
+                if case .sequence(let s) = f.node, s.count == 4, key == "bounds" {
+                    f.report("expressions in bounds: use [width, height]")
+                    return true
+                }
+                guard let source = pointSource(f) else { return true }
+                let value: ExpressionBinding.BoundValue = switch source {
+                case .vector(let e): .vector(e)
+                case .components(let x, let y): .components(x, y)
+                }
+                add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
                 return true
+            default:
+                break
             }
-            guard let source = pointSource(f) else { return true }
-            let value: ExpressionBinding.BoundValue = switch source {
-            case .vector(let e): .vector(e)
-            case .components(let x, let y): .components(x, y)
-            }
-            add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
-            return true
         }
         f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
         return true

@@ -8,6 +8,8 @@ struct LayerEntry {
     var type: LayerType
     var propertyNames: Set<String>
     var field: Field
+    /// The named shape drawing a shape layer's path, for `path.PARAM` animations.
+    var namedShape: NamedShape? = nil
 }
 
 /// Reads `layers:` (section 3) into layer values, indexing ids for animations.
@@ -90,7 +92,7 @@ struct LayerDecoder {
         }
         readCommon(m, into: &layer, address: address)
         switch type {
-        case .shape: readShape(m, into: &layer)
+        case .shape: readShape(m, into: &layer, address: address)
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
         case .text: readText(m, into: &layer)
         case .image:
@@ -102,7 +104,8 @@ struct LayerDecoder {
                 m["id"]?.report("duplicate id '\(id)' (first used at line \(existing.field.mark?.line ?? 0))")
             } else {
                 ids[id] = LayerEntry(address: LayerAddress(address), type: type,
-                                     propertyNames: Set(layer.properties.keys), field: m["id"] ?? field)
+                                     propertyNames: Set(layer.properties.keys), field: m["id"] ?? field,
+                                     namedShape: layer.shape?.namedShape?.shape)
             }
         }
         if let subs = m["sublayers"] {
@@ -191,9 +194,12 @@ struct LayerDecoder {
         return path
     }
 
-    private func readShape(_ m: Mapping, into layer: inout Layer) {
+    private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         var s = ShapeStyle()
-        if let f = m["path"], let p = f.path { s.path = p }
+        if let f = m["path"], case .mapping(let raw) = f.node, raw["shape"] != nil {
+            s.namedShape = namedShape(f, address: address, label: layer.key)
+            s.updateNamedShape()
+        } else if let f = m["path"], let p = f.path { s.path = p }
         if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
         if let f = m["fillRule"], let v = f.choice(FillRule.self) { s.fillRule = v }
         if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
@@ -210,6 +216,54 @@ struct LayerDecoder {
         if let f = m["strokeStart"], let v = f.number(in: 0...1) { s.strokeStart = v }
         if let f = m["strokeEnd"], let v = f.number(in: 0...1) { s.strokeEnd = v }
         layer.content = .shape(s)
+    }
+
+    /// `{shape: NAME, …parameters}` (section 3.1); parameters may be expressions.
+    private mutating func namedShape(_ f: Field, address: [Int]?, label: String) -> NamedShapeState? {
+        guard case .mapping(let raw) = f.node, let nameNode = raw["shape"] else { return nil }
+        let nameField = f.child(nameNode, key: "shape")
+        guard let name = nameField.string else { return nil }
+        guard let shape = NamedShape(rawValue: name) else {
+            let names = NamedShape.allCases.map(\.rawValue)
+            nameField.report("unknown shape '\(name)'" + Suggestions.hint(for: name, in: names) + "; shapes: \(names.joined(separator: ", "))")
+            return nil
+        }
+        guard let m = f.mapping(allowed: ["shape"] + shape.parameters.map(\.name)) else { return nil }
+        var state = NamedShapeState(shape: shape, parameters: [:])
+        var bound = false
+        for p in shape.parameters {
+            guard let pf = m[p.name] else { continue }
+            let kind = state.kind(of: p.name) ?? .number
+            if ExpressionBinder.containsExpression(pf) {
+                guard let address else { pf.report("expressions are not supported in masks"); continue }
+                _ = binder.bind(pf, key: p.name, keyPath: .pathParameter(p.name, kind: kind),
+                                layer: LayerAddress(address), label: "\(label).path")
+                // A placeholder until the binding runs on the first frame.
+                state.parameters[p.name] = kind == .number ? .number(1) : kind == .size ? .size(.zero) : .point(.zero)
+                bound = true
+                continue
+            }
+            let value: AnimatableValue? = switch p.kind {
+            case .number: pf.number.map { .number($0) }
+            case .point: pf.point.map { .point($0) }
+            case .size: pf.size.map { .size($0) }
+            case .rect: pf.rect.map { .rect($0) }
+            case .bool: pf.bool.map { .bool($0) }
+            }
+            if let value { state.parameters[p.name] = value }
+        }
+        for p in shape.parameters where p.isRequired && m[p.name] == nil {
+            f.report("the \(name) shape needs '\(p.name)'")
+            return nil
+        }
+        // Values the shape rejects are reported now (bound ones are checked as they run).
+        if !bound {
+            do { _ = try shape.geometry(parameters: state.parameters) } catch {
+                f.report("\(error)")
+                return nil
+            }
+        }
+        return state
     }
 
     /// CAGradientLayer keys; also used for a gradient scene background.

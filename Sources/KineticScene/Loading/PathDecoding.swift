@@ -37,7 +37,7 @@ extension Field {
 
     private var primitivePath: BezierPath? {
         if case .mapping(let m) = node, m["shape"] != nil {
-            report("not yet supported: named shapes (section 3.1 `shape:`)")
+            report("a named shape is a shape layer's `path`; it cannot be used here")
             return nil
         }
         guard let m = mapping(allowed: Self.primitiveKeys) else { return nil }

@@ -24,6 +24,8 @@ public struct Timeline: Sendable {
             _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                 .apply(to: &layers, time: time, frame: index)
         }
+        // Named shapes follow their (animated, expression-driven) parameters.
+        for i in layers.indices { layers[i].updateNamedShapes() }
         return SceneFrame(index: index, time: time, size: scene.settings.size,
                           background: scene.settings.background, layers: layers)
     }

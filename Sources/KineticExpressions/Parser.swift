@@ -1,3 +1,4 @@
+import KineticGeometry
 /// Recursive descent over tokens lexed on demand, so that the first error by position is
 /// the one reported, and so that `.` after a name is read as a path separator while `.5`
 /// elsewhere is a number.

@@ -1,3 +1,4 @@
+import KineticGeometry
 import Testing
 @testable import KineticScene
 
@@ -148,7 +149,7 @@ import Testing
     }
 
     @Test func suggestionsFindCloseWords() {
-        #expect(Suggestions.closest(to: "backgroundColour", in: ["backgroundColor", "borderColor"]) == "backgroundColor")
-        #expect(Suggestions.closest(to: "zzz", in: ["opacity"]) == nil)
+        #expect(NameSuggestion.closest(to: "backgroundColour", in: ["backgroundColor", "borderColor"]) == "backgroundColor")
+        #expect(NameSuggestion.closest(to: "zzz", in: ["opacity"]) == nil)
     }
 }

@@ -36,7 +36,7 @@ struct AnimationDecoder {
         var target = inheritedLayer
         if let f = m["layer"], let name = f.string {
             if let entry = layers[name] { target = (entry, name) } else {
-                f.report("unknown layer id '\(name)'" + Suggestions.hint(for: name, in: Array(layers.keys)))
+                f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layers.keys)))
                 return nil
             }
         }
@@ -217,7 +217,7 @@ struct AnimationDecoder {
             let state = NamedShapeState(shape: shape, parameters: [:])
             guard let kind = state.kind(of: name) else {
                 let names = shape.parameters.map(\.name)
-                field.report("'\(name)' is not a parameter of the \(shape.rawValue) shape" + Suggestions.hint(for: name, in: names))
+                field.report("'\(name)' is not a parameter of the \(shape.rawValue) shape" + NameSuggestion.hint(for: name, in: names))
                 return nil
             }
             return .pathParameter(name, kind: kind)
@@ -231,7 +231,7 @@ struct AnimationDecoder {
             return nil
         }
         let candidates = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
-        field.report("'\(text)' is not an animatable key path of layer '\(layerName)'" + Suggestions.hint(for: text, in: candidates))
+        field.report("'\(text)' is not an animatable key path of layer '\(layerName)'" + NameSuggestion.hint(for: text, in: candidates))
         return nil
     }
 
@@ -283,7 +283,7 @@ struct AnimationDecoder {
         guard let text = f.string else { return nil }
         if let tf = names[text] { return tf }
         f.report("'\(text)' is not a timing function: use \(names.keys.sorted().joined(separator: ", ")) or [c1x, c1y, c2x, c2y]"
-                 + Suggestions.hint(for: text, in: Array(names.keys)))
+                 + NameSuggestion.hint(for: text, in: Array(names.keys)))
         return nil
     }
 
@@ -304,7 +304,7 @@ struct AnimationDecoder {
                 return true
             }
             guard let j = byId[name] else {
-                afterField.report("unknown animation id '\(name)'" + Suggestions.hint(for: name, in: Array(byId.keys)))
+                afterField.report("unknown animation id '\(name)'" + NameSuggestion.hint(for: name, in: Array(byId.keys)))
                 resolved[i] = true; broken.insert(i)
                 return false
             }

@@ -136,9 +136,9 @@ struct ExpressionBinder {
                     let message: String
                     if let entry = layers[ref.id] {
                         let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
-                        message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + Suggestions.hint(for: ref.keyPath, in: names)
+                        message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
                     } else {
-                        message = "unknown layer id '\(ref.id)'" + Suggestions.hint(for: ref.id, in: Array(layers.keys))
+                        message = "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
                     }
                     reportInExpression(message, expression: e, offset: ref.offset, field: field)
                 }

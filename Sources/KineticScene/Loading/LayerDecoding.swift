@@ -225,7 +225,7 @@ struct LayerDecoder {
         guard let name = nameField.string else { return nil }
         guard let shape = NamedShape(rawValue: name) else {
             let names = NamedShape.allCases.map(\.rawValue)
-            nameField.report("unknown shape '\(name)'" + Suggestions.hint(for: name, in: names) + "; shapes: \(names.joined(separator: ", "))")
+            nameField.report("unknown shape '\(name)'" + NameSuggestion.hint(for: name, in: names) + "; shapes: \(names.joined(separator: ", "))")
             return nil
         }
         guard let m = f.mapping(allowed: ["shape"] + shape.parameters.map(\.name)) else { return nil }

@@ -1,3 +1,4 @@
+import KineticGeometry
 import Foundation
 import Yams
 
@@ -104,7 +105,7 @@ struct Field {
                 continue
             }
             if !allowed.contains(key) {
-                diagnostics.report("unknown key '\(key)'" + Suggestions.hint(for: key, in: allowed),
+                diagnostics.report("unknown key '\(key)'" + NameSuggestion.hint(for: key, in: allowed),
                                    at: k.mark, keyPath: childKeyPath)
                 continue
             }

@@ -133,7 +133,7 @@ extension Field {
         guard let text = scalarText else { return nil }
         if let v = E(rawValue: text) { return v }
         let names = E.allCases.map(\.rawValue)
-        report("'\(text)' is not one of \(names.joined(separator: ", "))" + Suggestions.hint(for: text, in: names))
+        report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
         return nil
     }
 
@@ -175,7 +175,7 @@ extension Field {
             }
             return Color(r255: v[0], g255: v[1], b255: v[2], alpha: expected == 4 ? v[3] : 1)
         }
-        report("'\(text)' is not a color" + Suggestions.hint(for: text, in: Array(ColorNames.all.keys).sorted()))
+        report("'\(text)' is not a color" + NameSuggestion.hint(for: text, in: Array(ColorNames.all.keys).sorted()))
         return nil
     }
 

@@ -1,21 +1,25 @@
-/// "Did you mean …?" for misspelled function and variable names. The same rule as the
-/// scene loader's key suggestions, which this target cannot import (it sits below it).
-enum NameSuggestion {
-    /// " (did you mean 'x'?)" when a candidate is within about a third of the word's
-    /// length in edits and keeps at least one of its characters, otherwise "" (a lone
-    /// `a` is not a typo of `t`).
-    static func hint(for word: String, in candidates: [String]) -> String {
+/// "Did you mean …?" for misspelled keys, ids, enum values and function names — one rule
+/// for the scene loader and the expression language.
+public enum NameSuggestion {
+    /// The closest candidate when it is within about a third of the word's length in
+    /// edits and keeps at least one of its characters (a lone `a` is not a typo of `t`).
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let d = distance(word.lowercased(), candidate.lowercased())
             if d < (best?.distance ?? Int.max) { best = (candidate, d) }
         }
-        guard let best, best.distance <= max(1, word.count / 3), best.distance < word.count else { return "" }
-        return " (did you mean '\(best.name)'?)"
+        guard let best, best.distance <= max(1, word.count / 3), best.distance < word.count else { return nil }
+        return best.name
+    }
+
+    /// " (did you mean 'x'?)", or "" when nothing is close.
+    public static func hint(for word: String, in candidates: [String]) -> String {
+        closest(to: word, in: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 
     /// Levenshtein distance, a transposition of neighbours counting as one edit.
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }

@@ -17,7 +17,7 @@ enum ImageQuant {
     struct Settings {
         var maxColors: Int
         var speed: Int
-        var quality: ClosedRange<Int>
+        var quality: Int
         var dithering: Double
     }
 
@@ -129,7 +129,7 @@ enum ImageQuant {
         // Values were validated by GIFOptions; these calls only fail on out-of-range values.
         _ = liq_set_max_colors(attr, Int32(settings.maxColors))
         _ = liq_set_speed(attr, Int32(settings.speed))
-        _ = liq_set_quality(attr, Int32(settings.quality.lowerBound), Int32(settings.quality.upperBound))
+        _ = liq_set_quality(attr, 0, Int32(settings.quality))  // minimum 0: never fail a frame
         liq_set_last_index_transparent(attr, 1)
         return attr
     }

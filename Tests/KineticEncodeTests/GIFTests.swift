@@ -169,6 +169,22 @@ import Testing
         #expect(bytes[10] & 0x87 == 0x87)  // global table present, 256 entries
     }
 
+    @Test func badOptionsAndMismatchedFramesAreRejected() throws {
+        let frame = Synthetic.frame(0)
+        #expect(throws: EncodeError.invalidOptions(reason: "dithering 1.5 is outside 0…1")) {
+            _ = try GIFFramePreparer.prepare(frame, previous: nil, options: GIFOptions(dithering: 1.5))
+        }
+        #expect(throws: EncodeError.invalidOptions(reason: "loop count 70000 is outside 0…65535")) {
+            _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(loopCount: 70000))
+        }
+        #expect(throws: EncodeError.invalidImage(reason: "previous frame is 80×48, this one 64×48")) {
+            _ = try GIFFramePreparer.prepare(frame, previous: Synthetic.frame(0, width: 80), options: GIFOptions())
+        }
+        #expect(throws: EncodeError.self) {
+            _ = try GIFFramePreparer.prepare(PixelImage(width: 0, height: 3), previous: nil, options: GIFOptions())
+        }
+    }
+
     @Test func ffmpegDecodesOurGIF() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -10,14 +10,15 @@ public enum GIFFramePreparer {
     /// pixels that differ from `previous` is stored; inside it, pixels equal to `previous`
     /// get the transparent index so the earlier frame's colour stays on screen (smaller
     /// files, and no dither shimmer on still areas). An unchanged frame becomes a 1×1
-    /// transparent pixel. Disposal is `.doNotDispose`. Alpha is ignored: the scene's
-    /// opaque background makes every rendered pixel opaque.
+    /// transparent pixel. Disposal is `.doNotDispose`. The scene's opaque background makes
+    /// every rendered pixel opaque; a pixel that is not anyway shows its un-premultiplied
+    /// colour at full opacity.
     ///
     /// Transparent output: the whole frame is stored, alpha < 128 becomes transparent,
     /// disposal is `.restoreToBackground`, and `previous` is ignored. Differencing cannot
-    /// work here: a transparent index means "keep what is there", so a pixel that turns
-    /// from opaque to transparent could never be expressed; each frame must replace the
-    /// last one entirely.
+    /// work here: in a frame drawn over the previous one, the transparent index means
+    /// "keep what is there", so a pixel that turns from opaque to transparent could never
+    /// be expressed; each frame must clear and replace the last one entirely.
     /// - Throws: `.invalidImage` for an empty frame or a `previous` of another size,
     ///   `.invalidOptions`, `.quantizationFailed`.
     public static func prepare(_ frame: PixelImage, previous: PixelImage?,

@@ -1,4 +1,7 @@
 import CGif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 import KineticGeometry
@@ -148,6 +151,33 @@ import Testing
         try encodeGIF(frames, to: folder + "/b.gif", options: options)
         let a = FileManager.default.contents(atPath: folder + "/a.gif")
         #expect(a != nil && a == FileManager.default.contents(atPath: folder + "/b.gif"))
+    }
+
+    /// libimagequant's output depends on OpenMP's thread count at speeds 6–7 (the dither
+    /// map is only used with several threads); the preparer must pin it. Set the calling
+    /// thread's OpenMP thread count to 1 and to 4 before preparing: same frames either way.
+    @Test func openMPThreadCountDoesNotChangeTheOutput() throws {
+        let setThreads = try #require(dlsym(nil, "omp_set_num_threads").map {
+            unsafeBitCast($0, to: (@convention(c) (Int32) -> Void).self)
+        }, "Debian's libimagequant is built with OpenMP")
+        let frames = Synthetic.frames(4).map { frame in
+            // Larger than the other tests' frames so libimagequant's contrast maps kick in.
+            var big = PixelImage(width: 256, height: 192)
+            for y in 0..<192 { for x in 0..<256 {
+                let s = frame.rgba(x: x / 4, y: y / 4)
+                let n = Double((x * 7 + y * 13) % 17) / 160  // some texture
+                Synthetic.put(&big, x, y, r: Double(s.r) / 255 - n, g: Double(s.g) / 255, b: Double(s.b) / 255 + n, a: 1)
+            } }
+            return big
+        }
+        func prepareAll(threads: Int32) throws -> [PreparedGIFFrame] {
+            try (0..<frames.count).map { i in
+                setThreads(threads)
+                return try GIFFramePreparer.prepare(frames[i], previous: i > 0 ? frames[i - 1] : nil,
+                                                    options: GIFOptions(speed: 7))
+            }
+        }
+        #expect(try prepareAll(threads: 1) == prepareAll(threads: 4))
     }
 
     @Test func sharedPaletteIsTheGlobalColourTable() throws {

@@ -97,6 +97,37 @@ import Testing
         #expect(gif.canvases[2] == gif.canvases[1])
     }
 
+    /// Large rectangles build their palette from every second pixel of every second row;
+    /// unchanged pixels the sample skips must still become transparent, and the frame
+    /// must still match the source.
+    @Test func subsampledPaletteKeepsUnchangedPixelsTransparent() throws {
+        let (w, h) = (300, 240)  // 72 000 pixels: above the 65 536 sampling threshold
+        var first = PixelImage(width: w, height: h), second = PixelImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w {
+            let u = Double(x) / Double(w), v = Double(y) / Double(h)
+            Synthetic.put(&first, x, y, r: u, g: v, b: 0.5, a: 1)
+            Synthetic.put(&second, x, y, r: 1 - u, g: 0.5, b: 0.1 + 0.3 * v, a: 1)  // blue < 0.5: differs everywhere
+        } }
+        let kept = [(1, 1), (3, 5), (299, 239)]  // odd coordinates: never sampled
+        for (x, y) in kept {
+            let i = y * first.stride + x * 4
+            second.bytes[i..<(i + 4)] = first.bytes[i..<(i + 4)]
+        }
+        let frame = try GIFFramePreparer.prepare(second, previous: first, options: GIFOptions())
+        #expect(frame.rect == GIFRect(x: 0, y: 0, width: w, height: h))
+        for (x, y) in kept { #expect(frame.indices[y * w + x] == PreparedGIFFrame.transparentIndex) }
+        #expect(frame.indices.filter { $0 == PreparedGIFFrame.transparentIndex }.count == kept.count)
+        let palette = try #require(frame.localPalette)
+        var worst = 0
+        for y in 0..<h { for x in 0..<w where !kept.contains(where: { $0 == (x, y) }) {
+            let s = second.rgba(x: x, y: y), c = palette[Int(frame.indices[y * w + x])]
+            worst = max(worst, abs(Int(s.r) - Int(c.red)), abs(Int(s.g) - Int(c.green)), abs(Int(s.b) - Int(c.blue)))
+        } }
+        // A 2-D gradient of 300 × 240 colours in 254 entries: cells of about 19 × 15
+        // pixels, about 16 levels per channel across; dithering adds up to about a cell.
+        #expect(worst <= 32)
+    }
+
     @Test func transparentBackgroundKeepsCoverageAndReplacesFrames() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -151,6 +151,22 @@ import Testing
         }
     }
 
+    @Test func emptyAndSingleColourFrames() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let empty = PixelImage(width: 20, height: 10)
+        var red = empty
+        for y in 0..<10 { for x in 0..<20 { Synthetic.put(&red, x, y, r: 1, g: 0, b: 0, a: 1) } }
+        let options = GIFOptions(transparentBackground: true)
+        let prepared = try encodeGIF([empty, red, empty], to: folder + "/e.gif", options: options)
+        #expect(prepared[0].indices.allSatisfy { $0 == PreparedGIFFrame.transparentIndex })
+        #expect(Set(prepared[1].indices).count == 1)
+        let gif = try DecodedGIF(path: folder + "/e.gif")
+        #expect(gif.canvases[0].allSatisfy { $0 == 0 })
+        #expect(gif.canvases[1] == Array([[UInt8]](repeating: [255, 0, 0, 255], count: 200).joined()))
+        #expect(gif.canvases[2].allSatisfy { $0 == 0 })  // the red frame was cleared
+    }
+
     @Test func halfTransparentWhiteStaysWhite() throws {
         var image = PixelImage(width: 2, height: 1)
         // 50 %-alpha white: premultiplied (128, 128, 128, 128).

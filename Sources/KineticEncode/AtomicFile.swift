@@ -57,9 +57,10 @@ public struct AtomicFile: ~Copyable {
     public mutating func write(_ bytes: [UInt8]) throws(EncodeError) {
         guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: "file already closed") }
         let failure: Int32? = bytes.withUnsafeBytes { buffer -> Int32? in
+            guard let start = buffer.baseAddress else { return nil }  // nothing to write
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Glibc.write(descriptor, start + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno

@@ -10,14 +10,15 @@ public enum GIFFramePreparer {
     /// pixels that differ from `previous` is stored; inside it, pixels equal to `previous`
     /// get the transparent index so the earlier frame's colour stays on screen (smaller
     /// files, and no dither shimmer on still areas). An unchanged frame becomes a 1×1
-    /// transparent pixel. Disposal is `.doNotDispose`. Alpha is ignored: the scene's
-    /// opaque background makes every rendered pixel opaque.
+    /// transparent pixel. Disposal is `.doNotDispose`. The scene's opaque background makes
+    /// every rendered pixel opaque; a pixel that is not anyway shows its un-premultiplied
+    /// colour at full opacity.
     ///
     /// Transparent output: the whole frame is stored, alpha < 128 becomes transparent,
     /// disposal is `.restoreToBackground`, and `previous` is ignored. Differencing cannot
-    /// work here: a transparent index means "keep what is there", so a pixel that turns
-    /// from opaque to transparent could never be expressed; each frame must replace the
-    /// last one entirely.
+    /// work here: in a frame drawn over the previous one, the transparent index means
+    /// "keep what is there", so a pixel that turns from opaque to transparent could never
+    /// be expressed; each frame must clear and replace the last one entirely.
     /// - Throws: `.invalidImage` for an empty frame or a `previous` of another size,
     ///   `.invalidOptions`, `.quantizationFailed`.
     public static func prepare(_ frame: PixelImage, previous: PixelImage?,
@@ -56,8 +57,10 @@ public enum GIFFramePreparer {
                                            quality: options.quality, dithering: options.dithering)
         switch options.palette {
         case .perFrame:
-            let (entries, indices) = try ImageQuant.quantize(rgba: rgba, width: rect.width, height: rect.height,
-                                                             settings: settings)
+            let (entries, indices) = try ImageQuant.quantize(
+                rgba: rgba, width: rect.width, height: rect.height,
+                sample: paletteSample(rgba, width: rect.width, height: rect.height),
+                transparent: hasTransparentPixel(rgba), settings: settings)
             // Move transparent entries to index 255, pack the opaque ones from 0.
             var table = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: 256)
             var colors: [GIFColor] = []
@@ -78,6 +81,31 @@ public enum GIFFramePreparer {
                                     indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
                                     localPalette: nil, disposal: disposal)
         }
+    }
+
+    /// The pixels the palette is built from: above 256 × 256 pixels, every second pixel of
+    /// every second row. Building the histogram (with libimagequant's edge and noise maps)
+    /// costs more than remapping at speeds ≤ 7; a quarter of a smooth rendered image has
+    /// nearly the same colours, and every pixel is still remapped with dithering.
+    static func paletteSample(_ rgba: [UInt8], width: Int, height: Int) -> (rgba: [UInt8], width: Int, height: Int) {
+        guard width * height > 256 * 256, width >= 2, height >= 2 else { return (rgba, width, height) }
+        let w = width / 2, h = height / 2
+        let sample = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, initialized in
+            rgba.withUnsafeBytes { src in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let word = src.loadUnaligned(fromByteOffset: (2 * y * width + 2 * x) * 4, as: UInt32.self)
+                        UnsafeMutableRawBufferPointer(out).storeBytes(of: word, toByteOffset: (y * w + x) * 4, as: UInt32.self)
+                    }
+                }
+            }
+            initialized = w * h * 4
+        }
+        return (sample, w, h)
+    }
+
+    static func hasTransparentPixel(_ rgba: [UInt8]) -> Bool {
+        rgba.withUnsafeBufferPointer { p in stride(from: 3, to: p.count, by: 4).contains { p[$0] == 0 } }
     }
 
     /// The smallest rectangle containing every pixel where `frame` and `previous` differ,

@@ -43,13 +43,13 @@ public struct GIFOptions: Hashable, Sendable {
     /// libimagequant's speed/quality trade-off, 1 (slowest, best palettes) … 10.
     /// The default 7 is the fastest setting that keeps full input precision: from 8 on,
     /// libimagequant drops the lowest bit of each channel before building the palette,
-    /// which costs about 6 dB PSNR on gradients (measured: 54.7 dB at 7, 48.8 dB at 8 on
-    /// a gradient-and-circles animation), while 6 and below are much slower for < 0.1 dB.
+    /// which cost about 6 dB PSNR on a gradient-and-circles animation (54.7 dB at 7,
+    /// 48.8 dB at 8); speeds ≤ 5 were several times slower for under 1 dB more.
     public var speed: Int
-    /// libimagequant's quality range 0…100: the palette uses as few colours as reach the
-    /// upper bound (fewer colours compress better); the lower bound is never enforced
-    /// as an error, a frame always gets its best attempt.
-    public var quality: ClosedRange<Int>
+    /// libimagequant's target quality, 0…100 (100 = as close as 255 colours get): a frame
+    /// uses only as many colours as reach it, and fewer colours compress better. There is
+    /// no minimum: a frame that cannot reach the target still gets its best palette.
+    public var quality: Int
     /// Per-frame or shared palettes.
     public var palette: GIFPaletteMode
     /// The scene's background is not opaque: frames keep transparency (alpha < 128 becomes
@@ -59,7 +59,7 @@ public struct GIFOptions: Hashable, Sendable {
     /// NETSCAPE2.0 loop count: 0 loops forever; n repeats the animation n more times.
     public var loopCount: Int
 
-    public init(dithering: Double = 1.0, speed: Int = 7, quality: ClosedRange<Int> = 0...100,
+    public init(dithering: Double = 1.0, speed: Int = 7, quality: Int = 100,
                 palette: GIFPaletteMode = .perFrame, transparentBackground: Bool = false,
                 loopCount: Int = 0) {
         self.dithering = dithering; self.speed = speed; self.quality = quality
@@ -73,7 +73,7 @@ public struct GIFOptions: Hashable, Sendable {
             throw .invalidOptions(reason: "dithering \(dithering) is outside 0…1")
         }
         guard (1...10).contains(speed) else { throw .invalidOptions(reason: "speed \(speed) is outside 1…10") }
-        guard quality.lowerBound >= 0, quality.upperBound <= 100 else {
+        guard (0...100).contains(quality) else {
             throw .invalidOptions(reason: "quality \(quality) is outside 0…100")
         }
         guard (0...65535).contains(loopCount) else {

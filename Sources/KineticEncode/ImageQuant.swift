@@ -17,7 +17,7 @@ enum ImageQuant {
     struct Settings {
         var maxColors: Int
         var speed: Int
-        var quality: ClosedRange<Int>
+        var quality: Int
         var dithering: Double
     }
 
@@ -26,12 +26,38 @@ enum ImageQuant {
         var r, g, b, a: UInt8
     }
 
-    /// Builds a palette of at most `settings.maxColors` entries for `rgba` (4 bytes a pixel,
-    /// `width × height`) and remaps the pixels to it with Floyd–Steinberg dithering.
-    /// Fully transparent pixels form one palette entry, placed last.
+    /// Builds a palette of at most `settings.maxColors` entries from the histogram of
+    /// `sample` (the pixels themselves, or a subsample of them) and remaps `rgba`
+    /// (4 bytes a pixel, `width × height`) to it with Floyd–Steinberg dithering.
+    /// With `transparent`, fully transparent pixels get a palette entry of their own even
+    /// if the sample missed them.
     static func quantize(rgba: [UInt8], width: Int, height: Int,
+                         sample: (rgba: [UInt8], width: Int, height: Int), transparent: Bool,
                          settings: Settings) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
-        try remap(rgba: rgba, width: width, height: height, settings: settings, fixed: [])
+        precondition(rgba.count == width * height * 4 && sample.rgba.count == sample.width * sample.height * 4)
+        singleThreadedOpenMP()
+        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+        defer { liq_attr_destroy(attr) }
+        guard let histogram = liq_histogram_create(attr) else { throw .quantizationFailed(reason: "out of memory") }
+        defer { liq_histogram_destroy(histogram) }
+        if transparent {
+            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: 0, g: 0, b: 0, a: 0), 0)
+            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        }
+        let added: liq_error = sample.rgba.withUnsafeBytes { pixels in
+            guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(sample.width),
+                                                    Int32(sample.height), 0)
+            else { return LIQ_OUT_OF_MEMORY }
+            defer { liq_image_destroy(image) }
+            return liq_histogram_add_image(histogram, attr, image)
+        }
+        guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        var result: OpaquePointer? = nil
+        let quantized = liq_histogram_quantize(histogram, attr, &result)
+        guard quantized == LIQ_OK, let result else { throw .quantizationFailed(reason: message(quantized)) }
+        defer { liq_result_destroy(result) }
+        return try remap(rgba: rgba, width: width, height: height, attr: attr, result: result,
+                         dithering: settings.dithering)
     }
 
     /// Remaps `rgba` to exactly the colours `palette` (≤ 256 entries) with dithering;
@@ -81,29 +107,31 @@ enum ImageQuant {
         singleThreadedOpenMP()
         guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
         defer { liq_attr_destroy(attr) }
+        var result: OpaquePointer? = nil
+        let status = fixedPaletteResult(fixed, attr: attr, &result)
+        guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
+        defer { liq_result_destroy(result) }
+        return try remap(rgba: rgba, width: width, height: height, attr: attr, result: result,
+                         dithering: settings.dithering)
+    }
+
+    /// Remaps `rgba` with `result`'s palette; the palette as refined by remapping.
+    private static func remap(rgba: [UInt8], width: Int, height: Int, attr: OpaquePointer, result: OpaquePointer,
+                              dithering: Double) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
         var indices = [UInt8](repeating: 0, count: width * height)
-        var palette: [Entry] = []
         let status: liq_error = rgba.withUnsafeBytes { pixels in
             guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
             else { return LIQ_OUT_OF_MEMORY }
             defer { liq_image_destroy(image) }
-            var result: OpaquePointer? = nil
-            let quantized = fixed.isEmpty ? liq_image_quantize(image, attr, &result)
-                                          : fixedPaletteResult(fixed, attr: attr, &result)
-            guard quantized == LIQ_OK, let result else { return quantized }
-            defer { liq_result_destroy(result) }
-            let dithered = liq_set_dithering_level(result, Float(settings.dithering))
+            let dithered = liq_set_dithering_level(result, Float(dithering))
             guard dithered == LIQ_OK else { return dithered }
-            let written = indices.withUnsafeMutableBytes { out in
+            return indices.withUnsafeMutableBytes { out in
                 liq_write_remapped_image(result, image, out.baseAddress!, out.count)
             }
-            guard written == LIQ_OK else { return written }
-            // Read after remapping: remapping refines the palette (a last K-means pass).
-            palette = entries(liq_get_palette(result))
-            return LIQ_OK
         }
         guard status == LIQ_OK else { throw .quantizationFailed(reason: message(status)) }
-        return (palette, indices)
+        // Read after remapping: remapping refines the palette (a last K-means pass).
+        return (entries(liq_get_palette(result)), indices)
     }
 
     /// A result whose palette is exactly `fixed`, from a histogram of just those colours:
@@ -129,7 +157,7 @@ enum ImageQuant {
         // Values were validated by GIFOptions; these calls only fail on out-of-range values.
         _ = liq_set_max_colors(attr, Int32(settings.maxColors))
         _ = liq_set_speed(attr, Int32(settings.speed))
-        _ = liq_set_quality(attr, Int32(settings.quality.lowerBound), Int32(settings.quality.upperBound))
+        _ = liq_set_quality(attr, 0, Int32(settings.quality))  // minimum 0: never fail a frame
         liq_set_last_index_transparent(attr, 1)
         return attr
     }

@@ -1,4 +1,7 @@
 import CGif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Foundation
 import KineticGeometry
@@ -94,6 +97,37 @@ import Testing
         #expect(gif.canvases[2] == gif.canvases[1])
     }
 
+    /// Large rectangles build their palette from every second pixel of every second row;
+    /// unchanged pixels the sample skips must still become transparent, and the frame
+    /// must still match the source.
+    @Test func subsampledPaletteKeepsUnchangedPixelsTransparent() throws {
+        let (w, h) = (300, 240)  // 72 000 pixels: above the 65 536 sampling threshold
+        var first = PixelImage(width: w, height: h), second = PixelImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w {
+            let u = Double(x) / Double(w), v = Double(y) / Double(h)
+            Synthetic.put(&first, x, y, r: u, g: v, b: 0.5, a: 1)
+            Synthetic.put(&second, x, y, r: 1 - u, g: 0.5, b: 0.1 + 0.3 * v, a: 1)  // blue < 0.5: differs everywhere
+        } }
+        let kept = [(1, 1), (3, 5), (299, 239)]  // odd coordinates: never sampled
+        for (x, y) in kept {
+            let i = y * first.stride + x * 4
+            second.bytes[i..<(i + 4)] = first.bytes[i..<(i + 4)]
+        }
+        let frame = try GIFFramePreparer.prepare(second, previous: first, options: GIFOptions())
+        #expect(frame.rect == GIFRect(x: 0, y: 0, width: w, height: h))
+        for (x, y) in kept { #expect(frame.indices[y * w + x] == PreparedGIFFrame.transparentIndex) }
+        #expect(frame.indices.filter { $0 == PreparedGIFFrame.transparentIndex }.count == kept.count)
+        let palette = try #require(frame.localPalette)
+        var worst = 0
+        for y in 0..<h { for x in 0..<w where !kept.contains(where: { $0 == (x, y) }) {
+            let s = second.rgba(x: x, y: y), c = palette[Int(frame.indices[y * w + x])]
+            worst = max(worst, abs(Int(s.r) - Int(c.red)), abs(Int(s.g) - Int(c.green)), abs(Int(s.b) - Int(c.blue)))
+        } }
+        // A 2-D gradient of 300 × 240 colours in 254 entries: cells of about 19 × 15
+        // pixels, about 16 levels per channel across; dithering adds up to about a cell.
+        #expect(worst <= 32)
+    }
+
     @Test func transparentBackgroundKeepsCoverageAndReplacesFrames() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -115,6 +149,22 @@ import Testing
                 }
             } }
         }
+    }
+
+    @Test func emptyAndSingleColourFrames() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let empty = PixelImage(width: 20, height: 10)
+        var red = empty
+        for y in 0..<10 { for x in 0..<20 { Synthetic.put(&red, x, y, r: 1, g: 0, b: 0, a: 1) } }
+        let options = GIFOptions(transparentBackground: true)
+        let prepared = try encodeGIF([empty, red, empty], to: folder + "/e.gif", options: options)
+        #expect(prepared[0].indices.allSatisfy { $0 == PreparedGIFFrame.transparentIndex })
+        #expect(Set(prepared[1].indices).count == 1)
+        let gif = try DecodedGIF(path: folder + "/e.gif")
+        #expect(gif.canvases[0].allSatisfy { $0 == 0 })
+        #expect(gif.canvases[1] == Array([[UInt8]](repeating: [255, 0, 0, 255], count: 200).joined()))
+        #expect(gif.canvases[2].allSatisfy { $0 == 0 })  // the red frame was cleared
     }
 
     @Test func halfTransparentWhiteStaysWhite() throws {
@@ -150,6 +200,33 @@ import Testing
         #expect(a != nil && a == FileManager.default.contents(atPath: folder + "/b.gif"))
     }
 
+    /// libimagequant's output depends on OpenMP's thread count at speeds 6–7 (the dither
+    /// map is only used with several threads); the preparer must pin it. Set the calling
+    /// thread's OpenMP thread count to 1 and to 4 before preparing: same frames either way.
+    @Test func openMPThreadCountDoesNotChangeTheOutput() throws {
+        let setThreads = try #require(dlsym(nil, "omp_set_num_threads").map {
+            unsafeBitCast($0, to: (@convention(c) (Int32) -> Void).self)
+        }, "Debian's libimagequant is built with OpenMP")
+        let frames = Synthetic.frames(4).map { frame in
+            // Larger than the other tests' frames so libimagequant's contrast maps kick in.
+            var big = PixelImage(width: 256, height: 192)
+            for y in 0..<192 { for x in 0..<256 {
+                let s = frame.rgba(x: x / 4, y: y / 4)
+                let n = Double((x * 7 + y * 13) % 17) / 160  // some texture
+                Synthetic.put(&big, x, y, r: Double(s.r) / 255 - n, g: Double(s.g) / 255, b: Double(s.b) / 255 + n, a: 1)
+            } }
+            return big
+        }
+        func prepareAll(threads: Int32) throws -> [PreparedGIFFrame] {
+            try (0..<frames.count).map { i in
+                setThreads(threads)
+                return try GIFFramePreparer.prepare(frames[i], previous: i > 0 ? frames[i - 1] : nil,
+                                                    options: GIFOptions(speed: 7))
+            }
+        }
+        #expect(try prepareAll(threads: 1) == prepareAll(threads: 4))
+    }
+
     @Test func sharedPaletteIsTheGlobalColourTable() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -167,6 +244,22 @@ import Testing
         }
         let bytes = try #require(FileManager.default.contents(atPath: folder + "/s.gif")).map { $0 }
         #expect(bytes[10] & 0x87 == 0x87)  // global table present, 256 entries
+    }
+
+    @Test func badOptionsAndMismatchedFramesAreRejected() throws {
+        let frame = Synthetic.frame(0)
+        #expect(throws: EncodeError.invalidOptions(reason: "dithering 1.5 is outside 0…1")) {
+            _ = try GIFFramePreparer.prepare(frame, previous: nil, options: GIFOptions(dithering: 1.5))
+        }
+        #expect(throws: EncodeError.invalidOptions(reason: "loop count 70000 is outside 0…65535")) {
+            _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(loopCount: 70000))
+        }
+        #expect(throws: EncodeError.invalidImage(reason: "previous frame is 80×48, this one 64×48")) {
+            _ = try GIFFramePreparer.prepare(frame, previous: Synthetic.frame(0, width: 80), options: GIFOptions())
+        }
+        #expect(throws: EncodeError.self) {
+            _ = try GIFFramePreparer.prepare(PixelImage(width: 0, height: 3), previous: nil, options: GIFOptions())
+        }
     }
 
     @Test func ffmpegDecodesOurGIF() throws {

@@ -22,4 +22,7 @@ public struct Kinetic: ParsableCommand {
         subcommands: [RenderCommand.self, ValidateCommand.self, InspectCommand.self,
                       BatchCommand.self, GoldenCommand.self])
     public init() {}
+
+    /// Removes unfinished outputs' temporary files on Ctrl-C or SIGTERM.
+    public static func installInterruptionHandler() { Interruption.install() }
 }

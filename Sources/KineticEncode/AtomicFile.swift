@@ -43,6 +43,7 @@ public struct AtomicFile: ~Copyable {
             let candidate = "\(folder).\(name).\(getpid()).\(suffix).tmp"
             let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd >= 0 {
+                TemporaryFiles.register(candidate)
                 temporaryPath = candidate
                 descriptor = fd
                 return
@@ -82,6 +83,7 @@ public struct AtomicFile: ~Copyable {
         if fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporaryPath, path) != 0 { failure = errno }
+        TemporaryFiles.unregister(temporaryPath)
         if let failure {
             unlink(temporaryPath)
             throw .cannotWrite(path: path, reason: Self.message(failure))
@@ -97,6 +99,7 @@ public struct AtomicFile: ~Copyable {
         if descriptor >= 0 {
             close(descriptor)
             unlink(temporaryPath)
+            TemporaryFiles.unregister(temporaryPath)
         }
     }
 

@@ -1,3 +1,4 @@
 import KineticCLI
 
+Kinetic.installInterruptionHandler()
 Kinetic.main()

@@ -80,8 +80,9 @@ check "fps above 50 resamples gifs with a warning" bash -c "
     '$kinetic' render '$scenes/moving-square.yaml' -o d.gif --fps 100 2>w.txt >/dev/null; grep -q 'clamp' w.txt"
 
 check "ctrl-c leaves neither the output nor a temporary file" bash -c "
-    mkdir int && (cd int && exec '$kinetic' render '$scenes/moving-square.yaml' -o long.gif --duration 600 --scale 8 --quiet) & pid=\$!
-    sleep 1; kill -INT \$pid; wait \$pid; code=\$?
+    mkdir int; '$kinetic' render '$scenes/moving-square.yaml' -o int/long.gif --duration 600 --scale 8 --quiet & pid=\$!
+    sleep 1; [ -n \"\$(ls -A int)\" ] || { echo 'no temporary file while rendering'; exit 1; }
+    kill -INT \$pid; wait \$pid; code=\$?
     [ \$code = 130 ] && [ -z \"\$(ls -A int)\" ]"
 
 echo "$passed passed, $failed failed"

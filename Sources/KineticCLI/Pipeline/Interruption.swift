@@ -1,23 +1,34 @@
-import Dispatch
 import Foundation
 import KineticEncode
 
 /// Ctrl-C and SIGTERM: remove the temporary files of unfinished outputs, then exit with
 /// the shell's convention (128 + signal number).
+///
+/// The signal handler only writes the signal number into a pipe (all a handler may
+/// safely do, whichever thread the kernel picks); a waiting thread reads it, removes the
+/// files and exits.
 enum Interruption {
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var pipeFDs: [Int32] = [-1, -1]
+    /// The pipe's write end, read by the handler (a C function cannot capture).
+    nonisolated(unsafe) private static var writeFD: Int32 = -1
 
     static func install() {
+        guard pipe(&pipeFDs) == 0 else { return }
+        writeFD = pipeFDs[1]
+        let readFD = pipeFDs[0]
         for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                TemporaryFiles.removeAll()
-                FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
-                exit(128 + signalNumber)
+            signal(signalNumber) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
+                _ = write(Interruption.writeFD, &byte, 1)
             }
-            source.resume()
-            sources.append(source)
         }
+        let waiter = Thread {
+            var byte: UInt8 = 0
+            while read(readFD, &byte, 1) < 0, errno == EINTR {}
+            TemporaryFiles.removeAll()
+            FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
+            _exit(128 + Int32(byte))
+        }
+        waiter.start()
     }
 }

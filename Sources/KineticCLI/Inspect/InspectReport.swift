@@ -8,7 +8,10 @@ import KineticScene
 enum InspectReport {
     static func json(for frame: SceneFrame) -> String {
         var layers: [String: Any] = [:]
-        for layer in frame.layers { describe(layer, toScene: .identity, into: &layers) }
+        // The renderer's composition: each layer's plane flattened into its superlayer's.
+        Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
+            layers[layer.key] = describe(layer, toScene: toScene)
+        }
         let report: [String: Any] = [
             "frame": frame.index,
             "time": number(frame.time),
@@ -21,9 +24,8 @@ enum InspectReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Lists `layer` and its sublayers; `toScene` maps its superlayer's space to the scene.
-    private static func describe(_ layer: Layer, toScene parent: Transform3D, into out: inout [String: Any]) {
-        let toScene = layer.toSuperlayer.concatenating(parent)
+    /// One layer's entry; `toScene` maps its bounds plane to the scene.
+    private static func describe(_ layer: Layer, toScene: PlaneProjection) -> [String: Any] {
         var d: [String: Any] = [
             "type": layer.type.rawValue,
             "position": point(layer.position),
@@ -63,12 +65,16 @@ enum InspectReport {
             d["string"] = t.string
             d["fontSize"] = number(t.fontSize)
             d["foregroundColor"] = t.foregroundColor.hexString
+        case .replicator(let r):
+            d["instanceCount"] = r.instanceCount
+            d["instanceDelay"] = number(r.instanceDelay)
+            d["instanceTransform"] = r.instanceTransform.fields.map(number)
+            d["instanceColor"] = r.instanceColor.hexString
         case .plain:
             break
         }
-        out[layer.key] = d
-        let sublayerParent = layer.sublayerSpace.concatenating(toScene)
-        for s in layer.sublayers { describe(s, toScene: sublayerParent, into: &out) }
+        if let c = layer.colorMultiplier { d["colorMultiplier"] = c.hexString }
+        return d
     }
 
     private static func point(_ p: Point) -> [Double] { [number(p.x), number(p.y)] }

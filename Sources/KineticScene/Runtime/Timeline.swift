@@ -17,10 +17,24 @@ public struct Timeline: Sendable {
 
     /// The presentation tree at `time` seconds.
     public func frame(at time: Double, index: Int) -> SceneFrame {
-        var layers = scene.layers
-        for spec in scene.animations { Self.apply(spec, at: time, to: &layers) }
+        var layers = animatedLayers(at: time)
+        // Replicator copies run their animations at earlier times: each time once.
+        var earlier: [Double: [Layer]] = [:]
+        layers = Replication.expand(layers, at: time) { t in
+            if let cached = earlier[t] { return cached }
+            let tree = animatedLayers(at: t)
+            earlier[t] = tree
+            return tree
+        }
         return SceneFrame(index: index, time: time, size: scene.settings.size,
                           background: scene.settings.background, layers: layers)
+    }
+
+    /// The model layers with every animation applied at `time`.
+    func animatedLayers(at time: Double) -> [Layer] {
+        var layers = scene.layers
+        for spec in scene.animations { Self.apply(spec, at: time, to: &layers) }
+        return layers
     }
 
     /// Applies one animation (or a group) at `time` in its parent's seconds.

@@ -14,22 +14,26 @@ public enum Replication {
     /// color offsets. Replicators among the copies expand in their copy's time, so nested
     /// delays add up.
     ///
-    /// Copies keep their ids and places with `#k` appended, innermost replicator first
-    /// (once a key has a suffix, outer copies append theirs, `#0` included), so every key
-    /// stays unique: `dot#2` is copy 2 of the inner replicator in the outer copy 0, `dot#2#1`
-    /// the same in outer copy 1. The originals (copy 0 throughout) keep their keys.
+    /// Copies keep their ids and places with their copy indices appended, outermost
+    /// replicator first, so every key stays unique: `dot#2` is copy 2 of a single
+    /// replicator, `dot#1#2` copy 2 of the inner replicator in copy 1 of the outer one,
+    /// `dot#0#2` the same in the outer copy 0. The originals (copy 0 throughout) keep
+    /// their keys.
     public static func expand(_ layers: [Layer], at time: Double,
                               presentation: (Double) -> [Layer]) -> [Layer] {
-        expand(layers, parent: [], at: time, presentation: presentation)
+        expand(layers, parent: [], at: time, suffix: "", presentation: presentation)
+            .map { $0.removingZeroCopySuffixes() }
     }
 
-    private static func expand(_ layers: [Layer], parent: [Int], at time: Double,
+    /// `suffix`: the copy indices of the enclosing replicators' copies, `#i#j…`.
+    private static func expand(_ layers: [Layer], parent: [Int], at time: Double, suffix: String,
                                presentation: (Double) -> [Layer]) -> [Layer] {
         layers.enumerated().map { i, original in
             var layer = original
             let address = parent + [i]
             guard let r = layer.replicator else {
-                layer.sublayers = expand(layer.sublayers, parent: address, at: time, presentation: presentation)
+                layer.sublayers = expand(layer.sublayers, parent: address, at: time, suffix: suffix,
+                                         presentation: presentation)
                 return layer
             }
             let centre = Point(layer.bounds.midX, layer.bounds.midY)
@@ -44,11 +48,15 @@ public enum Replication {
                     ? layer.sublayers
                     : presentation(copyTime)[LayerAddress(address)]?.sublayers ?? layer.sublayers
                 let color = instanceColor(r, copy: k)
-                for sublayer in expand(source, parent: address, at: copyTime, presentation: presentation) {
+                // A source taken from another time has the plain keys: name every copy anew.
+                let copySuffix = suffix + "#\(k)"
+                let named = source.map { $0.renamed(suffix: copySuffix) }
+                for sublayer in expand(named, parent: address, at: copyTime, suffix: copySuffix,
+                                       presentation: presentation) {
                     var copy = sublayer
                     copy.transform = placed(copy, by: accumulated)
                     if color != .white { copy.colorMultiplier = copy.colorMultiplier.map { $0.multiplied(by: color) } ?? color }
-                    copies.append(copy.renamed(copy: k))
+                    copies.append(copy)
                 }
                 accumulated = accumulated.concatenating(step)
             }
@@ -86,14 +94,27 @@ extension Color {
 }
 
 extension Layer {
-    /// The layer and its subtree with copy index `k` appended to every key (see
-    /// `Replication.expand`).
-    func renamed(copy k: Int) -> Layer {
+    /// The layer and its subtree with their keys' copy suffixes set to `suffix` (see
+    /// `Replication.expand`); ids and places never contain `#` otherwise.
+    func renamed(suffix: String) -> Layer {
+        func base(_ s: String) -> Substring { s.split(separator: "#", omittingEmptySubsequences: false)[0] }
         var layer = self
-        func suffixed(_ s: String) -> String { k == 0 && !s.contains("#") ? s : "\(s)#\(k)" }
-        if let id { layer.id = suffixed(id) }
-        layer.place = suffixed(place)
-        layer.sublayers = sublayers.map { $0.renamed(copy: k) }
+        if let id { layer.id = base(id) + suffix }
+        layer.place = base(place) + suffix
+        layer.sublayers = sublayers.map { $0.renamed(suffix: suffix) }
+        return layer
+    }
+
+    /// The subtree with copy suffixes made only of `#0` removed: the originals.
+    func removingZeroCopySuffixes() -> Layer {
+        func original(_ s: String) -> String {
+            guard let hash = s.firstIndex(of: "#") else { return s }
+            return s[hash...].split(separator: "#").allSatisfy { $0 == "0" } ? String(s[..<hash]) : s
+        }
+        var layer = self
+        layer.id = id.map(original)
+        layer.place = original(place)
+        layer.sublayers = sublayers.map { $0.removingZeroCopySuffixes() }
         return layer
     }
 }

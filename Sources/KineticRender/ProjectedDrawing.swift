@@ -143,59 +143,36 @@ extension LayerRenderer {
         let width = Int(maxX - minX), height = Int(maxY - minY)
         let stride = width * 4
         var out = [UInt8](repeating: 0, count: stride * height)
-        let h = fromDestination
-        let offsets = [0.25, 0.75]
+        let h = fromDestination, toFront = toDestination
         source.bytes.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
+                var sampler = BilinearSampler(pixels: src, raster: source)
                 for row in 0..<height {
                     for col in 0..<width {
-                        var acc: (Double, Double, Double, Double) = (0, 0, 0, 0)
-                        for oy in offsets {
-                            let y = minY + Double(row) + oy
-                            for ox in offsets {
-                                let x = minX + Double(col) + ox
-                                let q = x * h.m13 + y * h.m23 + h.m33
-                                guard q != 0 else { continue }
-                                let px = (x * h.m11 + y * h.m21 + h.m31) / q
-                                let py = (x * h.m12 + y * h.m22 + h.m32) / q
-                                // The preimage must lie in front of the eye.
-                                guard px * toDestination.m13 + py * toDestination.m23 + toDestination.m33 > epsilon else { continue }
-                                Self.addBilinear(src, source, x: px * scale - Double(source.x) - 0.5,
-                                                 y: py * scale - Double(source.y) - 0.5, to: &acc)
-                            }
+                        sampler.reset()
+                        // A 2 × 2 grid of samples in the pixel.
+                        for sub in 0..<4 {
+                            let x = minX + Double(col) + (sub & 1 == 0 ? 0.25 : 0.75)
+                            let y = minY + Double(row) + (sub < 2 ? 0.25 : 0.75)
+                            let q = x * h.m13 + y * h.m23 + h.m33
+                            guard q != 0 else { continue }
+                            let px = (x * h.m11 + y * h.m21 + h.m31) / q
+                            let py = (x * h.m12 + y * h.m22 + h.m32) / q
+                            // The preimage must lie in front of the eye.
+                            guard px * toFront.m13 + py * toFront.m23 + toFront.m33 > epsilon else { continue }
+                            sampler.add(x: px * scale - Double(source.x) - 0.5, y: py * scale - Double(source.y) - 0.5)
                         }
+                        guard sampler.a > 0 else { continue }
                         let i = row * stride + col * 4
-                        dst[i] = UInt8(min(255, (acc.0 / 4).rounded()))
-                        dst[i + 1] = UInt8(min(255, (acc.1 / 4).rounded()))
-                        dst[i + 2] = UInt8(min(255, (acc.2 / 4).rounded()))
-                        dst[i + 3] = UInt8(min(255, (acc.3 / 4).rounded()))
+                        dst[i] = UInt8(min(255, (sampler.b / 4).rounded()))
+                        dst[i + 1] = UInt8(min(255, (sampler.g / 4).rounded()))
+                        dst[i + 2] = UInt8(min(255, (sampler.r / 4).rounded()))
+                        dst[i + 3] = UInt8(min(255, (sampler.a / 4).rounded()))
                     }
                 }
             }
         }
         paint(Raster(x: Int(minX), y: Int(minY), width: width, height: height, stride: stride, bytes: out), pixelsPerUnit: d, in: ctx)
-    }
-
-    /// Adds the bilinear sample of `raster` at pixel-centre coordinates (x, y) to `acc`;
-    /// outside the raster everything is transparent.
-    @inline(__always)
-    static func addBilinear(_ px: UnsafeBufferPointer<UInt8>, _ raster: Raster, x: Double, y: Double,
-                            to acc: inout (Double, Double, Double, Double)) {
-        let fx = x.rounded(.down), fy = y.rounded(.down)
-        guard fx >= -1, fy >= -1, fx < Double(raster.width), fy < Double(raster.height) else { return }
-        let x0 = Int(fx), y0 = Int(fy)
-        let tx = x - fx, ty = y - fy
-        for (dy, wy) in [(0, 1 - ty), (1, ty)] {
-            let yy = y0 + dy
-            guard yy >= 0, yy < raster.height, wy > 0 else { continue }
-            for (dx, wx) in [(0, 1 - tx), (1, tx)] {
-                let xx = x0 + dx
-                guard xx >= 0, xx < raster.width, wx > 0 else { continue }
-                let w = wx * wy, i = yy * raster.stride + xx * 4
-                acc.0 += w * Double(px[i]); acc.1 += w * Double(px[i + 1])
-                acc.2 += w * Double(px[i + 2]); acc.3 += w * Double(px[i + 3])
-            }
-        }
     }
 
     /// The largest stretch (device pixels per layer point along an axis) of `h` at `p`,
@@ -225,5 +202,41 @@ extension LayerRenderer {
             }
         }
         return out
+    }
+}
+
+/// Sums bilinear samples of a raster (premultiplied, byte order B, G, R, A), treating
+/// everything outside it as transparent — so a silhouette fades over one source pixel.
+struct BilinearSampler {
+    // Sizes copied out of the raster: the sampler runs per pixel and must not retain.
+    let pixels: UnsafeBufferPointer<UInt8>
+    let width: Int, height: Int, stride: Int
+    var b = 0.0, g = 0.0, r = 0.0, a = 0.0
+
+    init(pixels: UnsafeBufferPointer<UInt8>, raster: Raster) {
+        self.pixels = pixels
+        width = raster.width; height = raster.height; stride = raster.stride
+    }
+
+    mutating func reset() { b = 0; g = 0; r = 0; a = 0 }
+
+    /// Adds the sample at (x, y) in pixel-centre coordinates (pixel i's centre is i).
+    @inline(__always)
+    mutating func add(x: Double, y: Double) {
+        let fx = x.rounded(.down), fy = y.rounded(.down)
+        guard fx >= -1, fy >= -1, fx < Double(width), fy < Double(height) else { return }
+        let x0 = Int(fx), y0 = Int(fy), tx = x - fx, ty = y - fy
+        tap(x0, y0, (1 - tx) * (1 - ty))
+        tap(x0 + 1, y0, tx * (1 - ty))
+        tap(x0, y0 + 1, (1 - tx) * ty)
+        tap(x0 + 1, y0 + 1, tx * ty)
+    }
+
+    @inline(__always)
+    private mutating func tap(_ x: Int, _ y: Int, _ w: Double) {
+        guard w > 0, x >= 0, y >= 0, x < width, y < height else { return }
+        let i = y * stride + x * 4
+        b += w * Double(Int(pixels[i])); g += w * Double(Int(pixels[i + 1]))
+        r += w * Double(Int(pixels[i + 2])); a += w * Double(Int(pixels[i + 3]))
     }
 }

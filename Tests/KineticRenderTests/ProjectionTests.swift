@@ -10,6 +10,9 @@ import KineticLayers
 /// row-vector convention; m34 = −1/d then gives w = 1 − z/d = 1 + x·sin θ/d, and the
 /// position translation comes after the divide. So a point x, y about the anchor lands
 /// at (x·cos θ / w + px, y / w + py).
+///
+/// Pixel checks are evaluated into Bools first: a failing `#expect` on an expression
+/// holding the image would print every byte of it.
 @Suite struct ProjectionTests {
     /// The hand formula above for a point (x, y) relative to the anchor.
     func projected(_ x: Double, _ y: Double, angle: Double, distance: Double, position: Point) -> Point {
@@ -105,7 +108,8 @@ import KineticLayers
         var stray = 0
         for y in 0..<200 { for x in 116..<500 where !image.isClear(x, y) { stray += 1 } }
         #expect(stray == 0)
-        #expect(image.isOpaque(red, 100, 100))
+        let centreDrawn = image.isOpaque(red, 100, 100)
+        #expect(centreDrawn)
     }
 
     @Test func zPositionUnderAPerspectiveSublayerTransformMagnifies() {
@@ -122,8 +126,10 @@ import KineticLayers
         let expected = [Point(50, 50), Point(150, 50), Point(150, 150), Point(50, 150)]
         for (c, e) in zip(corners, expected) { #expect(abs(c.x - e.x) < 1e-9 && abs(c.y - e.y) < 1e-9) }
         let image = render([parent])
-        #expect(image.isOpaque(blue, 51, 51) && image.isOpaque(blue, 148, 148))
-        #expect(image.isClear(48, 100) && image.isClear(152, 100))
+        let cornersBlue = image.isOpaque(blue, 51, 51) && image.isOpaque(blue, 148, 148)
+        #expect(cornersBlue)
+        let outsideClear = image.isClear(48, 100) && image.isClear(152, 100)
+        #expect(outsideClear)
     }
 
     @Test func nestedThreeDLayersFlattenIntoTheirParentsPlane() {
@@ -162,7 +168,8 @@ import KineticLayers
         var front = solid(red, size: Size(100, 100), at: Point(100, 100))
         front.zPosition = 0
         let image = render([front, back])
-        #expect(image.isOpaque(red, 80, 100))
+        let frontOnTop = image.isOpaque(red, 80, 100)
+        #expect(frontOnTop)
     }
 
     @Test func rotationAboutYWithoutPerspectiveStaysAffine() {
@@ -170,7 +177,9 @@ import KineticLayers
         var layer = solid(red, size: Size(100, 100), at: Point(100, 100))
         layer.transform = .rotation(Double.pi / 3, 0, 1, 0)
         let image = render([layer])
-        #expect(image.isOpaque(red, 76, 51) && image.isOpaque(red, 123, 148))
-        #expect(image.isClear(73, 100) && image.isClear(127, 100))
+        let insideRed = image.isOpaque(red, 76, 51) && image.isOpaque(red, 123, 148)
+        #expect(insideRed)
+        let beyondClear = image.isClear(73, 100) && image.isClear(127, 100)
+        #expect(beyondClear)
     }
 }

@@ -64,8 +64,12 @@ public struct PlaneProjection: Hashable, Sendable {
     /// perspective, no rotation about x or y under a perspective), normalized so that
     /// w = 1; nil when it is truly projective. The constant w itself is `m33`: a
     /// negative one puts the whole plane behind the eye.
+    ///
+    /// A w slope under 1e-12 per point counts as none: interpolated matrices land on
+    /// identity only up to rounding, and such a slope moves nothing by a visible amount.
     public var affine: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)? {
-        guard m13 == 0, m23 == 0, m33 != 0 else { return nil }
+        let flat = 1e-12 * abs(m33)
+        guard abs(m13) <= flat, abs(m23) <= flat, m33 != 0 else { return nil }
         return (m11 / m33, m12 / m33, m21 / m33, m22 / m33, m31 / m33, m32 / m33)
     }
 

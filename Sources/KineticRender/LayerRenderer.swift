@@ -9,6 +9,9 @@ struct LayerRenderer {
     /// 3D layers, color-multiplied copies): 1 on image surfaces, more on vector ones whose
     /// device unit is a point.
     var rasterDensity = 1.0
+    /// A factor on the resolution of projected layers: below 1 while drawing a shadow's
+    /// silhouette, whose blur would erase the detail anyway.
+    var projectionDetail = 1.0
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {

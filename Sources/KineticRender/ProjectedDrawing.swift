@@ -101,14 +101,17 @@ extension LayerRenderer {
     /// The projection is resampled here, per destination pixel, by the inverse
     /// homography — not by a mesh of affine triangles drawn with Cairo, whose
     /// antialiased shared edges would show as seams and whose piecewise-affine mapping
-    /// bends straight lines. Each destination pixel averages four bilinear samples (a
-    /// 2 × 2 grid), which smooths the silhouette and keeps minified parts from
-    /// aliasing; the offscreen is made at `projectionSupersampling` × the largest
-    /// magnification the projection reaches over the layer's bounds. Points whose w ≤ 0
+    /// bends straight lines. The offscreen is made at `projectionSupersampling` × the
+    /// largest magnification the projection reaches over the layer's bounds, so content
+    /// edges arrive antialiased and the quad's own edge is a fade over a transparent
+    /// margin. Each destination pixel averages an n × n grid of bilinear samples, n
+    /// chosen so that no sample skips source pixels where the projection minifies most
+    /// (the far side of a strongly tilted layer): one sample for a gentle tilt, more
+    /// for a steep one. Points whose w ≤ 0
     /// lie behind the eye and are not drawn.
     func drawProjected(_ layer: Layer, through projection: PlaneProjection, in ctx: CairoContext,
                        _ body: (CairoContext, LayerRenderer) -> Void) {
-        let m = ctx.matrix, d = rasterDensity
+        let m = ctx.matrix, d = rasterDensity * projectionDetail
         // Layer plane → destination raster pixels.
         let toDestination = projection.concatenating(
             PlaneProjection(affine: m.a * d, m.b * d, m.c * d, m.d * d, m.tx * d, m.ty * d))
@@ -116,7 +119,8 @@ extension LayerRenderer {
 
         let deviceScale = abs(m.a * m.d - m.b * m.c).squareRoot() * d
         let corners = layer.bounds.isEmpty ? [layer.anchorInBounds] : layer.bounds.corners
-        let magnification = corners.compactMap { Self.magnification(of: toDestination, at: $0) }.max() ?? deviceScale
+        let magnifications = corners.compactMap { Self.magnification(of: toDestination, at: $0) }
+        let magnification = magnifications.max() ?? deviceScale
         // Near the horizon the magnification grows without bound: cap it.
         let sourceScale = min(max(magnification, deviceScale / 4), deviceScale * 8) * Self.projectionSupersampling
         guard sourceScale > 0, sourceScale.isFinite,
@@ -142,35 +146,54 @@ extension LayerRenderer {
 
         let width = Int(maxX - minX), height = Int(maxY - minY)
         let stride = width * 4
+        // Source pixels per destination pixel where the projection shrinks most; a
+        // bilinear sample covers two of them.
+        let minification = scale / max(magnifications.min() ?? magnification, 1e-9)
+        let grid = Int(min(max((minification / 2).rounded(.up), 1), 4))
+        let samples = Double(grid * grid)
+        let cells = Double(grid)
+        var offsets: [(x: Double, y: Double)] = []
+        for j in 0..<grid {
+            for i in 0..<grid { offsets.append(((Double(i) + 0.5) / cells, (Double(j) + 0.5) / cells)) }
+        }
+        let sourceX = Double(source.x) + 0.5, sourceY = Double(source.y) + 0.5
         var out = [UInt8](repeating: 0, count: stride * height)
         let h = fromDestination, toFront = toDestination
         source.bytes.withUnsafeBufferPointer { src in
+          offsets.withUnsafeBufferPointer { offsets in
             out.withUnsafeMutableBufferPointer { dst in
                 var sampler = BilinearSampler(pixels: src, raster: source)
                 for row in 0..<height {
-                    for col in 0..<width {
+                    // Only the columns the projected outline crosses in this row.
+                    guard let span = Self.span(of: projected, from: minY + Double(row), to: minY + Double(row + 1))
+                    else { continue }
+                    let first = max(0, Int(max(span.lower - minX, 0)) - 1)
+                    let end = min(width, Int(max(span.upper - minX, 0)) + 2)
+                    guard first < end else { continue }
+                    for col in first..<end {
                         sampler.reset()
-                        // A 2 × 2 grid of samples in the pixel.
-                        for sub in 0..<4 {
-                            let x = minX + Double(col) + (sub & 1 == 0 ? 0.25 : 0.75)
-                            let y = minY + Double(row) + (sub < 2 ? 0.25 : 0.75)
+                        for offset in offsets {
+                            let x = minX + Double(col) + offset.x, y = minY + Double(row) + offset.y
                             let q = x * h.m13 + y * h.m23 + h.m33
                             guard q != 0 else { continue }
-                            let px = (x * h.m11 + y * h.m21 + h.m31) / q
-                            let py = (x * h.m12 + y * h.m22 + h.m32) / q
+                            let inverse = 1 / q
+                            let px = (x * h.m11 + y * h.m21 + h.m31) * inverse
+                            let py = (x * h.m12 + y * h.m22 + h.m32) * inverse
                             // The preimage must lie in front of the eye.
                             guard px * toFront.m13 + py * toFront.m23 + toFront.m33 > epsilon else { continue }
-                            sampler.add(x: px * scale - Double(source.x) - 0.5, y: py * scale - Double(source.y) - 0.5)
+                            sampler.add(x: px * scale - sourceX, y: py * scale - sourceY)
                         }
                         guard sampler.a > 0 else { continue }
                         let i = row * stride + col * 4
-                        dst[i] = UInt8(min(255, (sampler.b / 4).rounded()))
-                        dst[i + 1] = UInt8(min(255, (sampler.g / 4).rounded()))
-                        dst[i + 2] = UInt8(min(255, (sampler.r / 4).rounded()))
-                        dst[i + 3] = UInt8(min(255, (sampler.a / 4).rounded()))
+                        // The mean of the samples, rounded (all sums are ≥ 0).
+                        dst[i] = UInt8(min(255, sampler.b / samples + 0.5))
+                        dst[i + 1] = UInt8(min(255, sampler.g / samples + 0.5))
+                        dst[i + 2] = UInt8(min(255, sampler.r / samples + 0.5))
+                        dst[i + 3] = UInt8(min(255, sampler.a / samples + 0.5))
                     }
                 }
             }
+          }
         }
         paint(Raster(x: Int(minX), y: Int(minY), width: width, height: height, stride: stride, bytes: out), pixelsPerUnit: d, in: ctx)
     }
@@ -186,6 +209,23 @@ extension LayerRenderer {
         let dxdy = (h.m21 - q.x * h.m23) / w, dydy = (h.m22 - q.y * h.m23) / w
         let m = max((dxdx * dxdx + dydx * dydx).squareRoot(), (dxdy * dxdy + dydy * dydy).squareRoot())
         return m.isFinite ? m : nil
+    }
+
+    /// The x extent of the convex polygon `points` within the band y0 ≤ y ≤ y1.
+    static func span(of points: [Point], from y0: Double, to y1: Double) -> (lower: Double, upper: Double)? {
+        var lower = Double.infinity, upper = -Double.infinity
+        for (i, p) in points.enumerated() {
+            let q = points[(i + 1) % points.count]
+            let top = max(min(p.y, q.y), y0), bottom = min(max(p.y, q.y), y1)
+            guard top <= bottom else { continue }
+            // The edge's x at the ends of its part inside the band.
+            for y in [top, bottom] {
+                let x = p.y == q.y ? p.x : p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y)
+                lower = min(lower, p.y == q.y ? min(p.x, q.x) : x)
+                upper = max(upper, p.y == q.y ? max(p.x, q.x) : x)
+            }
+        }
+        return lower <= upper ? (lower, upper) : nil
     }
 
     /// The polygon `points` cut to the half-plane where `h`'s w ≥ epsilon
@@ -223,20 +263,28 @@ struct BilinearSampler {
     /// Adds the sample at (x, y) in pixel-centre coordinates (pixel i's centre is i).
     @inline(__always)
     mutating func add(x: Double, y: Double) {
-        let fx = x.rounded(.down), fy = y.rounded(.down)
-        guard fx >= -1, fy >= -1, fx < Double(width), fy < Double(height) else { return }
-        let x0 = Int(fx), y0 = Int(fy), tx = x - fx, ty = y - fy
-        tap(x0, y0, (1 - tx) * (1 - ty))
-        tap(x0 + 1, y0, tx * (1 - ty))
-        tap(x0, y0 + 1, (1 - tx) * ty)
-        tap(x0 + 1, y0 + 1, tx * ty)
+        // Integer parts by truncation of positive values: cheaper than floor per sample.
+        guard x > -1, y > -1, x < Double(width), y < Double(height) else { return }
+        let x0 = Int(x + 1) - 1, y0 = Int(y + 1) - 1
+        let tx = x - Double(x0), ty = y - Double(y0)
+        let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+        if x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height {
+            // Inside: all four texels exist.
+            let i = y0 * stride + x0 * 4, j = i + stride
+            b += w00 * Double(pixels[i]) + w10 * Double(pixels[i + 4]) + w01 * Double(pixels[j]) + w11 * Double(pixels[j + 4])
+            g += w00 * Double(pixels[i + 1]) + w10 * Double(pixels[i + 5]) + w01 * Double(pixels[j + 1]) + w11 * Double(pixels[j + 5])
+            r += w00 * Double(pixels[i + 2]) + w10 * Double(pixels[i + 6]) + w01 * Double(pixels[j + 2]) + w11 * Double(pixels[j + 6])
+            a += w00 * Double(pixels[i + 3]) + w10 * Double(pixels[i + 7]) + w01 * Double(pixels[j + 3]) + w11 * Double(pixels[j + 7])
+        } else {
+            tap(x0, y0, w00); tap(x0 + 1, y0, w10); tap(x0, y0 + 1, w01); tap(x0 + 1, y0 + 1, w11)
+        }
     }
 
     @inline(__always)
     private mutating func tap(_ x: Int, _ y: Int, _ w: Double) {
         guard w > 0, x >= 0, y >= 0, x < width, y < height else { return }
         let i = y * stride + x * 4
-        b += w * Double(Int(pixels[i])); g += w * Double(Int(pixels[i + 1]))
-        r += w * Double(Int(pixels[i + 2])); a += w * Double(Int(pixels[i + 3]))
+        b += w * Double(pixels[i]); g += w * Double(pixels[i + 1])
+        r += w * Double(pixels[i + 2]); a += w * Double(pixels[i + 3])
     }
 }

@@ -182,4 +182,13 @@ import KineticLayers
         let beyondClear = image.isClear(73, 100) && image.isClear(127, 100)
         #expect(beyondClear)
     }
+
+    @Test func vectorOutputEmbedsTheProjectionAsAnImage() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kinetic-3d-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Renderer(scale: 1).renderVector(frame([tiltedSquare(at: Point(100, 100))]), format: .svg, to: dir + "/f.svg")
+        let svg = try String(contentsOfFile: dir + "/f.svg", encoding: .utf8)
+        #expect(svg.contains("<image"))
+    }
 }

@@ -39,6 +39,10 @@ public struct Layer: Sendable {
     public var properties: [String: Double] = [:]
     /// The subclass part: a shape's path and stroke, a gradient's colors, a text's string.
     public var content: LayerContent = .plain
+    /// A color the layer's whole rendering (subtree included) is multiplied by, channel
+    /// by channel: what a CAReplicatorLayer's `instanceColor` and color offsets do to a
+    /// copy. nil (the default) multiplies by nothing.
+    public var colorMultiplier: Color? = nil
 
     /// The mask layer (in this layer's coordinates). Boxed: a struct cannot hold itself.
     public var mask: Layer? {
@@ -53,6 +57,7 @@ public struct Layer: Sendable {
         case .shape: content = .shape(ShapeStyle())
         case .gradient: content = .gradient(Gradient())
         case .text: content = .text(TextStyle())
+        case .replicator: content = .replicator(ReplicatorStyle())
         case .layer, .image: content = .plain
         }
     }
@@ -61,12 +66,13 @@ public struct Layer: Sendable {
     public var key: String { id ?? place }
 
     /// Maps a point of this layer's bounds space into its superlayer's space: the
-    /// bounds origin removed, the anchor point moved to `position`, and `transform`
-    /// applied about the anchor point, as Core Animation composes a layer.
+    /// bounds origin removed, the anchor point moved to `position` (at depth
+    /// `zPosition`), and `transform` applied about the anchor point, as Core Animation
+    /// composes a layer. The depth only shows through a perspective above the layer.
     public var toSuperlayer: Transform3D {
         Transform3D.translation(-anchorInBounds.x, -anchorInBounds.y)
             .concatenating(transform)
-            .concatenating(.translation(position.x, position.y))
+            .concatenating(.translation(position.x, position.y, zPosition))
     }
 
     /// Maps a point of a sublayer's superlayer space (this layer's bounds space) through
@@ -97,6 +103,10 @@ public struct Layer: Sendable {
         get { if case .text(let t) = content { t } else { nil } }
         set { if let newValue { content = .text(newValue) } }
     }
+    public var replicator: ReplicatorStyle? {
+        get { if case .replicator(let r) = content { r } else { nil } }
+        set { if let newValue { content = .replicator(newValue) } }
+    }
 
     /// Every layer of the subtree, depth first, self first (masks excluded).
     public func forEach(_ body: (Layer) -> Void) {
@@ -107,6 +117,7 @@ public struct Layer: Sendable {
 
 public enum LayerType: String, Sendable, CaseIterable {
     case layer, shape, gradient, text, image
+    case replicator
 }
 
 /// The subclass-specific part of a layer.
@@ -115,6 +126,7 @@ public enum LayerContent: Sendable {
     case shape(ShapeStyle)
     case gradient(Gradient)
     case text(TextStyle)
+    case replicator(ReplicatorStyle)
 }
 
 /// CALayer.contentsGravity.
@@ -174,6 +186,25 @@ public struct TextStyle: Sendable {
 }
 
 public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, center, right, justified }
+
+/// CAReplicatorLayer's state. The layer draws like a plain CALayer; its sublayers are
+/// copied `instanceCount` times when a frame's presentation tree is built.
+public struct ReplicatorStyle: Sendable {
+    /// How many copies of the sublayers show, the originals being copy 0.
+    public var instanceCount = 1
+    /// Copy k's animations run k × instanceDelay seconds later.
+    public var instanceDelay = 0.0
+    /// Applied once more to each copy than to the one before, about the replicator's
+    /// centre (so copy k gets it k times, each in the previous copy's turned axes).
+    public var instanceTransform: Transform3D = .identity
+    /// Multiplies the copies' colors; copy k adds k × the offsets to its components.
+    public var instanceColor: Color = .white
+    public var instanceRedOffset = 0.0
+    public var instanceGreenOffset = 0.0
+    public var instanceBlueOffset = 0.0
+    public var instanceAlphaOffset = 0.0
+    public init() {}
+}
 
 /// What a frame draws behind the layers.
 public enum Background: Sendable {

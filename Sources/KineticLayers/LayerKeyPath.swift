@@ -19,6 +19,8 @@ public enum LayerKeyPath: Hashable, Sendable {
     case colors, locations, startPoint, endPoint
     // CATextLayer
     case foregroundColor, fontSize
+    // CAReplicatorLayer
+    case instanceDelay, instanceTransform, instanceColor
     /// A custom `properties` key.
     case property(String)
     /// `path.PARAM`: a parameter of a named shape, with the parameter's kind.
@@ -47,6 +49,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         "lineDashPhase": .lineDashPhase,
         "colors": .colors, "locations": .locations, "startPoint": .startPoint, "endPoint": .endPoint,
         "foregroundColor": .foregroundColor, "fontSize": .fontSize,
+        "instanceDelay": .instanceDelay, "instanceTransform": .instanceTransform, "instanceColor": .instanceColor,
     ]
 
     /// The kind of value the key path carries.
@@ -55,8 +58,9 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .position, .anchorPoint, .startPoint, .endPoint: .point
         case .boundsSize, .shadowOffset: .size
         case .bounds: .rect
-        case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor: .color
-        case .transform: .transform
+        case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor,
+             .instanceColor: .color
+        case .transform, .instanceTransform: .transform
         case .path: .path
         case .colors: .colors
         case .locations: .numbers
@@ -73,6 +77,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .pathParameter: [.shape]
         case .colors, .locations, .startPoint, .endPoint: [.gradient]
         case .foregroundColor, .fontSize: [.text]
+        case .instanceDelay, .instanceTransform, .instanceColor: [.replicator]
         default: nil
         }
     }
@@ -135,6 +140,9 @@ extension Layer {
         case .endPoint: return gradient.map { .point($0.endPoint) }
         case .foregroundColor: return text.map { .color($0.foregroundColor) }
         case .fontSize: return text.map { .number($0.fontSize) }
+        case .instanceDelay: return replicator.map { .number($0.instanceDelay) }
+        case .instanceTransform: return replicator.map { .transform($0.instanceTransform) }
+        case .instanceColor: return replicator.map { .color($0.instanceColor) }
         case .property(let name): return properties[name].map { .number($0) }
         case .pathParameter(let name, _): return shape?.namedShape?.parameters[name]
         }
@@ -187,6 +195,9 @@ extension Layer {
         case (.endPoint, .point(let p)): gradient?.endPoint = p
         case (.foregroundColor, .color(let c)): text?.foregroundColor = c
         case (.fontSize, .number(let v)): text?.fontSize = v
+        case (.instanceDelay, .number(let v)): replicator?.instanceDelay = v
+        case (.instanceTransform, .transform(let t)): replicator?.instanceTransform = t
+        case (.instanceColor, .color(let c)): replicator?.instanceColor = c
         case (.property(let name), .number(let v)): properties[name] = v
         case (.pathParameter(let name, let kind), let v) where v.kind == kind: shape?.namedShape?.parameters[name] = v
         default: break

@@ -11,7 +11,7 @@ enum DebugOverlay {
         ctx.save()
         ctx.setLineWidth(1)
         ctx.setDash([4, 3], phase: 0)
-        frame.forEachLayer { layer, toScene in
+        Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
             guard !layer.isHidden else { return }
             let corners = layer.bounds.corners.map(toScene.apply(to:))
             ctx.newPath()
@@ -22,7 +22,7 @@ enum DebugOverlay {
             ctx.stroke()
         }
         ctx.setDash([], phase: 0)
-        frame.forEachLayer { layer, toScene in
+        Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
             guard !layer.isHidden else { return }
             ctx.newPath()
             ctx.arc(center: toScene.apply(to: layer.anchorInBounds), radius: 2.5, from: 0, to: 2 * .pi)

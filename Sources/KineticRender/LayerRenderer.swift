@@ -5,6 +5,13 @@ import KineticLayers
 /// tree. One is made per render call; it holds only that call's image surfaces.
 struct LayerRenderer {
     let images: ImageSurfaces
+    /// Raster pixels per device unit for what this renderer resamples itself (projected
+    /// 3D layers, color-multiplied copies): 1 on image surfaces, more on vector ones whose
+    /// device unit is a point.
+    var rasterDensity = 1.0
+    /// A factor on the resolution of projected layers: below 1 while drawing a shadow's
+    /// silhouette, whose blur would erase the detail anyway.
+    var projectionDetail = 1.0
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {
@@ -19,9 +26,10 @@ struct LayerRenderer {
     }
 
     /// Draws sibling layers in the context's current space (their superlayer's bounds
-    /// space), back to front.
-    func drawLayers(_ layers: [Layer], alpha: Double, in ctx: CairoContext) {
-        for layer in Self.drawOrder(layers) { draw(layer, alpha: alpha, in: ctx) }
+    /// space), back to front. `sublayerSpace` is the superlayer's (identity at the root).
+    func drawLayers(_ layers: [Layer], alpha: Double, sublayerSpace: Transform3D = .identity,
+                    in ctx: CairoContext) {
+        for layer in Self.drawOrder(layers) { draw(layer, alpha: alpha, sublayerSpace: sublayerSpace, in: ctx) }
     }
 
     /// Siblings sorted by `zPosition`, file order kept among equal values.
@@ -34,16 +42,38 @@ struct LayerRenderer {
     static func isVisible(_ layer: Layer) -> Bool { !layer.isHidden && layer.opacity > 0 }
 
     /// Draws one layer and its subtree; `alpha` is the opacity inherited from ancestors
-    /// that did not need a group of their own.
-    func draw(_ layer: Layer, alpha: Double, in ctx: CairoContext) {
+    /// that did not need a group of their own, `sublayerSpace` the superlayer's.
+    func draw(_ layer: Layer, alpha: Double, sublayerSpace: Transform3D = .identity, in ctx: CairoContext) {
         guard Self.isVisible(layer) else { return }
+        if let multiplier = layer.colorMultiplier, multiplier != .white {
+            var plain = layer
+            plain.colorMultiplier = nil
+            drawMultiplied(by: multiplier, in: ctx) { target, renderer in
+                renderer.draw(plain, alpha: alpha, sublayerSpace: sublayerSpace, in: target)
+            }
+            return
+        }
         let opacity = alpha * min(layer.opacity, 1)
+        let projection = layer.projectionToSuperlayer(through: sublayerSpace)
+        guard projection.isFinite else { return }
+        guard let affine = projection.affine else {
+            // Perspective or a rotation about x or y: drawn flat, then projected.
+            drawProjected(layer, through: projection, in: ctx) { target, renderer in
+                renderer.drawInPlane(layer, opacity: opacity, in: target)
+            }
+            return
+        }
+        // A constant w ≤ 0 puts the whole layer at or behind the eye.
+        guard projection.m33 > 0 else { return }
         ctx.save()
         defer { ctx.restore() }
-        // A 3D transform (perspective, rotation about x or y) draws with its affine part
-        // for now; projection comes with the 3D renderer.
-        guard ctx.transform(layer.toSuperlayer.affine) else { return }
+        guard ctx.transform(affine) else { return }
+        drawInPlane(layer, opacity: opacity, in: ctx)
+    }
 
+    /// Draws a layer in its own bounds space (the context already maps it), with its
+    /// mask and its group opacity.
+    func drawInPlane(_ layer: Layer, opacity: Double, in ctx: CairoContext) {
         if let mask = layer.mask {
             // The layer's subtree composited through the mask layer's alpha; the mask
             // carries the group's opacity, which scales that alpha.
@@ -51,7 +81,7 @@ struct LayerRenderer {
             drawBody(layer, alpha: 1, castsShadow: true, in: ctx)
             let content = ctx.popGroup()
             ctx.pushGroup()
-            draw(mask, alpha: opacity, in: ctx)
+            draw(mask, alpha: opacity, sublayerSpace: .identity, in: ctx)
             let maskPattern = ctx.popGroup()
             ctx.setSource(content)
             ctx.mask(maskPattern)
@@ -82,6 +112,7 @@ struct LayerRenderer {
             if s.fillColor != nil { count += 1 }
             if s.strokeColor != nil { count += 1 }
         case .gradient, .text: count += 1
+        case .replicator: break
         }
         if count > 1 { return true }
         for sublayer in layer.sublayers where isVisible(sublayer) {
@@ -122,6 +153,7 @@ struct LayerRenderer {
         case .gradient(let gradient):
             drawGradient(gradient, in: bounds, cornerRadius: layer.cornerRadius, alpha: alpha, in: ctx)
         case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
+        case .replicator: break  // its copies are sublayers of the presentation tree
         }
         drawSublayers(of: layer, alpha: alpha, in: ctx)
         if layer.masksToBounds { ctx.restore() }
@@ -129,17 +161,11 @@ struct LayerRenderer {
     }
 
     /// Sublayers live in the layer's bounds space, through `sublayerTransform` applied
-    /// about the layer's anchor point (where Core Animation applies it).
+    /// about the layer's anchor point (where Core Animation applies it); each sublayer
+    /// composes it with its own 4×4 before being flattened into this layer's plane.
     private func drawSublayers(of layer: Layer, alpha: Double, in ctx: CairoContext) {
         guard !layer.sublayers.isEmpty else { return }
-        let transformed = !layer.sublayerTransform.isIdentity
-        if transformed {
-            ctx.save()
-            // Affine part only until the 3D renderer lands (as for `transform`).
-            guard ctx.transform(layer.sublayerSpace.affine) else { ctx.restore(); return }
-        }
-        drawLayers(layer.sublayers, alpha: alpha, in: ctx)
-        if transformed { ctx.restore() }
+        drawLayers(layer.sublayers, alpha: alpha, sublayerSpace: layer.sublayerSpace, in: ctx)
     }
 
     /// The border lies inside the bounds: the ring between the rounded bounds and the

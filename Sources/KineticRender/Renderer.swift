@@ -71,7 +71,7 @@ public struct Renderer: Sendable {
                                           width: max(frame.size.width, 0), height: max(frame.size.height, 0))
         do {
             let ctx = CairoContext(surface)
-            draw(frame, in: ctx)
+            draw(frame, rasterDensity: 2, in: ctx)
         }
         surface.finish()
         do {
@@ -87,8 +87,10 @@ public struct Renderer: Sendable {
         }
     }
 
-    private func draw(_ frame: SceneFrame, in ctx: CairoContext) {
-        let renderer = LayerRenderer(images: ImageSurfaces(images))
+    /// `rasterDensity`: pixels per device unit of what the renderer resamples itself
+    /// (projected 3D layers, replicator colors) — 2 in vector files, whose unit is a point.
+    private func draw(_ frame: SceneFrame, rasterDensity: Double = 1, in ctx: CairoContext) {
+        let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity)
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

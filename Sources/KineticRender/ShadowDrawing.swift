@@ -29,7 +29,10 @@ extension LayerRenderer {
                 rc.setSource(.black)
                 rc.fill()
             } else {
-                drawBody(layer, alpha: 1, castsShadow: false, in: rc)
+                // Projected sublayers need no more detail than the blur keeps.
+                var silhouette = self
+                silhouette.projectionDetail = 1 / max(1, sigma / 2)
+                silhouette.drawBody(layer, alpha: 1, castsShadow: false, in: rc)
             }
         }
         let ink = recording.inkExtents

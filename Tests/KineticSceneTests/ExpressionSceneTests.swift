@@ -16,7 +16,7 @@ import KineticLayers
 
     func layer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
         var found: Layer?
-        Timeline(scene: scene).frame(at: time, index: Int(time * 50)).forEachLayer { l, _ in if l.id == id { found = l } }
+        for root in Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers { root.forEach { if $0.id == id { found = $0 } } }
         return found
     }
 

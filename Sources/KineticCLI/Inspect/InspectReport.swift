@@ -8,7 +8,10 @@ import KineticScene
 enum InspectReport {
     static func json(for frame: SceneFrame) -> String {
         var layers: [String: Any] = [:]
-        frame.forEachLayer { layer, toScene in layers[layer.key] = describe(layer, toScene: toScene) }
+        // The renderer's composition: each layer's plane flattened into its superlayer's.
+        Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
+            layers[layer.key] = describe(layer, toScene: toScene)
+        }
         let report: [String: Any] = [
             "frame": frame.index,
             "time": number(frame.time),
@@ -21,8 +24,8 @@ enum InspectReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// One layer's entry; `toScene` maps its bounds space to scene points.
-    private static func describe(_ layer: Layer, toScene: Transform3D) -> [String: Any] {
+    /// One layer's entry; `toScene` maps its bounds plane to the scene.
+    private static func describe(_ layer: Layer, toScene: PlaneProjection) -> [String: Any] {
         var d: [String: Any] = [
             "type": layer.type.rawValue,
             "position": point(layer.position),
@@ -62,9 +65,15 @@ enum InspectReport {
             d["string"] = t.string
             d["fontSize"] = number(t.fontSize)
             d["foregroundColor"] = t.foregroundColor.hexString
+        case .replicator(let r):
+            d["instanceCount"] = r.instanceCount
+            d["instanceDelay"] = number(r.instanceDelay)
+            d["instanceTransform"] = r.instanceTransform.fields.map(number)
+            d["instanceColor"] = r.instanceColor.hexString
         case .plain:
             break
         }
+        if let c = layer.colorMultiplier { d["colorMultiplier"] = c.hexString }
         return d
     }
 

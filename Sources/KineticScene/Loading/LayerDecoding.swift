@@ -56,8 +56,8 @@ struct LayerDecoder {
         var type = LayerType.layer
         if case .mapping(let raw) = field.node, let t = raw["type"] {
             let tf = field.child(t, key: "type")
-            if let name = t.scalar?.string, ["emitter", "replicator"].contains(name) {
-                tf.report("not yet supported: \(name) layers (section 3\(name == "emitter" ? ".2" : ""))")
+            if let name = t.scalar?.string, name == "emitter" {
+                tf.report("not yet supported: \(name) layers (section 3.2)")
                 return nil
             }
             guard let parsed = tf.choice(LayerType.self) else { return nil }
@@ -68,6 +68,7 @@ struct LayerDecoder {
         case .shape: allowed += Self.shapeKeys
         case .gradient: allowed += Self.gradientKeys
         case .text: allowed += Self.textKeys
+        case .replicator: allowed += Self.replicatorKeys
         case .layer, .image: break
         }
         guard var m = field.mapping(allowed: allowed) else { return nil }
@@ -95,6 +96,7 @@ struct LayerDecoder {
         case .shape: readShape(m, into: &layer, address: address)
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
         case .text: readText(m, into: &layer)
+        case .replicator: readReplicator(m, into: &layer)
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
         case .layer: break
@@ -284,6 +286,21 @@ struct LayerDecoder {
         if let f = m["endPoint"], let p = f.point { g.endPoint = p }
         if let f = m["gradientType"], let t = f.choice(GradientType.self) { g.gradientType = t }
         return g
+    }
+
+    private func readReplicator(_ m: Mapping, into layer: inout Layer) {
+        var r = ReplicatorStyle()
+        if let f = m["instanceCount"], let v = f.integer {
+            if v < 0 { f.report("instanceCount must not be negative") } else { r.instanceCount = v }
+        }
+        if let f = m["instanceDelay"], let v = f.number { r.instanceDelay = v }
+        if let f = m["instanceTransform"], let t = f.transform { r.instanceTransform = t }
+        if let f = m["instanceColor"], let c = f.color { r.instanceColor = c }
+        if let f = m["instanceRedOffset"], let v = f.number { r.instanceRedOffset = v }
+        if let f = m["instanceGreenOffset"], let v = f.number { r.instanceGreenOffset = v }
+        if let f = m["instanceBlueOffset"], let v = f.number { r.instanceBlueOffset = v }
+        if let f = m["instanceAlphaOffset"], let v = f.number { r.instanceAlphaOffset = v }
+        layer.content = .replicator(r)
     }
 
     private func readText(_ m: Mapping, into layer: inout Layer) {

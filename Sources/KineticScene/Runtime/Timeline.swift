@@ -17,17 +17,32 @@ public struct Timeline: Sendable {
 
     /// The presentation tree at `time` seconds.
     public func frame(at time: Double, index: Int) -> SceneFrame {
+        var layers = animatedLayers(at: time, index: index)
+        // Replicator copies run their animations at earlier times: each time once.
+        var earlier: [Double: [Layer]] = [:]
+        layers = Replication.expand(layers, at: time) { t in
+            if let cached = earlier[t] { return cached }
+            let tree = animatedLayers(at: t, index: index)
+            earlier[t] = tree
+            return tree
+        }
+        return SceneFrame(index: index, time: time, size: scene.settings.size,
+                          background: scene.settings.background, layers: layers)
+    }
+
+    /// The model layers with every animation applied at `time`.
+    /// The model tree with animations, then expressions (which read presentation
+    /// values), then named shapes (which follow their parameters) applied — before
+    /// replicators expand, so every copy carries the result at its own time.
+    func animatedLayers(at time: Double, index: Int) -> [Layer] {
         var layers = scene.layers
         for spec in scene.animations { Self.apply(spec, at: time, to: &layers) }
-        // Expressions read presentation values, so they run last.
         if !scene.bindings.isEmpty {
             _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                 .apply(to: &layers, time: time, frame: index)
         }
-        // Named shapes follow their (animated, expression-driven) parameters.
         for i in layers.indices { layers[i].updateNamedShapes() }
-        return SceneFrame(index: index, time: time, size: scene.settings.size,
-                          background: scene.settings.background, layers: layers)
+        return layers
     }
 
     /// Applies one animation (or a group) at `time` in its parent's seconds.

@@ -1,0 +1,290 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+/// Premultiplied ARGB32 pixels (Cairo's native-endian layout) covering the device-space
+/// rectangle at (`x`, `y`), `width` × `height` pixels.
+struct Raster {
+    var x: Int, y: Int, width: Int, height: Int, stride: Int
+    var bytes: [UInt8]
+}
+
+extension LayerRenderer {
+    /// Pixel budget of one offscreen image (a 2048² surface, 16 MB): beyond it the
+    /// offscreen resolution drops rather than memory growing with a projection's size.
+    static let maxOffscreenPixels = 2048 * 2048
+    /// Offscreen pixels per destination pixel at the most magnified corner of a
+    /// projected layer: the far side, minified, keeps more.
+    static let projectionSupersampling = 1.5
+
+    /// Draws `body` (which draws in a space the matrix `matrix` maps to device units) on
+    /// an offscreen image covering just its ink, one pixel per device unit, with two
+    /// transparent pixels of margin. When that image would exceed the budget it is made
+    /// at a lower resolution: `scale` says how many raster pixels a device unit got.
+    func rasterize(matrix: Affine,
+                   _ body: (CairoContext, LayerRenderer) -> Void) -> (raster: Raster, scale: Double)? {
+        let recording = CairoSurface.recording(alphaOnly: false)
+        do {
+            let rc = CairoContext(recording)
+            rc.matrix = matrix
+            // Inside the offscreen a device unit is a raster pixel.
+            body(rc, LayerRenderer(images: images, rasterDensity: 1))
+        }
+        let ink = recording.inkExtents
+        guard ink.width > 0, ink.height > 0, ink.width.isFinite, ink.height.isFinite else { return nil }
+        let area = (ink.width + 4) * (ink.height + 4)
+        let scale = area > Double(Self.maxOffscreenPixels) ? (Double(Self.maxOffscreenPixels) / area).squareRoot() : 1
+        let x0 = (ink.x * scale).rounded(.down) - 2, y0 = (ink.y * scale).rounded(.down) - 2
+        let x1 = ((ink.x + ink.width) * scale).rounded(.up) + 2, y1 = ((ink.y + ink.height) * scale).rounded(.up) + 2
+        let width = Int(x1 - x0), height = Int(y1 - y0)
+        guard width > 0, height > 0 else { return nil }
+        let image = CairoSurface.image(.argb32, width: width, height: height)
+        do {
+            let ic = CairoContext(image)
+            ic.translate(-x0, -y0)
+            ic.scale(scale, scale)
+            ic.setSource(replaying: recording, x: 0, y: 0)
+            ic.paint()
+        }
+        return (Raster(x: Int(x0), y: Int(y0), width: width, height: height,
+                       stride: image.stride, bytes: image.bytes()), scale)
+    }
+
+    /// Paints raster pixels at their device position, `pixelsPerUnit` raster pixels a
+    /// device unit, through the context's clip.
+    func paint(_ raster: Raster, pixelsPerUnit: Double, in ctx: CairoContext) {
+        let surface = CairoSurface.image(.argb32, width: raster.width, height: raster.height)
+        surface.replaceBytes(raster.bytes, stride: raster.stride)
+        ctx.save()
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        ctx.scale(1 / pixelsPerUnit, 1 / pixelsPerUnit)
+        ctx.setSource(replaying: surface, x: Double(raster.x), y: Double(raster.y))
+        ctx.paint()
+        ctx.restore()
+    }
+
+    // MARK: Color multiplication (CAReplicatorLayer's instanceColor)
+
+    /// Draws `body` multiplied channel by channel by `color`: a copy's instance color.
+    ///
+    /// The copy is rasterized in device space and its premultiplied pixels scaled, which
+    /// multiplies everything it draws — fills, strokes, gradients, images, text, shadows
+    /// — in one place, rather than every drawing routine learning about a tint.
+    func drawMultiplied(by color: Color, in ctx: CairoContext,
+                        _ body: (CairoContext, LayerRenderer) -> Void) {
+        let m = ctx.matrix, d = rasterDensity
+        guard let (raster, scale) = rasterize(matrix: (m.a * d, m.b * d, m.c * d, m.d * d, m.tx * d, m.ty * d), body)
+        else { return }
+        var out = raster
+        let clamp = { (v: Double) in min(max(v, 0), 1) }
+        let a = clamp(color.alpha)
+        // Cairo's ARGB32 is a native-endian word: bytes B, G, R, A on little-endian hosts.
+        let factors = [clamp(color.blue) * a, clamp(color.green) * a, clamp(color.red) * a, a]
+        out.bytes.withUnsafeMutableBufferPointer { px in
+            for row in 0..<out.height {
+                var i = row * out.stride
+                for _ in 0..<out.width {
+                    for c in 0..<4 { px[i + c] = UInt8((Double(px[i + c]) * factors[c]).rounded()) }
+                    i += 4
+                }
+            }
+        }
+        paint(out, pixelsPerUnit: d * scale, in: ctx)
+    }
+
+    // MARK: Projection (perspective, rotation about x or y)
+
+    /// Draws a layer whose map to the device is projective, as Core Animation does: the
+    /// layer's subtree is rendered flat in its own bounds space, then that image is
+    /// projected through the 4×4 onto the device.
+    ///
+    /// The projection is resampled here, per destination pixel, by the inverse
+    /// homography — not by a mesh of affine triangles drawn with Cairo, whose
+    /// antialiased shared edges would show as seams and whose piecewise-affine mapping
+    /// bends straight lines. The offscreen is made at `projectionSupersampling` × the
+    /// largest magnification the projection reaches over the layer's bounds, so content
+    /// edges arrive antialiased and the quad's own edge is a fade over a transparent
+    /// margin. Each destination pixel averages an n × n grid of bilinear samples, n
+    /// chosen so that no sample skips source pixels where the projection minifies most
+    /// (the far side of a strongly tilted layer): one sample for a gentle tilt, more
+    /// for a steep one. Points whose w ≤ 0
+    /// lie behind the eye and are not drawn.
+    func drawProjected(_ layer: Layer, through projection: PlaneProjection, in ctx: CairoContext,
+                       _ body: (CairoContext, LayerRenderer) -> Void) {
+        let m = ctx.matrix, d = rasterDensity * projectionDetail
+        // Layer plane → destination raster pixels.
+        let toDestination = projection.concatenating(
+            PlaneProjection(affine: m.a * d, m.b * d, m.c * d, m.d * d, m.tx * d, m.ty * d))
+        guard let fromDestination = toDestination.inverted else { return }
+
+        let deviceScale = abs(m.a * m.d - m.b * m.c).squareRoot() * d
+        let corners = layer.bounds.isEmpty ? [layer.anchorInBounds] : layer.bounds.corners
+        let magnifications = corners.compactMap { Self.magnification(of: toDestination, at: $0) }
+        let magnification = magnifications.max() ?? deviceScale
+        // Near the horizon the magnification grows without bound: cap it.
+        let sourceScale = min(max(magnification, deviceScale / 4), deviceScale * 8) * Self.projectionSupersampling
+        guard sourceScale > 0, sourceScale.isFinite,
+              let (source, extra) = rasterize(matrix: (sourceScale, 0, 0, sourceScale, 0, 0), body) else { return }
+        let scale = sourceScale * extra  // raster pixels per layer point
+
+        // The raster's rectangle in the layer plane, cut where it crosses behind the eye.
+        let rect = Rect(Double(source.x) / scale, Double(source.y) / scale,
+                        Double(source.width) / scale, Double(source.height) / scale)
+        let epsilon = 1e-9 * max(abs(toDestination.m33), 1)
+        let front = Self.clip(rect.corners, toFront: toDestination, epsilon: epsilon)
+        guard front.count >= 3 else { return }
+        let projected = front.map { toDestination.apply(to: $0) }
+        ctx.save()
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        let clip = ctx.clipExtents
+        ctx.restore()
+        let minX = max(projected.map(\.x).min() ?? 0, clip.0 * d).rounded(.down)
+        let minY = max(projected.map(\.y).min() ?? 0, clip.1 * d).rounded(.down)
+        let maxX = min(projected.map(\.x).max() ?? 0, clip.2 * d).rounded(.up)
+        let maxY = min(projected.map(\.y).max() ?? 0, clip.3 * d).rounded(.up)
+        guard maxX > minX, maxY > minY, (maxX - minX) * (maxY - minY) <= Double(Self.maxOffscreenPixels) * 4 else { return }
+
+        let width = Int(maxX - minX), height = Int(maxY - minY)
+        let stride = width * 4
+        // Source pixels per destination pixel where the projection shrinks most; a
+        // bilinear sample covers two of them.
+        let minification = scale / max(magnifications.min() ?? magnification, 1e-9)
+        let grid = Int(min(max((minification / 2).rounded(.up), 1), 4))
+        let samples = Double(grid * grid)
+        let cells = Double(grid)
+        var offsets: [(x: Double, y: Double)] = []
+        for j in 0..<grid {
+            for i in 0..<grid { offsets.append(((Double(i) + 0.5) / cells, (Double(j) + 0.5) / cells)) }
+        }
+        let sourceX = Double(source.x) + 0.5, sourceY = Double(source.y) + 0.5
+        var out = [UInt8](repeating: 0, count: stride * height)
+        let h = fromDestination, toFront = toDestination
+        source.bytes.withUnsafeBufferPointer { src in
+          offsets.withUnsafeBufferPointer { offsets in
+            out.withUnsafeMutableBufferPointer { dst in
+                var sampler = BilinearSampler(pixels: src, raster: source)
+                for row in 0..<height {
+                    // Only the columns the projected outline crosses in this row.
+                    guard let span = Self.span(of: projected, from: minY + Double(row), to: minY + Double(row + 1))
+                    else { continue }
+                    let first = max(0, Int(max(span.lower - minX, 0)) - 1)
+                    let end = min(width, Int(max(span.upper - minX, 0)) + 2)
+                    guard first < end else { continue }
+                    for col in first..<end {
+                        sampler.reset()
+                        for offset in offsets {
+                            let x = minX + Double(col) + offset.x, y = minY + Double(row) + offset.y
+                            let q = x * h.m13 + y * h.m23 + h.m33
+                            guard q != 0 else { continue }
+                            let inverse = 1 / q
+                            let px = (x * h.m11 + y * h.m21 + h.m31) * inverse
+                            let py = (x * h.m12 + y * h.m22 + h.m32) * inverse
+                            // The preimage must lie in front of the eye.
+                            guard px * toFront.m13 + py * toFront.m23 + toFront.m33 > epsilon else { continue }
+                            sampler.add(x: px * scale - sourceX, y: py * scale - sourceY)
+                        }
+                        guard sampler.a > 0 else { continue }
+                        let i = row * stride + col * 4
+                        // The mean of the samples, rounded (all sums are ≥ 0).
+                        dst[i] = UInt8(min(255, sampler.b / samples + 0.5))
+                        dst[i + 1] = UInt8(min(255, sampler.g / samples + 0.5))
+                        dst[i + 2] = UInt8(min(255, sampler.r / samples + 0.5))
+                        dst[i + 3] = UInt8(min(255, sampler.a / samples + 0.5))
+                    }
+                }
+            }
+          }
+        }
+        paint(Raster(x: Int(minX), y: Int(minY), width: width, height: height, stride: stride, bytes: out), pixelsPerUnit: d, in: ctx)
+    }
+
+    /// The largest stretch (device pixels per layer point along an axis) of `h` at `p`,
+    /// nil behind the eye.
+    static func magnification(of h: PlaneProjection, at p: Point) -> Double? {
+        let w = h.w(at: p)
+        guard w > 0 else { return nil }
+        let q = h.apply(to: p)
+        // Derivatives of (x/w, y/w) with respect to the plane's x and y.
+        let dxdx = (h.m11 - q.x * h.m13) / w, dydx = (h.m12 - q.y * h.m13) / w
+        let dxdy = (h.m21 - q.x * h.m23) / w, dydy = (h.m22 - q.y * h.m23) / w
+        let m = max((dxdx * dxdx + dydx * dydx).squareRoot(), (dxdy * dxdy + dydy * dydy).squareRoot())
+        return m.isFinite ? m : nil
+    }
+
+    /// The x extent of the convex polygon `points` within the band y0 ≤ y ≤ y1.
+    static func span(of points: [Point], from y0: Double, to y1: Double) -> (lower: Double, upper: Double)? {
+        var lower = Double.infinity, upper = -Double.infinity
+        for (i, p) in points.enumerated() {
+            let q = points[(i + 1) % points.count]
+            let top = max(min(p.y, q.y), y0), bottom = min(max(p.y, q.y), y1)
+            guard top <= bottom else { continue }
+            // The edge's x at the ends of its part inside the band.
+            for y in [top, bottom] {
+                let x = p.y == q.y ? p.x : p.x + (q.x - p.x) * (y - p.y) / (q.y - p.y)
+                lower = min(lower, p.y == q.y ? min(p.x, q.x) : x)
+                upper = max(upper, p.y == q.y ? max(p.x, q.x) : x)
+            }
+        }
+        return lower <= upper ? (lower, upper) : nil
+    }
+
+    /// The polygon `points` cut to the half-plane where `h`'s w ≥ epsilon
+    /// (Sutherland–Hodgman against one line).
+    static func clip(_ points: [Point], toFront h: PlaneProjection, epsilon: Double) -> [Point] {
+        var out: [Point] = []
+        for (i, p) in points.enumerated() {
+            let q = points[(i + 1) % points.count]
+            let wp = h.w(at: p) - epsilon, wq = h.w(at: q) - epsilon
+            if wp >= 0 { out.append(p) }
+            if (wp >= 0) != (wq >= 0) {
+                let t = wp / (wp - wq)
+                out.append(Point(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t))
+            }
+        }
+        return out
+    }
+}
+
+/// Sums bilinear samples of a raster (premultiplied, byte order B, G, R, A), treating
+/// everything outside it as transparent — so a silhouette fades over one source pixel.
+struct BilinearSampler {
+    // Sizes copied out of the raster: the sampler runs per pixel and must not retain.
+    let pixels: UnsafeBufferPointer<UInt8>
+    let width: Int, height: Int, stride: Int
+    var b = 0.0, g = 0.0, r = 0.0, a = 0.0
+
+    init(pixels: UnsafeBufferPointer<UInt8>, raster: Raster) {
+        self.pixels = pixels
+        width = raster.width; height = raster.height; stride = raster.stride
+    }
+
+    mutating func reset() { b = 0; g = 0; r = 0; a = 0 }
+
+    /// Adds the sample at (x, y) in pixel-centre coordinates (pixel i's centre is i).
+    @inline(__always)
+    mutating func add(x: Double, y: Double) {
+        // Integer parts by truncation of positive values: cheaper than floor per sample.
+        guard x > -1, y > -1, x < Double(width), y < Double(height) else { return }
+        let x0 = Int(x + 1) - 1, y0 = Int(y + 1) - 1
+        let tx = x - Double(x0), ty = y - Double(y0)
+        let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+        if x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height {
+            // Inside: all four texels exist.
+            let i = y0 * stride + x0 * 4, j = i + stride
+            b += w00 * Double(pixels[i]) + w10 * Double(pixels[i + 4]) + w01 * Double(pixels[j]) + w11 * Double(pixels[j + 4])
+            g += w00 * Double(pixels[i + 1]) + w10 * Double(pixels[i + 5]) + w01 * Double(pixels[j + 1]) + w11 * Double(pixels[j + 5])
+            r += w00 * Double(pixels[i + 2]) + w10 * Double(pixels[i + 6]) + w01 * Double(pixels[j + 2]) + w11 * Double(pixels[j + 6])
+            a += w00 * Double(pixels[i + 3]) + w10 * Double(pixels[i + 7]) + w01 * Double(pixels[j + 3]) + w11 * Double(pixels[j + 7])
+        } else {
+            tap(x0, y0, w00); tap(x0 + 1, y0, w10); tap(x0, y0 + 1, w01); tap(x0 + 1, y0 + 1, w11)
+        }
+    }
+
+    @inline(__always)
+    private mutating func tap(_ x: Int, _ y: Int, _ w: Double) {
+        guard w > 0, x >= 0, y >= 0, x < width, y < height else { return }
+        let i = y * stride + x * 4
+        b += w * Double(pixels[i]); g += w * Double(pixels[i + 1])
+        r += w * Double(pixels[i + 2]); a += w * Double(pixels[i + 3])
+    }
+}

@@ -53,6 +53,7 @@ public struct Layer: Sendable {
         case .shape: content = .shape(ShapeStyle())
         case .gradient: content = .gradient(Gradient())
         case .text: content = .text(TextStyle())
+        case .emitter: content = .emitter(EmitterStyle())
         case .layer, .image: content = .plain
         }
     }
@@ -97,6 +98,10 @@ public struct Layer: Sendable {
         get { if case .text(let t) = content { t } else { nil } }
         set { if let newValue { content = .text(newValue) } }
     }
+    public var emitter: EmitterStyle? {
+        get { if case .emitter(let e) = content { e } else { nil } }
+        set { if let newValue { content = .emitter(newValue) } }
+    }
 
     /// Every layer of the subtree, depth first, self first (masks excluded).
     public func forEach(_ body: (Layer) -> Void) {
@@ -107,6 +112,7 @@ public struct Layer: Sendable {
 
 public enum LayerType: String, Sendable, CaseIterable {
     case layer, shape, gradient, text, image
+    case emitter
 }
 
 /// The subclass-specific part of a layer.
@@ -115,6 +121,8 @@ public enum LayerContent: Sendable {
     case shape(ShapeStyle)
     case gradient(Gradient)
     case text(TextStyle)
+    /// CAEmitterLayer (Emitter.swift).
+    case emitter(EmitterStyle)
 }
 
 /// CALayer.contentsGravity.

@@ -21,6 +21,10 @@ public enum LayerKeyPath: Hashable, Sendable {
     case foregroundColor, fontSize
     /// A custom `properties` key.
     case property(String)
+    // CAEmitterLayer
+    case birthRate, emitterPosition, emitterSize, emitterZPosition, emitterDepth
+    /// `emitterCells.NAME.KEY` (`names` follows nested `emitterCells.NAME` steps).
+    case emitterCell(names: [String], key: EmitterCellKey)
 
     /// Key paths by their scene-file spelling (custom properties excluded).
     public static let named: [String: LayerKeyPath] = [
@@ -45,13 +49,30 @@ public enum LayerKeyPath: Hashable, Sendable {
         "lineDashPhase": .lineDashPhase,
         "colors": .colors, "locations": .locations, "startPoint": .startPoint, "endPoint": .endPoint,
         "foregroundColor": .foregroundColor, "fontSize": .fontSize,
+        "birthRate": .birthRate, "emitterPosition": .emitterPosition, "emitterSize": .emitterSize,
+        "emitterZPosition": .emitterZPosition, "emitterDepth": .emitterDepth,
     ]
+
+    /// Parses `emitterCells.NAME.KEY` (or `emitterCells.A.emitterCells.B.KEY`); nil when
+    /// the text is not of that form.
+    public static func emitterCell(parsing text: String) -> LayerKeyPath? {
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3, parts.count % 2 == 1, let key = EmitterCellKey(rawValue: parts.removeLast()) else { return nil }
+        var names: [String] = []
+        while !parts.isEmpty {
+            guard parts[0] == "emitterCells", !parts[1].isEmpty else { return nil }
+            names.append(parts[1])
+            parts.removeFirst(2)
+        }
+        return .emitterCell(names: names, key: key)
+    }
 
     /// The kind of value the key path carries.
     public var valueKind: AnimatableValue.Kind {
         switch self {
-        case .position, .anchorPoint, .startPoint, .endPoint: .point
-        case .boundsSize, .shadowOffset: .size
+        case .position, .anchorPoint, .startPoint, .endPoint, .emitterPosition: .point
+        case .boundsSize, .shadowOffset, .emitterSize: .size
+        case .emitterCell(_, let key): key.valueKind
         case .bounds: .rect
         case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor: .color
         case .transform: .transform
@@ -70,6 +91,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase: [.shape]
         case .colors, .locations, .startPoint, .endPoint: [.gradient]
         case .foregroundColor, .fontSize: [.text]
+        case .birthRate, .emitterPosition, .emitterSize, .emitterZPosition, .emitterDepth, .emitterCell: [.emitter]
         default: nil
         }
     }
@@ -133,6 +155,12 @@ extension Layer {
         case .foregroundColor: return text.map { .color($0.foregroundColor) }
         case .fontSize: return text.map { .number($0.fontSize) }
         case .property(let name): return properties[name].map { .number($0) }
+        case .birthRate: return emitter.map { .number($0.birthRate) }
+        case .emitterPosition: return emitter.map { .point($0.emitterPosition) }
+        case .emitterSize: return emitter.map { .size($0.emitterSize) }
+        case .emitterZPosition: return emitter.map { .number($0.emitterZPosition) }
+        case .emitterDepth: return emitter.map { .number($0.emitterDepth) }
+        case .emitterCell(let names, let key): return emitter?.cell(at: names)?.value(for: key)
         }
     }
 
@@ -184,6 +212,12 @@ extension Layer {
         case (.foregroundColor, .color(let c)): text?.foregroundColor = c
         case (.fontSize, .number(let v)): text?.fontSize = v
         case (.property(let name), .number(let v)): properties[name] = v
+        case (.birthRate, .number(let v)): emitter?.birthRate = v
+        case (.emitterPosition, .point(let p)): emitter?.emitterPosition = p
+        case (.emitterSize, .size(let s)): emitter?.emitterSize = s
+        case (.emitterZPosition, .number(let v)): emitter?.emitterZPosition = v
+        case (.emitterDepth, .number(let v)): emitter?.emitterDepth = v
+        case (.emitterCell(let names, let key), _): emitter?.modifyCell(at: names) { $0.setValue(value, for: key) }
         default: break
         }
     }

@@ -82,6 +82,7 @@ struct LayerRenderer {
             if s.fillColor != nil { count += 1 }
             if s.strokeColor != nil { count += 1 }
         case .gradient, .text: count += 1
+        case .emitter(let e): if e.particles.count > 0 { count += 1 }
         }
         if count > 1 { return true }
         for sublayer in layer.sublayers where isVisible(sublayer) {
@@ -122,6 +123,7 @@ struct LayerRenderer {
         case .gradient(let gradient):
             drawGradient(gradient, in: bounds, cornerRadius: layer.cornerRadius, alpha: alpha, in: ctx)
         case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
+        case .emitter(let style): drawParticles(style, alpha: alpha, in: ctx)
         }
         drawSublayers(of: layer, alpha: alpha, in: ctx)
         if layer.masksToBounds { ctx.restore() }

@@ -212,7 +212,8 @@ struct AnimationDecoder {
             return kp
         }
         if entry.propertyNames.contains(text) { return .property(text) }
-        if text.hasPrefix("path.") || text.hasPrefix("emitterCells.") || text.hasPrefix("instance") {
+        if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
+        if text.hasPrefix("path.") || text.hasPrefix("instance") {
             field.report("not yet supported: key path '\(text)'")
             return nil
         }
@@ -225,7 +226,7 @@ struct AnimationDecoder {
     mutating func value(_ f: Field, for keyPath: LayerKeyPath) -> AnimatableValue? {
         switch keyPath.valueKind {
         case .number:
-            let isAngle = [.transformRotationX, .transformRotationY, .transformRotationZ].contains(keyPath)
+            let isAngle = [.transformRotationX, .transformRotationY, .transformRotationZ].contains(keyPath) || keyPath.isEmitterAngle
             guard let v = isAngle ? f.angle : f.number else { return nil }
             if keyPath.isUnitInterval, !(0...1).contains(v) {
                 f.report("\(Field.format(v)) is out of range 0…1")

@@ -8,6 +8,8 @@ struct LayerEntry {
     var type: LayerType
     var propertyNames: Set<String>
     var field: Field
+    /// An emitter's cell name paths (`emitterCells.NAME.KEY` key paths are checked against them).
+    var emitterCellPaths: [[String]] = []
 }
 
 /// Reads `layers:` (section 3) into layer values, indexing ids for animations.
@@ -31,7 +33,7 @@ struct LayerDecoder {
     static let textKeys = ["string", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped"]
     static let emitterKeys = ["emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "emitterShape",
                               "emitterMode", "renderMode", "birthRate", "lifetime", "velocity", "scale", "spin",
-                              "seed", "emitterCells"]
+                              "seed", "emitterCells", "beginTime"]
     static let replicatorKeys = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
                                  "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
 
@@ -52,8 +54,8 @@ struct LayerDecoder {
         var type = LayerType.layer
         if case .mapping(let raw) = field.node, let t = raw["type"] {
             let tf = field.child(t, key: "type")
-            if let name = t.scalar?.string, ["emitter", "replicator"].contains(name) {
-                tf.report("not yet supported: \(name) layers (section 3\(name == "emitter" ? ".2" : ""))")
+            if let name = t.scalar?.string, name == "replicator" {
+                tf.report("not yet supported: \(name) layers (section 3)")
                 return nil
             }
             guard let parsed = tf.choice(LayerType.self) else { return nil }
@@ -64,6 +66,7 @@ struct LayerDecoder {
         case .shape: allowed += Self.shapeKeys
         case .gradient: allowed += Self.gradientKeys
         case .text: allowed += Self.textKeys
+        case .emitter: allowed += Self.emitterKeys
         case .layer, .image: break
         }
         guard let m = field.mapping(allowed: allowed) else { return nil }
@@ -82,6 +85,7 @@ struct LayerDecoder {
         case .shape: readShape(m, into: &layer)
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
         case .text: readText(m, into: &layer)
+        case .emitter: layer.content = .emitter(emitter(m))
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
         case .layer: break
@@ -91,7 +95,8 @@ struct LayerDecoder {
                 m["id"]?.report("duplicate id '\(id)' (first used at line \(existing.field.mark?.line ?? 0))")
             } else {
                 ids[id] = LayerEntry(address: LayerAddress(address), type: type,
-                                     propertyNames: Set(layer.properties.keys), field: m["id"] ?? field)
+                                     propertyNames: Set(layer.properties.keys), field: m["id"] ?? field,
+                                     emitterCellPaths: layer.emitter.map(Self.cellPaths) ?? [])
             }
         }
         if let subs = m["sublayers"] {

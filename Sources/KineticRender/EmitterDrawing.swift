@@ -6,8 +6,8 @@ import KineticLayers
 /// to sizes a factor √2 apart, so a particle is resampled by at most √2 (bilinear is then
 /// enough) whatever its scale.
 private struct SpriteSet {
-    /// Sprites by cell index × 64 + level.
-    var made: [Int: Sprite] = [:]
+    /// Indices into the drawing's sprite list by cell index × 64 + level.
+    var made: [Int: Int] = [:]
 
     /// Level k has 2^(k/2) sprite pixels per content point; k is stored offset by 32.
     static func level(pixelsPerPoint f: Double) -> Int { Int((2 * log2(f)).rounded(.up)) }
@@ -54,35 +54,77 @@ extension LayerRenderer {
         let bw = Int(min(maxX, clip.2).rounded(.up)) - bx, bh = Int(min(maxY, clip.3).rounded(.up)) - by
         guard bw > 0, bh > 0, bw <= 65536, bh <= 65536 else { return }
 
+        // Pass 1, in drawing order: each particle's sprite, map onto the buffer and rows.
         let order = drawOrder(p, mode: style.renderMode)
         var sprites = SpriteSet()
+        var spriteList: [Sprite] = []
+        var drawn: [(sprite: Int32, map: SpriteMap, rows: (Int32, Int32))] = []
+        drawn.reserveCapacity(order.count)
+        var drawnIndex: [Int32] = []
+        drawnIndex.reserveCapacity(order.count)
+        for i in order {
+            let c = Int(p.cell[i])
+            guard cells[c].enabled, let contents = cells[c].contents else { continue }
+            let scale = p.scale[i]
+            let size = contentsSize(contents)
+            let f = scale * devicePerPoint
+            guard f * max(size.width, size.height) >= 0.05 else { continue }
+            var k = SpriteSet.level(pixelsPerPoint: f)
+            while pow(2, Double(k) / 2) * max(size.width, size.height) > Self.maxSpriteSide { k -= 1 }
+            k = min(max(k, -31), 31)
+            let key = c * 64 + k + 32
+            let si: Int
+            if let known = sprites.made[key] { si = known } else {
+                si = spriteList.count
+                spriteList.append(sprite(contents, pixelsPerPoint: pow(2, Double(k) / 2)))
+                sprites.made[key] = si
+            }
+            guard spriteList[si].width > 2, spriteList[si].height > 2 else { continue }
+            // Sprite pixel → layer point → buffer pixel.
+            let sigma = spriteList[si].pixelsPerPoint
+            let kk = scale / sigma, cosA = cos(p.angle[i]) * kk, sinA = sin(p.angle[i]) * kk
+            let ox = 1 + sigma * size.width / 2, oy = 1 + sigma * size.height / 2
+            let l = (a: cosA, b: sinA, c: -sinA, d: cosA,
+                     tx: p.x[i] - (cosA * ox - sinA * oy), ty: p.y[i] - (sinA * ox + cosA * oy))
+            let map: SpriteMap = (a: m.a * l.a + m.c * l.b, b: m.b * l.a + m.d * l.b,
+                                  c: m.a * l.c + m.c * l.d, d: m.b * l.c + m.d * l.d,
+                                  tx: m.a * l.tx + m.c * l.ty + m.tx - Double(bx), ty: m.b * l.tx + m.d * l.ty + m.ty - Double(by))
+            let h = Double(spriteList[si].height), w = Double(spriteList[si].width)
+            let top = map.ty + min(0, map.b * w) + min(0, map.d * h), bottom = map.ty + max(0, map.b * w) + max(0, map.d * h)
+            let r0 = max(0, min(bh, Int(top.rounded(.down)))), r1 = max(0, min(bh, Int(bottom.rounded(.up))))
+            guard r0 < r1 else { continue }
+            drawn.append((Int32(si), map, (Int32(r0), Int32(r1))))
+            drawnIndex.append(Int32(i))
+        }
+
+        // Pass 2: bands of rows, each listing its particles in drawing order (a counting
+        // sort, so the order within a band is kept).
+        let bandHeight = 32
+        let bands = (bh + bandHeight - 1) / bandHeight
+        var start = [Int](repeating: 0, count: bands + 1)
+        for d in drawn {
+            for band in Int(d.rows.0) / bandHeight...(Int(d.rows.1) - 1) / bandHeight { start[band + 1] += 1 }
+        }
+        for band in 0..<bands { start[band + 1] += start[band] }
+        var fill = start
+        var members = [Int32](repeating: 0, count: start[bands])
+        for (j, d) in drawn.enumerated() {
+            for band in Int(d.rows.0) / bandHeight...(Int(d.rows.1) - 1) / bandHeight {
+                members[fill[band]] = Int32(j); fill[band] += 1
+            }
+        }
+
+        // Pass 3: composite band by band.
         let buffer = CairoSurface.image(.argb32, width: bw, height: bh)
         buffer.withPixels { pixels, wordsPerRow in
             let compositor = SpriteCompositor(pixels: pixels, wordsPerRow: wordsPerRow, width: bw, height: bh,
                                               additive: style.renderMode == .additive)
-            for i in order {
-                let c = Int(p.cell[i])
-                guard cells[c].enabled, let contents = cells[c].contents else { continue }
-                let scale = p.scale[i]
-                let size = contentsSize(contents)
-                let f = scale * devicePerPoint
-                guard f * max(size.width, size.height) >= 0.05 else { continue }
-                var k = SpriteSet.level(pixelsPerPoint: f)
-                while pow(2, Double(k) / 2) * max(size.width, size.height) > Self.maxSpriteSide { k -= 1 }
-                k = min(max(k, -31), 31)
-                let key = c * 64 + k + 32
-                if sprites.made[key] == nil { sprites.made[key] = sprite(contents, pixelsPerPoint: pow(2, Double(k) / 2)) }
-                guard let sprite = sprites.made[key], sprite.width > 2, sprite.height > 2 else { continue }
-                // Sprite pixel → layer point → buffer pixel.
-                let sigma = sprite.pixelsPerPoint
-                let kk = scale / sigma, cosA = cos(p.angle[i]) * kk, sinA = sin(p.angle[i]) * kk
-                let ox = 1 + sigma * size.width / 2, oy = 1 + sigma * size.height / 2
-                let l = (a: cosA, b: sinA, c: -sinA, d: cosA,
-                         tx: p.x[i] - (cosA * ox - sinA * oy), ty: p.y[i] - (sinA * ox + cosA * oy))
-                let map = (a: m.a * l.a + m.c * l.b, b: m.b * l.a + m.d * l.b,
-                           c: m.a * l.c + m.c * l.d, d: m.b * l.c + m.d * l.d,
-                           tx: m.a * l.tx + m.c * l.ty + m.tx - Double(bx), ty: m.b * l.tx + m.d * l.ty + m.ty - Double(by))
-                compositor.draw(sprite, map: map, tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i]))
+            for band in 0..<bands {
+                let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
+                for k in start[band]..<start[band + 1] {
+                    let d = drawn[Int(members[k])], i = Int(drawnIndex[Int(members[k])])
+                    compositor.draw(spriteList[Int(d.sprite)], map: d.map, tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i]), rows: rows)
+                }
             }
         }
         ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
@@ -147,9 +189,11 @@ extension LayerRenderer {
         let bytes = surface.bytes(), stride = surface.stride
         if single == nil { single = Self.singleColor(bytes, width: w, height: h, stride: stride) }
         if let color = single {
-            var samples = [Float](repeating: 0, count: w * h)
-            for y in 0..<h { for x in 0..<w { samples[y * w + x] = Float(bytes[y * stride + x * 4 + 3]) / 255 * coverageScale } }
-            return Sprite(width: w, height: h, channels: 1, samples: samples, color: color, pixelsPerPoint: sigma)
+            var coverage = [UInt8](repeating: 0, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w { coverage[y * w + x] = UInt8((Float(bytes[y * stride + x * 4 + 3]) * coverageScale).rounded()) }
+            }
+            return Sprite(width: w, height: h, channels: 1, samples: [], coverage: coverage, color: color, pixelsPerPoint: sigma)
         }
         var samples = [Float](repeating: 0, count: w * h * 4)
         for y in 0..<h {
@@ -157,7 +201,7 @@ extension LayerRenderer {
                 for ch in 0..<4 { samples[(y * w + x) * 4 + ch] = Float(bytes[y * stride + x * 4 + ch]) / 255 }
             }
         }
-        return Sprite(width: w, height: h, channels: 4, samples: samples, color: (1, 1, 1), pixelsPerPoint: sigma)
+        return Sprite(width: w, height: h, channels: 4, samples: samples, coverage: [], color: (1, 1, 1), pixelsPerPoint: sigma)
     }
 
     /// The one straight colour of every (mostly) opaque pixel, or nil when they differ.

@@ -49,7 +49,10 @@ extension LayerRenderer {
         ctx.save()
         defer { ctx.restore() }
         ctx.matrix = (1, 0, 0, 1, 0, 0)
-        let clip = ctx.clipExtents
+        var clip = ctx.clipExtents
+        if let canvas = deviceCanvas {
+            clip = (max(clip.0, canvas.0), max(clip.1, canvas.1), min(clip.2, canvas.2), min(clip.3, canvas.3))
+        }
         let bx = Int(max(minX, clip.0).rounded(.down)), by = Int(max(minY, clip.1).rounded(.down))
         let bw = Int(min(maxX, clip.2).rounded(.up)) - bx, bh = Int(min(maxY, clip.3).rounded(.up)) - by
         guard bw > 0, bh > 0, bw <= 65536, bh <= 65536 else { return }

@@ -5,6 +5,9 @@ import KineticLayers
 /// tree. One is made per render call; it holds only that call's image surfaces.
 struct LayerRenderer {
     let images: ImageSurfaces
+    /// The canvas in device space (x0, y0, x1, y1), when known: bounds what pixel-buffer
+    /// drawing (particles) allocates on surfaces without a clip, such as shadow recordings.
+    var deviceCanvas: (Double, Double, Double, Double)? = nil
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {

@@ -85,7 +85,9 @@ public struct Renderer: Sendable {
     }
 
     private func draw(_ frame: SceneFrame, in ctx: CairoContext) {
-        let renderer = LayerRenderer(images: ImageSurfaces(images))
+        let m = ctx.matrix
+        let renderer = LayerRenderer(images: ImageSurfaces(images),
+                                     deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height))
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

@@ -186,24 +186,26 @@ import KineticLayers
 
     @Test func subCellsAreEmittedByEachParticle() throws {
         let s = try scene("""
-        emitterCells: [{name: rocket, birthRate: 2, lifetime: 10, velocity: 50,
-                        emitterCells: [{name: spark, birthRate: 10, lifetime: 10, beginTime: 0.2}]}]
+        emitterCells: [{name: rocket, birthRate: 2, lifetime: 10, velocity: 50, color: "rgba(255, 0, 0, 1)", greenSpeed: 0.5,
+                        emitterCells: [{name: spark, birthRate: 10, lifetime: 10, beginTime: 0.2, color: "rgba(255, 255, 255, 0.5)"}]}]
         """)
         let p = try particles(s, at: 2.1)
         // Rockets born at 0.5, 1, 1.5, 2; each emits 10/s from 0.2 s of its life on.
         #expect(p.born[0] == 4)
         let expected = 10 * (1.4 + 0.9 + 0.4)
         #expect(abs(Double(p.born[1]) - expected) <= 3)
-        // A spark starts where its rocket was at the spark's birth.
+        // A spark starts where its rocket was at the spark's birth, with its own colour
+        // (white, alpha 0.5) times the rocket's then (red, green growing 0.5/s).
         let rockets = (0..<p.count).filter { p.cell[$0] == 0 }
         for i in 0..<p.count where p.cell[i] == 1 {
-            let birth = 2.1 - p.age[i]
-            let onSomeRocket = rockets.contains { r in
-                let rocketAgeThen = p.age[r] - p.age[i]
-                let rx = p.vx[r] * rocketAgeThen, ry = p.vy[r] * rocketAgeThen
-                return abs(p.x[i] - rx) < 1e-9 && abs(p.y[i] - ry) < 1e-9
+            let parent = rockets.first { r in
+                let ageThen = p.age[r] - p.age[i]
+                return abs(p.x[i] - p.vx[r] * ageThen) < 1e-9 && abs(p.y[i] - p.vy[r] * ageThen) < 1e-9
             }
-            #expect(onSomeRocket, "spark born at \(birth)")
+            guard let r = parent else { Issue.record("spark \(i) is on no rocket"); continue }
+            let ageThen = p.age[r] - p.age[i]
+            #expect(p.red[i] == 1 && abs(Double(p.alpha[i]) - 0.5) < 1e-6)
+            #expect(abs(Double(p.green[i]) - 0.5 * ageThen) < 1e-6)
         }
     }
 

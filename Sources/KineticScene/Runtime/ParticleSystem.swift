@@ -31,6 +31,13 @@ struct Particle {
 
     var death: Double { birth + lifetime }
 
+    /// The colour at time `t`, each channel clamped to 0…1.
+    func color(at t: Double) -> (red: Double, green: Double, blue: Double, alpha: Double) {
+        let a = t - birth
+        func c(_ v: Double) -> Double { min(max(v, 0), 1) }
+        return (c(red + redSpeed * a), c(green + greenSpeed * a), c(blue + blueSpeed * a), c(alpha + alphaSpeed * a))
+    }
+
     func position(at t: Double) -> (x: Double, y: Double, z: Double) {
         let a = t - birth
         return (px + vx * a + 0.5 * ax * a * a, py + vy * a + 0.5 * ay * a * a, pz + vz * a + 0.5 * az * a * a)
@@ -187,10 +194,16 @@ public struct ParticleSystem: Sendable {
         let scale = (cell.scale + cell.scaleRange * rng.signed()) * st.scale
         let spin = (cell.spin + cell.spinRange * rng.signed()) * st.spin
         func channel(_ v: Double, _ range: Double) -> Double { min(max(v + range * rng.signed(), 0), 1) }
-        let red = channel(cell.color.red, cell.redRange)
-        let green = channel(cell.color.green, cell.greenRange)
-        let blue = channel(cell.color.blue, cell.blueRange)
-        let alpha = channel(cell.color.alpha, cell.alphaRange)
+        var red = channel(cell.color.red, cell.redRange)
+        var green = channel(cell.color.green, cell.greenRange)
+        var blue = channel(cell.color.blue, cell.blueRange)
+        var alpha = channel(cell.color.alpha, cell.alphaRange)
+        if let origin {
+            // A sub-particle's colour is multiplied by its parent's at birth, as Core
+            // Animation does (the sparks of Apple's fireworks take their rocket's colour).
+            let c = origin.color(at: t)
+            red *= c.red; green *= c.green; blue *= c.blue; alpha *= c.alpha
+        }
         let cosLat = cos(latitude)
         particles[c].append(Particle(
             birth: t, lifetime: lifetime, px: where_.x, py: where_.y, pz: where_.z,
@@ -313,10 +326,9 @@ public struct ParticleSystem: Sendable {
                 out.age.append(a); out.lifetime.append(q.lifetime)
                 out.scale.append(max(0, q.scale + q.scaleSpeed * a))
                 out.angle.append(q.spin * a)
-                out.red.append(Float(min(max(q.red + q.redSpeed * a, 0), 1)))
-                out.green.append(Float(min(max(q.green + q.greenSpeed * a, 0), 1)))
-                out.blue.append(Float(min(max(q.blue + q.blueSpeed * a, 0), 1)))
-                out.alpha.append(Float(min(max(q.alpha + q.alphaSpeed * a, 0), 1)))
+                let color = q.color(at: time)
+                out.red.append(Float(color.red)); out.green.append(Float(color.green))
+                out.blue.append(Float(color.blue)); out.alpha.append(Float(color.alpha))
             }
             out.born[c] = Int(emitted[c]) - pending
         }

@@ -105,18 +105,21 @@ struct SpriteCompositor {
         let u0 = i.a * (Double(x0) + 0.5) + i.c * py + i.tx - 0.5
         let v0 = i.b * (Double(x0) + 0.5) + i.d * py + i.ty - 0.5
         var lo = 0.0, hi = Double(x1 - x0)
-        func clip(_ start: Double, _ step: Double, _ limit: Double) {
+        @inline(__always) func clip(_ start: Double, _ step: Double, _ limit: Double) {
             if step == 0 {
                 if !(start >= 0 && start < limit) { hi = -1 }
             } else {
-                let t0 = (0 - start) / step, t1 = (limit - start) / step
+                let r = 1 / step
+                let t0 = (0 - start) * r, t1 = (limit - start) * r
                 lo = max(lo, min(t0, t1)); hi = min(hi, max(t0, t1))
             }
         }
         clip(u0, i.a, umax)
         clip(v0, i.b, vmax)
-        guard hi > lo else { return nil }
-        let start = max(0, Int(lo.rounded(.up))), end = min(x1 - x0, Int(hi.rounded(.up)))
+        guard hi > lo, hi > 0 else { return nil }
+        // Ceilings of non-negative values without a library call.
+        @inline(__always) func ceiling(_ v: Double) -> Int { let t = Int(v); return Double(t) < v ? t + 1 : t }
+        let start = ceiling(lo), end = min(x1 - x0, ceiling(hi))
         guard start < end else { return nil }
         return (start, end, u0 + i.a * Double(start), v0 + i.b * Double(start))
     }

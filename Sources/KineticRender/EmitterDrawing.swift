@@ -40,7 +40,7 @@ extension LayerRenderer {
             let s = contentsSize(contents)
             return (s.width * s.width + s.height * s.height).squareRoot() / 2
         }
-        for i in 0..<p.count {
+        for i in 0..<p.count where p.x[i].isFinite && p.y[i].isFinite {
             let r = extents[Int(p.cell[i])] * p.scale[i] * devicePerPoint + 2
             let dx = m.a * p.x[i] + m.c * p.y[i] + m.tx, dy = m.b * p.x[i] + m.d * p.y[i] + m.ty
             minX = min(minX, dx - r); maxX = max(maxX, dx + r)
@@ -53,9 +53,11 @@ extension LayerRenderer {
         if let canvas = deviceCanvas {
             clip = (max(clip.0, canvas.0), max(clip.1, canvas.1), min(clip.2, canvas.2), min(clip.3, canvas.3))
         }
-        let bx = Int(max(minX, clip.0).rounded(.down)), by = Int(max(minY, clip.1).rounded(.down))
-        let bw = Int(min(maxX, clip.2).rounded(.up)) - bx, bh = Int(min(maxY, clip.3).rounded(.up)) - by
-        guard bw > 0, bh > 0, bw <= 65536, bh <= 65536 else { return }
+        let x0 = max(minX, clip.0), y0 = max(minY, clip.1), x1 = min(maxX, clip.2), y1 = min(maxY, clip.3)
+        guard x1 > x0, y1 > y0, x1 - x0 <= 65536, y1 - y0 <= 65536 else { return }
+        let bx = Int(x0.rounded(.down)), by = Int(y0.rounded(.down))
+        let bw = Int(x1.rounded(.up)) - bx, bh = Int(y1.rounded(.up)) - by
+        guard bw > 0, bh > 0 else { return }
 
         // Pass 1, in drawing order: each particle's sprite, map onto the buffer and rows.
         let order = drawOrder(p, mode: style.renderMode)
@@ -67,7 +69,7 @@ extension LayerRenderer {
         drawnIndex.reserveCapacity(order.count)
         for i in order {
             let c = Int(p.cell[i])
-            guard cells[c].enabled, let contents = cells[c].contents else { continue }
+            guard cells[c].enabled, let contents = cells[c].contents, p.x[i].isFinite, p.y[i].isFinite else { continue }
             let scale = p.scale[i]
             let size = contentsSize(contents)
             let f = scale * devicePerPoint
@@ -94,7 +96,8 @@ extension LayerRenderer {
                                   tx: m.a * l.tx + m.c * l.ty + m.tx - Double(bx), ty: m.b * l.tx + m.d * l.ty + m.ty - Double(by))
             let h = Double(spriteList[si].height), w = Double(spriteList[si].width)
             let top = map.ty + min(0, map.b * w) + min(0, map.d * h), bottom = map.ty + max(0, map.b * w) + max(0, map.d * h)
-            let r0 = max(0, min(bh, Int(top.rounded(.down)))), r1 = max(0, min(bh, Int(bottom.rounded(.up))))
+            guard top.isFinite, bottom.isFinite else { continue }
+            let r0 = Int(min(max(top, 0), Double(bh)).rounded(.down)), r1 = Int(min(max(bottom, 0), Double(bh)).rounded(.up))
             guard r0 < r1 else { continue }
             drawn.append((Int32(si), map, (Int32(r0), Int32(r1))))
             drawnIndex.append(Int32(i))

@@ -46,9 +46,10 @@ struct SpriteCompositor {
         let minX = m.tx + min(0, ax) + min(0, cx), maxX = m.tx + max(0, ax) + max(0, cx)
         let minY = m.ty + min(0, by) + min(0, dy), maxY = m.ty + max(0, by) + max(0, dy)
         guard minX < Double(width), maxX > 0, minY < Double(height), maxY > 0 else { return }
-        let x0 = max(0, Int(minX.rounded(.down))), x1 = min(width, Int(maxX.rounded(.up)))
-        let y0 = max(rows?.lowerBound ?? 0, Int(minY.rounded(.down)))
-        let y1 = min(rows?.upperBound ?? height, height, Int(maxY.rounded(.up)))
+        // Clamped before converting: a huge particle must not overflow Int.
+        let x0 = Int(max(minX, 0).rounded(.down)), x1 = Int(min(maxX, Double(width)).rounded(.up))
+        let y0 = max(rows?.lowerBound ?? 0, Int(max(minY, 0).rounded(.down)))
+        let y1 = min(rows?.upperBound ?? height, Int(min(maxY, Double(height)).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         // The inverse map: buffer pixel → sprite pixel.
         let ia = m.d / det, ib = -m.b / det, ic = -m.c / det, id = m.a / det

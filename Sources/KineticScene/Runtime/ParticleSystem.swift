@@ -78,6 +78,9 @@ public struct ParticleSystem: Sendable {
     /// Particles dead at this time have been removed; earlier times need a restart.
     private var compactedAt = -Double.infinity
     private var flat: [EmitterCell] = []
+    /// The particle limit of the current `advance`: births stop past it (then it throws),
+    /// so a huge birth rate cannot exhaust memory within one step.
+    private var limit = Int.max
 
     /// A system for an emitter whose cell tree is `model`'s (animations change values, never
     /// the tree). `seed` is the scene's seed.
@@ -116,6 +119,7 @@ public struct ParticleSystem: Sendable {
     /// - Throws: `ParticleLimitError` when more than `limit` particles are alive.
     public mutating func advance(to time: Double, limit: Int,
                                  style: (Double) -> EmitterStyle) throws(ParticleLimitError) {
+        self.limit = limit
         while Double(steps) / Self.stepsPerSecond <= time {
             let t0 = Double(steps) / Self.stepsPerSecond
             step(from: t0, to: Double(steps + 1) / Self.stepsPerSecond, style: style(t0 + 0.5 / Self.stepsPerSecond))
@@ -147,7 +151,10 @@ public struct ParticleSystem: Sendable {
                 guard b > a else { continue }
                 let (acc0, n) = Self.births(accumulator[c], rate: rate, over: b - a)
                 accumulator[c] = acc0 + rate * (b - a) - Double(n)
-                for j in 0..<n { spawn(c, at: a + (Double(j + 1) - acc0) / rate, cell: cell, style: st, origin: nil) }
+                for j in 0..<n {
+                    if particles[c].count > limit { break }
+                    spawn(c, at: a + (Double(j + 1) - acc0) / rate, cell: cell, style: st, origin: nil)
+                }
             } else {
                 let n = childCount[p], slot = childSlot[c]
                 var i = 0
@@ -161,7 +168,10 @@ public struct ParticleSystem: Sendable {
                         let k = i * n + slot
                         let (acc0, count) = Self.births(subAccumulators[p][k], rate: rate, over: b - a)
                         subAccumulators[p][k] = acc0 + rate * (b - a) - Double(count)
-                        for j in 0..<count { spawn(c, at: a + (Double(j + 1) - acc0) / rate, cell: cell, style: st, origin: q) }
+                        for j in 0..<count {
+                            if particles[c].count > limit { break }
+                            spawn(c, at: a + (Double(j + 1) - acc0) / rate, cell: cell, style: st, origin: q)
+                        }
                     }
                     i += 1
                 }

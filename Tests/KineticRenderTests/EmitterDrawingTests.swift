@@ -81,4 +81,36 @@ import KineticLayers
             #expect(drawn && clearBeside, "particle of age \(age) at (\(x), \(y))")
         }
     }
+
+    @Test func imageContentsAreMultipliedByTheParticleColour() throws {
+        // A 20×10 image: white on the left, blue on the right (a four-channel sprite).
+        var bytes = [UInt8](repeating: 0, count: 20 * 10 * 4)
+        for y in 0..<10 {
+            for x in 0..<20 {
+                let i = (y * 20 + x) * 4
+                bytes[i] = 255; bytes[i + 1] = x < 10 ? 255 : 0; bytes[i + 2] = x < 10 ? 255 : 0; bytes[i + 3] = 255
+            }
+        }
+        let path = NSTemporaryDirectory() + "kinetic-particle-\(getpid()).png"
+        try writePNG(PixelImage(width: 20, height: 10, stride: 80, bytes: bytes), to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, Color(red: 1, green: 0.5, blue: 1))]))
+        layer.emitter?.emitterCells[0].contents = .image(path)
+        let image = Renderer(scale: 1, images: try ImageCache(loading: [path])).render(frame([layer]))
+        // 40×20 pt around (50, 50): white × (1, 0.5, 1) on the left, blue × it on the right.
+        let left = image.rgba(x: 38, y: 50), right = image.rgba(x: 62, y: 50)
+        #expect(left.r == 255 && abs(Int(left.g) - 128) <= 1 && left.b == 255 && left.a == 255)
+        #expect(right.r == 0 && right.g == 0 && right.b == 255 && right.a == 255)
+        #expect(image.isClear(50, 38) && image.isClear(26, 50))
+    }
+
+    @Test func hugeOrNonFiniteParticlesDrawNothingAndDoNotCrash() {
+        let items: [(x: Double, y: Double, scale: Double, color: Color)] = [
+            (1e300, 50, 1, red), (.infinity, 50, 1, red), (.nan, 50, 1, red), (50, 50, 1e200, blue), (-1e18, -1e18, 1e17, blue),
+            (50, 50, 1e6, red),
+        ]
+        let image = render([emitter(side: 10, particles: snapshot(items))])
+        // The million-fold particle covers the canvas; the absurd ones must not break the frame.
+        #expect(image.isOpaque(red, 10, 10) && image.isOpaque(red, 190, 190))
+    }
 }

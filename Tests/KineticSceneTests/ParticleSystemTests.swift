@@ -209,6 +209,20 @@ import KineticLayers
         }
     }
 
+    @Test func cellBeginTimeAndDurationGateEmission() throws {
+        let p = try particles(try scene("emitterCells: [{name: a, birthRate: 20, lifetime: 100, beginTime: 0.5, duration: 1.5}]"), at: 4)
+        // Births only during [0.5, 2): 30 of them, the oldest 3.5 s old, the youngest over 2 s.
+        #expect(abs(p.born[0] - 30) <= 1)
+        #expect(p.age.allSatisfy { $0 <= 3.5 + 1e-9 && $0 > 2 - 1e-9 })
+    }
+
+    @Test func layerMultipliersScaleLifetimeAndVelocity() throws {
+        let p = try particles(try scene("lifetime: 0.5, velocity: 3, emitterCells: [{name: a, birthRate: 100, lifetime: 2, velocity: 10}]"), at: 3)
+        // Lifetime 2 × 0.5 = 1 s: 100 alive; speed 10 × 3.
+        #expect(abs(p.alive[0] - 100) <= 1)
+        #expect(p.vx.allSatisfy { abs($0 - 30) < 1e-9 })
+    }
+
     @Test func tooManyParticlesIsAClearError() throws {
         let s = try scene("emitterCells: [{name: a, birthRate: 1000, lifetime: 10}]")
         var sim = ParticleSimulation(scene: s, maxParticles: 500)

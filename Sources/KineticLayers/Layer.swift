@@ -58,6 +58,7 @@ public struct Layer: Sendable {
         case .gradient: content = .gradient(Gradient())
         case .text: content = .text(TextStyle())
         case .replicator: content = .replicator(ReplicatorStyle())
+        case .emitter: content = .emitter(EmitterStyle())
         case .layer, .image: content = .plain
         }
     }
@@ -107,6 +108,10 @@ public struct Layer: Sendable {
         get { if case .replicator(let r) = content { r } else { nil } }
         set { if let newValue { content = .replicator(newValue) } }
     }
+    public var emitter: EmitterStyle? {
+        get { if case .emitter(let e) = content { e } else { nil } }
+        set { if let newValue { content = .emitter(newValue) } }
+    }
 
     /// Every layer of the subtree, depth first, self first (masks excluded).
     public func forEach(_ body: (Layer) -> Void) {
@@ -118,6 +123,7 @@ public struct Layer: Sendable {
 public enum LayerType: String, Sendable, CaseIterable {
     case layer, shape, gradient, text, image
     case replicator
+    case emitter
 }
 
 /// The subclass-specific part of a layer.
@@ -127,6 +133,8 @@ public enum LayerContent: Sendable {
     case gradient(Gradient)
     case text(TextStyle)
     case replicator(ReplicatorStyle)
+    /// CAEmitterLayer (Emitter.swift).
+    case emitter(EmitterStyle)
 }
 
 /// CALayer.contentsGravity.

@@ -25,6 +25,10 @@ public enum LayerKeyPath: Hashable, Sendable {
     case property(String)
     /// `path.PARAM`: a parameter of a named shape, with the parameter's kind.
     case pathParameter(String, kind: AnimatableValue.Kind)
+    // CAEmitterLayer
+    case birthRate, emitterPosition, emitterSize, emitterZPosition, emitterDepth
+    /// `emitterCells.NAME.KEY` (`names` follows nested `emitterCells.NAME` steps).
+    case emitterCell(names: [String], key: EmitterCellKey)
 
     /// Key paths by their scene-file spelling (custom properties excluded).
     public static let named: [String: LayerKeyPath] = [
@@ -50,13 +54,30 @@ public enum LayerKeyPath: Hashable, Sendable {
         "colors": .colors, "locations": .locations, "startPoint": .startPoint, "endPoint": .endPoint,
         "foregroundColor": .foregroundColor, "fontSize": .fontSize,
         "instanceDelay": .instanceDelay, "instanceTransform": .instanceTransform, "instanceColor": .instanceColor,
+        "birthRate": .birthRate, "emitterPosition": .emitterPosition, "emitterSize": .emitterSize,
+        "emitterZPosition": .emitterZPosition, "emitterDepth": .emitterDepth,
     ]
+
+    /// Parses `emitterCells.NAME.KEY` (or `emitterCells.A.emitterCells.B.KEY`); nil when
+    /// the text is not of that form.
+    public static func emitterCell(parsing text: String) -> LayerKeyPath? {
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3, parts.count % 2 == 1, let key = EmitterCellKey(rawValue: parts.removeLast()) else { return nil }
+        var names: [String] = []
+        while !parts.isEmpty {
+            guard parts[0] == "emitterCells", !parts[1].isEmpty else { return nil }
+            names.append(parts[1])
+            parts.removeFirst(2)
+        }
+        return .emitterCell(names: names, key: key)
+    }
 
     /// The kind of value the key path carries.
     public var valueKind: AnimatableValue.Kind {
         switch self {
-        case .position, .anchorPoint, .startPoint, .endPoint: .point
-        case .boundsSize, .shadowOffset: .size
+        case .position, .anchorPoint, .startPoint, .endPoint, .emitterPosition: .point
+        case .boundsSize, .shadowOffset, .emitterSize: .size
+        case .emitterCell(_, let key): key.valueKind
         case .bounds: .rect
         case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor,
              .instanceColor: .color
@@ -78,6 +99,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .colors, .locations, .startPoint, .endPoint: [.gradient]
         case .foregroundColor, .fontSize: [.text]
         case .instanceDelay, .instanceTransform, .instanceColor: [.replicator]
+        case .birthRate, .emitterPosition, .emitterSize, .emitterZPosition, .emitterDepth, .emitterCell: [.emitter]
         default: nil
         }
     }
@@ -145,6 +167,12 @@ extension Layer {
         case .instanceColor: return replicator.map { .color($0.instanceColor) }
         case .property(let name): return properties[name].map { .number($0) }
         case .pathParameter(let name, _): return shape?.namedShape?.parameters[name]
+        case .birthRate: return emitter.map { .number($0.birthRate) }
+        case .emitterPosition: return emitter.map { .point($0.emitterPosition) }
+        case .emitterSize: return emitter.map { .size($0.emitterSize) }
+        case .emitterZPosition: return emitter.map { .number($0.emitterZPosition) }
+        case .emitterDepth: return emitter.map { .number($0.emitterDepth) }
+        case .emitterCell(let names, let key): return emitter?.cell(at: names)?.value(for: key)
         }
     }
 
@@ -200,6 +228,12 @@ extension Layer {
         case (.instanceColor, .color(let c)): replicator?.instanceColor = c
         case (.property(let name), .number(let v)): properties[name] = v
         case (.pathParameter(let name, let kind), let v) where v.kind == kind: shape?.namedShape?.parameters[name] = v
+        case (.birthRate, .number(let v)): emitter?.birthRate = v
+        case (.emitterPosition, .point(let p)): emitter?.emitterPosition = p
+        case (.emitterSize, .size(let s)): emitter?.emitterSize = s
+        case (.emitterZPosition, .number(let v)): emitter?.emitterZPosition = v
+        case (.emitterDepth, .number(let v)): emitter?.emitterDepth = v
+        case (.emitterCell(let names, let key), _): emitter?.modifyCell(at: names) { $0.setValue(value, for: key) }
         default: break
         }
     }

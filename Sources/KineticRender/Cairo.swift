@@ -111,6 +111,16 @@ final class CairoSurface {
         cairo_surface_mark_dirty(raw)
     }
 
+    /// Lends an image surface's ARGB32 pixels (rows `stride / 4` words apart) for direct
+    /// writing — the particle compositor draws sprites this way, far faster than one Cairo
+    /// call per particle. Does nothing on a surface without pixel data.
+    func withPixels(_ body: (UnsafeMutablePointer<UInt32>, _ wordsPerRow: Int) -> Void) {
+        cairo_surface_flush(raw)
+        guard let data = cairo_image_surface_get_data(raw) else { return }
+        data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { body($0, stride / 4) }
+        cairo_surface_mark_dirty(raw)
+    }
+
     /// Writes an image surface as PNG (debugging and contact sheets).
     func writePNG(to path: String) throws(CairoFailure) {
         let status = cairo_surface_write_to_png(raw, path)
@@ -289,6 +299,11 @@ final class CairoContext {
     func paint(alpha: Double = 1) { alpha >= 1 ? cairo_paint(raw) : cairo_paint_with_alpha(raw, alpha) }
     func mask(_ p: CairoPattern) { cairo_mask(raw, p.raw) }
     func mask(_ s: CairoSurface, x: Double, y: Double) { cairo_mask_surface(raw, s.raw, x, y) }
+
+    /// Composites with addition (CAEmitterLayer's `additive` render mode) or normally.
+    func setAdditive(_ additive: Bool) {
+        cairo_set_operator(raw, additive ? CAIRO_OPERATOR_ADD : CAIRO_OPERATOR_OVER)
+    }
 
     /// Redirects drawing into a transparent group (cairo_push_group).
     func pushGroup() { cairo_push_group(raw) }

@@ -12,6 +12,9 @@ struct LayerRenderer {
     /// A factor on the resolution of projected layers: below 1 while drawing a shadow's
     /// silhouette, whose blur would erase the detail anyway.
     var projectionDetail = 1.0
+    /// The canvas in device space (x0, y0, x1, y1), when known: bounds what pixel-buffer
+    /// drawing (particles) allocates on surfaces without a clip, such as shadow recordings.
+    var deviceCanvas: (Double, Double, Double, Double)? = nil
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {
@@ -113,6 +116,7 @@ struct LayerRenderer {
             if s.strokeColor != nil { count += 1 }
         case .gradient, .text: count += 1
         case .replicator: break
+        case .emitter(let e): if e.particles.count > 0 { count += 1 }
         }
         if count > 1 { return true }
         for sublayer in layer.sublayers where isVisible(sublayer) {
@@ -154,6 +158,7 @@ struct LayerRenderer {
             drawGradient(gradient, in: bounds, cornerRadius: layer.cornerRadius, alpha: alpha, in: ctx)
         case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
         case .replicator: break  // its copies are sublayers of the presentation tree
+        case .emitter(let style): drawParticles(style, alpha: alpha, in: ctx)
         }
         drawSublayers(of: layer, alpha: alpha, in: ctx)
         if layer.masksToBounds { ctx.restore() }

@@ -90,7 +90,9 @@ public struct Renderer: Sendable {
     /// `rasterDensity`: pixels per device unit of what the renderer resamples itself
     /// (projected 3D layers, replicator colors) — 2 in vector files, whose unit is a point.
     private func draw(_ frame: SceneFrame, rasterDensity: Double = 1, in ctx: CairoContext) {
-        let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity)
+        let m = ctx.matrix
+        let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity,
+                                     deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height))
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

@@ -155,7 +155,7 @@ import KineticLayers
         #expect(abs((layer.colorMultiplier?.alpha ?? 1) - 0.5) < 1e-9)
     }
 
-    @Test func replicatorKeysAreCheckedAndEmittersStillReported() {
+    @Test func replicatorKeysAreChecked() {
         #expect(throws: (any Error).self) {
             _ = try timeline("layers: [{type: replicator, instanceCount: 2.5}]")
         }
@@ -163,7 +163,7 @@ import KineticLayers
             _ = try timeline("layers: [{type: layer, instanceCount: 2}]")
         }
         #expect(throws: (any Error).self) {
-            _ = try timeline("layers: [{type: emitter}]")
+            _ = try timeline("layers: [{type: replicator, instanceCont: 2}]")
         }
     }
 }

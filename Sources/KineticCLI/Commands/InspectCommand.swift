@@ -45,7 +45,8 @@ struct InspectCommand: ParsableCommand {
             Terminal.error("--frame \(frame) is past the last frame (\(loaded.frameCount - 1))")
             throw ExitStatus.usage
         }
-        let state = timeline.frame(at: time ?? Double(index) / fps, index: index)
-        print(InspectReport.json(for: state))
+        var simulation = ParticleSimulation(scene: loaded, maxParticles: limitOptions.limits.maxParticles)
+        let state = try simulation.addingParticles(to: timeline.frame(at: time ?? Double(index) / fps, index: index))
+        print(InspectReport.json(for: state, particles: particles))
     }
 }

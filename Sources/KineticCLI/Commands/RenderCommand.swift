@@ -129,7 +129,8 @@ struct RenderCommand: ParsableCommand {
                         Terminal.error("--frame \(index) is past the last frame (\(count - 1))")
                         throw ExitStatus.usage
                     }
-                    let tree = timeline.frame(at: time ?? Double(index) / fps, index: index)
+                    var particles = ParticleSimulation(scene: scene, maxParticles: limitOptions.limits.maxParticles)
+                    let tree = try particles.addingParticles(to: timeline.frame(at: time ?? Double(index) / fps, index: index))
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
                 case .gif(let path):
@@ -188,9 +189,11 @@ struct RenderCommand: ParsableCommand {
     private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
         let n = min(12, count)
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
-        let thumbs = try Parallel.map(indices, jobs: jobs) { i -> (label: String, image: PixelImage) in
-            let tree = timeline.frame(i, fps: fps)
-            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
+        // Trees in order (emitters advance frame by frame), then rasterized in parallel.
+        var particles = ParticleSimulation(scene: timeline.scene, maxParticles: limitOptions.limits.maxParticles)
+        let trees = try indices.map { try particles.addingParticles(to: timeline.frame($0, fps: fps)) }
+        let thumbs = try Parallel.map(Array(zip(indices, trees)), jobs: jobs) { (i, tree) -> (label: String, image: PixelImage) in
+            (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
         }
         let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)
         try PNGWriter.write(sheet, to: path)

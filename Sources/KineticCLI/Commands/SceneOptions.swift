@@ -10,10 +10,13 @@ struct LimitOptions: ParsableArguments {
     var maxCanvasPixels = SceneLimits().maxCanvasPixels
     @Option(help: "Most frames a render may have.")
     var maxFrames = SceneLimits().maxFrames
+    @Option(help: "Most live particles one emitter may have.")
+    var maxParticles = SceneLimits().maxParticles
 
     var limits: SceneLimits {
         var l = SceneLimits()
         l.maxCanvasSide = maxCanvasSide; l.maxCanvasPixels = maxCanvasPixels; l.maxFrames = maxFrames
+        l.maxParticles = maxParticles
         return l
     }
 }

@@ -6,19 +6,21 @@ import KineticScene
 /// The JSON of `kinetic inspect` (section 10 of the contract): the presentation state of
 /// one frame, keys sorted, numbers plain.
 enum InspectReport {
-    static func json(for frame: SceneFrame) -> String {
+    static func json(for frame: SceneFrame, particles: Bool = false) -> String {
         var layers: [String: Any] = [:]
         // The renderer's composition: each layer's plane flattened into its superlayer's.
         Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
             layers[layer.key] = describe(layer, toScene: toScene)
         }
+        var emitters: [String: Any] = [:]
+        for layer in frame.layers { layer.forEach { describeEmitter($0, particles: particles, into: &emitters) } }
         let report: [String: Any] = [
             "frame": frame.index,
             "time": number(frame.time),
             "layers": layers,
             // Filled by the dynamics and emitter stages.
             "items": [String: Any](),
-            "emitters": [String: Any](),
+            "emitters": emitters,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -70,11 +72,42 @@ enum InspectReport {
             d["instanceDelay"] = number(r.instanceDelay)
             d["instanceTransform"] = r.instanceTransform.fields.map(number)
             d["instanceColor"] = r.instanceColor.hexString
+        case .emitter(let e):
+            d["emitterPosition"] = point(e.emitterPosition)
+            d["birthRate"] = number(e.birthRate)
         case .plain:
             break
         }
         if let c = layer.colorMultiplier { d["colorMultiplier"] = c.hexString }
         return d
+    }
+
+    /// Section 10's `emitters` entry: per cell (name path, `a.b` for a sub-cell) the
+    /// particles alive and born; with `particles`, every live particle.
+    private static func describeEmitter(_ layer: Layer, particles: Bool, into out: inout [String: Any]) {
+        guard let e = layer.emitter else { return }
+        let p = e.particles
+        var cells: [String: Any] = [:]
+        for (c, entry) in e.flattenedCells.enumerated() {
+            let name = entry.names.contains("") ? "emitterCells[\(c)]" : entry.names.joined(separator: ".")
+            var d: [String: Any] = ["alive": c < p.alive.count ? p.alive[c] : 0, "born": c < p.born.count ? p.born[c] : 0]
+            if particles {
+                var list: [[String: Any]] = []
+                for i in 0..<p.count where Int(p.cell[i]) == c {
+                    list.append([
+                        "position": [number(p.x[i]), number(p.y[i])],
+                        "velocity": [number(p.vx[i]), number(p.vy[i])],
+                        "age": number(p.age[i]), "lifetime": number(p.lifetime[i]),
+                        "scale": number(p.scale[i]), "alpha": number(Double(p.alpha[i])),
+                        "color": Color(red: Double(p.red[i]), green: Double(p.green[i]), blue: Double(p.blue[i]),
+                                       alpha: Double(p.alpha[i])).hexString,
+                    ])
+                }
+                d["particles"] = list
+            }
+            cells[name] = d
+        }
+        out[layer.key] = ["cells": cells]
     }
 
     private static func point(_ p: Point) -> [Double] { [number(p.x), number(p.y)] }

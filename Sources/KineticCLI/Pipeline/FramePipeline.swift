@@ -17,6 +17,8 @@ struct FramePipeline {
     var frames: [Int]
     var jobs: Int
     var progress: Progress
+    /// The particle limit (section 9).
+    var maxParticles = SceneLimits().maxParticles
 
     /// Runs `encode(frame, previous)` on worker threads and `consume(index, encoded)` on the
     /// calling thread in frame order.
@@ -25,10 +27,12 @@ struct FramePipeline {
         let chunkSize = max(2, jobs * 2)
         var previous: PixelImage?
         var start = 0
+        // Emitters are stateful: their particles advance with the frames, in order.
+        var particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
         while start < frames.count {
             let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
             // Sequential: the scene's state advances frame by frame.
-            let trees = chunk.map { timeline.frame($0, fps: fps) }
+            let trees = try chunk.map { try particles.addingParticles(to: timeline.frame($0, fps: fps)) }
             let renderer = self.renderer
             let rasters = try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
             let carried = previous

@@ -37,6 +37,8 @@ struct SceneRenderer {
     var jobs: Int
     /// Whether a progress bar is drawn on stderr (only when it is a terminal).
     var showsProgress: Bool
+    /// Live particles allowed at once (section 9).
+    var maxParticles: Int
 
     var scene: Scene { timeline.scene }
     var fps: Double { scene.settings.fps }
@@ -44,6 +46,7 @@ struct SceneRenderer {
     /// Decodes the scene's image assets and checks the canvas and frame count against
     /// `limits`, so nothing is rendered that would be refused halfway.
     init(scene: Scene, limits: SceneLimits, jobs: Int, showsProgress: Bool) throws(SceneRenderError) {
+        maxParticles = limits.maxParticles
         if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits) {
             throw .outOfLimits(problem)
         }
@@ -86,7 +89,8 @@ struct SceneRenderer {
 
     private func pipeline(frames: [Int]) -> FramePipeline {
         FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
-                      progress: Progress(total: frames.count, enabled: showsProgress && Terminal.stderrIsTerminal))
+                      progress: Progress(total: frames.count, enabled: showsProgress && Terminal.stderrIsTerminal),
+                      maxParticles: maxParticles)
     }
 
     /// Writes `frames` as an animated GIF at `path` (atomically: nothing appears on error).

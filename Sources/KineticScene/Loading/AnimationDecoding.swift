@@ -226,7 +226,8 @@ struct AnimationDecoder {
             field.report("the path of '\(layerName)' is the \(shape.rawValue) shape, rebuilt from its parameters: animate path.PARAM")
             return nil
         }
-        if text.hasPrefix("path.") || text.hasPrefix("emitterCells.") || text.hasPrefix("instance") {
+        if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
+        if text.hasPrefix("path.") || text.hasPrefix("instance") {
             field.report("not yet supported: key path '\(text)'")
             return nil
         }
@@ -239,7 +240,7 @@ struct AnimationDecoder {
     mutating func value(_ f: Field, for keyPath: LayerKeyPath) -> AnimatableValue? {
         switch keyPath.valueKind {
         case .number:
-            let isAngle = [.transformRotationX, .transformRotationY, .transformRotationZ].contains(keyPath)
+            let isAngle = [.transformRotationX, .transformRotationY, .transformRotationZ].contains(keyPath) || keyPath.isEmitterAngle
             guard let v = isAngle ? f.angle : f.number else { return nil }
             if keyPath.isUnitInterval, !(0...1).contains(v) {
                 f.report("\(Field.format(v)) is out of range 0…1")

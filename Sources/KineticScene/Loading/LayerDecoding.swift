@@ -10,6 +10,8 @@ struct LayerEntry {
     var field: Field
     /// The named shape drawing a shape layer's path, for `path.PARAM` animations.
     var namedShape: NamedShape? = nil
+    /// An emitter's cell name paths (`emitterCells.NAME.KEY` key paths are checked against them).
+    var emitterCellPaths: [[String]] = []
 }
 
 /// Reads `layers:` (section 3) into layer values, indexing ids for animations.
@@ -35,7 +37,7 @@ struct LayerDecoder {
     static let textKeys = ["string", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped"]
     static let emitterKeys = ["emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "emitterShape",
                               "emitterMode", "renderMode", "birthRate", "lifetime", "velocity", "scale", "spin",
-                              "seed", "emitterCells"]
+                              "seed", "emitterCells", "beginTime"]
     static let replicatorKeys = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
                                  "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
 
@@ -56,10 +58,6 @@ struct LayerDecoder {
         var type = LayerType.layer
         if case .mapping(let raw) = field.node, let t = raw["type"] {
             let tf = field.child(t, key: "type")
-            if let name = t.scalar?.string, name == "emitter" {
-                tf.report("not yet supported: \(name) layers (section 3.2)")
-                return nil
-            }
             guard let parsed = tf.choice(LayerType.self) else { return nil }
             type = parsed
         }
@@ -69,6 +67,7 @@ struct LayerDecoder {
         case .gradient: allowed += Self.gradientKeys
         case .text: allowed += Self.textKeys
         case .replicator: allowed += Self.replicatorKeys
+        case .emitter: allowed += Self.emitterKeys
         case .layer, .image: break
         }
         guard var m = field.mapping(allowed: allowed) else { return nil }
@@ -97,6 +96,7 @@ struct LayerDecoder {
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
+        case .emitter: layer.content = .emitter(emitter(m))
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
         case .layer: break
@@ -107,7 +107,8 @@ struct LayerDecoder {
             } else {
                 ids[id] = LayerEntry(address: LayerAddress(address), type: type,
                                      propertyNames: Set(layer.properties.keys), field: m["id"] ?? field,
-                                     namedShape: layer.shape?.namedShape?.shape)
+                                     namedShape: layer.shape?.namedShape?.shape,
+                                     emitterCellPaths: layer.emitter.map(Self.cellPaths) ?? [])
             }
         }
         if let subs = m["sublayers"] {

@@ -1,0 +1,17 @@
+import KineticLayers
+import KineticScene
+
+extension ParticleSimulation {
+    /// `frame` with its emitters' particles; over the particle limit, the message is
+    /// printed and the command exits 65 (the scene asks for more than the limit allows).
+    mutating func addingParticles(to frame: SceneFrame) throws -> SceneFrame {
+        do {
+            return try self.frame(frame)
+        } catch {
+            Terminal.error("\(timelineFile): \(error)")
+            throw ExitStatus.dataError
+        }
+    }
+
+    private var timelineFile: String { scene.file }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+/// The sprites of one emitter drawing, made on first use: each cell's contents pre-scaled
+/// to sizes a factor √2 apart, so a particle is resampled by at most √2 (bilinear is then
+/// enough) whatever its scale.
+private struct SpriteSet {
+    /// Indices into the drawing's sprite list by cell index × 64 + level.
+    var made: [Int: Int] = [:]
+
+    /// Level k has 2^(k/2) sprite pixels per content point; k is stored offset by 32.
+    static func level(pixelsPerPoint f: Double) -> Int { Int((2 * log2(f)).rounded(.up)) }
+}
+
+extension LayerRenderer {
+    /// The largest sprite side made, in pixels; bigger particles are upsampled from it.
+    static let maxSpriteSide = 1024.0
+
+    /// Draws an emitter's live particles (its presentation `particles`) in the layer's
+    /// bounds space: each cell's contents centred on the particle, scaled, turned by its
+    /// angle and multiplied by its colour, in the render mode's order.
+    ///
+    /// Particles are composited by `SpriteCompositor` into one buffer covering them, which
+    /// is then painted through Cairo in a single operation (so clips, groups and opacity
+    /// apply as to any layer content); `additive` adds both inside the buffer and onto
+    /// what lies below (CAIRO_OPERATOR_ADD).
+    func drawParticles(_ style: EmitterStyle, alpha: Double, in ctx: CairoContext) {
+        let p = style.particles
+        guard p.count > 0, alpha > 0 else { return }
+        let cells = style.flattenedCells.map(\.cell)
+        let m = ctx.matrix
+        let devicePerPoint = abs(m.a * m.d - m.b * m.c).squareRoot()
+        guard devicePerPoint > 0, devicePerPoint.isFinite else { return }
+
+        // The buffer covers the particles' reach, within the clip (device pixels).
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        let extents = cells.map { c -> Double in
+            guard let contents = c.contents else { return 0 }
+            let s = contentsSize(contents)
+            return (s.width * s.width + s.height * s.height).squareRoot() / 2
+        }
+        for i in 0..<p.count where p.x[i].isFinite && p.y[i].isFinite {
+            let r = extents[Int(p.cell[i])] * p.scale[i] * devicePerPoint + 2
+            let dx = m.a * p.x[i] + m.c * p.y[i] + m.tx, dy = m.b * p.x[i] + m.d * p.y[i] + m.ty
+            minX = min(minX, dx - r); maxX = max(maxX, dx + r)
+            minY = min(minY, dy - r); maxY = max(maxY, dy + r)
+        }
+        ctx.save()
+        defer { ctx.restore() }
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        var clip = ctx.clipExtents
+        if let canvas = deviceCanvas {
+            clip = (max(clip.0, canvas.0), max(clip.1, canvas.1), min(clip.2, canvas.2), min(clip.3, canvas.3))
+        }
+        let x0 = max(minX, clip.0), y0 = max(minY, clip.1), x1 = min(maxX, clip.2), y1 = min(maxY, clip.3)
+        guard x1 > x0, y1 > y0, x1 - x0 <= 65536, y1 - y0 <= 65536 else { return }
+        let bx = Int(x0.rounded(.down)), by = Int(y0.rounded(.down))
+        let bw = Int(x1.rounded(.up)) - bx, bh = Int(y1.rounded(.up)) - by
+        guard bw > 0, bh > 0 else { return }
+
+        // Pass 1, in drawing order: each particle's sprite, map onto the buffer and rows.
+        let order = drawOrder(p, mode: style.renderMode)
+        var sprites = SpriteSet()
+        var spriteList: [Sprite] = []
+        var drawn: [(sprite: Int32, map: SpriteMap, rows: (Int32, Int32))] = []
+        drawn.reserveCapacity(order.count)
+        var drawnIndex: [Int32] = []
+        drawnIndex.reserveCapacity(order.count)
+        for i in order {
+            let c = Int(p.cell[i])
+            guard cells[c].enabled, let contents = cells[c].contents, p.x[i].isFinite, p.y[i].isFinite else { continue }
+            let scale = p.scale[i]
+            let size = contentsSize(contents)
+            let f = scale * devicePerPoint
+            guard f * max(size.width, size.height) >= 0.05 else { continue }
+            var k = SpriteSet.level(pixelsPerPoint: f)
+            while pow(2, Double(k) / 2) * max(size.width, size.height) > Self.maxSpriteSide { k -= 1 }
+            k = min(max(k, -31), 31)
+            let key = c * 64 + k + 32
+            let si: Int
+            if let known = sprites.made[key] { si = known } else {
+                si = spriteList.count
+                spriteList.append(sprite(contents, pixelsPerPoint: pow(2, Double(k) / 2)))
+                sprites.made[key] = si
+            }
+            guard spriteList[si].width > 2, spriteList[si].height > 2 else { continue }
+            // Sprite pixel → layer point → buffer pixel.
+            let sigma = spriteList[si].pixelsPerPoint
+            let kk = scale / sigma, cosA = cos(p.angle[i]) * kk, sinA = sin(p.angle[i]) * kk
+            let ox = 1 + sigma * size.width / 2, oy = 1 + sigma * size.height / 2
+            let l = (a: cosA, b: sinA, c: -sinA, d: cosA,
+                     tx: p.x[i] - (cosA * ox - sinA * oy), ty: p.y[i] - (sinA * ox + cosA * oy))
+            let map: SpriteMap = (a: m.a * l.a + m.c * l.b, b: m.b * l.a + m.d * l.b,
+                                  c: m.a * l.c + m.c * l.d, d: m.b * l.c + m.d * l.d,
+                                  tx: m.a * l.tx + m.c * l.ty + m.tx - Double(bx), ty: m.b * l.tx + m.d * l.ty + m.ty - Double(by))
+            let h = Double(spriteList[si].height), w = Double(spriteList[si].width)
+            let top = map.ty + min(0, map.b * w) + min(0, map.d * h), bottom = map.ty + max(0, map.b * w) + max(0, map.d * h)
+            guard top.isFinite, bottom.isFinite else { continue }
+            let r0 = Int(min(max(top, 0), Double(bh)).rounded(.down)), r1 = Int(min(max(bottom, 0), Double(bh)).rounded(.up))
+            guard r0 < r1 else { continue }
+            drawn.append((Int32(si), map, (Int32(r0), Int32(r1))))
+            drawnIndex.append(Int32(i))
+        }
+
+        // Pass 2: bands of rows, each listing its particles in drawing order (a counting
+        // sort, so the order within a band is kept).
+        let bandHeight = 32
+        let bands = (bh + bandHeight - 1) / bandHeight
+        var start = [Int](repeating: 0, count: bands + 1)
+        for d in drawn {
+            for band in Int(d.rows.0) / bandHeight...(Int(d.rows.1) - 1) / bandHeight { start[band + 1] += 1 }
+        }
+        for band in 0..<bands { start[band + 1] += start[band] }
+        var fill = start
+        var members = [Int32](repeating: 0, count: start[bands])
+        for (j, d) in drawn.enumerated() {
+            for band in Int(d.rows.0) / bandHeight...(Int(d.rows.1) - 1) / bandHeight {
+                members[fill[band]] = Int32(j); fill[band] += 1
+            }
+        }
+
+        // Pass 3: composite band by band.
+        let buffer = CairoSurface.image(.argb32, width: bw, height: bh)
+        buffer.withPixels { pixels, wordsPerRow in
+            let compositor = SpriteCompositor(pixels: pixels, wordsPerRow: wordsPerRow, width: bw, height: bh,
+                                              additive: style.renderMode == .additive)
+            for band in 0..<bands {
+                let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
+                for k in start[band]..<start[band + 1] {
+                    let d = drawn[Int(members[k])], i = Int(drawnIndex[Int(members[k])])
+                    compositor.draw(spriteList[Int(d.sprite)], map: d.map, tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i]), rows: rows)
+                }
+            }
+        }
+        ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
+        ctx.setAdditive(style.renderMode == .additive)
+        ctx.paint(alpha: alpha)
+    }
+
+    /// Particle indices in drawing order: CAEmitterLayer's `oldestFirst` draws the oldest
+    /// first (behind), `oldestLast` on top, `backToFront` by z (the farthest first);
+    /// `unordered` and `additive` keep the snapshot's order (cell by cell, by birth).
+    private func drawOrder(_ p: ParticleSnapshot, mode: EmitterRenderMode) -> [Int] {
+        var order = Array(0..<p.count)
+        switch mode {
+        case .unordered, .additive: break
+        case .oldestFirst: order.sort { (p.age[$0], $1) > (p.age[$1], $0) }
+        case .oldestLast: order.sort { (p.age[$0], $0) < (p.age[$1], $1) }
+        case .backToFront: order.sort { (p.z[$0], $0) < (p.z[$1], $1) }
+        }
+        return order
+    }
+
+    /// The contents' size in points (an image: one pixel a point, as layer contents).
+    private func contentsSize(_ contents: ParticleContents) -> Size {
+        switch contents {
+        case .path(_, let size, _): return size
+        case .image(let path):
+            guard let s = images.surface(for: path) else { return Size(0, 0) }
+            return Size(Double(s.width), Double(s.height))
+        }
+    }
+
+    /// The contents rasterized at `pixelsPerPoint`, with a one-pixel transparent border.
+    /// A path fills a coverage sprite of its fill colour; an image becomes a coverage
+    /// sprite when all its pixels share one colour (the tinted-white-image case), and a
+    /// four-channel sprite otherwise.
+    private func sprite(_ contents: ParticleContents, pixelsPerPoint sigma: Double) -> Sprite {
+        let size = contentsSize(contents)
+        let w = Int((size.width * sigma).rounded(.up)) + 2, h = Int((size.height * sigma).rounded(.up)) + 2
+        let surface = CairoSurface.image(.argb32, width: w, height: h)
+        var single: (r: Float, g: Float, b: Float)? = nil
+        var coverageScale: Float = 1
+        do {
+            let ctx = CairoContext(surface)
+            ctx.translate(1, 1)
+            ctx.scale(sigma, sigma)
+            switch contents {
+            case .path(let path, _, let fill):
+                ctx.newPath()
+                appendPath(path, to: ctx)
+                ctx.setSource(Color.white)
+                ctx.fill()
+                single = (Float(fill.red), Float(fill.green), Float(fill.blue))
+                coverageScale = Float(fill.alpha)
+            case .image(let path):
+                if let image = images.surface(for: path) {
+                    ctx.setSource(image, x: 0, y: 0)
+                    ctx.rectangle(Rect(0, 0, size.width, size.height))
+                    ctx.fill()
+                }
+            }
+        }
+        let bytes = surface.bytes(), stride = surface.stride
+        if single == nil { single = Self.singleColor(bytes, width: w, height: h, stride: stride) }
+        if let color = single {
+            var coverage = [UInt8](repeating: 0, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w { coverage[y * w + x] = UInt8((Float(bytes[y * stride + x * 4 + 3]) * coverageScale).rounded()) }
+            }
+            return Sprite(width: w, height: h, channels: 1, samples: [], coverage: coverage, color: color, pixelsPerPoint: sigma)
+        }
+        var samples = [Float](repeating: 0, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                for ch in 0..<4 { samples[(y * w + x) * 4 + ch] = Float(bytes[y * stride + x * 4 + ch]) / 255 }
+            }
+        }
+        return Sprite(width: w, height: h, channels: 4, samples: samples, coverage: [], color: (1, 1, 1), pixelsPerPoint: sigma)
+    }
+
+    /// The one straight colour of every (mostly) opaque pixel, or nil when they differ.
+    private static func singleColor(_ bytes: [UInt8], width: Int, height: Int, stride: Int) -> (r: Float, g: Float, b: Float)? {
+        var first: (Int, Int, Int)? = nil
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * stride + x * 4
+                let a = Int(bytes[i + 3])
+                guard a >= 128 else { continue }
+                let c = (Int(bytes[i + 2]) * 255 / a, Int(bytes[i + 1]) * 255 / a, Int(bytes[i]) * 255 / a)
+                if let f = first {
+                    if abs(f.0 - c.0) > 4 || abs(f.1 - c.1) > 4 || abs(f.2 - c.2) > 4 { return nil }
+                } else { first = c }
+            }
+        }
+        guard let f = first else { return (1, 1, 1) }
+        return (Float(f.0) / 255, Float(f.1) / 255, Float(f.2) / 255)
+    }
+}

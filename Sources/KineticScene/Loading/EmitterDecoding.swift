@@ -1,0 +1,133 @@
+import KineticGeometry
+import KineticLayers
+
+/// Reads the CAEmitterLayer and CAEmitterCell keys of section 3.2.
+extension LayerDecoder {
+    static let emitterCellKeys = [
+        "name", "enabled", "birthRate", "lifetime", "lifetimeRange", "emissionLatitude", "emissionLongitude",
+        "emissionRange", "velocity", "velocityRange", "xAcceleration", "yAcceleration", "zAcceleration",
+        "scale", "scaleRange", "scaleSpeed", "spin", "spinRange", "color", "redRange", "greenRange",
+        "blueRange", "alphaRange", "redSpeed", "greenSpeed", "blueSpeed", "alphaSpeed", "contents",
+        "beginTime", "duration", "emitterCells",
+    ]
+
+    /// The emitter part of an emitter layer, with its cells.
+    mutating func emitter(_ m: Mapping) -> EmitterStyle {
+        var e = EmitterStyle()
+        if let f = m["emitterPosition"], let p = f.point { e.emitterPosition = p }
+        if let f = m["emitterZPosition"], let v = f.number { e.emitterZPosition = v }
+        if let f = m["emitterSize"], let s = f.nonNegativeSize { e.emitterSize = s }
+        if let f = m["emitterDepth"], let v = f.nonNegativeNumber { e.emitterDepth = v }
+        if let f = m["emitterShape"], let v = f.choice(EmitterShape.self) { e.emitterShape = v }
+        if let f = m["emitterMode"], let v = f.choice(EmitterMode.self) { e.emitterMode = v }
+        if let f = m["renderMode"], let v = f.choice(EmitterRenderMode.self) { e.renderMode = v }
+        if let f = m["birthRate"], let v = f.nonNegativeNumber { e.birthRate = v }
+        if let f = m["lifetime"], let v = f.nonNegativeNumber { e.lifetime = v }
+        if let f = m["velocity"], let v = f.number { e.velocity = v }
+        if let f = m["scale"], let v = f.number { e.scale = v }
+        if let f = m["spin"], let v = f.number { e.spin = v }
+        if let f = m["seed"], let v = f.integer {
+            if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
+        }
+        if let f = m["beginTime"], let v = f.number { e.beginTime = v }
+        if let f = m["emitterCells"] { e.emitterCells = cells(f) }
+        return e
+    }
+
+    /// A list of cells; sibling names must be unique, since key paths find cells by name.
+    private mutating func cells(_ f: Field) -> [EmitterCell] {
+        guard let items = f.elements else { return [] }
+        var result: [EmitterCell] = []
+        var names: [String: Field] = [:]
+        for item in items {
+            guard let (cell, nameField) = cell(item) else { continue }
+            if let name = cell.name, let nameField {
+                if let first = names[name] {
+                    nameField.report("duplicate cell name '\(name)' (first used at line \(first.mark?.line ?? 0)): key paths find cells by name")
+                } else { names[name] = nameField }
+            }
+            result.append(cell)
+        }
+        return result
+    }
+
+    private mutating func cell(_ f: Field) -> (EmitterCell, Field?)? {
+        guard let m = f.mapping(allowed: Self.emitterCellKeys) else { return nil }
+        var c = EmitterCell()
+        if let nf = m["name"], let name = nf.string {
+            if name.isEmpty || name.contains(".") {
+                nf.report("a cell name must be non-empty and contain no '.' (it is a key path step)")
+            } else { c.name = name }
+        }
+        if let v = m["enabled"]?.bool { c.enabled = v }
+        let nonNegative: [(String, WritableKeyPath<EmitterCell, Double>)] = [
+            ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
+            ("velocityRange", \.velocityRange), ("scaleRange", \.scaleRange),
+            ("redRange", \.redRange), ("greenRange", \.greenRange), ("blueRange", \.blueRange), ("alphaRange", \.alphaRange),
+        ]
+        for (key, kp) in nonNegative { if let v = m[key]?.nonNegativeNumber { c[keyPath: kp] = v } }
+        let angles: [(String, WritableKeyPath<EmitterCell, Double>)] = [
+            ("emissionLatitude", \.emissionLatitude), ("emissionLongitude", \.emissionLongitude),
+            ("emissionRange", \.emissionRange), ("spin", \.spin), ("spinRange", \.spinRange),
+        ]
+        for (key, kp) in angles { if let v = m[key]?.angle { c[keyPath: kp] = v } }
+        let plain: [(String, WritableKeyPath<EmitterCell, Double>)] = [
+            ("velocity", \.velocity), ("xAcceleration", \.xAcceleration), ("yAcceleration", \.yAcceleration),
+            ("zAcceleration", \.zAcceleration), ("scale", \.scale), ("scaleSpeed", \.scaleSpeed),
+            ("redSpeed", \.redSpeed), ("greenSpeed", \.greenSpeed), ("blueSpeed", \.blueSpeed),
+            ("alphaSpeed", \.alphaSpeed), ("beginTime", \.beginTime),
+        ]
+        for (key, kp) in plain { if let v = m[key]?.number { c[keyPath: kp] = v } }
+        if let v = m["duration"]?.nonNegativeNumber { c.duration = v > 0 ? v : nil }
+        if let v = m["color"]?.color { c.color = v }
+        if let cf = m["contents"] { c.contents = particleContents(cf) }
+        if let sub = m["emitterCells"] { c.emitterCells = cells(sub) }
+        return (c, m["name"])
+    }
+
+    /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
+    /// so the cell's `color` tints it entirely).
+    private mutating func particleContents(_ f: Field) -> ParticleContents? {
+        guard case .mapping = f.node else { return asset(f).map { .image($0) } }
+        guard let m = f.mapping(allowed: ["path", "size", "fillColor"]) else { return nil }
+        let path = m.required("path")?.path
+        let size = m.required("size")?.nonNegativeSize
+        let fill = m["fillColor"].map { $0.color } ?? .white
+        guard let path, let size, let fill else { return nil }
+        return .path(path, size: size, fillColor: fill)
+    }
+
+    /// Every cell's name path, for checking `emitterCells.NAME.KEY` key paths at load.
+    static func cellPaths(_ style: EmitterStyle) -> [[String]] {
+        style.flattenedCells.map(\.names).filter { !$0.contains("") }
+    }
+}
+
+extension AnimationDecoder {
+    /// `emitterCells.NAME.KEY` checked against the emitter's cells (CA finds cells by name).
+    func emitterCellKeyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {
+        guard entry.type == .emitter else {
+            field.report("'\(text)' applies to emitter layers; '\(layerName)' is a \(entry.type.rawValue) layer")
+            return nil
+        }
+        guard let kp = LayerKeyPath.emitterCell(parsing: text), case .emitterCell(let names, _) = kp else {
+            let keys = EmitterCellKey.allCases.map(\.rawValue)
+            let last = String(text.split(separator: ".").last ?? "")
+            field.report("'\(text)' is not an emitter cell key path: use emitterCells.NAME.KEY with KEY one of \(keys.joined(separator: ", "))"
+                         + NameSuggestion.hint(for: last, in: keys))
+            return nil
+        }
+        guard entry.emitterCellPaths.contains(names) else {
+            let known = entry.emitterCellPaths.map { $0.joined(separator: ".") }
+            field.report("emitter '\(layerName)' has no cell named '\(names.joined(separator: "."))'"
+                         + NameSuggestion.hint(for: names.joined(separator: "."), in: known))
+            return nil
+        }
+        return kp
+    }
+}
+
+extension LayerKeyPath {
+    /// Emitter keys whose values are angles (accept `"45deg"`).
+    var isEmitterAngle: Bool { if case .emitterCell(_, let key) = self { key.isAngle } else { false } }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import KineticGeometry
+import KineticLayers
+@testable import KineticRender
+@testable import KineticScene
+
+/// Particles are drawn where the simulation puts them, tinted by their colour.
+@Suite struct EmitterDrawingTests {
+    /// An emitter layer over the canvas whose one cell draws a `side`-point square.
+    func emitter(side: Double, particles: ParticleSnapshot, mode: EmitterRenderMode = .unordered) -> Layer {
+        var layer = Layer(place: "e", type: .emitter)
+        layer.bounds = Rect(0, 0, 200, 200)
+        layer.position = Point(100, 100)
+        var style = EmitterStyle()
+        var cell = EmitterCell()
+        cell.contents = .path(BezierPath.rect(Rect(0, 0, side, side)), size: Size(side, side), fillColor: .white)
+        style.emitterCells = [cell]
+        style.renderMode = mode
+        style.particles = particles
+        layer.content = .emitter(style)
+        return layer
+    }
+
+    func snapshot(_ items: [(x: Double, y: Double, scale: Double, color: Color)]) -> ParticleSnapshot {
+        var p = ParticleSnapshot()
+        p.alive = [items.count]; p.born = [items.count]
+        for (i, it) in items.enumerated() {
+            p.cell.append(0); p.x.append(it.x); p.y.append(it.y); p.z.append(0)
+            p.vx.append(0); p.vy.append(0); p.vz.append(0)
+            p.age.append(Double(items.count - i)); p.lifetime.append(100)
+            p.scale.append(it.scale); p.angle.append(0)
+            p.red.append(Float(it.color.red)); p.green.append(Float(it.color.green))
+            p.blue.append(Float(it.color.blue)); p.alpha.append(Float(it.color.alpha))
+        }
+        return p
+    }
+
+    @Test func aParticleIsAScaledTintedSquareAtItsPosition() {
+        let layer = emitter(side: 10, particles: snapshot([(60, 80, 2, red)]))
+        let image = render([layer], scale: 2, name: "particle")
+        // 10 pt × scale 2 = 20 pt around (60, 80): 50…70 × 70…90 pt, 100…140 × 140…180 px.
+        let inside = image.isOpaque(red, 120, 160) && image.isOpaque(red, 102, 142) && image.isOpaque(red, 137, 177)
+        let outside = image.isClear(96, 160) && image.isClear(144, 160) && image.isClear(120, 136) && image.isClear(120, 184)
+        #expect(inside && outside)
+    }
+
+    @Test func renderModesOrderAndAdd() {
+        // Two overlapping particles: the older (first) is red, the newer blue.
+        let items: [(x: Double, y: Double, scale: Double, color: Color)] = [(50, 50, 1, red), (55, 50, 1, blue)]
+        let first = render([emitter(side: 20, particles: snapshot(items), mode: .oldestFirst)])
+        #expect(first.isOpaque(blue, 52, 50))
+        let last = render([emitter(side: 20, particles: snapshot(items), mode: .oldestLast)])
+        #expect(last.isOpaque(red, 52, 50))
+        let added = render([emitter(side: 20, particles: snapshot(items), mode: .additive)])
+        #expect(added.isOpaque(Color(red: 1, green: 0, blue: 1), 52, 50))
+    }
+
+    @Test func simulatedParticleIsDrawnWhereTheSimulationSays() throws {
+        let yaml = """
+        kinetic: 1
+        scene: {size: [200, 200], duration: 3, scale: 1}
+        layers:
+          - id: e
+            type: emitter
+            frame: [0, 0, 200, 200]
+            emitterPosition: [20, 30]
+            emitterCells:
+              - {name: a, birthRate: 1, lifetime: 10, velocity: 40, emissionLongitude: 30deg, yAcceleration: 10,
+                 color: green, contents: {path: {rect: [0, 0, 6, 6]}, size: [6, 6]}}
+        """
+        let scene = try SceneLoader.load(text: yaml, file: "t.yaml")
+        var sim = ParticleSimulation(scene: scene)
+        let frame = try sim.frame(Timeline(scene: scene).frame(at: 2.5, index: 0))
+        // Born at 1 s and 2 s: ages 1.5 and 0.5, by hand.
+        let image = Renderer(scale: 1).render(frame)
+        try? writePNG(image, to: "/tmp/kinetic-render-simulated-particle.png")
+        for age in [1.5, 0.5] {
+            let x = 20 + 40 * cos(.pi / 6) * age, y = 30 + 40 * sin(.pi / 6) * age + 5 * age * age
+            let drawn = image.isOpaque(green, Int(x), Int(y)), clearBeside = image.isOpaque(.white, Int(x + 5), Int(y))  // the scene background
+            #expect(drawn && clearBeside, "particle of age \(age) at (\(x), \(y))")
+        }
+    }
+
+    @Test func imageContentsAreMultipliedByTheParticleColour() throws {
+        // A 20×10 image: white on the left, blue on the right (a four-channel sprite).
+        var bytes = [UInt8](repeating: 0, count: 20 * 10 * 4)
+        for y in 0..<10 {
+            for x in 0..<20 {
+                let i = (y * 20 + x) * 4
+                bytes[i] = 255; bytes[i + 1] = x < 10 ? 255 : 0; bytes[i + 2] = x < 10 ? 255 : 0; bytes[i + 3] = 255
+            }
+        }
+        let path = NSTemporaryDirectory() + "kinetic-particle-\(getpid()).png"
+        try writePNG(PixelImage(width: 20, height: 10, stride: 80, bytes: bytes), to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, Color(red: 1, green: 0.5, blue: 1))]))
+        layer.emitter?.emitterCells[0].contents = .image(path)
+        let image = Renderer(scale: 1, images: try ImageCache(loading: [path])).render(frame([layer]))
+        // 40×20 pt around (50, 50): white × (1, 0.5, 1) on the left, blue × it on the right.
+        let left = image.rgba(x: 38, y: 50), right = image.rgba(x: 62, y: 50)
+        #expect(left.r == 255 && abs(Int(left.g) - 128) <= 1 && left.b == 255 && left.a == 255)
+        #expect(right.r == 0 && right.g == 0 && right.b == 255 && right.a == 255)
+        #expect(image.isClear(50, 38) && image.isClear(26, 50))
+    }
+
+    @Test func hugeOrNonFiniteParticlesDrawNothingAndDoNotCrash() {
+        let items: [(x: Double, y: Double, scale: Double, color: Color)] = [
+            (1e300, 50, 1, red), (.infinity, 50, 1, red), (.nan, 50, 1, red), (50, 50, 1e200, blue), (-1e18, -1e18, 1e17, blue),
+            (50, 50, 1e6, red),
+        ]
+        let image = render([emitter(side: 10, particles: snapshot(items))])
+        // The million-fold particle covers the canvas; the absurd ones must not break the frame.
+        #expect(image.isOpaque(red, 10, 10) && image.isOpaque(red, 190, 190))
+    }
+}

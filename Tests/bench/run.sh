@@ -12,8 +12,8 @@
 #
 # Environment: KINETIC (the binary, default .build/release/kinetic), BENCH_SCENE,
 # BENCH_OUT (keep every output there instead of a temporary folder), BENCH_REPEAT (how
-# many times the head-to-head pair — kinetic → GIF, ffmpeg's two passes — runs,
-# alternating; the fastest run of each counts; default 2), BENCH_IMAGEMAGICK=0 skips
+# many times the head-to-head runs — kinetic → GIF on all cores and on one, ffmpeg's
+# two passes — go, interleaved; the fastest run of each counts; default 2), BENCH_IMAGEMAGICK=0 skips
 # ImageMagick (the slowest peer, several GB of memory for these frames).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -90,6 +90,8 @@ print(f"{sum(vals) / len(vals):.2f}")
 PY
 }
 
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+load_before=$(load)
 echo "bench: $(basename "$scene"), $frames frames at $fps fps, $cores cores, $kinetic" >&2
 
 # 1. The reference frames, which the peers encode (also a stage timing: rasterize and
@@ -100,12 +102,14 @@ n=$(find frames -name 'frame-*.png' | wc -l)
 [ "$n" = "$frames" ] || { echo "bench: kinetic wrote $n frames, wanted $frames" >&2; exit 1; }
 size=$(python3 -c "import struct; d = open('frames/frame-0000.png', 'rb').read(24); print('%d×%d' % struct.unpack('>II', d[16:24]))")
 
-# 2. Head to head, alternating so that load from other processes hits both alike:
-#    kinetic straight to GIF on all cores, and ffmpeg's two passes (palettegen and
-#    paletteuse with their default settings) over kinetic's PNG frames.
+# 2. Head to head, interleaved so that load from other processes hits all alike:
+#    kinetic straight to GIF on all cores and on one (the parallel speed-up), and
+#    ffmpeg's two passes (palettegen and paletteuse with their default settings) over
+#    kinetic's PNG frames.
 for ((run = 1; run <= repeat; run++)); do
-    echo "bench: kinetic → GIF and ffmpeg, run $run of $repeat" >&2
+    echo "bench: kinetic → GIF (all cores, one core) and ffmpeg, run $run of $repeat" >&2
     timed gif "$kinetic" render "$scene" -o kinetic.gif --quiet
+    timed gif1 "$kinetic" render "$scene" -o kinetic-j1.gif --quiet --jobs 1
     timed ffpal ffmpeg -v error -y -framerate "$fps" -i frames/frame-%04d.png -vf palettegen palette.png
     timed ffuse ffmpeg -v error -y -framerate "$fps" -i frames/frame-%04d.png -i palette.png -lavfi paletteuse ffmpeg.gif
     # Both passes make one encode: its fastest run counts.
@@ -119,16 +123,13 @@ M_ff=$(( M_ffpal > M_ffuse ? M_ffpal : M_ffuse ))
 p_gif=$(psnr kinetic.gif)
 p_ff=$(psnr ffmpeg.gif)
 
-# 3. kinetic on one core: the parallel speed-up.
-echo "bench: kinetic → GIF, --jobs 1" >&2
-timed gif1 "$kinetic" render "$scene" -o kinetic-j1.gif --quiet --jobs 1
 cmp -s kinetic.gif kinetic-j1.gif && same_bytes=yes || same_bytes=NO
 
-# 4. kinetic with 4× the frames: peak memory must not grow with the frame count.
+# 3. kinetic with 4× the frames: peak memory must not grow with the frame count.
 echo "bench: kinetic → GIF, 4× frames" >&2
 timed gif4 "$kinetic" render "$scene" -o kinetic-4x.gif --quiet --duration "$(python3 -c "print($duration * 4)")"
 
-# 5. ImageMagick, once: the slowest peer, only a reference. It holds every frame in
+# 4. ImageMagick, once: the slowest peer, only a reference. It holds every frame in
 #    memory (about 20 MB per 1-Mpx frame at Q16), beyond the resource policy Debian
 #    ships for untrusted input; a policy of our own in MAGICK_CONFIGURE_PATH raises the
 #    limits for these frames of ours.
@@ -158,6 +159,8 @@ s_gif=$(size_kib kinetic.gif); s_ff=$(size_kib ffmpeg.gif)
 cat <<EOF
 
 ### kinetic bench — $(basename "$scene"): $size px, $frames frames at $fps fps, $cores cores
+
+Load average (1, 5, 15 min) before: $load_before; after: $(load). Wall times are the fastest of $repeat interleaved runs for the first, second and fourth rows, of one run otherwise.
 
 | run | wall s | CPU s | peak RSS MiB | GIF KiB | PSNR dB |
 | --- | ---: | ---: | ---: | ---: | ---: |

@@ -15,6 +15,10 @@
 # many times the head-to-head runs — kinetic → GIF on all cores and on one, ffmpeg's
 # two passes — go, interleaved; the fastest run of each counts; default 2), BENCH_IMAGEMAGICK=0 skips
 # ImageMagick (the slowest peer, several GB of memory for these frames).
+#
+# Diagnostics beside this script: gif-frames.py (where a GIF's bytes go, frame by
+# frame) and quantize-experiment.py (what dithering, shared palettes and lossy
+# differencing would change in kinetic's GIF bytes and PSNR).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -39,13 +43,18 @@ else
 fi
 cd "$work"
 
-# The scene's frame rate and length, as written in its `scene:` block.
+# The scene's frame rate and length (PyYAML when there, else the first `fps:` and
+# `duration:` in the file, which the `scene:` block holds in the bench scenes).
 read -r fps duration < <(python3 - "$scene" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
-fps = re.search(r'^\s*fps:\s*([0-9.]+)', text, re.M)
-dur = re.search(r'^\s*duration:\s*([0-9.]+)', text, re.M)
-print(fps.group(1) if fps else 50, dur.group(1))
+try:
+    import yaml
+    settings = yaml.safe_load(text)["scene"]
+    print(settings.get("fps", 50), settings["duration"])
+except ImportError:
+    fps = re.search(r'\bfps:\s*([0-9.]+)', text)
+    print(fps.group(1) if fps else 50, re.search(r'\bduration:\s*([0-9.]+)', text).group(1))
 PY
 )
 frames=$(python3 -c "print(round($duration * $fps))")
@@ -174,6 +183,7 @@ $im_row
 - parallel speed-up, \`--jobs 1\` ÷ $cores jobs wall time: $(ratio "$T_gif1" "$T_gif")× (identical GIF bytes: $same_bytes)
 - kinetic ÷ ffmpeg: wall time $(ratio "$T_gif" "$T_ff")×, CPU time $(ratio "$C_gif" "$C_ff")×, GIF size $(ratio "$s_gif" "$s_ff")×, PSNR $(python3 -c "print(f'{$p_gif - $p_ff:+.2f}')") dB
 - peak RSS, 4× frames ÷ 1×: $(ratio "$K_gif4" "$K_gif")×
+$(python3 "$here/gif-frames.py" kinetic.gif ffmpeg.gif | sed 's/^/- /')
 
 EOF
 

@@ -13,7 +13,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # libimagequant (GIF), Chipmunk2D (physics), fonts for text; ffmpeg and ImageMagick
 # decode GIFs independently in tests and are the peers in `make bench`.
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
-               libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick
+               libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick time
 
 .PHONY: deps build demo demos test golden bench clean
 

@@ -15,7 +15,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
                libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick time
 
-.PHONY: deps build demo demos test golden bench clean
+.PHONY: deps build demo demos test golden bench gallery clean
 
 ## deps: install every system package (idempotent; skips apt when all are present)
 deps:
@@ -57,3 +57,19 @@ bench: build
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT)
+
+## gallery: docs/gallery.png (each scene's name and four frames) and a few GIFs for the README
+GALLERY_GIFS = download-button page-control tvos-card fireworks-button
+gallery: build
+	@rm -rf $(OUT)/gallery && mkdir -p $(OUT)/gallery docs
+	@for s in scenes/*.yaml; do \
+	  n=$$(basename $$s .yaml); \
+	  $(KINETIC) render $$s --contact-sheet $(OUT)/gallery/$$n.png --quiet --scale 0.5 || exit 1; \
+	  convert $(OUT)/gallery/$$n.png -gravity North -background white -splice 0x28 \
+	    -font DejaVu-Sans -pointsize 20 -annotate +0+2 "$$n" $(OUT)/gallery/$$n.png; \
+	done
+	montage $(OUT)/gallery/*.png -tile 3x -geometry 360x+8+8 -background white docs/gallery.png
+	@for n in $(GALLERY_GIFS); do \
+	  $(KINETIC) render scenes/$$n.yaml -o docs/$$n.gif --scale 1 --quiet || exit 1; \
+	done
+	@echo "docs/gallery.png and $(foreach n,$(GALLERY_GIFS),docs/$(n).gif) written"

@@ -158,7 +158,8 @@ struct LayerDecoder {
         if let f = m["transform"], let t = f.transform { layer.transform = t }
         if let f = m["sublayerTransform"], let t = f.transform { layer.sublayerTransform = t }
         if let f = m["mask"] {
-            layer.mask = self.layer(f, address: nil, place: f.keyPath)
+            // Masks are addressable: animations and expressions may drive them.
+            layer.mask = self.layer(f, address: address.map { $0 + [LayerAddress.mask] }, place: f.keyPath)
         }
         if let f = m["properties"], case .mapping(let raw) = f.node {
             let names: [String] = raw.keys.compactMap { $0.scalar?.string }

@@ -50,32 +50,49 @@ public struct GoldenSpec: Sendable {
     public init() {}
 }
 
-/// Where a layer sits in the tree: indices from the root list down through `sublayers`.
+/// Where a layer sits in the tree: indices from the root list down through `sublayers`,
+/// with `LayerAddress.mask` stepping into a layer's mask.
 public struct LayerAddress: Hashable, Sendable {
     public var indices: [Int]
     public init(_ indices: [Int]) { self.indices = indices }
+
+    /// The step from a layer to its mask layer.
+    public static let mask = -1
 }
 
 extension Array where Element == Layer {
     /// The layer at `address`.
     public subscript(address: LayerAddress) -> Layer? {
-        var list = self
-        var found: Layer?
-        for i in address.indices {
-            guard list.indices.contains(i) else { return nil }
-            found = list[i]
-            list = list[i].sublayers
+        guard let first = address.indices.first, indices.contains(first) else { return nil }
+        var layer = self[first]
+        for step in address.indices.dropFirst() {
+            if step == LayerAddress.mask {
+                guard let mask = layer.mask else { return nil }
+                layer = mask
+            } else {
+                guard layer.sublayers.indices.contains(step) else { return nil }
+                layer = layer.sublayers[step]
+            }
         }
-        return found
+        return layer
     }
 
     /// Changes the layer at `address` in place.
     public mutating func modify(at address: LayerAddress, _ body: (inout Layer) -> Void) {
-        modify(at: address.indices[...], body)
+        guard let first = address.indices.first, indices.contains(first) else { return }
+        self[first].modify(at: address.indices.dropFirst(), body)
     }
+}
 
-    private mutating func modify(at path: ArraySlice<Int>, _ body: (inout Layer) -> Void) {
-        guard let first = path.first, indices.contains(first) else { return }
-        if path.count == 1 { body(&self[first]) } else { self[first].sublayers.modify(at: path.dropFirst(), body) }
+extension Layer {
+    fileprivate mutating func modify(at path: ArraySlice<Int>, _ body: (inout Layer) -> Void) {
+        guard let step = path.first else { return body(&self) }
+        if step == LayerAddress.mask {
+            guard var m = mask else { return }
+            m.modify(at: path.dropFirst(), body)
+            mask = m
+        } else if sublayers.indices.contains(step) {
+            sublayers[step].modify(at: path.dropFirst(), body)
+        }
     }
 }

@@ -138,4 +138,28 @@ import KineticLayers
         let peak = stride(from: 0.0, through: 0.6, by: 0.01).compactMap { layer(t, "b", at: $0)?.bounds.size.width }.max() ?? 0
         #expect(peak > 245)
     }
+
+    @Test func motionAlongAPathPacedAndPerSegment() throws {
+        let t = try timeline("""
+        layers: [{id: dot, position: [0, 0]}, {id: dot2, position: [0, 0]}]
+        animations:
+          - {layer: dot, path: "M 0 0 L 100 0 L 100 300", calculationMode: paced, duration: 1, rotationMode: auto}
+          - {layer: dot2, path: "M 0 0 L 100 0 L 100 300", duration: 1}
+        """)
+        // Paced: 400 pt at constant speed; half-way is 200 pt along, 100 down the second leg.
+        let d = try #require(layer(t, "dot", at: 0.5))
+        #expect(abs(d.position.x - 100) < 1e-6 && abs(d.position.y - 100) < 1e-6)
+        #expect(abs(d.transform.components.rotationZ - .pi / 2) < 1e-9)
+        for time in stride(from: 0.05, through: 0.95, by: 0.1) {
+            let a = try #require(layer(t, "dot", at: time)).position
+            let b = try #require(layer(t, "dot", at: time + 0.01)).position
+            // 4 pt per 0.01 s everywhere (constant speed within 1%).
+            #expect(abs(a.distance(to: b) - 4) < 0.04 || abs(a.x - 100) < 4.1)
+        }
+        // Linear: each of the two segments takes half the time.
+        let e = try #require(layer(t, "dot2", at: 0.5))
+        #expect(abs(e.position.x - 100) < 1e-6 && abs(e.position.y) < 1e-6)
+        let f = try #require(layer(t, "dot2", at: 0.75))
+        #expect(abs(f.position.y - 150) < 1e-6)
+    }
 }

@@ -66,4 +66,20 @@ extension BezierPath {
         let d = segment.tangent(at: t)
         return (segment.point(at: t), atan2(d.y, d.x))
     }
+
+    /// The point and tangent at `u` (0…1) of a motion in which every drawn segment takes
+    /// the same time — CAKeyframeAnimation's `linear` mode along a path, whose key times
+    /// fall on the path's vertices — moving at constant speed within each segment.
+    /// Nil when the path draws nothing.
+    public func point(atSegmentProgress u: Double) -> (point: Point, tangentAngle: Double)? {
+        let pieces = self.pieces
+        guard !pieces.isEmpty else { return nil }
+        let lengths = pieceLengths(pieces)
+        let scaled = min(max(u, 0), 1) * Double(pieces.count)
+        let index = min(Int(scaled), pieces.count - 1)
+        let segment = pieces[index].segment
+        let t = segment.parameter(atLength: (scaled - Double(index)) * lengths[index], total: lengths[index])
+        let d = segment.tangent(at: t)
+        return (segment.point(at: t), atan2(d.y, d.x))
+    }
 }

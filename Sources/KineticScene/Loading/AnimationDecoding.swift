@@ -26,12 +26,10 @@ struct AnimationDecoder {
     /// One animation (or group); `after` is returned unresolved.
     mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?) -> (spec: AnimationSpec, after: Field?)? {
         guard let m = field.mapping(allowed: Self.keys) else { return nil }
-        for unsupported in ["behavior": "animating behavior properties (section 6)",
-                            "path": "keyframe animations along a path"]
-        where m[unsupported.key] != nil {
-            m[unsupported.key]?.report("not yet supported: \(unsupported.value)")
+        if let f = m["behavior"] {
+            f.report("not yet supported: animating behavior properties (section 6)")
+            return nil
         }
-        if m["behavior"] != nil || m["path"] != nil { return nil }
 
         var target = inheritedLayer
         if let f = m["layer"], let name = f.string {
@@ -95,6 +93,10 @@ struct AnimationDecoder {
             field.report("missing required key 'layer'")
             return nil
         }
+        if let pf = m["path"] {
+            return motionPath(pf, m, entry: entry, timing: timing, easing: easing)
+        }
+        if let f = m["rotationMode"] { f.report("'rotationMode' goes with a keyframe 'path'") }
         guard let kpField = m.required("keyPath"), let kpText = kpField.string else { return nil }
         guard let keyPath = self.keyPath(kpText, field: kpField, entry: entry, layerName: name) else { return nil }
 
@@ -159,6 +161,33 @@ struct AnimationDecoder {
             }
             spec.values = .basic(from: from, to: to, by: by)
         }
+        return (spec, m["after"])
+    }
+
+    /// `path:` (CAKeyframeAnimation.path): the layer's position follows the path; key path
+    /// `position` (the default and the only one allowed).
+    private func motionPath(_ pf: Field, _ m: Mapping, entry: LayerEntry, timing: AnimationTiming,
+                            easing: AnimationSpec.Easing) -> (spec: AnimationSpec, after: Field?)? {
+        for key in ["from", "to", "by", "values", "keyTimes", "timingFunctions", "additive"] where m[key] != nil {
+            m[key]?.report("'\(key)' cannot be combined with a keyframe 'path'")
+        }
+        if let kp = m["keyPath"], kp.string != "position" { kp.report("a keyframe path animates 'position'") }
+        guard let path = pf.path else { return nil }
+        guard path.length > 0 else { pf.report("the path has no length to move along"); return nil }
+        var rotation: AnimationSpec.RotationMode?
+        if let f = m["rotationMode"] {
+            guard let r = f.choice(AnimationSpec.RotationMode.self) else { return nil }
+            rotation = r
+        }
+        var paced = false
+        if let f = m["calculationMode"] {
+            guard let mode = f.choice(KeyframeAnimation.CalculationMode.self) else { return nil }
+            if mode == .discrete || mode == .cubic { f.report("along a path, calculationMode is linear or paced") }
+            paced = mode == .paced
+        }
+        var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: .position,
+                                 values: .motionPath(path, rotationMode: rotation, paced: paced), timing: timing)
+        spec.easing = easing
         return (spec, m["after"])
     }
 

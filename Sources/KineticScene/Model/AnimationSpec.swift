@@ -23,6 +23,9 @@ public struct AnimationSpec: Sendable {
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
         /// CAKeyframeAnimation: `values`, optional `keyTimes` and per-segment timing functions.
         case keyframes(KeyframeAnimation)
+        /// CAKeyframeAnimation with a `path`: `position` moves along it; `rotationMode`
+        /// turns the layer with the tangent.
+        case motionPath(BezierPath, rotationMode: RotationMode?, paced: Bool)
         /// CAAnimationGroup: children timed in the group's local time.
         case group([AnimationSpec])
     }
@@ -45,4 +48,7 @@ public struct AnimationSpec: Sendable {
             }
         }
     }
+
+    /// CAKeyframeAnimation.rotationMode.
+    public enum RotationMode: String, Sendable, CaseIterable { case auto, autoReverse }
 }

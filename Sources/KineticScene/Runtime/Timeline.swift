@@ -60,6 +60,16 @@ public struct Timeline: Sendable {
             set(spec, to: &layers) { base in
                 animation.endpoints(base: base).flatMap { Interpolation.lerp($0.from, $0.to, fraction) }
             }
+        case .motionPath(let path, let rotationMode, let paced):
+            let u = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            guard let at = paced ? path.point(atLength: u * path.length) : path.point(atSegmentProgress: u) else { return }
+            layers.modify(at: spec.layer) { layer in
+                layer.setValue(.point(at.point), at: .position)
+                if let rotationMode {
+                    let angle = at.tangentAngle + (rotationMode == .autoReverse ? .pi : 0)
+                    layer.setValue(.number(angle), at: .transformRotationZ)
+                }
+            }
         case .keyframes(let animation):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
             set(spec, to: &layers) { _ in animation.value(at: fraction) }

@@ -14,10 +14,12 @@ enum ChipmunkShape {
     case polygon([Point])
 }
 
-/// What a joint connects one end to: an item's body, or the world (the space's static body).
+/// What a joint connects one end to: an item's body, or an anchor point in the world.
 enum ChipmunkEnd: Equatable {
     case body(Int)
-    case world
+    /// A kinematic body at this world point (angle 0) that the joint's anchor is
+    /// relative to; `moveAnchor` moves it with a velocity, so joints see the motion.
+    case anchor(Point)
 }
 
 /// The joints UIKit's attachment kinds map to (see `AttachmentBehavior.Kind`).
@@ -93,6 +95,8 @@ final class ChipmunkSpace {
     private var itemShapes: [OpaquePointer] = []
     private var boundaries: [Int: [OpaquePointer]] = [:]
     private var joints: [Int: [OpaquePointer]] = [:]
+    /// The kinematic anchor body of a joint handle, if it has one.
+    private var anchorBodies: [Int: OpaquePointer] = [:]
     private var nextHandle = 0
     /// Arbiters whose begin was accepted: Chipmunk also calls separate for rejected ones.
     private var acceptedArbiters: Set<OpaquePointer> = []
@@ -132,7 +136,7 @@ final class ChipmunkSpace {
     deinit {
         // Separate callbacks fire while shapes are removed: the delegate must not hear them.
         contactDelegate = nil
-        for list in joints.values { for j in list { cpSpaceRemoveConstraint(space, j); cpConstraintFree(j) } }
+        for handle in Array(joints.keys) { removeJoints(handle) }
         for list in boundaries.values { for s in list { cpSpaceRemoveShape(space, s); cpShapeFree(s) } }
         for s in itemShapes { cpSpaceRemoveShape(space, s); cpShapeFree(s) }
         for b in bodies { cpSpaceRemoveBody(space, b); cpBodyFree(b) }
@@ -249,10 +253,11 @@ final class ChipmunkSpace {
 
     // MARK: Joints
 
-    /// Adds joints between `a` and `b` (anchors in each end's body coordinates; for
-    /// `.world`, world coordinates). Returns a handle for `removeJoints` / updates.
+    /// Adds joints between `a` and `b` (anchors in each end's body coordinates, relative
+    /// to the point for `.anchor`). Returns a handle for `removeJoints` / updates.
     func addJoints(_ kinds: [ChipmunkJoint], _ a: ChipmunkEnd, _ anchorA: Point, _ b: ChipmunkEnd, _ anchorB: Point) -> Int {
-        let bodyA = body(a), bodyB = body(b)
+        nextHandle += 1
+        let bodyA = body(a, handle: nextHandle), bodyB = body(b, handle: nextHandle)
         let va = vect(anchorA), vb = vect(anchorB)
         var list: [OpaquePointer] = []
         for kind in kinds {
@@ -278,20 +283,32 @@ final class ChipmunkSpace {
             cpSpaceAddConstraint(space, joint)
             list.append(joint)
         }
-        nextHandle += 1
         joints[nextHandle] = list
         return nextHandle
     }
 
-    private func body(_ end: ChipmunkEnd) -> OpaquePointer {
+    private func body(_ end: ChipmunkEnd, handle: Int) -> OpaquePointer {
         switch end {
         case .body(let i): return bodies[i]
-        case .world: return cpSpaceGetStaticBody(space)!
+        case .anchor(let p):
+            let body = cpBodyNewKinematic()!
+            cpBodySetPosition(body, vect(p))
+            cpSpaceAddBody(space, body)
+            anchorBodies[handle] = body
+            return body
         }
     }
 
     func removeJoints(_ handle: Int) {
         for j in joints.removeValue(forKey: handle) ?? [] { cpSpaceRemoveConstraint(space, j); cpConstraintFree(j) }
+        if let body = anchorBodies.removeValue(forKey: handle) { cpSpaceRemoveBody(space, body); cpBodyFree(body) }
+    }
+
+    /// Gives the anchor body of `handle` the velocity that brings it to `target` in `dt`
+    /// (zero once there), so an animated anchor drags its joints instead of jumping.
+    func moveAnchor(_ handle: Int, to target: Point, within dt: Double) {
+        guard let body = anchorBodies[handle] else { return }
+        cpBodySetVelocity(body, vect((target - point(cpBodyGetPosition(body))) / dt))
     }
 
     /// Updates the stiffness and damping of the springs under `handle`.

@@ -195,9 +195,16 @@ public final class DynamicAnimator {
         try validate(updated)
         let wasLive = entries[k].isLive
         let old = entries[k].behavior
-        if wasLive { detachResources(k) }
+        // Only the anchor moved: keep the joints; the anchor body travels there next step.
+        var anchorOnly = false
+        if case .attachment(var before) = old.kind, case .attachment(let after) = updated.kind,
+           before.anchorPoint != nil, old.begin == updated.begin, old.end == updated.end {
+            before.anchorPoint = after.anchorPoint
+            anchorOnly = before == after
+        }
+        if wasLive && !anchorOnly { detachResources(k) }
         entries[k].behavior = updated
-        if wasLive {
+        if wasLive && !anchorOnly {
             attachResources(k)
             if case .push(let before) = old.kind, case .push(let after) = updated.kind,
                after.mode == .instantaneous, after.active, !before.active {
@@ -231,6 +238,7 @@ public final class DynamicAnimator {
         firePushes()
         try applyForces(h: h, time: t)
         updateSprings()
+        moveAnchors(h: h)
         space.step(h)
         stepIndex += 1
         for i in items.indices where !isSane(i) { throw .nonFiniteState(time: time, item: items[i].id) }
@@ -323,7 +331,7 @@ public final class DynamicAnimator {
         let endB: ChipmunkEnd, anchorB: Point, worldB: Point
         switch a.attachedTo {
         case .anchor(let p):
-            endB = .world; anchorB = p; worldB = p
+            endB = .anchor(p); anchorB = .zero; worldB = p
         case .item(let other, let offset):
             guard let j = itemIndex[other] else { return }
             endB = .body(j); anchorB = offset
@@ -348,7 +356,7 @@ public final class DynamicAnimator {
             // attach point; A's attach point rides it and A keeps its angle to B.
             let u = axis / axis.length
             let range = a.attachmentRange ?? -10_000...10_000
-            let g0 = anchorB + u * range.lowerBound, g1 = anchorB + u * range.upperBound
+            let g0 = anchorB + u * range.lowerBound, g1 = anchorB + u * range.upperBound   // B's coordinates
             let handle = space.addJoints([.groove(grooveA: g0, grooveB: g1), .keepAngle],
                                          endB, anchorB, endA, a.offsetFromCenter)
             entries[k].joints = handle
@@ -414,7 +422,8 @@ public final class DynamicAnimator {
             case .gravity(let g):
                 for id in g.items {
                     guard let i = itemIndex[id] else { continue }
-                    force[i] = force[i] + g.gravityDirection * (GravityBehavior.accelerationPerMagnitude * space.mass(i))
+                    let mass = itemMass(density: materials[i].density, size: items[i].size)
+                    force[i] = force[i] + g.gravityDirection * (GravityBehavior.accelerationPerMagnitude * mass)
                 }
             case .push(let p) where p.mode == .continuous && p.active:
                 let f = p.pushDirection * PushBehavior.forcePerMagnitude
@@ -497,11 +506,19 @@ public final class DynamicAnimator {
         }
     }
 
+    private func moveAnchors(h: Double) {
+        for entry in entries where entry.isLive {
+            guard case .attachment(let a) = entry.behavior.kind, let p = a.anchorPoint, let handle = entry.joints else { continue }
+            space.moveAnchor(handle, to: p, within: h)
+        }
+    }
+
     private func effectiveInverseMass(_ i: Int, arm: Point, axis: Point) -> Double {
         guard !materials[i].anchored else { return 0 }
         let rn = cross(arm, axis)
         let moment = space.moment(i)
-        return 1 / space.mass(i) + (moment.isFinite && moment > 0 ? rn * rn / moment : 0)
+        return 1 / itemMass(density: materials[i].density, size: items[i].size)
+            + (moment.isFinite && moment > 0 ? rn * rn / moment : 0)
     }
 
     // MARK: Validation

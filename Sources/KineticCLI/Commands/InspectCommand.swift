@@ -45,7 +45,12 @@ struct InspectCommand: ParsableCommand {
             Terminal.error("--frame \(frame) is past the last frame (\(loaded.frameCount - 1))")
             throw ExitStatus.usage
         }
-        let state = timeline.frame(at: time ?? Double(index) / fps, index: index)
-        print(InspectReport.json(for: state))
+        let simulation = Simulation(timeline: timeline)
+        do {
+            let state = try simulation.frame(at: time ?? Double(index) / fps, index: index)
+            print(InspectReport.json(for: state, items: simulation.itemStates))
+        } catch {
+            throw SceneLoading.exit(for: error, scene: scene)
+        }
     }
 }

@@ -124,7 +124,7 @@ struct RenderCommand: ParsableCommand {
                         Terminal.error("--frame \(index) is past the last frame (\(count - 1))")
                         throw ExitStatus.usage
                     }
-                    let tree = timeline.frame(at: time ?? Double(index) / fps, index: index)
+                    let tree = try Simulation(timeline: timeline).frame(at: time ?? Double(index) / fps, index: index)
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
                 case .gif(let path):
@@ -144,6 +144,8 @@ struct RenderCommand: ParsableCommand {
         } catch let error as EncodeError {
             Terminal.error("\(error)")
             throw ExitStatus.cannotCreate
+        } catch let error as SimulationError {
+            throw SceneLoading.exit(for: error, scene: self.scene)
         }
     }
 
@@ -242,8 +244,10 @@ struct RenderCommand: ParsableCommand {
     private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
         let n = min(12, count)
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
-        let thumbs = try Parallel.map(indices, jobs: jobs) { i -> (label: String, image: PixelImage) in
-            let tree = timeline.frame(i, fps: fps)
+        let simulation = Simulation(timeline: timeline)
+        let trees = try indices.map { try simulation.frame($0, fps: fps) }   // in order: physics is sequential
+        let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
+            let i = tree.index
             return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
         }
         let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)

@@ -31,6 +31,13 @@ enum SceneLoading {
             throw ExitStatus.dataError
         }
     }
+
+    /// Prints a simulation failure; a blow-up exits 70, a value the physics refuses 65.
+    static func exit(for error: SimulationError, scene path: String) -> ExitCode {
+        Terminal.error("\(path): \(error)")
+        if case .blewUp = error.kind { return ExitStatus.software }
+        return ExitStatus.dataError
+    }
 }
 
 /// Writing to the terminal: stdout carries only what the user asked for.

@@ -6,15 +6,19 @@ import KineticScene
 /// The JSON of `kinetic inspect` (section 10 of the contract): the presentation state of
 /// one frame, keys sorted, numbers plain.
 enum InspectReport {
-    static func json(for frame: SceneFrame) -> String {
+    /// `items` are the dynamic items' simulated states (empty without dynamics).
+    static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:]) -> String {
         var layers: [String: Any] = [:]
         for layer in frame.layers { describe(layer, toScene: .identity, into: &layers) }
         let report: [String: Any] = [
             "frame": frame.index,
             "time": number(frame.time),
             "layers": layers,
-            // Filled by the dynamics and emitter stages.
-            "items": [String: Any](),
+            "items": items.mapValues { s -> [String: Any] in
+                ["center": point(s.center), "angle": number(s.angle),
+                 "velocity": point(s.velocity), "angularVelocity": number(s.angularVelocity)]
+            },
+            // Filled by the emitter stage.
             "emitters": [String: Any](),
         ]
         let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()

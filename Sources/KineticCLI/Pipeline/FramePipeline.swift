@@ -25,10 +25,11 @@ struct FramePipeline {
         let chunkSize = max(2, jobs * 2)
         var previous: PixelImage?
         var start = 0
+        let simulation = Simulation(timeline: timeline)
         while start < frames.count {
             let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
             // Sequential: the scene's state advances frame by frame.
-            let trees = chunk.map { timeline.frame($0, fps: fps) }
+            let trees = try chunk.map { try simulation.frame($0, fps: fps) }
             let renderer = self.renderer
             let rasters = try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
             let carried = previous

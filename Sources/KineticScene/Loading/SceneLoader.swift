@@ -76,13 +76,12 @@ public enum SceneLoader {
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder)
         let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
-        for key in ["dynamics", "events"] {
-            m[key]?.report("not yet supported: \(key) (section \(key == "dynamics" ? 6 : 7) of the scene format)")
-        }
+        let dynamics = m["dynamics"].flatMap { DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers).dynamics($0) }
+        m["events"]?.report("not yet supported: events (section 7 of the scene format)")
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         guard let settings else { return nil }
         return Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
-                     assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+                     dynamics: dynamics, assets: layerDecoder.assets.union(animationDecoder.assets.assets))
     }
 
     private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {

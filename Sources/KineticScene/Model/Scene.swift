@@ -12,6 +12,8 @@ public struct Scene: Sendable {
     /// Animations in file order (later ones win on the same key path, as in CA).
     public var animations: [AnimationSpec]
     public var golden: GoldenSpec
+    /// The physics of section 6, when the file has a `dynamics:` block.
+    public var dynamics: DynamicsSpec? = nil
     /// Every image asset the scene uses, resolved to file paths.
     public var assets: Set<String>
 

@@ -75,6 +75,15 @@ public final class DynamicAnimator {
         var resolvedLength: Double?
         /// An instantaneous push waiting to fire at the next step.
         var armed = false
+        /// For attachments: which ends could move and turn when the joints were made.
+        var jointEnds: JointEnds?
+    }
+
+    /// Whether each end of an attachment moves and turns; Chipmunk's solver divides by
+    /// the ends' summed inverse masses, so a joint between two immovable ends must not exist.
+    private struct JointEnds: Equatable {
+        var moves: Bool
+        var turns: Bool
     }
 
     private enum ContactKey: Hashable {
@@ -235,6 +244,7 @@ public final class DynamicAnimator {
             setLive(k, t >= b.begin && t < b.end)
         }
         if materialsDirty { applyMaterials() }
+        syncJoints()
         firePushes()
         try applyForces(h: h, time: t)
         updateSprings()
@@ -280,7 +290,7 @@ public final class DynamicAnimator {
     /// Puts a live behavior's joints or boundaries into the space.
     private func attachResources(_ k: Int) {
         switch entries[k].behavior.kind {
-        case .attachment(let a): attachJoints(k, a)
+        case .attachment: break   // made by syncJoints, once the item materials are known
         case .collision(let c):
             var polylines: [(String, [Point], Bool)] = c.boundaries.flatMap { boundary -> [(String, [Point], Bool)] in
                 switch boundary.shape {
@@ -313,6 +323,7 @@ public final class DynamicAnimator {
     private func detachResources(_ k: Int) {
         if let handle = entries[k].joints { space.removeJoints(handle) }
         entries[k].joints = nil
+        entries[k].jointEnds = nil
         for handle in entries[k].boundaries { space.removeBoundary(handle) }
         entries[k].boundaries = []
         rebuildCollisionGroups()
@@ -325,7 +336,25 @@ public final class DynamicAnimator {
         }
     }
 
-    private func attachJoints(_ k: Int, _ a: AttachmentBehavior) {
+    /// Makes (or remakes) the joints of live attachments whose ends changed between
+    /// movable and immovable; leaves out joints no end could satisfy.
+    private func syncJoints() {
+        for k in entries.indices where entries[k].isLive {
+            guard case .attachment(let a) = entries[k].behavior.kind, let i = itemIndex[a.item] else { continue }
+            var ends = JointEnds(moves: !materials[i].anchored, turns: !materials[i].anchored && materials[i].allowsRotation)
+            if case .item(let other, _) = a.attachedTo, let j = itemIndex[other] {
+                ends.moves = ends.moves || !materials[j].anchored
+                ends.turns = ends.turns || (!materials[j].anchored && materials[j].allowsRotation)
+            }
+            guard entries[k].jointEnds != ends else { continue }
+            if let handle = entries[k].joints { space.removeJoints(handle) }
+            entries[k].joints = nil
+            entries[k].jointEnds = ends
+            if ends.moves { attachJoints(k, a, turns: ends.turns) }
+        }
+    }
+
+    private func attachJoints(_ k: Int, _ a: AttachmentBehavior, turns: Bool) {
         guard let i = itemIndex[a.item] else { return }
         let endA = ChipmunkEnd.body(i)
         let endB: ChipmunkEnd, anchorB: Point, worldB: Point
@@ -350,19 +379,19 @@ public final class DynamicAnimator {
         case .pin:
             kinds = [.pivot]
         case .fixed:
-            kinds = [.pivot, .keepAngle]
+            kinds = turns ? [.pivot, .keepAngle] : [.pivot]
         case .sliding(let axis):
             // The groove lies on B (the anchor's world, or the other item) through B's
             // attach point; A's attach point rides it and A keeps its angle to B.
             let u = axis / axis.length
             let range = a.attachmentRange ?? -10_000...10_000
             let g0 = anchorB + u * range.lowerBound, g1 = anchorB + u * range.upperBound   // B's coordinates
-            let handle = space.addJoints([.groove(grooveA: g0, grooveB: g1), .keepAngle],
+            let handle = space.addJoints([.groove(grooveA: g0, grooveB: g1)] + (turns ? [.keepAngle] : []),
                                          endB, anchorB, endA, a.offsetFromCenter)
             entries[k].joints = handle
             return
         }
-        if a.frictionTorque > 0, a.kind == .pin || a.kind == .distance || a.kind == .limit {
+        if turns, a.frictionTorque > 0, a.kind == .pin || a.kind == .distance || a.kind == .limit {
             kinds.append(.rotaryFriction(maxTorque: a.frictionTorque))
         }
         entries[k].joints = space.addJoints(kinds, endA, a.offsetFromCenter, endB, anchorB)

@@ -277,4 +277,26 @@ import Testing
         #expect(try #require(a.state(of: "in")).velocity.x < 0)
         #expect(try #require(a.state(of: "out")).velocity == .zero)
     }
+
+    @Test func jointsBetweenImmovableEndsWaitUntilAnEndCanMove() throws {
+        // Chipmunk cannot solve a joint between two immovable ends (it aborts): such
+        // joints are left out while both ends are anchored, and made once one is free.
+        let a = try DynamicAnimator(referenceBounds: bounds, items: [ball("a", 100, 100), ball("b", 200, 100)], behaviors: [
+            DynamicBehavior(id: "g", .gravity(GravityBehavior(items: ["a", "b"]))),
+            DynamicBehavior(id: "pinA", .attachment(AttachmentBehavior(kind: .fixed, item: "a", offsetFromCenter: Point(0, -50),
+                                                                       attachedTo: .anchor(Point(100, 50))))),
+            DynamicBehavior(id: "ab", .attachment(AttachmentBehavior(kind: .pin, item: "a", offsetFromCenter: Point(100, 0),
+                                                                     attachedTo: .item("b", offsetFromCenter: .zero),
+                                                                     frictionTorque: 1))),
+            DynamicBehavior(id: "hold", end: 0.5, .itemBehavior(DynamicItemBehavior(items: ["a", "b"], allowsRotation: false,
+                                                                                   anchored: true))),
+        ])
+        try a.step(to: 0.5)
+        #expect(try #require(a.state(of: "b")).center == Point(200, 100))
+        try a.step(to: 3)
+        // Freed, and held by the joints: a welded to its anchor, b pinned to a's arm.
+        let pa = try #require(a.state(of: "a")), pb = try #require(a.state(of: "b"))
+        #expect(pa.center.distance(to: Point(100, 100)) < 1)
+        #expect(pb.center.distance(to: Point(200, 100)) < 1)
+    }
 }

@@ -75,6 +75,8 @@ struct DynamicsDecoder {
     func behavior(_ f: Field) -> DynamicBehavior? {
         guard let outer = f.mapping(allowed: Self.behaviorKinds) else { return nil }
         guard outer.order.count == 1, let kind = outer.order.first, let body = outer[kind] else {
+            // An unknown kind was reported by the mapping already.
+            if outer.order.isEmpty, case .mapping(let raw) = f.node, raw.count > 0 { return nil }
             f.report("a behavior is one of \(Self.behaviorKinds.joined(separator: ", ")), as `- gravity: {…}`")
             return nil
         }

@@ -192,12 +192,6 @@ final class ChipmunkSpace {
         cpBodySetForce(bodies[i], vect(f))
         cpBodySetTorque(bodies[i], torque)
     }
-    /// Applies an impulse at a point given relative to the center, in world orientation.
-    func applyImpulse(_ i: Int, _ j: Point, at offset: Point) {
-        let body = bodies[i]
-        cpBodyApplyImpulseAtWorldPoint(body, vect(j), cpvadd(cpBodyGetPosition(body), vect(offset)))
-    }
-
     /// Sets mass, moment (infinite = no rotation) and whether the body is anchored
     /// (kinematic at rest: it still collides but nothing moves it).
     func setMassProperties(_ i: Int, mass: Double, moment: Double, anchored: Bool) {
@@ -236,6 +230,24 @@ final class ChipmunkSpace {
             let previous = closed || k > 0 ? polyline[(k + n - 1) % n] : a
             let next = closed || k + 2 < n ? polyline[(k + 2) % n] : b
             cpSegmentShapeSetNeighbors(s, vect(previous), vect(next))
+            cpShapeSetElasticity(s, elasticity)
+            cpShapeSetFriction(s, friction)
+            cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.boundary(tag).bits))
+            cpSpaceAddShape(space, s)
+            shapes.append(s)
+        }
+        nextHandle += 1
+        boundaries[nextHandle] = shapes
+        return nextHandle
+    }
+
+    /// Adds static convex polygons (walls with depth, which nothing tunnels through the
+    /// way it can through a zero-thickness segment), tagged `.boundary(tag)`.
+    func addBoundary(walls: [[Point]], tag: Int, elasticity: Double, friction: Double) -> Int {
+        let staticBody = cpSpaceGetStaticBody(space)!
+        var shapes: [OpaquePointer] = []
+        for wall in walls {
+            let s = makeShape(.polygon(wall), body: staticBody)
             cpShapeSetElasticity(s, elasticity)
             cpShapeSetFriction(s, friction)
             cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.boundary(tag).bits))

@@ -65,6 +65,9 @@ public final class DynamicAnimator {
     /// boundary made of many segments reports one contact.
     private var touching: [ContactKey: Int] = [:]
     private var pendingEvents: [ContactEvent] = []
+    /// An item whose velocity would have become non-finite (or absurd): reported by the
+    /// current step instead of being handed to Chipmunk.
+    private var blownUpItem: Int?
 
     private struct Entry {
         var behavior: DynamicBehavior
@@ -249,6 +252,9 @@ public final class DynamicAnimator {
         try applyForces(h: h, time: t)
         updateSprings()
         moveAnchors(h: h)
+        if let i = blownUpItem ?? items.indices.first(where: { !isSane($0) }) {
+            throw .nonFiniteState(time: t, item: items[i].id)
+        }
         space.step(h)
         stepIndex += 1
         for i in items.indices where !isSane(i) { throw .nonFiniteState(time: time, item: items[i].id) }
@@ -257,9 +263,21 @@ public final class DynamicAnimator {
     /// Finite and below 1e12 everywhere: Chipmunk's debug build aborts on NaN, so a
     /// blow-up is caught here, before Chipmunk's next step sees it.
     private func isSane(_ i: Int) -> Bool {
-        let limit = 1e12
-        let p = space.position(i), v = space.velocity(i), a = space.angle(i), w = space.angularVelocity(i)
-        return [p.x, p.y, v.x, v.y, a, w].allSatisfy { $0.isFinite && abs($0) < limit }
+        let p = space.position(i), v = space.velocity(i)
+        return Self.isSane(p.x) && Self.isSane(p.y) && Self.isSane(v.x) && Self.isSane(v.y)
+            && Self.isSane(space.angle(i)) && Self.isSane(space.angularVelocity(i))
+    }
+
+    private static func isSane(_ x: Double) -> Bool { x.isFinite && abs(x) < 1e12 }
+
+    /// Sets a body's velocities unless they are not sane, which marks a blow-up instead.
+    private func setVelocity(_ i: Int, _ v: Point, _ w: Double) {
+        guard Self.isSane(v.x), Self.isSane(v.y), Self.isSane(w) else {
+            if blownUpItem == nil { blownUpItem = i }
+            return
+        }
+        space.setVelocity(i, v)
+        space.setAngularVelocity(i, w)
     }
 
     // MARK: Liveness
@@ -276,8 +294,7 @@ public final class DynamicAnimator {
             case .itemBehavior(let ib):
                 for id in ib.items {
                     guard let i = itemIndex[id] else { continue }
-                    space.setVelocity(i, space.velocity(i) + ib.linearVelocity)
-                    space.setAngularVelocity(i, space.angularVelocity(i) + ib.angularVelocity)
+                    setVelocity(i, space.velocity(i) + ib.linearVelocity, space.angularVelocity(i) + ib.angularVelocity)
                 }
             default: break
             }
@@ -307,7 +324,10 @@ public final class DynamicAnimator {
                 let r = referenceBounds, e = c.insets
                 let box = Rect(r.minX + e.left, r.minY + e.top,
                                r.width - e.left - e.right, r.height - e.top - e.bottom)
-                polylines.insert((CollisionBehavior.referenceBoundsIdentifier, box.corners, true), at: 0)
+                let tag = boundaryOwners.count
+                boundaryOwners.append((entries[k].behavior.id, CollisionBehavior.referenceBoundsIdentifier))
+                entries[k].boundaries.append(space.addBoundary(walls: Self.walls(around: box), tag: tag,
+                                                               elasticity: 1, friction: 1))
             }
             for (identifier, points, closed) in polylines where points.count >= 2 {
                 let tag = boundaryOwners.count
@@ -318,6 +338,18 @@ public final class DynamicAnimator {
         default: break
         }
         rebuildCollisionGroups()
+    }
+
+    /// Four deep walls just outside `box`: a crowd pressing on the reference bounds
+    /// cannot squeeze an item through them.
+    private static func walls(around box: Rect) -> [[Point]] {
+        let d = max(box.width, box.height, 100)
+        let (x0, y0, x1, y1) = (box.minX, box.minY, box.maxX, box.maxY)
+        func rect(_ a: Double, _ b: Double, _ c: Double, _ e: Double) -> [Point] {
+            [Point(a, b), Point(c, b), Point(c, e), Point(a, e)]
+        }
+        return [rect(x0 - d, y0 - d, x1 + d, y0), rect(x0 - d, y1, x1 + d, y1 + d),
+                rect(x0 - d, y0, x0, y1), rect(x1, y0, x1 + d, y1)]
     }
 
     private func detachResources(_ k: Int) {
@@ -373,9 +405,11 @@ public final class DynamicAnimator {
         switch a.kind {
         case .distance:
             // Spring constants are set from the effective mass each step (updateSprings).
-            kinds = [a.frequency > 0 ? .spring(restLength: length, stiffness: 0, damping: 0) : .rod(distance: length)]
+            // A rod of length 0 is a pivot (Chipmunk's pin joint cannot hold zero length).
+            kinds = [a.frequency > 0 ? .spring(restLength: length, stiffness: 0, damping: 0)
+                     : length > 1e-9 ? .rod(distance: length) : .pivot]
         case .limit:
-            kinds = [.slide(min: 0, max: length)]
+            kinds = [length > 1e-9 ? .slide(min: 0, max: length) : .pivot]
         case .pin:
             kinds = [.pivot]
         case .fixed:
@@ -433,7 +467,10 @@ public final class DynamicAnimator {
             let impulse = push.pushDirection * PushBehavior.forcePerMagnitude
             for id in push.items {
                 guard let i = itemIndex[id], !materials[i].anchored else { continue }
-                space.applyImpulse(i, impulse, at: push.targetOffsetFromCenter)
+                let mass = itemMass(density: materials[i].density, size: items[i].size)
+                let moment = space.moment(i)
+                let spin = moment.isFinite ? cross(push.targetOffsetFromCenter, impulse) / moment : 0
+                setVelocity(i, space.velocity(i) + impulse / mass, space.angularVelocity(i) + spin)
             }
             // UIKit turns an instantaneous push inactive once it has fired.
             push.active = false
@@ -478,8 +515,7 @@ public final class DynamicAnimator {
             // Box2D's damping law, applied before the forces integrate.
             v = v / (1 + h * materials[i].resistance)
             w = w / (1 + h * materials[i].angularResistance)
-            space.setVelocity(i, v)
-            space.setAngularVelocity(i, w)
+            setVelocity(i, v, w)
         }
         // UIKit keeps one snap per item: the last live one wins.
         var snapOf: [Int: SnapBehavior] = [:]
@@ -490,11 +526,12 @@ public final class DynamicAnimator {
             // adds overshoot to a critically damped snap.
             let denominator = 1 + 2 * zeta * omega * h + omega * omega * h * h
             let x = space.position(i) - s.snapPoint
-            space.setVelocity(i, (space.velocity(i) - x * (h * omega * omega)) / denominator)
+            var w = space.angularVelocity(i)
             if materials[i].allowsRotation {
                 let a = remainder(space.angle(i), 2 * Double.pi)
-                space.setAngularVelocity(i, (space.angularVelocity(i) - a * h * omega * omega) / denominator)
+                w = (w - a * h * omega * omega) / denominator
             }
+            setVelocity(i, (space.velocity(i) - x * (h * omega * omega)) / denominator, w)
         }
         for i in 0..<n {
             guard force[i].isFinite, torque[i].isFinite, abs(force[i].x) < 1e15, abs(force[i].y) < 1e15 else {
@@ -617,7 +654,7 @@ public final class DynamicAnimator {
         case .itemBehavior(let ib):
             try range("elasticity", ib.elasticity, 0)
             try range("friction", ib.friction, 0)
-            try range("density", ib.density, 0, open: true)
+            try range("density", ib.density, 0, 1e6, open: true)
             try range("resistance", ib.resistance, 0)
             try range("angularResistance", ib.angularResistance, 0)
             try finite("charge", ib.charge ?? 0)

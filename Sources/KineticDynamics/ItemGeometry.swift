@@ -14,8 +14,9 @@ struct ItemBody {
     /// Builds the body of `item`, or says why it is degenerate.
     init(_ item: DynamicItem) throws(DynamicsError) {
         let w = item.size.width, h = item.size.height
-        guard w.isFinite, h.isFinite, w > 0, h > 0 else {
-            throw .invalidValue(path: "item \(item.id).size", reason: "must be positive and finite, got \(w)×\(h)")
+        // Beyond these, masses and moments leave the range Chipmunk's solver stays finite in.
+        guard w.isFinite, h.isFinite, w >= 1e-3, h >= 1e-3, w <= 1e7, h <= 1e7 else {
+            throw .invalidValue(path: "item \(item.id).size", reason: "each side must be 0.001…10000000 pt, got \(w)×\(h)")
         }
         switch item.collisionBoundsType {
         case .rectangle:

@@ -300,3 +300,22 @@ import Testing
         #expect(pb.center.distance(to: Point(200, 100)) < 1)
     }
 }
+
+@Suite struct BlowUpTests {
+    @Test func absurdAddedVelocityIsABlowUpNotACrash() throws {
+        let a = try DynamicAnimator(referenceBounds: Rect(0, 0, 100, 100),
+                                    items: [DynamicItem(id: "a", center: Point(50, 50), size: Size(10, 10))], behaviors: [
+            DynamicBehavior(id: "v1", .itemBehavior(DynamicItemBehavior(items: ["a"], linearVelocity: Point(1.5e308, 0)))),
+            DynamicBehavior(id: "v2", .itemBehavior(DynamicItemBehavior(items: ["a"], linearVelocity: Point(1.5e308, 0)))),
+        ])
+        #expect(throws: DynamicsError.nonFiniteState(time: 0, item: "a")) { try a.step(to: 0.1) }
+    }
+
+    @Test func absurdInstantaneousPushIsABlowUpNotACrash() throws {
+        let a = try DynamicAnimator(referenceBounds: Rect(0, 0, 100, 100),
+                                    items: [DynamicItem(id: "a", center: Point(50, 50), size: Size(10, 10))], behaviors: [
+            DynamicBehavior(id: "p", begin: 0.5, .push(PushBehavior(items: ["a"], mode: .instantaneous, pushDirection: Point(0, 1e300)))),
+        ])
+        #expect(throws: DynamicsError.nonFiniteState(time: 0.5, item: "a")) { try a.step(to: 1) }
+    }
+}

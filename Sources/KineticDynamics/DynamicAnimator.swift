@@ -195,6 +195,18 @@ public final class DynamicAnimator {
         entries.removeAll()
     }
 
+    /// Takes an item out of every behavior (a view removed from its superview); behaviors
+    /// left with no item, and attachments or snaps of the item, are removed.
+    public func removeItem(_ id: String) throws(DynamicsError) {
+        for behavior in behaviors where behavior.itemIDs.contains(id) {
+            if let reduced = behavior.removingItem(id) {
+                try updateBehavior(id: behavior.id) { $0 = reduced }
+            } else {
+                try removeBehavior(id: behavior.id)
+            }
+        }
+    }
+
     /// Changes a behavior's properties (an animated anchor point, a tilted gravity, a
     /// push made active again…). The change takes effect at the next step; an
     /// instantaneous push whose `active` turns true fires again.
@@ -309,7 +321,7 @@ public final class DynamicAnimator {
         switch entries[k].behavior.kind {
         case .attachment: break   // made by syncJoints, once the item materials are known
         case .collision(let c):
-            var polylines: [(String, [Point], Bool)] = c.boundaries.flatMap { boundary -> [(String, [Point], Bool)] in
+            let polylines: [(String, [Point], Bool)] = c.boundaries.flatMap { boundary -> [(String, [Point], Bool)] in
                 switch boundary.shape {
                 case .line(let from, let to): return [(boundary.identifier, [from, to], false)]
                 case .path(let path):

@@ -198,3 +198,88 @@ import Testing
         }
     }
 }
+
+@Suite struct DynamicsItemCheckTests {
+    @Test func anItemNeedsBounds() {
+        do {
+            _ = try SceneLoader.load(text: """
+            kinetic: 1
+            scene: {size: [100, 100], duration: 1}
+            layers: [{id: dot, position: [5, 5]}]
+            dynamics: {behaviors: [{gravity: {items: [dot]}}]}
+            """, file: "t.yaml")
+            Issue.record("loaded")
+        } catch let e as SceneLoadError {
+            #expect(e.problems.map(\.keyPath) == ["dynamics.behaviors[0].gravity.items[0]"])
+            #expect(e.problems.first?.message.contains("empty bounds") == true)
+        } catch { Issue.record("\(error)") }
+    }
+}
+
+@Suite struct DynamicsEventTests {
+    let scene = """
+    kinetic: 1
+    scene: {size: [375, 667], fps: 25, duration: 3}
+    layers:
+      - {id: a, position: [100, 100], bounds: [0, 0, 40, 40]}
+      - {id: b, position: [250, 100], bounds: [0, 0, 40, 40]}
+    dynamics:
+      behaviors:
+        - gravity: {id: g, items: [a]}
+        - collision:
+            items: [a, b]
+            boundaries: [{identifier: floor, from: [0, 500], to: [375, 500]}]
+    events:
+      - at: 1.0
+        addBehaviors:
+          - push: {id: shove, items: [b], pushDirection: [0, 2]}
+        set: {g.magnitude: 0.5}
+      - on: {contact: began, boundary: floor}
+        do:
+          - removeLayers: [$item]
+            delay: 0.5
+    """
+
+    @Test func timeEventsAddBehaviorsAndSetProperties() throws {
+        let loaded = try SceneLoader.load(text: scene, file: "t.yaml")
+        let simulation = Simulation(timeline: Timeline(scene: loaded))
+        _ = try simulation.frame(25)                       // t = 1: the push starts now
+        #expect(try #require(simulation.itemStates["b"]).velocity == .zero)
+        _ = try simulation.frame(30)                       // 0.2 s of push 200 on mass 0.16
+        let vb = try #require(simulation.itemStates["b"]).velocity.y
+        #expect(abs(vb - 200 / 0.16 * 0.2) < 1e-6)
+    }
+
+    @Test func contactHandlerRemovesTheItemAfterItsDelay() throws {
+        let loaded = try SceneLoader.load(text: scene, file: "t.yaml")
+        let simulation = Simulation(timeline: Timeline(scene: loaded))
+        // a's bottom falls 380 pt at 1000 pt/s²: it lands at √0.76 ≈ 0.87 s, and goes 0.5 s later.
+        let landing = 0.76.squareRoot()
+        let before = try simulation.frame(at: landing + 0.45, index: 0)
+        #expect(before.layers[0].isHidden == false)
+        let after = try simulation.frame(at: landing + 0.55, index: 1)
+        #expect(after.layers[0].isHidden == true)
+        #expect(after.layers[1].isHidden == false)
+    }
+
+    @Test func eventProblemsAreReported() {
+        do {
+            _ = try SceneLoader.load(text: """
+            kinetic: 1
+            scene: {size: [100, 100], duration: 1}
+            layers: [{id: a, bounds: [0, 0, 10, 10]}]
+            dynamics: {behaviors: [{gravity: {id: g, items: [a]}}]}
+            events:
+              - {at: 0.5, set: {gg.magnitude: 2, g.magnitud: 1}, removeBehaviors: [h]}
+              - {on: {contact: begun}, do: [{removeLayers: [$item]}]}
+            """, file: "t.yaml")
+            Issue.record("loaded")
+        } catch let e as SceneLoadError {
+            let text = e.problems.map(\.description).joined(separator: "\n")
+            #expect(text.contains("events[0].set.gg.magnitude: unknown behavior id 'gg' (did you mean 'g'?)"))
+            #expect(text.contains("events[0].set.g.magnitud: behavior 'g': no property 'magnitud'"))
+            #expect(text.contains("events[0].removeBehaviors[0]: unknown behavior id 'h'"))
+            #expect(text.contains("events[1].on.contact: 'begun' is not one of began, ended (did you mean 'began'?)"))
+        } catch { Issue.record("\(error)") }
+    }
+}

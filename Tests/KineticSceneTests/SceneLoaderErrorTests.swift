@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func notYetSupportedIsLoud() {
-        let p = problems(header + "events: []\nlayers: [{id: a, position: \"= t * 2\"}]\n")
+        let p = problems(header + "events: [{on: {contact: began}, do: [{animate: {}}]}]\nlayers: [{id: a, position: \"= t * 2\"}]\n")
         #expect(p.count == 2)
         #expect(p.allSatisfy { $0.message.hasPrefix("not yet supported") })
     }

@@ -117,11 +117,15 @@ struct DynamicsDecoder {
         return decoded.map { DynamicBehavior(id: id, begin: begin, end: end, $0) }
     }
 
-    /// A layer id that must name a layer.
+    /// A layer id that must name a layer with a body: non-empty bounds.
     private func itemID(_ f: Field) -> String? {
         guard let name = f.string else { return nil }
-        guard layerIDs[name] != nil else {
+        guard let entry = layerIDs[name] else {
             f.report("unknown layer id '\(name)'" + Suggestions.hint(for: name, in: Array(layerIDs.keys)))
+            return nil
+        }
+        if let layer = layers[entry.address], layer.bounds.width * layer.bounds.height <= 0 {
+            f.report("'\(name)' has empty bounds: a dynamic item's body is its bounds, give it a size")
             return nil
         }
         return name

@@ -76,12 +76,17 @@ public enum SceneLoader {
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder)
         let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
-        let dynamics = m["dynamics"].flatMap { DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers).dynamics($0) }
-        m["events"]?.report("not yet supported: events (section 7 of the scene format)")
+        let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers)
+        let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
+        let events = m["events"].map { f in
+            EventsDecoder(dynamics: dynamicsDecoder,
+                          initialBehaviors: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { a, _ in a })
+                .events(f)
+        } ?? []
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         guard let settings else { return nil }
         return Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
-                     dynamics: dynamics, assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+                     dynamics: dynamics, events: events, assets: layerDecoder.assets.union(animationDecoder.assets.assets))
     }
 
     private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {

@@ -14,6 +14,8 @@ public struct Scene: Sendable {
     public var golden: GoldenSpec
     /// The physics of section 6, when the file has a `dynamics:` block.
     public var dynamics: DynamicsSpec? = nil
+    /// The events of section 7, in file order.
+    public var events: [SceneEvent] = []
     /// Every image asset the scene uses, resolved to file paths.
     public var assets: Set<String>
 

@@ -43,6 +43,12 @@ public final class Simulation {
     public let timeline: Timeline
     private var animator: DynamicAnimator?
     private var bindings: [Binding] = []
+    /// Time events not yet run, earliest first.
+    private var timeEvents: [(time: Double, actions: [EventAction])] = []
+    /// Actions waiting for their delay, with the contact that fired them.
+    private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
+    /// Layers removed by events, by id.
+    private var removedLayers: Set<String> = []
 
     /// The state of every dynamic item at the last frame computed, by layer id.
     public private(set) var itemStates: [String: DynamicItemState] = [:]
@@ -66,12 +72,13 @@ public final class Simulation {
     /// The presentation tree at `time`: the animations applied, then the physics.
     public func frame(at time: Double, index: Int) throws(SimulationError) -> SceneFrame {
         var frame = timeline.frame(at: time, index: index)
-        guard let spec = timeline.scene.dynamics else { return frame }
+        let scene = timeline.scene
+        guard let spec = scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec()) else { return frame }
         if let animator, time + 1e-9 < animator.time { self.animator = nil }
         do throws(DynamicsError) {
             if animator == nil { try start(spec) }
             guard let animator else { return frame }
-            try animator.step(to: time)
+            try advance(animator, to: time)
             for b in bindings {
                 guard let s = animator.state(of: b.id) else { continue }
                 itemStates[b.id] = s
@@ -83,7 +90,107 @@ public final class Simulation {
         } catch {
             throw SimulationError(error)
         }
+        for id in removedLayers {
+            if let address = Self.addresses(of: frame.layers)[id] { frame.layers.modify(at: address) { $0.isHidden = true } }
+        }
         return frame
+    }
+
+    /// Steps to `time`, one step at a time when events are pending or listening, so each
+    /// runs at its own step, in simulation order.
+    private func advance(_ animator: DynamicAnimator, to time: Double) throws(DynamicsError) {
+        let events = timeline.scene.events
+        let handlers = events.filter { if case .contact = $0.trigger { return true } else { return false } }
+        let h = 1 / Double(animator.stepsPerSecond)
+        while true {
+            try runDue(animator, upTo: animator.time)
+            let next = animator.time + h
+            guard next <= time + 1e-7 else { break }
+            if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty {
+                try animator.step(to: time)
+                break
+            }
+            try animator.step(to: next)
+            for contact in animator.takeContactEvents() {
+                for handler in handlers {
+                    guard case .contact(let phase, let filter) = handler.trigger, phase == contact.phase,
+                          let ordered = Self.match(filter, contact) else { continue }
+                    for action in handler.actions {
+                        delayed.append((contact.time + action.delay, action, ordered))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The contact as the handler sees it ($item first), or nil when it does not match.
+    private static func match(_ filter: SceneEvent.ContactFilter, _ c: ContactEvent) -> ContactEvent? {
+        switch filter {
+        case .any: return c
+        case .boundary(let id):
+            guard case .boundary(let b) = c.other, id == nil || id == b else { return nil }
+            return c
+        case .items(let ids):
+            guard case .item(let other) = c.other else { return nil }
+            let pair = [c.item, other]
+            if ids.count == 1 {
+                guard let first = ids.first, pair.contains(first) else { return nil }
+                return first == c.item ? c : ContactEvent(phase: c.phase, time: c.time, item: other, other: .item(c.item))
+            }
+            guard Set(ids) == Set(pair) else { return nil }
+            return ids[0] == c.item ? c : ContactEvent(phase: c.phase, time: c.time, item: other, other: .item(c.item))
+        }
+    }
+
+    /// Runs the time events and delayed actions due at or before `now`, in time order.
+    private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(DynamicsError) {
+        while let first = timeEvents.first, first.time <= now + 1e-9 {
+            timeEvents.removeFirst()
+            for action in first.actions { try run(action, contact: nil, animator) }
+        }
+        let due = delayed.enumerated().filter { $0.element.time <= now + 1e-9 }
+        guard !due.isEmpty else { return }
+        delayed = delayed.enumerated().filter { $0.element.time > now + 1e-9 }.map(\.element)
+        for (_, entry) in due.sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
+            try run(entry.action, contact: entry.contact, animator)
+        }
+    }
+
+    private func run(_ action: EventAction, contact: ContactEvent?, _ animator: DynamicAnimator) throws(DynamicsError) {
+        switch action.kind {
+        case .removeAllBehaviors:
+            animator.removeAllBehaviors()
+        case .removeBehaviors(let ids):
+            for id in ids where animator.behavior(id: id) != nil { try animator.removeBehavior(id: id) }
+        case .addBehaviors(let behaviors):
+            for b in behaviors {
+                // Re-adding a live id replaces it, as adding a behavior object again would.
+                if animator.behavior(id: b.id) != nil { try animator.removeBehavior(id: b.id) }
+                var live = b
+                live.begin += animator.time
+                live.end += animator.time
+                try animator.addBehavior(live)
+            }
+        case .set(let changes):
+            for change in changes {
+                guard let current = animator.behavior(id: change.behavior),
+                      let updated = try? current.setting(change.property, to: change.value) else { continue }
+                try animator.updateBehavior(id: change.behavior) { $0 = updated }
+            }
+        case .removeLayers(let layers):
+            for layer in layers {
+                let id: String?
+                switch layer {
+                case .id(let name): id = name
+                case .item: id = contact?.item
+                case .other:
+                    if case .item(let other) = contact?.other { id = other } else { id = nil }
+                }
+                guard let id else { continue }
+                removedLayers.insert(id)
+                if animator.state(of: id) != nil { try animator.removeItem(id) }
+            }
+        }
     }
 
     /// Builds the animator from the layers as they are at time 0.
@@ -93,7 +200,14 @@ public final class Simulation {
         let addresses = Self.addresses(of: scene.layers)
         var items: [DynamicItem] = []
         bindings = []
-        for id in spec.itemIDs {
+        var ids = spec.itemIDs
+        for event in scene.events {
+            for action in event.actions {
+                guard case .addBehaviors(let added) = action.kind else { continue }
+                for id in added.flatMap(\.itemIDs) where !ids.contains(id) { ids.append(id) }
+            }
+        }
+        for id in ids {
             guard let address = addresses[id], let layer = initial[address] else { continue }
             let c = layer.transform.components
             let angle = c.rotationZ
@@ -104,6 +218,11 @@ public final class Simulation {
             bindings.append(Binding(id: id, address: address, offset: Self.rotate(center - layer.position, by: -angle)))
         }
         let bounds = spec.referenceBounds ?? Rect(origin: .zero, size: scene.settings.size)
+        timeEvents = scene.events.enumerated().compactMap { k, e -> (Int, Double, [EventAction])? in
+            if case .time(let t) = e.trigger { return (k, t, e.actions) } else { return nil }
+        }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map { ($0.1, $0.2) }   // file order among equal times
+        delayed = []
+        removedLayers = []
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
                                        behaviors: spec.behaviors, seed: scene.settings.seed)
         itemStates = [:]

@@ -218,7 +218,8 @@ public struct AttachmentBehavior: Hashable, Sendable {
     public var frequency: Double
     /// Damping ratio (1 = critical), used when `frequency` > 0.
     public var damping: Double
-    /// Torque resisting rotation at a pin, in UIKit mass units × pt²/s²... (0 = free).
+    /// The most torque the joint's friction resists relative rotation with, in UIKit
+    /// mass units × pt²/s² (0 = turns freely); for pin, distance and limit attachments.
     public var frictionTorque: Double
     /// The travel allowed along a sliding attachment's axis, relative to the anchor.
     public var attachmentRange: ClosedRange<Double>?

@@ -236,8 +236,11 @@ import Testing
         set: {g.magnitude: 0.5}
       - on: {contact: began, boundary: floor}
         do:
+          - set: {$item.opacity: 0.5}
           - removeLayers: [$item]
             delay: 0.5
+      - at: 2
+        set: {b.backgroundColor: red, g.magnitude: 1}
     """
 
     @Test func timeEventsAddBehaviorsAndSetProperties() throws {
@@ -257,9 +260,14 @@ import Testing
         let landing = 0.76.squareRoot()
         let before = try simulation.frame(at: landing + 0.45, index: 0)
         #expect(before.layers[0].isHidden == false)
+        #expect(before.layers[0].opacity == 0.5)           // set by the handler at landing
+        #expect(before.layers[1].opacity == 1)
         let after = try simulation.frame(at: landing + 0.55, index: 1)
         #expect(after.layers[0].isHidden == true)
         #expect(after.layers[1].isHidden == false)
+        #expect(after.layers[1].backgroundColor == nil)
+        let late = try simulation.frame(at: 2, index: 2)
+        #expect(late.layers[1].backgroundColor == Color(r255: 255, g255: 0, b255: 0))
     }
 
     @Test func eventProblemsAreReported() {
@@ -276,7 +284,7 @@ import Testing
             Issue.record("loaded")
         } catch let e as SceneLoadError {
             let text = e.problems.map(\.description).joined(separator: "\n")
-            #expect(text.contains("events[0].set.gg.magnitude: unknown behavior id 'gg' (did you mean 'g'?)"))
+            #expect(text.contains("events[0].set.gg.magnitude: unknown behavior or layer id 'gg' (did you mean 'g'?)"))
             #expect(text.contains("events[0].set.g.magnitud: behavior 'g': no property 'magnitud'"))
             #expect(text.contains("events[0].removeBehaviors[0]: unknown behavior id 'h'"))
             #expect(text.contains("events[1].on.contact: 'begun' is not one of began, ended (did you mean 'began'?)"))

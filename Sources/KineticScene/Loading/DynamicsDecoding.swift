@@ -138,20 +138,26 @@ struct DynamicsDecoder {
         return ids.contains(where: { $0 == nil }) ? nil : ids.compactMap { $0 }
     }
 
-    /// A vector given as `directionKey: [x, y]` or as `angle` + `magnitude` (UIKit's
-    /// setAngle(_:magnitude:)); `defaultVector` fills what is not given.
+    /// A vector as UIKit's setters build it: `directionKey: [x, y]` sets the vector, then
+    /// `angle` turns it and `magnitude` scales it (so `pushDirection: [1, 0.3]` with
+    /// `magnitude: 1.6` pushes along [1, 0.3] at 1.6). `defaultVector` when none is given.
     private func direction(_ m: Mapping, key: String, default defaultVector: Point) -> Point? {
+        var vector = defaultVector
         if let df = m[key] {
-            if m["angle"] != nil || m["magnitude"] != nil {
-                df.report("give either \(key) or angle and magnitude, not both")
-                return nil
-            }
-            return df.point
+            guard let p = df.point else { return nil }
+            vector = p
         }
-        let angle = m["angle"].map { $0.angle } ?? atan2(defaultVector.y, defaultVector.x)
-        let magnitude = m["magnitude"].map { $0.number } ?? defaultVector.length
-        guard let angle, let magnitude else { return nil }
-        return Point(cos(angle), sin(angle)) * magnitude
+        if let af = m["angle"] {
+            guard let angle = af.angle else { return nil }
+            vector = Point(cos(angle), sin(angle)) * vector.length
+        }
+        if let mf = m["magnitude"] {
+            guard let magnitude = mf.number else { return nil }
+            // UIKit's angle of a zero vector is 0 (+x).
+            let unit = vector.length > 0 ? vector / vector.length : Point(1, 0)
+            vector = unit * magnitude
+        }
+        return vector
     }
 
     private func gravity(_ m: Mapping) -> GravityBehavior? {

@@ -1,19 +1,28 @@
 import Foundation
 import KineticDynamics
 import KineticGeometry
+import KineticLayers
 
 /// Reads `events:` (section 7). Supported: `at:` and `on: {contact: …}` triggers with
 /// removeAllBehaviors, removeBehaviors, addBehaviors, `set` of behavior properties and
-/// removeLayers (with `delay` in `do:` lists). `animate`, `set` of layer key paths and
+/// removeLayers (with `delay` in `do:` lists), `set` of layer key paths. `animate` and
 /// `animationStop` triggers are reported as not yet supported.
 struct EventsDecoder {
     let dynamics: DynamicsDecoder
+    /// Reads layer values (and records the image assets they use).
+    var animations: AnimationDecoder
     /// Behavior ids of the `dynamics:` block.
     let initialBehaviors: [String: DynamicBehavior]
 
+    init(dynamics: DynamicsDecoder, animations: AnimationDecoder, initialBehaviors: [(String, DynamicBehavior)]) {
+        self.dynamics = dynamics
+        self.animations = animations
+        self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
+    }
+
     static let actionKeys = ["removeAllBehaviors", "removeBehaviors", "addBehaviors", "set", "removeLayers", "animate"]
 
-    func events(_ f: Field) -> [SceneEvent] {
+    mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
         // Behaviors added anywhere can be named anywhere (set, removeBehaviors).
         var known = initialBehaviors
@@ -35,9 +44,11 @@ struct EventsDecoder {
             }
             added.append(byAction)
         }
-        return decoded.enumerated().compactMap { index, pair in
-            event(pair.0, pair.1, added: added[index], known: known)
+        var events: [SceneEvent] = []
+        for (index, pair) in decoded.enumerated() {
+            if let e = event(pair.0, pair.1, added: added[index], known: known) { events.append(e) }
         }
+        return events
     }
 
     private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> [DynamicBehavior] {
@@ -51,7 +62,7 @@ struct EventsDecoder {
         return result
     }
 
-    private func event(_ f: Field, _ m: Mapping, added: [Int: [DynamicBehavior]], known: [String: DynamicBehavior]) -> SceneEvent? {
+    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: [DynamicBehavior]], known: [String: DynamicBehavior]) -> SceneEvent? {
         switch (m["at"], m["on"]) {
         case (let af?, nil):
             if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
@@ -127,7 +138,7 @@ struct EventsDecoder {
         }
     }
 
-    private func action(_ key: String, _ f: Field, added: [DynamicBehavior]?, known: [String: DynamicBehavior],
+    private mutating func action(_ key: String, _ f: Field, added: [DynamicBehavior]?, known: [String: DynamicBehavior],
                         contact: Bool) -> EventAction.Kind? {
         switch key {
         case "removeAllBehaviors":
@@ -147,7 +158,7 @@ struct EventsDecoder {
         case "addBehaviors":
             return added.map { .addBehaviors($0) }
         case "set":
-            return set(f, known: known)
+            return set(f, known: known, contact: contact)
         case "removeLayers":
             guard let list = f.elements else { return nil }
             var layers: [EventLayer] = []
@@ -176,23 +187,26 @@ struct EventsDecoder {
                                        "snapPoint", "position", "direction"]
     static let boolProperties: Set = ["active", "allowsRotation", "anchored", "translatesReferenceBoundsIntoBoundary"]
 
-    private func set(_ f: Field, known: [String: DynamicBehavior]) -> EventAction.Kind? {
+    private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
         var changes: [(behavior: String, property: String, value: BehaviorValue)] = []
+        var layerChanges: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)] = []
         var ok = true
         for (k, v) in raw {
             guard let key = k.scalar?.string else { continue }
             let vf = f.child(v, key: key)
             guard let dot = key.firstIndex(of: ".") else {
-                vf.report("expected BEHAVIOR.property (for example g.magnitude)"); ok = false; continue
+                vf.report("expected ID.property (for example g.magnitude or star.opacity)"); ok = false; continue
             }
             let id = String(key[..<dot]), property = String(key[key.index(after: dot)...])
+            if id == "$item" || id == "$other" || (known[id] == nil && dynamics.layerIDs[id] != nil) {
+                guard let change = layerChange(id, property, vf, contact: contact) else { ok = false; continue }
+                layerChanges.append(change)
+                continue
+            }
             guard let behavior = known[id] else {
-                if dynamics.layerIDs[id] != nil {
-                    vf.report("not yet supported: setting layer properties in events (section 7)")
-                } else {
-                    vf.report("unknown behavior id '\(id)'" + Suggestions.hint(for: id, in: Array(known.keys)))
-                }
+                vf.report("unknown behavior or layer id '\(id)'"
+                          + Suggestions.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
                 ok = false; continue
             }
             let value: BehaviorValue?
@@ -208,6 +222,36 @@ struct EventsDecoder {
             }
             changes.append((id, property, value))
         }
-        return ok ? .set(changes) : nil
+        return ok ? .set(changes, layers: layerChanges) : nil
+    }
+
+    /// `LAYER.keyPath: value` with the key path checked against the layer.
+    private mutating func layerChange(_ id: String, _ text: String, _ vf: Field,
+                                      contact: Bool) -> (layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)? {
+        let layer: EventLayer
+        var keyPath = LayerKeyPath.named[text]
+        switch id {
+        case "$item", "$other":
+            guard contact else {
+                vf.report("\(id) names a contact's item: it only exists in `on: {contact: …}` handlers")
+                return nil
+            }
+            layer = id == "$item" ? .item : .other
+        default:
+            layer = .id(id)
+            if let entry = dynamics.layerIDs[id] {
+                if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
+                if let kp = keyPath, let types = kp.layerTypes, !types.contains(entry.type) {
+                    vf.report("'\(text)' does not apply to \(entry.type.rawValue) layer '\(id)'")
+                    return nil
+                }
+            }
+        }
+        guard let kp = keyPath else {
+            vf.report("'\(text)' is not a key path of layer '\(id)'" + Suggestions.hint(for: text, in: Array(LayerKeyPath.named.keys)))
+            return nil
+        }
+        guard let value = animations.value(vf, for: kp) else { return nil }
+        return (layer, kp, value)
     }
 }

@@ -78,15 +78,13 @@ public enum SceneLoader {
         let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
-        let events = m["events"].map { f in
-            EventsDecoder(dynamics: dynamicsDecoder,
-                          initialBehaviors: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { a, _ in a })
-                .events(f)
-        } ?? []
+        var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
+                                          initialBehaviors: (dynamics?.behaviors ?? []).map { ($0.id, $0) })
+        let events = m["events"].map { eventsDecoder.events($0) } ?? []
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         guard let settings else { return nil }
         return Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
-                     dynamics: dynamics, events: events, assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+                     dynamics: dynamics, events: events, assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
     }
 
     private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {

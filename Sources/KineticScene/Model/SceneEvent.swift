@@ -1,4 +1,6 @@
 import KineticDynamics
+import KineticGeometry
+import KineticLayers
 
 /// An entry of `events:` (section 7): when it fires and what it does.
 public struct SceneEvent: Sendable {
@@ -45,8 +47,10 @@ public struct EventAction: Sendable {
         case removeAllBehaviors
         case removeBehaviors([String])
         case addBehaviors([DynamicBehavior])
-        /// `BEHAVIOR.property: value`
-        case set([(behavior: String, property: String, value: BehaviorValue)])
+        /// `BEHAVIOR.property: value`, and `LAYER.keyPath: value` (the layer's value from
+        /// then on, over its animations).
+        case set([(behavior: String, property: String, value: BehaviorValue)],
+                 layers: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)])
         /// Removed layers disappear (hidden) and leave every behavior.
         case removeLayers([EventLayer])
     }

@@ -49,6 +49,8 @@ public final class Simulation {
     private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
     /// Layers removed by events, by id.
     private var removedLayers: Set<String> = []
+    /// Layer values set by events, in the order set.
+    private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
 
     /// The state of every dynamic item at the last frame computed, by layer id.
     public private(set) var itemStates: [String: DynamicItemState] = [:]
@@ -90,8 +92,15 @@ public final class Simulation {
         } catch {
             throw SimulationError(error)
         }
-        for id in removedLayers {
-            if let address = Self.addresses(of: frame.layers)[id] { frame.layers.modify(at: address) { $0.isHidden = true } }
+        if !removedLayers.isEmpty || !layerValues.isEmpty {
+            let addresses = Self.addresses(of: frame.layers)
+            for change in layerValues {
+                guard let address = addresses[change.id] else { continue }
+                frame.layers.modify(at: address) { $0.setValue(change.value, at: change.keyPath) }
+            }
+            for id in removedLayers {
+                if let address = addresses[id] { frame.layers.modify(at: address) { $0.isHidden = true } }
+            }
         }
         return frame
     }
@@ -120,6 +129,17 @@ public final class Simulation {
                     }
                 }
             }
+        }
+    }
+
+    /// The layer id an action names, given the contact that fired it.
+    private static func layerID(_ layer: EventLayer, _ contact: ContactEvent?) -> String? {
+        switch layer {
+        case .id(let name): return name
+        case .item: return contact?.item
+        case .other:
+            if case .item(let other) = contact?.other { return other }
+            return nil
         }
     }
 
@@ -171,22 +191,19 @@ public final class Simulation {
                 live.end += animator.time
                 try animator.addBehavior(live)
             }
-        case .set(let changes):
+        case .set(let changes, let layerChanges):
             for change in changes {
                 guard let current = animator.behavior(id: change.behavior),
                       let updated = try? current.setting(change.property, to: change.value) else { continue }
                 try animator.updateBehavior(id: change.behavior) { $0 = updated }
             }
+            for change in layerChanges {
+                guard let id = Self.layerID(change.layer, contact) else { continue }
+                layerValues.append((id, change.keyPath, change.value))
+            }
         case .removeLayers(let layers):
             for layer in layers {
-                let id: String?
-                switch layer {
-                case .id(let name): id = name
-                case .item: id = contact?.item
-                case .other:
-                    if case .item(let other) = contact?.other { id = other } else { id = nil }
-                }
-                guard let id else { continue }
+                guard let id = Self.layerID(layer, contact) else { continue }
                 removedLayers.insert(id)
                 if animator.state(of: id) != nil { try animator.removeItem(id) }
             }
@@ -223,6 +240,7 @@ public final class Simulation {
         }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map { ($0.1, $0.2) }   // file order among equal times
         delayed = []
         removedLayers = []
+        layerValues = []
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
                                        behaviors: spec.behaviors, seed: scene.settings.seed)
         itemStates = [:]

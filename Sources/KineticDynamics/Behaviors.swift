@@ -107,9 +107,12 @@ public struct CollisionBoundary: Hashable, Sendable {
         /// A segment (`addBoundary(withIdentifier:from:to:)`).
         case line(from: Point, to: Point)
         /// A path, closed as UIKit closes it: each subpath's end joins its start, so an
-        /// arc collides along its chord too. Curves are flattened to within 0.1 pt.
+        /// arc collides along its chord too. Curves are flattened to within `flatness`.
         case path(BezierPath)
     }
+
+    /// How far (points) the chords of a flattened path boundary stray from its curves.
+    public static let flatness = 0.001
 
     public init(identifier: String, _ shape: Shape) {
         self.identifier = identifier

@@ -325,7 +325,9 @@ public final class DynamicAnimator {
                 switch boundary.shape {
                 case .line(let from, let to): return [(boundary.identifier, [from, to], false)]
                 case .path(let path):
-                    return path.flattened(tolerance: 0.1).map { line in
+                    // Fine enough that a ball rolling along the curve keeps its energy: each
+                    // joint between chords takes away about sin²(turn) of the kinetic energy.
+                    return path.flattened(tolerance: CollisionBoundary.flatness).map { line in
                         var points = line
                         if points.count > 2, points.first == points.last { points.removeLast() }
                         return (boundary.identifier, points, points.count > 2)

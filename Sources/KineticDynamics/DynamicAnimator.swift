@@ -74,6 +74,8 @@ public final class DynamicAnimator {
         var isLive = false
         var joints: Int?
         var boundaries: [Int] = []
+        /// The boundary outlines in the space, for the debug overlay (closed ones repeat their start).
+        var outlines: [[Point]] = []
         /// An attachment's length when none was given: the distance when it first went live.
         var resolvedLength: Double?
         /// An instantaneous push waiting to fire at the next step.
@@ -249,10 +251,12 @@ public final class DynamicAnimator {
         guard time.isFinite else { throw .invalidValue(path: "time", reason: "must be finite") }
         let target = Int((time * Double(stepsPerSecond) + 1e-7).rounded(.down))
         while stepIndex < target { try stepOnce() }
+        // Behaviors due now are live in what the caller reads (joints, added velocities).
+        refreshLiveness()
     }
 
-    private func stepOnce() throws(DynamicsError) {
-        let h = 1 / Double(stepsPerSecond)
+    /// Brings behaviors live or retires them for the current time, with their materials and joints.
+    private func refreshLiveness() {
         let t = time
         for k in entries.indices {
             let b = entries[k].behavior
@@ -260,6 +264,12 @@ public final class DynamicAnimator {
         }
         if materialsDirty { applyMaterials() }
         syncJoints()
+    }
+
+    private func stepOnce() throws(DynamicsError) {
+        let h = 1 / Double(stepsPerSecond)
+        let t = time
+        refreshLiveness()
         firePushes()
         try applyForces(h: h, time: t)
         updateSprings()
@@ -342,12 +352,14 @@ public final class DynamicAnimator {
                 boundaryOwners.append((entries[k].behavior.id, CollisionBehavior.referenceBoundsIdentifier))
                 entries[k].boundaries.append(space.addBoundary(walls: Self.walls(around: box), tag: tag,
                                                                elasticity: 1, friction: 1))
+                entries[k].outlines.append(box.corners + [box.corners[0]])
             }
             for (identifier, points, closed) in polylines where points.count >= 2 {
                 let tag = boundaryOwners.count
                 boundaryOwners.append((entries[k].behavior.id, identifier))
                 entries[k].boundaries.append(space.addBoundary(polyline: points, closed: closed, tag: tag,
                                                                elasticity: 1, friction: 1))
+                entries[k].outlines.append(closed ? points + [points[0]] : points)
             }
         default: break
         }
@@ -372,6 +384,7 @@ public final class DynamicAnimator {
         entries[k].jointEnds = nil
         for handle in entries[k].boundaries { space.removeBoundary(handle) }
         entries[k].boundaries = []
+        entries[k].outlines = []
         rebuildCollisionGroups()
     }
 
@@ -599,6 +612,63 @@ public final class DynamicAnimator {
         let moment = space.moment(i)
         return 1 / itemMass(density: materials[i].density, size: items[i].size)
             + (moment.isFinite && moment > 0 ? rn * rn / moment : 0)
+    }
+
+    // MARK: Debug overlay
+
+    /// What UIDynamicAnimator's debug mode draws, in reference-bounds coordinates.
+    public func debugGeometry() -> DynamicsDebugGeometry {
+        var g = DynamicsDebugGeometry()
+        for (i, body) in bodies.enumerated() {
+            let center = space.position(i), angle = space.angle(i)
+            let outline: [Point]
+            switch body.shape {
+            case .circle(let r):
+                outline = (0...24).map { k in
+                    let t = 2 * Double.pi * Double(k) / 24
+                    return center + rotate(Point(r * cos(t), r * sin(t)), by: angle)
+                }
+                g.segments.append((center, center + rotate(Point(r, 0), by: angle)))   // shows the turning
+            case .polygon(let points):
+                outline = (points + [points[0]]).map { center + rotate($0, by: angle) }
+            }
+            g.bodies.append(outline)
+            // A tenth of a second of travel.
+            g.velocities.append((center, center + space.velocity(i) * 0.1))
+        }
+        for entry in entries where entry.isLive {
+            g.boundaries += entry.outlines
+            switch entry.behavior.kind {
+            case .attachment(let a):
+                guard let i = itemIndex[a.item] else { continue }
+                let pA = space.position(i) + rotate(a.offsetFromCenter, by: space.angle(i))
+                let pB: Point
+                switch a.attachedTo {
+                case .anchor(let p): pB = p; g.anchors.append(p)
+                case .item(let other, let offset):
+                    guard let j = itemIndex[other] else { continue }
+                    pB = space.position(j) + rotate(offset, by: space.angle(j))
+                }
+                g.joints.append((pA, pB))
+            case .snap(let s):
+                g.anchors.append(s.snapPoint)
+                if let i = itemIndex[s.item] { g.joints.append((space.position(i), s.snapPoint)) }
+            case .field(let f):
+                g.anchors.append(f.position)
+                // Arrows of the force on a unit mass on a 5×5 grid around the field.
+                for gx in -2...2 {
+                    for gy in -2...2 {
+                        let p = f.position + Point(Double(gx), Double(gy)) * 40
+                        let force = f.force(center: p, velocity: .zero, mass: 1, charge: 1, time: time, seed: seed)
+                        let length = force.length
+                        guard length > 0 else { continue }
+                        g.fieldArrows.append((p, p + force / length * min(18, 4 + length / 50)))
+                    }
+                }
+            default: break
+            }
+        }
+        return g
     }
 
     // MARK: Validation

@@ -291,3 +291,30 @@ import Testing
         } catch { Issue.record("\(error)") }
     }
 }
+
+@Suite struct DynamicsDebugOverlayTests {
+    @Test func debugOverlayDrawsBodiesJointsAndBoundaries() throws {
+        let yaml = """
+        kinetic: 1
+        scene: {size: [300, 300], duration: 1}
+        layers: [{id: box, position: [100, 100], bounds: [0, 0, 40, 20]}]
+        dynamics:
+          debug: DEBUG
+          behaviors:
+            - attachment: {item: box, attachedToAnchor: [100, 50]}
+            - collision: {items: [box], translatesReferenceBoundsIntoBoundary: true}
+        """
+        let on = try SceneLoader.load(text: yaml.replacingOccurrences(of: "DEBUG", with: "true"), file: "t.yaml")
+        let frame = try Simulation(timeline: Timeline(scene: on)).frame(0)
+        let places = frame.layers.map(\.place)
+        #expect(places.contains("dynamics.debug.bodies") && places.contains("dynamics.debug.joints")
+                && places.contains("dynamics.debug.boundaries"))
+        let bodies = try #require(frame.layers.first { $0.place == "dynamics.debug.bodies" }?.shape)
+        // The 40×20 box around (100, 100): its outline's bounding box.
+        #expect(bodies.path.boundingBox == Rect(80, 90, 40, 20))
+        let boundaries = try #require(frame.layers.first { $0.place == "dynamics.debug.boundaries" }?.shape)
+        #expect(boundaries.path.boundingBox == Rect(0, 0, 300, 300))
+        let off = try SceneLoader.load(text: yaml.replacingOccurrences(of: "DEBUG", with: "false"), file: "t.yaml")
+        #expect(try Simulation(timeline: Timeline(scene: off)).frame(0).layers.count == 1)
+    }
+}

@@ -49,6 +49,8 @@ public final class Simulation {
     private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
     /// Layers removed by events, by id.
     private var removedLayers: Set<String> = []
+    /// The `dynamics.debug` overlay of the last frame.
+    private var debugLayers: [Layer] = []
     /// Layer values set by events, in the order set.
     private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
 
@@ -89,9 +91,11 @@ public final class Simulation {
                     layer.setValue(.number(s.angle), at: .transformRotationZ)
                 }
             }
+            if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
         } catch {
             throw SimulationError(error)
         }
+        frame.layers += debugLayers
         if !removedLayers.isEmpty || !layerValues.isEmpty {
             let addresses = Self.addresses(of: frame.layers)
             for change in layerValues {
@@ -130,6 +134,8 @@ public final class Simulation {
                 }
             }
         }
+        // No step left before `time`: this brings behaviors due at `time` live.
+        try animator.step(to: time)
     }
 
     /// The layer id an action names, given the contact that fired it.
@@ -241,9 +247,51 @@ public final class Simulation {
         delayed = []
         removedLayers = []
         layerValues = []
+        debugLayers = []
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
                                        behaviors: spec.behaviors, seed: scene.settings.seed)
         itemStates = [:]
+    }
+
+    /// The debug overlay as shape layers drawn over the scene, one per kind of mark, in
+    /// the colours of UIKit's debug mode (bodies blue, velocities green, joints red,
+    /// boundaries grey, fields purple).
+    static func overlay(_ g: DynamicsDebugGeometry) -> [Layer] {
+        func path(_ polylines: [[Point]]) -> BezierPath {
+            var p = BezierPath()
+            for line in polylines where line.count >= 2 {
+                p.move(to: line[0])
+                for q in line.dropFirst() { p.addLine(to: q) }
+            }
+            return p
+        }
+        func arrows(_ segments: [(Point, Point)]) -> [[Point]] {
+            segments.flatMap { a, b -> [[Point]] in
+                let d = b - a, length = d.length
+                guard length > 0 else { return [] }
+                let u = d / length, n = Point(-u.y, u.x), head = min(5, length / 3)
+                return [[a, b], [b - u * head + n * (head / 2), b, b - u * head - n * (head / 2)]]
+            }
+        }
+        let dots = g.anchors.map { c in (0...12).map { k in
+            c + Point(cos(Double(k) * .pi / 6), sin(Double(k) * .pi / 6)) * 3 } }
+        let marks: [(String, Color, [[Point]])] = [
+            ("boundaries", Color(r255: 142, g255: 142, b255: 147), g.boundaries),
+            ("bodies", Color(r255: 0, g255: 122, b255: 255), g.bodies + g.segments.map { [$0.0, $0.1] }),
+            ("joints", Color(r255: 255, g255: 59, b255: 48), g.joints.map { [$0.0, $0.1] } + dots),
+            ("velocities", Color(r255: 52, g255: 199, b255: 89), arrows(g.velocities)),
+            ("fields", Color(r255: 175, g255: 82, b255: 222), arrows(g.fieldArrows)),
+        ]
+        return marks.filter { !$0.2.isEmpty }.map { name, color, lines in
+            var layer = Layer(place: "dynamics.debug.\(name)", type: .shape)
+            var style = ShapeStyle()
+            style.path = path(lines)
+            style.fillColor = nil
+            style.strokeColor = color
+            style.lineWidth = 1
+            layer.shape = style
+            return layer
+        }
     }
 
     private static func rotate(_ v: Point, by angle: Double) -> Point {

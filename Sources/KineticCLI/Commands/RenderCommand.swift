@@ -70,6 +70,9 @@ struct RenderCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress bar or summary on stderr.")
     var quiet = false
 
+    @Flag(help: "Overlay the physics: bodies, velocities, joints, boundaries, fields (as dynamics.debug).")
+    var debug = false
+
     @OptionGroup var limitOptions: LimitOptions
 
     func validate() throws {
@@ -154,6 +157,7 @@ struct RenderCommand: ParsableCommand {
         if let scale { scene.settings.scale = scale }
         if let duration { scene.settings.duration = duration }
         if let fps { scene.settings.fps = fps }
+        if debug { scene.dynamics?.debug = true }
         if let background {
             guard let color = SceneValues.color(background) else {
                 Terminal.error("--background: '\(background)' is not a color")

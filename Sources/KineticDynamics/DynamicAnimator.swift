@@ -537,7 +537,7 @@ public final class DynamicAnimator {
             default: break
             }
         }
-        for i in 0..<n where !materials[i].anchored {
+        for i in 0..<n where !materials[i].anchored && (materials[i].resistance > 0 || materials[i].angularResistance > 0) {
             var v = space.velocity(i), w = space.angularVelocity(i)
             // Box2D's damping law, applied before the forces integrate.
             v = v / (1 + h * materials[i].resistance)

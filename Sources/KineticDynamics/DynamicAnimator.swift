@@ -68,6 +68,8 @@ public final class DynamicAnimator {
     /// An item whose velocity would have become non-finite (or absurd): reported by the
     /// current step instead of being handed to Chipmunk.
     private var blownUpItem: Int?
+    /// A problem found while making joints, thrown by the current step.
+    private var pendingError: DynamicsError?
 
     private struct Entry {
         var behavior: DynamicBehavior
@@ -253,6 +255,7 @@ public final class DynamicAnimator {
         while stepIndex < target { try stepOnce() }
         // Behaviors due now are live in what the caller reads (joints, added velocities).
         refreshLiveness()
+        if let pendingError { throw pendingError }
     }
 
     /// Brings behaviors live or retires them for the current time, with their materials and joints.
@@ -274,6 +277,7 @@ public final class DynamicAnimator {
         try applyForces(h: h, time: t)
         updateSprings()
         moveAnchors(h: h)
+        if let pendingError { throw pendingError }
         if let i = blownUpItem ?? items.indices.first(where: { !isSane($0) }) {
             throw .nonFiniteState(time: t, item: items[i].id)
         }
@@ -413,6 +417,23 @@ public final class DynamicAnimator {
         }
     }
 
+    /// Chipmunk's point joints (pivot, groove) invert a 2×2 mass tensor whose determinant
+    /// cancels away when an attach point lies very far from a small item (lever arm ≫ the
+    /// item's radius of gyration), and it aborts on a zero determinant. The ratio
+    /// Σ(r²/I)/Σ(1/m) measures that; beyond 1e8 the joint is refused.
+    private func pointJointIsSolvable(_ a: AttachmentBehavior) -> Bool {
+        var inverseMass = 0.0, leverage = 0.0
+        func add(_ i: Int, _ offset: Point) {
+            guard !materials[i].anchored else { return }
+            inverseMass += 1 / itemMass(density: materials[i].density, size: items[i].size)
+            let moment = space.moment(i)
+            if moment.isFinite && moment > 0 { leverage += offset.dot(offset) / moment }
+        }
+        if let i = itemIndex[a.item] { add(i, a.offsetFromCenter) }
+        if case .item(let other, let offset) = a.attachedTo, let j = itemIndex[other] { add(j, offset) }
+        return inverseMass > 0 && leverage / inverseMass <= 1e8
+    }
+
     private func attachJoints(_ k: Int, _ a: AttachmentBehavior, turns: Bool) {
         guard let i = itemIndex[a.item] else { return }
         let endA = ChipmunkEnd.body(i)
@@ -425,9 +446,22 @@ public final class DynamicAnimator {
             endB = .body(j); anchorB = offset
             worldB = space.position(j) + rotate(offset, by: space.angle(j))
         }
+
         let worldA = space.position(i) + rotate(a.offsetFromCenter, by: space.angle(i))
         let length = a.length ?? entries[k].resolvedLength ?? worldA.distance(to: worldB)
         entries[k].resolvedLength = length
+        let usesPointJoint: Bool
+        switch a.kind {
+        case .pin, .fixed, .sliding: usesPointJoint = true
+        case .distance, .limit: usesPointJoint = length <= 1e-9
+        }
+        if usesPointJoint && !pointJointIsSolvable(a) {
+            if pendingError == nil {
+                pendingError = .invalidValue(path: "behavior \(entries[k].behavior.id)",
+                                             reason: "an attach point this far from so small an item cannot be solved; attach nearer the item")
+            }
+            return
+        }
         var kinds: [ChipmunkJoint]
         switch a.kind {
         case .distance:

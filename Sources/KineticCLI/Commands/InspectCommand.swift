@@ -45,8 +45,13 @@ struct InspectCommand: ParsableCommand {
             Terminal.error("--frame \(frame) is past the last frame (\(loaded.frameCount - 1))")
             throw ExitStatus.usage
         }
-        var simulation = ParticleSimulation(scene: loaded, maxParticles: limitOptions.limits.maxParticles)
-        let state = try simulation.addingParticles(to: timeline.frame(at: time ?? Double(index) / fps, index: index))
-        print(InspectReport.json(for: state, particles: particles))
+        let simulation = Simulation(timeline: timeline)
+        var particleSimulation = ParticleSimulation(scene: loaded, maxParticles: limitOptions.limits.maxParticles)
+        do {
+            let state = try particleSimulation.addingParticles(to: simulation.frame(at: time ?? Double(index) / fps, index: index))
+            print(InspectReport.json(for: state, items: simulation.itemStates, particles: particles))
+        } catch {
+            throw SceneLoading.exit(for: error, scene: scene)
+        }
     }
 }

@@ -58,7 +58,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Background color (overrides the scene's), e.g. \"#FFFFFF\" or clear.")
     var background: String?
 
-    @Flag(help: "Overlay every layer's bounds and anchor point.")
+    @Flag(help: "Overlay every layer's bounds and anchor point, and the physics: bodies, velocities, joints, boundaries, fields (as dynamics.debug).")
     var debug = false
 
     @Option(help: "GIF loop count; 0 loops forever.")
@@ -130,7 +130,7 @@ struct RenderCommand: ParsableCommand {
                         throw ExitStatus.usage
                     }
                     var particles = ParticleSimulation(scene: scene, maxParticles: limitOptions.limits.maxParticles)
-                    let tree = try particles.addingParticles(to: timeline.frame(at: time ?? Double(index) / fps, index: index))
+                    let tree = try particles.addingParticles(to: Simulation(timeline: timeline).frame(at: time ?? Double(index) / fps, index: index))
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
                 case .gif(let path):
@@ -147,9 +147,8 @@ struct RenderCommand: ParsableCommand {
                 try writeContactSheet(timeline: timeline, renderer: renderer, fps: fps, count: count, path: contactSheet)
                 summary("wrote \(contactSheet)", started: started)
             }
-        } catch let error as EncodeError {
-            Terminal.error("\(error)")
-            throw ExitStatus.cannotCreate
+        } catch {
+            throw SceneLoading.exit(for: error, scene: self.scene)
         }
     }
 
@@ -158,6 +157,7 @@ struct RenderCommand: ParsableCommand {
         if let scale { scene.settings.scale = scale }
         if let duration { scene.settings.duration = duration }
         if let fps { scene.settings.fps = fps }
+        if debug { scene.dynamics?.debug = true }
         if let background {
             guard let color = SceneValues.color(background) else {
                 Terminal.error("--background: '\(background)' is not a color")
@@ -189,11 +189,13 @@ struct RenderCommand: ParsableCommand {
     private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
         let n = min(12, count)
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
-        // Trees in order (emitters advance frame by frame), then rasterized in parallel.
+        // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.
+        let simulation = Simulation(timeline: timeline)
         var particles = ParticleSimulation(scene: timeline.scene, maxParticles: limitOptions.limits.maxParticles)
-        let trees = try indices.map { try particles.addingParticles(to: timeline.frame($0, fps: fps)) }
-        let thumbs = try Parallel.map(Array(zip(indices, trees)), jobs: jobs) { (i, tree) -> (label: String, image: PixelImage) in
-            (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
+        let trees = try indices.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
+        let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
+            let i = tree.index
+            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
         }
         let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)
         try PNGWriter.write(sheet, to: path)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticEncode
 import KineticScene
 
 /// Limits of section 9 that flags can raise, shared by every command that loads scenes.
@@ -33,6 +34,18 @@ enum SceneLoading {
             for problem in error.problems { Terminal.error(problem.description) }
             throw ExitStatus.dataError
         }
+    }
+
+    /// Prints a simulation failure; a blow-up exits 70, a value the physics refuses 65.
+    /// Prints a failure met while computing frames and gives its exit status: a blown-up
+    /// simulation 70, an output that cannot be written 73, any other scene problem
+    /// (too many particles, an impossible joint) 65.
+    static func exit(for error: Error, scene path: String) -> ExitCode {
+        if let code = error as? ExitCode { return code }
+        Terminal.error("\(path): \(error)")
+        if let e = error as? SimulationError, case .blewUp = e.kind { return ExitStatus.software }
+        if error is EncodeError { return ExitStatus.cannotCreate }
+        return ExitStatus.dataError
     }
 }
 

@@ -6,7 +6,9 @@ import KineticScene
 /// The JSON of `kinetic inspect` (section 10 of the contract): the presentation state of
 /// one frame, keys sorted, numbers plain.
 enum InspectReport {
-    static func json(for frame: SceneFrame, particles: Bool = false) -> String {
+    /// `items` are the dynamic items' simulated states (empty without dynamics);
+    /// `particles` lists every live particle of the emitters.
+    static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:], particles: Bool = false) -> String {
         var layers: [String: Any] = [:]
         // The renderer's composition: each layer's plane flattened into its superlayer's.
         Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
@@ -18,8 +20,10 @@ enum InspectReport {
             "frame": frame.index,
             "time": number(frame.time),
             "layers": layers,
-            // Filled by the dynamics and emitter stages.
-            "items": [String: Any](),
+            "items": items.mapValues { s -> [String: Any] in
+                ["center": point(s.center), "angle": number(s.angle),
+                 "velocity": point(s.velocity), "angularVelocity": number(s.angularVelocity)]
+            },
             "emitters": emitters,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()

@@ -27,12 +27,13 @@ struct FramePipeline {
         let chunkSize = max(2, jobs * 2)
         var previous: PixelImage?
         var start = 0
-        // Emitters are stateful: their particles advance with the frames, in order.
+        // Physics and emitters are stateful: they advance with the frames, in order.
+        let simulation = Simulation(timeline: timeline)
         var particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
         while start < frames.count {
             let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
             // Sequential: the scene's state advances frame by frame.
-            let trees = try chunk.map { try particles.addingParticles(to: timeline.frame($0, fps: fps)) }
+            let trees = try chunk.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
             let renderer = self.renderer
             let rasters = try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
             let carried = previous

@@ -76,14 +76,17 @@ public enum SceneLoader {
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder)
         let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
-        for key in ["dynamics", "events"] {
-            m[key]?.report("not yet supported: \(key) (section \(key == "dynamics" ? 6 : 7) of the scene format)")
-        }
+        let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers)
+        let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
+        var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
+                                          initialBehaviors: (dynamics?.behaviors ?? []).map { ($0.id, $0) })
+        let events = m["events"].map { eventsDecoder.events($0) } ?? []
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
         guard let settings else { return nil }
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
-                          assets: layerDecoder.assets.union(animationDecoder.assets.assets))
+                          dynamics: dynamics, events: events,
+                          assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
         scene.bindings = bindings
         scene.layerIDs = layerDecoder.ids.mapValues(\.address)
         return scene

@@ -16,6 +16,10 @@ public struct Scene: Sendable {
     public var bindings: [ExpressionBinding] = []
     /// Layer ids and where they stand in the tree (for references).
     public var layerIDs: [String: LayerAddress] = [:]
+    /// The physics of section 6, when the file has a `dynamics:` block.
+    public var dynamics: DynamicsSpec? = nil
+    /// The events of section 7, in file order.
+    public var events: [SceneEvent] = []
     /// Every image asset the scene uses, resolved to file paths.
     public var assets: Set<String>
 

@@ -1,0 +1,357 @@
+import Foundation
+import KineticDynamics
+import KineticGeometry
+import KineticLayers
+
+/// Reads `dynamics:` (section 6) into a `DynamicsSpec`, reporting every problem with its
+/// location; item ids are checked against the layers.
+struct DynamicsDecoder {
+    let layerIDs: [String: LayerEntry]
+    /// The model layers, for `@layerId` path boundaries and iOS 9 attachment anchors.
+    let layers: [Layer]
+
+    static let keys = ["referenceBounds", "stepsPerSecond", "debug", "items", "behaviors"]
+    static let itemKeys = ["collisionBoundsType", "collisionBoundingPath"]
+    static let behaviorKinds = ["gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field"]
+    static let commonKeys = ["id", "begin", "end"]
+    static let directionKeys = ["angle", "magnitude"]
+
+    func dynamics(_ f: Field) -> DynamicsSpec? {
+        guard let m = f.mapping(allowed: Self.keys) else { return nil }
+        var spec = DynamicsSpec()
+        if let r = m["referenceBounds"]?.rect {
+            if r.isEmpty { m["referenceBounds"]?.report("width and height must be greater than 0") } else { spec.referenceBounds = r }
+        }
+        if let sf = m["stepsPerSecond"], let v = sf.integer {
+            if (1...100_000).contains(v) { spec.stepsPerSecond = v } else { sf.report("must be 1…100000, found \(v)") }
+        }
+        if let v = m["debug"]?.bool { spec.debug = v }
+        if let itemsField = m["items"], let im = itemsField.mapping(allowed: Array(layerIDs.keys)) {
+            for id in im.order { if let f = im[id], let t = collisionBounds(f) { spec.collisionBounds[id] = t } }
+        }
+        if let list = m["behaviors"]?.elements {
+            var seen: [String: Field] = [:]
+            for element in list {
+                guard let b = behavior(element) else { continue }
+                if let first = seen[b.id] {
+                    element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
+                    continue
+                }
+                seen[b.id] = element
+                spec.behaviors.append(b)
+            }
+        }
+        return spec
+    }
+
+    private func collisionBounds(_ f: Field) -> CollisionBoundsType? {
+        guard let m = f.mapping(allowed: Self.itemKeys) else { return nil }
+        guard let tf = m["collisionBoundsType"], let name = tf.string else {
+            if m["collisionBoundingPath"] != nil { m["collisionBoundingPath"]?.report("goes with collisionBoundsType: path") }
+            return nil
+        }
+        switch name {
+        case "rectangle", "ellipse":
+            if m["collisionBoundingPath"] != nil { m["collisionBoundingPath"]?.report("goes with collisionBoundsType: path") }
+            return name == "rectangle" ? .rectangle : .ellipse
+        case "path":
+            guard let pf = m.required("collisionBoundingPath"), let path = pf.path else { return nil }
+            let hull = path.flattened(tolerance: 0.25).flatMap { $0 }
+            guard Set(hull).count >= 3, path.boundingBox.width > 0, path.boundingBox.height > 0 else {
+                pf.report("a collision path must enclose an area")
+                return nil
+            }
+            return .path(path)
+        default:
+            tf.report("'\(name)' is not one of rectangle, ellipse, path"
+                      + NameSuggestion.hint(for: name, in: ["rectangle", "ellipse", "path"]))
+            return nil
+        }
+    }
+
+    // MARK: Behaviors
+
+    /// One `- kind: {…}` entry.
+    func behavior(_ f: Field) -> DynamicBehavior? {
+        guard let outer = f.mapping(allowed: Self.behaviorKinds) else { return nil }
+        guard outer.order.count == 1, let kind = outer.order.first, let body = outer[kind] else {
+            // An unknown kind was reported by the mapping already.
+            if outer.order.isEmpty, case .mapping(let raw) = f.node, raw.count > 0 { return nil }
+            f.report("a behavior is one of \(Self.behaviorKinds.joined(separator: ", ")), as `- gravity: {…}`")
+            return nil
+        }
+        let allowed: [String]
+        switch kind {
+        case "gravity": allowed = ["items", "gravityDirection"] + Self.directionKeys
+        case "collision": allowed = ["items", "collisionMode", "translatesReferenceBoundsIntoBoundary", "insets", "boundaries"]
+        case "push": allowed = ["items", "mode", "pushDirection", "targetOffsetFromCenter", "active"] + Self.directionKeys
+        case "attachment":
+            allowed = ["kind", "item", "attachedTo", "attachedToAnchor", "anchorPoint", "attachmentAnchor",
+                       "offsetFromCenter", "attachedOffsetFromCenter", "length", "damping", "frequency",
+                       "frictionTorque", "attachmentRange", "axisOfTranslation"]
+        case "snap": allowed = ["item", "snapPoint", "damping"]
+        case "itemBehavior":
+            allowed = ["items", "elasticity", "friction", "density", "resistance", "angularResistance",
+                       "allowsRotation", "anchored", "charge", "linearVelocity", "angularVelocity"]
+        default:
+            allowed = ["kind", "items", "position", "region", "strength", "falloff", "minimumRadius", "direction",
+                       "smoothness", "animationSpeed"]
+        }
+        guard let m = body.mapping(allowed: Self.commonKeys + allowed) else { return nil }
+        let id = m["id"]?.string ?? f.keyPath
+        var begin = 0.0, end = Double.infinity
+        if let v = m["begin"]?.nonNegativeNumber { begin = v }
+        if let ef = m["end"], let v = ef.number {
+            if v > begin { end = v } else { ef.report("end must be after begin (\(Field.format(begin)))") }
+        }
+        let decoded: DynamicBehavior.Kind?
+        switch kind {
+        case "gravity": decoded = gravity(m).map { .gravity($0) }
+        case "collision": decoded = collision(m).map { .collision($0) }
+        case "push": decoded = push(m).map { .push($0) }
+        case "attachment": decoded = attachment(m).map { .attachment($0) }
+        case "snap": decoded = snap(m).map { .snap($0) }
+        case "itemBehavior": decoded = itemBehavior(m).map { .itemBehavior($0) }
+        default: decoded = field(m).map { .field($0) }
+        }
+        return decoded.map { DynamicBehavior(id: id, begin: begin, end: end, $0) }
+    }
+
+    /// A layer id that must name a layer with a body: non-empty bounds.
+    private func itemID(_ f: Field) -> String? {
+        guard let name = f.string else { return nil }
+        guard let entry = layerIDs[name] else {
+            f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layerIDs.keys)))
+            return nil
+        }
+        if let layer = layers[entry.address], layer.bounds.width * layer.bounds.height <= 0 {
+            f.report("'\(name)' has empty bounds: a dynamic item's body is its bounds, give it a size")
+            return nil
+        }
+        return name
+    }
+
+    /// `items: [a, b]` (required, every id a layer).
+    private func items(_ m: Mapping) -> [String]? {
+        guard let list = m.required("items")?.elements else { return nil }
+        let ids = list.map(itemID)
+        return ids.contains(where: { $0 == nil }) ? nil : ids.compactMap { $0 }
+    }
+
+    /// A vector as UIKit's setters build it: `directionKey: [x, y]` sets the vector, then
+    /// `angle` turns it and `magnitude` scales it (so `pushDirection: [1, 0.3]` with
+    /// `magnitude: 1.6` pushes along [1, 0.3] at 1.6). `defaultVector` when none is given.
+    private func direction(_ m: Mapping, key: String, default defaultVector: Point) -> Point? {
+        var vector = defaultVector
+        if let df = m[key] {
+            guard let p = df.point else { return nil }
+            vector = p
+        }
+        if let af = m["angle"] {
+            guard let angle = af.angle else { return nil }
+            vector = Point(cos(angle), sin(angle)) * vector.length
+        }
+        if let mf = m["magnitude"] {
+            guard let magnitude = mf.number else { return nil }
+            // UIKit's angle of a zero vector is 0 (+x).
+            let unit = vector.length > 0 ? vector / vector.length : Point(1, 0)
+            vector = unit * magnitude
+        }
+        return vector
+    }
+
+    private func gravity(_ m: Mapping) -> GravityBehavior? {
+        let items = items(m)
+        guard let items, let d = direction(m, key: "gravityDirection", default: Point(0, 1)) else { return nil }
+        return GravityBehavior(items: items, gravityDirection: d)
+    }
+
+    private func collision(_ m: Mapping) -> CollisionBehavior? {
+        let items = items(m)
+        var c = CollisionBehavior(items: items ?? [])
+        if let mf = m["collisionMode"], let name = mf.string {
+            switch name {
+            case "items": c.collisionMode = .items
+            case "boundaries": c.collisionMode = .boundaries
+            case "everything": c.collisionMode = .everything
+            default:
+                mf.report("'\(name)' is not one of items, boundaries, everything"
+                          + NameSuggestion.hint(for: name, in: ["items", "boundaries", "everything"]))
+            }
+        }
+        if let v = m["translatesReferenceBoundsIntoBoundary"]?.bool { c.translatesReferenceBoundsIntoBoundary = v }
+        if let v = m["insets"]?.numbers(count: 4) { c.insets = EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3]) }
+        if let list = m["boundaries"]?.elements {
+            var identifiers = Set<String>()
+            for element in list {
+                guard let b = boundary(element) else { continue }
+                if !identifiers.insert(b.identifier).inserted {
+                    element.report("duplicate boundary identifier '\(b.identifier)'")
+                }
+                c.boundaries.append(b)
+            }
+        }
+        return items == nil ? nil : c
+    }
+
+    private func boundary(_ f: Field) -> CollisionBoundary? {
+        guard let m = f.mapping(allowed: ["identifier", "from", "to", "path"]) else { return nil }
+        let identifier = m["identifier"]?.string ?? f.keyPath
+        if let pf = m["path"] {
+            if m["from"] != nil || m["to"] != nil { pf.report("a boundary is either a path or from + to, not both") }
+            return boundaryPath(pf).map { CollisionBoundary(identifier: identifier, .path($0)) }
+        }
+        let from = m.required("from")?.point, to = m.required("to")?.point
+        guard let from, let to else { return nil }
+        return CollisionBoundary(identifier: identifier, .line(from: from, to: to))
+    }
+
+    /// A path value, or `"@layerId"`: that shape layer's path in its superlayer's space.
+    private func boundaryPath(_ f: Field) -> BezierPath? {
+        if let text = f.node.scalar?.string.trimmingCharacters(in: .whitespaces), text.hasPrefix("@") {
+            let name = String(text.dropFirst())
+            guard let entry = layerIDs[name] else {
+                f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layerIDs.keys)))
+                return nil
+            }
+            guard let layer = layers[entry.address], let shape = layer.shape else {
+                f.report("'\(name)' is not a shape layer: a boundary reference needs a layer with a path")
+                return nil
+            }
+            return shape.path.applying(layer.toSuperlayer)
+        }
+        return f.path
+    }
+
+    private func push(_ m: Mapping) -> PushBehavior? {
+        let items = items(m)
+        guard let items, let d = direction(m, key: "pushDirection", default: .zero) else { return nil }
+        var p = PushBehavior(items: items, pushDirection: d)
+        if let mf = m["mode"], let name = mf.string {
+            switch name {
+            case "continuous": p.mode = .continuous
+            case "instantaneous": p.mode = .instantaneous
+            default:
+                mf.report("'\(name)' is not one of continuous, instantaneous"
+                          + NameSuggestion.hint(for: name, in: ["continuous", "instantaneous"]))
+                return nil
+            }
+        }
+        if let v = m["active"]?.bool { p.active = v }
+        if let v = m["targetOffsetFromCenter"]?.point { p.targetOffsetFromCenter = v }
+        return p
+    }
+
+    private func attachment(_ m: Mapping) -> AttachmentBehavior? {
+        guard let itemField = m.required("item"), let item = itemID(itemField) else { return nil }
+        var kindName = "distance"
+        if let kf = m["kind"], let name = kf.string {
+            let kinds = ["distance", "sliding", "fixed", "pin", "limit"]
+            guard kinds.contains(name) else {
+                kf.report("'\(name)' is not one of \(kinds.joined(separator: ", "))" + NameSuggestion.hint(for: name, in: kinds))
+                return nil
+            }
+            kindName = name
+        }
+        // The other end: another item, or an anchor point (three spellings, one meaning).
+        let anchorKeys = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"].filter { m[$0] != nil }
+        let attachedField = m["attachedTo"]
+        if anchorKeys.count > 1 || (attachedField != nil && anchorKeys.count == 1 && anchorKeys[0] != "attachmentAnchor") {
+            m.owner.report("an attachment has one other end: attachedTo (an item) or attachedToAnchor (a point)")
+            return nil
+        }
+        var a = AttachmentBehavior(item: item, attachedTo: .anchor(.zero))
+        if let v = m["offsetFromCenter"]?.point { a.offsetFromCenter = v }
+        let otherOffset = m["attachedOffsetFromCenter"]?.point ?? .zero
+        if let attachedField {
+            guard let other = itemID(attachedField) else { return nil }
+            if other == item { attachedField.report("an item cannot be attached to itself"); return nil }
+            a.attachedTo = .item(other, offsetFromCenter: otherOffset)
+        } else if let key = anchorKeys.first, let p = m[key]?.point {
+            a.attachedTo = .anchor(p)
+        } else {
+            if anchorKeys.isEmpty { m.owner.report("an attachment needs attachedTo (an item) or attachedToAnchor (a point)") }
+            return nil
+        }
+        // iOS 9 forms name a shared world point: the offsets are where it lies on each item.
+        if let af = m["attachmentAnchor"], let p = af.point, attachedField != nil {
+            a.offsetFromCenter = p - center(of: item)
+            if case .item(let other, _) = a.attachedTo { a.attachedTo = .item(other, offsetFromCenter: p - center(of: other)) }
+        } else if kindName != "distance" && kindName != "limit", case .anchor(let p) = a.attachedTo,
+                  m["offsetFromCenter"] == nil {
+            a.offsetFromCenter = p - center(of: item)
+        }
+        switch kindName {
+        case "sliding":
+            guard let axis = m.required("axisOfTranslation")?.point else { return nil }
+            guard axis.length > 0 else { m["axisOfTranslation"]?.report("must not be [0, 0]"); return nil }
+            a.kind = .sliding(axisOfTranslation: axis)
+        case "fixed": a.kind = .fixed
+        case "pin": a.kind = .pin
+        case "limit": a.kind = .limit
+        default: a.kind = .distance
+        }
+        if let v = m["length"]?.nonNegativeNumber { a.length = v }
+        if let v = m["frequency"]?.nonNegativeNumber { a.frequency = v }
+        if let v = m["damping"]?.nonNegativeNumber { a.damping = v }
+        if let v = m["frictionTorque"]?.nonNegativeNumber { a.frictionTorque = v }
+        if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
+            if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
+        }
+        return a
+    }
+
+    /// A layer's center in its superlayer (the model value, before animations).
+    private func center(of id: String) -> Point {
+        guard let entry = layerIDs[id], let layer = layers[entry.address] else { return .zero }
+        return layer.toSuperlayer.apply(to: Point(layer.bounds.midX, layer.bounds.midY))
+    }
+
+    private func snap(_ m: Mapping) -> SnapBehavior? {
+        let item = m.required("item").flatMap(itemID)
+        let point = m.required("snapPoint")?.point
+        let damping = m["damping"].map { $0.number(in: 0...1) }
+        guard let item, let point, damping != .some(nil) else { return nil }
+        return SnapBehavior(item: item, snapPoint: point, damping: (damping ?? nil) ?? 0.5)
+    }
+
+    private func itemBehavior(_ m: Mapping) -> DynamicItemBehavior? {
+        guard let items = items(m) else { return nil }
+        var b = DynamicItemBehavior(items: items)
+        b.elasticity = m["elasticity"]?.nonNegativeNumber
+        b.friction = m["friction"]?.nonNegativeNumber
+        b.density = m["density"]?.positiveNumber
+        b.resistance = m["resistance"]?.nonNegativeNumber
+        b.angularResistance = m["angularResistance"]?.nonNegativeNumber
+        b.allowsRotation = m["allowsRotation"]?.bool
+        b.anchored = m["anchored"]?.bool
+        b.charge = m["charge"]?.number
+        if let v = m["linearVelocity"]?.point { b.linearVelocity = v }
+        if let v = m["angularVelocity"]?.number { b.angularVelocity = v }
+        return b
+    }
+
+    private func field(_ m: Mapping) -> FieldBehavior? {
+        let kind = m.required("kind")?.choice(FieldBehavior.Kind.self)
+        let items = items(m)
+        guard let kind, let items else { return nil }
+        var f = FieldBehavior(kind: kind, items: items)
+        if let v = m["position"]?.point { f.position = v }
+        if let rf = m["region"], let rm = rf.mapping(allowed: ["radius", "rect"]) {
+            if rm["radius"] != nil && rm["rect"] != nil {
+                rf.report("a region is a radius or a rect, not both")
+            } else if let v = rm["radius"]?.nonNegativeNumber {
+                f.region = .radius(v)
+            } else if let v = rm["rect"]?.rect {
+                f.region = .rect(v)
+            }
+        }
+        if let v = m["strength"]?.number { f.strength = v }
+        if let v = m["falloff"]?.nonNegativeNumber { f.falloff = v }
+        if let v = m["minimumRadius"]?.nonNegativeNumber { f.minimumRadius = v }
+        if let v = m["direction"]?.point { f.direction = v }
+        if let v = m["smoothness"]?.number(in: 0...1) { f.smoothness = v }
+        if let v = m["animationSpeed"]?.number { f.animationSpeed = v }
+        return f
+    }
+}

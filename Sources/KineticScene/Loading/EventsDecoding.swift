@@ -1,0 +1,257 @@
+import Foundation
+import KineticDynamics
+import KineticGeometry
+import KineticLayers
+
+/// Reads `events:` (section 7). Supported: `at:` and `on: {contact: …}` triggers with
+/// removeAllBehaviors, removeBehaviors, addBehaviors, `set` of behavior properties and
+/// removeLayers (with `delay` in `do:` lists), `set` of layer key paths. `animate` and
+/// `animationStop` triggers are reported as not yet supported.
+struct EventsDecoder {
+    let dynamics: DynamicsDecoder
+    /// Reads layer values (and records the image assets they use).
+    var animations: AnimationDecoder
+    /// Behavior ids of the `dynamics:` block.
+    let initialBehaviors: [String: DynamicBehavior]
+
+    init(dynamics: DynamicsDecoder, animations: AnimationDecoder, initialBehaviors: [(String, DynamicBehavior)]) {
+        self.dynamics = dynamics
+        self.animations = animations
+        self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
+    }
+
+    static let actionKeys = ["removeAllBehaviors", "removeBehaviors", "addBehaviors", "set", "removeLayers", "animate"]
+
+    mutating func events(_ f: Field) -> [SceneEvent] {
+        guard let list = f.elements else { return [] }
+        // Behaviors added anywhere can be named anywhere (set, removeBehaviors).
+        var known = initialBehaviors
+        var decoded: [(Field, Mapping)] = []
+        for element in list {
+            guard let m = element.mapping(allowed: ["at", "on", "do"] + Self.actionKeys) else { continue }
+            decoded.append((element, m))
+        }
+        var added: [[Int: [DynamicBehavior]]] = []
+        for (_, m) in decoded {
+            var byAction: [Int: [DynamicBehavior]] = [:]
+            if let af = m["addBehaviors"] { byAction[-1] = addBehaviors(af, into: &known) }
+            if let dl = m["do"]?.node, case .sequence = dl, let items = m["do"]?.elements {
+                for (k, item) in items.enumerated() {
+                    if case .mapping(let raw) = item.node, let node = raw["addBehaviors"] {
+                        byAction[k] = addBehaviors(item.child(node, key: "addBehaviors"), into: &known)
+                    }
+                }
+            }
+            added.append(byAction)
+        }
+        var events: [SceneEvent] = []
+        for (index, pair) in decoded.enumerated() {
+            if let e = event(pair.0, pair.1, added: added[index], known: known) { events.append(e) }
+        }
+        return events
+    }
+
+    private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> [DynamicBehavior] {
+        guard let list = f.elements else { return [] }
+        var result: [DynamicBehavior] = []
+        for element in list {
+            guard let b = dynamics.behavior(element) else { continue }
+            known[b.id] = known[b.id] ?? b
+            result.append(b)
+        }
+        return result
+    }
+
+    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: [DynamicBehavior]], known: [String: DynamicBehavior]) -> SceneEvent? {
+        switch (m["at"], m["on"]) {
+        case (let af?, nil):
+            if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
+            guard let time = af.nonNegativeNumber else { return nil }
+            var actions: [EventAction] = []
+            for key in Self.actionKeys {
+                guard let field = m[key] else { continue }
+                if let kind = action(key, field, added: added[-1], known: known, contact: false) {
+                    actions.append(EventAction(kind))
+                }
+            }
+            return SceneEvent(trigger: .time(time), actions: actions)
+        case (nil, let of?):
+            for key in Self.actionKeys where m[key] != nil {
+                m[key]?.report("an `on:` handler lists its actions under `do:`")
+            }
+            guard let trigger = contactTrigger(of), let list = m.required("do")?.elements else { return nil }
+            var actions: [EventAction] = []
+            for (k, item) in list.enumerated() {
+                guard let am = item.mapping(allowed: Self.actionKeys + ["delay"]) else { continue }
+                let keys = am.order.filter { $0 != "delay" }
+                guard keys.count == 1, let key = keys.first, let field = am[key] else {
+                    item.report("each `do:` entry is one action (\(Self.actionKeys.joined(separator: ", "))), with an optional delay")
+                    continue
+                }
+                let delay = am["delay"].map { $0.nonNegativeNumber } ?? 0
+                if let kind = action(key, field, added: added[k], known: known, contact: true), let delay {
+                    actions.append(EventAction(kind, delay: delay))
+                }
+            }
+            return SceneEvent(trigger: trigger, actions: actions)
+        case (_?, _?):
+            f.report("an event has either `at:` (a time) or `on:` (a trigger), not both")
+            return nil
+        case (nil, nil):
+            f.report("an event needs `at:` (a time) or `on:` (a trigger)")
+            return nil
+        }
+    }
+
+    private func contactTrigger(_ f: Field) -> SceneEvent.Trigger? {
+        if case .mapping(let raw) = f.node, raw["animationStop"] != nil {
+            f.report("not yet supported: animationStop triggers (section 7)")
+            return nil
+        }
+        guard let m = f.mapping(allowed: ["contact", "boundary", "items", "animationStop"]),
+              let pf = m.required("contact"), let phaseName = pf.string else { return nil }
+        let phase: ContactEvent.Phase
+        switch phaseName {
+        case "began": phase = .began
+        case "ended": phase = .ended
+        default:
+            pf.report("'\(phaseName)' is not one of began, ended" + NameSuggestion.hint(for: phaseName, in: ["began", "ended"]))
+            return nil
+        }
+        switch (m["boundary"], m["items"]) {
+        case (let bf?, nil):
+            guard let id = bf.string else { return nil }
+            return .contact(phase, .boundary(id))
+        case (nil, let itf?):
+            guard let list = itf.elements else { return nil }
+            guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }
+            let ids = list.compactMap { $0.string }
+            for (k, id) in ids.enumerated() where dynamics.layerIDs[id] == nil {
+                list[k].report("unknown layer id '\(id)'" + NameSuggestion.hint(for: id, in: Array(dynamics.layerIDs.keys)))
+            }
+            return ids.count == list.count ? .contact(phase, .items(ids)) : nil
+        case (nil, nil):
+            return .contact(phase, .any)
+        case (_?, _?):
+            f.report("a contact trigger names a boundary or items, not both")
+            return nil
+        }
+    }
+
+    private mutating func action(_ key: String, _ f: Field, added: [DynamicBehavior]?, known: [String: DynamicBehavior],
+                        contact: Bool) -> EventAction.Kind? {
+        switch key {
+        case "removeAllBehaviors":
+            guard let v = f.bool else { return nil }
+            return v ? .removeAllBehaviors : nil
+        case "removeBehaviors":
+            guard let list = f.elements else { return nil }
+            let ids = list.compactMap { item -> String? in
+                guard let id = item.string else { return nil }
+                guard known[id] != nil else {
+                    item.report("unknown behavior id '\(id)'" + NameSuggestion.hint(for: id, in: Array(known.keys)))
+                    return nil
+                }
+                return id
+            }
+            return ids.count == list.count ? .removeBehaviors(ids) : nil
+        case "addBehaviors":
+            return added.map { .addBehaviors($0) }
+        case "set":
+            return set(f, known: known, contact: contact)
+        case "removeLayers":
+            guard let list = f.elements else { return nil }
+            var layers: [EventLayer] = []
+            for item in list {
+                guard let name = item.string else { continue }
+                switch name {
+                case "$item", "$other":
+                    if contact { layers.append(name == "$item" ? .item : .other) } else {
+                        item.report("\(name) names a contact's item: it only exists in `on: {contact: …}` handlers")
+                    }
+                default:
+                    if dynamics.layerIDs[name] != nil { layers.append(.id(name)) } else {
+                        item.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(dynamics.layerIDs.keys)))
+                    }
+                }
+            }
+            return layers.count == list.count ? .removeLayers(layers) : nil
+        default:
+            f.report("not yet supported: animate actions in events (section 7)")
+            return nil
+        }
+    }
+
+    /// Properties holding points, booleans and angles; the rest are numbers.
+    static let pointProperties: Set = ["gravityDirection", "pushDirection", "targetOffsetFromCenter", "anchorPoint",
+                                       "snapPoint", "position", "direction"]
+    static let boolProperties: Set = ["active", "allowsRotation", "anchored", "translatesReferenceBoundsIntoBoundary"]
+
+    private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
+        guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
+        var changes: [(behavior: String, property: String, value: BehaviorValue)] = []
+        var layerChanges: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)] = []
+        var ok = true
+        for (k, v) in raw {
+            guard let key = k.scalar?.string else { continue }
+            let vf = f.child(v, key: key)
+            guard let dot = key.firstIndex(of: ".") else {
+                vf.report("expected ID.property (for example g.magnitude or star.opacity)"); ok = false; continue
+            }
+            let id = String(key[..<dot]), property = String(key[key.index(after: dot)...])
+            if id == "$item" || id == "$other" || (known[id] == nil && dynamics.layerIDs[id] != nil) {
+                guard let change = layerChange(id, property, vf, contact: contact) else { ok = false; continue }
+                layerChanges.append(change)
+                continue
+            }
+            guard let behavior = known[id] else {
+                vf.report("unknown behavior or layer id '\(id)'"
+                          + NameSuggestion.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
+                ok = false; continue
+            }
+            let value: BehaviorValue?
+            if Self.pointProperties.contains(property) { value = vf.point.map { .point($0) } }
+            else if Self.boolProperties.contains(property) { value = vf.bool.map { .bool($0) } }
+            else if property == "angle" { value = vf.angle.map { .number($0) } }
+            else { value = vf.number.map { .number($0) } }
+            guard let value else { ok = false; continue }
+            do {
+                _ = try behavior.setting(property, to: value)
+            } catch {
+                vf.report("behavior '\(id)': \(error)"); ok = false; continue
+            }
+            changes.append((id, property, value))
+        }
+        return ok ? .set(changes, layers: layerChanges) : nil
+    }
+
+    /// `LAYER.keyPath: value` with the key path checked against the layer.
+    private mutating func layerChange(_ id: String, _ text: String, _ vf: Field,
+                                      contact: Bool) -> (layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)? {
+        let layer: EventLayer
+        var keyPath = LayerKeyPath.named[text]
+        switch id {
+        case "$item", "$other":
+            guard contact else {
+                vf.report("\(id) names a contact's item: it only exists in `on: {contact: …}` handlers")
+                return nil
+            }
+            layer = id == "$item" ? .item : .other
+        default:
+            layer = .id(id)
+            if let entry = dynamics.layerIDs[id] {
+                if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
+                if let kp = keyPath, let types = kp.layerTypes, !types.contains(entry.type) {
+                    vf.report("'\(text)' does not apply to \(entry.type.rawValue) layer '\(id)'")
+                    return nil
+                }
+            }
+        }
+        guard let kp = keyPath else {
+            vf.report("'\(text)' is not a key path of layer '\(id)'" + NameSuggestion.hint(for: text, in: Array(LayerKeyPath.named.keys)))
+            return nil
+        }
+        guard let value = animations.value(vf, for: kp) else { return nil }
+        return (layer, kp, value)
+    }
+}

@@ -1,0 +1,25 @@
+import KineticDynamics
+import KineticGeometry
+
+/// The `dynamics:` block of section 6: the physics of the scene, in KineticDynamics'
+/// vocabulary. Items are the layers the behaviors name.
+public struct DynamicsSpec: Sendable {
+    /// nil = the scene bounds.
+    public var referenceBounds: Rect?
+    public var stepsPerSecond = 240
+    /// Whether the debug overlay was asked for (read, not drawn yet).
+    public var debug = false
+    /// Per-item collision bounds (`items:`), by layer id; rectangle otherwise.
+    public var collisionBounds: [String: CollisionBoundsType] = [:]
+    /// Behaviors in file order; those without an `id` get their key path (`dynamics.behaviors[2]`).
+    public var behaviors: [DynamicBehavior] = []
+
+    public init() {}
+
+    /// The layer ids behaviors name, in order of first mention: the dynamic items.
+    public var itemIDs: [String] {
+        var seen = Set<String>(), ids: [String] = []
+        for id in behaviors.flatMap(\.itemIDs) where seen.insert(id).inserted { ids.append(id) }
+        return ids
+    }
+}

@@ -1,0 +1,65 @@
+import KineticDynamics
+import KineticGeometry
+import KineticLayers
+
+/// An entry of `events:` (section 7): when it fires and what it does.
+public struct SceneEvent: Sendable {
+    public enum Trigger: Sendable {
+        /// `at: T` seconds.
+        case time(Double)
+        /// `on: {contact: began|ended, …}`: every contact start (or end) that matches.
+        case contact(ContactEvent.Phase, ContactFilter)
+    }
+
+    /// Which contacts an `on: {contact: …}` handler hears.
+    public enum ContactFilter: Sendable {
+        /// Contacts with the boundary of this identifier (nil: any boundary).
+        case boundary(String?)
+        /// Contacts between these items: both when two are listed, one when one is.
+        case items([String])
+        /// Every contact.
+        case any
+    }
+
+    public var trigger: Trigger
+    /// In file order; a time event's keys run in the order removeAllBehaviors,
+    /// removeBehaviors, addBehaviors, set, removeLayers.
+    public var actions: [EventAction]
+
+    public init(trigger: Trigger, actions: [EventAction]) {
+        self.trigger = trigger
+        self.actions = actions
+    }
+}
+
+/// A layer an action names: by id, or the items of the contact that fired it.
+public enum EventLayer: Hashable, Sendable {
+    case id(String)
+    /// `$item`
+    case item
+    /// `$other` (an item; nothing for a boundary contact)
+    case other
+}
+
+/// One thing an event does, `delay` seconds after it fires.
+public struct EventAction: Sendable {
+    public enum Kind: Sendable {
+        case removeAllBehaviors
+        case removeBehaviors([String])
+        case addBehaviors([DynamicBehavior])
+        /// `BEHAVIOR.property: value`, and `LAYER.keyPath: value` (the layer's value from
+        /// then on, over its animations).
+        case set([(behavior: String, property: String, value: BehaviorValue)],
+                 layers: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)])
+        /// Removed layers disappear (hidden) and leave every behavior.
+        case removeLayers([EventLayer])
+    }
+
+    public var kind: Kind
+    public var delay: Double
+
+    public init(_ kind: Kind, delay: Double = 0) {
+        self.kind = kind
+        self.delay = delay
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import KineticAnimation
+import KineticDynamics
+import KineticGeometry
+import KineticLayers
+
+/// An item's simulated state (center, angle, velocity, angular velocity), as
+/// `kinetic inspect` lists it under `items`.
+public typealias DynamicItemState = KineticDynamics.DynamicItemState
+
+/// Why a scene's physics could not go on: invalid values the loader could not see
+/// (exit 65), or a blow-up at `time` (exit 70).
+public struct SimulationError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable {
+        /// A layer or behavior value Chipmunk must not see (a zero-size item, a flat collision path).
+        case invalidScene
+        /// The state of `item` stopped being finite at `time`.
+        case blewUp(time: Double, item: String)
+    }
+
+    public var kind: Kind
+    public var description: String
+
+    init(_ error: DynamicsError) {
+        if case .nonFiniteState(let time, let item) = error {
+            kind = .blewUp(time: time, item: item)
+        } else {
+            kind = .invalidScene
+        }
+        description = "dynamics: \(error)"
+    }
+}
+
+/// The frames of a scene in order. Without `dynamics` a frame is `Timeline`'s; with it,
+/// a `DynamicAnimator` is stepped up to each frame's time (at the fixed
+/// `stepsPerSecond`, so the result does not depend on the fps or on which frames are
+/// asked for) and each dynamic item's center and angle are written over the animated
+/// layer's `position` and `transform.rotation.z`.
+///
+/// Stateful: ask for frames in increasing time. Asking for an earlier time starts the
+/// simulation again from 0 (correct, only slower).
+public final class Simulation {
+    public let timeline: Timeline
+    private var animator: DynamicAnimator?
+    private var bindings: [Binding] = []
+    /// Time events not yet run, earliest first.
+    private var timeEvents: [(time: Double, actions: [EventAction])] = []
+    /// Actions waiting for their delay, with the contact that fired them.
+    private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
+    /// Layers removed by events, by id.
+    private var removedLayers: Set<String> = []
+    /// The `dynamics.debug` overlay of the last frame.
+    private var debugLayers: [Layer] = []
+    /// Layer values set by events, in the order set.
+    private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
+
+    /// The state of every dynamic item at the last frame computed, by layer id.
+    public private(set) var itemStates: [String: DynamicItemState] = [:]
+
+    /// Where an item's layer is and how its center relates to its `position`.
+    private struct Binding {
+        var id: String
+        var address: LayerAddress
+        /// From the anchor point (`position`) to the bounds' center, in the layer's scaled,
+        /// unrotated space: center = position + rotate(offset, angle).
+        var offset: Point
+    }
+
+    public init(timeline: Timeline) { self.timeline = timeline }
+
+    /// Frame `index` at `fps` (default the scene's): time `index / fps`.
+    public func frame(_ index: Int, fps: Double? = nil) throws(SimulationError) -> SceneFrame {
+        try frame(at: Double(index) / (fps ?? timeline.scene.settings.fps), index: index)
+    }
+
+    /// The presentation tree at `time`: the animations applied, then the physics.
+    public func frame(at time: Double, index: Int) throws(SimulationError) -> SceneFrame {
+        var frame = timeline.frame(at: time, index: index)
+        let scene = timeline.scene
+        guard let spec = scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec()) else { return frame }
+        if let animator, time + 1e-9 < animator.time { self.animator = nil }
+        do throws(DynamicsError) {
+            if animator == nil { try start(spec) }
+            guard let animator else { return frame }
+            try advance(animator, to: time)
+            for b in bindings {
+                guard let s = animator.state(of: b.id) else { continue }
+                itemStates[b.id] = s
+                frame.layers.modify(at: b.address) { layer in
+                    layer.position = s.center - Self.rotate(b.offset, by: s.angle)
+                    layer.setValue(.number(s.angle), at: .transformRotationZ)
+                }
+            }
+            if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
+        } catch {
+            throw SimulationError(error)
+        }
+        frame.layers += debugLayers
+        if !removedLayers.isEmpty || !layerValues.isEmpty {
+            let addresses = Self.addresses(of: frame.layers)
+            for change in layerValues {
+                guard let address = addresses[change.id] else { continue }
+                frame.layers.modify(at: address) { $0.setValue(change.value, at: change.keyPath) }
+            }
+            for id in removedLayers {
+                if let address = addresses[id] { frame.layers.modify(at: address) { $0.isHidden = true } }
+            }
+        }
+        return frame
+    }
+
+    /// Steps to `time`, one step at a time when events are pending or listening, so each
+    /// runs at its own step, in simulation order.
+    private func advance(_ animator: DynamicAnimator, to time: Double) throws(DynamicsError) {
+        let events = timeline.scene.events
+        let handlers = events.filter { if case .contact = $0.trigger { return true } else { return false } }
+        let h = 1 / Double(animator.stepsPerSecond)
+        while true {
+            try runDue(animator, upTo: animator.time)
+            let next = animator.time + h
+            guard next <= time + 1e-7 else { break }
+            if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty {
+                try animator.step(to: time)
+                break
+            }
+            try animator.step(to: next)
+            for contact in animator.takeContactEvents() {
+                for handler in handlers {
+                    guard case .contact(let phase, let filter) = handler.trigger, phase == contact.phase,
+                          let ordered = Self.match(filter, contact) else { continue }
+                    for action in handler.actions {
+                        delayed.append((contact.time + action.delay, action, ordered))
+                    }
+                }
+            }
+        }
+        // No step left before `time`: this brings behaviors due at `time` live.
+        try animator.step(to: time)
+    }
+
+    /// The layer id an action names, given the contact that fired it.
+    private static func layerID(_ layer: EventLayer, _ contact: ContactEvent?) -> String? {
+        switch layer {
+        case .id(let name): return name
+        case .item: return contact?.item
+        case .other:
+            if case .item(let other) = contact?.other { return other }
+            return nil
+        }
+    }
+
+    /// The contact as the handler sees it ($item first), or nil when it does not match.
+    private static func match(_ filter: SceneEvent.ContactFilter, _ c: ContactEvent) -> ContactEvent? {
+        switch filter {
+        case .any: return c
+        case .boundary(let id):
+            guard case .boundary(let b) = c.other, id == nil || id == b else { return nil }
+            return c
+        case .items(let ids):
+            guard case .item(let other) = c.other else { return nil }
+            let pair = [c.item, other]
+            if ids.count == 1 {
+                guard let first = ids.first, pair.contains(first) else { return nil }
+                return first == c.item ? c : ContactEvent(phase: c.phase, time: c.time, item: other, other: .item(c.item))
+            }
+            guard Set(ids) == Set(pair) else { return nil }
+            return ids[0] == c.item ? c : ContactEvent(phase: c.phase, time: c.time, item: other, other: .item(c.item))
+        }
+    }
+
+    /// Runs the time events and delayed actions due at or before `now`, in time order.
+    private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(DynamicsError) {
+        while let first = timeEvents.first, first.time <= now + 1e-9 {
+            timeEvents.removeFirst()
+            for action in first.actions { try run(action, contact: nil, animator) }
+        }
+        let due = delayed.enumerated().filter { $0.element.time <= now + 1e-9 }
+        guard !due.isEmpty else { return }
+        delayed = delayed.enumerated().filter { $0.element.time > now + 1e-9 }.map(\.element)
+        for (_, entry) in due.sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
+            try run(entry.action, contact: entry.contact, animator)
+        }
+    }
+
+    private func run(_ action: EventAction, contact: ContactEvent?, _ animator: DynamicAnimator) throws(DynamicsError) {
+        switch action.kind {
+        case .removeAllBehaviors:
+            animator.removeAllBehaviors()
+        case .removeBehaviors(let ids):
+            for id in ids where animator.behavior(id: id) != nil { try animator.removeBehavior(id: id) }
+        case .addBehaviors(let behaviors):
+            for b in behaviors {
+                // Re-adding a live id replaces it, as adding a behavior object again would.
+                if animator.behavior(id: b.id) != nil { try animator.removeBehavior(id: b.id) }
+                var live = b
+                live.begin += animator.time
+                live.end += animator.time
+                try animator.addBehavior(live)
+            }
+        case .set(let changes, let layerChanges):
+            for change in changes {
+                guard let current = animator.behavior(id: change.behavior),
+                      let updated = try? current.setting(change.property, to: change.value) else { continue }
+                try animator.updateBehavior(id: change.behavior) { $0 = updated }
+            }
+            for change in layerChanges {
+                guard let id = Self.layerID(change.layer, contact) else { continue }
+                layerValues.append((id, change.keyPath, change.value))
+            }
+        case .removeLayers(let layers):
+            for layer in layers {
+                guard let id = Self.layerID(layer, contact) else { continue }
+                removedLayers.insert(id)
+                if animator.state(of: id) != nil { try animator.removeItem(id) }
+            }
+        }
+    }
+
+    /// Builds the animator from the layers as they are at time 0.
+    private func start(_ spec: DynamicsSpec) throws(DynamicsError) {
+        let scene = timeline.scene
+        let initial = timeline.frame(at: 0, index: 0).layers
+        let addresses = Self.addresses(of: scene.layers)
+        var items: [DynamicItem] = []
+        bindings = []
+        var ids = spec.itemIDs
+        for event in scene.events {
+            for action in event.actions {
+                guard case .addBehaviors(let added) = action.kind else { continue }
+                for id in added.flatMap(\.itemIDs) where !ids.contains(id) { ids.append(id) }
+            }
+        }
+        for id in ids {
+            guard let address = addresses[id], let layer = initial[address] else { continue }
+            let c = layer.transform.components
+            let angle = c.rotationZ
+            let center = layer.toSuperlayer.apply(to: Point(layer.bounds.midX, layer.bounds.midY))
+            let size = Size(layer.bounds.width * abs(c.sx), layer.bounds.height * abs(c.sy))
+            items.append(DynamicItem(id: id, center: center, size: size, angle: angle,
+                                     collisionBoundsType: spec.collisionBounds[id] ?? .rectangle))
+            bindings.append(Binding(id: id, address: address, offset: Self.rotate(center - layer.position, by: -angle)))
+        }
+        let bounds = spec.referenceBounds ?? Rect(origin: .zero, size: scene.settings.size)
+        timeEvents = scene.events.enumerated().compactMap { k, e -> (Int, Double, [EventAction])? in
+            if case .time(let t) = e.trigger { return (k, t, e.actions) } else { return nil }
+        }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map { ($0.1, $0.2) }   // file order among equal times
+        delayed = []
+        removedLayers = []
+        layerValues = []
+        debugLayers = []
+        animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
+                                       behaviors: spec.behaviors, seed: scene.settings.seed)
+        itemStates = [:]
+    }
+
+    /// The debug overlay as shape layers drawn over the scene, one per kind of mark, in
+    /// the colours of UIKit's debug mode (bodies blue, velocities green, joints red,
+    /// boundaries grey, fields purple).
+    static func overlay(_ g: DynamicsDebugGeometry) -> [Layer] {
+        func path(_ polylines: [[Point]]) -> BezierPath {
+            var p = BezierPath()
+            for line in polylines where line.count >= 2 {
+                p.move(to: line[0])
+                for q in line.dropFirst() { p.addLine(to: q) }
+            }
+            return p
+        }
+        func arrows(_ segments: [(Point, Point)]) -> [[Point]] {
+            segments.flatMap { a, b -> [[Point]] in
+                let d = b - a, length = d.length
+                guard length > 0 else { return [] }
+                let u = d / length, n = Point(-u.y, u.x), head = min(5, length / 3)
+                return [[a, b], [b - u * head + n * (head / 2), b, b - u * head - n * (head / 2)]]
+            }
+        }
+        let dots = g.anchors.map { c in (0...12).map { k in
+            c + Point(cos(Double(k) * .pi / 6), sin(Double(k) * .pi / 6)) * 3 } }
+        let marks: [(String, Color, [[Point]])] = [
+            ("boundaries", Color(r255: 142, g255: 142, b255: 147), g.boundaries),
+            ("bodies", Color(r255: 0, g255: 122, b255: 255), g.bodies + g.segments.map { [$0.0, $0.1] }),
+            ("joints", Color(r255: 255, g255: 59, b255: 48), g.joints.map { [$0.0, $0.1] } + dots),
+            ("velocities", Color(r255: 52, g255: 199, b255: 89), arrows(g.velocities)),
+            ("fields", Color(r255: 175, g255: 82, b255: 222), arrows(g.fieldArrows)),
+        ]
+        return marks.filter { !$0.2.isEmpty }.map { name, color, lines in
+            var layer = Layer(place: "dynamics.debug.\(name)", type: .shape)
+            var style = ShapeStyle()
+            style.path = path(lines)
+            style.fillColor = nil
+            style.strokeColor = color
+            style.lineWidth = 1
+            layer.shape = style
+            return layer
+        }
+    }
+
+    private static func rotate(_ v: Point, by angle: Double) -> Point {
+        Point(cos(angle) * v.x - sin(angle) * v.y, sin(angle) * v.x + cos(angle) * v.y)
+    }
+
+    /// Every layer id's address in the tree.
+    private static func addresses(of layers: [Layer], parent: [Int] = []) -> [String: LayerAddress] {
+        var result: [String: LayerAddress] = [:]
+        for (i, layer) in layers.enumerated() {
+            let address = parent + [i]
+            if let id = layer.id { result[id] = LayerAddress(address) }
+            result.merge(addresses(of: layer.sublayers, parent: address)) { first, _ in first }
+        }
+        return result
+    }
+}

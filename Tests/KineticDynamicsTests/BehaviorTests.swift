@@ -416,4 +416,21 @@ import Testing
         #expect(abs(try #require(a.state(of: "charged")).velocity.x - 200 * 0.5) < 1e-6)
         #expect(try #require(a.state(of: "neutral")).velocity == .zero)
     }
+
+    @Test func pinFrictionTorqueDeceleratesTheSpinUniformly() throws {
+        // A 100×100 item of mass 1 (I = (100² + 100²)/12) pinned at its center, spinning at
+        // 3 rad/s against a friction torque of 1000: ω(t) = 3 − (1000 / I)·t.
+        let a = try DynamicAnimator(referenceBounds: bounds, items: [DynamicItem(id: "wheel", center: Point(300, 300), size: Size(100, 100))],
+                                    behaviors: [
+            DynamicBehavior(id: "pin", .attachment(AttachmentBehavior(kind: .pin, item: "wheel", attachedTo: .anchor(Point(300, 300)),
+                                                                      frictionTorque: 1000))),
+            DynamicBehavior(id: "spin", .itemBehavior(DynamicItemBehavior(items: ["wheel"], angularVelocity: 3))),
+        ])
+        try a.step(to: 1)
+        let inertia = (100.0 * 100 + 100 * 100) / 12
+        let expected = 3 - 1000 / inertia
+        #expect(abs(try #require(a.state(of: "wheel")).angularVelocity - expected) / expected < 0.01)
+        try a.step(to: 6)
+        #expect(abs(try #require(a.state(of: "wheel")).angularVelocity) < 1e-6)   // stopped, not reversed
+    }
 }

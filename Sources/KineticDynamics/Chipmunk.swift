@@ -182,7 +182,6 @@ final class ChipmunkSpace {
     func angle(_ i: Int) -> Double { cpBodyGetAngle(bodies[i]) }
     func velocity(_ i: Int) -> Point { point(cpBodyGetVelocity(bodies[i])) }
     func angularVelocity(_ i: Int) -> Double { cpBodyGetAngularVelocity(bodies[i]) }
-    func mass(_ i: Int) -> Double { cpBodyGetMass(bodies[i]) }
     func moment(_ i: Int) -> Double { cpBodyGetMoment(bodies[i]) }
 
     func setVelocity(_ i: Int, _ v: Point) { cpBodySetVelocity(bodies[i], vect(v)) }

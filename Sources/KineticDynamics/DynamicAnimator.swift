@@ -341,7 +341,9 @@ public final class DynamicAnimator {
                 case .path(let path):
                     // Fine enough that a ball rolling along the curve keeps its energy: each
                     // joint between chords takes away about sin²(turn) of the kinetic energy.
-                    return path.flattened(tolerance: CollisionBoundary.flatness).map { line in
+                    // Relative to the path's size too, so a huge path does not become millions of chords.
+                    let extent = max(path.boundingBox.width, path.boundingBox.height)
+                    return path.flattened(tolerance: max(CollisionBoundary.flatness, extent * 1e-7)).map { line in
                         var points = line
                         if points.count > 2, points.first == points.last { points.removeLast() }
                         return (boundary.identifier, points, points.count > 2)
@@ -707,8 +709,14 @@ public final class DynamicAnimator {
 
     // MARK: Validation
 
+    /// The largest coordinate or vector component accepted: far beyond any canvas, still
+    /// well inside the range where Chipmunk's sums keep their precision.
+    public static let largestValue = 1e7
+
     private static func check(_ values: [Double], _ path: String) throws(DynamicsError) {
-        guard values.allSatisfy(\.isFinite) else { throw .invalidValue(path: path, reason: "must be finite") }
+        guard values.allSatisfy({ $0.isFinite && abs($0) <= largestValue }) else {
+            throw .invalidValue(path: path, reason: "must be finite and within ±\(Int(largestValue))")
+        }
     }
 
     private func validate(_ behavior: DynamicBehavior) throws(DynamicsError) {
@@ -737,9 +745,7 @@ public final class DynamicAnimator {
                 switch b.shape {
                 case .line(let from, let to): try finite("boundaries.\(b.identifier)", from.x, from.y, to.x, to.y)
                 case .path(let p):
-                    guard p.isFinite else {
-                        throw .invalidValue(path: "\(path).boundaries.\(b.identifier)", reason: "has non-finite points")
-                    }
+                    try Self.check(p.elements.flatMap(\.points).flatMap { [$0.x, $0.y] }, "\(path).boundaries.\(b.identifier)")
                 }
             }
         case .push(let p):

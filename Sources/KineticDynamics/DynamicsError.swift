@@ -22,7 +22,7 @@ public enum DynamicsError: Error, Hashable, Sendable, CustomStringConvertible {
         case .duplicateBehavior(let id): return "duplicate behavior id '\(id)'"
         case .unknownBehavior(let id): return "no behavior with id '\(id)'"
         case .nonFiniteState(let time, let item):
-            return "simulation blew up at t = \(time) s: item '\(item)' has a non-finite position or velocity"
+            return "simulation blew up at t = \(time) s: item '\(item)' has a non-finite or runaway (> 1e12) position or velocity"
         }
     }
 }

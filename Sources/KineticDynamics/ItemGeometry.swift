@@ -36,8 +36,8 @@ struct ItemBody {
             }
             momentPerMass = (w * w + h * h) / 16
         case .path(let path):
-            guard path.isFinite else {
-                throw .invalidValue(path: "item \(item.id).collisionBoundingPath", reason: "has non-finite points")
+            guard path.isFinite, path.elements.flatMap(\.points).allSatisfy({ abs($0.x) <= 1e7 && abs($0.y) <= 1e7 }) else {
+                throw .invalidValue(path: "item \(item.id).collisionBoundingPath", reason: "must be finite and within ±10000000")
             }
             let hull = convexHull(path.flattened(tolerance: 0.25).flatMap { $0 })
             let area = polygonArea(hull)

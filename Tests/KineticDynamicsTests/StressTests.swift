@@ -30,14 +30,16 @@ import Testing
         mutating func pick<T>(_ xs: [T]) -> T { xs[Int(next() % UInt64(xs.count))] }
     }
 
-    @Test(arguments: 0..<300)
+    @Test(arguments: 0..<400)
     func randomScenesRunOrFailCleanly(seed: Int) {
         var r = Random(state: UInt64(seed) &* 7919)
         let ids = (0..<6).map { "i\($0)" }
         var items: [DynamicItem] = []
         for id in ids {
             let size = Size(max(0.01, abs(r.wild(60))), max(0.01, abs(r.wild(60))))
-            let bounds: CollisionBoundsType = r.pick([.rectangle, .ellipse, .rectangle])
+            var tri = BezierPath()
+            tri.move(to: r.point(20)); tri.addLine(to: r.point(20)); tri.addQuadCurve(to: r.point(20), control: r.point(20)); tri.close()
+            let bounds: CollisionBoundsType = r.pick([.rectangle, .ellipse, .rectangle, .path(tri)])
             items.append(DynamicItem(id: id, center: Point(200 + r.wild(150), 200 + r.wild(150)), size: size,
                                      angle: r.wild(3), collisionBoundsType: bounds))
         }
@@ -50,7 +52,8 @@ import Testing
             case 0: kind = .gravity(GravityBehavior(items: some, gravityDirection: r.point(3)))
             case 1: kind = .collision(CollisionBehavior(items: some, collisionMode: r.pick([.items, .boundaries, .everything]),
                                                         translatesReferenceBoundsIntoBoundary: r.next() % 2 == 0,
-                                                        boundaries: [CollisionBoundary(identifier: "l", .line(from: r.point(400), to: r.point(400)))]))
+                                                        boundaries: [CollisionBoundary(identifier: "l", .line(from: r.point(400), to: r.point(400))),
+                                                                     CollisionBoundary(identifier: "p", .path({ var p = BezierPath(); p.move(to: r.point(300)); p.addCurve(to: r.point(300), control1: r.point(300), control2: r.point(300)); return p }()))]))
             case 2: kind = .push(PushBehavior(items: some, mode: r.pick([.continuous, .instantaneous]),
                                               pushDirection: r.point(5), targetOffsetFromCenter: r.point(30)))
             case 3:

@@ -70,13 +70,16 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a grid of evenly spaced frames to this PNG.", valueName: "FILE.png"))
     var contactSheet: String?
 
+    @Flag(help: ArgumentHelp("Simulate and rasterize every frame but write nothing (times the renderer alone).", visibility: .hidden))
+    var discard = false
+
     @Flag(name: .shortAndLong, help: "No progress bar or summary on stderr.")
     var quiet = false
 
     @OptionGroup var limitOptions: LimitOptions
 
     func validate() throws {
-        guard output != nil || contactSheet != nil else { throw ValidationError("give an output with -o (or --contact-sheet)") }
+        guard output != nil || contactSheet != nil || discard else { throw ValidationError("give an output with -o (or --contact-sheet)") }
         if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be greater than 0") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be greater than 0") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be greater than 0") }
@@ -142,6 +145,11 @@ struct RenderCommand: ParsableCommand {
                     try sceneRenderer.renderPNGFrames(frames: range, pattern: pattern)
                     summary("wrote \(range.count) frames to \(OutputTarget.fileName(pattern: pattern, index: range.first ?? 0)) …", started: started)
                 }
+            }
+            if discard {
+                let range = try frameRange(sceneRenderer)
+                try sceneRenderer.discard(frames: range)
+                summary("rasterized \(range.count) frames", started: started)
             }
             if let contactSheet {
                 try writeContactSheet(timeline: timeline, renderer: renderer, fps: fps, count: count, path: contactSheet)

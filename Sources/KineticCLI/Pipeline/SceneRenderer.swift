@@ -135,6 +135,12 @@ struct SceneRenderer {
         })
     }
 
+    /// Simulates and rasterizes `frames` and keeps nothing: times the render without
+    /// any encoder (`render --discard`, for benchmarks).
+    func discard(frames: [Int]) throws {
+        try pipeline(frames: frames).run(encode: { _, _ in () }, consume: { _, _ in })
+    }
+
     /// The rasters of `frames`, in the order given (golden frames are compared in memory).
     func images(frames: [Int]) throws -> [(index: Int, image: PixelImage)] {
         var result: [(index: Int, image: PixelImage)] = []

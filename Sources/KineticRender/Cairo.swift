@@ -57,9 +57,13 @@ final class CairoSurface {
     }
 
     /// An unbounded recording surface: records drawing to measure its ink and replay it.
-    static func recording(alphaOnly: Bool) -> CairoSurface {
-        CairoSurface(raw: cairo_recording_surface_create(
-            alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA, nil))
+    /// A recording surface; `extents` bounds it (device units). Masks and groups need
+    /// bounded extents: on an unbounded recording Cairo reports no ink for them.
+    static func recording(alphaOnly: Bool, extents: Rect? = nil) -> CairoSurface {
+        let content = alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA
+        guard let r = extents else { return CairoSurface(raw: cairo_recording_surface_create(content, nil)) }
+        var box = cairo_rectangle_t(x: r.minX, y: r.minY, width: r.width, height: r.height)
+        return CairoSurface(raw: cairo_recording_surface_create(content, &box))
     }
 
     /// A vector surface writing to `path`, `width`×`height` points.

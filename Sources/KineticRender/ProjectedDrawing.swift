@@ -21,9 +21,12 @@ extension LayerRenderer {
     /// an offscreen image covering just its ink, one pixel per device unit, with two
     /// transparent pixels of margin. When that image would exceed the budget it is made
     /// at a lower resolution: `scale` says how many raster pixels a device unit got.
-    func rasterize(matrix: Affine,
+    ///
+    /// `extents` (device units) bounds the recording: masks and groups on an unbounded
+    /// recording report no ink, and on a bounded one they report all of it.
+    func rasterize(matrix: Affine, extents: Rect? = nil,
                    _ body: (CairoContext, LayerRenderer) -> Void) -> (raster: Raster, scale: Double)? {
-        let recording = CairoSurface.recording(alphaOnly: false)
+        let recording = CairoSurface.recording(alphaOnly: false, extents: extents)
         do {
             let rc = CairoContext(recording)
             rc.matrix = matrix
@@ -63,6 +66,16 @@ extension LayerRenderer {
         ctx.restore()
     }
 
+    /// Where a projected layer's flat rendering may have ink: its bounds grown by their
+    /// larger side and its shadow's reach (sublayers beyond that are cut), scaled.
+    static func flatExtents(of layer: Layer, scale: Double) -> Rect {
+        let b = layer.bounds
+        let margin = max(b.width, b.height) + 3 * layer.shadowRadius
+            + abs(layer.shadowOffset.width) + abs(layer.shadowOffset.height) + 8
+        return Rect((b.minX - margin) * scale, (b.minY - margin) * scale,
+                    (b.width + 2 * margin) * scale, (b.height + 2 * margin) * scale)
+    }
+
     // MARK: Color multiplication (CAReplicatorLayer's instanceColor)
 
     /// Draws `body` multiplied channel by channel by `color`: a copy's instance color.
@@ -73,7 +86,9 @@ extension LayerRenderer {
     func drawMultiplied(by color: Color, in ctx: CairoContext,
                         _ body: (CairoContext, LayerRenderer) -> Void) {
         let m = ctx.matrix, d = rasterDensity
-        guard let (raster, scale) = rasterize(matrix: (m.a * d, m.b * d, m.c * d, m.d * d, m.tx * d, m.ty * d), body)
+        let canvas = deviceCanvas.map { c in Rect(c.0 * d, c.1 * d, (c.2 - c.0) * d, (c.3 - c.1) * d) }
+        guard let (raster, scale) = rasterize(matrix: (m.a * d, m.b * d, m.c * d, m.d * d, m.tx * d, m.ty * d),
+                                              extents: canvas, body)
         else { return }
         var out = raster
         let clamp = { (v: Double) in min(max(v, 0), 1) }
@@ -124,7 +139,8 @@ extension LayerRenderer {
         // Near the horizon the magnification grows without bound: cap it.
         let sourceScale = min(max(magnification, deviceScale / 4), deviceScale * 8) * Self.projectionSupersampling
         guard sourceScale > 0, sourceScale.isFinite,
-              let (source, extra) = rasterize(matrix: (sourceScale, 0, 0, sourceScale, 0, 0), body) else { return }
+              let (source, extra) = rasterize(matrix: (sourceScale, 0, 0, sourceScale, 0, 0),
+                                              extents: Self.flatExtents(of: layer, scale: sourceScale), body) else { return }
         let scale = sourceScale * extra  // raster pixels per layer point
 
         // The raster's rectangle in the layer plane, cut where it crosses behind the eye.

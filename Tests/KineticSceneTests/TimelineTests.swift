@@ -162,4 +162,14 @@ import KineticLayers
         let f = try #require(layer(t, "dot2", at: 0.75))
         #expect(abs(f.position.y - 150) < 1e-6)
     }
+
+    @Test func groupChildrenWithoutDurationRunForTheGroupsDuration() throws {
+        let t = try timeline("""
+        layers: [{id: dot, opacity: 1}]
+        animations:
+          - {layer: dot, duration: 2, group: [{keyPath: opacity, from: 1, to: 0}]}
+        """)
+        // Half-way through the 2-s group, not long after a 0.25-s child would have ended.
+        #expect(abs((layer(t, "dot", at: 1)?.opacity ?? 0) - 0.5) < 1e-9)
+    }
 }

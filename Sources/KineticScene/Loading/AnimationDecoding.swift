@@ -23,8 +23,11 @@ struct AnimationDecoder {
         return Self.resolveAfter(parsed)
     }
 
-    /// One animation (or group); `after` is returned unresolved.
-    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?) -> (spec: AnimationSpec, after: Field?)? {
+    /// One animation (or group); `after` is returned unresolved. A group's children
+    /// inherit its layer and, when they give none, its duration (as CAAnimationGroup
+    /// runs them).
+    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
+                            inheritedDuration: Double? = nil) -> (spec: AnimationSpec, after: Field?)? {
         guard let m = field.mapping(allowed: Self.keys) else { return nil }
         if let f = m["behavior"] {
             f.report("not yet supported: animating behavior properties (section 6)")
@@ -40,6 +43,7 @@ struct AnimationDecoder {
         }
         // The contract's default fill is forwards (the end value persists, as UIView.animate).
         var timing = AnimationTiming(fillMode: .forwards)
+        if let inheritedDuration { timing.duration = inheritedDuration }
         if let f = m["duration"], let v = f.nonNegativeNumber { timing.duration = v }
         if let f = m["begin"], let v = f.number { timing.beginTime = v }
         if let f = m["repeatCount"] {
@@ -75,7 +79,7 @@ struct AnimationDecoder {
             guard let items = g.elements else { return nil }
             var children: [AnimationSpec] = []
             for item in items {
-                guard let (child, after) = animation(item, inheritedLayer: target) else { continue }
+                guard let (child, after) = animation(item, inheritedLayer: target, inheritedDuration: timing.duration) else { continue }
                 if let after { after.report("'after' is not supported inside a group: use 'begin' (relative to the group)") }
                 children.append(child)
             }

@@ -101,4 +101,16 @@ import KineticLayers
         let kind = problems("layers:\n  - {id: a, opacity: \"= [1, 2]\"}\n")
         #expect(kind.first?.message.contains("expected a number") == true)
     }
+
+    @Test func aStickyBubblesBrokenFlagIsReadable() throws {
+        // r1 = 20 − d/10 ≤ 6 breaks at d ≥ 140: the finger passes 140 pt at t = 1.4.
+        let scene = try load("""
+        layers:
+          - {id: finger, position: ["= 100 + 100 * t", 100]}
+          - {id: neck, type: shape, path: {shape: stickyBubble, from: [100, 100], radius: 20, to: "@finger", viscosity: 10}}
+          - {id: badge, opacity: "= 1 - neck.path.broken"}
+        """)
+        #expect(layer(scene, "badge", at: 1.2)?.opacity == 1)
+        #expect(layer(scene, "badge", at: 1.6)?.opacity == 0)
+    }
 }

@@ -162,6 +162,7 @@ struct ExpressionBinder {
         }
         func dependencies(_ i: Int) -> [Int] {
             let reads = pending[i].binding.expressions.flatMap(\.references).compactMap { ref -> (LayerAddress, String)? in
+                if ReferenceKeyPaths.shapeFlag(ref.keyPath) != nil, let entry = layers[ref.id] { return (entry.address, "path") }
                 guard let entry = layers[ref.id],
                       let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
                 return (entry.address, ReferenceKeyPaths.group(kp))
@@ -181,6 +182,10 @@ struct ExpressionBinder {
     }
 
     private func kind(of ref: SceneExpression.Reference, layers: [String: LayerEntry]) -> SceneExpression.ValueKind? {
+        if let flag = ReferenceKeyPaths.shapeFlag(ref.keyPath) {
+            let owner: NamedShape = flag == "broken" ? .stickyBubble : .liquidBridge
+            return layers[ref.id]?.namedShape == owner ? .scalar : nil
+        }
         guard let entry = layers[ref.id],
               let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
         if let types = kp.layerTypes, !types.contains(entry.type) { return nil }

@@ -27,6 +27,12 @@ struct ExpressionEvaluation {
 
     /// The presentation value a reference reads.
     static func resolve(_ ref: SceneExpression.Reference, in layers: [Layer], ids: [String: LayerAddress]) -> SceneExpression.Value {
+        if let flag = ReferenceKeyPaths.shapeFlag(ref.keyPath) {
+            // Computed from the parameters as they are now (bindings feeding them ran first).
+            guard let address = ids[ref.id], let state = layers[address]?.shape?.namedShape,
+                  let geometry = try? state.shape.geometry(parameters: state.parameters) else { return .scalar(.nan) }
+            return .scalar(geometry.flags[flag] == true ? 1 : 0)
+        }
         guard let address = ids[ref.id], let layer = layers[address],
               let keyPath = ReferenceKeyPaths.keyPath(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
               let v = layer.value(at: keyPath) else { return .scalar(.nan) }
@@ -85,10 +91,17 @@ enum ReferenceKeyPaths {
         }
     }
 
+    /// `path.broken` (stickyBubble) and `path.connected` (liquidBridge): a named shape's
+    /// flag, read as 1 or 0. Returns the flag's name.
+    static func shapeFlag(_ text: String) -> String? {
+        text == "path.broken" ? "broken" : text == "path.connected" ? "connected" : nil
+    }
+
     /// The property a key path belongs to, for dependencies: `position.x` and `position`
-    /// are the same property.
+    /// are the same property, and every parameter of a named shape feeds its flags.
     static func group(_ keyPath: LayerKeyPath) -> String {
         switch keyPath {
+        case .pathParameter: "path"
         case .position, .positionX, .positionY: "position"
         case .bounds, .boundsSize, .boundsWidth, .boundsHeight: "bounds"
         case .transform, .transformRotationX, .transformRotationY, .transformRotationZ, .transformScale,

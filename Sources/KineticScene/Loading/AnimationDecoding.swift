@@ -27,7 +27,8 @@ struct AnimationDecoder {
     /// inherit its layer and, when they give none, its duration (as CAAnimationGroup
     /// runs them).
     mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
-                            inheritedDuration: Double? = nil) -> (spec: AnimationSpec, after: Field?)? {
+                            inheritedDuration: Double? = nil,
+                            contactLayer: (LayerEntry, String)? = nil) -> (spec: AnimationSpec, after: Field?)? {
         guard let m = field.mapping(allowed: Self.keys) else { return nil }
         if let f = m["behavior"] {
             f.report("not yet supported: animating behavior properties (section 6)")
@@ -36,7 +37,9 @@ struct AnimationDecoder {
 
         var target = inheritedLayer
         if let f = m["layer"], let name = f.string {
-            if let entry = layers[name] { target = (entry, name) } else {
+            if let contactLayer, name == "$item" || name == "$other" {
+                target = contactLayer
+            } else if let entry = layers[name] { target = (entry, name) } else {
                 f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layers.keys)))
                 return nil
             }

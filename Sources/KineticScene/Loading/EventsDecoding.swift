@@ -5,7 +5,7 @@ import KineticLayers
 
 /// Reads `events:` (section 7). Supported: `at:` and `on: {contact: …}` triggers with
 /// removeAllBehaviors, removeBehaviors, addBehaviors, `set` of behavior properties and
-/// removeLayers (with `delay` in `do:` lists), `set` of layer key paths. `animate` and
+/// removeLayers (with `delay` in `do:` lists), `set` of layer key paths, `animate`.
 /// `animationStop` triggers are reported as not yet supported.
 struct EventsDecoder {
     let dynamics: DynamicsDecoder
@@ -177,9 +177,33 @@ struct EventsDecoder {
             }
             return layers.count == list.count ? .removeLayers(layers) : nil
         default:
-            f.report("not yet supported: animate actions in events (section 7)")
-            return nil
+            return animate(f, contact: contact)
         }
+    }
+
+    /// `animate: {layer: ID | $item | $other, keyPath, …}`: an animation of section 5 that
+    /// starts when the event fires. Contact items may be any layer, so their key paths are
+    /// checked as a plain layer's.
+    private mutating func animate(_ f: Field, contact: Bool) -> EventAction.Kind? {
+        var eventLayer: EventLayer?
+        if case .mapping(let raw) = f.node, let name = raw["layer"]?.scalar?.string {
+            switch name {
+            case "$item", "$other":
+                guard contact else {
+                    f.report("\(name) names a contact's item: it only exists in `on: {contact: …}` handlers")
+                    return nil
+                }
+                eventLayer = name == "$item" ? .item : .other
+            default:
+                eventLayer = .id(name)
+            }
+        }
+        let placeholder = LayerEntry(address: LayerAddress([]), type: .layer, propertyNames: [], field: f)
+        guard let (spec, after) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item")),
+              let eventLayer else { return nil }
+        if let after { after.report("'after' is not supported in events: use 'begin' as a delay") }
+        if case .group = spec.values { f.report("not yet supported: groups in events"); return nil }
+        return .animate(spec, layer: eventLayer)
     }
 
     /// Properties holding points, booleans and angles; the rest are numbers.

@@ -53,6 +53,9 @@ public struct EventAction: Sendable {
                  layers: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)])
         /// Removed layers disappear (hidden) and leave every behavior.
         case removeLayers([EventLayer])
+        /// An animation started when the event fires (its `begin` is a delay from then) on
+        /// the named layer (`$item`/`$other` for a contact's items).
+        case animate(AnimationSpec, layer: EventLayer)
     }
 
     public var kind: Kind

@@ -53,6 +53,8 @@ public final class Simulation {
     private var debugLayers: [Layer] = []
     /// Layer values set by events, in the order set.
     private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
+    /// Animations started by events, with the layer id they animate and their start time.
+    private var startedAnimations: [(id: String, spec: AnimationSpec)] = []
 
     /// The state of every dynamic item at the last frame computed, by layer id.
     public private(set) var itemStates: [String: DynamicItemState] = [:]
@@ -96,11 +98,17 @@ public final class Simulation {
             throw SimulationError(error)
         }
         frame.layers += debugLayers
-        if !removedLayers.isEmpty || !layerValues.isEmpty {
+        if !removedLayers.isEmpty || !layerValues.isEmpty || !startedAnimations.isEmpty {
             let addresses = Self.addresses(of: frame.layers)
             for change in layerValues {
                 guard let address = addresses[change.id] else { continue }
                 frame.layers.modify(at: address) { $0.setValue(change.value, at: change.keyPath) }
+            }
+            for started in startedAnimations {
+                guard let address = addresses[started.id] else { continue }
+                var spec = started.spec
+                spec.layer = address
+                Timeline.apply(spec, at: time, to: &frame.layers)
             }
             for id in removedLayers {
                 if let address = addresses[id] { frame.layers.modify(at: address) { $0.isHidden = true } }
@@ -207,6 +215,11 @@ public final class Simulation {
                 guard let id = Self.layerID(change.layer, contact) else { continue }
                 layerValues.append((id, change.keyPath, change.value))
             }
+        case .animate(let spec, let layer):
+            guard let id = Self.layerID(layer, contact) else { return }
+            var started = spec
+            started.timing.beginTime += animator.time
+            startedAnimations.append((id, started))
         case .removeLayers(let layers):
             for layer in layers {
                 guard let id = Self.layerID(layer, contact) else { continue }
@@ -247,6 +260,7 @@ public final class Simulation {
         delayed = []
         removedLayers = []
         layerValues = []
+        startedAnimations = []
         debugLayers = []
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
                                        behaviors: spec.behaviors, seed: scene.settings.seed)

@@ -1,3 +1,4 @@
+import KineticDynamics
 import KineticGeometry
 import KineticLayers
 import KineticAnimation
@@ -18,9 +19,55 @@ struct AnimationDecoder {
         guard let items = field.elements else { return [] }
         var parsed: [(spec: AnimationSpec, after: Field?)] = []
         for item in items {
+            // Behavior animations are read once the behaviors are known.
+            if case .mapping(let raw) = item.node, raw["behavior"] != nil {
+                behaviorFields.append(item)
+                continue
+            }
             if let a = animation(item, inheritedLayer: nil) { parsed.append(a) }
         }
         return Self.resolveAfter(parsed)
+    }
+
+    /// `animations:` entries with `behavior:`, for `behaviorAnimations(known:)`.
+    private(set) var behaviorFields: [Field] = []
+
+    /// Reads the behavior animations against the behaviors of `dynamics:` (by id).
+    /// Values must give their start (`from` or `values`): a behavior has no presentation
+    /// value to start from.
+    mutating func behaviorAnimations(known: [String: DynamicBehavior]) -> [BehaviorAnimation] {
+        behaviorFields.compactMap { field -> BehaviorAnimation? in
+            guard case .mapping(let raw) = field.node, let bNode = raw["behavior"] else { return nil }
+            let bf = field.child(bNode, key: "behavior")
+            guard let id = bf.string else { return nil }
+            guard let behavior = known[id] else {
+                bf.report("unknown behavior id '\(id)'" + NameSuggestion.hint(for: id, in: Array(known.keys)))
+                return nil
+            }
+            guard let kpNode = raw["keyPath"], let property = kpNode.scalar?.string else {
+                field.report("missing required key 'keyPath' (the behavior's property)")
+                return nil
+            }
+            let kf = field.child(kpNode, key: "keyPath")
+            let isPoint = EventsDecoder.pointProperties.contains(property)
+            do {
+                _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
+            } catch {
+                kf.report("behavior '\(id)': \(error)")
+                return nil
+            }
+            if raw["from"] == nil, raw["values"] == nil {
+                field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
+                return nil
+            }
+            // A stand-in layer entry: the key path only carries the kind of value.
+            let carrier: LayerKeyPath = isPoint ? .position : .zPosition
+            let entry = LayerEntry(address: LayerAddress([0]), type: .layer, propertyNames: [], field: field)
+            guard let (spec, after) = animation(field, inheritedLayer: (entry, id), carrier: (carrier, property))
+            else { return nil }
+            if let after { after.report("'after' is not supported for behavior animations: use 'begin'") }
+            return BehaviorAnimation(behavior: id, property: property, spec: spec)
+        }
     }
 
     /// One animation (or group); `after` is returned unresolved. A group's children
@@ -28,12 +75,14 @@ struct AnimationDecoder {
     /// runs them).
     mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
                             inheritedDuration: Double? = nil,
-                            contactLayer: (LayerEntry, String)? = nil) -> (spec: AnimationSpec, after: Field?)? {
-        guard let m = field.mapping(allowed: Self.keys) else { return nil }
-        if let f = m["behavior"] {
-            f.report("not yet supported: animating behavior properties (section 6)")
+                            contactLayer: (LayerEntry, String)? = nil,
+                            carrier: (keyPath: LayerKeyPath, property: String)? = nil) -> (spec: AnimationSpec, after: Field?)? {
+        guard var m = field.mapping(allowed: Self.keys) else { return nil }
+        if carrier == nil, let f = m["behavior"] {
+            f.report("'behavior' animations are read with the behaviors")
             return nil
         }
+        if carrier != nil { m = m.removing(["behavior", "layer"]) }
 
         var target = inheritedLayer
         if let f = m["layer"], let name = f.string {
@@ -105,7 +154,8 @@ struct AnimationDecoder {
         }
         if let f = m["rotationMode"] { f.report("'rotationMode' goes with a keyframe 'path'") }
         guard let kpField = m.required("keyPath"), let kpText = kpField.string else { return nil }
-        guard let keyPath = self.keyPath(kpText, field: kpField, entry: entry, layerName: name) else { return nil }
+        let resolved = carrier.map { $0.keyPath } ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
+        guard let keyPath = resolved else { return nil }
 
         var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: keyPath,
                                  values: .basic(from: nil, to: nil, by: nil), timing: timing)

@@ -81,6 +81,8 @@ public enum SceneLoader {
         var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
                                           initialBehaviors: (dynamics?.behaviors ?? []).map { ($0.id, $0) })
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
+        let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
+            known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
         guard let settings else { return nil }
@@ -88,6 +90,7 @@ public enum SceneLoader {
                           dynamics: dynamics, events: events,
                           assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
         scene.bindings = bindings
+        scene.behaviorAnimations = behaviorAnimations
         scene.layerIDs = layerDecoder.ids.mapValues(\.address)
         return scene
     }

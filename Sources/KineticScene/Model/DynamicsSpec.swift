@@ -23,3 +23,14 @@ public struct DynamicsSpec: Sendable {
         return ids
     }
 }
+
+/// An animation of a behavior's property (`behavior: ID` in `animations:`): UIKit code that
+/// changes, say, an attachment's `anchorPoint` every frame of a pan gesture. Applied at
+/// every simulation step.
+public struct BehaviorAnimation: Sendable {
+    public var behavior: String
+    public var property: String
+    /// The values and timing, as for a layer; its layer and key path only carry the kind
+    /// of value (`position` for points, `zPosition` for numbers).
+    public var spec: AnimationSpec
+}

@@ -18,6 +18,8 @@ public struct Scene: Sendable {
     public var layerIDs: [String: LayerAddress] = [:]
     /// The physics of section 6, when the file has a `dynamics:` block.
     public var dynamics: DynamicsSpec? = nil
+    /// Animations of behavior properties, in file order.
+    public var behaviorAnimations: [BehaviorAnimation] = []
     /// The events of section 7, in file order.
     public var events: [SceneEvent] = []
     /// Every image asset the scene uses, resolved to file paths.

@@ -123,11 +123,13 @@ public final class Simulation {
         let events = timeline.scene.events
         let handlers = events.filter { if case .contact = $0.trigger { return true } else { return false } }
         let h = 1 / Double(animator.stepsPerSecond)
+        let animated = timeline.scene.behaviorAnimations
         while true {
             try runDue(animator, upTo: animator.time)
+            try applyBehaviorAnimations(animated, animator)
             let next = animator.time + h
             guard next <= time + 1e-7 else { break }
-            if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty {
+            if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty && animated.isEmpty {
                 try animator.step(to: time)
                 break
             }
@@ -144,6 +146,29 @@ public final class Simulation {
         }
         // No step left before `time`: this brings behaviors due at `time` live.
         try animator.step(to: time)
+    }
+
+    /// Sets every animated behavior property to its value at the animator's time (as
+    /// UIKit code setting `anchorPoint` during a pan). A value the behavior refuses is
+    /// skipped; a behavior not live now is left alone.
+    private func applyBehaviorAnimations(_ animations: [BehaviorAnimation], _ animator: DynamicAnimator) throws(DynamicsError) {
+        for a in animations {
+            // The animation machinery of layers, on a one-layer carrier: no second engine.
+            var carrier = [Layer(place: "behavior")]
+            var spec = a.spec
+            spec.layer = LayerAddress([0])
+            Timeline.apply(spec, at: animator.time, to: &carrier)
+            guard spec.timing.progress(at: animator.time) != nil, let value = carrier[0].value(at: spec.keyPath),
+                  let current = animator.behavior(id: a.behavior) else { continue }
+            let behaviorValue: BehaviorValue
+            switch value {
+            case .point(let p): behaviorValue = .point(p)
+            case .number(let v): behaviorValue = .number(v)
+            default: continue
+            }
+            guard let updated = try? current.setting(a.property, to: behaviorValue) else { continue }
+            try animator.updateBehavior(id: a.behavior) { $0 = updated }
+        }
     }
 
     /// The layer id an action names, given the contact that fired it.

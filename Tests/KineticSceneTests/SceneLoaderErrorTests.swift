@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func notYetSupportedIsLoud() {
-        let p = problems(header + "layers: [{id: a}]\nanimations: [{layer: a, keyPath: opacity, to: \"= t\"}, {layer: a, keyPath: opacity, to: 1, path: \"M 0 0\", behavior: b}]\n")
+        let p = problems(header + "layers: [{id: a}]\nanimations: [{layer: a, keyPath: opacity, to: \"= t\"}]\nevents: [{on: {animationStop: x}, do: []}]\n")
         #expect(p.count == 2)
         #expect(p.allSatisfy { $0.message.hasPrefix("not yet supported") })
     }

@@ -113,4 +113,21 @@ import KineticLayers
         #expect(layer(scene, "badge", at: 1.2)?.opacity == 1)
         #expect(layer(scene, "badge", at: 1.6)?.opacity == 0)
     }
+
+    @Test func referencesReadPositionsAfterPhysics() throws {
+        let scene = try load("""
+        layers:
+          - {id: ball, position: [150, 50], bounds: [20, 20]}
+          - {id: follower, position: "@ball.position + [0, 30]"}
+        dynamics:
+          behaviors:
+            - gravity: {items: [ball]}
+        """)
+        let frame = try Simulation(timeline: Timeline(scene: scene)).frame(25)
+        let ball = try #require(frame.layers.first { $0.id == "ball" }).position
+        let follower = try #require(frame.layers.first { $0.id == "follower" }).position
+        // The ball has fallen ½·1000·0.5² = 125 pt; the follower sits 30 pt below it.
+        #expect(abs(ball.y - 175) < 2)
+        #expect(abs(follower.y - ball.y - 30) < 1e-9 && abs(follower.x - ball.x) < 1e-9)
+    }
 }

@@ -93,6 +93,13 @@ public final class Simulation {
                     layer.setValue(.number(s.angle), at: .transformRotationZ)
                 }
             }
+            // References read presentation values after physics (a rope drawn through the
+            // items' centers): expressions and named shapes run again over the moved items.
+            if !scene.bindings.isEmpty {
+                _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
+                    .apply(to: &frame.layers, time: time, frame: index)
+                for i in frame.layers.indices { frame.layers[i].updateNamedShapes() }
+            }
             if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
         } catch {
             throw SimulationError(error)

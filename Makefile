@@ -59,7 +59,7 @@ clean:
 	rm -rf $(BUILD_DIR) $(OUT)
 
 ## gallery: docs/gallery.png (each scene's name and four frames) and a few GIFs for the README
-GALLERY_GIFS = download-button page-control tvos-card fireworks-button
+GALLERY_GIFS = flow-menu sticky-bubble tvos-card fireworks-button
 gallery: build
 	@rm -rf $(OUT)/gallery && mkdir -p $(OUT)/gallery docs
 	@for s in scenes/*.yaml; do \
@@ -68,7 +68,7 @@ gallery: build
 	  convert $(OUT)/gallery/$$n.png -gravity North -background white -splice 0x28 \
 	    -font DejaVu-Sans -pointsize 20 -annotate +0+2 "$$n" $(OUT)/gallery/$$n.png; \
 	done
-	montage $(OUT)/gallery/*.png -tile 3x -geometry 360x+8+8 -background white docs/gallery.png
+	montage $(OUT)/gallery/*.png -tile 4x -geometry 280x+6+6 -background white docs/gallery.png
 	@for n in $(GALLERY_GIFS); do \
 	  $(KINETIC) render scenes/$$n.yaml -o docs/$$n.gif --scale 1 --quiet || exit 1; \
 	done

@@ -47,13 +47,19 @@ public struct DynamicBehavior: Hashable, Sendable, Identifiable {
 /// `angle` (radians from +x, clockwise on screen) and `magnitude`; both views stay in sync.
 public protocol DirectedBehavior {
     var direction: Point { get set }
+    /// The angle last set or last seen on a non-zero direction: UIKit keeps `angle` and
+    /// `magnitude` apart, so an angle set while the magnitude is 0 is not lost.
+    var heading: Double { get set }
 }
 
 extension DirectedBehavior {
     /// The direction's angle in radians (0 = +x, π/2 = down the screen).
     public var angle: Double {
-        get { atan2(direction.y, direction.x) }
-        set { direction = Point(cos(newValue), sin(newValue)) * magnitude }
+        get { direction == .zero ? heading : atan2(direction.y, direction.x) }
+        set {
+            heading = newValue
+            direction = Point(cos(newValue), sin(newValue)) * magnitude
+        }
     }
 
     /// The direction's length.
@@ -70,7 +76,10 @@ public struct GravityBehavior: Hashable, Sendable, DirectedBehavior {
 
     public var items: [String]
     /// The gravity vector; default (0, 1) = 1000 points/s² down.
-    public var gravityDirection: Point
+    public var gravityDirection: Point {
+        didSet { if gravityDirection != .zero { heading = atan2(gravityDirection.y, gravityDirection.x) } }
+    }
+    public var heading = Double.pi / 2
     public var direction: Point {
         get { gravityDirection }
         set { gravityDirection = newValue }
@@ -79,6 +88,7 @@ public struct GravityBehavior: Hashable, Sendable, DirectedBehavior {
     public init(items: [String], gravityDirection: Point = Point(0, 1)) {
         self.items = items
         self.gravityDirection = gravityDirection
+        if gravityDirection != .zero { heading = atan2(gravityDirection.y, gravityDirection.x) }
     }
 
     public init(items: [String], angle: Double, magnitude: Double) {
@@ -163,7 +173,10 @@ public struct PushBehavior: Hashable, Sendable, DirectedBehavior {
     public var items: [String]
     public var mode: Mode
     /// The push vector; its length is the magnitude. Default (0, 0) = no push.
-    public var pushDirection: Point
+    public var pushDirection: Point {
+        didSet { if pushDirection != .zero { heading = atan2(pushDirection.y, pushDirection.x) } }
+    }
+    public var heading = 0.0
     public var active: Bool
     /// Where the force applies, relative to each item's center (in screen orientation):
     /// off center, the push also turns the item.
@@ -179,6 +192,7 @@ public struct PushBehavior: Hashable, Sendable, DirectedBehavior {
         self.items = items
         self.mode = mode
         self.pushDirection = pushDirection
+        if pushDirection != .zero { heading = atan2(pushDirection.y, pushDirection.x) }
         self.active = active
         self.targetOffsetFromCenter = targetOffsetFromCenter
     }

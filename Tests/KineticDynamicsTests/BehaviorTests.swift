@@ -434,3 +434,16 @@ import Testing
         #expect(abs(try #require(a.state(of: "wheel")).angularVelocity) < 1e-6)   // stopped, not reversed
     }
 }
+
+/// UIKit keeps a push's `angle` and `magnitude` apart: an angle set while the magnitude
+/// is 0 holds when the magnitude is set afterwards.
+@Test func pushAngleSetAtZeroMagnitudeIsKept() throws {
+    var push = PushBehavior(items: ["a"])
+    push.angle = .pi / 2
+    push.magnitude = 2
+    #expect(abs(push.pushDirection.x) < 1e-12 && abs(push.pushDirection.y - 2) < 1e-12)
+    var gravity = GravityBehavior(items: ["a"], gravityDirection: .zero)
+    gravity.angle = .pi
+    gravity.magnitude = 1
+    #expect(abs(gravity.gravityDirection.x + 1) < 1e-12)
+}

@@ -68,7 +68,10 @@ public final class GIFWriter {
             } else {
                 palette = []
             }
-            if frame.indices.contains(where: { $0 != PreparedGIFFrame.transparentIndex && Int($0) >= palette.count }) {
+            let largest = frame.indices.withUnsafeBufferPointer { indices in
+                indices.reduce(-1) { $1 == PreparedGIFFrame.transparentIndex ? $0 : max($0, Int($1)) }
+            }
+            if largest >= palette.count {
                 throw .invalidImage(reason: "frame uses a colour index beyond its \(palette.count)-colour palette")
             }
             if !options.transparentBackground, frame.disposal == .doNotDispose,
@@ -175,8 +178,10 @@ public final class GIFWriter {
     static func compactPalette(_ frame: inout PreparedGIFFrame) -> (transparentIndex: Int, tableSize: Int) {
         let palette = frame.localPalette ?? []
         var used = [Bool](repeating: false, count: 256)
-        for index in frame.indices { used[Int(index)] = true }
         var translation = [UInt8](repeating: 0, count: 256)
+        used.withUnsafeMutableBufferPointer { used in
+            frame.indices.withUnsafeBufferPointer { for index in $0 { used[Int(index)] = true } }
+        }
         var colors: [GIFColor] = []
         for (i, color) in palette.enumerated() where used[i] && i != Int(PreparedGIFFrame.transparentIndex) {
             translation[i] = UInt8(colors.count)
@@ -184,7 +189,11 @@ public final class GIFWriter {
         }
         let transparent = colors.count
         translation[Int(PreparedGIFFrame.transparentIndex)] = UInt8(transparent)
-        frame.indices = frame.indices.map { translation[Int($0)] }
+        translation.withUnsafeBufferPointer { translation in
+            frame.indices.withUnsafeMutableBufferPointer { indices in
+                for i in indices.indices { indices[i] = translation[Int(indices[i])] }
+            }
+        }
         frame.localPalette = colors
         var size = 2
         while size < transparent + 1 { size *= 2 }

@@ -54,8 +54,40 @@ public enum GIFFramePreparer {
     }
 
     /// Quantizes straight RGBA pixels in which alpha 0 marks "transparent index".
+    ///
+    /// Rows with no opaque pixel (nothing changed there) are left out of quantization and
+    /// become transparent rows afterwards: a rectangle spanning two distant changes (a
+    /// header glow and a spinner at the bottom) is often half unchanged rows, which would
+    /// cost histogram and remapping time for nothing. Dithering then carries its small
+    /// error across the seams of the rows left out, which only reshapes the noise.
     private static func quantized(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
                                   options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+        let rowBytes = rect.width * 4
+        let kept = rgba.withUnsafeBufferPointer { p in
+            (0..<rect.height).filter { y in
+                stride(from: y * rowBytes + 3, to: (y + 1) * rowBytes, by: 4).contains { p[$0] != 0 }
+            }
+        }
+        guard !kept.isEmpty, kept.count < rect.height else {
+            return try quantizedRows(rgba, rect: rect, disposal: disposal, options: options)
+        }
+        var compact: [UInt8] = []
+        compact.reserveCapacity(kept.count * rowBytes)
+        for y in kept { compact += rgba[(y * rowBytes)..<((y + 1) * rowBytes)] }
+        var prepared = try quantizedRows(compact, rect: GIFRect(x: rect.x, y: rect.y, width: rect.width, height: kept.count),
+                                         disposal: disposal, options: options)
+        var indices = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: rect.width * rect.height)
+        for (k, y) in kept.enumerated() {
+            indices[(y * rect.width)..<((y + 1) * rect.width)] = prepared.indices[(k * rect.width)..<((k + 1) * rect.width)]
+        }
+        prepared.rect = rect
+        prepared.indices = indices
+        return prepared
+    }
+
+    /// Quantizes every row of `rgba` (`rect`'s size) as one image.
+    private static func quantizedRows(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
+                                      options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
         // 255 colours at most: index 255 is reserved for transparency.
         let settings = ImageQuant.Settings(maxColors: 255, speed: options.speed,
                                            quality: options.quality, dithering: options.dithering)

@@ -137,6 +137,27 @@ import Testing
         }
     }
 
+    /// Two changes far apart: the unchanged rows between them are left out of
+    /// quantization but come back transparent, and both changes decode to their colours.
+    @Test func unchangedRowsBetweenChangesStayTransparent() throws {
+        let first = Synthetic.frame(0)
+        var second = first
+        for x in 10..<20 { Synthetic.put(&second, x, 2, r: 1, g: 0, b: 0, a: 1) }
+        for x in 30..<34 { Synthetic.put(&second, x, 40, r: 0, g: 0, b: 1, a: 1) }
+        let frame = try GIFFramePreparer.prepare(second, previous: first, options: GIFOptions())
+        #expect(frame.rect == GIFRect(x: 10, y: 2, width: 24, height: 39))
+        let palette = try #require(frame.localPalette)
+        for y in 0..<39 { for x in 0..<24 {
+            let index = frame.indices[y * 24 + x]
+            let changed = (y == 0 && x < 10) || (y == 38 && x >= 20)
+            #expect((index == PreparedGIFFrame.transparentIndex) == !changed, "pixel \(x),\(y)")
+            if changed {
+                let c = palette[Int(index)]
+                #expect([c.red, c.green, c.blue] == (y == 0 ? [255, 0, 0] : [0, 0, 255]))
+            }
+        } }
+    }
+
     /// Only runs of 8 or more identical opaque pixels count, covering ≥ 1 % of the pixels.
     @Test func dominantColoursAreLongRuns() {
         // 100 × 2 pixels: row 0 = 50 × A then 50 alternating B/C; row 1 = 7 × D, 93 × A.

@@ -12,7 +12,9 @@ public enum GIFFramePreparer {
     /// files, and no dither shimmer on still areas). An unchanged frame becomes a 1×1
     /// transparent pixel. Disposal is `.doNotDispose`. The scene's opaque background makes
     /// every rendered pixel opaque; a pixel that is not anyway shows its un-premultiplied
-    /// colour at full opacity.
+    /// colour at full opacity. The frame keeps its source colours (``PreparedGIFFrame/sourcePixels``)
+    /// so that ``GIFWriter``, which knows what is on screen, can also leave out changed
+    /// pixels already displayed within ``GIFOptions/tolerance``.
     ///
     /// Transparent output: the whole frame is stored, alpha < 128 becomes transparent,
     /// disposal is `.restoreToBackground`, and `previous` is ignored. Differencing cannot

@@ -93,28 +93,29 @@ enum GaussianBlur {
 
     static func apply(to bytes: inout [UInt8], width: Int, height: Int, stride: Int, sigma: Double) {
         guard sigma > 0.2, width > 0, height > 0 else { return }
-        var buffer = bytes.map(Double.init)
+        // Float: the sums stay far below 2²⁴ × 255, so rounding error is ≪ one level.
+        var buffer = bytes.map(Float.init)
         var scratch = buffer
-        var sums = [Double](repeating: 0, count: width)
+        var sums = [Float](repeating: 0, count: width)
         for w in boxWidths(sigma: sigma) where w > 1 {
             let r = w / 2
             horizontalPass(&buffer, into: &scratch, width: width, height: height, stride: stride, radius: r)
             verticalPass(&scratch, into: &buffer, width: width, height: height, stride: stride, radius: r,
                          sums: &sums)
         }
-        for i in bytes.indices { bytes[i] = UInt8(min(255, max(0, buffer[i].rounded()))) }
+        for i in bytes.indices { bytes[i] = UInt8(min(255, max(0, buffer[i] + 0.5))) }  // round half up
     }
 
     /// A running-sum box average along each row; samples past the ends count as zero
     /// (transparent), so the shadow fades beyond the edge.
-    private static func horizontalPass(_ src: inout [Double], into dst: inout [Double], width: Int, height: Int,
+    private static func horizontalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
                                        stride: Int, radius r: Int) {
-        let scale = 1 / Double(2 * r + 1)
+        let scale = 1 / Float(2 * r + 1)
         src.withUnsafeBufferPointer { src in
             dst.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<height {
                     let base = y * stride
-                    var sum = 0.0
+                    var sum: Float = 0
                     for i in 0..<min(r, width) { sum += src[base + i] }
                     for i in 0..<width {
                         let enter = i + r, leave = i - r - 1
@@ -131,9 +132,9 @@ enum GaussianBlur {
     /// row at a time, so memory is read row by row (a column walk would touch one cache
     /// line per sample). Each column sees the same additions in the same order as a
     /// column walk would, so the result is identical.
-    private static func verticalPass(_ src: inout [Double], into dst: inout [Double], width: Int, height: Int,
-                                     stride: Int, radius r: Int, sums: inout [Double]) {
-        let scale = 1 / Double(2 * r + 1)
+    private static func verticalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
+                                     stride: Int, radius r: Int, sums: inout [Float]) {
+        let scale = 1 / Float(2 * r + 1)
         src.withUnsafeBufferPointer { src in
             dst.withUnsafeMutableBufferPointer { dst in
                 sums.withUnsafeMutableBufferPointer { sums in

@@ -12,7 +12,9 @@ public enum GIFFramePreparer {
     /// files, and no dither shimmer on still areas). An unchanged frame becomes a 1×1
     /// transparent pixel. Disposal is `.doNotDispose`. The scene's opaque background makes
     /// every rendered pixel opaque; a pixel that is not anyway shows its un-premultiplied
-    /// colour at full opacity.
+    /// colour at full opacity. The frame keeps its source colours (``PreparedGIFFrame/sourcePixels``)
+    /// so that ``GIFWriter``, which knows what is on screen, can also leave out changed
+    /// pixels already displayed within ``GIFOptions/tolerance``.
     ///
     /// Transparent output: the whole frame is stored, alpha < 128 becomes transparent,
     /// disposal is `.restoreToBackground`, and `previous` is ignored. Differencing cannot
@@ -34,7 +36,9 @@ public enum GIFFramePreparer {
         }
         guard let previous else {
             let rgba = straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
-            return try quantized(rgba, rect: whole, disposal: .doNotDispose, options: options)
+            var prepared = try quantized(rgba, rect: whole, disposal: .doNotDispose, options: options)
+            prepared.sourcePixels = rgba
+            return prepared
         }
         guard previous.width == frame.width, previous.height == frame.height else {
             throw .invalidImage(reason: "previous frame is \(previous.width)×\(previous.height), this one \(frame.width)×\(frame.height)")
@@ -46,21 +50,56 @@ public enum GIFFramePreparer {
                                     disposal: .doNotDispose)
         }
         let rgba = straightPixels(frame, in: rect, previous: previous, keepAlpha: false)
-        return try quantized(rgba, rect: rect, disposal: .doNotDispose, options: options)
+        var prepared = try quantized(rgba, rect: rect, disposal: .doNotDispose, options: options)
+        prepared.sourcePixels = rgba
+        return prepared
     }
 
     /// Quantizes straight RGBA pixels in which alpha 0 marks "transparent index".
+    ///
+    /// Rows with no opaque pixel (nothing changed there) are left out of quantization and
+    /// become transparent rows afterwards: a rectangle spanning two distant changes (a
+    /// header glow and a spinner at the bottom) is often half unchanged rows, which would
+    /// cost histogram and remapping time for nothing. Dithering then carries its small
+    /// error across the seams of the rows left out, which only reshapes the noise.
     private static func quantized(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
                                   options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+        let rowBytes = rect.width * 4
+        let kept = rgba.withUnsafeBufferPointer { p in
+            (0..<rect.height).filter { y in
+                stride(from: y * rowBytes + 3, to: (y + 1) * rowBytes, by: 4).contains { p[$0] != 0 }
+            }
+        }
+        guard !kept.isEmpty, kept.count < rect.height else {
+            return try quantizedRows(rgba, rect: rect, disposal: disposal, options: options)
+        }
+        var compact: [UInt8] = []
+        compact.reserveCapacity(kept.count * rowBytes)
+        for y in kept { compact += rgba[(y * rowBytes)..<((y + 1) * rowBytes)] }
+        var prepared = try quantizedRows(compact, rect: GIFRect(x: rect.x, y: rect.y, width: rect.width, height: kept.count),
+                                         disposal: disposal, options: options)
+        var indices = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: rect.width * rect.height)
+        for (k, y) in kept.enumerated() {
+            indices[(y * rect.width)..<((y + 1) * rect.width)] = prepared.indices[(k * rect.width)..<((k + 1) * rect.width)]
+        }
+        prepared.rect = rect
+        prepared.indices = indices
+        return prepared
+    }
+
+    /// Quantizes every row of `rgba` (`rect`'s size) as one image.
+    private static func quantizedRows(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
+                                      options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
         // 255 colours at most: index 255 is reserved for transparency.
         let settings = ImageQuant.Settings(maxColors: 255, speed: options.speed,
                                            quality: options.quality, dithering: options.dithering)
         switch options.palette {
         case .perFrame:
+            let sample = paletteSample(rgba, width: rect.width, height: rect.height)
             let (entries, indices) = try ImageQuant.quantize(
-                rgba: rgba, width: rect.width, height: rect.height,
-                sample: paletteSample(rgba, width: rect.width, height: rect.height),
-                transparent: hasTransparentPixel(rgba), settings: settings)
+                rgba: rgba, width: rect.width, height: rect.height, sample: sample,
+                transparent: hasTransparentPixel(rgba),
+                fixed: dominantColors(sample.rgba, width: sample.width), settings: settings)
             // Move transparent entries to index 255, pack the opaque ones from 0.
             var table = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: 256)
             var colors: [GIFColor] = []
@@ -102,6 +141,38 @@ public enum GIFFramePreparer {
             initialized = w * h * 4
         }
         return (sample, w, h)
+    }
+
+    /// The flat colours covering at least 1 % of `rgba` (`width` pixels a row) in runs of
+    /// 8 or more identical opaque pixels, most frequent first, at most 16. They become
+    /// fixed palette entries: libimagequant's clusters otherwise land a level or two off a
+    /// large flat area (a background, a card), which then shows a visible shift and
+    /// dithers into noise that compresses badly.
+    static func dominantColors(_ rgba: [UInt8], width: Int) -> [ImageQuant.Entry] {
+        let count = rgba.count / 4
+        guard width > 0, count > 0 else { return [] }
+        var runs: [UInt32: Int] = [:]
+        rgba.withUnsafeBytes { p in
+            for rowStart in stride(from: 0, to: count, by: width) {
+                var x = rowStart
+                let end = min(rowStart + width, count)
+                while x < end {
+                    let word = p.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                    var next = x + 1
+                    while next < end, p.loadUnaligned(fromByteOffset: next * 4, as: UInt32.self) == word { next += 1 }
+                    // Byte 3 is alpha: only opaque pixels count.
+                    if next - x >= 8, p[x * 4 + 3] == 255 { runs[word, default: 0] += next - x }
+                    x = next
+                }
+            }
+        }
+        let threshold = max(1, count / 100)
+        return runs.filter { $0.value >= threshold }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(16)
+            .map { word, _ in
+                withUnsafeBytes(of: word) { b in ImageQuant.Entry(r: b[0], g: b[1], b: b[2], a: 255) }
+            }
     }
 
     static func hasTransparentPixel(_ rgba: [UInt8]) -> Bool {

@@ -38,7 +38,10 @@ public enum GIFPaletteMode: Hashable, Sendable {
 
 /// Settings of the GIF encoder.
 public struct GIFOptions: Hashable, Sendable {
-    /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full).
+    /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full). The default 0.5 keeps
+    /// gradients free of visible bands while its noise compresses far better than full
+    /// dithering: on the bench scene's first frame 96.6 kB at 49.8 dB PSNR, against
+    /// 150.2 kB at 47.7 dB at 1.0 (0 gave 76.2 kB but banded glows).
     public var dithering: Double
     /// libimagequant's speed/quality trade-off, 1 (slowest, best palettes) … 10.
     /// The default 7 is the fastest setting that keeps full input precision: from 8 on,
@@ -58,13 +61,19 @@ public struct GIFOptions: Hashable, Sendable {
     public var transparentBackground: Bool
     /// NETSCAPE2.0 loop count: 0 loops forever; n repeats the animation n more times.
     public var loopCount: Int
+    /// Opaque output only: a changed pixel whose colour on screen (what earlier frames
+    /// actually displayed) is within this many levels, in every channel, of its new colour
+    /// is left transparent instead of being redrawn (0…255; 0 skips only exact matches).
+    /// ``GIFWriter`` compares against the displayed colour, never the previous source
+    /// frame, so the error stays bounded by this tolerance however slowly a colour drifts.
+    public var tolerance: Int
 
-    public init(dithering: Double = 1.0, speed: Int = 7, quality: Int = 100,
+    public init(dithering: Double = 0.5, speed: Int = 7, quality: Int = 100,
                 palette: GIFPaletteMode = .perFrame, transparentBackground: Bool = false,
-                loopCount: Int = 0) {
+                loopCount: Int = 0, tolerance: Int = 2) {
         self.dithering = dithering; self.speed = speed; self.quality = quality
         self.palette = palette; self.transparentBackground = transparentBackground
-        self.loopCount = loopCount
+        self.loopCount = loopCount; self.tolerance = tolerance
     }
 
     /// - Throws: ``EncodeError/invalidOptions(reason:)`` naming the first bad setting.
@@ -78,6 +87,9 @@ public struct GIFOptions: Hashable, Sendable {
         }
         guard (0...65535).contains(loopCount) else {
             throw .invalidOptions(reason: "loop count \(loopCount) is outside 0…65535")
+        }
+        guard (0...255).contains(tolerance) else {
+            throw .invalidOptions(reason: "tolerance \(tolerance) is outside 0…255")
         }
     }
 }
@@ -114,9 +126,15 @@ public struct PreparedGIFFrame: Hashable, Sendable {
     /// The frame's own colours (at most 255), or nil to use the shared palette.
     public var localPalette: [GIFColor]?
     public var disposal: GIFDisposal
+    /// The straight RGBA colours the indices stand for (4 bytes a pixel, like `indices`),
+    /// for ``GIFWriter``'s near-unchanged skipping (see ``GIFOptions/tolerance``); nil
+    /// writes the indices as they are.
+    public var sourcePixels: [UInt8]?
 
-    public init(rect: GIFRect, indices: [UInt8], localPalette: [GIFColor]?, disposal: GIFDisposal) {
+    public init(rect: GIFRect, indices: [UInt8], localPalette: [GIFColor]?, disposal: GIFDisposal,
+                sourcePixels: [UInt8]? = nil) {
         self.rect = rect; self.indices = indices; self.localPalette = localPalette; self.disposal = disposal
+        self.sourcePixels = sourcePixels
     }
 }
 

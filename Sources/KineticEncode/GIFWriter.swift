@@ -11,6 +11,9 @@ public final class GIFWriter {
     public let options: GIFOptions
     private var file: AtomicFile?
     private var encoder: GifEncoder?
+    /// What each canvas pixel shows after the frames written so far, as 0xFFRRGGBB, or 0
+    /// where nothing was drawn yet; allocated by the first opaque frame.
+    private var displayed: [UInt32] = []
 
     /// The hidden file being written until ``finish()`` or ``cancel()``, then nil — for a
     /// signal handler that must remove it when the process is interrupted.
@@ -56,7 +59,29 @@ public final class GIFWriter {
                 throw .invalidImage(reason: "frame has no palette and the GIF has no shared palette")
             }
             guard encoder != nil else { throw .cannotWrite(path: path, reason: "writer already finished or cancelled") }
-            try encoder!.put(frame, delayCentiseconds: min(max(delayCentiseconds, 0), 65535))
+            var frame = frame
+            let palette: [GIFColor]
+            if let local = frame.localPalette {
+                palette = local
+            } else if case let .shared(shared) = options.palette {
+                palette = shared.colors
+            } else {
+                palette = []
+            }
+            let largest = frame.indices.withUnsafeBufferPointer { indices in
+                indices.reduce(-1) { $1 == PreparedGIFFrame.transparentIndex ? $0 : max($0, Int($1)) }
+            }
+            if largest >= palette.count {
+                throw .invalidImage(reason: "frame uses a colour index beyond its \(palette.count)-colour palette")
+            }
+            if !options.transparentBackground, frame.disposal == .doNotDispose,
+               let source = frame.sourcePixels, source.count == frame.indices.count * 4 {
+                skipNearUnchanged(&frame, source: source, palette: palette)
+            }
+            var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
+            if frame.localPalette != nil { (transparent, tableSize) = Self.compactPalette(&frame) }
+            try encoder!.put(frame, transparentIndex: transparent, tableSize: tableSize,
+                             delayCentiseconds: min(max(delayCentiseconds, 0), 65535))
             try flush()
         } catch {
             cancel()
@@ -88,6 +113,91 @@ public final class GIFWriter {
 
     deinit {
         cancel()
+    }
+
+    /// Marks transparent every drawn pixel of `frame` whose displayed colour is within
+    /// ``GIFOptions/tolerance`` of its source colour, records the colours that do get
+    /// drawn, and shrinks the rectangle to them.
+    ///
+    /// This runs here, in frame order, because only the writer knows what is on screen:
+    /// the preparer (parallel) can compare only with the previous *source* frame, and
+    /// skipping against that would let a slow drift of one level a frame go unseen for
+    /// ever. Compared with the display instead, a pixel is redrawn as soon as it is more
+    /// than the tolerance away from what it should show.
+    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], palette: [GIFColor]) {
+        let transparent = PreparedGIFFrame.transparentIndex
+        if displayed.isEmpty { displayed = [UInt32](repeating: 0, count: width * height) }
+        let r = frame.rect, tolerance = options.tolerance, canvasWidth = width
+        var left = r.width, right = -1, top = r.height, bottom = -1
+        let packed = palette.map { 0xFF00_0000 | UInt32($0.red) << 16 | UInt32($0.green) << 8 | UInt32($0.blue) }
+        source.withUnsafeBufferPointer { src in
+            displayed.withUnsafeMutableBufferPointer { shown in
+                frame.indices.withUnsafeMutableBufferPointer { indices in
+                    for y in 0..<r.height {
+                        let row = (r.y + y) * canvasWidth + r.x
+                        for x in 0..<r.width {
+                            let i = y * r.width + x
+                            let index = indices[i]
+                            if index == transparent { continue }
+                            let d = shown[row + x]
+                            if d != 0 {
+                                let o = i * 4
+                                let dr = abs(Int((d >> 16) & 0xFF) - Int(src[o]))
+                                let dg = abs(Int((d >> 8) & 0xFF) - Int(src[o + 1]))
+                                let db = abs(Int(d & 0xFF) - Int(src[o + 2]))
+                                if max(dr, dg, db) <= tolerance {
+                                    indices[i] = transparent
+                                    continue
+                                }
+                            }
+                            shown[row + x] = packed[Int(index)]
+                            left = min(left, x); right = max(right, x)
+                            top = min(top, y); bottom = max(bottom, y)
+                        }
+                    }
+                }
+            }
+        }
+        guard right >= 0 else {
+            frame.rect = GIFRect(x: 0, y: 0, width: 1, height: 1)
+            frame.indices = [transparent]
+            return
+        }
+        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return }
+        let w = right - left + 1
+        var cropped: [UInt8] = []
+        cropped.reserveCapacity(w * (bottom - top + 1))
+        for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
+        frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
+        frame.indices = cropped
+    }
+
+    /// Drops the local palette's unused colours and moves the transparent index right
+    /// after the used ones; returns it and the colour table size, the smallest power of
+    /// two (2…256) that holds both — a 256-entry table costs 768 bytes a frame.
+    static func compactPalette(_ frame: inout PreparedGIFFrame) -> (transparentIndex: Int, tableSize: Int) {
+        let palette = frame.localPalette ?? []
+        var used = [Bool](repeating: false, count: 256)
+        var translation = [UInt8](repeating: 0, count: 256)
+        used.withUnsafeMutableBufferPointer { used in
+            frame.indices.withUnsafeBufferPointer { for index in $0 { used[Int(index)] = true } }
+        }
+        var colors: [GIFColor] = []
+        for (i, color) in palette.enumerated() where used[i] && i != Int(PreparedGIFFrame.transparentIndex) {
+            translation[i] = UInt8(colors.count)
+            colors.append(color)
+        }
+        let transparent = colors.count
+        translation[Int(PreparedGIFFrame.transparentIndex)] = UInt8(transparent)
+        translation.withUnsafeBufferPointer { translation in
+            frame.indices.withUnsafeMutableBufferPointer { indices in
+                for i in indices.indices { indices[i] = translation[Int(indices[i])] }
+            }
+        }
+        frame.localPalette = colors
+        var size = 2
+        while size < transparent + 1 { size *= 2 }
+        return (transparent, size)
     }
 
     /// Moves what giflib produced so far to the file, so memory stays bounded.

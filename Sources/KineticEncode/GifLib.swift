@@ -23,7 +23,7 @@ struct GifEncoder: ~Copyable {
         }, &error)
         guard let gif = handle else { throw Self.failure(error) }
         EGifSetGifVersion(gif, true)
-        let colorMap = globalPalette.map(Self.makeColorMap)
+        let colorMap = globalPalette.map { Self.makeColorMap($0, size: 256) }
         defer { if let colorMap { GifFreeMapObject(colorMap) } }
         guard EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, colorMap ?? nil) == GIF_OK else {
             throw Self.failure(gif.pointee.Error)
@@ -38,21 +38,23 @@ struct GifEncoder: ~Copyable {
         else { throw Self.failure(gif.pointee.Error) }
     }
 
-    /// Appends a graphic control extension (delay, disposal, transparent index 255) and
-    /// the frame's image, with its local colour table if it has one.
-    mutating func put(_ frame: PreparedGIFFrame, delayCentiseconds: Int) throws(EncodeError) {
+    /// Appends a graphic control extension (delay, disposal, `transparentIndex`) and the
+    /// frame's image, with its local colour table (`tableSize` entries, a power of two
+    /// from 2 to 256, padded with black) if it has one.
+    mutating func put(_ frame: PreparedGIFFrame, transparentIndex: Int, tableSize: Int,
+                      delayCentiseconds: Int) throws(EncodeError) {
         guard let gif = handle else { throw .invalidImage(reason: "GIF stream already closed") }
         var control = GraphicsControlBlock()
         control.DisposalMode = frame.disposal == .doNotDispose ? DISPOSE_DO_NOT : DISPOSE_BACKGROUND
         control.UserInputFlag = false
         control.DelayTime = Int32(delayCentiseconds)
-        control.TransparentColor = Int32(PreparedGIFFrame.transparentIndex)
+        control.TransparentColor = Int32(transparentIndex)
         var extensionBytes = [GifByteType](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&control, &extensionBytes)
         guard EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes) == GIF_OK else {
             throw Self.failure(gif.pointee.Error)
         }
-        let colorMap = frame.localPalette.map(Self.makeColorMap)
+        let colorMap = frame.localPalette.map { Self.makeColorMap($0, size: tableSize) }
         defer { if let colorMap { GifFreeMapObject(colorMap) } }
         let rect = frame.rect
         guard EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
@@ -86,12 +88,12 @@ struct GifEncoder: ~Copyable {
         sink.deallocate()
     }
 
-    /// A 256-entry colour map: index 255 (transparent) must exist in the table, so short
-    /// palettes are padded with black.
-    private static func makeColorMap(_ colors: [GIFColor]) -> UnsafeMutablePointer<ColorMapObject>? {
-        var entries = colors.prefix(256).map { GifColorType(Red: $0.red, Green: $0.green, Blue: $0.blue) }
-        entries += Array(repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: 256 - entries.count)
-        return GifMakeMapObject(256, entries)
+    /// A colour map of `size` entries (a power of two, 2…256): the transparent index must
+    /// exist in the table, so short palettes are padded with black.
+    private static func makeColorMap(_ colors: [GIFColor], size: Int) -> UnsafeMutablePointer<ColorMapObject>? {
+        var entries = colors.prefix(size).map { GifColorType(Red: $0.red, Green: $0.green, Blue: $0.blue) }
+        entries += Array(repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: size - entries.count)
+        return GifMakeMapObject(Int32(size), entries)
     }
 
     private static func failure(_ code: Int32) -> EncodeError {

@@ -30,9 +30,10 @@ enum ImageQuant {
     /// `sample` (the pixels themselves, or a subsample of them) and remaps `rgba`
     /// (4 bytes a pixel, `width × height`) to it with Floyd–Steinberg dithering.
     /// With `transparent`, fully transparent pixels get a palette entry of their own even
-    /// if the sample missed them.
+    /// if the sample missed them; the `fixed` colours are in the palette exactly.
     static func quantize(rgba: [UInt8], width: Int, height: Int,
                          sample: (rgba: [UInt8], width: Int, height: Int), transparent: Bool,
+                         fixed: [Entry] = [],
                          settings: Settings) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
         precondition(rgba.count == width * height * 4 && sample.rgba.count == sample.width * sample.height * 4)
         singleThreadedOpenMP()
@@ -42,6 +43,10 @@ enum ImageQuant {
         defer { liq_histogram_destroy(histogram) }
         if transparent {
             let added = liq_histogram_add_fixed_color(histogram, liq_color(r: 0, g: 0, b: 0, a: 0), 0)
+            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        }
+        for entry in fixed {
+            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
             guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
         }
         let added: liq_error = sample.rgba.withUnsafeBytes { pixels in

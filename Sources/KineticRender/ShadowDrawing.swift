@@ -93,30 +93,70 @@ enum GaussianBlur {
 
     static func apply(to bytes: inout [UInt8], width: Int, height: Int, stride: Int, sigma: Double) {
         guard sigma > 0.2, width > 0, height > 0 else { return }
-        var buffer = bytes.map(Double.init)
+        // Float: the sums stay far below 2²⁴ × 255, so rounding error is ≪ one level.
+        var buffer = bytes.map(Float.init)
         var scratch = buffer
+        var sums = [Float](repeating: 0, count: width)
         for w in boxWidths(sigma: sigma) where w > 1 {
             let r = w / 2
-            boxPass(&buffer, into: &scratch, count: height, length: width, step: 1, lineStep: stride, radius: r)
-            boxPass(&scratch, into: &buffer, count: width, length: height, step: stride, lineStep: 1, radius: r)
+            horizontalPass(&buffer, into: &scratch, width: width, height: height, stride: stride, radius: r)
+            verticalPass(&scratch, into: &buffer, width: width, height: height, stride: stride, radius: r,
+                         sums: &sums)
         }
-        for i in bytes.indices { bytes[i] = UInt8(min(255, max(0, buffer[i].rounded()))) }
+        for i in bytes.indices { bytes[i] = UInt8(min(255, max(0, buffer[i] + 0.5))) }  // round half up
     }
 
-    /// A running-sum box average along `count` lines of `length` samples; samples past
-    /// the ends count as zero (transparent), so the shadow fades beyond the edge.
-    private static func boxPass(_ src: inout [Double], into dst: inout [Double], count: Int, length: Int,
-                                step: Int, lineStep: Int, radius r: Int) {
-        let scale = 1 / Double(2 * r + 1)
-        for line in 0..<count {
-            let base = line * lineStep
-            var sum = 0.0
-            for i in 0..<min(r, length) { sum += src[base + i * step] }
-            for i in 0..<length {
-                let enter = i + r, leave = i - r - 1
-                if enter < length { sum += src[base + enter * step] }
-                if leave >= 0 { sum -= src[base + leave * step] }
-                dst[base + i * step] = sum * scale
+    /// A running-sum box average along each row; samples past the ends count as zero
+    /// (transparent), so the shadow fades beyond the edge.
+    private static func horizontalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
+                                       stride: Int, radius r: Int) {
+        let scale = 1 / Float(2 * r + 1)
+        src.withUnsafeBufferPointer { src in
+            dst.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let base = y * stride
+                    var sum: Float = 0
+                    for i in 0..<min(r, width) { sum += src[base + i] }
+                    for i in 0..<width {
+                        let enter = i + r, leave = i - r - 1
+                        if enter < width { sum += src[base + enter] }
+                        if leave >= 0 { sum -= src[base + leave] }
+                        dst[base + i] = sum * scale
+                    }
+                }
+            }
+        }
+    }
+
+    /// The same running sum down each column, kept for all columns at once and advanced a
+    /// row at a time, so memory is read row by row (a column walk would touch one cache
+    /// line per sample). Each column sees the same additions in the same order as a
+    /// column walk would, so the result is identical.
+    private static func verticalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
+                                     stride: Int, radius r: Int, sums: inout [Float]) {
+        let scale = 1 / Float(2 * r + 1)
+        src.withUnsafeBufferPointer { src in
+            dst.withUnsafeMutableBufferPointer { dst in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for x in 0..<width { sums[x] = 0 }
+                    for i in 0..<min(r, height) {
+                        let row = i * stride
+                        for x in 0..<width { sums[x] += src[row + x] }
+                    }
+                    for i in 0..<height {
+                        let enter = i + r, leave = i - r - 1
+                        if enter < height {
+                            let row = enter * stride
+                            for x in 0..<width { sums[x] += src[row + x] }
+                        }
+                        if leave >= 0 {
+                            let row = leave * stride
+                            for x in 0..<width { sums[x] -= src[row + x] }
+                        }
+                        let row = i * stride
+                        for x in 0..<width { dst[row + x] = sums[x] * scale }
+                    }
+                }
             }
         }
     }

@@ -55,6 +55,8 @@ struct DecodedGIF {
     var disposals: [Int32] = []
     var rects: [GIFRect] = []
     var transparentIndices: [Int32] = []
+    /// Entries in each frame's local colour table (0 when it uses the global one).
+    var colorCounts: [Int] = []
 
     init(path: String) throws {
         var error: Int32 = 0
@@ -82,6 +84,7 @@ struct DecodedGIF {
             canvases.append(canvas)
             delays.append(Int(control.DelayTime)); disposals.append(control.DisposalMode)
             rects.append(rect); transparentIndices.append(control.TransparentColor)
+            colorCounts.append(Int(d.ColorMap?.pointee.ColorCount ?? 0))
             if control.DisposalMode == DISPOSE_BACKGROUND {
                 for y in rect.y..<(rect.y + rect.height) {
                     for x in rect.x..<(rect.x + rect.width) {

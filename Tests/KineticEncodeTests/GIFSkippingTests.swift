@@ -1,0 +1,176 @@
+import Foundation
+import KineticGeometry
+import Testing
+@testable import KineticEncode
+
+/// Near-unchanged skipping (GIFOptions.tolerance), compact colour tables and exact flat
+/// colours.
+@Suite struct GIFSkippingTests {
+    /// A grey frame prepared by hand: one palette entry per distinct level, so the
+    /// displayed colour is exactly the source colour wherever a pixel is drawn.
+    static func greyFrame(_ levels: [UInt8], at rect: GIFRect) -> PreparedGIFFrame {
+        let distinct = Array(Set(levels)).sorted()
+        return PreparedGIFFrame(
+            rect: rect,
+            indices: levels.map { UInt8(distinct.firstIndex(of: $0) ?? 0) },
+            localPalette: distinct.map { GIFColor(red: $0, green: $0, blue: $0) },
+            disposal: .doNotDispose,
+            sourcePixels: levels.flatMap { [$0, $0, $0, 255] })
+    }
+
+    /// A row of four grey pixels drawn at 100, then sources of 101, 102, 103, 110: with
+    /// tolerance 2 the first two stay at 100. Then pixel 0 becomes 103: 3 away from what
+    /// is displayed (100) although only 2 from the previous source (101), so it is drawn.
+    @Test func nearUnchangedPixelIsSkippedOnlyWhileTheDisplayStaysWithinTolerance() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/t.gif"
+        let writer = try GIFWriter(path: path, width: 4, height: 1, options: GIFOptions(tolerance: 2))
+        let row = GIFRect(x: 0, y: 0, width: 4, height: 1)
+        try writer.write(Self.greyFrame([100, 100, 100, 100], at: row), delayCentiseconds: 2)
+        try writer.write(Self.greyFrame([101, 102, 103, 110], at: row), delayCentiseconds: 2)
+        try writer.write(Self.greyFrame([103, 102, 103, 110], at: GIFRect(x: 0, y: 0, width: 4, height: 1)),
+                         delayCentiseconds: 2)
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
+        #expect(greys(gif.canvases[1]) == [100, 100, 103, 110])
+        #expect(gif.rects[1] == GIFRect(x: 2, y: 0, width: 2, height: 1))
+        #expect(greys(gif.canvases[2]) == [103, 100, 103, 110])
+        #expect(gif.rects[2] == GIFRect(x: 0, y: 0, width: 1, height: 1))
+    }
+
+    /// A 64 × 8 grey ramp brightening one level a frame for 100 frames: every pixel
+    /// changes in every frame, by less than the tolerance. The display must never be
+    /// more than the tolerance off (skipping against the previous source frame would
+    /// leave it 99 levels behind), and skipping must still happen.
+    @Test(arguments: [0, 2, 4])
+    func slowDriftDoesNotAccumulate(tolerance: Int) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (w, h) = (64, 8)
+        let frames = (0..<100).map { t in
+            var image = PixelImage(width: w, height: h)
+            for y in 0..<h { for x in 0..<w {
+                let level = Double(40 + 2 * x + t) / 255  // 40…265 clamps at 255: a flat end too
+                Synthetic.put(&image, x, y, r: level, g: level, b: level, a: 1)
+            } }
+            return image
+        }
+        let options = GIFOptions(dithering: 0, tolerance: tolerance)
+        try encodeGIF(frames, to: folder + "/d.gif", options: options)
+        let gif = try DecodedGIF(path: folder + "/d.gif")
+        #expect(gif.canvases.count == 100)
+        var worst = 0
+        for (canvas, frame) in zip(gif.canvases, frames) { worst = max(worst, GIFTests.error(canvas, frame).max) }
+        // At most 64 distinct levels a frame: the palette holds them exactly.
+        #expect(worst <= tolerance)
+        let fullFrames = gif.rects.filter { $0.width == w && $0.height == h }.count
+        if tolerance == 0 {
+            #expect(fullFrames >= 85)  // only the clamped flat end stays
+        } else {
+            // A pixel is redrawn once every tolerance + 1 frames.
+            #expect(fullFrames <= 100 / (tolerance + 1) + 2)
+        }
+    }
+
+    /// Colour tables hold the frame's colours plus the transparent index, rounded up to a
+    /// power of two; colours that skipping left unused are dropped.
+    @Test func colourTableIsTheSmallestPowerOfTwo() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/c.gif"
+        let writer = try GIFWriter(path: path, width: 4, height: 1, options: GIFOptions(tolerance: 0))
+        let row = GIFRect(x: 0, y: 0, width: 4, height: 1)
+        try writer.write(Self.greyFrame([10, 20, 30, 30], at: row), delayCentiseconds: 2)   // 3 + 1 → 4
+        try writer.write(Self.greyFrame([10, 20, 31, 40], at: row), delayCentiseconds: 2)   // 2 used + 1 → 4
+        try writer.write(Self.greyFrame([11, 20, 31, 40], at: row), delayCentiseconds: 2)   // 1 + 1 → 2
+        try writer.write(Self.greyFrame([11, 20, 31, 40], at: row), delayCentiseconds: 2)   // none → 2
+        let many = (0..<4).map { UInt8(100 + $0) }
+        var wide = Self.greyFrame(many, at: row)
+        // 200 palette entries of which the frame uses 4 (new levels 100…103): 4 + 1 → 8.
+        wide.localPalette = many.map { GIFColor(red: $0, green: $0, blue: $0) }
+            + (0..<196).map { GIFColor(red: UInt8($0), green: 0, blue: 0) }
+        try writer.write(wide, delayCentiseconds: 2)
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        #expect(gif.colorCounts == [4, 4, 2, 2, 8])
+        #expect(gif.transparentIndices == [3, 2, 1, 0, 4])
+        #expect(gif.rects[1] == GIFRect(x: 2, y: 0, width: 2, height: 1))
+        func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
+        #expect(greys(gif.canvases[2]) == [11, 20, 31, 40])
+        #expect(greys(gif.canvases[4]) == [100, 101, 102, 103])
+        // The header's 256-colour sizes are gone: each table is 3 bytes an entry.
+        let bytes = try #require(FileManager.default.contents(atPath: path)).count
+        #expect(bytes < 500)
+    }
+
+    /// An out-of-palette index is an error, not a crash.
+    @Test func indexBeyondThePaletteIsRejected() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let writer = try GIFWriter(path: folder + "/x.gif", width: 2, height: 1, options: GIFOptions())
+        let frame = PreparedGIFFrame(rect: GIFRect(x: 0, y: 0, width: 2, height: 1), indices: [0, 3],
+                                     localPalette: [GIFColor(red: 1, green: 2, blue: 3)], disposal: .doNotDispose)
+        #expect(throws: EncodeError.self) { try writer.write(frame, delayCentiseconds: 2) }
+        #expect(folderContents(folder).isEmpty)
+    }
+
+    /// A flat area of an awkward colour (#F2F2F7, iOS's grouped background) beside a
+    /// 2-D gradient that needs every palette entry comes out exactly, not a level off.
+    @Test func dominantFlatColourIsExact() throws {
+        let (w, h) = (300, 240)
+        var image = PixelImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w {
+            if x < 120 {
+                Synthetic.put(&image, x, y, r: 242 / 255, g: 242 / 255, b: 247 / 255, a: 1)
+            } else {
+                let u = Double(x) / Double(w), v = Double(y) / Double(h)
+                Synthetic.put(&image, x, y, r: u, g: v, b: 1 - u * v, a: 1)
+            }
+        } }
+        let frame = try GIFFramePreparer.prepare(image, previous: nil, options: GIFOptions(dithering: 1))
+        let palette = try #require(frame.localPalette)
+        for (x, y) in [(0, 0), (60, 120), (100, 239), (5, 7)] {
+            let c = palette[Int(frame.indices[y * w + x])]
+            #expect([c.red, c.green, c.blue] == [242, 242, 247], "pixel \(x),\(y)")
+        }
+    }
+
+    /// Two changes far apart: the unchanged rows between them are left out of
+    /// quantization but come back transparent, and both changes decode to their colours.
+    @Test func unchangedRowsBetweenChangesStayTransparent() throws {
+        let first = Synthetic.frame(0)
+        var second = first
+        for x in 10..<20 { Synthetic.put(&second, x, 2, r: 1, g: 0, b: 0, a: 1) }
+        for x in 30..<34 { Synthetic.put(&second, x, 40, r: 0, g: 0, b: 1, a: 1) }
+        let frame = try GIFFramePreparer.prepare(second, previous: first, options: GIFOptions())
+        #expect(frame.rect == GIFRect(x: 10, y: 2, width: 24, height: 39))
+        let palette = try #require(frame.localPalette)
+        for y in 0..<39 { for x in 0..<24 {
+            let index = frame.indices[y * 24 + x]
+            let changed = (y == 0 && x < 10) || (y == 38 && x >= 20)
+            #expect((index == PreparedGIFFrame.transparentIndex) == !changed, "pixel \(x),\(y)")
+            if changed {
+                let c = palette[Int(index)]
+                #expect([c.red, c.green, c.blue] == (y == 0 ? [255, 0, 0] : [0, 0, 255]))
+            }
+        } }
+    }
+
+    /// Only runs of 8 or more identical opaque pixels count, covering ≥ 1 % of the pixels.
+    @Test func dominantColoursAreLongRuns() {
+        // 100 × 2 pixels: row 0 = 50 × A then 50 alternating B/C; row 1 = 7 × D, 93 × A.
+        func px(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) -> [UInt8] { [r, g, b, a] }
+        let a = px(1, 2, 3), b = px(9, 9, 9), c = px(8, 8, 8), d = px(200, 0, 0)
+        var rgba: [UInt8] = []
+        for _ in 0..<50 { rgba += a }
+        for i in 0..<50 { rgba += i % 2 == 0 ? b : c }
+        for _ in 0..<7 { rgba += d }
+        for _ in 0..<93 { rgba += a }
+        #expect(GIFFramePreparer.dominantColors(rgba, width: 100) == [ImageQuant.Entry(r: 1, g: 2, b: 3, a: 255)])
+        // Transparent runs are not colours.
+        let clear = [UInt8](repeating: 0, count: 400)
+        #expect(GIFFramePreparer.dominantColors(clear, width: 100).isEmpty)
+    }
+}

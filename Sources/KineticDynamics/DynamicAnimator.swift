@@ -356,8 +356,16 @@ public final class DynamicAnimator {
                                r.width - e.left - e.right, r.height - e.top - e.bottom)
                 let tag = boundaryOwners.count
                 boundaryOwners.append((entries[k].behavior.id, CollisionBehavior.referenceBoundsIdentifier))
-                entries[k].boundaries.append(space.addBoundary(walls: Self.walls(around: box), tag: tag,
-                                                               elasticity: 1, friction: 1))
+                // Insets that close the box to a line (the lock screen's top = height) leave
+                // UIKit a line boundary, with the items outside it: deep walls would fill
+                // where they are, so such a box collides as its outline.
+                if box.width > 1 && box.height > 1 {
+                    entries[k].boundaries.append(space.addBoundary(walls: Self.walls(around: box), tag: tag,
+                                                                   elasticity: 1, friction: 1))
+                } else {
+                    entries[k].boundaries.append(space.addBoundary(polyline: box.corners, closed: true, tag: tag,
+                                                                   elasticity: 1, friction: 1))
+                }
                 entries[k].outlines.append(box.corners + [box.corners[0]])
             }
             for (identifier, points, closed) in polylines where points.count >= 2 {

@@ -53,3 +53,23 @@ import KineticLayers
         #expect(problems("{behavior: g, keyPath: magnitude, from: 1, to: 2}").isEmpty)
     }
 }
+
+/// The lock screen's `insets: [height, 0, 0, 0]` closes the reference bounds to the
+/// bottom line, as in UIKit: the full-screen view rests on it instead of being thrown out.
+@Test func insetsClosingTheBoundsToALineLeaveALineBoundary() throws {
+    let scene = try SceneLoader.load(text: """
+    kinetic: 1
+    scene: {size: [375, 667], duration: 2, fps: 25}
+    layers: [{id: lock, frame: [0, 0, 375, 667]}]
+    dynamics:
+      behaviors:
+        - gravity: {items: [lock], magnitude: 2.6}
+        - collision: {items: [lock], translatesReferenceBoundsIntoBoundary: true, insets: [667, 0, 0, 0]}
+    """, file: "t.yaml")
+    let simulation = Simulation(timeline: Timeline(scene: scene))
+    for i in [0, 10, 25, 49] {
+        _ = try simulation.frame(i)
+        let center = try #require(simulation.itemStates["lock"]).center
+        #expect(abs(center.y - 333.5) < 1.5 && abs(center.x - 187.5) < 1e-6, "frame \(i)")
+    }
+}

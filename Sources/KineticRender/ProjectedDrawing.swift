@@ -33,8 +33,14 @@ extension LayerRenderer {
             // Inside the offscreen a device unit is a raster pixel.
             body(rc, LayerRenderer(images: images, rasterDensity: 1))
         }
-        let ink = recording.inkExtents
+        var ink = recording.inkExtents
         guard ink.width > 0, ink.height > 0, ink.width.isFinite, ink.height.isFinite else { return nil }
+        if extents != nil {
+            // A bounded recording reports a mask or group's whole extents as ink: most of
+            // that may be empty, and would be rasterized and resampled for nothing.
+            guard let measured = Self.measuredInk(of: recording, within: ink) else { return nil }
+            ink = measured
+        }
         let area = (ink.width + 4) * (ink.height + 4)
         let scale = area > Double(Self.maxOffscreenPixels) ? (Double(Self.maxOffscreenPixels) / area).squareRoot() : 1
         let x0 = (ink.x * scale).rounded(.down) - 2, y0 = (ink.y * scale).rounded(.down) - 2
@@ -51,6 +57,43 @@ extension LayerRenderer {
         }
         return (Raster(x: Int(x0), y: Int(y0), width: width, height: height,
                        stride: image.stride, bytes: image.bytes()), scale)
+    }
+
+    /// Pixels of the coarse alpha image `measuredInk` paints a recording on.
+    static let inkProbePixels = 512 * 512
+
+    /// The part of `ink` (device units) where `recording` leaves any alpha, found on a
+    /// coarse alpha image of at most `inkProbePixels` and grown by one of its pixels each
+    /// way (coverage under 1/255 of a probe pixel rounds to nothing there); nil when
+    /// nothing is painted. Small extents are returned as they are.
+    static func measuredInk(of recording: CairoSurface, within ink: (x: Double, y: Double, width: Double, height: Double))
+        -> (x: Double, y: Double, width: Double, height: Double)? {
+        let cell = (ink.width * ink.height / Double(inkProbePixels)).squareRoot()  // device units a probe pixel
+        guard cell > 1 else { return ink }
+        let width = Int((ink.width / cell).rounded(.up)), height = Int((ink.height / cell).rounded(.up))
+        let probe = CairoSurface.image(.a8, width: width, height: height)
+        do {
+            let pc = CairoContext(probe)
+            pc.scale(1 / cell, 1 / cell)
+            pc.setSource(replaying: recording, x: -ink.x, y: -ink.y)
+            pc.paint()
+        }
+        let stride = probe.stride
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        probe.bytes().withUnsafeBufferPointer { alpha in
+            for row in 0..<height {
+                let base = row * stride
+                guard let first = (0..<width).first(where: { alpha[base + $0] != 0 }) else { continue }
+                let last = (first..<width).last(where: { alpha[base + $0] != 0 }) ?? first
+                minX = min(minX, first); maxX = max(maxX, last)
+                minY = min(minY, row); maxY = row
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        let x0 = max(ink.x, ink.x + Double(minX - 1) * cell), y0 = max(ink.y, ink.y + Double(minY - 1) * cell)
+        let x1 = min(ink.x + ink.width, ink.x + Double(maxX + 2) * cell)
+        let y1 = min(ink.y + ink.height, ink.y + Double(maxY + 2) * cell)
+        return (x0, y0, x1 - x0, y1 - y0)
     }
 
     /// Paints raster pixels at their device position, `pixelsPerUnit` raster pixels a

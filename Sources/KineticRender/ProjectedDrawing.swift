@@ -101,10 +101,16 @@ extension LayerRenderer {
     func paint(_ raster: Raster, pixelsPerUnit: Double, in ctx: CairoContext) {
         let surface = CairoSurface.image(.argb32, width: raster.width, height: raster.height)
         surface.replaceBytes(raster.bytes, stride: raster.stride)
+        paint(surface, x: raster.x, y: raster.y, pixelsPerUnit: pixelsPerUnit, in: ctx)
+    }
+
+    /// Paints an image surface whose top-left pixel sits at raster position (`x`, `y`),
+    /// `pixelsPerUnit` raster pixels a device unit, through the context's clip.
+    func paint(_ surface: CairoSurface, x: Int, y: Int, pixelsPerUnit: Double, in ctx: CairoContext) {
         ctx.save()
         ctx.matrix = (1, 0, 0, 1, 0, 0)
         ctx.scale(1 / pixelsPerUnit, 1 / pixelsPerUnit)
-        ctx.setSource(replaying: surface, x: Double(raster.x), y: Double(raster.y))
+        ctx.setSource(replaying: surface, x: Double(x), y: Double(y))
         ctx.paint()
         ctx.restore()
     }
@@ -204,7 +210,6 @@ extension LayerRenderer {
         guard maxX > minX, maxY > minY, (maxX - minX) * (maxY - minY) <= Double(Self.maxOffscreenPixels) * 4 else { return }
 
         let width = Int(maxX - minX), height = Int(maxY - minY)
-        let stride = width * 4
         // Source pixels per destination pixel where the projection shrinks most; a
         // bilinear sample covers two of them.
         let minification = scale / max(magnifications.min() ?? magnification, 1e-9)
@@ -215,16 +220,23 @@ extension LayerRenderer {
             for i in 0..<grid { offsets.append(((Double(i) + 0.5) / cells, (Double(j) + 0.5) / cells)) }
         }
         let sourceX = Double(source.x) + 0.5, sourceY = Double(source.y) + 0.5
-        var out = [UInt8](repeating: 0, count: stride * height)
+        // Written straight into a cleared image surface: no intermediate copy.
+        let out = CairoSurface.image(.argb32, width: width, height: height)
         let h = fromDestination, toFront = toDestination
         // w is linear over the plane: when the raster's corners are all in front, so is
         // every preimage that lands on it, and the per-sample test can go.
         let allInFront = rect.corners.allSatisfy { toFront.w(at: $0) > epsilon }
-        // The mean of the samples, rounded (sums are in 1/`unit`ths of a byte, all ≥ 0).
+        // The mean of the samples, rounded (sums are in 1/`unit`ths of a byte, all ≥ 0,
+        // under 2²⁹): a multiply by a 48-bit reciprocal rather than a division, exact
+        // for the power-of-two divisors of grids 1, 2 and 4.
         let divisor = grid * grid * BilinearSampler.unit, half = divisor / 2
+        let reciprocal = ((1 << 48) + divisor - 1) / divisor
+        @inline(__always) func mean(_ sum: Int) -> UInt32 {
+            UInt32(truncatingIfNeeded: min(255, ((sum + half) &* reciprocal) >> 48))
+        }
         source.bytes.withUnsafeBufferPointer { src in
           offsets.withUnsafeBufferPointer { offsets in
-            out.withUnsafeMutableBufferPointer { dst in
+            out.withPixels { dst, wordsPerRow in
                 var sampler = BilinearSampler(pixels: src, raster: source)
                 for row in 0..<height {
                     // Only the columns the projected outline crosses in this row.
@@ -239,27 +251,25 @@ extension LayerRenderer {
                         let colX = minX + Double(col)
                         for offset in offsets {
                             let x = colX + offset.x, y = rowY + offset.y
-                            let q = x * h.m13 + y * h.m23 + h.m33
+                            let q = x * h.m13 + (y * h.m23 + h.m33)
                             guard q != 0 else { continue }
                             let inverse = 1 / q
-                            let px = (x * h.m11 + y * h.m21 + h.m31) * inverse
-                            let py = (x * h.m12 + y * h.m22 + h.m32) * inverse
+                            let px = (x * h.m11 + (y * h.m21 + h.m31)) * inverse
+                            let py = (x * h.m12 + (y * h.m22 + h.m32)) * inverse
                             // The preimage must lie in front of the eye.
                             guard allInFront || px * toFront.m13 + py * toFront.m23 + toFront.m33 > epsilon else { continue }
                             sampler.add(x: px * scale - sourceX, y: py * scale - sourceY)
                         }
                         guard sampler.a > 0 else { continue }
-                        let i = row * stride + col * 4
-                        dst[i] = UInt8(truncatingIfNeeded: min(255, (sampler.b + half) / divisor))
-                        dst[i + 1] = UInt8(truncatingIfNeeded: min(255, (sampler.g + half) / divisor))
-                        dst[i + 2] = UInt8(truncatingIfNeeded: min(255, (sampler.r + half) / divisor))
-                        dst[i + 3] = UInt8(truncatingIfNeeded: min(255, (sampler.a + half) / divisor))
+                        // A native-endian ARGB32 word.
+                        dst[row * wordsPerRow + col] = mean(sampler.a) << 24 | mean(sampler.r) << 16
+                            | mean(sampler.g) << 8 | mean(sampler.b)
                     }
                 }
             }
           }
         }
-        paint(Raster(x: Int(minX), y: Int(minY), width: width, height: height, stride: stride, bytes: out), pixelsPerUnit: d, in: ctx)
+        paint(out, x: Int(minX), y: Int(minY), pixelsPerUnit: d, in: ctx)
     }
 
     /// The largest stretch (device pixels per layer point along an axis) of `h` at `p`,

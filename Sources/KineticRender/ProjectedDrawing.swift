@@ -33,8 +33,14 @@ extension LayerRenderer {
             // Inside the offscreen a device unit is a raster pixel.
             body(rc, LayerRenderer(images: images, rasterDensity: 1))
         }
-        let ink = recording.inkExtents
+        var ink = recording.inkExtents
         guard ink.width > 0, ink.height > 0, ink.width.isFinite, ink.height.isFinite else { return nil }
+        if extents != nil {
+            // A bounded recording reports a mask or group's whole extents as ink: most of
+            // that may be empty, and would be rasterized and resampled for nothing.
+            guard let measured = Self.measuredInk(of: recording, within: ink) else { return nil }
+            ink = measured
+        }
         let area = (ink.width + 4) * (ink.height + 4)
         let scale = area > Double(Self.maxOffscreenPixels) ? (Double(Self.maxOffscreenPixels) / area).squareRoot() : 1
         let x0 = (ink.x * scale).rounded(.down) - 2, y0 = (ink.y * scale).rounded(.down) - 2
@@ -53,15 +59,58 @@ extension LayerRenderer {
                        stride: image.stride, bytes: image.bytes()), scale)
     }
 
+    /// Pixels of the coarse alpha image `measuredInk` paints a recording on.
+    static let inkProbePixels = 512 * 512
+
+    /// The part of `ink` (device units) where `recording` leaves any alpha, found on a
+    /// coarse alpha image of at most `inkProbePixels` and grown by one of its pixels each
+    /// way (coverage under 1/255 of a probe pixel rounds to nothing there); nil when
+    /// nothing is painted. Small extents are returned as they are.
+    static func measuredInk(of recording: CairoSurface, within ink: (x: Double, y: Double, width: Double, height: Double))
+        -> (x: Double, y: Double, width: Double, height: Double)? {
+        let cell = (ink.width * ink.height / Double(inkProbePixels)).squareRoot()  // device units a probe pixel
+        guard cell > 1 else { return ink }
+        let width = Int((ink.width / cell).rounded(.up)), height = Int((ink.height / cell).rounded(.up))
+        let probe = CairoSurface.image(.a8, width: width, height: height)
+        do {
+            let pc = CairoContext(probe)
+            pc.scale(1 / cell, 1 / cell)
+            pc.setSource(replaying: recording, x: -ink.x, y: -ink.y)
+            pc.paint()
+        }
+        let stride = probe.stride
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        probe.bytes().withUnsafeBufferPointer { alpha in
+            for row in 0..<height {
+                let base = row * stride
+                guard let first = (0..<width).first(where: { alpha[base + $0] != 0 }) else { continue }
+                let last = (first..<width).last(where: { alpha[base + $0] != 0 }) ?? first
+                minX = min(minX, first); maxX = max(maxX, last)
+                minY = min(minY, row); maxY = row
+            }
+        }
+        guard maxX >= 0 else { return nil }
+        let x0 = max(ink.x, ink.x + Double(minX - 1) * cell), y0 = max(ink.y, ink.y + Double(minY - 1) * cell)
+        let x1 = min(ink.x + ink.width, ink.x + Double(maxX + 2) * cell)
+        let y1 = min(ink.y + ink.height, ink.y + Double(maxY + 2) * cell)
+        return (x0, y0, x1 - x0, y1 - y0)
+    }
+
     /// Paints raster pixels at their device position, `pixelsPerUnit` raster pixels a
     /// device unit, through the context's clip.
     func paint(_ raster: Raster, pixelsPerUnit: Double, in ctx: CairoContext) {
         let surface = CairoSurface.image(.argb32, width: raster.width, height: raster.height)
         surface.replaceBytes(raster.bytes, stride: raster.stride)
+        paint(surface, x: raster.x, y: raster.y, pixelsPerUnit: pixelsPerUnit, in: ctx)
+    }
+
+    /// Paints an image surface whose top-left pixel sits at raster position (`x`, `y`),
+    /// `pixelsPerUnit` raster pixels a device unit, through the context's clip.
+    func paint(_ surface: CairoSurface, x: Int, y: Int, pixelsPerUnit: Double, in ctx: CairoContext) {
         ctx.save()
         ctx.matrix = (1, 0, 0, 1, 0, 0)
         ctx.scale(1 / pixelsPerUnit, 1 / pixelsPerUnit)
-        ctx.setSource(replaying: surface, x: Double(raster.x), y: Double(raster.y))
+        ctx.setSource(replaying: surface, x: Double(x), y: Double(y))
         ctx.paint()
         ctx.restore()
     }
@@ -161,23 +210,33 @@ extension LayerRenderer {
         guard maxX > minX, maxY > minY, (maxX - minX) * (maxY - minY) <= Double(Self.maxOffscreenPixels) * 4 else { return }
 
         let width = Int(maxX - minX), height = Int(maxY - minY)
-        let stride = width * 4
         // Source pixels per destination pixel where the projection shrinks most; a
         // bilinear sample covers two of them.
         let minification = scale / max(magnifications.min() ?? magnification, 1e-9)
         let grid = Int(min(max((minification / 2).rounded(.up), 1), 4))
-        let samples = Double(grid * grid)
         let cells = Double(grid)
         var offsets: [(x: Double, y: Double)] = []
         for j in 0..<grid {
             for i in 0..<grid { offsets.append(((Double(i) + 0.5) / cells, (Double(j) + 0.5) / cells)) }
         }
         let sourceX = Double(source.x) + 0.5, sourceY = Double(source.y) + 0.5
-        var out = [UInt8](repeating: 0, count: stride * height)
+        // Written straight into a cleared image surface: no intermediate copy.
+        let out = CairoSurface.image(.argb32, width: width, height: height)
         let h = fromDestination, toFront = toDestination
+        // w is linear over the plane: when the raster's corners are all in front, so is
+        // every preimage that lands on it, and the per-sample test can go.
+        let allInFront = rect.corners.allSatisfy { toFront.w(at: $0) > epsilon }
+        // The mean of the samples, rounded (sums are in 1/`unit`ths of a byte, all ≥ 0,
+        // under 2²⁹): a multiply by a 48-bit reciprocal rather than a division, exact
+        // for the power-of-two divisors of grids 1, 2 and 4.
+        let divisor = grid * grid * BilinearSampler.unit, half = divisor / 2
+        let reciprocal = ((1 << 48) + divisor - 1) / divisor
+        @inline(__always) func mean(_ sum: Int) -> UInt32 {
+            UInt32(truncatingIfNeeded: min(255, ((sum + half) &* reciprocal) >> 48))
+        }
         source.bytes.withUnsafeBufferPointer { src in
           offsets.withUnsafeBufferPointer { offsets in
-            out.withUnsafeMutableBufferPointer { dst in
+            out.withPixels { dst, wordsPerRow in
                 var sampler = BilinearSampler(pixels: src, raster: source)
                 for row in 0..<height {
                     // Only the columns the projected outline crosses in this row.
@@ -186,32 +245,31 @@ extension LayerRenderer {
                     let first = max(0, Int(max(span.lower - minX, 0)) - 1)
                     let end = min(width, Int(max(span.upper - minX, 0)) + 2)
                     guard first < end else { continue }
+                    let rowY = minY + Double(row)
                     for col in first..<end {
                         sampler.reset()
+                        let colX = minX + Double(col)
                         for offset in offsets {
-                            let x = minX + Double(col) + offset.x, y = minY + Double(row) + offset.y
-                            let q = x * h.m13 + y * h.m23 + h.m33
+                            let x = colX + offset.x, y = rowY + offset.y
+                            let q = x * h.m13 + (y * h.m23 + h.m33)
                             guard q != 0 else { continue }
                             let inverse = 1 / q
-                            let px = (x * h.m11 + y * h.m21 + h.m31) * inverse
-                            let py = (x * h.m12 + y * h.m22 + h.m32) * inverse
+                            let px = (x * h.m11 + (y * h.m21 + h.m31)) * inverse
+                            let py = (x * h.m12 + (y * h.m22 + h.m32)) * inverse
                             // The preimage must lie in front of the eye.
-                            guard px * toFront.m13 + py * toFront.m23 + toFront.m33 > epsilon else { continue }
+                            guard allInFront || px * toFront.m13 + py * toFront.m23 + toFront.m33 > epsilon else { continue }
                             sampler.add(x: px * scale - sourceX, y: py * scale - sourceY)
                         }
                         guard sampler.a > 0 else { continue }
-                        let i = row * stride + col * 4
-                        // The mean of the samples, rounded (all sums are ≥ 0).
-                        dst[i] = UInt8(min(255, sampler.b / samples + 0.5))
-                        dst[i + 1] = UInt8(min(255, sampler.g / samples + 0.5))
-                        dst[i + 2] = UInt8(min(255, sampler.r / samples + 0.5))
-                        dst[i + 3] = UInt8(min(255, sampler.a / samples + 0.5))
+                        // A native-endian ARGB32 word.
+                        dst[row * wordsPerRow + col] = mean(sampler.a) << 24 | mean(sampler.r) << 16
+                            | mean(sampler.g) << 8 | mean(sampler.b)
                     }
                 }
             }
           }
         }
-        paint(Raster(x: Int(minX), y: Int(minY), width: width, height: height, stride: stride, bytes: out), pixelsPerUnit: d, in: ctx)
+        paint(out, x: Int(minX), y: Int(minY), pixelsPerUnit: d, in: ctx)
     }
 
     /// The largest stretch (device pixels per layer point along an axis) of `h` at `p`,
@@ -263,11 +321,16 @@ extension LayerRenderer {
 
 /// Sums bilinear samples of a raster (premultiplied, byte order B, G, R, A), treating
 /// everything outside it as transparent — so a silhouette fades over one source pixel.
+///
+/// Weights are fixed point, 1/256 of a pixel along each axis (finer than a byte of
+/// output can show), so a sample adds integers: sums are in 1/`unit`ths of a byte.
 struct BilinearSampler {
+    /// The sum of one sample's four weights.
+    static let unit = 256 * 256
     // Sizes copied out of the raster: the sampler runs per pixel and must not retain.
     let pixels: UnsafeBufferPointer<UInt8>
     let width: Int, height: Int, stride: Int
-    var b = 0.0, g = 0.0, r = 0.0, a = 0.0
+    var b = 0, g = 0, r = 0, a = 0
 
     init(pixels: UnsafeBufferPointer<UInt8>, raster: Raster) {
         self.pixels = pixels
@@ -279,28 +342,29 @@ struct BilinearSampler {
     /// Adds the sample at (x, y) in pixel-centre coordinates (pixel i's centre is i).
     @inline(__always)
     mutating func add(x: Double, y: Double) {
-        // Integer parts by truncation of positive values: cheaper than floor per sample.
         guard x > -1, y > -1, x < Double(width), y < Double(height) else { return }
-        let x0 = Int(x + 1) - 1, y0 = Int(y + 1) - 1
-        let tx = x - Double(x0), ty = y - Double(y0)
-        let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+        // Positions in 1/256ths, shifted by one pixel so that truncation floors.
+        let fx = Int((x + 1) * 256), fy = Int((y + 1) * 256)
+        let x0 = fx >> 8 - 1, y0 = fy >> 8 - 1
+        let tx = fx & 255, ty = fy & 255
+        let w00 = (256 - tx) * (256 - ty), w10 = tx * (256 - ty), w01 = (256 - tx) * ty, w11 = tx * ty
         if x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height {
             // Inside: all four texels exist.
             let i = y0 * stride + x0 * 4, j = i + stride
-            b += w00 * Double(pixels[i]) + w10 * Double(pixels[i + 4]) + w01 * Double(pixels[j]) + w11 * Double(pixels[j + 4])
-            g += w00 * Double(pixels[i + 1]) + w10 * Double(pixels[i + 5]) + w01 * Double(pixels[j + 1]) + w11 * Double(pixels[j + 5])
-            r += w00 * Double(pixels[i + 2]) + w10 * Double(pixels[i + 6]) + w01 * Double(pixels[j + 2]) + w11 * Double(pixels[j + 6])
-            a += w00 * Double(pixels[i + 3]) + w10 * Double(pixels[i + 7]) + w01 * Double(pixels[j + 3]) + w11 * Double(pixels[j + 7])
+            b += w00 * Int(pixels[i]) + w10 * Int(pixels[i + 4]) + w01 * Int(pixels[j]) + w11 * Int(pixels[j + 4])
+            g += w00 * Int(pixels[i + 1]) + w10 * Int(pixels[i + 5]) + w01 * Int(pixels[j + 1]) + w11 * Int(pixels[j + 5])
+            r += w00 * Int(pixels[i + 2]) + w10 * Int(pixels[i + 6]) + w01 * Int(pixels[j + 2]) + w11 * Int(pixels[j + 6])
+            a += w00 * Int(pixels[i + 3]) + w10 * Int(pixels[i + 7]) + w01 * Int(pixels[j + 3]) + w11 * Int(pixels[j + 7])
         } else {
             tap(x0, y0, w00); tap(x0 + 1, y0, w10); tap(x0, y0 + 1, w01); tap(x0 + 1, y0 + 1, w11)
         }
     }
 
     @inline(__always)
-    private mutating func tap(_ x: Int, _ y: Int, _ w: Double) {
+    private mutating func tap(_ x: Int, _ y: Int, _ w: Int) {
         guard w > 0, x >= 0, y >= 0, x < width, y < height else { return }
         let i = y * stride + x * 4
-        b += w * Double(pixels[i]); g += w * Double(pixels[i + 1])
-        r += w * Double(pixels[i + 2]); a += w * Double(pixels[i + 3])
+        b += w * Int(pixels[i]); g += w * Int(pixels[i + 1])
+        r += w * Int(pixels[i + 2]); a += w * Int(pixels[i + 3])
     }
 }

@@ -68,19 +68,22 @@ extension LayerRenderer {
         let order = drawOrder(p, mode: style.renderMode)
         var sprites = SpriteSet()
         var spriteList: [Sprite] = []
-        var drawn: [(sprite: Int32, map: SpriteMap, rows: (Int32, Int32), scaled: Bool)] = []
+        var drawn: [SpriteDraw] = []
         drawn.reserveCapacity(order.count)
-        var drawnIndex: [Int32] = []
-        drawnIndex.reserveCapacity(order.count)
         // Per cell, once: whether it draws, its contents' size and largest side.
         let sizes = cells.map { c in c.contents.map(contentsSize) ?? Size(0, 0) }
         let draws = cells.map { $0.enabled && $0.contents != nil }
+        let diagonals = sizes.map { ($0.width * $0.width + $0.height * $0.height).squareRoot() }
+        let isPath = cells.map { c in if case .path = c.contents { true } else { false } }
         // An unrotated, uniformly scaling device map lets a particle's turn be taken from a
         // sprite rasterized already turned (at one of `turns` angles), so it is drawn
         // unrotated: rows of known extent, no per-row clipping.
         let uniform = m.b == 0 && m.c == 0 && m.a > 0 && m.a == m.d
         let turns = Self.spriteTurns
-        var turned: [Int: Int] = [:]
+        // Sprite list index + 1 by (cell × 64 + level) × turns + turn (0: not fetched yet).
+        var turned = [Int32](repeating: 0, count: cells.count * 64 * turns)
+        // 2^(k/2) for each level k in −32…31.
+        let sigmas = (0..<64).map { pow(2, Double($0 - 32) / 2) }
         for i in order {
             let c = Int(p.cell[i])
             guard draws[c], p.x[i].isFinite, p.y[i].isFinite else { continue }
@@ -89,25 +92,23 @@ extension LayerRenderer {
             let f = scale * devicePerPoint
             guard f * side >= 0.05 else { continue }
             var k = SpriteSet.level(pixelsPerPoint: f)
-            while pow(2, Double(k) / 2) * side > Self.maxSpriteSide { k -= 1 }
             k = min(max(k, -31), 31)
+            while k > -31, sigmas[k + 32] * side > Self.maxSpriteSide { k -= 1 }
             let key = c * 64 + k + 32
-            let sigma = pow(2, Double(k) / 2)
-            let diagonal = (size.width * size.width + size.height * size.height).squareRoot()
-            if uniform, diagonal * sigma <= Self.maxTurnedSpriteSide, p.angle[i].isFinite,
-               case .path = cells[c].contents {
+            let sigma = sigmas[k + 32]
+            if uniform, diagonals[c] * sigma <= Self.maxTurnedSpriteSide, p.angle[i].isFinite, isPath[c] {
                 let a = p.angle[i].truncatingRemainder(dividingBy: 2 * .pi) / (2 * .pi)
                 var turn = Int((a * Double(turns)).rounded()) % turns
                 if turn < 0 { turn += turns }
                 let tkey = key * turns + turn
                 let si: Int
-                if let known = turned[tkey] { si = known } else {
+                if turned[tkey] > 0 { si = Int(turned[tkey]) - 1 } else {
                     si = spriteList.count
                     let contents = cells[c].contents
                     spriteList.append(TurnedSprites.shared.sprite(contents, level: k, turn: turn) {
                         contents.map { sprite($0, pixelsPerPoint: sigma, angle: 2 * .pi * Double(turn) / Double(turns)) }
                     })
-                    turned[tkey] = si
+                    turned[tkey] = Int32(si + 1)
                 }
                 let w = Double(spriteList[si].width), h = Double(spriteList[si].height)
                 guard w > 2, h > 2 else { continue }
@@ -118,8 +119,8 @@ extension LayerRenderer {
                 guard top.isFinite, bottom.isFinite else { continue }
                 let r0 = Int(min(max(top, 0), Double(bh)).rounded(.down)), r1 = Int(min(max(bottom, 0), Double(bh)).rounded(.up))
                 guard r0 < r1 else { continue }
-                drawn.append((Int32(si), (s, 0, 0, s, tx, ty), (Int32(r0), Int32(r1)), true))
-                drawnIndex.append(Int32(i))
+                drawn.append(SpriteDraw(sprite: Int32(si), scaled: true, rows: (Int32(r0), Int32(r1)), map: (s, 0, 0, s, tx, ty),
+                                        tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i])))
                 continue
             }
             guard let contents = cells[c].contents else { continue }
@@ -143,8 +144,8 @@ extension LayerRenderer {
             guard top.isFinite, bottom.isFinite else { continue }
             let r0 = Int(min(max(top, 0), Double(bh)).rounded(.down)), r1 = Int(min(max(bottom, 0), Double(bh)).rounded(.up))
             guard r0 < r1 else { continue }
-            drawn.append((Int32(si), map, (Int32(r0), Int32(r1)), false))
-            drawnIndex.append(Int32(i))
+            drawn.append(SpriteDraw(sprite: Int32(si), scaled: false, rows: (Int32(r0), Int32(r1)), map: map,
+                                    tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i])))
         }
 
         // Pass 2: bands of rows, each listing its particles in drawing order (a counting
@@ -157,10 +158,12 @@ extension LayerRenderer {
         }
         for band in 0..<bands { start[band + 1] += start[band] }
         var fill = start
-        var members = [Int32](repeating: 0, count: start[bands])
-        for (j, d) in drawn.enumerated() {
+        // The draws themselves are copied band by band, so compositing reads them in order
+        // (looking them up by index misses the cache on nearly every particle).
+        var members = [SpriteDraw](repeating: SpriteDraw(), count: start[bands])
+        for d in drawn {
             for band in Int(d.rows.0) / bandHeight...(Int(d.rows.1) - 1) / bandHeight {
-                members[fill[band]] = Int32(j); fill[band] += 1
+                members[fill[band]] = d; fill[band] += 1
             }
         }
 
@@ -172,8 +175,7 @@ extension LayerRenderer {
             for band in 0..<bands {
                 let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
                 for k in start[band]..<start[band + 1] {
-                    let d = drawn[Int(members[k])], i = Int(drawnIndex[Int(members[k])])
-                    let tint = (p.red[i], p.green[i], p.blue[i], p.alpha[i])
+                    let d = members[k], tint = d.tint
                     if d.scaled {
                         guard tint.3 > 0 else { continue }
                         let sprite = spriteList[Int(d.sprite)]
@@ -295,6 +297,16 @@ extension LayerRenderer {
         guard let f = first else { return (1, 1, 1) }
         return (Float(f.0) / 255, Float(f.1) / 255, Float(f.2) / 255)
     }
+}
+
+/// One particle's draw: its sprite (index in the drawing's list), the buffer rows it
+/// covers, its map onto the buffer (a pure scale and offset when `scaled`) and its tint.
+private struct SpriteDraw {
+    var sprite: Int32 = 0
+    var scaled = false
+    var rows: (Int32, Int32) = (0, 0)
+    var map: SpriteMap = (0, 0, 0, 0, 0, 0)
+    var tint: (Float, Float, Float, Float) = (0, 0, 0, 0)
 }
 
 /// Turned path sprites, kept across frames and renders: rasterizing a cell's contents at

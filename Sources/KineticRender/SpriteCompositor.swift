@@ -112,7 +112,7 @@ struct SpriteCompositor {
     /// (sprite pixel → buffer pixel), in colour `packed` (premultiplied ARGB), rows `rows`.
     /// The unrotated case needs no per-row clipping: each row samples two sprite rows whose
     /// known non-empty columns bound the pixels visited.
-    func drawScaled(_ sprite: Sprite, scale s: Double, tx: Double, ty: Double, color packed: UInt32, rows: Range<Int>) {
+    func drawScaled(_ sprite: borrowing Sprite, scale s: Double, tx: Double, ty: Double, color packed: UInt32, rows: Range<Int>) {
         guard s > 0, s.isFinite, tx.isFinite, ty.isFinite, sprite.width > 1, sprite.height > 1,
               sprite.rowStart.count == sprite.height else { return }
         let sw = Double(sprite.width), sh = Double(sprite.height)
@@ -143,26 +143,41 @@ struct SpriteCompositor {
                         let xs = max(0, Int(max(fx0, 0).rounded(.up))), xe = min(width, Int(min(fx1, Double(width)).rounded(.up)))
                         guard xs < xe else { continue }
                         let row = pixels + y * wordsPerRow
-                        let top = c + iv * sprW, bottom = top + sprW
-                        let wTop = 256 &- fv
-                        var u = Int(((Double(xs) + 0.5 - tx) * inv - 0.5) * 65536)
-                        for x in xs..<xe {
-                            let uc = min(max(u, 0), uLimit)
-                            u &+= du
-                            let iu = uc >> 16, fu = (uc >> 8) & 0xFF
-                            let c00 = top[iu], c10 = top[iu &+ 1], c01 = bottom[iu], c11 = bottom[iu &+ 1]
-                            guard c00 | c10 | c01 | c11 != 0 else { continue }
-                            let t = Int(c00) &* (256 &- fu) &+ Int(c10) &* fu
-                            let b = Int(c01) &* (256 &- fu) &+ Int(c11) &* fu
-                            let a = (t &* wTop &+ b &* fv) >> 16
-                            guard a > 0 else { continue }
-                            let src = Self.scale(packed, UInt32(a))
-                            let d = row[x]
-                            row[x] = additive ? Self.addSaturating(src, d) : src &+ Self.scale(d, 255 &- (src >> 24))
+                        let top = c + iv * sprW
+                        let u = Int(((Double(xs) + 0.5 - tx) * inv - 0.5) * 65536)
+                        // Two copies of the loop: the mode is not re-tested per pixel.
+                        if additive {
+                            Self.blendRow(row, xs, xe, top, sprW, u, du, uLimit, fv, packed) { Self.addSaturating($0, $1) }
+                        } else {
+                            Self.blendRow(row, xs, xe, top, sprW, u, du, uLimit, fv, packed) { $0 &+ Self.scale($1, 255 &- ($0 >> 24)) }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// One buffer row's pixels `xs..<xe` of an unrotated sprite: samples between sprite rows
+    /// `top` and the next (weight `fv` / 256), u in 16.16 from `u` by `du`, combined by `op`
+    /// (source, destination).
+    @inline(__always)
+    private static func blendRow(_ row: UnsafeMutablePointer<UInt32>, _ xs: Int, _ xe: Int, _ top: UnsafePointer<UInt8>,
+                                 _ sprW: Int, _ u0: Int, _ du: Int, _ uLimit: Int, _ fv: Int, _ packed: UInt32,
+                                 _ op: (UInt32, UInt32) -> UInt32) {
+        let bottom = top + sprW
+        let wTop = 256 &- fv
+        var u = u0
+        for x in xs..<xe {
+            let uc = min(max(u, 0), uLimit)
+            u &+= du
+            let iu = uc >> 16, fu = (uc >> 8) & 0xFF
+            let c00 = top[iu], c10 = top[iu &+ 1], c01 = bottom[iu], c11 = bottom[iu &+ 1]
+            guard c00 | c10 | c01 | c11 != 0 else { continue }
+            let t = Int(c00) &* (256 &- fu) &+ Int(c10) &* fu
+            let b = Int(c01) &* (256 &- fu) &+ Int(c11) &* fu
+            let a = (t &* wTop &+ b &* fv) >> 16
+            guard a > 0 else { continue }
+            row[x] = op(scale(packed, UInt32(a)), row[x])
         }
     }
 

@@ -16,6 +16,11 @@ private struct SpriteSet {
 extension LayerRenderer {
     /// The largest sprite side made, in pixels; bigger particles are upsampled from it.
     static let maxSpriteSide = 1024.0
+    /// Path sprites are also made turned, at this many angles a full turn (1.4° apart: a
+    /// particle's edge moves under a tenth of a pixel per step at these sizes)…
+    static let spriteTurns = 256
+    /// …when their diagonal is at most this many pixels (larger ones are drawn rotated).
+    static let maxTurnedSpriteSide = 64.0
 
     /// Draws an emitter's live particles (its presentation `particles`) in the layer's
     /// bounds space: each cell's contents centred on the particle, scaled, turned by its
@@ -63,30 +68,70 @@ extension LayerRenderer {
         let order = drawOrder(p, mode: style.renderMode)
         var sprites = SpriteSet()
         var spriteList: [Sprite] = []
-        var drawn: [(sprite: Int32, map: SpriteMap, rows: (Int32, Int32))] = []
+        var drawn: [SpriteDraw] = []
         drawn.reserveCapacity(order.count)
-        var drawnIndex: [Int32] = []
-        drawnIndex.reserveCapacity(order.count)
+        // Per cell, once: whether it draws, its contents' size and largest side.
+        let sizes = cells.map { c in c.contents.map(contentsSize) ?? Size(0, 0) }
+        let draws = cells.map { $0.enabled && $0.contents != nil }
+        let diagonals = sizes.map { ($0.width * $0.width + $0.height * $0.height).squareRoot() }
+        let isPath = cells.map { c in if case .path = c.contents { true } else { false } }
+        // An unrotated, uniformly scaling device map lets a particle's turn be taken from a
+        // sprite rasterized already turned (at one of `turns` angles), so it is drawn
+        // unrotated: rows of known extent, no per-row clipping.
+        let uniform = m.b == 0 && m.c == 0 && m.a > 0 && m.a == m.d
+        let turns = Self.spriteTurns
+        // Sprite list index + 1 by (cell × 64 + level) × turns + turn (0: not fetched yet).
+        var turned = [Int32](repeating: 0, count: cells.count * 64 * turns)
+        // 2^(k/2) for each level k in −32…31.
+        let sigmas = (0..<64).map { pow(2, Double($0 - 32) / 2) }
         for i in order {
             let c = Int(p.cell[i])
-            guard cells[c].enabled, let contents = cells[c].contents, p.x[i].isFinite, p.y[i].isFinite else { continue }
+            guard draws[c], p.x[i].isFinite, p.y[i].isFinite else { continue }
             let scale = p.scale[i]
-            let size = contentsSize(contents)
+            let size = sizes[c], side = max(size.width, size.height)
             let f = scale * devicePerPoint
-            guard f * max(size.width, size.height) >= 0.05 else { continue }
+            guard f * side >= 0.05 else { continue }
             var k = SpriteSet.level(pixelsPerPoint: f)
-            while pow(2, Double(k) / 2) * max(size.width, size.height) > Self.maxSpriteSide { k -= 1 }
             k = min(max(k, -31), 31)
+            while k > -31, sigmas[k + 32] * side > Self.maxSpriteSide { k -= 1 }
             let key = c * 64 + k + 32
+            let sigma = sigmas[k + 32]
+            if uniform, diagonals[c] * sigma <= Self.maxTurnedSpriteSide, p.angle[i].isFinite, isPath[c] {
+                let a = p.angle[i].truncatingRemainder(dividingBy: 2 * .pi) / (2 * .pi)
+                var turn = Int((a * Double(turns)).rounded()) % turns
+                if turn < 0 { turn += turns }
+                let tkey = key * turns + turn
+                let si: Int
+                if turned[tkey] > 0 { si = Int(turned[tkey]) - 1 } else {
+                    si = spriteList.count
+                    let contents = cells[c].contents
+                    spriteList.append(TurnedSprites.shared.sprite(contents, level: k, turn: turn) {
+                        contents.map { sprite($0, pixelsPerPoint: sigma, angle: 2 * .pi * Double(turn) / Double(turns)) }
+                    })
+                    turned[tkey] = Int32(si + 1)
+                }
+                let w = Double(spriteList[si].width), h = Double(spriteList[si].height)
+                guard w > 2, h > 2 else { continue }
+                // Sprite pixel → buffer pixel: the sprite's centre on the particle.
+                let s = m.a * scale / sigma
+                let tx = m.a * p.x[i] + m.tx - Double(bx) - s * w / 2, ty = m.d * p.y[i] + m.ty - Double(by) - s * h / 2
+                let top = ty, bottom = ty + s * h
+                guard top.isFinite, bottom.isFinite else { continue }
+                let r0 = Int(min(max(top, 0), Double(bh)).rounded(.down)), r1 = Int(min(max(bottom, 0), Double(bh)).rounded(.up))
+                guard r0 < r1 else { continue }
+                drawn.append(SpriteDraw(sprite: Int32(si), scaled: true, rows: (Int32(r0), Int32(r1)), map: (s, 0, 0, s, tx, ty),
+                                        tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i])))
+                continue
+            }
+            guard let contents = cells[c].contents else { continue }
             let si: Int
             if let known = sprites.made[key] { si = known } else {
                 si = spriteList.count
-                spriteList.append(sprite(contents, pixelsPerPoint: pow(2, Double(k) / 2)))
+                spriteList.append(sprite(contents, pixelsPerPoint: sigma))
                 sprites.made[key] = si
             }
             guard spriteList[si].width > 2, spriteList[si].height > 2 else { continue }
             // Sprite pixel → layer point → buffer pixel.
-            let sigma = spriteList[si].pixelsPerPoint
             let kk = scale / sigma, cosA = cos(p.angle[i]) * kk, sinA = sin(p.angle[i]) * kk
             let ox = 1 + sigma * size.width / 2, oy = 1 + sigma * size.height / 2
             let l = (a: cosA, b: sinA, c: -sinA, d: cosA,
@@ -99,8 +144,8 @@ extension LayerRenderer {
             guard top.isFinite, bottom.isFinite else { continue }
             let r0 = Int(min(max(top, 0), Double(bh)).rounded(.down)), r1 = Int(min(max(bottom, 0), Double(bh)).rounded(.up))
             guard r0 < r1 else { continue }
-            drawn.append((Int32(si), map, (Int32(r0), Int32(r1))))
-            drawnIndex.append(Int32(i))
+            drawn.append(SpriteDraw(sprite: Int32(si), scaled: false, rows: (Int32(r0), Int32(r1)), map: map,
+                                    tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i])))
         }
 
         // Pass 2: bands of rows, each listing its particles in drawing order (a counting
@@ -113,10 +158,12 @@ extension LayerRenderer {
         }
         for band in 0..<bands { start[band + 1] += start[band] }
         var fill = start
-        var members = [Int32](repeating: 0, count: start[bands])
-        for (j, d) in drawn.enumerated() {
+        // The draws themselves are copied band by band, so compositing reads them in order
+        // (looking them up by index misses the cache on nearly every particle).
+        var members = [SpriteDraw](repeating: SpriteDraw(), count: start[bands])
+        for d in drawn {
             for band in Int(d.rows.0) / bandHeight...(Int(d.rows.1) - 1) / bandHeight {
-                members[fill[band]] = Int32(j); fill[band] += 1
+                members[fill[band]] = d; fill[band] += 1
             }
         }
 
@@ -128,8 +175,15 @@ extension LayerRenderer {
             for band in 0..<bands {
                 let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
                 for k in start[band]..<start[band + 1] {
-                    let d = drawn[Int(members[k])], i = Int(drawnIndex[Int(members[k])])
-                    compositor.draw(spriteList[Int(d.sprite)], map: d.map, tint: (p.red[i], p.green[i], p.blue[i], p.alpha[i]), rows: rows)
+                    let d = members[k], tint = d.tint
+                    if d.scaled {
+                        guard tint.3 > 0 else { continue }
+                        let sprite = spriteList[Int(d.sprite)]
+                        compositor.drawScaled(sprite, scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
+                                              color: SpriteCompositor.packedColor(sprite, tint: tint), rows: rows)
+                    } else {
+                        compositor.draw(spriteList[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
+                    }
                 }
             }
         }
@@ -166,16 +220,30 @@ extension LayerRenderer {
     /// A path fills a coverage sprite of its fill colour; an image becomes a coverage
     /// sprite when all its pixels share one colour (the tinted-white-image case), and a
     /// four-channel sprite otherwise.
-    private func sprite(_ contents: ParticleContents, pixelsPerPoint sigma: Double) -> Sprite {
+    ///
+    /// With an `angle`, the contents are turned by it about their centre, which is the
+    /// sprite's centre, on a square sprite wide enough for any angle.
+    private func sprite(_ contents: ParticleContents, pixelsPerPoint sigma: Double, angle: Double? = nil) -> Sprite {
         let size = contentsSize(contents)
-        let w = Int((size.width * sigma).rounded(.up)) + 2, h = Int((size.height * sigma).rounded(.up)) + 2
+        var w = Int((size.width * sigma).rounded(.up)) + 2, h = Int((size.height * sigma).rounded(.up)) + 2
+        if angle != nil {
+            w = Int(((size.width * size.width + size.height * size.height).squareRoot() * sigma).rounded(.up)) + 2
+            h = w
+        }
         let surface = CairoSurface.image(.argb32, width: w, height: h)
         var single: (r: Float, g: Float, b: Float)? = nil
         var coverageScale: Float = 1
         do {
             let ctx = CairoContext(surface)
-            ctx.translate(1, 1)
-            ctx.scale(sigma, sigma)
+            if let angle {
+                ctx.translate(Double(w) / 2, Double(h) / 2)
+                ctx.transform((cos(angle), sin(angle), -sin(angle), cos(angle), 0, 0))
+                ctx.scale(sigma, sigma)
+                ctx.translate(-size.width / 2, -size.height / 2)
+            } else {
+                ctx.translate(1, 1)
+                ctx.scale(sigma, sigma)
+            }
             switch contents {
             case .path(let path, _, let fill):
                 ctx.newPath()
@@ -199,7 +267,9 @@ extension LayerRenderer {
             for y in 0..<h {
                 for x in 0..<w { coverage[y * w + x] = UInt8((Float(bytes[y * stride + x * 4 + 3]) * coverageScale).rounded()) }
             }
-            return Sprite(width: w, height: h, channels: 1, samples: [], coverage: coverage, color: color, pixelsPerPoint: sigma)
+            var made = Sprite(width: w, height: h, channels: 1, samples: [], coverage: coverage, color: color, pixelsPerPoint: sigma)
+            made.findRowExtents()
+            return made
         }
         var samples = [Float](repeating: 0, count: w * h * 4)
         for y in 0..<h {
@@ -226,5 +296,43 @@ extension LayerRenderer {
         }
         guard let f = first else { return (1, 1, 1) }
         return (Float(f.0) / 255, Float(f.1) / 255, Float(f.2) / 255)
+    }
+}
+
+/// One particle's draw: its sprite (index in the drawing's list), the buffer rows it
+/// covers, its map onto the buffer (a pure scale and offset when `scaled`) and its tint.
+private struct SpriteDraw {
+    var sprite: Int32 = 0
+    var scaled = false
+    var rows: (Int32, Int32) = (0, 0)
+    var map: SpriteMap = (0, 0, 0, 0, 0, 0)
+    var tint: (Float, Float, Float, Float) = (0, 0, 0, 0)
+}
+
+/// Turned path sprites, kept across frames and renders: rasterizing a cell's contents at
+/// every angle each frame would cost more than drawing the particles.
+private final class TurnedSprites: @unchecked Sendable {
+    static let shared = TurnedSprites()
+    private struct Key: Hashable {
+        var contents: ParticleContents?
+        var level: Int
+        var turn: Int
+    }
+    /// Guards `made` (frames may render on several threads).
+    private let lock = NSLock()
+    private var made: [Key: Sprite] = [:]
+    /// Past this many sprites the cache starts over, bounding its memory.
+    private static let capacity = 16384
+
+    /// The sprite for `contents` at `level` and `turn`, made by `make` if not known yet.
+    func sprite(_ contents: ParticleContents?, level: Int, turn: Int, make: () -> Sprite?) -> Sprite {
+        let key = Key(contents: contents, level: level, turn: turn)
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = made[key] { return known }
+        let sprite = make() ?? Sprite(width: 0, height: 0, channels: 1, samples: [], coverage: [], color: (1, 1, 1), pixelsPerPoint: 1)
+        if made.count >= Self.capacity { made.removeAll() }
+        made[key] = sprite
+        return sprite
     }
 }

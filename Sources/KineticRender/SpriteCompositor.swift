@@ -16,6 +16,21 @@ struct Sprite {
     var color: (r: Float, g: Float, b: Float)
     /// Sprite pixels per content point.
     var pixelsPerPoint: Double
+    /// Per row of a coverage sprite, the columns `rowStart[y]..<rowEnd[y]` holding all its
+    /// non-zero coverage (start ≥ end for an empty row): drawing skips the rest unvisited.
+    var rowStart: [Int32] = []
+    var rowEnd: [Int32] = []
+
+    /// Fills `rowStart` and `rowEnd` from `coverage`.
+    mutating func findRowExtents() {
+        rowStart = Array(repeating: Int32(width), count: height)
+        rowEnd = Array(repeating: 0, count: height)
+        for y in 0..<height {
+            for x in 0..<width where coverage[y * width + x] != 0 {
+                rowStart[y] = min(rowStart[y], Int32(x)); rowEnd[y] = Int32(x + 1)
+            }
+        }
+    }
 }
 
 /// A map from sprite pixel coordinates to buffer pixels, as CGAffineTransform's fields.
@@ -59,9 +74,7 @@ struct SpriteCompositor {
         let sprW = sprite.width
         if sprite.channels == 1 {
             // The colour, premultiplied, packed as a pixel: each covered pixel is it × coverage.
-            func byte(_ v: Float) -> UInt32 { UInt32(min(max(v * 255 + 0.5, 0), 255)) }
-            let packed = byte(sprite.color.b * tintB) | byte(sprite.color.g * tintG) << 8
-                | byte(sprite.color.r * tintR) << 16 | byte(tintA) << 24
+            let packed = Self.packedColor(sprite, tint: tint)
             drawCoverage(sprite.coverage, width: sprW, x0: x0, x1: x1, y0: y0, y1: y1,
                          inverse: (ia, ib, ic, id, itx, ity), umax: umax, vmax: vmax, color: packed)
             return
@@ -93,6 +106,86 @@ struct SpriteCompositor {
                 }
             }
         }
+    }
+
+    /// Draws coverage `sprite` (with row extents) scaled by `s` and moved by (`tx`, `ty`)
+    /// (sprite pixel → buffer pixel), in colour `packed` (premultiplied ARGB), rows `rows`.
+    /// The unrotated case needs no per-row clipping: each row samples two sprite rows whose
+    /// known non-empty columns bound the pixels visited.
+    func drawScaled(_ sprite: borrowing Sprite, scale s: Double, tx: Double, ty: Double, color packed: UInt32, rows: Range<Int>) {
+        guard s > 0, s.isFinite, tx.isFinite, ty.isFinite, sprite.width > 1, sprite.height > 1,
+              sprite.rowStart.count == sprite.height else { return }
+        let sw = Double(sprite.width), sh = Double(sprite.height)
+        guard tx < Double(width), tx + s * sw > 0, ty < Double(height), ty + s * sh > 0 else { return }
+        let y0 = max(rows.lowerBound, max(0, Int(ty.rounded(.down))))
+        let y1 = min(rows.upperBound, height, Int(min(ty + s * sh, Double(height)).rounded(.up)))
+        guard y0 < y1 else { return }
+        let inv = 1 / s, umax = sw - 1, vmax = sh - 1
+        let du = Int((inv * 65536).rounded())
+        let uLimit = Int(umax * 65536) - 1
+        guard uLimit >= 0 else { return }
+        let sprW = sprite.width
+        sprite.coverage.withUnsafeBufferPointer { cov in
+            sprite.rowStart.withUnsafeBufferPointer { starts in
+                sprite.rowEnd.withUnsafeBufferPointer { ends in
+                    guard let c = cov.baseAddress else { return }
+                    for y in y0..<y1 {
+                        // Samples sit at pixel centres: sprite coordinate v maps to sample v − 0.5.
+                        let v = (Double(y) + 0.5 - ty) * inv - 0.5
+                        guard v >= 0, v < vmax else { continue }
+                        let iv = Int(v), fv = Int((v - Double(iv)) * 256) & 0xFF
+                        let lo = Int(min(starts[iv], starts[iv + 1])), hi = Int(max(ends[iv], ends[iv + 1]))
+                        guard lo < hi else { continue }
+                        // Sample columns iu and iu + 1 reach non-zero coverage for iu in lo − 1 ..< hi.
+                        let uLo = max(Double(lo - 1), 0), uHi = min(Double(hi), umax)
+                        let fx0 = (uLo + 0.5) * s + tx - 0.5, fx1 = (uHi + 0.5) * s + tx - 0.5
+                        guard fx1 > 0, fx0 < Double(width) else { continue }
+                        let xs = max(0, Int(max(fx0, 0).rounded(.up))), xe = min(width, Int(min(fx1, Double(width)).rounded(.up)))
+                        guard xs < xe else { continue }
+                        let row = pixels + y * wordsPerRow
+                        let top = c + iv * sprW
+                        let u = Int(((Double(xs) + 0.5 - tx) * inv - 0.5) * 65536)
+                        // Two copies of the loop: the mode is not re-tested per pixel.
+                        if additive {
+                            Self.blendRow(row, xs, xe, top, sprW, u, du, uLimit, fv, packed) { Self.addSaturating($0, $1) }
+                        } else {
+                            Self.blendRow(row, xs, xe, top, sprW, u, du, uLimit, fv, packed) { $0 &+ Self.scale($1, 255 &- ($0 >> 24)) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One buffer row's pixels `xs..<xe` of an unrotated sprite: samples between sprite rows
+    /// `top` and the next (weight `fv` / 256), u in 16.16 from `u` by `du`, combined by `op`
+    /// (source, destination).
+    @inline(__always)
+    private static func blendRow(_ row: UnsafeMutablePointer<UInt32>, _ xs: Int, _ xe: Int, _ top: UnsafePointer<UInt8>,
+                                 _ sprW: Int, _ u0: Int, _ du: Int, _ uLimit: Int, _ fv: Int, _ packed: UInt32,
+                                 _ op: (UInt32, UInt32) -> UInt32) {
+        let bottom = top + sprW
+        let wTop = 256 &- fv
+        var u = u0
+        for x in xs..<xe {
+            let uc = min(max(u, 0), uLimit)
+            u &+= du
+            let iu = uc >> 16, fu = (uc >> 8) & 0xFF
+            let c00 = top[iu], c10 = top[iu &+ 1], c01 = bottom[iu], c11 = bottom[iu &+ 1]
+            guard c00 | c10 | c01 | c11 != 0 else { continue }
+            let t = Int(c00) &* (256 &- fu) &+ Int(c10) &* fu
+            let b = Int(c01) &* (256 &- fu) &+ Int(c11) &* fu
+            let a = (t &* wTop &+ b &* fv) >> 16
+            guard a > 0 else { continue }
+            row[x] = op(scale(packed, UInt32(a)), row[x])
+        }
+    }
+
+    /// `tint` (straight) times the sprite colour, premultiplied and packed as ARGB32.
+    static func packedColor(_ sprite: Sprite, tint: (r: Float, g: Float, b: Float, a: Float)) -> UInt32 {
+        func byte(_ v: Float) -> UInt32 { UInt32(min(max(v * 255 + 0.5, 0), 255)) }
+        return byte(sprite.color.b * tint.b * tint.a) | byte(sprite.color.g * tint.g * tint.a) << 8
+            | byte(sprite.color.r * tint.r * tint.a) << 16 | byte(tint.a) << 24
     }
 
     typealias Inverse = (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)

@@ -45,6 +45,25 @@ import KineticLayers
         #expect(inside && outside)
     }
 
+    /// Turned particles are drawn from pre-turned sprites: contents 40 × 8 pt filled on their
+    /// right half, turned a quarter turn (the same angle less or plus whole turns) about
+    /// their centre, point down (angles turn x toward y, as the layer's rotation does).
+    @Test func aTurnedParticleIsTurnedAboutItsCentre() {
+        for angle in [Double.pi / 2, -3 * Double.pi / 2, Double.pi / 2 + 20 * Double.pi] {
+            var particles = snapshot([(100, 100, 1, red)])
+            particles.angle[0] = angle
+            var layer = emitter(side: 1, particles: particles)
+            guard case .emitter(var style) = layer.content else { Issue.record("no emitter"); return }
+            style.emitterCells[0].contents = .path(BezierPath.rect(Rect(20, 0, 20, 8)), size: Size(40, 8), fillColor: .white)
+            layer.content = .emitter(style)
+            let image = render([layer], scale: 2, name: "turned")
+            // Below the centre: x 96…104 pt, y 100…120 pt (192…208 × 200…240 px).
+            let bar = image.isOpaque(red, 200, 204) && image.isOpaque(red, 200, 236) && image.isOpaque(red, 194, 220)
+            let around = image.isClear(200, 164) && image.isClear(170, 200) && image.isClear(230, 200) && image.isClear(200, 246)
+            #expect(bar && around, "angle \(angle)")
+        }
+    }
+
     @Test func renderModesOrderAndAdd() {
         // Two overlapping particles: the older (first) is red, the newer blue.
         let items: [(x: Double, y: Double, scale: Double, color: Color)] = [(50, 50, 1, red), (55, 50, 1, blue)]

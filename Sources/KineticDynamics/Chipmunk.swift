@@ -229,15 +229,9 @@ final class ChipmunkSpace {
             let previous = closed || k > 0 ? polyline[(k + n - 1) % n] : a
             let next = closed || k + 2 < n ? polyline[(k + 2) % n] : b
             cpSegmentShapeSetNeighbors(s, vect(previous), vect(next))
-            cpShapeSetElasticity(s, elasticity)
-            cpShapeSetFriction(s, friction)
-            cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.boundary(tag).bits))
-            cpSpaceAddShape(space, s)
             shapes.append(s)
         }
-        nextHandle += 1
-        boundaries[nextHandle] = shapes
-        return nextHandle
+        return registerBoundary(shapes, tag: tag, elasticity: elasticity, friction: friction)
     }
 
     /// Adds static convex polygons (walls with depth, which nothing tunnels through the
@@ -245,13 +239,18 @@ final class ChipmunkSpace {
     func addBoundary(walls: [[Point]], tag: Int, elasticity: Double, friction: Double) -> Int {
         let staticBody = cpSpaceGetStaticBody(space)!
         var shapes: [OpaquePointer] = []
-        for wall in walls {
-            let s = makeShape(.polygon(wall), body: staticBody)
+        for wall in walls { shapes.append(makeShape(.polygon(wall), body: staticBody)) }
+        return registerBoundary(shapes, tag: tag, elasticity: elasticity, friction: friction)
+    }
+
+    /// Gives static boundary shapes their material and tag, adds them to the space and
+    /// returns the handle that removes them together.
+    private func registerBoundary(_ shapes: [OpaquePointer], tag: Int, elasticity: Double, friction: Double) -> Int {
+        for s in shapes {
             cpShapeSetElasticity(s, elasticity)
             cpShapeSetFriction(s, friction)
             cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.boundary(tag).bits))
             cpSpaceAddShape(space, s)
-            shapes.append(s)
         }
         nextHandle += 1
         boundaries[nextHandle] = shapes

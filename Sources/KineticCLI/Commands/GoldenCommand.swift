@@ -72,6 +72,36 @@ struct GoldenCommand: ParsableCommand {
                 throw ExitCode(error.exitCode)
             }
         }
+
+        /// One scene's golden frames as rendered now, and where its golden images live.
+        struct RenderedScene {
+            var scene: Scene
+            var frames: [(index: Int, image: PixelImage)]
+            /// The scene's name (its file name without extension).
+            var name: String
+            /// `golden/NAME`.
+            var folder: String
+
+            /// `NAME frame NNNN`, how the reports name a frame.
+            func label(_ index: Int) -> String { "\(name) frame \(String(format: "%04d", index))" }
+        }
+
+        /// Renders each scene's golden frames in turn and hands them to `body`. A scene that
+        /// cannot be rendered is skipped (the other scenes are still done); the worst exit
+        /// status of those skipped is returned.
+        func forEachScene(_ body: (RenderedScene) throws -> Void) throws -> ExitCode? {
+            var status: ExitCode?
+            for path in try scenePaths() {
+                let rendered: (scene: Scene, frames: [(index: Int, image: PixelImage)])
+                do { rendered = try renderGoldenFrames(path) } catch let code as ExitCode {
+                    status = GoldenCommand.worst(status, code)
+                    continue
+                }
+                try body(RenderedScene(scene: rendered.scene, frames: rendered.frames, name: GoldenFrames.sceneName(path),
+                                       folder: GoldenFrames.folder(forScene: path, goldenDir: goldenDir)))
+            }
+            return status
+        }
     }
 
     /// The exit status of several scenes: a missing scene outranks an invalid one, which
@@ -109,18 +139,12 @@ struct GoldenCommand: ParsableCommand {
         func run() throws {
             var status: ExitCode?
             var checked = 0, mismatched = 0
-            for path in try options.scenePaths() {
-                let rendered: (scene: Scene, frames: [(index: Int, image: PixelImage)])
-                do { rendered = try options.renderGoldenFrames(path) } catch let code as ExitCode {
-                    status = GoldenCommand.worst(status, code)
-                    continue
-                }
-                let name = GoldenFrames.sceneName(path)
-                let folder = GoldenFrames.folder(forScene: path, goldenDir: options.goldenDir)
+            let skipped = try options.forEachScene { rendered in
+                let name = rendered.name
                 let spec = rendered.scene.golden
                 for (index, actual) in rendered.frames {
-                    let goldenPath = GoldenFrames.join(folder, GoldenFrames.fileName(frame: index))
-                    let label = "\(name) frame \(String(format: "%04d", index))"
+                    let goldenPath = GoldenFrames.join(rendered.folder, GoldenFrames.fileName(frame: index))
+                    let label = rendered.label(index)
                     checked += 1
                     let expected: PixelImage?
                     let verdict: GoldenFrames.Verdict
@@ -161,6 +185,7 @@ struct GoldenCommand: ParsableCommand {
                     }
                 }
             }
+            if let skipped { status = GoldenCommand.worst(status, skipped) }
             print("golden check: \(checked) frames, \(mismatched) mismatched")
             if let status { throw status }
         }
@@ -191,19 +216,13 @@ struct GoldenCommand: ParsableCommand {
 
         func run() throws {
             var status: ExitCode?
-            for path in try options.scenePaths() {
-                let rendered: (scene: Scene, frames: [(index: Int, image: PixelImage)])
-                do { rendered = try options.renderGoldenFrames(path) } catch let code as ExitCode {
-                    status = GoldenCommand.worst(status, code)
-                    continue
-                }
-                let name = GoldenFrames.sceneName(path)
-                let folder = GoldenFrames.folder(forScene: path, goldenDir: options.goldenDir)
+            let skipped = try options.forEachScene { rendered in
+                let name = rendered.name, folder = rendered.folder
                 do {
                     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                     for (index, image) in rendered.frames {
                         let file = GoldenFrames.join(folder, GoldenFrames.fileName(frame: index))
-                        let label = "\(name) frame \(String(format: "%04d", index))"
+                        let label = rendered.label(index)
                         let bytes = try PNGWriter.encode(image)
                         let old = FileManager.default.contents(atPath: file)
                         if let old, [UInt8](old) == bytes {
@@ -224,6 +243,7 @@ struct GoldenCommand: ParsableCommand {
                     status = GoldenCommand.worst(status, ExitStatus.cannotCreate)
                 }
             }
+            if let skipped { status = GoldenCommand.worst(status, skipped) }
             if let status { throw status }
         }
 

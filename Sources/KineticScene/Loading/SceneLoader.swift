@@ -83,6 +83,7 @@ public enum SceneLoader {
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
         let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
             known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
+        eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
         guard let settings else { return nil }

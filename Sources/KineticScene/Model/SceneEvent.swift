@@ -9,6 +9,10 @@ public struct SceneEvent: Sendable {
         case time(Double)
         /// `on: {contact: began|ended, …}`: every contact start (or end) that matches.
         case contact(ContactEvent.Phase, ContactFilter)
+        /// `on: {animationStop: ID}`: each time an animation with this id stops
+        /// (animationDidStop:), from `animations:`, a behavior animation or an event's
+        /// `animate`.
+        case animationStop(String)
     }
 
     /// Which contacts an `on: {contact: …}` handler hears.

@@ -55,6 +55,8 @@ public final class Simulation {
     private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
     /// Animations started by events, with the layer id they animate and their start time.
     private var startedAnimations: [(id: String, spec: AnimationSpec)] = []
+    /// The actions of `on: {animationStop: ID}` handlers by animation id, in file order.
+    private var stopHandlers: [String: [EventAction]] = [:]
 
     /// The state of every dynamic item at the last frame computed, by layer id.
     public private(set) var itemStates: [String: DynamicItemState] = [:]
@@ -252,6 +254,7 @@ public final class Simulation {
             var started = spec
             started.timing.beginTime += animator.time
             startedAnimations.append((id, started))
+            scheduleStop(of: started)
         case .removeLayers(let layers):
             for layer in layers {
                 guard let id = Self.layerID(layer, contact) else { continue }
@@ -259,6 +262,13 @@ public final class Simulation {
                 if animator.state(of: id) != nil { try animator.removeItem(id) }
             }
         }
+    }
+
+    /// Queues the `animationStop` handlers of `spec` (if it has any) for when it stops:
+    /// its begin plus its active duration, as animationDidStop: fires.
+    private func scheduleStop(of spec: AnimationSpec) {
+        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite else { return }
+        for action in actions { delayed.append((spec.timing.endTime + action.delay, action, nil)) }
     }
 
     /// Builds the animator from the layers as they are at time 0.
@@ -294,6 +304,11 @@ public final class Simulation {
         layerValues = []
         startedAnimations = []
         debugLayers = []
+        stopHandlers = [:]
+        for event in scene.events {
+            if case .animationStop(let id) = event.trigger { stopHandlers[id, default: []] += event.actions }
+        }
+        for spec in scene.animations + scene.behaviorAnimations.map(\.spec) { scheduleStop(of: spec) }
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
                                        behaviors: spec.behaviors, seed: scene.settings.seed)
         itemStates = [:]

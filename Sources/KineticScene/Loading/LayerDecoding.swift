@@ -20,8 +20,8 @@ struct LayerDecoder {
     let baseDirectory: String
     private(set) var ids: [String: LayerEntry] = [:]
     private(set) var assets: Set<String> = []
-    /// Expression values met so far (section 4).
-    var binder = ExpressionBinder()
+    /// Expression values met so far (section 4), shared with the other readers.
+    let binder = ExpressionBinder()
 
     init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 

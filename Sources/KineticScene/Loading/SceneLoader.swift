@@ -74,7 +74,7 @@ public enum SceneLoader {
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
-        var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder)
+        var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
         let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }

@@ -38,9 +38,9 @@ struct EventsDecoder {
             guard let m = element.mapping(allowed: ["at", "on", "do"] + Self.actionKeys) else { continue }
             decoded.append((element, m))
         }
-        var added: [[Int: [DynamicBehavior]]] = []
+        var added: [[Int: AddedBehaviors]] = []
         for (_, m) in decoded {
-            var byAction: [Int: [DynamicBehavior]] = [:]
+            var byAction: [Int: AddedBehaviors] = [:]
             if let af = m["addBehaviors"] { byAction[-1] = addBehaviors(af, into: &known) }
             if let dl = m["do"]?.node, case .sequence = dl, let items = m["do"]?.elements {
                 for (k, item) in items.enumerated() {
@@ -58,18 +58,22 @@ struct EventsDecoder {
         return events
     }
 
-    private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> [DynamicBehavior] {
-        guard let list = f.elements else { return [] }
-        var result: [DynamicBehavior] = []
+    /// The behaviors an `addBehaviors` action adds, with their expression values.
+    private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression])
+
+    private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> AddedBehaviors {
+        guard let list = f.elements else { return ([], []) }
+        var result: AddedBehaviors = ([], [])
         for element in list {
-            guard let b = dynamics.behavior(element) else { continue }
+            guard let (b, expressions) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
-            result.append(b)
+            result.behaviors.append(b)
+            result.expressions += expressions
         }
         return result
     }
 
-    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: [DynamicBehavior]], known: [String: DynamicBehavior]) -> SceneEvent? {
+    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: AddedBehaviors], known: [String: DynamicBehavior]) -> SceneEvent? {
         switch (m["at"], m["on"]) {
         case (let af?, nil):
             if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
@@ -152,7 +156,7 @@ struct EventsDecoder {
         }
     }
 
-    private mutating func action(_ key: String, _ f: Field, added: [DynamicBehavior]?, known: [String: DynamicBehavior],
+    private mutating func action(_ key: String, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
                         contact: Bool) -> EventAction.Kind? {
         switch key {
         case "removeAllBehaviors":
@@ -170,7 +174,7 @@ struct EventsDecoder {
             }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
         case "addBehaviors":
-            return added.map { .addBehaviors($0) }
+            return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions) }
         case "set":
             return set(f, known: known, contact: contact)
         case "removeLayers":

@@ -4,14 +4,15 @@ import KineticLayers
 import Yams
 
 /// Turns expression values (`"= …"`, `"@id …"`) into bindings of layer keys while the
-/// layers are read, and into values evaluated later (animation values) while the rest
-/// is read; then checks every reference and orders the bindings by dependency. A class because every reader of the file records into it, as
+/// layers are read, and into values evaluated later (animation values, behavior
+/// properties) while the rest is read; then checks every reference and orders the
+/// bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
 final class ExpressionBinder {
     private var pending: [(binding: ExpressionBinding, field: Field)] = []
-    /// Values evaluated once: checked like bindings, but not ordered — they read
-    /// presentation values already computed before they take effect, so they can form no
-    /// cycle.
+    /// Values evaluated once or every step: checked like bindings, but not ordered — they
+    /// read presentation values already computed (the frame or step before they take
+    /// effect), so they can form no cycle.
     private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
 
     /// Number keys that may hold an expression, with the property they drive.

@@ -65,9 +65,18 @@ extension ExpressionBinding.BoundValue {
 
 /// A number or point written with expressions (section 4) that is evaluated when the
 /// runtime needs it rather than every frame: an animation's `from`/`to`/`by`/`values`
-/// (once, when the animation begins).
+/// (once, when the animation begins) or a behavior property (every simulation step).
 public struct ExpressionValue: Sendable {
     public var value: ExpressionBinding.BoundValue
     /// Stable across runs: keeps `random()` of different values apart.
     public var seedSalt: UInt64
+}
+
+/// A behavior property written as an expression: set at every simulation step, before
+/// the step, as a UIKit `action` block would (section 6).
+public struct BehaviorExpression: Sendable {
+    /// The behavior's id and the property's UIKit name (`anchorPoint`, `magnitude`, …).
+    public var behavior: String
+    public var property: String
+    public var value: ExpressionValue
 }

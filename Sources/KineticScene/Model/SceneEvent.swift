@@ -50,7 +50,8 @@ public struct EventAction: Sendable {
     public enum Kind: Sendable {
         case removeAllBehaviors
         case removeBehaviors([String])
-        case addBehaviors([DynamicBehavior])
+        /// The behaviors, and those of their properties written as expressions.
+        case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression])
         /// `BEHAVIOR.property: value`, and `LAYER.keyPath: value` (the layer's value from
         /// then on, over its animations).
         case set([(behavior: String, property: String, value: BehaviorValue)],

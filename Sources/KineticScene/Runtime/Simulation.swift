@@ -64,6 +64,8 @@ public final class Simulation {
     private var behaviorAnimations: [BehaviorAnimation] = []
     /// Animations whose expression values are evaluated when they begin, in queue order.
     private var pendingCaptures: [(begin: Double, target: CaptureTarget)] = []
+    /// Behavior properties set by expressions at every step, by behavior id.
+    private var behaviorExpressions: [String: [BehaviorExpression]] = [:]
 
     private enum CaptureTarget {
         /// An index in `animations`, `behaviorAnimations`, `startedAnimations`.
@@ -161,12 +163,13 @@ public final class Simulation {
             try runDue(animator, upTo: animator.time)
             captureDue(animator)
             try applyBehaviorAnimations(animator)
+            try applyBehaviorExpressions(animator)
             let next = animator.time + h
             guard next <= time + 1e-7 else { break }
             // Nothing to do between here and `time`: one jump (captures due later wait).
             let target = Self.step(of: time, animator)
             if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty && behaviorAnimations.isEmpty
-                && pendingCaptures.allSatisfy({ Self.step(of: $0.begin, animator) > target }) {
+                && behaviorExpressions.isEmpty && pendingCaptures.allSatisfy({ Self.step(of: $0.begin, animator) > target }) {
                 try animator.step(to: time)
                 break
             }
@@ -213,6 +216,40 @@ public final class Simulation {
             case .started(let i): startedAnimations[i].spec = captured(startedAnimations[i].spec)
             }
         }
+    }
+
+    /// Sets every expression-bound behavior property to its value now, read from what a
+    /// frame now shows (UIKit's per-step `action` blocks).
+    private func applyBehaviorExpressions(_ animator: DynamicAnimator) throws(DynamicsError) {
+        guard !behaviorExpressions.isEmpty else { return }
+        let time = animator.time
+        let layers = presentation(at: time, index: AnimationSpec.frameIndex(at: time, fps: timeline.scene.settings.fps)).layers
+        for (id, expressions) in behaviorExpressions.sorted(by: { $0.key < $1.key }) {
+            guard let current = animator.behavior(id: id) else { continue }
+            let updated = Self.setting(expressions, on: current, reading: layers, at: time, scene: timeline.scene)
+            if updated != current { try animator.updateBehavior(id: id) { $0 = updated } }
+        }
+    }
+
+    /// `behavior` with the properties of `expressions` set, in order, to their values
+    /// read from `layers` at `time`. A value that is not finite, or that the behavior
+    /// refuses, leaves its property as it was.
+    private static func setting(_ expressions: [BehaviorExpression], on behavior: DynamicBehavior, reading layers: [Layer],
+                                at time: Double, scene: Scene) -> DynamicBehavior {
+        let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
+        var b = behavior
+        for e in expressions {
+            let context = ExpressionEvaluation.context(reading: layers, ids: scene.layerIDs, time: time, frame: index,
+                                                       seed: scene.settings.seed, seedSalt: e.value.seedSalt)
+            let value: BehaviorValue
+            switch e.value.value.evaluate(context) {
+            case .number(let v)?: value = .number(v)
+            case .point(let p)?: value = .point(p)
+            default: continue
+            }
+            if let updated = try? b.setting(e.property, to: value) { b = updated }
+        }
+        return b
     }
 
     /// Sets every animated behavior property to its value at the animator's time (as
@@ -286,15 +323,25 @@ public final class Simulation {
         switch action.kind {
         case .removeAllBehaviors:
             animator.removeAllBehaviors()
+            behaviorExpressions = [:]
         case .removeBehaviors(let ids):
             for id in ids where animator.behavior(id: id) != nil { try animator.removeBehavior(id: id) }
-        case .addBehaviors(let behaviors):
+            for id in ids { behaviorExpressions[id] = nil }
+        case .addBehaviors(let behaviors, let expressions):
             for b in behaviors {
                 // Re-adding a live id replaces it, as adding a behavior object again would.
                 if animator.behavior(id: b.id) != nil { try animator.removeBehavior(id: b.id) }
                 var live = b
                 live.begin += animator.time
                 live.end += animator.time
+                let own = expressions.filter { $0.behavior == b.id }
+                behaviorExpressions[b.id] = own.isEmpty ? nil : own
+                if !own.isEmpty {
+                    // Built with its values now: an attachment's default length is measured then.
+                    let index = AnimationSpec.frameIndex(at: animator.time, fps: timeline.scene.settings.fps)
+                    live = Self.setting(own, on: live, reading: presentation(at: animator.time, index: index).layers,
+                                        at: animator.time, scene: timeline.scene)
+                }
                 try animator.addBehavior(live)
             }
         case .set(let changes, let layerChanges):
@@ -342,7 +389,7 @@ public final class Simulation {
         var ids = spec.itemIDs
         for event in scene.events {
             for action in event.actions {
-                guard case .addBehaviors(let added) = action.kind else { continue }
+                guard case .addBehaviors(let added, _) = action.kind else { continue }
                 for id in added.flatMap(\.itemIDs) where !ids.contains(id) { ids.append(id) }
             }
         }
@@ -379,8 +426,14 @@ public final class Simulation {
         for (i, a) in behaviorAnimations.enumerated() where a.spec.needsCapture {
             pendingCaptures.append((a.spec.timing.beginTime, .behaviorAnimation(i)))
         }
+        behaviorExpressions = Dictionary(grouping: spec.behaviorExpressions, by: \.behavior)
+        // The behaviors start with their expression values of time 0 (an attachment's
+        // default length is the distance to where its anchor then is).
+        let behaviors = spec.behaviors.map { b in
+            Self.setting(behaviorExpressions[b.id] ?? [], on: b, reading: initial, at: 0, scene: scene)
+        }
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
-                                       behaviors: spec.behaviors, seed: scene.settings.seed)
+                                       behaviors: behaviors, seed: scene.settings.seed)
         itemStates = [:]
     }
 

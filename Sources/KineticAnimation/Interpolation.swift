@@ -179,12 +179,15 @@ struct LinearForm {
     }
 
     /// Decomposed components when every matrix round-trips through
-    /// `Transform3D.components`, with z rotations unwrapped so each step turns less than
-    /// half a revolution; otherwise the raw 16 entries.
+    /// `Transform3D.components` without x or y rotation, with z rotations unwrapped so
+    /// each step turns less than half a revolution; otherwise the raw 16 entries. (Euler
+    /// angles about x and y are not blended: past 90° about y they are ambiguous, and a
+    /// blend of them is no rotation between the two ends.)
     private static func transformForm(_ ms: [Transform3D]) -> ([[Double]], ([Double]) -> AnimatableValue) {
         let parts = ms.map(\.components)
         let decomposable = zip(ms, parts).allSatisfy { m, c in
-            zip(m.fields, c.composed.fields).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) }
+            c.rotationX == 0 && c.rotationY == 0
+                && zip(m.fields, c.composed.fields).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) }
         }
         guard decomposable else {
             return (ms.map(\.fields), { .transform(Transform3D(fields: $0) ?? .identity) })

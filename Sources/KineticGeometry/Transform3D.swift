@@ -150,19 +150,52 @@ extension Transform3D {
     }
 
     /// Decomposes a matrix built by `Components.composed` (as Core Animation does for
-    /// `transform.rotation.z`, `transform.scale.x` and friends). Exact for the named
-    /// form without x/y rotation; for other matrices it recovers translation, z rotation,
-    /// scale and m34, which is what the sub-key paths read.
+    /// `transform.rotation.x`, `transform.scale.y` and friends).
+    ///
+    /// Exact for the named form whenever rotation about y lies within ±90° (Euler angles
+    /// of the order z, y, x cannot tell rotateY 120° from rotateX 180°, rotateY 60°,
+    /// rotate 180°: both give the same matrix, and the second is returned; a layer keeps
+    /// the components it was given, so this only matters for matrices from elsewhere).
+    /// A matrix whose rotation keeps the z axis (any 2D transform) gives z rotation only,
+    /// read from its first row; a matrix that is not of the named form (skew, perspective
+    /// applied first) gives components that approximate it.
     public var components: Components {
         var c = Components()
         c.tx = m41; c.ty = m42; c.tz = m43
-        c.sx = (m11 * m11 + m12 * m12 + m13 * m13).squareRoot()
-        c.sy = (m21 * m21 + m22 * m22 + m23 * m23).squareRoot()
-        c.sz = (m31 * m31 + m32 * m32 + m33 * m33).squareRoot()
-        // A reflection shows as a negative determinant of the 2×2 block: keep it on y.
-        if m11 * m22 - m12 * m21 < 0 { c.sy = -c.sy }
-        if c.sx != 0 { c.rotationZ = atan2(m12, m11) }
-        c.m34 = m34
+        let rows = (SIMD3(m11, m12, m13), SIMD3(m21, m22, m23), SIMD3(m31, m32, m33))
+        c.sx = (rows.0 * rows.0).sum().squareRoot()
+        c.sy = (rows.1 * rows.1).sum().squareRoot()
+        c.sz = (rows.2 * rows.2).sum().squareRoot()
+        let keepsZAxis = m13 == 0 && m23 == 0 && m31 == 0 && m32 == 0
+        if keepsZAxis || c.sx == 0 || c.sy == 0 || c.sz == 0 {
+            // A reflection shows as a negative determinant: keep it on y.
+            if m11 * m22 - m12 * m21 < 0 { c.sy = -c.sy }
+            if c.sx != 0 { c.rotationZ = atan2(m12, m11) }
+            // The perspective factor multiplies the third column (0, 0, sz) into the fourth.
+            c.m34 = keepsZAxis && m33 != 0 ? m34 / m33 : m34
+            return c
+        }
+        let determinant = (rows.0 * SIMD3(rows.1.y * rows.2.z - rows.1.z * rows.2.y,
+                                          rows.1.z * rows.2.x - rows.1.x * rows.2.z,
+                                          rows.1.x * rows.2.y - rows.1.y * rows.2.x)).sum()
+        if determinant < 0 { c.sy = -c.sy }
+        // The perspective factor multiplies the third column into the fourth (m14…m34).
+        let third = SIMD3(m13, m23, m33)
+        c.m34 = (third * SIMD3(m14, m24, m34)).sum() / (third * third).sum()
+        // The rows of Rz·Ry·Rx (row vectors, z applied first), cZ = cos(rotationZ) …:
+        //   ( cZ·cY,  sZ·cX + cZ·sY·sX,  sZ·sX − cZ·sY·cX)
+        //   (−sZ·cY,  cZ·cX − sZ·sY·sX,  cZ·sX + sZ·sY·cX)
+        //   ( sY,    −cY·sX,             cY·cX)
+        let r = (rows.0 / c.sx, rows.1 / c.sy, rows.2 / c.sz)
+        let cosY = (r.2.y * r.2.y + r.2.z * r.2.z).squareRoot()
+        c.rotationY = atan2(r.2.x, cosY)
+        if cosY > 1e-12 {
+            c.rotationX = atan2(-r.2.y, r.2.z) + 0
+            c.rotationZ = atan2(-r.1.x, r.0.x) + 0
+        } else {
+            // Edge-on about y: x and z turn about the same axis; all of it goes to x.
+            c.rotationX = atan2(r.1.z, r.1.y) + 0
+        }
         return c
     }
 }

@@ -32,7 +32,19 @@ public struct Layer: Sendable {
     /// The image asset drawn in the bounds: a resolved file path.
     public var contents: String? = nil
     public var contentsGravity: ContentsGravity = .resize
-    public var transform: Transform3D = .identity
+    public var transform: Transform3D = .identity { didSet { transformParts = nil } }
+    /// The components `transform` was built from, when it was built from them (the named
+    /// form, `transform.rotation.x` and the other sub-key paths): later sub-key writes
+    /// change one component and keep the others exactly, at any angle — a matrix alone
+    /// cannot tell rotateY 120° from rotateX 180° + rotateY 60° + rotate 180°.
+    public var transformComponents: Transform3D.Components {
+        get { transformParts ?? transform.components }
+        set {
+            transform = newValue.composed
+            transformParts = newValue
+        }
+    }
+    private var transformParts: Transform3D.Components?
     public var sublayerTransform: Transform3D = .identity
     public var sublayers: [Layer] = []
     /// Custom animatable numbers (`properties:` in the scene), by name.

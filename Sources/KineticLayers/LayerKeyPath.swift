@@ -117,7 +117,8 @@ extension Layer {
     /// The value at `keyPath`, or nil when the layer has no such property (a shape key
     /// on a plain layer, an undeclared custom property).
     public func value(at keyPath: LayerKeyPath) -> AnimatableValue? {
-        let c = transform.components
+        // Decomposed only when a transform sub-key path asks.
+        var c: Transform3D.Components { transformComponents }
         switch keyPath {
         case .position: return .point(position)
         case .positionX: return .number(position.x)
@@ -239,9 +240,7 @@ extension Layer {
     }
 
     private mutating func updateTransform(_ change: (inout Transform3D.Components) -> Void) {
-        var c = transform.components
-        change(&c)
-        transform = c.composed
+        change(&transformComponents)
     }
 
     /// CAGradientLayer's spacing when `locations` is nil.

@@ -119,7 +119,12 @@ import Testing
     }
 
     @Test func notYetSupportedIsLoud() {
-        let p = problems(header + "layers: [{id: a}]\nanimations: [{layer: a, keyPath: opacity, to: \"= t\"}]\nevents: [{on: {animationStop: x}, do: []}]\n")
+        let p = problems(header + """
+        layers: [{id: a}]
+        animations: [{layer: a, keyPath: backgroundColor, to: "= t"}]
+        events: [{at: 1, set: {a.opacity: "= t"}}]
+
+        """)
         #expect(p.count == 2)
         #expect(p.allSatisfy { $0.message.hasPrefix("not yet supported") })
     }

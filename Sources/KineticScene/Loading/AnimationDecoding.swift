@@ -8,6 +8,8 @@ struct AnimationDecoder {
     let layers: [String: LayerEntry]
     /// Reads image assets for `contents` animations.
     var assets: LayerDecoder
+    /// Records expression values (section 4) for the checks at the end of the load.
+    let binder: ExpressionBinder
 
     static let keys = ["id", "layer", "behavior", "keyPath", "from", "to", "by", "values", "keyTimes",
                        "timingFunctions", "calculationMode", "path", "rotationMode", "duration", "begin", "after",
@@ -77,6 +79,23 @@ struct AnimationDecoder {
                             inheritedDuration: Double? = nil,
                             contactLayer: (LayerEntry, String)? = nil,
                             carrier: (keyPath: LayerKeyPath, property: String)? = nil) -> (spec: AnimationSpec, after: Field?)? {
+        guard let (spec, after) = readAnimation(field, inheritedLayer: inheritedLayer, inheritedDuration: inheritedDuration,
+                                                contactLayer: contactLayer, carrier: carrier) else { return nil }
+        // Expression values are evaluated when the animation (a group: the whole group)
+        // begins, so there is nothing to show before it.
+        if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
+            let f = field.mapping(allowed: Self.keys)?["fillMode"] ?? field
+            f.report("fillMode '\(spec.timing.fillMode.rawValue)' shows the values before the animation begins, "
+                     + "but its expressions are evaluated when it begins: use forwards or removed")
+            return nil
+        }
+        return (spec, after)
+    }
+
+    private mutating func readAnimation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
+                                        inheritedDuration: Double?,
+                                        contactLayer: (LayerEntry, String)?,
+                                        carrier: (keyPath: LayerKeyPath, property: String)?) -> (spec: AnimationSpec, after: Field?)? {
         guard var m = field.mapping(allowed: Self.keys) else { return nil }
         if carrier == nil, let f = m["behavior"] {
             f.report("'behavior' animations are read with the behaviors")
@@ -167,7 +186,9 @@ struct AnimationDecoder {
                 m[key]?.report("'\(key)' cannot be combined with 'values'")
             }
             guard let items = vf.elements else { return nil }
-            let values = items.map { value($0, for: keyPath) }
+            let values = items.enumerated().map { i, item in
+                animationValue(item, for: keyPath, slot: .keyframe(i), into: &spec.expressions)
+            }
             guard !values.contains(where: { $0 == nil }) else { return nil }
             guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return nil }
             var mode = KeyframeAnimation.CalculationMode.linear
@@ -194,9 +215,10 @@ struct AnimationDecoder {
             }
             // A key that is present but invalid has been reported: stop here.
             var given: [String: AnimatableValue] = [:]
+            let slots: [String: AnimationSpec.ValueExpression.Slot] = ["from": .from, "to": .to, "by": .by]
             for key in ["from", "to", "by"] {
-                guard let f = m[key] else { continue }
-                guard let v = value(f, for: keyPath) else { return nil }
+                guard let f = m[key], let slot = slots[key] else { continue }
+                guard let v = animationValue(f, for: keyPath, slot: slot, into: &spec.expressions) else { return nil }
                 given[key] = v
             }
             let (from, to, by) = (given["from"], given["to"], given["by"])
@@ -320,6 +342,27 @@ struct AnimationDecoder {
         let candidates = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
         field.report("'\(text)' is not an animatable key path of layer '\(layerName)'" + NameSuggestion.hint(for: text, in: candidates))
         return nil
+    }
+
+    /// A `from`/`to`/`by`/`values` entry. Number and point values may be expressions
+    /// (section 4), evaluated when the animation begins: they go to `expressions`, and a
+    /// placeholder of the key path's kind stands for them until then.
+    private mutating func animationValue(_ f: Field, for keyPath: LayerKeyPath, slot: AnimationSpec.ValueExpression.Slot,
+                                         into expressions: inout [AnimationSpec.ValueExpression]) -> AnimatableValue? {
+        // An image asset's name may start like an expression.
+        guard keyPath.valueKind != .image, ExpressionBinder.containsExpression(f) else { return value(f, for: keyPath) }
+        let placeholder: AnimatableValue
+        switch keyPath.valueKind {
+        case .number: placeholder = .number(0)
+        case .point: placeholder = .point(.zero)
+        case .size: placeholder = .size(.zero)
+        default:
+            f.report("not yet supported: expressions in \(keyPath.valueKind.rawValue) values (section 4 covers numbers and points)")
+            return nil
+        }
+        guard let v = binder.deferredValue(f, isPoint: keyPath.valueKind != .number) else { return nil }
+        expressions.append(AnimationSpec.ValueExpression(slot: slot, value: v))
+        return placeholder
     }
 
     /// A value of the key path's kind.

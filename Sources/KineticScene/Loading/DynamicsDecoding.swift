@@ -2,6 +2,7 @@ import Foundation
 import KineticDynamics
 import KineticGeometry
 import KineticLayers
+import Yams
 
 /// Reads `dynamics:` (section 6) into a `DynamicsSpec`, reporting every problem with its
 /// location; item ids are checked against the layers.
@@ -9,6 +10,8 @@ struct DynamicsDecoder {
     let layerIDs: [String: LayerEntry]
     /// The model layers, for `@layerId` path boundaries and iOS 9 attachment anchors.
     let layers: [Layer]
+    /// Records expression values (section 4) for the checks at the end of the load.
+    let binder: ExpressionBinder
 
     static let keys = ["referenceBounds", "stepsPerSecond", "debug", "items", "behaviors"]
     static let itemKeys = ["collisionBoundsType", "collisionBoundingPath"]
@@ -32,13 +35,14 @@ struct DynamicsDecoder {
         if let list = m["behaviors"]?.elements {
             var seen: [String: Field] = [:]
             for element in list {
-                guard let b = behavior(element) else { continue }
+                guard let (b, expressions) = behavior(element) else { continue }
                 if let first = seen[b.id] {
                     element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
                     continue
                 }
                 seen[b.id] = element
                 spec.behaviors.append(b)
+                spec.behaviorExpressions += expressions
             }
         }
         return spec
@@ -71,8 +75,9 @@ struct DynamicsDecoder {
 
     // MARK: Behaviors
 
-    /// One `- kind: {…}` entry.
-    func behavior(_ f: Field) -> DynamicBehavior? {
+    /// One `- kind: {…}` entry, with its properties written as expressions (set at every
+    /// step, as a UIKit `action` block would).
+    func behavior(_ f: Field) -> (behavior: DynamicBehavior, expressions: [BehaviorExpression])? {
         guard let outer = f.mapping(allowed: Self.behaviorKinds) else { return nil }
         guard outer.order.count == 1, let kind = outer.order.first, let body = outer[kind] else {
             // An unknown kind was reported by the mapping already.
@@ -97,8 +102,16 @@ struct DynamicsDecoder {
             allowed = ["kind", "items", "position", "region", "strength", "falloff", "minimumRadius", "direction",
                        "smoothness", "animationSpeed"]
         }
-        guard let m = body.mapping(allowed: Self.commonKeys + allowed) else { return nil }
+        guard var m = body.mapping(allowed: Self.commonKeys + allowed) else { return nil }
         let id = m["id"]?.string ?? f.keyPath
+        // Expression values are left out while the behavior is built (a point stands in
+        // for the required ones), and set at every step.
+        var written: [(key: String, field: Field)] = []
+        for key in m.order {
+            guard let vf = m[key], ExpressionBinder.containsExpression(vf) else { continue }
+            written.append((key, vf))
+            m = Self.requiredPoints.contains(key) ? m.replacing(key, with: Node([Node("0"), Node("0")])) : m.removing([key])
+        }
         var begin = 0.0, end = Double.infinity
         if let v = m["begin"]?.nonNegativeNumber { begin = v }
         if let ef = m["end"], let v = ef.number {
@@ -114,7 +127,93 @@ struct DynamicsDecoder {
         case "itemBehavior": decoded = itemBehavior(m).map { .itemBehavior($0) }
         default: decoded = field(m).map { .field($0) }
         }
-        return decoded.map { DynamicBehavior(id: id, begin: begin, end: end, $0) }
+        guard let decoded else { return nil }
+        let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
+        guard let expressions = expressions(written, of: behavior, m) else { return nil }
+        return (behavior, expressions)
+    }
+
+    /// Keys a behavior cannot be built without: a point stands for their expressions.
+    static let requiredPoints: Set = anchorKeys.union(["snapPoint"])
+
+    /// The attachment's other end, in its three spellings: all set `anchorPoint`.
+    static let anchorKeys: Set = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"]
+
+    /// A behavior key written as an expression: the property it sets, and its value.
+    private struct BoundProperty {
+        var key: String
+        var property: String
+        var value: ExpressionValue
+    }
+
+    /// The per-step settings of a behavior's keys written as expressions, each checked
+    /// against what the behavior can change while it runs; nil when one cannot be or does
+    /// not parse (reported). UIKit's setters order a direction's keys — the vector, then
+    /// `angle` turns it, then `magnitude` scales it — so when one of them is an expression
+    /// they are all set at every step in that order (a `gravityDirection` towards a layer
+    /// with a fixed `magnitude`), before the rest.
+    private func expressions(_ written: [(key: String, field: Field)], of behavior: DynamicBehavior,
+                             _ m: Mapping) -> [BehaviorExpression]? {
+        guard !written.isEmpty else { return [] }
+        var bound: [BoundProperty] = []
+        var ok = true
+        for (key, field) in written {
+            let property = Self.anchorKeys.contains(key) ? "anchorPoint" : key
+            let isPoint = EventsDecoder.pointProperties.contains(property)
+            do {
+                _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
+            } catch {
+                let reason = switch error {
+                case .unknownProperty(_, let known):
+                    "a behavior's expressions are set at every step, and it can change only \(known.joined(separator: ", "))"
+                case .wrongValue: "\(error)"
+                }
+                field.report("not yet supported: an expression for '\(key)' (\(reason))")
+                ok = false
+                continue
+            }
+            // Other attachments measure their offsets from the anchor once, when read.
+            if property == "anchorPoint", case .attachment(let a) = behavior.kind, a.kind != .distance, a.kind != .limit {
+                field.report("not yet supported: an expression for the anchor of this kind of attachment "
+                             + "(its offsets are measured from the anchor when it is read): use a distance or limit attachment")
+                ok = false
+                continue
+            }
+            guard let value = binder.deferredValue(field, isPoint: isPoint) else { ok = false; continue }
+            bound.append(BoundProperty(key: key, property: property, value: value))
+        }
+        guard ok else { return nil }
+        var result: [BehaviorExpression] = []
+        let directionKey: String? = switch behavior.kind {
+        case .gravity: "gravityDirection"
+        case .push: "pushDirection"
+        default: nil
+        }
+        var rest = bound
+        if let directionKey, bound.contains(where: { [directionKey, "angle", "magnitude"].contains($0.key) }) {
+            for key in [directionKey, "angle", "magnitude"] {
+                if let b = bound.first(where: { $0.key == key }) {
+                    result.append(BehaviorExpression(behavior: behavior.id, property: key, value: b.value))
+                } else if let literal = literalDirectionValue(key, m) {
+                    // A literal, set again after the expressions before it.
+                    result.append(BehaviorExpression(behavior: behavior.id, property: key,
+                                                     value: ExpressionValue(value: literal, seedSalt: 0)))
+                }
+            }
+            rest.removeAll { [directionKey, "angle", "magnitude"].contains($0.key) }
+        }
+        for b in rest { result.append(BehaviorExpression(behavior: behavior.id, property: b.property, value: b.value)) }
+        return result
+    }
+
+    /// A direction key written as a plain value, as an expression value of literals.
+    private func literalDirectionValue(_ key: String, _ m: Mapping) -> ExpressionBinding.BoundValue? {
+        guard let f = m[key] else { return nil }
+        switch key {
+        case "angle": return f.angle.map { .scalar(.literal($0)) }
+        case "magnitude": return f.number.map { .scalar(.literal($0)) }
+        default: return f.point.map { .components(.literal($0.x), .literal($0.y)) }
+        }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.

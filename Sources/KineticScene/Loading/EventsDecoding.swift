@@ -2,11 +2,12 @@ import Foundation
 import KineticDynamics
 import KineticGeometry
 import KineticLayers
+import KineticAnimation
 
-/// Reads `events:` (section 7). Supported: `at:` and `on: {contact: …}` triggers with
-/// removeAllBehaviors, removeBehaviors, addBehaviors, `set` of behavior properties and
-/// removeLayers (with `delay` in `do:` lists), `set` of layer key paths, `animate`.
-/// `animationStop` triggers are reported as not yet supported.
+/// Reads `events:` (section 7): `at:`, `on: {contact: …}` and `on: {animationStop: ID}`
+/// triggers with removeAllBehaviors, removeBehaviors, addBehaviors, `set` of behavior
+/// properties and removeLayers (with `delay` in `do:` lists), `set` of layer key paths,
+/// `animate`.
 struct EventsDecoder {
     let dynamics: DynamicsDecoder
     /// Reads layer values (and records the image assets they use).
@@ -22,6 +23,12 @@ struct EventsDecoder {
 
     static let actionKeys = ["removeAllBehaviors", "removeBehaviors", "addBehaviors", "set", "removeLayers", "animate"]
 
+    /// The ids `animationStop` triggers name, checked by `checkAnimationStops` once every
+    /// animation is known.
+    private(set) var stopTriggers: [(id: String, field: Field)] = []
+    /// The animations `animate` actions start, for `animationStop` triggers naming them.
+    private(set) var startedAnimations: [AnimationSpec] = []
+
     mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
         // Behaviors added anywhere can be named anywhere (set, removeBehaviors).
@@ -31,9 +38,9 @@ struct EventsDecoder {
             guard let m = element.mapping(allowed: ["at", "on", "do"] + Self.actionKeys) else { continue }
             decoded.append((element, m))
         }
-        var added: [[Int: [DynamicBehavior]]] = []
+        var added: [[Int: AddedBehaviors]] = []
         for (_, m) in decoded {
-            var byAction: [Int: [DynamicBehavior]] = [:]
+            var byAction: [Int: AddedBehaviors] = [:]
             if let af = m["addBehaviors"] { byAction[-1] = addBehaviors(af, into: &known) }
             if let dl = m["do"]?.node, case .sequence = dl, let items = m["do"]?.elements {
                 for (k, item) in items.enumerated() {
@@ -51,18 +58,22 @@ struct EventsDecoder {
         return events
     }
 
-    private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> [DynamicBehavior] {
-        guard let list = f.elements else { return [] }
-        var result: [DynamicBehavior] = []
+    /// The behaviors an `addBehaviors` action adds, with their expression values.
+    private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression])
+
+    private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> AddedBehaviors {
+        guard let list = f.elements else { return ([], []) }
+        var result: AddedBehaviors = ([], [])
         for element in list {
-            guard let b = dynamics.behavior(element) else { continue }
+            guard let (b, expressions) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
-            result.append(b)
+            result.behaviors.append(b)
+            result.expressions += expressions
         }
         return result
     }
 
-    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: [DynamicBehavior]], known: [String: DynamicBehavior]) -> SceneEvent? {
+    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: AddedBehaviors], known: [String: DynamicBehavior]) -> SceneEvent? {
         switch (m["at"], m["on"]) {
         case (let af?, nil):
             if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
@@ -79,7 +90,9 @@ struct EventsDecoder {
             for key in Self.actionKeys where m[key] != nil {
                 m[key]?.report("an `on:` handler lists its actions under `do:`")
             }
-            guard let trigger = contactTrigger(of), let list = m.required("do")?.elements else { return nil }
+            guard let on = trigger(of), let list = m.required("do")?.elements else { return nil }
+            // `$item` and `$other` exist only for contacts.
+            let isContact = if case .contact = on { true } else { false }
             var actions: [EventAction] = []
             for (k, item) in list.enumerated() {
                 guard let am = item.mapping(allowed: Self.actionKeys + ["delay"]) else { continue }
@@ -89,11 +102,11 @@ struct EventsDecoder {
                     continue
                 }
                 let delay = am["delay"].map { $0.nonNegativeNumber } ?? 0
-                if let kind = action(key, field, added: added[k], known: known, contact: true), let delay {
+                if let kind = action(key, field, added: added[k], known: known, contact: isContact), let delay {
                     actions.append(EventAction(kind, delay: delay))
                 }
             }
-            return SceneEvent(trigger: trigger, actions: actions)
+            return SceneEvent(trigger: on, actions: actions)
         case (_?, _?):
             f.report("an event has either `at:` (a time) or `on:` (a trigger), not both")
             return nil
@@ -103,13 +116,18 @@ struct EventsDecoder {
         }
     }
 
-    private func contactTrigger(_ f: Field) -> SceneEvent.Trigger? {
-        if case .mapping(let raw) = f.node, raw["animationStop"] != nil {
-            f.report("not yet supported: animationStop triggers (section 7)")
-            return nil
+    /// `on: {contact: …}` or `on: {animationStop: ID}`.
+    private mutating func trigger(_ f: Field) -> SceneEvent.Trigger? {
+        guard let m = f.mapping(allowed: ["contact", "boundary", "items", "animationStop"]) else { return nil }
+        if let sf = m["animationStop"] {
+            for key in ["contact", "boundary", "items"] where m[key] != nil {
+                m[key]?.report("'\(key)' belongs to contact triggers: an animationStop trigger names only the animation")
+            }
+            guard let id = sf.string else { return nil }
+            stopTriggers.append((id, sf))
+            return .animationStop(id)
         }
-        guard let m = f.mapping(allowed: ["contact", "boundary", "items", "animationStop"]),
-              let pf = m.required("contact"), let phaseName = pf.string else { return nil }
+        guard let pf = m.required("contact"), let phaseName = pf.string else { return nil }
         let phase: ContactEvent.Phase
         switch phaseName {
         case "began": phase = .began
@@ -138,7 +156,7 @@ struct EventsDecoder {
         }
     }
 
-    private mutating func action(_ key: String, _ f: Field, added: [DynamicBehavior]?, known: [String: DynamicBehavior],
+    private mutating func action(_ key: String, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
                         contact: Bool) -> EventAction.Kind? {
         switch key {
         case "removeAllBehaviors":
@@ -156,7 +174,7 @@ struct EventsDecoder {
             }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
         case "addBehaviors":
-            return added.map { .addBehaviors($0) }
+            return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions) }
         case "set":
             return set(f, known: known, contact: contact)
         case "removeLayers":
@@ -203,7 +221,25 @@ struct EventsDecoder {
               let eventLayer else { return nil }
         if let after { after.report("'after' is not supported in events: use 'begin' as a delay") }
         if case .group = spec.values { f.report("not yet supported: groups in events"); return nil }
+        startedAnimations.append(spec)
         return .animate(spec, layer: eventLayer)
+    }
+
+    /// Reports `animationStop` triggers naming no animation, or one that never stops.
+    /// `stopping` holds every animation with an id: `animations:` entries (after `after:`
+    /// is resolved), behavior animations and the events' `animate` actions.
+    func checkAnimationStops(stopping: [AnimationSpec]) {
+        var timings: [String: [AnimationTiming]] = [:]
+        for spec in stopping + startedAnimations { if let id = spec.id { timings[id, default: []].append(spec.timing) } }
+        for (id, field) in stopTriggers {
+            guard let found = timings[id] else {
+                field.report("unknown animation id '\(id)'" + NameSuggestion.hint(for: id, in: Array(timings.keys)))
+                continue
+            }
+            if found.contains(where: { !$0.endTime.isFinite }) {
+                field.report("'\(id)' repeats forever, so it never stops: animationStop would never fire")
+            }
+        }
     }
 
     /// Properties holding points, booleans and angles; the rest are numbers.

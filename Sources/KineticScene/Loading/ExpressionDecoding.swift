@@ -3,10 +3,17 @@ import KineticGeometry
 import KineticLayers
 import Yams
 
-/// Turns expression values (`"= …"`, `"@id …"`) of layer keys into bindings while the
-/// layers are read, then checks their references and orders them by dependency.
-struct ExpressionBinder {
+/// Turns expression values (`"= …"`, `"@id …"`) into bindings of layer keys while the
+/// layers are read, and into values evaluated later (animation values, behavior
+/// properties) while the rest is read; then checks every reference and orders the
+/// bindings by dependency. A class because every reader of the file records into it, as
+/// into `Diagnostics`.
+final class ExpressionBinder {
     private var pending: [(binding: ExpressionBinding, field: Field)] = []
+    /// Values evaluated once or every step: checked like bindings, but not ordered — they
+    /// read presentation values already computed (the frame or step before they take
+    /// effect), so they can form no cycle.
+    private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
 
     /// Number keys that may hold an expression, with the property they drive.
     static let numberKeys: [String: LayerKeyPath] = [
@@ -35,9 +42,29 @@ struct ExpressionBinder {
         return t.hasPrefix("=") || t.hasPrefix("@")
     }
 
+    /// A number (or, with `isPoint`, a point or size) written with expressions, for the
+    /// runtime to evaluate when it needs it; nil when it does not parse (reported).
+    func deferredValue(_ f: Field, isPoint: Bool) -> ExpressionValue? {
+        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
+        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
+        let value: ExpressionBinding.BoundValue
+        if isPoint {
+            guard let source = pointSource(f) else { return nil }
+            switch source {
+            case .vector(let e): value = .vector(e)
+            case .components(let x, let y): value = .components(x, y)
+            }
+        } else {
+            guard let t = term(f) else { return nil }
+            value = .scalar(t)
+        }
+        deferred.append((value, f))
+        return ExpressionValue(value: value, seedSalt: salt)
+    }
+
     /// Records the binding of `key` on the layer at `layer`; returns whether the key was
     /// taken (its problems, if any, reported).
-    mutating func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {
+    func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {
         let salt = UInt64(pending.count + 1)
         if key == "path" {
             guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return true }
@@ -74,7 +101,7 @@ struct ExpressionBinder {
         return true
     }
 
-    private mutating func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
+    private func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
 
     /// A number written in the file or as an expression.
     private func term(_ f: Field) -> ExpressionBinding.Term? {
@@ -119,43 +146,8 @@ struct ExpressionBinder {
     /// Checks every reference against the layers and every result kind, then orders the
     /// bindings so each runs after the ones it reads; reports cycles by name.
     func finish(layers: [String: LayerEntry]) -> [ExpressionBinding] {
-        var ok = [Bool](repeating: true, count: pending.count)
-        for (i, (binding, field)) in pending.enumerated() {
-            let expected: [SceneExpression.ValueKind] = {
-                switch binding.value {
-                case .scalar: [.scalar]
-                case .vector: [.vector]
-                case .components: [.scalar]
-                case .cubic: [.vector, .scalar]
-                }
-            }()
-            for e in binding.expressions {
-                var refProblem = false
-                for ref in e.references where kind(of: ref, layers: layers) == nil {
-                    refProblem = true
-                    let message: String
-                    if let entry = layers[ref.id] {
-                        let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
-                        message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
-                    } else {
-                        message = "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
-                    }
-                    reportInExpression(message, expression: e, offset: ref.offset, field: field)
-                }
-                if refProblem { ok[i] = false; continue }
-                do {
-                    let k = try e.resultKind { kind(of: $0, layers: layers) }
-                    if !expected.contains(k) {
-                        field.report("expected \(expected.map(\.description).joined(separator: " or ")), but the expression gives \(k)")
-                        ok[i] = false
-                    }
-                } catch {
-                    reportInExpression(error.message, expression: e, offset: error.offset, field: field)
-                    ok[i] = false
-                }
-            }
-        }
-        let valid = pending.indices.filter { ok[$0] }
+        for (value, field) in deferred { _ = check(value, field: field, layers: layers) }
+        let valid = pending.indices.filter { check(pending[$0].binding.value, field: pending[$0].field, layers: layers) }
         // Binding j feeds binding i when i reads the property j writes.
         func writes(_ j: Int) -> (LayerAddress, String) {
             (pending[j].binding.layer, ReferenceKeyPaths.group(pending[j].binding.keyPath))
@@ -179,6 +171,44 @@ struct ExpressionBinder {
             }
             return []
         }
+    }
+
+    /// Checks the references of a value's expressions and the kinds they give; returns
+    /// whether all is well (problems reported).
+    private func check(_ value: ExpressionBinding.BoundValue, field: Field, layers: [String: LayerEntry]) -> Bool {
+        let expected: [SceneExpression.ValueKind] = switch value {
+        case .scalar: [.scalar]
+        case .vector: [.vector]
+        case .components: [.scalar]
+        case .cubic: [.vector, .scalar]
+        }
+        var ok = true
+        for e in value.expressions {
+            var refProblem = false
+            for ref in e.references where kind(of: ref, layers: layers) == nil {
+                refProblem = true
+                let message: String
+                if let entry = layers[ref.id] {
+                    let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
+                    message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
+                } else {
+                    message = "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
+                }
+                reportInExpression(message, expression: e, offset: ref.offset, field: field)
+            }
+            if refProblem { ok = false; continue }
+            do {
+                let k = try e.resultKind { kind(of: $0, layers: layers) }
+                if !expected.contains(k) {
+                    field.report("expected \(expected.map(\.description).joined(separator: " or ")), but the expression gives \(k)")
+                    ok = false
+                }
+            } catch {
+                reportInExpression(error.message, expression: e, offset: error.offset, field: field)
+                ok = false
+            }
+        }
+        return ok
     }
 
     private func kind(of ref: SceneExpression.Reference, layers: [String: LayerEntry]) -> SceneExpression.ValueKind? {

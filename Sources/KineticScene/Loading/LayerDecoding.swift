@@ -20,8 +20,8 @@ struct LayerDecoder {
     let baseDirectory: String
     private(set) var ids: [String: LayerEntry] = [:]
     private(set) var assets: Set<String> = []
-    /// Expression values met so far (section 4).
-    var binder = ExpressionBinder()
+    /// Expression values met so far (section 4), shared with the other readers.
+    let binder = ExpressionBinder()
 
     init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 
@@ -155,7 +155,9 @@ struct LayerDecoder {
         if let f = m["shadowPath"], let p = f.path { layer.shadowPath = p }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
-        if let f = m["transform"], let t = f.transform { layer.transform = t }
+        if let f = m["transform"], let t = f.transformParts {
+            if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
+        }
         if let f = m["sublayerTransform"], let t = f.transform { layer.sublayerTransform = t }
         if let f = m["mask"] {
             // Masks are addressable: animations and expressions may drive them.

@@ -74,15 +74,16 @@ public enum SceneLoader {
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
-        var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder)
+        var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
         let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
-        let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers)
+        let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers, binder: layerDecoder.binder)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
         var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
                                           initialBehaviors: (dynamics?.behaviors ?? []).map { ($0.id, $0) })
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
         let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
             known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
+        eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
         guard let settings else { return nil }

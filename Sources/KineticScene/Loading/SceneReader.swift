@@ -131,6 +131,15 @@ struct Mapping {
         Mapping(owner: owner, fields: fields.filter { !keys.contains($0.key) }, order: order.filter { !keys.contains($0) })
     }
 
+    /// The mapping with `key`'s value replaced by `node`, at the same key path (a
+    /// placeholder for a value another reader took).
+    func replacing(_ key: String, with node: Node) -> Mapping {
+        guard let f = fields[key] else { return self }
+        var changed = fields
+        changed[key] = Field(node: node, keyPath: f.keyPath, diagnostics: f.diagnostics)
+        return Mapping(owner: owner, fields: changed, order: order)
+    }
+
     /// The field, or nil with "missing required key" reported on the owner.
     func required(_ key: String) -> Field? {
         if let f = fields[key] { return f }

@@ -181,7 +181,11 @@ extension Field {
 
     /// A CATransform3D: the named form `{perspective, translate, rotateX, rotateY,
     /// rotate, scale}` or `{matrix: [16 numbers]}` (section 3).
-    var transform: Transform3D? {
+    var transform: Transform3D? { transformParts?.matrix }
+
+    /// A transform with the components it was written with (nil for the matrix form), so
+    /// a layer keeps its rotateY past 90° exact for sub-key animations.
+    var transformParts: (matrix: Transform3D, components: Transform3D.Components?)? {
         guard let m = mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
             return nil
         }
@@ -190,8 +194,8 @@ extension Field {
                 report("'matrix' cannot be combined with the named form")
                 return nil
             }
-            guard let v = matrix.numbers(count: 16) else { return nil }
-            return Transform3D(fields: v)
+            guard let v = matrix.numbers(count: 16), let t = Transform3D(fields: v) else { return nil }
+            return (t, nil)
         }
         var c = Transform3D.Components()
         var ok = true
@@ -209,7 +213,7 @@ extension Field {
         if let f = m["perspective"] {
             if let d = f.positiveNumber { c.m34 = -1 / d } else { ok = false }
         }
-        return ok ? c.composed : nil
+        return ok ? (c.composed, c) : nil
     }
 
     /// A list of numbers whose length is one of `counts`.

@@ -16,6 +16,25 @@ public struct AnimationSpec: Sendable {
     public var easing: Easing = .timingFunction(.linear)
     /// Added to the underlying value instead of replacing it (CAPropertyAnimation.additive).
     public var additive = false
+    /// Values written as expressions (section 4). Core Animation fixes an animation's
+    /// values when it is added, so they are evaluated once, when the animation begins
+    /// (`capturing(reading:…)`); until then `values` holds placeholders of the right kind.
+    public var expressions: [ValueExpression] = []
+
+    /// One value of `from`/`to`/`by`/`values` written as expressions.
+    public struct ValueExpression: Sendable {
+        public enum Slot: Hashable, Sendable { case from, to, by, keyframe(Int) }
+        public var slot: Slot
+        public var value: ExpressionValue
+    }
+
+    /// Whether the animation (or a child of the group) still has expression values to
+    /// evaluate: it must not run before `capturing` has given them.
+    public var needsCapture: Bool {
+        if !expressions.isEmpty { return true }
+        if case .group(let children) = values { return children.contains { $0.needsCapture } }
+        return false
+    }
 
     /// The value source: CABasicAnimation, CAKeyframeAnimation, or a group.
     public enum Values: Sendable {

@@ -13,6 +13,8 @@ public struct DynamicsSpec: Sendable {
     public var collisionBounds: [String: CollisionBoundsType] = [:]
     /// Behaviors in file order; those without an `id` get their key path (`dynamics.behaviors[2]`).
     public var behaviors: [DynamicBehavior] = []
+    /// The behaviors' properties written as expressions, set at every step.
+    public var behaviorExpressions: [BehaviorExpression] = []
 
     public init() {}
 

@@ -9,6 +9,10 @@ public struct SceneEvent: Sendable {
         case time(Double)
         /// `on: {contact: began|ended, …}`: every contact start (or end) that matches.
         case contact(ContactEvent.Phase, ContactFilter)
+        /// `on: {animationStop: ID}`: each time an animation with this id stops
+        /// (animationDidStop:), from `animations:`, a behavior animation or an event's
+        /// `animate`.
+        case animationStop(String)
     }
 
     /// Which contacts an `on: {contact: …}` handler hears.
@@ -46,7 +50,8 @@ public struct EventAction: Sendable {
     public enum Kind: Sendable {
         case removeAllBehaviors
         case removeBehaviors([String])
-        case addBehaviors([DynamicBehavior])
+        /// The behaviors, and those of their properties written as expressions.
+        case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression])
         /// `BEHAVIOR.property: value`, and `LAYER.keyPath: value` (the layer's value from
         /// then on, over its animations).
         case set([(behavior: String, property: String, value: BehaviorValue)],

@@ -12,17 +12,23 @@ struct ExpressionEvaluation {
     /// Returns the first binding whose value is not finite, for the caller to report.
     func apply(to layers: inout [Layer], time: Double, frame: Int) -> ExpressionBinding? {
         for binding in bindings {
-            let snapshot = layers
-            let ids = layerIDs
-            let context = SceneExpression.EvaluationContext(time: time, frame: frame, seed: seed, expressionID: binding.seedSalt) { ref in
-                Self.resolve(ref, in: snapshot, ids: ids)
-            }
-            guard let value = Self.value(of: binding, context: context, current: snapshot[binding.layer]) else {
+            let context = Self.context(reading: layers, ids: layerIDs, time: time, frame: frame, seed: seed,
+                                       seedSalt: binding.seedSalt)
+            guard let value = binding.value.evaluate(context)?.converted(to: binding.keyPath.valueKind) else {
                 return binding
             }
             layers.modify(at: binding.layer) { $0.setValue(value, at: binding.keyPath) }
         }
         return nil
+    }
+
+    /// What an expression sees: `t`, `frame`, the seed of its `random()`, and references
+    /// resolved against `layers` (a presentation tree, copied as it is now).
+    static func context(reading layers: [Layer], ids: [String: LayerAddress], time: Double, frame: Int,
+                        seed: UInt64, seedSalt: UInt64) -> SceneExpression.EvaluationContext {
+        SceneExpression.EvaluationContext(time: time, frame: frame, seed: seed, expressionID: seedSalt) { ref in
+            resolve(ref, in: layers, ids: ids)
+        }
     }
 
     /// The presentation value a reference reads.
@@ -43,8 +49,12 @@ struct ExpressionEvaluation {
         default: return .scalar(.nan)
         }
     }
+}
 
-    private static func value(of binding: ExpressionBinding, context: SceneExpression.EvaluationContext, current: Layer?) -> AnimatableValue? {
+extension ExpressionBinding.BoundValue {
+    /// The value in `context`: a number, a point, or a live cubic's path; nil when it is
+    /// not finite.
+    func evaluate(_ context: SceneExpression.EvaluationContext) -> AnimatableValue? {
         func number(_ t: ExpressionBinding.Term) -> Double {
             switch t {
             case .literal(let v): v
@@ -57,16 +67,14 @@ struct ExpressionEvaluation {
             case .components(let x, let y): Point(number(x), number(y))
             }
         }
-        let isSize = binding.keyPath.valueKind == .size
-        func pointValue(_ p: Point) -> AnimatableValue { isSize ? .size(Size(p.x, p.y)) : .point(p) }
         let result: AnimatableValue
-        switch binding.value {
+        switch self {
         case .scalar(let t):
             result = .number(number(t))
         case .vector(let e):
-            result = pointValue(point(.vector(e)))
+            result = .point(point(.vector(e)))
         case .components(let x, let y):
-            result = pointValue(point(.components(x, y)))
+            result = .point(point(.components(x, y)))
         case .cubic(let sources):
             let p = sources.map(point)
             guard p.count == 4 else { return nil }
@@ -76,6 +84,15 @@ struct ExpressionEvaluation {
             result = .path(path)
         }
         return result.isFiniteValue ? result : nil
+    }
+}
+
+extension AnimatableValue {
+    /// A point as a size when `kind` is a size (`bounds.size`, `shadowOffset`): expressions
+    /// give points.
+    func converted(to kind: AnimatableValue.Kind) -> AnimatableValue {
+        if kind == .size, case .point(let p) = self { return .size(Size(p.x, p.y)) }
+        return self
     }
 }
 
@@ -118,7 +135,6 @@ private extension AnimatableValue {
         switch self {
         case .number(let v): v.isFinite
         case .point(let p): p.isFinite
-        case .size(let s): s.width.isFinite && s.height.isFinite
         case .path(let p): p.isFinite
         default: true
         }

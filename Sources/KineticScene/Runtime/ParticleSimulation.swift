@@ -39,12 +39,14 @@ public struct ParticleSimulation: Sendable {
 
     private static func emitters(in scene: Scene) -> [Emitter] {
         var found: [Emitter] = []
+        // Expression values as the timeline evaluates them (physics does not reach them).
+        let animations = Timeline.captured(scene)
         func walk(_ layers: [Layer], _ prefix: [Int]) {
             for (i, layer) in layers.enumerated() {
                 let address = LayerAddress(prefix + [i])
                 if let style = layer.emitter {
                     let system = ParticleSystem(name: layer.key, model: style, seed: scene.settings.seed)
-                    let specs = scene.animations.filter { targets($0, address) }
+                    let specs = animations.filter { targets($0, address) }
                     found.append(Emitter(address: address, system: system, animations: specs))
                 }
                 walk(layer.sublayers, prefix + [i])

@@ -55,6 +55,22 @@ public final class Simulation {
     private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
     /// Animations started by events, with the layer id they animate and their start time.
     private var startedAnimations: [(id: String, spec: AnimationSpec)] = []
+    /// The actions of `on: {animationStop: ID}` handlers by animation id, in file order.
+    private var stopHandlers: [String: [EventAction]] = [:]
+    /// `animations:` with expression values evaluated when each began: by the timeline
+    /// for those beginning at 0 or before (nothing has moved yet), here for the rest.
+    private var animations: [AnimationSpec] = []
+    /// The behavior animations, likewise evaluated here.
+    private var behaviorAnimations: [BehaviorAnimation] = []
+    /// Animations whose expression values are evaluated when they begin, in queue order.
+    private var pendingCaptures: [(begin: Double, target: CaptureTarget)] = []
+    /// Behavior properties set by expressions at every step, by behavior id.
+    private var behaviorExpressions: [String: [BehaviorExpression]] = [:]
+
+    private enum CaptureTarget {
+        /// An index in `animations`, `behaviorAnimations`, `startedAnimations`.
+        case animation(Int), behaviorAnimation(Int), started(Int)
+    }
 
     /// The state of every dynamic item at the last frame computed, by layer id.
     public private(set) var itemStates: [String: DynamicItemState] = [:]
@@ -77,41 +93,54 @@ public final class Simulation {
 
     /// The presentation tree at `time`: the animations applied, then the physics.
     public func frame(at time: Double, index: Int) throws(SimulationError) -> SceneFrame {
-        var frame = timeline.frame(at: time, index: index)
         let scene = timeline.scene
-        guard let spec = scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec()) else { return frame }
+        guard let spec = scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec()) else {
+            return timeline.frame(at: time, index: index)
+        }
         if let animator, time + 1e-9 < animator.time { self.animator = nil }
         do throws(DynamicsError) {
             if animator == nil { try start(spec) }
-            guard let animator else { return frame }
+            guard let animator else { return timeline.frame(at: time, index: index) }
             try advance(animator, to: time)
+            for b in bindings { if let s = animator.state(of: b.id) { itemStates[b.id] = s } }
+            if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
+        } catch {
+            throw SimulationError(error)
+        }
+        var frame = presentation(at: time, index: index)
+        frame.layers += debugLayers
+        return frame
+    }
+
+    /// What a frame at `time` shows, from the physics as it stands: the timeline's tree
+    /// (only the animations beginning before `limit`), each item where the physics has
+    /// it, expressions and named shapes run again over the moved items (a rope drawn
+    /// through their centers), then the events' layer changes.
+    private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
+        let scene = timeline.scene
+        let begun = { (spec: AnimationSpec) in spec.timing.beginTime < limit }
+        var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations)
+        if let animator {
             for b in bindings {
                 guard let s = animator.state(of: b.id) else { continue }
-                itemStates[b.id] = s
                 frame.layers.modify(at: b.address) { layer in
                     layer.position = s.center - Self.rotate(b.offset, by: s.angle)
                     layer.setValue(.number(s.angle), at: .transformRotationZ)
                 }
             }
-            // References read presentation values after physics (a rope drawn through the
-            // items' centers): expressions and named shapes run again over the moved items.
             if !scene.bindings.isEmpty {
                 _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                     .apply(to: &frame.layers, time: time, frame: index)
                 for i in frame.layers.indices { frame.layers[i].updateNamedShapes() }
             }
-            if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
-        } catch {
-            throw SimulationError(error)
         }
-        frame.layers += debugLayers
         if !removedLayers.isEmpty || !layerValues.isEmpty || !startedAnimations.isEmpty {
             let addresses = Self.addresses(of: frame.layers)
             for change in layerValues {
                 guard let address = addresses[change.id] else { continue }
                 frame.layers.modify(at: address) { $0.setValue(change.value, at: change.keyPath) }
             }
-            for started in startedAnimations {
+            for started in startedAnimations where begun(started.spec) {
                 guard let address = addresses[started.id] else { continue }
                 var spec = started.spec
                 spec.layer = address
@@ -130,13 +159,17 @@ public final class Simulation {
         let events = timeline.scene.events
         let handlers = events.filter { if case .contact = $0.trigger { return true } else { return false } }
         let h = 1 / Double(animator.stepsPerSecond)
-        let animated = timeline.scene.behaviorAnimations
         while true {
             try runDue(animator, upTo: animator.time)
-            try applyBehaviorAnimations(animated, animator)
+            captureDue(animator)
+            try applyBehaviorAnimations(animator)
+            try applyBehaviorExpressions(animator)
             let next = animator.time + h
             guard next <= time + 1e-7 else { break }
-            if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty && animated.isEmpty {
+            // Nothing to do between here and `time`: one jump (captures due later wait).
+            let target = Self.step(of: time, animator)
+            if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty && behaviorAnimations.isEmpty
+                && behaviorExpressions.isEmpty && pendingCaptures.allSatisfy({ Self.step(of: $0.begin, animator) > target }) {
                 try animator.step(to: time)
                 break
             }
@@ -155,11 +188,75 @@ public final class Simulation {
         try animator.step(to: time)
     }
 
+    /// The step the animator counts `time` in (the last step at or before it).
+    private static func step(of time: Double, _ animator: DynamicAnimator) -> Int {
+        Int((time * Double(animator.stepsPerSecond) + 1e-7).rounded(.down))
+    }
+
+    /// Evaluates the expression values of the animations that begin by the current step
+    /// (in begin order): each reads what a frame at its begin shows, without the
+    /// animations beginning then or later — the physics as of the last step at or before it.
+    private func captureDue(_ animator: DynamicAnimator) {
+        let now = Self.step(of: animator.time, animator)
+        let due = pendingCaptures.enumerated().filter { Self.step(of: $0.element.begin, animator) <= now }
+            .sorted { ($0.element.begin, $0.offset) < ($1.element.begin, $1.offset) }.map(\.element)
+        guard !due.isEmpty else { return }
+        pendingCaptures.removeAll { Self.step(of: $0.begin, animator) <= now }
+        let scene = timeline.scene
+        for (begin, target) in due {
+            let index = AnimationSpec.frameIndex(at: begin, fps: scene.settings.fps)
+            let layers = presentation(at: begin, index: index, before: begin).layers
+            // A value that is not finite leaves the animation without effect.
+            func captured(_ spec: AnimationSpec) -> AnimationSpec {
+                spec.capturing(reading: layers, ids: scene.layerIDs, time: begin, frame: index, seed: scene.settings.seed) ?? spec
+            }
+            switch target {
+            case .animation(let i): animations[i] = captured(scene.animations[i])
+            case .behaviorAnimation(let i): behaviorAnimations[i].spec = captured(behaviorAnimations[i].spec)
+            case .started(let i): startedAnimations[i].spec = captured(startedAnimations[i].spec)
+            }
+        }
+    }
+
+    /// Sets every expression-bound behavior property to its value now, read from what a
+    /// frame now shows (UIKit's per-step `action` blocks).
+    private func applyBehaviorExpressions(_ animator: DynamicAnimator) throws(DynamicsError) {
+        guard !behaviorExpressions.isEmpty else { return }
+        let time = animator.time
+        let layers = presentation(at: time, index: AnimationSpec.frameIndex(at: time, fps: timeline.scene.settings.fps)).layers
+        for (id, expressions) in behaviorExpressions.sorted(by: { $0.key < $1.key }) {
+            guard let current = animator.behavior(id: id) else { continue }
+            let updated = Self.setting(expressions, on: current, reading: layers, at: time, scene: timeline.scene)
+            if updated != current { try animator.updateBehavior(id: id) { $0 = updated } }
+        }
+    }
+
+    /// `behavior` with the properties of `expressions` set, in order, to their values
+    /// read from `layers` at `time`. A value that is not finite, or that the behavior
+    /// refuses, leaves its property as it was.
+    private static func setting(_ expressions: [BehaviorExpression], on behavior: DynamicBehavior, reading layers: [Layer],
+                                at time: Double, scene: Scene) -> DynamicBehavior {
+        let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
+        var b = behavior
+        for e in expressions {
+            let context = ExpressionEvaluation.context(reading: layers, ids: scene.layerIDs, time: time, frame: index,
+                                                       seed: scene.settings.seed, seedSalt: e.value.seedSalt)
+            let value: BehaviorValue
+            switch e.value.value.evaluate(context) {
+            case .number(let v)?: value = .number(v)
+            case .point(let p)?: value = .point(p)
+            default: continue
+            }
+            if let updated = try? b.setting(e.property, to: value) { b = updated }
+        }
+        return b
+    }
+
     /// Sets every animated behavior property to its value at the animator's time (as
     /// UIKit code setting `anchorPoint` during a pan). A value the behavior refuses is
     /// skipped; a behavior not live now is left alone.
-    private func applyBehaviorAnimations(_ animations: [BehaviorAnimation], _ animator: DynamicAnimator) throws(DynamicsError) {
-        for a in animations {
+    private func applyBehaviorAnimations(_ animator: DynamicAnimator) throws(DynamicsError) {
+        for a in behaviorAnimations where !a.spec.needsCapture {
             // The animation machinery of layers, on a one-layer carrier: no second engine.
             var carrier = [Layer(place: "behavior")]
             var spec = a.spec
@@ -226,15 +323,25 @@ public final class Simulation {
         switch action.kind {
         case .removeAllBehaviors:
             animator.removeAllBehaviors()
+            behaviorExpressions = [:]
         case .removeBehaviors(let ids):
             for id in ids where animator.behavior(id: id) != nil { try animator.removeBehavior(id: id) }
-        case .addBehaviors(let behaviors):
+            for id in ids { behaviorExpressions[id] = nil }
+        case .addBehaviors(let behaviors, let expressions):
             for b in behaviors {
                 // Re-adding a live id replaces it, as adding a behavior object again would.
                 if animator.behavior(id: b.id) != nil { try animator.removeBehavior(id: b.id) }
                 var live = b
                 live.begin += animator.time
                 live.end += animator.time
+                let own = expressions.filter { $0.behavior == b.id }
+                behaviorExpressions[b.id] = own.isEmpty ? nil : own
+                if !own.isEmpty {
+                    // Built with its values now: an attachment's default length is measured then.
+                    let index = AnimationSpec.frameIndex(at: animator.time, fps: timeline.scene.settings.fps)
+                    live = Self.setting(own, on: live, reading: presentation(at: animator.time, index: index).layers,
+                                        at: animator.time, scene: timeline.scene)
+                }
                 try animator.addBehavior(live)
             }
         case .set(let changes, let layerChanges):
@@ -252,6 +359,10 @@ public final class Simulation {
             var started = spec
             started.timing.beginTime += animator.time
             startedAnimations.append((id, started))
+            if started.needsCapture {
+                pendingCaptures.append((started.timing.beginTime, .started(startedAnimations.count - 1)))
+            }
+            scheduleStop(of: started)
         case .removeLayers(let layers):
             for layer in layers {
                 guard let id = Self.layerID(layer, contact) else { continue }
@@ -259,6 +370,13 @@ public final class Simulation {
                 if animator.state(of: id) != nil { try animator.removeItem(id) }
             }
         }
+    }
+
+    /// Queues the `animationStop` handlers of `spec` (if it has any) for when it stops:
+    /// its begin plus its active duration, as animationDidStop: fires.
+    private func scheduleStop(of spec: AnimationSpec) {
+        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite else { return }
+        for action in actions { delayed.append((spec.timing.endTime + action.delay, action, nil)) }
     }
 
     /// Builds the animator from the layers as they are at time 0.
@@ -271,7 +389,7 @@ public final class Simulation {
         var ids = spec.itemIDs
         for event in scene.events {
             for action in event.actions {
-                guard case .addBehaviors(let added) = action.kind else { continue }
+                guard case .addBehaviors(let added, _) = action.kind else { continue }
                 for id in added.flatMap(\.itemIDs) where !ids.contains(id) { ids.append(id) }
             }
         }
@@ -294,8 +412,28 @@ public final class Simulation {
         layerValues = []
         startedAnimations = []
         debugLayers = []
+        stopHandlers = [:]
+        for event in scene.events {
+            if case .animationStop(let id) = event.trigger { stopHandlers[id, default: []] += event.actions }
+        }
+        for spec in scene.animations + scene.behaviorAnimations.map(\.spec) { scheduleStop(of: spec) }
+        animations = timeline.animations
+        behaviorAnimations = scene.behaviorAnimations
+        pendingCaptures = []
+        for (i, a) in scene.animations.enumerated() where a.needsCapture && a.timing.beginTime > 0 {
+            pendingCaptures.append((a.timing.beginTime, .animation(i)))
+        }
+        for (i, a) in behaviorAnimations.enumerated() where a.spec.needsCapture {
+            pendingCaptures.append((a.spec.timing.beginTime, .behaviorAnimation(i)))
+        }
+        behaviorExpressions = Dictionary(grouping: spec.behaviorExpressions, by: \.behavior)
+        // The behaviors start with their expression values of time 0 (an attachment's
+        // default length is the distance to where its anchor then is).
+        let behaviors = spec.behaviors.map { b in
+            Self.setting(behaviorExpressions[b.id] ?? [], on: b, reading: initial, at: 0, scene: scene)
+        }
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
-                                       behaviors: spec.behaviors, seed: scene.settings.seed)
+                                       behaviors: behaviors, seed: scene.settings.seed)
         itemStates = [:]
     }
 

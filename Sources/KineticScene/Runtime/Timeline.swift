@@ -7,8 +7,15 @@ import KineticAnimation
 /// a layer (each one sees the value left by those before it).
 public struct Timeline: Sendable {
     public let scene: Scene
+    /// `scene.animations` with their expression values evaluated when each begins, as the
+    /// timeline alone presents the scene (a `Simulation` evaluates again those that begin
+    /// once its physics runs).
+    public let animations: [AnimationSpec]
 
-    public init(scene: Scene) { self.scene = scene }
+    public init(scene: Scene) {
+        self.scene = scene
+        animations = Self.captured(scene)
+    }
 
     /// Frame `index` at the scene's fps: time `index / fps`.
     public func frame(_ index: Int, fps: Double? = nil) -> SceneFrame {
@@ -17,12 +24,17 @@ public struct Timeline: Sendable {
 
     /// The presentation tree at `time` seconds.
     public func frame(at time: Double, index: Int) -> SceneFrame {
-        var layers = animatedLayers(at: time, index: index)
+        frame(at: time, index: index, animations: animations)
+    }
+
+    /// The presentation tree at `time` with `animations` in place of the scene's.
+    func frame(at time: Double, index: Int, animations: [AnimationSpec]) -> SceneFrame {
+        var layers = animatedLayers(at: time, index: index, animations: animations)
         // Replicator copies run their animations at earlier times: each time once.
         var earlier: [Double: [Layer]] = [:]
         layers = Replication.expand(layers, at: time) { t in
             if let cached = earlier[t] { return cached }
-            let tree = animatedLayers(at: t, index: index)
+            let tree = animatedLayers(at: t, index: index, animations: animations)
             earlier[t] = tree
             return tree
         }
@@ -30,13 +42,12 @@ public struct Timeline: Sendable {
                           background: scene.settings.background, layers: layers)
     }
 
-    /// The model layers with every animation applied at `time`.
     /// The model tree with animations, then expressions (which read presentation
-    /// values), then named shapes (which follow their parameters) applied — before
-    /// replicators expand, so every copy carries the result at its own time.
-    func animatedLayers(at time: Double, index: Int) -> [Layer] {
+    /// values), then named shapes (which follow their parameters) applied at `time` —
+    /// before replicators expand, so every copy carries the result at its own time.
+    func animatedLayers(at time: Double, index: Int, animations: [AnimationSpec]) -> [Layer] {
         var layers = scene.layers
-        for spec in scene.animations { Self.apply(spec, at: time, to: &layers) }
+        for spec in animations { Self.apply(spec, at: time, to: &layers) }
         if !scene.bindings.isEmpty {
             _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                 .apply(to: &layers, time: time, frame: index)
@@ -45,9 +56,34 @@ public struct Timeline: Sendable {
         return layers
     }
 
-    /// Applies one animation (or a group) at `time` in its parent's seconds.
+    /// `scene.animations` with expression values evaluated in begin order, each reading
+    /// the frame at its begin without the animations that begin then or later.
+    static func captured(_ scene: Scene) -> [AnimationSpec] {
+        var specs = scene.animations
+        let order = specs.indices.filter { specs[$0].needsCapture }
+            .sorted { (specs[$0].timing.beginTime, $0) < (specs[$1].timing.beginTime, $1) }
+        guard !order.isEmpty else { return specs }
+        let timeline = Timeline(scene: scene, animations: [])
+        for i in order {
+            let begin = specs[i].timing.beginTime
+            let index = AnimationSpec.frameIndex(at: begin, fps: scene.settings.fps)
+            let layers = timeline.animatedLayers(at: begin, index: index,
+                                                 animations: specs.filter { $0.timing.beginTime < begin })
+            specs[i] = specs[i].capturing(reading: layers, ids: scene.layerIDs, time: begin, frame: index,
+                                          seed: scene.settings.seed) ?? specs[i]
+        }
+        return specs
+    }
+
+    private init(scene: Scene, animations: [AnimationSpec]) {
+        self.scene = scene
+        self.animations = animations
+    }
+
+    /// Applies one animation (or a group) at `time` in its parent's seconds. An animation
+    /// whose expression values are not evaluated (not yet begun, or not finite) does nothing.
     static func apply(_ spec: AnimationSpec, at time: Double, to layers: inout [Layer]) {
-        guard let progress = spec.timing.progress(at: time) else { return }
+        guard !spec.needsCapture, let progress = spec.timing.progress(at: time) else { return }
         switch spec.values {
         case .group(let children):
             // Children run in the group's local time, eased by the group's function.

@@ -3,7 +3,7 @@ import KineticGeometry
 /// CAEmitterLayer's state (section 3.2): where and how particles are born, the layer's
 /// multipliers, and its cells. The presentation copy also carries the live particles
 /// the simulation computed for the frame.
-public struct EmitterStyle: Sendable {
+public struct EmitterStyle: Equatable, Sendable {
     /// The centre of the emission shape, in the layer's bounds coordinates.
     public var emitterPosition: Point = .zero
     public var emitterZPosition = 0.0
@@ -80,7 +80,7 @@ public enum EmitterRenderMode: String, Sendable, CaseIterable { case unordered, 
 
 /// CAEmitterCell: the template of one stream of particles. Ranges are ± amounts around
 /// the base value; speeds are changes per second of a particle's life.
-public struct EmitterCell: Sendable {
+public struct EmitterCell: Equatable, Sendable {
     /// The name key paths use (`emitterCells.NAME.birthRate`).
     public var name: String? = nil
     /// A disabled cell's particles are simulated but not drawn (CA: "not rendered").
@@ -191,7 +191,7 @@ extension EmitterCell {
 /// The live particles of one emitter at one frame, in the emitter layer's coordinates,
 /// with the per-cell counts `inspect` reports. Struct-of-arrays: one allocation per
 /// array per frame, none per particle.
-public struct ParticleSnapshot: Sendable {
+public struct ParticleSnapshot: Equatable, Sendable {
     /// Per flattened cell (`EmitterStyle.flattenedCells` order): particles alive now and
     /// born since the start.
     public var alive: [Int] = []

@@ -3,7 +3,7 @@ import KineticGeometry
 /// A layer of the tree, as CALayer and its subclasses: the model values a scene file
 /// sets and, after animations are applied, the presentation values a frame draws.
 /// One value type serves both, so the presentation tree is a plain copy of the model.
-public struct Layer: Sendable {
+public struct Layer: Equatable, Sendable {
     /// The scene file's `id`, when it has one.
     public var id: String?
     /// Where the layer stands in the file, `layers[2].sublayers[0]`: its name when it
@@ -139,7 +139,7 @@ public enum LayerType: String, Sendable, CaseIterable {
 }
 
 /// The subclass-specific part of a layer.
-public enum LayerContent: Sendable {
+public enum LayerContent: Equatable, Sendable {
     case plain
     case shape(ShapeStyle)
     case gradient(Gradient)
@@ -156,7 +156,7 @@ public enum ContentsGravity: String, Sendable, CaseIterable {
 }
 
 /// CAShapeLayer's drawing state.
-public struct ShapeStyle: Sendable {
+public struct ShapeStyle: Equatable, Sendable {
     public var path = BezierPath()
     /// nil draws no fill (`fillColor: clear` or none); CAShapeLayer's default is black.
     public var fillColor: Color? = .black
@@ -180,7 +180,7 @@ public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
 public enum LineJoin: String, Sendable, CaseIterable { case miter, round, bevel }
 
 /// CAGradientLayer's state; also a scene background.
-public struct Gradient: Sendable {
+public struct Gradient: Equatable, Sendable {
     public var colors: [Color] = []
     /// nil spreads the colors evenly, as CAGradientLayer does.
     public var locations: [Double]? = nil
@@ -193,7 +193,7 @@ public struct Gradient: Sendable {
 public enum GradientType: String, Sendable, CaseIterable { case axial, radial, conic }
 
 /// CATextLayer's state.
-public struct TextStyle: Sendable {
+public struct TextStyle: Equatable, Sendable {
     public var string = ""
     /// A font family name for Pango; nil for the default sans.
     public var font: String? = nil
@@ -209,7 +209,7 @@ public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, 
 
 /// CAReplicatorLayer's state. The layer draws like a plain CALayer; its sublayers are
 /// copied `instanceCount` times when a frame's presentation tree is built.
-public struct ReplicatorStyle: Sendable {
+public struct ReplicatorStyle: Equatable, Sendable {
     /// How many copies of the sublayers show, the originals being copy 0.
     public var instanceCount = 1
     /// Copy k's animations run k × instanceDelay seconds later.

@@ -3,7 +3,7 @@ import KineticGeometry
 /// A shape layer whose `path` is a named Bezier shape (`path: {shape: NAME, …}`): the
 /// parameters are the animatable state (`path.PARAM`), and the path, the control-point
 /// overlay and the flags (`broken`, `connected`) are rebuilt from them every frame.
-public struct NamedShapeState: Sendable {
+public struct NamedShapeState: Equatable, Sendable {
     public var shape: NamedShape
     public var parameters: [String: AnimatableValue]
     /// The gooey circle's debug drawing when `showControlPoints` is on.

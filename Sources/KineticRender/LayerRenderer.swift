@@ -15,6 +15,8 @@ struct LayerRenderer {
     /// The canvas in device space (x0, y0, x1, y1), when known: bounds what pixel-buffer
     /// drawing (particles) allocates on surfaces without a clip, such as shadow recordings.
     var deviceCanvas: (Double, Double, Double, Double)? = nil
+    /// Flat renderings of projected layers shared by a scene's frames; nil draws each anew.
+    var flatRasters: FlatRasterCache? = nil
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {
@@ -61,9 +63,7 @@ struct LayerRenderer {
         guard projection.isFinite else { return }
         guard let affine = projection.affine else {
             // Perspective or a rotation about x or y: drawn flat, then projected.
-            drawProjected(layer, through: projection, in: ctx) { target, renderer in
-                renderer.drawInPlane(layer, opacity: opacity, in: target)
-            }
+            drawProjected(layer, opacity: opacity, through: projection, in: ctx)
             return
         }
         // A constant w ≤ 0 puts the whole layer at or behind the eye.

@@ -31,9 +31,12 @@ public struct Renderer: Sendable {
     public var images: ImageCache
     /// Overlays every layer's bounds and anchor point (`--debug`).
     public var debug: Bool
+    /// Flat renderings of projected layers, reused by later frames (nil: none kept).
+    public var flatRasters: FlatRasterCache?
 
-    public init(scale: Double, images: ImageCache = ImageCache(), debug: Bool = false) {
-        self.scale = scale; self.images = images; self.debug = debug
+    public init(scale: Double, images: ImageCache = ImageCache(), debug: Bool = false,
+                flatRasters: FlatRasterCache? = FlatRasterCache()) {
+        self.scale = scale; self.images = images; self.debug = debug; self.flatRasters = flatRasters
     }
 
     /// The canvas size in pixels for a frame of `size` points: size × scale, rounded.
@@ -92,7 +95,8 @@ public struct Renderer: Sendable {
     private func draw(_ frame: SceneFrame, rasterDensity: Double = 1, in ctx: CairoContext) {
         let m = ctx.matrix
         let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity,
-                                     deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height))
+                                     deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height),
+                                     flatRasters: flatRasters)
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

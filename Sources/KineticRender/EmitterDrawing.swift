@@ -169,7 +169,8 @@ extension LayerRenderer {
 
         // Pass 3: composite band by band.
         let buffer = CairoSurface.image(.argb32, width: bw, height: bh)
-        buffer.withPixels { pixels, wordsPerRow in
+        // Read in place (a copy of a sprite would retain and release each of its arrays).
+        buffer.withPixels { pixels, wordsPerRow in spriteList.withUnsafeBufferPointer { list in
             let compositor = SpriteCompositor(pixels: pixels, wordsPerRow: wordsPerRow, width: bw, height: bh,
                                               additive: style.renderMode == .additive)
             for band in 0..<bands {
@@ -178,15 +179,15 @@ extension LayerRenderer {
                     let d = members[k], tint = d.tint
                     if d.scaled {
                         guard tint.3 > 0 else { continue }
-                        let sprite = spriteList[Int(d.sprite)]
-                        compositor.drawScaled(sprite, scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
-                                              color: SpriteCompositor.packedColor(sprite, tint: tint), rows: rows)
+                        compositor.drawScaled(list[Int(d.sprite)], scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
+                                              color: SpriteCompositor.packedColor(list[Int(d.sprite)], tint: tint),
+                                              rows: rows)
                     } else {
-                        compositor.draw(spriteList[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
+                        compositor.draw(list[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
                     }
                 }
             }
-        }
+        } }
         ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
         ctx.setAdditive(style.renderMode == .additive)
         ctx.paint(alpha: alpha)
@@ -269,6 +270,8 @@ extension LayerRenderer {
             }
             var made = Sprite(width: w, height: h, channels: 1, samples: [], coverage: coverage, color: color, pixelsPerPoint: sigma)
             made.findRowExtents()
+            // Turned sprites are drawn by `drawScaled`, which reads row pairs.
+            if angle != nil { made.interleaveRowPairs() }
             return made
         }
         var samples = [Float](repeating: 0, count: w * h * 4)

@@ -20,6 +20,23 @@ struct Sprite {
     /// non-zero coverage (start ≥ end for an empty row): drawing skips the rest unvisited.
     var rowStart: [Int32] = []
     var rowEnd: [Int32] = []
+    /// The coverage of rows y and y + 1 interleaved, for y in 0 ..< height − 1: bytes
+    /// 2 × (y × width + x) and the next are rows y and y + 1 at column x, so one 32-bit load
+    /// holds the four texels of a bilinear sample (`drawScaled`; empty until
+    /// `interleaveRowPairs` fills it).
+    var rowPairs: [UInt8] = []
+
+    /// Fills `rowPairs` from `coverage`.
+    mutating func interleaveRowPairs() {
+        guard channels == 1, width > 0, height > 1 else { rowPairs = []; return }
+        rowPairs = [UInt8](repeating: 0, count: 2 * width * (height - 1))
+        for y in 0..<(height - 1) {
+            for x in 0..<width {
+                rowPairs[2 * (y * width + x)] = coverage[y * width + x]
+                rowPairs[2 * (y * width + x) + 1] = coverage[(y + 1) * width + x]
+            }
+        }
+    }
 
     /// Fills `rowStart` and `rowEnd` from `coverage`.
     mutating func findRowExtents() {
@@ -108,48 +125,83 @@ struct SpriteCompositor {
         }
     }
 
-    /// Draws coverage `sprite` (with row extents) scaled by `s` and moved by (`tx`, `ty`)
-    /// (sprite pixel → buffer pixel), in colour `packed` (premultiplied ARGB), rows `rows`.
-    /// The unrotated case needs no per-row clipping: each row samples two sprite rows whose
-    /// known non-empty columns bound the pixels visited.
+    /// Draws coverage `sprite` (with row extents and row pairs) scaled by `s` and moved by
+    /// (`tx`, `ty`) (sprite pixel → buffer pixel), in colour `packed` (premultiplied ARGB),
+    /// rows `rows`.
+    ///
+    /// Unrotated, a buffer column samples the same sprite column on every row: samples step
+    /// by 1/`s` in 16.16 from the first column and row whose sample lies on the sprite
+    /// (whichever band is drawn, so bands join seamlessly), and the pixels of a row are
+    /// those whose samples reach its two sprite rows' known non-empty columns. No sample
+    /// needs clamping.
     func drawScaled(_ sprite: borrowing Sprite, scale s: Double, tx: Double, ty: Double, color packed: UInt32, rows: Range<Int>) {
-        guard s > 0, s.isFinite, tx.isFinite, ty.isFinite, sprite.width > 1, sprite.height > 1,
-              sprite.rowStart.count == sprite.height else { return }
-        let sw = Double(sprite.width), sh = Double(sprite.height)
-        guard tx < Double(width), tx + s * sw > 0, ty < Double(height), ty + s * sh > 0 else { return }
-        let y0 = max(rows.lowerBound, max(0, Int(ty.rounded(.down))))
-        let y1 = min(rows.upperBound, height, Int(min(ty + s * sh, Double(height)).rounded(.up)))
-        guard y0 < y1 else { return }
-        let inv = 1 / s, umax = sw - 1, vmax = sh - 1
-        let du = Int((inv * 65536).rounded())
-        let uLimit = Int(umax * 65536) - 1
-        guard uLimit >= 0 else { return }
-        let sprW = sprite.width
-        sprite.coverage.withUnsafeBufferPointer { cov in
+        let sprW = sprite.width, sprH = sprite.height
+        guard s > 0, s.isFinite, tx.isFinite, ty.isFinite, sprW > 1, sprH > 1,
+              ty < Double(min(rows.upperBound, height)), ty + s * Double(sprH) > Double(max(rows.lowerBound, 0)),
+              tx < Double(width), tx + s * Double(sprW) > 0,
+              sprite.rowStart.count == sprH, sprite.rowEnd.count == sprH, sprite.rowPairs.count == 2 * sprW * (sprH - 1)
+        else { return }
+        // A sprite shrunk below a millionth of its size draws nothing (and its step fits Int).
+        guard s >= 1e-6 else { return }
+        let inv = 1 / s, step = Int((inv * 65536).rounded())
+        guard step > 0 else { return }
+        // Samples sit at pixel centres: buffer column x samples sprite position
+        // (x + 0.5 − tx) / s − 0.5, which is ≥ 0 from column ⌈tx + s / 2 − 0.5⌉ on.
+        // (Clamped before converting: a huge particle must not overflow Int.)
+        @inline(__always) func first(_ t: Double, limit: Int) -> (index: Int, sample: Int) {
+            let index = Int(min(max((t + s / 2 - 0.5).rounded(.up), 0), Double(limit)))
+            return (index, max(0, Int(((Double(index) + 0.5 - t) * inv - 0.5) * 65536)))
+        }
+        let (yFirst, v0) = first(ty, limit: height), (x0, u0) = first(tx, limit: width)
+        let uLimit = (sprW - 1) << 16 - 1, vLimit = (sprH - 1) << 16 - 1
+        guard u0 <= uLimit, v0 <= vLimit else { return }
+        // One past the last column and row whose samples stay inside (iu + 1 < sprW).
+        let x1 = min(width, x0 + (uLimit - u0) / step + 1)
+        let y0 = max(rows.lowerBound, yFirst)
+        let y1 = min(rows.upperBound, height, yFirst + (vLimit - v0) / step + 1)
+        guard x0 < x1, y0 < y1 else { return }
+        // The first column whose sample reaches sprite column j (j < 2²³ and step ≥ 1
+        // keep the quotient's error far below the 1/step a non-integer one is away from
+        // the next integer; at an exact integer either answer starts or ends at a pixel of
+        // no coverage). Clamped to the columns sampling inside.
+        let perStep = 1 / Double(step)
+        @inline(__always) func firstColumn(_ j: Int) -> Int {
+            let q = Double(j << 16 &- u0) * perStep
+            guard q > 0 else { return x0 }
+            let t = Int(q)
+            return min(x1, x0 &+ (Double(t) < q ? t &+ 1 : t))
+        }
+        let paint = CoveragePaint(packed)
+        sprite.rowPairs.withUnsafeBufferPointer { pairs in
             sprite.rowStart.withUnsafeBufferPointer { starts in
                 sprite.rowEnd.withUnsafeBufferPointer { ends in
-                    guard let c = cov.baseAddress else { return }
+                    guard let pairs = pairs.baseAddress, let starts = starts.baseAddress, let ends = ends.baseAddress
+                    else { return }
+                    var v = v0 &+ (y0 - yFirst) &* step
                     for y in y0..<y1 {
-                        // Samples sit at pixel centres: sprite coordinate v maps to sample v − 0.5.
-                        let v = (Double(y) + 0.5 - ty) * inv - 0.5
-                        guard v >= 0, v < vmax else { continue }
-                        let iv = Int(v), fv = Int((v - Double(iv)) * 256) & 0xFF
-                        let lo = Int(min(starts[iv], starts[iv + 1])), hi = Int(max(ends[iv], ends[iv + 1]))
+                        defer { v &+= step }
+                        let iv = v >> 16, fv = UInt64(truncatingIfNeeded: v >> 8) & 0xFF
+                        let lo = Int(min(starts[iv], starts[iv &+ 1])), hi = Int(max(ends[iv], ends[iv &+ 1]))
                         guard lo < hi else { continue }
-                        // Sample columns iu and iu + 1 reach non-zero coverage for iu in lo − 1 ..< hi.
-                        let uLo = max(Double(lo - 1), 0), uHi = min(Double(hi), umax)
-                        let fx0 = (uLo + 0.5) * s + tx - 0.5, fx1 = (uHi + 0.5) * s + tx - 0.5
-                        guard fx1 > 0, fx0 < Double(width) else { continue }
-                        let xs = max(0, Int(max(fx0, 0).rounded(.up))), xe = min(width, Int(min(fx1, Double(width)).rounded(.up)))
+                        // Sample column iu reaches non-zero coverage (at iu or iu + 1) for
+                        // iu in lo − 1 ..< hi.
+                        let xs = firstColumn(lo - 1), xe = firstColumn(hi)
                         guard xs < xe else { continue }
-                        let row = pixels + y * wordsPerRow
-                        let top = c + iv * sprW
-                        let u = Int(((Double(xs) + 0.5 - tx) * inv - 0.5) * 65536)
+                        var u = u0 &+ (xs - x0) &* step
+                        let texels = UnsafeRawPointer(pairs + 2 &* iv &* sprW)
+                        let rowWeights = fv | (256 &- fv) << 32
+                        func coverage() -> UInt16 {
+                            let iu = u >> 16, fu = UInt64(truncatingIfNeeded: u >> 8) & 0xFF
+                            u &+= step
+                            return Self.bilinear(texels.loadUnaligned(fromByteOffset: 2 &* iu, as: UInt32.self),
+                                                 fu: fu, rowWeights: rowWeights)
+                        }
+                        let row = pixels + y &* wordsPerRow
                         // Two copies of the loop: the mode is not re-tested per pixel.
                         if additive {
-                            Self.blendRow(row, xs, xe, top, sprW, u, du, uLimit, fv, packed) { Self.addSaturating($0, $1) }
+                            paint.fill(row, xs..<xe, additive: true, coverage: coverage)
                         } else {
-                            Self.blendRow(row, xs, xe, top, sprW, u, du, uLimit, fv, packed) { $0 &+ Self.scale($1, 255 &- ($0 >> 24)) }
+                            paint.fill(row, xs..<xe, additive: false, coverage: coverage)
                         }
                     }
                 }
@@ -157,28 +209,22 @@ struct SpriteCompositor {
         }
     }
 
-    /// One buffer row's pixels `xs..<xe` of an unrotated sprite: samples between sprite rows
-    /// `top` and the next (weight `fv` / 256), u in 16.16 from `u` by `du`, combined by `op`
-    /// (source, destination).
+    /// The bilinear coverage 0…255 of a sample between four texels, `texels` holding them as
+    /// `rowPairs` does (bytes: upper and lower row at column iu, then at iu + 1), `fu` / 256
+    /// of the way to column iu + 1 and with `rowWeights` = fv | (256 − fv) << 32 for a
+    /// sample fv / 256 of the way to the lower row.
+    ///
+    /// Two multiplies on 16-bit lanes of a 64-bit word instead of six: spread to lanes
+    /// (upper iu, upper iu + 1, lower iu, lower iu + 1), one multiply by fu | (256 − fu) << 16
+    /// leaves each row's horizontal mix (at most 255 × 256) in lanes 1 and 3, and a second
+    /// multiply sums them weighted by row into bits 32…55. No lane carries into the next,
+    /// so the result is exactly (upper × (256 − fv) + lower × fv) >> 16 of the scalar mixes.
     @inline(__always)
-    private static func blendRow(_ row: UnsafeMutablePointer<UInt32>, _ xs: Int, _ xe: Int, _ top: UnsafePointer<UInt8>,
-                                 _ sprW: Int, _ u0: Int, _ du: Int, _ uLimit: Int, _ fv: Int, _ packed: UInt32,
-                                 _ op: (UInt32, UInt32) -> UInt32) {
-        let bottom = top + sprW
-        let wTop = 256 &- fv
-        var u = u0
-        for x in xs..<xe {
-            let uc = min(max(u, 0), uLimit)
-            u &+= du
-            let iu = uc >> 16, fu = (uc >> 8) & 0xFF
-            let c00 = top[iu], c10 = top[iu &+ 1], c01 = bottom[iu], c11 = bottom[iu &+ 1]
-            guard c00 | c10 | c01 | c11 != 0 else { continue }
-            let t = Int(c00) &* (256 &- fu) &+ Int(c10) &* fu
-            let b = Int(c01) &* (256 &- fu) &+ Int(c11) &* fu
-            let a = (t &* wTop &+ b &* fv) >> 16
-            guard a > 0 else { continue }
-            row[x] = op(scale(packed, UInt32(a)), row[x])
-        }
+    static func bilinear(_ texels: UInt32, fu: UInt64, rowWeights: UInt64) -> UInt16 {
+        let x = UInt64(texels)
+        let lanes = (x | x << 24) & 0x00FF_00FF_00FF_00FF
+        let rows = (lanes &* (fu | (256 &- fu) << 16)) >> 16 & 0x0000_FFFF_0000_FFFF
+        return UInt16(truncatingIfNeeded: (rows &* rowWeights) >> 48)
     }
 
     /// `tint` (straight) times the sprite colour, premultiplied and packed as ARGB32.
@@ -219,13 +265,14 @@ struct SpriteCompositor {
     }
 
     /// The one-channel case in integers: 16.16 fixed-point sampling, 8-bit bilinear
-    /// weights, and two colour channels a multiply (the classic packed-pixel blend).
+    /// weights, painted by `CoveragePaint`.
     private func drawCoverage(_ coverage: [UInt8], width sprW: Int, x0: Int, x1: Int, y0: Int, y1: Int,
                               inverse: Inverse, umax: Double, vmax: Double, color: UInt32) {
         let du = Int((inverse.a * 65536).rounded()), dv = Int((inverse.b * 65536).rounded())
         // Keep iu + 1 and iv + 1 inside the sprite.
         let uLimit = Int(umax * 65536) - 1, vLimit = Int(vmax * 65536) - 1
         guard uLimit >= 0, vLimit >= 0 else { return }
+        let paint = CoveragePaint(color)
         coverage.withUnsafeBufferPointer { cov in
             guard let c = cov.baseAddress else { return }
             for y in y0..<y1 {
@@ -234,44 +281,84 @@ struct SpriteCompositor {
                 let row = pixels + y * wordsPerRow + x0
                 // Truncation, not rounding (a library call): u0, v0 ≥ 0 here, up to a hair.
                 var u = Int(u0 * 65536), v = Int(v0 * 65536)
-                for x in start..<end {
+                // The bilinear coverage of the next pixel, u and v stepping in 16.16.
+                func coverage() -> UInt16 {
                     let uc = min(max(u, 0), uLimit), vc = min(max(v, 0), vLimit)
                     u &+= du; v &+= dv
                     let iu = uc >> 16, iv = vc >> 16
                     let fu = (uc >> 8) & 0xFF, fv = (vc >> 8) & 0xFF
                     let k = iv &* sprW &+ iu
-                    let c00 = c[k], c10 = c[k &+ 1], c01 = c[k &+ sprW], c11 = c[k &+ sprW &+ 1]
-                    // Most of a sprite's square is empty: skip it before any multiply.
-                    guard c00 | c10 | c01 | c11 != 0 else { continue }
-                    let top = Int(c00) &* (256 &- fu) &+ Int(c10) &* fu
-                    let bottom = Int(c01) &* (256 &- fu) &+ Int(c11) &* fu
-                    let a = (top &* (256 &- fv) &+ bottom &* fv) >> 16
-                    guard a > 0 else { continue }
-                    let src = Self.scale(color, UInt32(a))
-                    let d = row[x]
-                    row[x] = additive ? Self.addSaturating(src, d) : src &+ Self.scale(d, 255 &- (src >> 24))
+                    let top = Int(c[k]) &* (256 &- fu) &+ Int(c[k &+ 1]) &* fu
+                    let bottom = Int(c[k &+ sprW]) &* (256 &- fu) &+ Int(c[k &+ sprW &+ 1]) &* fu
+                    return UInt16(truncatingIfNeeded: (top &* (256 &- fv) &+ bottom &* fv) >> 16)
+                }
+                // Two copies of the loop: the mode is not re-tested per pixel.
+                if additive {
+                    paint.fill(row, start..<end, additive: true, coverage: coverage)
+                } else {
+                    paint.fill(row, start..<end, additive: false, coverage: coverage)
                 }
             }
         }
     }
+}
 
-    /// Each 8-bit channel of `p` × a / 255, rounded (two channels a multiply).
-    @inline(__always) static func scale(_ p: UInt32, _ a: UInt32) -> UInt32 {
-        var rb = (p & 0x00FF_00FF) &* a &+ 0x0080_0080
-        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-        var ag = ((p >> 8) & 0x00FF_00FF) &* a &+ 0x0080_0080
-        ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
-        return rb | ag
+/// A premultiplied colour painted through 8-bit coverage onto ARGB32 pixels, two pixels
+/// at a time: each pixel's four channels in 16-bit vector lanes (B, G, R, A, then the
+/// next pixel's), so one multiply scales eight channels.
+///
+/// Every product x × a / 255 is rounded as (y + y >> 8) >> 8 with y = x × a + 128, exact
+/// for all 8-bit x and a; source-over keeps d × (255 − source alpha) / 255 of the
+/// destination, additive adds and saturates at 255. Lanes follow memory order (B, G, R, A
+/// on the little-endian hosts Kinetic builds for).
+struct CoveragePaint {
+    /// The colour's channels, twice.
+    let color: SIMD8<UInt16>
+    /// Its alpha in every lane: the source alpha of a pixel is alpha × coverage / 255.
+    let alpha: SIMD8<UInt16>
+
+    init(_ packed: UInt32) {
+        let channels = SIMD4<UInt16>(truncatingIfNeeded: unsafeBitCast(packed, to: SIMD4<UInt8>.self))
+        color = SIMD8(lowHalf: channels, highHalf: channels)
+        alpha = SIMD8(repeating: channels[3])
     }
 
-    /// Channel-wise a + b, saturating at 255.
-    @inline(__always) static func addSaturating(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        func lanes(_ x: UInt32, _ y: UInt32) -> UInt32 {
-            var s = x &+ y
-            let over = s & 0x0100_0100
-            s |= over &- (over >> 8)
-            return s & 0x00FF_00FF
+    /// x × a / 255 in every lane, rounded (x, a ≤ 255).
+    @inline(__always) static func divide255(_ product: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let y = product &+ 128
+        return (y &+ (y &>> 8)) &>> 8
+    }
+
+    /// Both pixels' channels after painting with coverage `lanes` (each pixel's in its
+    /// four lanes) over `destination`.
+    @inline(__always)
+    func painted(_ destination: SIMD8<UInt16>, coverage lanes: SIMD8<UInt16>, additive: Bool) -> SIMD8<UInt16> {
+        let source = Self.divide255(color &* lanes)
+        if additive { return pointwiseMin(source &+ destination, SIMD8(repeating: 255)) }
+        return source &+ Self.divide255(destination &* (255 &- Self.divide255(alpha &* lanes)))
+    }
+
+    /// Paints `row[range]`, the coverage of each pixel in turn given by `coverage()`.
+    /// `additive` is a constant at every call site, so each mode gets its own loop.
+    @inline(__always)
+    func fill(_ row: UnsafeMutablePointer<UInt32>, _ range: Range<Int>, additive: Bool, coverage: () -> UInt16) {
+        var x = range.lowerBound
+        while x &+ 2 <= range.upperBound {
+            let a0 = coverage(), a1 = coverage()
+            if a0 | a1 != 0 {
+                let p = UnsafeMutableRawPointer(row + x)
+                let d = SIMD8<UInt16>(truncatingIfNeeded: p.loadUnaligned(as: SIMD8<UInt8>.self))
+                let out = painted(d, coverage: SIMD8(a0, a0, a0, a0, a1, a1, a1, a1), additive: additive)
+                p.storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: out), as: SIMD8<UInt8>.self)
+            }
+            x &+= 2
         }
-        return lanes(a & 0x00FF_00FF, b & 0x00FF_00FF) | lanes((a >> 8) & 0x00FF_00FF, (b >> 8) & 0x00FF_00FF) << 8
+        if x < range.upperBound {
+            let a = coverage()
+            guard a != 0 else { return }
+            let d = SIMD4<UInt16>(truncatingIfNeeded: unsafeBitCast(row[x], to: SIMD4<UInt8>.self))
+            let out = painted(SIMD8(lowHalf: d, highHalf: .zero), coverage: SIMD8(repeating: a), additive: additive)
+            row[x] = unsafeBitCast(SIMD4<UInt8>(truncatingIfNeeded: out.lowHalf), to: UInt32.self)
+        }
     }
 }

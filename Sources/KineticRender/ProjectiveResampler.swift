@@ -55,8 +55,8 @@ struct ProjectiveResampler {
                 let columns = max(range.lowerBound, 0)..<min(range.upperBound, width)
                 let rowOrigin = (x: origin.x, y: origin.y + Double(row))
                 if grid == 1 && inFront == nil {
-                    positions(source, columns: columns, origin: rowOrigin, offsets: offsets, weights: weights)
-                    Self.blend(base, source.stride / 4, offsets, weights, into: dst + row * wordsPerRow, columns: columns)
+                    resampleRow(source, base, into: dst + row * wordsPerRow, columns: columns, origin: rowOrigin,
+                                offsets: offsets, weights: weights)
                 } else {
                     resampleGrid(source, base, into: dst + row * wordsPerRow, columns: columns, origin: rowOrigin)
                 }
@@ -99,13 +99,17 @@ struct ProjectiveResampler {
     /// and 0.03 at 60°: below what a byte of output can show.
     static let stepLength = 8
 
-    /// One sample per pixel, everything in front of the eye — the common case — in two
-    /// passes over a row, each light enough to keep its values in registers: where each
-    /// pixel samples (`offsets`: the top-left texel's index; `weights`: the bilinear
-    /// weights in 1/256ths, x in the low half, y in the high), stepped without a
-    /// division or a float conversion per pixel; then the blend.
-    private func positions(_ source: Raster, columns: Range<Int>, origin: (x: Double, y: Double),
-                           offsets: UnsafeMutablePointer<Int>, weights: UnsafeMutablePointer<UInt32>) {
+    /// One sample per pixel, everything in front of the eye — the common case. Along a
+    /// row, sample positions are exact every `stepLength` pixels and stepped linearly in
+    /// 16.16 fixed point between, without a division or a float conversion per pixel. A
+    /// full span whose ends lie inside the raster (the inside of the layer) is blended as
+    /// it is stepped; the rest — edges, and where the chord is no guide — get clamped
+    /// positions (`offsets`: the top-left texel's index; `weights`: the bilinear weights
+    /// in 1/256ths, x in the low half, y in the high) and are blended from those. Both
+    /// give the same bits for the same position.
+    private func resampleRow(_ source: Raster, _ base: UnsafePointer<UInt32>, into row: UnsafeMutablePointer<UInt32>,
+                             columns: Range<Int>, origin: (x: Double, y: Double),
+                             offsets: UnsafeMutablePointer<Int>, weights: UnsafeMutablePointer<UInt32>) {
         let h = toRaster, words = source.stride / 4
         let y = origin.y + 0.5, cx = y * h.m21 + h.m31, cy = y * h.m22 + h.m32, cq = y * h.m23 + h.m33
         // Beyond this window around the raster a position only ever clamps to its edge.
@@ -123,11 +127,14 @@ struct ProjectiveResampler {
         // Clamping keeps all four texels inside; the transparent border makes a clamped
         // sample equal to what the texels beyond the edge would give.
         let maxU = (source.width - 1) << 16 - 1, maxV = (source.height - 1) << 16 - 1
-        @inline(__always) func record(_ c: Int, _ u: Int, _ v: Int) {
+        @inline(__always) func record(_ i: Int, _ u: Int, _ v: Int) {
             let uc = min(max(u, 0), maxU), vc = min(max(v, 0), maxV)
-            offsets[c - columns.lowerBound] = (vc >> 16) &* words &+ (uc >> 16)
-            weights[c - columns.lowerBound] = UInt32(truncatingIfNeeded: uc >> 8 & 255 | (vc >> 8 & 255) << 16)
+            offsets[i] = (vc >> 16) &* words &+ (uc >> 16)
+            weights[i] = UInt32(truncatingIfNeeded: uc >> 8 & 255 | (vc >> 8 & 255) << 16)
         }
+        // Stepping from one end passes the other by at most `stepLength` units (the steps
+        // are floored): a span whose ends are that far inside needs no clamp.
+        let margin = Self.stepLength
         var col = columns.lowerBound
         var start = position(col)
         while col < columns.upperBound {
@@ -138,19 +145,27 @@ struct ProjectiveResampler {
                 // is deterministic, and they differ by under 2⁻¹⁶ pixel a step).
                 let du = n == Self.stepLength ? (u1 - u0) >> 3 : (u1 - u0) / n
                 let dv = n == Self.stepLength ? (v1 - v0) >> 3 : (v1 - v0) / n
-                var u = u0, v = v0
-                for c in col..<(col + n) {
-                    record(c, u, v)
-                    u &+= du; v &+= dv
+                if n == Self.stepLength, min(u0, u1) >= margin, max(u0, u1) <= maxU - margin,
+                   min(v0, v1) >= margin, max(v0, v1) <= maxV - margin {
+                    Self.blend4(base, words, stepping: (u0, v0, du, dv), into: row + col)
+                    Self.blend4(base, words, stepping: (u0 &+ 4 &* du, v0 &+ 4 &* dv, du, dv), into: row + col + 4)
+                } else {
+                    var u = u0, v = v0
+                    for i in 0..<n {
+                        record(i, u, v)
+                        u &+= du; v &+= dv
+                    }
+                    Self.blend(base, words, offsets, weights, into: row + col, columns: 0..<n)
                 }
             } else {
                 // Near the horizon or far off the raster the chord is no guide: each
                 // pixel gets its own division (and a point beyond the horizon, the
                 // transparent corner).
-                for c in col..<(col + n) {
-                    let (u, v) = position(c) ?? (-1, -1)
-                    record(c, u, v)
+                for i in 0..<n {
+                    let (u, v) = position(col + i) ?? (-1, -1)
+                    record(i, u, v)
                 }
+                Self.blend(base, words, offsets, weights, into: row + col, columns: 0..<n)
             }
             start = end
             col += n
@@ -178,23 +193,46 @@ struct ProjectiveResampler {
         }
     }
 
-    /// Four bilinear samples (texel `offsets`, `weights` as `positions` makes them)
-    /// written to `out[0...3]`: the arithmetic of `lerp` on vectors of 16-bit lanes, the
-    /// blue and red channels of four pixels in one, green and alpha in the other, so the
-    /// results are the scalar path's to the bit. Only lane-wise arithmetic and bit casts
-    /// (no lane conversions, which compile to loops). A transparent result is written
-    /// too: the destination starts cleared.
+    /// Four bilinear samples (texel `offsets`, `weights` as `resampleRow` records them)
+    /// written to `out[0...3]`.
     @inline(__always)
     static func blend4(_ base: UnsafePointer<UInt32>, _ words: Int, _ offsets: UnsafeMutablePointer<Int>,
                        _ weights: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>) {
-        let a = base + offsets[0], b = base + offsets[1], c = base + offsets[2], d = base + offsets[3]
+        blend4(base + offsets[0], base + offsets[1], base + offsets[2], base + offsets[3], words,
+               weights: UnsafeRawPointer(weights).loadUnaligned(as: SIMD4<UInt32>.self), into: out)
+    }
+
+    /// Four bilinear samples at the 16.16 positions (u, v), (u + du, v + dv), … — all
+    /// inside the raster — written to `out[0...3]`.
+    @inline(__always)
+    static func blend4(_ base: UnsafePointer<UInt32>, _ words: Int, stepping s: (u: Int, v: Int, du: Int, dv: Int),
+                       into out: UnsafeMutablePointer<UInt32>) {
+        let u1 = s.u &+ s.du, u2 = u1 &+ s.du, u3 = u2 &+ s.du
+        let v1 = s.v &+ s.dv, v2 = v1 &+ s.dv, v3 = v2 &+ s.dv
+        @inline(__always) func texel(_ u: Int, _ v: Int) -> UnsafePointer<UInt32> { base + ((v >> 16) &* words &+ (u >> 16)) }
+        let us = SIMD4<UInt32>(truncatingIfNeeded: SIMD4<Int>(s.u, u1, u2, u3) &>> 8)
+        let vs = SIMD4<UInt32>(truncatingIfNeeded: SIMD4<Int>(s.v, v1, v2, v3) &>> 8)
+        blend4(texel(s.u, s.v), texel(u1, v1), texel(u2, v2), texel(u3, v3), words,
+               weights: us & 0xFF | (vs & 0xFF) &<< 16, into: out)
+    }
+
+    /// Four bilinear samples whose top-left texels are `a`…`d`, with `weights` as
+    /// `resampleRow` records them, written to `out[0...3]`: the arithmetic of `lerp` on
+    /// vectors of 16-bit lanes, the blue and red channels of four pixels in one, green and
+    /// alpha in the other, so the results are the scalar path's to the bit. Only
+    /// lane-wise arithmetic and bit casts (no lane conversions, which compile to loops).
+    /// A transparent result is written too: the destination starts cleared.
+    @inline(__always)
+    static func blend4(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ c: UnsafePointer<UInt32>,
+                       _ d: UnsafePointer<UInt32>, _ words: Int, weights w: SIMD4<UInt32>,
+                       into out: UnsafeMutablePointer<UInt32>) {
         @inline(__always) func gather(_ k: Int) -> SIMD8<UInt16> {
             unsafeBitCast(SIMD4<UInt32>(a[k], b[k], c[k], d[k]), to: SIMD8<UInt16>.self)
         }
         // Each pixel's weight in both 16-bit halves of its word.
-        let w = UnsafeRawPointer(weights).loadUnaligned(as: SIMD4<UInt32>.self)
-        let tx = unsafeBitCast((w & 0xFF) &* 0x0001_0001, to: SIMD8<UInt16>.self)
-        let ty = unsafeBitCast((w &>> 16) &* 0x0001_0001, to: SIMD8<UInt16>.self)
+        let x = w & 0xFF, y = w &>> 16
+        let tx = unsafeBitCast(x | x &<< 16, to: SIMD8<UInt16>.self)
+        let ty = unsafeBitCast(y | y &<< 16, to: SIMD8<UInt16>.self)
         let p00 = gather(0), p10 = gather(1), p01 = gather(words), p11 = gather(words &+ 1)
         let low: SIMD8<UInt16> = SIMD8(repeating: 0xFF)
         let br = lerp8(lerp8(p00 & low, p10 & low, tx), lerp8(p01 & low, p11 & low, tx), ty)

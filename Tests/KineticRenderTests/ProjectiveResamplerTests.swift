@@ -51,37 +51,64 @@ import KineticLayers
 
     func channels(_ p: UInt32) -> [Int] { (0..<4).map { Int(p >> (8 * UInt32($0)) & 0xFF) } }
 
-    @Test func theVectorBlendGivesTheScalarBlendsBits() {
-        let source = raster(width: 40, height: 30)
-        let words = source.width
-        var state: UInt64 = 7
+    /// How many of `trials` random cases `agree` rejects, given the raster's pixels, its
+    /// row length in words and a generator of numbers below n.
+    func disagreements(on source: Raster, trials: Int = 2000, seed: UInt64,
+                       _ agree: (UnsafePointer<UInt32>, Int, (Int) -> Int) -> Bool) -> Int {
+        var state = seed
         func next(_ n: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int(state >> 33) % n
         }
-        let mismatches: Int = source.bytes.withUnsafeBytes { raw in
+        return source.bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return -1 }
-            var count = 0
-            for _ in 0..<2000 {
-                var offsets = (0..<4).map { _ in next(source.height - 1) * words + next(source.width - 1) }
-                var weights = (0..<4).map { _ in UInt32(next(256) | next(256) << 16) }
-                var vector = [UInt32](repeating: 0, count: 4)
-                offsets.withUnsafeMutableBufferPointer { o in
-                    weights.withUnsafeMutableBufferPointer { w in
-                        vector.withUnsafeMutableBufferPointer { v in
-                            ProjectiveResampler.blend4(base, words, o.baseAddress!, w.baseAddress!, into: v.baseAddress!)
-                        }
-                    }
-                }
-                for k in 0..<4 {
-                    let p = base + offsets[k], tx = UInt64(weights[k] & 255), ty = UInt64(weights[k] >> 16)
-                    let top = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[0]), ProjectiveResampler.lanes(p[1]), tx)
-                    let bottom = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[words]),
-                                                          ProjectiveResampler.lanes(p[words + 1]), tx)
-                    if ProjectiveResampler.packed(ProjectiveResampler.lerp(top, bottom, ty)) != vector[k] { count += 1 }
+            return (0..<trials).filter { _ in !agree(base, source.width, next) }.count
+        }
+    }
+
+    /// `ProjectiveResampler.blend4` from recorded offsets and weights.
+    func blend4(_ base: UnsafePointer<UInt32>, _ words: Int, offsets: [Int], weights: [UInt32]) -> [UInt32] {
+        var offsets = offsets, weights = weights, out = [UInt32](repeating: 0, count: 4)
+        offsets.withUnsafeMutableBufferPointer { o in
+            weights.withUnsafeMutableBufferPointer { w in
+                out.withUnsafeMutableBufferPointer { v in
+                    ProjectiveResampler.blend4(base, words, o.baseAddress!, w.baseAddress!, into: v.baseAddress!)
                 }
             }
-            return count
+        }
+        return out
+    }
+
+    @Test func theVectorBlendGivesTheScalarBlendsBits() {
+        let source = raster(width: 40, height: 30)
+        let mismatches = disagreements(on: source, seed: 7) { base, words, next in
+            let offsets = (0..<4).map { _ in next(source.height - 1) * words + next(source.width - 1) }
+            let weights = (0..<4).map { _ in UInt32(next(256) | next(256) << 16) }
+            let vector = blend4(base, words, offsets: offsets, weights: weights)
+            return (0..<4).allSatisfy { k in
+                let p = base + offsets[k], tx = UInt64(weights[k] & 255), ty = UInt64(weights[k] >> 16)
+                let top = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[0]), ProjectiveResampler.lanes(p[1]), tx)
+                let bottom = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[words]),
+                                                      ProjectiveResampler.lanes(p[words + 1]), tx)
+                return ProjectiveResampler.packed(ProjectiveResampler.lerp(top, bottom, ty)) == vector[k]
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func theSteppedBlendGivesTheRecordedBlendsBits() {
+        // Inside spans step positions in registers; edges record them first. Same bits.
+        let mismatches = disagreements(on: raster(width: 50, height: 40), seed: 11) { base, words, next in
+            // Four steps of up to ±2 pixels from a point 10 pixels inside the edges.
+            let u = (10 << 16) + next(30 << 16), v = (10 << 16) + next(20 << 16)
+            let du = next(4 << 16) - (2 << 16), dv = next(4 << 16) - (2 << 16)
+            var stepped = [UInt32](repeating: 0, count: 4)
+            stepped.withUnsafeMutableBufferPointer { out in
+                ProjectiveResampler.blend4(base, words, stepping: (u, v, du, dv), into: out.baseAddress!)
+            }
+            let offsets = (0..<4).map { k in ((v + k * dv) >> 16) * words + ((u + k * du) >> 16) }
+            let weights = (0..<4).map { k in UInt32((u + k * du) >> 8 & 255 | ((v + k * dv) >> 8 & 255) << 16) }
+            return stepped == blend4(base, words, offsets: offsets, weights: weights)
         }
         #expect(mismatches == 0)
     }

@@ -58,11 +58,13 @@ public struct AnimationSpec: Sendable {
         /// KYSpringLayerAnimation's generator over the progress x ∈ [0, 1].
         case oscillation(SpringAnimation.Oscillation)
 
-        /// The blend fraction at `progress` of a cycle lasting `duration` seconds.
+        /// The blend fraction at `progress` of a cycle lasting `duration` seconds. A
+        /// spring's cycle ends exactly at its end value, as UIView leaves the model value
+        /// (its motion is only within 0.08 % of it at the settling duration).
         public func fraction(progress: Double, duration: Double) -> Double {
             switch self {
             case .timingFunction(let f): f(progress)
-            case .spring(let s): s.fraction(at: progress * duration)
+            case .spring(let s): progress >= 1 ? 1 : s.fraction(at: progress * duration)
             case .oscillation(let o): o.fraction(at: progress)
             }
         }

@@ -41,7 +41,7 @@ public enum ContactSheet {
                     ctx.paint()
                     ctx.restore()
                 }
-                let label = PangoTextLayout(context: ctx, text: frame.label, family: nil, size: fontSize,
+                let label = PangoTextLayout(context: ctx, text: frame.label, font: FontName(nil), size: fontSize,
                                             wrapWidth: nil, alignment: .left, justify: false)
                 ctx.save()
                 ctx.newPath()

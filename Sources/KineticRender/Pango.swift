@@ -16,19 +16,25 @@ final class PangoTextLayout {
 
     /// Lays `text` out for drawing on `context`.
     /// - Parameters:
-    ///   - family: a font family name; nil for the default sans.
+    ///   - font: the family, weight and slant to look for.
     ///   - size: the font size in the context's user units (points).
     ///   - wrapWidth: wrap at word boundaries to this width; nil keeps each paragraph on one line.
     ///   - justify: stretch wrapped lines to the full width (all but the last of a paragraph).
     ///   - followsWritingDirection: mirror the alignment for right-to-left paragraphs
     ///     (CATextLayer's `natural`).
-    init(context: CairoContext, text: String, family: String?, size: Double,
+    init(context: CairoContext, text: String, font: FontName, size: Double,
          wrapWidth: Double?, alignment: TextLineAlignment, justify: Bool,
          followsWritingDirection: Bool = false) {
         context.disableFontHinting()
         raw = pango_cairo_create_layout(context.raw)
         let description = pango_font_description_new()
-        pango_font_description_set_family(description, family ?? "sans")
+        pango_font_description_set_family(description, font.family ?? "sans")
+        pango_font_description_set_weight(description, PangoWeight(rawValue: UInt32(font.weight)))
+        switch font.slant {
+        case .upright: pango_font_description_set_style(description, PANGO_STYLE_NORMAL)
+        case .italic: pango_font_description_set_style(description, PANGO_STYLE_ITALIC)
+        case .oblique: pango_font_description_set_style(description, PANGO_STYLE_OBLIQUE)
+        }
         pango_font_description_set_absolute_size(description, size * Double(PANGO_SCALE))
         pango_layout_set_font_description(raw, description)
         pango_font_description_free(description)

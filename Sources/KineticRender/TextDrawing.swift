@@ -20,7 +20,7 @@ extension LayerRenderer {
         ctx.rectangle(bounds)
         ctx.clip()
         let layout = PangoTextLayout(
-            context: ctx, text: style.string, family: style.font, size: style.fontSize,
+            context: ctx, text: style.string, font: FontName(style.font), size: style.fontSize,
             wrapWidth: style.isWrapped ? bounds.width : nil, alignment: alignment,
             justify: style.alignmentMode == .justified,
             followsWritingDirection: style.alignmentMode == .natural || style.alignmentMode == .justified)

@@ -13,12 +13,15 @@ public enum Interpolation {
     /// Nil when the kinds differ, when arrays differ in count, or when paths differ in
     /// structure (`BezierPath.structure`).
     ///
-    /// - Transforms: like CA for the 2D case, both matrices are decomposed
-    ///   (`Transform3D.components`: scale, z rotation, translation, m34) and the
-    ///   components blended, so a rotation turns instead of shrinking through the
-    ///   matrix average; the rotation takes the shorter way round (under 180°), as CA's
-    ///   matrix interpolation does. Matrices that the decomposition does not reproduce
-    ///   (x/y rotations, skew) fall back to blending the 16 entries.
+    /// - Transforms: decomposed and the parts blended, as CA does, so a rotation turns
+    ///   instead of shrinking through the matrix average. When both matrices are of the
+    ///   2D named form (`Transform3D.components` reproduces them with no x or y rotation)
+    ///   the parts are scale, z rotation (the shorter way round, under 180°), translation
+    ///   and m34; otherwise they are `Transform3D.Decomposed`'s (translation, scale, skew
+    ///   and perspective blended linearly, the rotation quaternion by slerp, the shorter
+    ///   way), so a card flip under perspective turns in perspective. Only matrices that
+    ///   do not decompose (singular: scaled to 0, flattened along z) blend their 16
+    ///   entries.
     /// - `bool` and `image` are discrete: `a` for u < 0.5, else `b`. CA computes no
     ///   intermediate value for `hidden` or `contents` (its renderer cross-fades
     ///   contents, which no single value can express); switching half-way is the shared
@@ -27,7 +30,7 @@ public enum Interpolation {
         guard a.kind == b.kind else { return nil }
         if a.kind.isDiscrete { return u < 0.5 ? a : b }
         guard let form = LinearForm(values: [a, b]) else { return nil }
-        return form.rebuild(lerpVectors(form.vectors[0], form.vectors[1], u))
+        return form.rebuild(form.blend(form.vectors[0], form.vectors[1], u))
     }
 
     /// `a + b`, as `byValue` and `additive` animations accumulate.
@@ -89,6 +92,11 @@ public enum Interpolation {
 struct LinearForm {
     let vectors: [[Double]]
     let rebuild: ([Double]) -> AnimatableValue
+    /// How two of the vectors blend, `a` at 0 and `b` at 1: straight (`lerpVectors`)
+    /// except for transforms in `Transform3D.Decomposed` form, whose rotation quaternion
+    /// is slerped. Splines (`cubic` keyframes) work on the vectors component-wise and
+    /// leave it to `rebuild` to normalise the quaternion.
+    private(set) var blend: ([Double], [Double], Double) -> [Double] = Interpolation.lerpVectors
 
     /// Nil when the values are of different or discrete kinds, or do not share a shape.
     init?(values: [AnimatableValue]) {
@@ -127,7 +135,7 @@ struct LinearForm {
             let matrices = values.compactMap { v -> Transform3D? in
                 if case .transform(let t) = v { t } else { nil }
             }
-            (vectors, rebuild) = Self.transformForm(matrices)
+            (vectors, rebuild, blend) = Self.transformForm(matrices)
         case .bool, .image:
             return nil
         }
@@ -178,19 +186,28 @@ struct LinearForm {
         })
     }
 
-    /// Decomposed components when every matrix round-trips through
-    /// `Transform3D.components` without x or y rotation, with z rotations unwrapped so
-    /// each step turns less than half a revolution; otherwise the raw 16 entries. (Euler
-    /// angles about x and y are not blended: past 90° about y they are ambiguous, and a
-    /// blend of them is no rotation between the two ends.)
-    private static func transformForm(_ ms: [Transform3D]) -> ([[Double]], ([Double]) -> AnimatableValue) {
+    /// How transforms flatten, tried in order:
+    ///
+    /// 1. Every matrix round-trips through `Transform3D.components` with no x or y
+    ///    rotation (the 2D named form, perspective included): scale, z rotation,
+    ///    translation and m34, with z rotations unwrapped so each step turns less than
+    ///    half a revolution. (Euler angles about x and y are not blended: past 90° about y
+    ///    they are ambiguous, and a blend of them is no rotation between the two ends.)
+    /// 2. Every matrix decomposes (`Transform3D.Decomposed`): translation, scale, skew,
+    ///    perspective and quaternion, 17 numbers; each quaternion is negated if need be to
+    ///    lie within 90° of the previous one, so successive values turn the shorter way
+    ///    whether slerped (`blend`) or splined; `rebuild` normalises the quaternion.
+    /// 3. Otherwise the raw 16 entries.
+    private static func transformForm(_ ms: [Transform3D])
+        -> ([[Double]], ([Double]) -> AnimatableValue, ([Double], [Double], Double) -> [Double]) {
         let parts = ms.map(\.components)
-        let decomposable = zip(ms, parts).allSatisfy { m, c in
+        let namedForm2D = zip(ms, parts).allSatisfy { m, c in
             c.rotationX == 0 && c.rotationY == 0
                 && zip(m.fields, c.composed.fields).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) }
         }
-        guard decomposable else {
-            return (ms.map(\.fields), { .transform(Transform3D(fields: $0) ?? .identity) })
+        guard namedForm2D else {
+            if let form = decomposedForm(ms) { return form }
+            return (ms.map(\.fields), { .transform(Transform3D(fields: $0) ?? .identity) }, Interpolation.lerpVectors)
         }
         var vectors: [[Double]] = []
         var previousAngle: Double?
@@ -207,6 +224,42 @@ struct LinearForm {
             (c.sx, c.sy, c.sz, c.rotationZ) = (v[0], v[1], v[2], v[3])
             (c.tx, c.ty, c.tz, c.m34) = (v[4], v[5], v[6], v[7])
             return .transform(c.composed)
-        })
+        }, Interpolation.lerpVectors)
+    }
+
+    /// Layout of a `Transform3D.Decomposed` vector: translation 0..<3, scale 3..<6,
+    /// skew 6..<9, perspective 9..<13, quaternion 13..<17.
+    private static let quaternionStart = 13
+
+    /// Step 2 of `transformForm`; nil when a matrix does not decompose.
+    private static func decomposedForm(_ ms: [Transform3D])
+        -> ([[Double]], ([Double]) -> AnimatableValue, ([Double], [Double], Double) -> [Double])? {
+        var vectors: [[Double]] = []
+        var previous: SIMD4<Double>?
+        for m in ms {
+            guard let d = m.decomposed else { return nil }
+            var q = d.quaternion
+            if let p = previous, (p * q).sum() < 0 { q = -q }
+            previous = q
+            vectors.append([d.translation.x, d.translation.y, d.translation.z,
+                            d.scale.x, d.scale.y, d.scale.z,
+                            d.skew.x, d.skew.y, d.skew.z,
+                            d.perspective.x, d.perspective.y, d.perspective.z, d.perspective.w,
+                            q.x, q.y, q.z, q.w])
+        }
+        let k = quaternionStart
+        let rebuild: ([Double]) -> AnimatableValue = { v in
+            let d = Transform3D.Decomposed(translation: SIMD3(v[0], v[1], v[2]), scale: SIMD3(v[3], v[4], v[5]),
+                                           skew: SIMD3(v[6], v[7], v[8]),
+                                           perspective: SIMD4(v[9], v[10], v[11], v[12]),
+                                           quaternion: SIMD4(v[k], v[k + 1], v[k + 2], v[k + 3]))
+            return .transform(d.recomposed)
+        }
+        let blend: ([Double], [Double], Double) -> [Double] = { a, b, u in
+            let q = Transform3D.Decomposed.slerp(SIMD4(a[k], a[k + 1], a[k + 2], a[k + 3]),
+                                                 SIMD4(b[k], b[k + 1], b[k + 2], b[k + 3]), u)
+            return Interpolation.lerpVectors(Array(a[..<k]), Array(b[..<k]), u) + [q.x, q.y, q.z, q.w]
+        }
+        return (vectors, rebuild, blend)
     }
 }

@@ -52,11 +52,16 @@ private func transform(_ v: AnimatableValue?) -> Transform3D? {
                                             .transform(.rotation(-170 * deg, 0, 0, 1)), 0.5))
     #expect(wrap.map { near($0, .rotation(.pi, 0, 0, 1)) } == true)
 
-    // An x rotation does not decompose: entries blend.
+    // An x rotation turns too (by quaternion; see TransformInterpolationTests).
     let tilt = Transform3D.rotation(.pi / 2, 1, 0, 0)
-    let blended = transform(Interpolation.lerp(.transform(.identity), .transform(tilt), 0.5))
-    let average = Transform3D(fields: zip(Transform3D.identity.fields, tilt.fields).map { ($0 + $1) / 2 })
-    #expect(blended != nil && average != nil && near(blended!, average!))
+    let turned = transform(Interpolation.lerp(.transform(.identity), .transform(tilt), 0.5))
+    #expect(turned.map { near($0, .rotation(.pi / 4, 1, 0, 0)) } == true)
+
+    // A matrix that does not decompose (flattened along z) blends its entries.
+    let flat = Transform3D(fields: [0.8, 0, 0, 0, 0, 0.77, 0.23, -0.00023, 0, 0, 0, 0, 0, 0, 0, 1])
+    let blended = flat.flatMap { transform(Interpolation.lerp(.transform(.identity), .transform($0), 0.5)) }
+    let average = flat.flatMap { f in Transform3D(fields: zip(Transform3D.identity.fields, f.fields).map { ($0 + $1) / 2 }) }
+    #expect(blended != nil && blended == average)
 }
 
 @Test func pathsBlendPointByPoint() {

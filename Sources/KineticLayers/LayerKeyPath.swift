@@ -7,7 +7,7 @@ public enum LayerKeyPath: Hashable, Sendable {
     case position, positionX, positionY
     case bounds, boundsSize, boundsWidth, boundsHeight
     case anchorPoint, opacity, backgroundColor, cornerRadius, borderWidth, borderColor
-    case transform
+    case transform, sublayerTransform
     case transformRotationX, transformRotationY, transformRotationZ
     case transformScale, transformScaleX, transformScaleY
     case transformTranslationX, transformTranslationY, transformTranslationZ
@@ -37,7 +37,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         "bounds.size.width": .boundsWidth, "bounds.size.height": .boundsHeight,
         "anchorPoint": .anchorPoint, "opacity": .opacity, "backgroundColor": .backgroundColor,
         "cornerRadius": .cornerRadius, "borderWidth": .borderWidth, "borderColor": .borderColor,
-        "transform": .transform,
+        "transform": .transform, "sublayerTransform": .sublayerTransform,
         "transform.rotation": .transformRotationZ, "transform.rotation.z": .transformRotationZ,
         "transform.rotation.x": .transformRotationX, "transform.rotation.y": .transformRotationY,
         "transform.scale": .transformScale, "transform.scale.x": .transformScaleX,
@@ -81,7 +81,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .bounds: .rect
         case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor, .foregroundColor,
              .instanceColor: .color
-        case .transform, .instanceTransform: .transform
+        case .transform, .sublayerTransform, .instanceTransform: .transform
         case .path: .path
         case .colors: .colors
         case .locations: .numbers
@@ -134,6 +134,7 @@ extension Layer {
         case .borderWidth: return .number(borderWidth)
         case .borderColor: return .color(borderColor)
         case .transform: return .transform(transform)
+        case .sublayerTransform: return .transform(sublayerTransform)
         case .transformRotationX: return .number(c.rotationX)
         case .transformRotationY: return .number(c.rotationY)
         case .transformRotationZ: return .number(c.rotationZ)
@@ -195,6 +196,7 @@ extension Layer {
         case (.borderWidth, .number(let v)): borderWidth = v
         case (.borderColor, .color(let c)): borderColor = c
         case (.transform, .transform(let t)): transform = t
+        case (.sublayerTransform, .transform(let t)): sublayerTransform = t
         case (.transformRotationX, .number(let v)): updateTransform { $0.rotationX = v }
         case (.transformRotationY, .number(let v)): updateTransform { $0.rotationY = v }
         case (.transformRotationZ, .number(let v)): updateTransform { $0.rotationZ = v }

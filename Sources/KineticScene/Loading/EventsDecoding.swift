@@ -250,7 +250,7 @@ struct EventsDecoder {
     private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
         var changes: [(behavior: String, property: String, value: BehaviorValue)] = []
-        var layerChanges: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)] = []
+        var layerChanges: [(layer: EventLayer, setting: LayerSetting)] = []
         var ok = true
         for (k, v) in raw {
             guard let key = k.scalar?.string else { continue }
@@ -285,11 +285,14 @@ struct EventsDecoder {
         return ok ? .set(changes, layers: layerChanges) : nil
     }
 
-    /// `LAYER.keyPath: value` with the key path checked against the layer.
+    /// `LAYER.key: value`: an animatable key path's value, checked against the layer, or
+    /// a property no animation reaches, read as the layer's definition would read it.
+    /// Contact items may be any layer, so only the keys every layer has apply to them.
     private mutating func layerChange(_ id: String, _ text: String, _ vf: Field,
-                                      contact: Bool) -> (layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)? {
+                                      contact: Bool) -> (layer: EventLayer, setting: LayerSetting)? {
         let layer: EventLayer
         var keyPath = LayerKeyPath.named[text]
+        var type: LayerType?
         switch id {
         case "$item", "$other":
             guard contact else {
@@ -300,18 +303,30 @@ struct EventsDecoder {
         default:
             layer = .id(id)
             if let entry = dynamics.layerIDs[id] {
+                type = entry.type
                 if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
-                if let kp = keyPath, let types = kp.layerTypes, !types.contains(entry.type) {
-                    vf.report("'\(text)' does not apply to \(entry.type.rawValue) layer '\(id)'")
-                    return nil
-                }
             }
         }
-        guard let kp = keyPath else {
-            vf.report("'\(text)' is not a key path of layer '\(id)'" + NameSuggestion.hint(for: text, in: Array(LayerKeyPath.named.keys)))
-            return nil
+        func applies(to types: Set<LayerType>?) -> Bool {
+            guard let types else { return true }
+            guard let type, types.contains(type) else {
+                let what = type.map { "\($0 == .layer ? "plain" : $0.rawValue) layer '\(id)'" } ?? "\(id), which may be any layer"
+                vf.report("'\(text)' does not apply to \(what)")
+                return false
+            }
+            return true
         }
-        guard let value = animations.value(vf, for: kp) else { return nil }
-        return (layer, kp, value)
+        if let kp = keyPath {
+            guard applies(to: kp.layerTypes), let value = animations.value(vf, for: kp) else { return nil }
+            return (layer, .value(kp, value))
+        }
+        if let property = LayerProperty(rawValue: text) {
+            guard applies(to: property.layerTypes),
+                  let source = animations.assets.layer(type: type ?? .layer, setting: text, to: vf) else { return nil }
+            return (layer, .property(property, from: source))
+        }
+        let names = Array(LayerKeyPath.named.keys) + LayerProperty.allCases.map(\.rawValue)
+        vf.report("'\(text)' is not a key of layer '\(id)'" + NameSuggestion.hint(for: text, in: names))
+        return nil
     }
 }

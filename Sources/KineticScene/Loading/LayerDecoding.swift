@@ -123,6 +123,24 @@ struct LayerDecoder {
         return items.compactMap { layer($0, address: nil, place: $0.keyPath) }
     }
 
+    /// A layer of `type` with only `key` read from `value`, as a layer definition reads it
+    /// (the same checks and messages): the new value of an event's `set:` of a property
+    /// no animation reaches.
+    mutating func layer(type: LayerType, setting key: String, to value: Field) -> Layer? {
+        var layer = Layer(place: value.keyPath, type: type)
+        let m = Mapping(owner: value, fields: [key: value], order: [key])
+        readCommon(m, into: &layer, address: nil)
+        switch type {
+        case .shape: readShape(m, into: &layer, address: nil)
+        case .gradient: layer.content = .gradient(gradient(m) ?? Gradient())
+        case .text: readText(m, into: &layer)
+        case .replicator: readReplicator(m, into: &layer)
+        case .emitter: layer.content = .emitter(emitter(m))
+        case .layer, .image: break
+        }
+        return layer
+    }
+
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         if let f = m["anchorPoint"], let p = f.point { layer.anchorPoint = p }
         if let f = m["frame"] {

@@ -52,10 +52,10 @@ public struct EventAction: Sendable {
         case removeBehaviors([String])
         /// The behaviors, and those of their properties written as expressions.
         case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression])
-        /// `BEHAVIOR.property: value`, and `LAYER.keyPath: value` (the layer's value from
-        /// then on, over its animations).
+        /// `BEHAVIOR.property: value`, and `LAYER.key: value` (the layer's value from then
+        /// on, over its animations).
         case set([(behavior: String, property: String, value: BehaviorValue)],
-                 layers: [(layer: EventLayer, keyPath: LayerKeyPath, value: AnimatableValue)])
+                 layers: [(layer: EventLayer, setting: LayerSetting)])
         /// Removed layers disappear (hidden) and leave every behavior.
         case removeLayers([EventLayer])
         /// An animation started when the event fires (its `begin` is a delay from then) on

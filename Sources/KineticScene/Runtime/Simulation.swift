@@ -47,14 +47,11 @@ public final class Simulation {
     private var timeEvents: [(time: Double, actions: [EventAction])] = []
     /// Actions waiting for their delay, with the contact that fired them.
     private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
-    /// Layers removed by events, by id.
-    private var removedLayers: Set<String> = []
     /// The `dynamics.debug` overlay of the last frame.
     private var debugLayers: [Layer] = []
-    /// Layer values set by events, in the order set.
-    private var layerValues: [(id: String, keyPath: LayerKeyPath, value: AnimatableValue)] = []
-    /// Animations started by events, with the layer id they animate and their start time.
-    private var startedAnimations: [(id: String, spec: AnimationSpec)] = []
+    /// What events have done to layers: values set, animations started (with their
+    /// start times), layers removed.
+    private var changes = LayerChanges()
     /// The actions of `on: {animationStop: ID}` handlers by animation id, in file order.
     private var stopHandlers: [String: [EventAction]] = [:]
     /// `animations:` with expression values evaluated when each began: by the timeline
@@ -68,7 +65,7 @@ public final class Simulation {
     private var behaviorExpressions: [String: [BehaviorExpression]] = [:]
 
     private enum CaptureTarget {
-        /// An index in `animations`, `behaviorAnimations`, `startedAnimations`.
+        /// An index in `animations`, `behaviorAnimations`, `changes.animations`.
         case animation(Int), behaviorAnimation(Int), started(Int)
     }
 
@@ -113,13 +110,14 @@ public final class Simulation {
     }
 
     /// What a frame at `time` shows, from the physics as it stands: the timeline's tree
-    /// (only the animations beginning before `limit`), each item where the physics has
-    /// it, expressions and named shapes run again over the moved items (a rope drawn
-    /// through their centers), then the events' layer changes.
+    /// (only the animations beginning before `limit`) with the events' layer changes,
+    /// each item where the physics has it, then expressions and named shapes run again
+    /// over the moved items (a rope drawn through their centers).
     private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
         let scene = timeline.scene
         let begun = { (spec: AnimationSpec) in spec.timing.beginTime < limit }
-        var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations)
+        var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
+                                   changes: changes.beginning(before: limit))
         if let animator {
             for b in bindings {
                 guard let s = animator.state(of: b.id) else { continue }
@@ -132,22 +130,6 @@ public final class Simulation {
                 _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                     .apply(to: &frame.layers, time: time, frame: index)
                 for i in frame.layers.indices { frame.layers[i].updateNamedShapes() }
-            }
-        }
-        if !removedLayers.isEmpty || !layerValues.isEmpty || !startedAnimations.isEmpty {
-            let addresses = Self.addresses(of: frame.layers)
-            for change in layerValues {
-                guard let address = addresses[change.id] else { continue }
-                frame.layers.modify(at: address) { $0.setValue(change.value, at: change.keyPath) }
-            }
-            for started in startedAnimations where begun(started.spec) {
-                guard let address = addresses[started.id] else { continue }
-                var spec = started.spec
-                spec.layer = address
-                Timeline.apply(spec, at: time, to: &frame.layers)
-            }
-            for id in removedLayers {
-                if let address = addresses[id] { frame.layers.modify(at: address) { $0.isHidden = true } }
             }
         }
         return frame
@@ -213,7 +195,7 @@ public final class Simulation {
             switch target {
             case .animation(let i): animations[i] = captured(scene.animations[i])
             case .behaviorAnimation(let i): behaviorAnimations[i].spec = captured(behaviorAnimations[i].spec)
-            case .started(let i): startedAnimations[i].spec = captured(startedAnimations[i].spec)
+            case .started(let i): changes.animations[i].spec = captured(changes.animations[i].spec)
             }
         }
     }
@@ -352,21 +334,21 @@ public final class Simulation {
             }
             for change in layerChanges {
                 guard let id = Self.layerID(change.layer, contact) else { continue }
-                layerValues.append((id, change.keyPath, change.value))
+                self.changes.values.append((id, change.setting))
             }
         case .animate(let spec, let layer):
             guard let id = Self.layerID(layer, contact) else { return }
             var started = spec
             started.timing.beginTime += animator.time
-            startedAnimations.append((id, started))
+            changes.animations.append((id, started))
             if started.needsCapture {
-                pendingCaptures.append((started.timing.beginTime, .started(startedAnimations.count - 1)))
+                pendingCaptures.append((started.timing.beginTime, .started(changes.animations.count - 1)))
             }
             scheduleStop(of: started)
         case .removeLayers(let layers):
             for layer in layers {
                 guard let id = Self.layerID(layer, contact) else { continue }
-                removedLayers.insert(id)
+                changes.removed.insert(id)
                 if animator.state(of: id) != nil { try animator.removeItem(id) }
             }
         }
@@ -383,7 +365,7 @@ public final class Simulation {
     private func start(_ spec: DynamicsSpec) throws(DynamicsError) {
         let scene = timeline.scene
         let initial = timeline.frame(at: 0, index: 0).layers
-        let addresses = Self.addresses(of: scene.layers)
+        let addresses = scene.layerIDs
         var items: [DynamicItem] = []
         bindings = []
         var ids = spec.itemIDs
@@ -408,9 +390,7 @@ public final class Simulation {
             if case .time(let t) = e.trigger { return (k, t, e.actions) } else { return nil }
         }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map { ($0.1, $0.2) }   // file order among equal times
         delayed = []
-        removedLayers = []
-        layerValues = []
-        startedAnimations = []
+        changes = LayerChanges()
         debugLayers = []
         stopHandlers = [:]
         for event in scene.events {
@@ -480,16 +460,5 @@ public final class Simulation {
 
     private static func rotate(_ v: Point, by angle: Double) -> Point {
         Point(cos(angle) * v.x - sin(angle) * v.y, sin(angle) * v.x + cos(angle) * v.y)
-    }
-
-    /// Every layer id's address in the tree.
-    private static func addresses(of layers: [Layer], parent: [Int] = []) -> [String: LayerAddress] {
-        var result: [String: LayerAddress] = [:]
-        for (i, layer) in layers.enumerated() {
-            let address = parent + [i]
-            if let id = layer.id { result[id] = LayerAddress(address) }
-            result.merge(addresses(of: layer.sublayers, parent: address)) { first, _ in first }
-        }
-        return result
     }
 }

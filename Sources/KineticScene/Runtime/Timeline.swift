@@ -27,14 +27,16 @@ public struct Timeline: Sendable {
         frame(at: time, index: index, animations: animations)
     }
 
-    /// The presentation tree at `time` with `animations` in place of the scene's.
-    func frame(at time: Double, index: Int, animations: [AnimationSpec]) -> SceneFrame {
-        var layers = animatedLayers(at: time, index: index, animations: animations)
+    /// The presentation tree at `time` with `animations` in place of the scene's and the
+    /// events' `changes` applied.
+    func frame(at time: Double, index: Int, animations: [AnimationSpec],
+               changes: LayerChanges = LayerChanges()) -> SceneFrame {
+        var layers = animatedLayers(at: time, index: index, animations: animations, changes: changes)
         // Replicator copies run their animations at earlier times: each time once.
         var earlier: [Double: [Layer]] = [:]
         layers = Replication.expand(layers, at: time) { t in
             if let cached = earlier[t] { return cached }
-            let tree = animatedLayers(at: t, index: index, animations: animations)
+            let tree = animatedLayers(at: t, index: index, animations: animations, changes: changes)
             earlier[t] = tree
             return tree
         }
@@ -42,12 +44,15 @@ public struct Timeline: Sendable {
                           background: scene.settings.background, layers: layers)
     }
 
-    /// The model tree with animations, then expressions (which read presentation
-    /// values), then named shapes (which follow their parameters) applied at `time` —
-    /// before replicators expand, so every copy carries the result at its own time.
-    func animatedLayers(at time: Double, index: Int, animations: [AnimationSpec]) -> [Layer] {
+    /// The model tree with animations, then the events' changes, then expressions (which
+    /// read presentation values), then named shapes (which follow their parameters)
+    /// applied at `time` — before replicators expand, so every copy carries the result at
+    /// its own time.
+    func animatedLayers(at time: Double, index: Int, animations: [AnimationSpec],
+                        changes: LayerChanges = LayerChanges()) -> [Layer] {
         var layers = scene.layers
         for spec in animations { Self.apply(spec, at: time, to: &layers) }
+        if !changes.isEmpty { changes.apply(to: &layers, at: time, ids: scene.layerIDs) }
         if !scene.bindings.isEmpty {
             _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                 .apply(to: &layers, time: time, frame: index)

@@ -1,0 +1,47 @@
+import KineticLayers
+
+/// What events have done to layers so far: values set, animations started, layers
+/// removed — each naming its layer by id.
+///
+/// They are applied to the animated model tree, after the scene's animations and before
+/// expressions and replicators (`Timeline`): a change to a replicated sublayer shows in
+/// every copy, as Core Animation's copies are drawn from the one layer, and a mask layer
+/// is found by its id like any other. A started animation runs in each copy's own time,
+/// so copies lag by their `instanceDelay` as they do for the scene's animations.
+struct LayerChanges: Sendable {
+    /// Values set by `set:`, in the order set (a later one wins).
+    var values: [(id: String, setting: LayerSetting)] = []
+    /// Animations started by `animate`, with the id of the layer they animate; their
+    /// begin times are scene times.
+    var animations: [(id: String, spec: AnimationSpec)] = []
+    /// Layers removed by `removeLayers` (hidden, with their subtrees).
+    var removed: Set<String> = []
+
+    var isEmpty: Bool { values.isEmpty && animations.isEmpty && removed.isEmpty }
+
+    /// The changes with only the started animations that begin before `limit`.
+    func beginning(before limit: Double) -> LayerChanges {
+        guard limit.isFinite else { return self }
+        var kept = self
+        kept.animations = animations.filter { $0.spec.timing.beginTime < limit }
+        return kept
+    }
+
+    /// Applies the changes to `layers` (a model-structured tree) at `time`; `ids` gives
+    /// each id's address.
+    func apply(to layers: inout [Layer], at time: Double, ids: [String: LayerAddress]) {
+        for change in values {
+            guard let address = ids[change.id] else { continue }
+            layers.modify(at: address) { $0.apply(change.setting) }
+        }
+        for started in animations {
+            guard let address = ids[started.id] else { continue }
+            var spec = started.spec
+            spec.layer = address
+            Timeline.apply(spec, at: time, to: &layers)
+        }
+        for id in removed {
+            if let address = ids[id] { layers.modify(at: address) { $0.isHidden = true } }
+        }
+    }
+}

@@ -75,6 +75,22 @@ sq=d['layers']['square']
 ok = d['frame']==10 and abs(d['time']-0.2)<1e-9 and abs(sq['position'][0]-40)<1e-9 \
      and sq['corners'][0]==[30,30] and sq['backgroundColor']=='#FF3B30FF' and d['layers']['ring']['strokeEnd']==0.4
 sys.exit(not ok)\""
+check "inspect lists masks, multiplied colors, corners behind the eye" bash -c "
+    '$kinetic' inspect '$scenes/inspect-cases.yaml' --time 0.5 > m.json && python3 -c \"
+import json,sys
+L=json.load(open('m.json'))['layers']
+ok = L['view']['mask']=='revealMask' and L['revealMask']['type']=='shape' \\
+     and L['revealMask']['path'].startswith('M 80 50 ') \\
+     and L['cell#1#1']['colorMultiplier']=='#99FF99FF' and L['cell#1#0']['colorMultiplier']=='#FFFF99FF' \\
+     and L['wall']['corners'][0] is None and L['wall']['corners'][3] is None and L['wall']['corners'][1] is not None
+sys.exit(not ok)\""
+check "--time past the end exits 64 like --frame, naming the end" bash -c "
+    exits64() { '$kinetic' \"\$@\" >/dev/null 2>err.txt; local c=\$?; [ \$c = 64 ] || { echo \"exit \$c: \$*\"; return 1; }; }
+    exits64 inspect '$scenes/inspect-cases.yaml' --time 5 && grep -q 'past the scene.s end (2 s; the last frame is 39)' err.txt &&
+    exits64 render '$scenes/inspect-cases.yaml' -o late.png --time 2.5 --quiet && grep -q 'past the scene.s end (2 s;' err.txt &&
+    [ ! -e late.png ] &&
+    exits64 inspect '$scenes/inspect-cases.yaml' --frame 40 && grep -q 'past the last frame (39)' err.txt &&
+    '$kinetic' inspect '$scenes/inspect-cases.yaml' --time 2 | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)[\"frame\"] != 39)'"
 check "fps above 50 resamples gifs with a warning" bash -c "
     '$kinetic' render '$scenes/moving-square.yaml' -o c.gif --quiet 2>w.txt --duration 0.5 && true
     '$kinetic' render '$scenes/moving-square.yaml' -o d.gif --fps 100 2>w.txt >/dev/null; grep -q 'clamp' w.txt"

@@ -9,7 +9,13 @@ struct InspectCommand: ParsableCommand {
         discussion: """
         Layers by id (or by place, e.g. layers[2].sublayers[0]) with position, bounds,
         transform, the bounds' corners in scene points, colors and (shape layers) the trimmed
-        path, as section 10 of the scene format lays out.
+        path, as section 10 of the scene format lays out. Masks are listed as layers too,
+        under their id or place (layers[1].mask), and their host names them in "mask".
+        A corner at or behind the eye (w ≤ 0 under a perspective) is null. A replicator
+        copy's colorMultiplier is the product of its replicators' colors, as rendered.
+
+        --frame takes 0 to the last frame, --time 0 to the scene's end (the last frame
+        ends there); past those the command stops with exit 64.
 
         Examples:
           kinetic inspect scene.yaml --frame 25
@@ -19,10 +25,10 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "The scene file.")
     var scene: String
 
-    @Option(help: "Frame index (0-based).")
+    @Option(help: "Frame index (0-based), at most the scene's last frame.")
     var frame: Int?
 
-    @Option(help: "Time in seconds (the frame showing it is computed at exactly this time).")
+    @Option(help: "Time in seconds, up to the scene's end (the frame showing it is computed at exactly this time).")
     var time: Double?
 
     @Flag(help: "Add every live particle to the emitter report.")
@@ -38,17 +44,17 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try SceneLoading.load(scene, limits: limitOptions.limits)
-        let timeline = Timeline(scene: loaded)
-        let fps = loaded.settings.fps
-        let index = frame ?? Int((time ?? 0) * fps)
-        if let frame, frame >= loaded.frameCount {
-            Terminal.error("--frame \(frame) is past the last frame (\(loaded.frameCount - 1))")
-            throw ExitStatus.usage
+        let choice: FrameChoice
+        do {
+            choice = try FrameChoice(frame: frame, time: time, frameCount: loaded.frameCount, fps: loaded.settings.fps)
+        } catch {
+            Terminal.error("\(error)")
+            throw error.exitCode
         }
-        let simulation = Simulation(timeline: timeline)
+        let simulation = Simulation(timeline: Timeline(scene: loaded))
         var particleSimulation = ParticleSimulation(scene: loaded, maxParticles: limitOptions.limits.maxParticles)
         do {
-            let state = try particleSimulation.addingParticles(to: simulation.frame(at: time ?? Double(index) / fps, index: index))
+            let state = try particleSimulation.addingParticles(to: simulation.frame(at: choice.time, index: choice.index))
             print(InspectReport.json(for: state, items: simulation.itemStates, particles: particles))
         } catch {
             throw SceneLoading.exit(for: error, scene: scene)

@@ -46,10 +46,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Render only frames A through B (0-based, inclusive), e.g. 0-49.", valueName: "A-B"))
     var frames: String?
 
-    @Option(help: "The single frame to write for .png/.svg/.pdf outputs.")
+    @Option(help: "The single frame to write for .png/.svg/.pdf outputs, at most the last frame.")
     var frame: Int?
 
-    @Option(help: "The time in seconds of the single frame to write for .png/.svg/.pdf outputs.")
+    @Option(help: "The time in seconds of the single frame to write for .png/.svg/.pdf outputs, up to the scene's end.")
     var time: Double?
 
     @Option(help: "Pixels per point (overrides the scene's).")
@@ -86,6 +86,7 @@ struct RenderCommand: ParsableCommand {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if loop < 0 || loop > 65535 { throw ValidationError("--loop must be 0…65535") }
         if frame != nil, time != nil { throw ValidationError("give --frame or --time, not both") }
+        if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
         if let time, !(time.isFinite && time >= 0) { throw ValidationError("--time must be a finite number ≥ 0") }
         if let frames, parseFrameRange(frames) == nil { throw ValidationError("--frames takes A-B with 0 ≤ A ≤ B, e.g. 0-49") }
         if let output {
@@ -109,6 +110,9 @@ struct RenderCommand: ParsableCommand {
         var scene = try SceneLoading.load(self.scene, limits: limitOptions.limits)
         let target = output.map(OutputTarget.parse)
         try applyOverrides(to: &scene, target: target)
+        // A still's frame is checked before any asset is decoded.
+        var still: FrameChoice?
+        if target?.isSingleFrame == true { still = try frameChoice(frameCount: scene.frameCount, fps: scene.settings.fps) }
 
         var sceneRenderer: SceneRenderer
         do {
@@ -127,13 +131,9 @@ struct RenderCommand: ParsableCommand {
             if let target {
                 switch target {
                 case .png(let path), .svg(let path), .pdf(let path):
-                    let index = frame ?? Int(((time ?? 0) * fps).rounded(.down))
-                    guard index < count || time != nil else {
-                        Terminal.error("--frame \(index) is past the last frame (\(count - 1))")
-                        throw ExitStatus.usage
-                    }
+                    let choice = try still ?? frameChoice(frameCount: count, fps: fps)
                     var particles = ParticleSimulation(scene: scene, maxParticles: limitOptions.limits.maxParticles)
-                    let tree = try particles.addingParticles(to: Simulation(timeline: timeline).frame(at: time ?? Double(index) / fps, index: index))
+                    let tree = try particles.addingParticles(to: Simulation(timeline: timeline).frame(at: choice.time, index: choice.index))
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
                 case .gif(let path):
@@ -175,6 +175,14 @@ struct RenderCommand: ParsableCommand {
         }
         if case .gif = target, let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: fps != nil) {
             Terminal.warning(warning)
+        }
+    }
+
+    /// The still's frame (`--frame` or `--time`), within the scene's frames.
+    private func frameChoice(frameCount: Int, fps: Double) throws -> FrameChoice {
+        do { return try FrameChoice(frame: frame, time: time, frameCount: frameCount, fps: fps) } catch {
+            Terminal.error("\(error)")
+            throw error.exitCode
         }
     }
 

@@ -11,8 +11,8 @@ enum InspectReport {
     static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:], particles: Bool = false) -> String {
         var layers: [String: Any] = [:]
         // The renderer's composition: each layer's plane flattened into its superlayer's.
-        Layer.forEachCanvasProjection(frame.layers) { layer, toScene in
-            layers[layer.key] = describe(layer, toScene: toScene)
+        Listing.forEachLayer(frame.layers) { key, layer, placement in
+            layers[key] = describe(layer, placement: placement)
         }
         var emitters: [String: Any] = [:]
         for layer in frame.layers { layer.forEach { describeEmitter($0, particles: particles, into: &emitters) } }
@@ -30,8 +30,8 @@ enum InspectReport {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// One layer's entry; `toScene` maps its bounds plane to the scene.
-    private static func describe(_ layer: Layer, toScene: PlaneProjection) -> [String: Any] {
+    /// One layer's entry; `placement` is how it reaches the canvas.
+    private static func describe(_ layer: Layer, placement: Listing.Placement) -> [String: Any] {
         var d: [String: Any] = [
             "type": layer.type.rawValue,
             "position": point(layer.position),
@@ -41,7 +41,8 @@ enum InspectReport {
             "hidden": layer.isHidden,
             "zPosition": number(layer.zPosition),
             "transform": layer.transform.fields.map(number),
-            "corners": layer.bounds.corners.map { point(toScene.apply(to: $0)) },
+            // A corner the renderer cannot place (at or behind the eye) is null.
+            "corners": layer.bounds.corners.map { corner -> Any in placement.canvasPoint(of: corner).map(point) ?? NSNull() },
             "cornerRadius": number(layer.cornerRadius),
         ]
         if let c = layer.backgroundColor { d["backgroundColor"] = c.hexString }
@@ -82,7 +83,8 @@ enum InspectReport {
         case .plain:
             break
         }
-        if let c = layer.colorMultiplier { d["colorMultiplier"] = c.hexString }
+        if let c = placement.colorMultiplier { d["colorMultiplier"] = c.hexString }
+        if let mask = placement.maskKey { d["mask"] = mask }
         return d
     }
 

@@ -1,0 +1,95 @@
+import KineticGeometry
+import KineticLayers
+
+extension InspectReport {
+    /// Which layers `inspect` lists, under which keys, and how each reaches the canvas:
+    /// the renderer's composition, walked once for the whole tree.
+    enum Listing {
+        /// How a layer reaches the canvas, as the renderer draws it.
+        struct Placement {
+            /// The map of every level, innermost first: the layer's plane into its
+            /// superlayer's (through the superlayer's `sublayerTransform`; a mask into its
+            /// host's bounds plane), that one into the next, …, a root's into the canvas.
+            var levels: [PlaneProjection]
+            /// The product of `levels`: the layer's bounds plane to the canvas, in points.
+            var toCanvas: PlaneProjection
+            /// What the layer's pixels are multiplied by: the product of the
+            /// `colorMultiplier`s of the layer and of every layer it is drawn inside (its
+            /// superlayers; for a mask, its host and the host's), as the renderer applies
+            /// each one to everything its layer renders. nil when none has one.
+            var colorMultiplier: Color?
+            /// The key the layer's mask is listed under, when it has a mask.
+            var maskKey: String?
+
+            /// Where a point of the layer's bounds plane lands on the canvas; nil when it
+            /// lies at or behind the eye (w ≤ 0) at some level — the renderer draws
+            /// nothing there, and the perspective divide would mirror it to a meaningless
+            /// place — or maps to no finite point.
+            func canvasPoint(of p: Point) -> Point? {
+                var q = p
+                for level in levels {
+                    guard level.w(at: q) > 0 else { return nil }
+                    q = level.apply(to: q)
+                }
+                let r = toCanvas.apply(to: p)
+                return r.x.isFinite && r.y.isFinite ? r : nil
+            }
+        }
+
+        /// Calls `body` with every layer of the trees `roots` — sublayers and masks (and
+        /// their sublayers and masks) included, depth first, a layer before its sublayers
+        /// and its mask last — with the key it is listed under and its placement.
+        ///
+        /// A layer's key is `Layer.key` (its id, or its place such as `layers[1].mask`).
+        /// Replicator copies carry `#k` suffixes in their keys; the layers of a copy's mask
+        /// do not (the runtime renames only sublayers), so they take their host's suffix
+        /// here, which keeps every copy's mask apart: `revealMask#2` is the mask of the
+        /// host in copy 2.
+        static func forEachLayer(_ roots: [Layer], _ body: (String, Layer, Placement) -> Void) {
+            for root in roots {
+                visit(root, superlayerSpace: .identity, parent: nil, maskSuffix: nil, body)
+            }
+        }
+
+        /// `maskSuffix`: inside a mask's subtree, the copy suffix of the mask's host.
+        private static func visit(_ layer: Layer, superlayerSpace: Transform3D, parent: Placement?,
+                                  maskSuffix: String?, _ body: (String, Layer, Placement) -> Void) {
+            let key = listedKey(layer.key, suffix: maskSuffix)
+            let level = layer.projectionToSuperlayer(through: superlayerSpace)
+            var placement = Placement(
+                levels: [level] + (parent?.levels ?? []),
+                toCanvas: level.concatenating(parent?.toCanvas ?? .identity),
+                colorMultiplier: product(parent?.colorMultiplier, layer.colorMultiplier))
+            let hostSuffix = copySuffix(of: key)
+            if let mask = layer.mask { placement.maskKey = listedKey(mask.key, suffix: hostSuffix) }
+            body(key, layer, placement)
+            for sublayer in layer.sublayers {
+                visit(sublayer, superlayerSpace: layer.sublayerSpace, parent: placement, maskSuffix: maskSuffix, body)
+            }
+            // The renderer draws a mask in its host's bounds space, without the host's
+            // sublayerTransform.
+            if let mask = layer.mask {
+                visit(mask, superlayerSpace: .identity, parent: placement, maskSuffix: hostSuffix, body)
+            }
+        }
+
+        /// `key` with `suffix` appended, unless it carries copy indices already (ids and
+        /// places contain `#` only as copy suffixes).
+        private static func listedKey(_ key: String, suffix: String?) -> String {
+            guard let suffix, !key.contains("#") else { return key }
+            return key + suffix
+        }
+
+        /// The copy indices `#i#j…` at the end of a key; "" for an original.
+        private static func copySuffix(of key: String) -> String {
+            key.firstIndex(of: "#").map { String(key[$0...]) } ?? ""
+        }
+
+        /// Channel by channel, as the renderer's successive multiplications compose.
+        private static func product(_ a: Color?, _ b: Color?) -> Color? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return Color(red: a.red * b.red, green: a.green * b.green, blue: a.blue * b.blue, alpha: a.alpha * b.alpha)
+        }
+    }
+}

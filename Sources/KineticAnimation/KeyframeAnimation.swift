@@ -1,7 +1,7 @@
 import KineticGeometry
 
-/// CAKeyframeAnimation's value side for `values` keyframes (path keyframes and paced
-/// motion along a path belong to the path library).
+/// CAKeyframeAnimation's value side for `values` keyframes (keyframes along a `path`:
+/// `PathKeyframeAnimation`, which checks its key times with these rules).
 public struct KeyframeAnimation: Hashable, Sendable {
     /// CAAnimationCalculationMode.
     public enum CalculationMode: String, Hashable, Sendable {

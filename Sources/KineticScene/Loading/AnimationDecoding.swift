@@ -34,6 +34,12 @@ struct AnimationDecoder {
     /// `animations:` entries with `behavior:`, for `behaviorAnimations(known:)`.
     private(set) var behaviorFields: [Field] = []
 
+    /// Every `path` animation read so far (events' `animate` ones included), in file
+    /// order, for `checkUnderlyingPaths`.
+    private(set) var pathAnimations: [PathAnimationUse] = []
+    /// Animations (and groups) read so far: the file order of `pathAnimations`.
+    private(set) var animationsRead = 0
+
     /// Reads the behavior animations against the behaviors of `dynamics:` (by id).
     /// Values must give their start (`from` or `values`): a behavior has no presentation
     /// value to start from.
@@ -97,6 +103,8 @@ struct AnimationDecoder {
                                         contactLayer: (LayerEntry, String)?,
                                         carrier: (keyPath: LayerKeyPath, property: String)?) -> (spec: AnimationSpec, after: Field?)? {
         guard var m = field.mapping(allowed: Self.keys) else { return nil }
+        animationsRead += 1
+        let order = animationsRead
         if carrier == nil, let f = m["behavior"] {
             f.report("'behavior' animations are read with the behaviors")
             return nil
@@ -209,9 +217,13 @@ struct AnimationDecoder {
                 return nil
             }
             spec.values = .keyframes(animation)
+            if keyPath == .path {
+                recordPathAnimation(spec, layer: name, order: order, fromEvent: contactLayer != nil,
+                                    sets: animation.values, blendsWith: nil)
+            }
         } else {
             for key in ["keyTimes", "timingFunctions", "calculationMode"] where m[key] != nil {
-                m[key]?.report("'\(key)' needs 'values'")
+                m[key]?.report("'\(key)' needs 'values' or a keyframe 'path'")
             }
             // A key that is present but invalid has been reported: stop here.
             var given: [String: AnimatableValue] = [:]
@@ -239,35 +251,158 @@ struct AnimationDecoder {
                 return nil
             }
             spec.values = .basic(from: from, to: to, by: by)
+            if keyPath == .path {
+                // `to` alone starts from the underlying path, `from` alone ends on it.
+                let alone = from == nil ? to.map { ("to", $0) } : to == nil ? from.map { ("from", $0) } : nil
+                let blend = alone.flatMap { key, value in m[key].map { (field: $0, key: key, value: value) } }
+                recordPathAnimation(spec, layer: name, order: order, fromEvent: contactLayer != nil,
+                                    sets: [from, to].compactMap { $0 }, blendsWith: spec.additive ? nil : blend)
+            }
         }
         return (spec, m["after"])
     }
 
     /// `path:` (CAKeyframeAnimation.path): the layer's position follows the path; key path
-    /// `position` (the default and the only one allowed).
+    /// `position` (the default and the only one allowed). `keyTimes` (one per vertex: the
+    /// path's start and each drawn segment's end) and `timingFunctions` (one per drawn
+    /// segment) are checked as for `values`, against the path's vertices.
     private func motionPath(_ pf: Field, _ m: Mapping, entry: LayerEntry, timing: AnimationTiming,
                             easing: AnimationSpec.Easing) -> (spec: AnimationSpec, after: Field?)? {
-        for key in ["from", "to", "by", "values", "keyTimes", "timingFunctions", "additive"] where m[key] != nil {
+        for key in ["from", "to", "by", "values", "additive"] where m[key] != nil {
             m[key]?.report("'\(key)' cannot be combined with a keyframe 'path'")
         }
         if let kp = m["keyPath"], kp.string != "position" { kp.report("a keyframe path animates 'position'") }
-        guard let path = pf.path else { return nil }
-        guard path.length > 0 else { pf.report("the path has no length to move along"); return nil }
+        // Read every key before giving up, so all of their problems are reported.
+        let path = pf.path
         var rotation: AnimationSpec.RotationMode?
         if let f = m["rotationMode"] {
             guard let r = f.choice(AnimationSpec.RotationMode.self) else { return nil }
             rotation = r
         }
-        var paced = false
+        var mode = KeyframeAnimation.CalculationMode.linear
         if let f = m["calculationMode"] {
-            guard let mode = f.choice(KeyframeAnimation.CalculationMode.self) else { return nil }
-            if mode == .discrete || mode == .cubic { f.report("along a path, calculationMode is linear or paced") }
-            paced = mode == .paced
+            guard let v = f.choice(KeyframeAnimation.CalculationMode.self) else { return nil }
+            if v == .cubic { f.report("along a path, calculationMode is linear, discrete or paced") }
+            mode = v
+        }
+        let keyTimes = m["keyTimes"].map { $0.numbers() }
+        let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
+        guard let path else { return nil }
+        guard path.length > 0 else { pf.report("the path has no length to move along"); return nil }
+        if keyTimes == .some(nil) || functions == .some(nil) { return nil }
+        if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
+        let motion = PathKeyframeAnimation(path: path, keyTimes: keyTimes ?? nil,
+                                           timingFunctions: (functions ?? nil)?.compactMap { $0 }, calculationMode: mode)
+        do {
+            try motion.validate()
+        } catch {
+            report(error, keyTimes: m["keyTimes"], timingFunctions: m["timingFunctions"], path: pf,
+                   segments: motion.segments.count, discrete: mode == .discrete)
+            return nil
         }
         var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: .position,
-                                 values: .motionPath(path, rotationMode: rotation, paced: paced), timing: timing)
+                                 values: .motionPath(motion, rotationMode: rotation), timing: timing)
         spec.easing = easing
         return (spec, m["after"])
+    }
+
+    /// Points a path keyframe validation error at the key it is about, counting what a
+    /// path has: its vertices (the start and each drawn segment's end) and segments.
+    private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?,
+                        path: Field, segments n: Int, discrete: Bool) {
+        switch error {
+        case .keyTimesCountMismatch(let expected, let got):
+            let what = discrete
+                ? "one per vertex — the path's start and each of its \(n) segments' ends — and the end of the last, or \(expected - 1) without it"
+                : "one per vertex: the path's start and each of its \(n) segments' ends"
+            (keyTimes ?? path).report("expected \(expected) key times (\(what)), found \(got)")
+        case .timingFunctionsCountMismatch(let expected, let got):
+            (timingFunctions ?? path).report("expected \(expected) timing functions (one per segment of the path), found \(got)")
+        default:
+            report(error, keyTimes: keyTimes, timingFunctions: timingFunctions, values: path)
+        }
+    }
+
+    /// A `path` animation: the paths it sets (which later animations of the layer may
+    /// start from) and the value it blends with the layer's underlying path, if any.
+    struct PathAnimationUse {
+        var layer: LayerAddress
+        var layerName: String
+        /// File order; a group's children follow the group.
+        var order: Int
+        /// An event's `animate`: it runs over every animation of `animations:`.
+        var fromEvent: Bool
+        /// The structures of its `from`, `to` and `values`.
+        var structures: [[PathElement.Kind]]
+        /// `to` (or `from`) given alone: blended with the underlying path, so that path
+        /// must have its structure.
+        var blend: (field: Field, key: String, structure: [PathElement.Kind])?
+    }
+
+    private mutating func recordPathAnimation(_ spec: AnimationSpec, layer name: String, order: Int, fromEvent: Bool,
+                                              sets values: [AnimatableValue],
+                                              blendsWith blend: (field: Field, key: String, value: AnimatableValue)?) {
+        let structures = values.compactMap(\.pathStructure)
+        var use = PathAnimationUse(layer: spec.layer, layerName: name, order: order, fromEvent: fromEvent,
+                                   structures: structures, blend: nil)
+        if let blend, let structure = blend.value.pathStructure { use.blend = (blend.field, blend.key, structure) }
+        pathAnimations.append(use)
+    }
+
+    /// Contract 3.1: paths of different structure cannot animate into each other. A
+    /// `path` animation giving only `to` (or only `from`) blends with the layer's
+    /// underlying path, which is not known until it runs: the model path (`layers`), or
+    /// what an earlier animation of the layer (in file order: animations added later sit
+    /// on top) leaves there — any of their `from`, `to` or `values`, whatever their
+    /// timing. An event's `animate` runs over all of `animations:`, so all of them (and
+    /// the other events' animations) count for it. The value is reported when none of
+    /// these has its structure: then it can never blend. Layers whose path an expression
+    /// draws (`{cubic: …}`, in `bindings`) are not checked: the expression replaces what
+    /// animations set. Call once every animation, events' included, has been read.
+    func checkUnderlyingPaths(layers: [Layer], bindings: [ExpressionBinding]) {
+        let drawn = Set(bindings.filter { $0.keyPath == .path }.map(\.layer))
+        for use in pathAnimations {
+            guard let blend = use.blend, !drawn.contains(use.layer),
+                  let model = layers[use.layer]?.shape, model.namedShape == nil else { continue }
+            let earlier = pathAnimations.filter {
+                $0.layer == use.layer && $0.order != use.order && ($0.order < use.order || use.fromEvent)
+            }
+            let candidates = [model.path.structure] + earlier.flatMap(\.structures)
+            guard !candidates.contains(blend.structure) else { continue }
+            let other = blend.key == "to" ? "from" : "to"
+            let given = "'\(blend.key)' (\(Self.describe(blend.structure)))"
+            let layerPath = "the path of layer '\(use.layerName)'"
+            let message: String
+            if model.path.isEmpty, earlier.allSatisfy(\.structures.isEmpty) {
+                message = "\(layerPath) is empty: \(given) has no path of its structure to animate "
+                    + (blend.key == "to" ? "from" : "to") + "; give '\(other)' too"
+            } else if candidates.count == 1 {
+                message = "\(given) and \(layerPath) (\(Self.describe(model.path.structure))) have different structures: "
+                    + "paths of different structure cannot animate into each other; give '\(other)' too"
+            } else {
+                let others = use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves"
+                message = "\(given) has the structure of neither \(layerPath) (\(Self.describe(model.path.structure))) "
+                    + "nor any path \(others) there: paths of different structure cannot animate into each other; "
+                    + "give '\(other)' too"
+            }
+            blend.field.report(message)
+        }
+    }
+
+    /// A path's commands as SVG letters (`M L C Z`), shortened when long.
+    static func describe(_ structure: [PathElement.Kind]) -> String {
+        if structure.isEmpty { return "empty" }
+        let letters = structure.map { kind -> String in
+            switch kind {
+            case .move: "M"
+            case .line: "L"
+            case .quadCurve: "Q"
+            case .curve: "C"
+            case .close: "Z"
+            }
+        }
+        return letters.count <= 12 ? letters.joined(separator: " ")
+            : letters.prefix(10).joined(separator: " ") + " … (\(letters.count) commands)"
     }
 
     /// Points a keyframe validation error at the key it is about.

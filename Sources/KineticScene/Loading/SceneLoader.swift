@@ -86,6 +86,7 @@ public enum SceneLoader {
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
+        eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
                           dynamics: dynamics, events: events,

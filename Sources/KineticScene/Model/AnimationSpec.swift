@@ -42,9 +42,10 @@ public struct AnimationSpec: Sendable {
         case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
         /// CAKeyframeAnimation: `values`, optional `keyTimes` and per-segment timing functions.
         case keyframes(KeyframeAnimation)
-        /// CAKeyframeAnimation with a `path`: `position` moves along it; `rotationMode`
-        /// turns the layer with the tangent.
-        case motionPath(BezierPath, rotationMode: RotationMode?, paced: Bool)
+        /// CAKeyframeAnimation with a `path`: `position` moves along it (timed by its
+        /// `keyTimes`, `timingFunctions` and `calculationMode`); `rotationMode` turns the
+        /// layer with the tangent.
+        case motionPath(PathKeyframeAnimation, rotationMode: RotationMode?)
         /// CAAnimationGroup: children timed in the group's local time.
         case group([AnimationSpec])
     }

@@ -101,9 +101,9 @@ public struct Timeline: Sendable {
             set(spec, to: &layers) { base in
                 animation.endpoints(base: base).flatMap { Interpolation.lerp($0.from, $0.to, fraction) }
             }
-        case .motionPath(let path, let rotationMode, let paced):
+        case .motionPath(let motion, let rotationMode):
             let u = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
-            guard let at = paced ? path.point(atLength: u * path.length) : path.point(atSegmentProgress: u) else { return }
+            guard let at = motion.point(at: u) else { return }
             layers.modify(at: spec.layer) { layer in
                 layer.setValue(.point(at.point), at: .position)
                 if let rotationMode {

@@ -44,13 +44,63 @@ struct Particle {
     }
 }
 
+/// The births owed to one emission window — a top-level cell on the emitter's clock, or a
+/// sub-cell on one parent particle — in times local to the window's start.
+///
+/// The count is the integral of the rate from the start, kept as the count at the start of
+/// the current run of equal rates plus rate × the time since, rather than a sum of one
+/// product per step: for a constant rate the k-th birth falls exactly at start + k / rate,
+/// and a whole window of length T gives ⌊rate × T⌋ whatever its start, with no birth on
+/// its end kept or dropped by the rounding of a long sum. A count within 10⁻⁹ (relative)
+/// of a whole number counts as that number, so 100/s over 0.29 s (28.999… in binary)
+/// gives 29.
+struct BirthClock {
+    /// Births owed at `runStart`, and the rate since then.
+    private var base = 0.0
+    private var runStart = 0.0
+    private var rate = 0.0
+    /// The end of the last interval counted; nil before the first.
+    private var last: Double?
+    /// Births handed out so far.
+    private(set) var born = 0
+
+    init() {}
+
+    /// The births in the local interval [a, b] at `rate` (a ≥ the previous interval's
+    /// end; a gap between them counts nothing): calls `birth` with each one's local time,
+    /// in order, until it returns false.
+    mutating func count(from a: Double, to b: Double, rate r: Double, birth: (Double) -> Bool) {
+        if let last {
+            if r != rate || a != last {
+                base += rate * (last - runStart)
+                runStart = a; rate = r
+            }
+        } else {
+            runStart = a; rate = r
+        }
+        last = b
+        guard r > 0 else { return }
+        let owed = base + r * (b - runStart)
+        let whole = (owed + 1e-9 * max(1, owed)).rounded(.down)
+        let n = Int(min(whole, Double(Int32.max)))
+        guard n > born else { return }
+        let first = born + 1
+        born = n
+        for k in first...n {
+            let t = min(max(runStart + (Double(k) - base) / r, a), b)
+            if !birth(t) { return }
+        }
+    }
+}
+
 /// The particles of one CAEmitterLayer, advanced in fixed steps of 1/240 s.
 ///
 /// Births are counted by integrating each cell's birth rate (× the layer's multiplier)
 /// over the step, the rate read at the step's middle; the k-th particle is born when the
 /// running count reaches k, at its exact time inside the step, so births spread evenly
-/// and do not clump at step boundaries. A rate of 1/s first emits at 1 s, as Core
-/// Animation does (Apple's fireworks sample relies on it). Motion needs no integration
+/// and do not clump at step boundaries (see `BirthClock`: a constant rate gives its k-th
+/// particle at exactly k / rate after the window's start). A rate of 1/s first emits at
+/// 1 s, as Core Animation does (Apple's fireworks sample relies on it). Motion needs no integration
 /// (see `Particle`), so the state at any time between steps is exact.
 ///
 /// Per-particle work appends to preallocated arrays and allocates nothing else.
@@ -68,10 +118,10 @@ public struct ParticleSystem: Sendable {
     private let childCount: [Int]
     /// Per cell: live (and not-yet-removed) particles, in birth order.
     private var particles: [[Particle]]
-    /// Per cell: for each of its particles, one birth accumulator per sub-cell.
-    private var subAccumulators: [[Double]]
-    /// Per top-level cell: the fractional count of births owed.
-    private var accumulator: [Double]
+    /// Per cell: for each of its particles, one birth clock per sub-cell.
+    private var subClocks: [[BirthClock]]
+    /// Per top-level cell: its births on the emitter's clock.
+    private var clocks: [BirthClock]
     /// Per cell: particles born so far (also each particle's index for its random draws).
     private var emitted: [UInt64]
     private var steps = 0
@@ -97,8 +147,8 @@ public struct ParticleSystem: Sendable {
         walk(model.emitterCells, -1)
         self.parent = parent; childSlot = slot; childCount = count
         particles = Array(repeating: [], count: parent.count)
-        subAccumulators = Array(repeating: [], count: parent.count)
-        accumulator = Array(repeating: 0, count: parent.count)
+        subClocks = Array(repeating: [], count: parent.count)
+        clocks = Array(repeating: BirthClock(), count: parent.count)
         emitted = Array(repeating: 0, count: parent.count)
         var h = UInt64(0xA076_1D64_78BD_642F)
         for byte in name.utf8 { h = ParticleRandom.mix(h ^ UInt64(byte)) }
@@ -144,17 +194,22 @@ public struct ParticleSystem: Sendable {
             let cell = flat[c]
             let rate = max(0, cell.birthRate * st.birthRate)
             guard rate > 0 else { continue }
+            // The window: from `beginTime` (never before its clock's 0) for `duration`. Its
+            // length is `duration` itself when it starts on time, so the count is exact.
             let end = cell.duration.map { cell.beginTime + $0 } ?? .infinity
+            let start = max(cell.beginTime, 0)
+            let length = cell.duration.map { cell.beginTime >= 0 ? $0 : $0 + cell.beginTime } ?? .infinity
             let p = parent[c]
             if p < 0 {
-                let a = max(t0, cell.beginTime), b = min(t1, end)
+                let a = max(t0, start), b = min(t1, end)
                 guard b > a else { continue }
-                let (acc0, n) = Self.births(accumulator[c], rate: rate, over: b - a)
-                accumulator[c] = acc0 + rate * (b - a) - Double(n)
-                for j in 0..<n {
-                    if particles[c].count > limit { break }
-                    spawn(c, at: a + (Double(j + 1) - acc0) / rate, cell: cell, style: st, origin: nil)
+                var clock = clocks[c]
+                clock.count(from: a - start, to: b == end ? length : b - start, rate: rate) { local in
+                    guard particles[c].count <= limit else { return false }
+                    spawn(c, at: start + local, cell: cell, style: st, origin: nil)
+                    return true
                 }
+                clocks[c] = clock
             } else {
                 let n = childCount[p], slot = childSlot[c]
                 var i = 0
@@ -162,27 +217,23 @@ public struct ParticleSystem: Sendable {
                 // parent list only grows while its own cell is processed.
                 while i < particles[p].count {
                     let q = particles[p][i]
-                    let a = max(t0, q.birth + cell.beginTime, q.birth)
-                    let b = min(t1, q.birth + end, q.death)
+                    let origin = q.birth + start, windowEnd = q.birth + end
+                    let a = max(t0, origin)
+                    let b = min(t1, windowEnd, q.death)
                     if b > a {
                         let k = i * n + slot
-                        let (acc0, count) = Self.births(subAccumulators[p][k], rate: rate, over: b - a)
-                        subAccumulators[p][k] = acc0 + rate * (b - a) - Double(count)
-                        for j in 0..<count {
-                            if particles[c].count > limit { break }
-                            spawn(c, at: a + (Double(j + 1) - acc0) / rate, cell: cell, style: st, origin: q)
+                        var clock = subClocks[p][k]
+                        clock.count(from: a - origin, to: b == windowEnd ? length : b - origin, rate: rate) { local in
+                            guard particles[c].count <= limit else { return false }
+                            spawn(c, at: origin + local, cell: cell, style: st, origin: q)
+                            return true
                         }
+                        subClocks[p][k] = clock
                     }
                     i += 1
                 }
             }
         }
-    }
-
-    /// The whole births owed after `duration` at `rate`, from the carried fraction `acc`.
-    private static func births(_ acc: Double, rate: Double, over duration: Double) -> (Double, Int) {
-        let total = acc + rate * duration
-        return (acc, Int(min(total.rounded(.down), Double(Int32.max))))
     }
 
     /// Appends one particle of cell `c` born at `t`, from the emitter's shape or, for a
@@ -222,7 +273,7 @@ public struct ParticleSystem: Sendable {
             scale: scale, scaleSpeed: cell.scaleSpeed * st.scale, spin: spin,
             red: red, green: green, blue: blue, alpha: alpha,
             redSpeed: cell.redSpeed, greenSpeed: cell.greenSpeed, blueSpeed: cell.blueSpeed, alphaSpeed: cell.alphaSpeed))
-        for _ in 0..<childCount[c] { subAccumulators[c].append(0) }
+        for _ in 0..<childCount[c] { subClocks[c].append(BirthClock()) }
     }
 
     /// A birth place on the emitter's shape per its mode (CAEmitterLayer's header: a line
@@ -306,12 +357,12 @@ public struct ParticleSystem: Sendable {
             for i in particles[c].indices where particles[c][i].death > time {
                 if kept != i {
                     particles[c][kept] = particles[c][i]
-                    for s in 0..<n { subAccumulators[c][kept * n + s] = subAccumulators[c][i * n + s] }
+                    for s in 0..<n { subClocks[c][kept * n + s] = subClocks[c][i * n + s] }
                 }
                 kept += 1
             }
             particles[c].removeLast(particles[c].count - kept)
-            subAccumulators[c].removeLast(subAccumulators[c].count - kept * n)
+            subClocks[c].removeLast(subClocks[c].count - kept * n)
         }
     }
 

@@ -14,6 +14,12 @@ public struct NamedShapeState: Equatable, Sendable {
         self.shape = shape; self.parameters = parameters
     }
 
+    /// The value the shape uses for `parameter` now: the one set (by the file, an
+    /// animation or an expression), else its default. What `ID.path.PARAM` reads.
+    public func value(of parameter: String) -> AnimatableValue? {
+        shape.value(of: parameter, in: parameters)
+    }
+
     /// The parameter's kind, for checking animation values.
     public func kind(of parameter: String) -> AnimatableValue.Kind? {
         shape.parameters.first { $0.name == parameter }.map { p in

@@ -44,6 +44,18 @@ public enum NamedShape: String, CaseIterable, Hashable, Sendable {
     public static let parameterNames: [String: [String]] =
         Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.parameters.map(\.name)) })
 
+    /// The parameter called `name`, or nil when the shape has none.
+    public func parameter(_ name: String) -> ShapeParameter? {
+        parameters.first { $0.name == name }
+    }
+
+    /// The value the shape uses for parameter `name` given `values`: the value given, or
+    /// the parameter's default (a literal, or the value of the parameter it defaults to,
+    /// as `stickyBubble.toRadius` is `radius`). Nil for an unknown or missing parameter.
+    public func value(of name: String, in values: [String: AnimatableValue]) -> AnimatableValue? {
+        try? ParameterReader(shape: self, values: values).value(name)
+    }
+
     /// The shape called `name`, or `NamedShapeError.unknownShape`.
     public init(name: String) throws(NamedShapeError) {
         guard let shape = NamedShape(rawValue: name) else {

@@ -470,7 +470,12 @@ struct AnimationDecoder {
             return nil
         }
         if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
-        if text.hasPrefix("path.") || text.hasPrefix("instance") {
+        if text.hasPrefix("path.") {
+            field.report("'\(text)' animates a named shape's parameter, but the path of '\(layerName)' is not a named shape "
+                         + "(path: {shape: NAME, …})")
+            return nil
+        }
+        if text.hasPrefix("instance") {
             field.report("not yet supported: key path '\(text)'")
             return nil
         }

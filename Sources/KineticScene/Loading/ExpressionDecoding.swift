@@ -126,7 +126,9 @@ final class ExpressionBinder {
     }
 
     /// Parses `= …` or `@…`, reporting a syntax error at its character.
-    private func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
+    private func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? { Self.parse(f, s) }
+
+    private static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
         let text = s.string
         let lead = text.prefix { $0.isWhitespace }.count
         let isReference = text.dropFirst(lead).hasPrefix("@")
@@ -137,6 +139,64 @@ final class ExpressionBinder {
             Self.report(error.message, offset: offset, in: f, scalar: s)
             return nil
         }
+    }
+
+    /// A value of `kind` (a number, or a point or size: whole or per component) written
+    /// with expressions that are constant — no `t`, `frame`, `random()` or reference —
+    /// evaluated now, for a value read once at load (a named shape's parameter in a path
+    /// value). Nil when it is not such a value (reported).
+    static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> AnimatableValue? {
+        func number(_ f: Field) -> Double? {
+            guard case .scalar(let s) = f.node, isExpressionText(s.string) else { return f.number }
+            guard let v = constant(f, s, parameter: parameter) else { return nil }
+            guard let n = v.scalar else { f.report("expected a number, but the expression gives a point"); return nil }
+            return n
+        }
+        switch kind {
+        case .number:
+            return number(f).map { .number($0) }
+        case .point, .size:
+            let p: Point
+            if case .scalar(let s) = f.node {
+                guard isExpressionText(s.string) else { f.report("expected a point [x, y], an expression or a reference"); return nil }
+                guard let v = constant(f, s, parameter: parameter) else { return nil }
+                guard let vector = v.vector else { f.report("expected a point, but the expression gives a number"); return nil }
+                p = vector
+            } else {
+                guard let items = f.elements else { return nil }
+                guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
+                let x = number(items[0]), y = number(items[1])
+                guard let x, let y else { return nil }
+                p = Point(x, y)
+            }
+            return kind == .size ? .size(Size(p.x, p.y)) : .point(p)
+        default:
+            f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
+            return nil
+        }
+    }
+
+    /// A constant expression's value, or nil (reported: a syntax or kind error, a value
+    /// that changes, a result that is not finite).
+    private static func constant(_ f: Field, _ s: Node.Scalar, parameter: String) -> SceneExpression.Value? {
+        guard let e = parse(f, s) else { return nil }
+        guard e.references.isEmpty, !e.usesTime, !e.usesRandom else {
+            let what = !e.references.isEmpty ? "reads '\(e.references[0])'" : e.usesRandom ? "uses random()" : "changes with t or frame"
+            f.report("'\(parameter)' \(what), but a named shape here is built once, when the scene loads: only a shape "
+                     + "layer's own `path` follows live values, so use a constant here")
+            return nil
+        }
+        do {
+            _ = try e.resultKind { _ in nil }
+        } catch {
+            let lead = s.string.prefix { $0.isWhitespace }.count
+            report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
+            return nil
+        }
+        let context = SceneExpression.EvaluationContext(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) }
+        let value = e.evaluate(context)
+        guard value.isFinite else { f.report("the expression's value is not finite"); return nil }
+        return value
     }
 
     static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
@@ -153,13 +213,22 @@ final class ExpressionBinder {
             (pending[j].binding.layer, ReferenceKeyPaths.group(pending[j].binding.keyPath))
         }
         func dependencies(_ i: Int) -> [Int] {
-            let reads = pending[i].binding.expressions.flatMap(\.references).compactMap { ref -> (LayerAddress, String)? in
-                if ReferenceKeyPaths.shapeFlag(ref.keyPath) != nil, let entry = layers[ref.id] { return (entry.address, "path") }
-                guard let entry = layers[ref.id],
-                      let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
-                return (entry.address, ReferenceKeyPaths.group(kp))
+            let reads = pending[i].binding.expressions.flatMap(\.references).flatMap { ref -> [(LayerAddress, String)] in
+                guard let entry = layers[ref.id] else { return [] }
+                // A flag follows every parameter of its shape (the "path." prefix matches them all).
+                if ReferenceKeyPaths.shapeFlag(ref.keyPath) != nil { return [(entry.address, "path.")] }
+                if let name = ReferenceKeyPaths.shapeParameter(ref.keyPath)?.name {
+                    // A parameter left out reads the one it defaults to (stickyBubble's toRadius: radius).
+                    let fallback = entry.namedShape?.parameter(name)?.defaultParameter
+                    return ([name] + (fallback.map { [$0] } ?? [])).map { (entry.address, "path.\($0)") }
+                }
+                guard let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return [] }
+                return [(entry.address, ReferenceKeyPaths.group(kp))]
             }
-            return valid.filter { j in reads.contains { $0.0 == writes(j).0 && $0.1 == writes(j).1 } }
+            return valid.filter { j in
+                let w = writes(j)
+                return reads.contains { $0.0 == w.0 && ($0.1 == w.1 || ($0.1 == "path." && w.1.hasPrefix("path."))) }
+            }
         }
         switch DependencyOrder.sort(valid, dependencies: dependencies) {
         case .success(let order):
@@ -188,7 +257,9 @@ final class ExpressionBinder {
             for ref in e.references where kind(of: ref, layers: layers) == nil {
                 refProblem = true
                 let message: String
-                if let entry = layers[ref.id] {
+                if let entry = layers[ref.id], let problem = Self.shapeReferenceProblem(ref, entry: entry) {
+                    message = problem
+                } else if let entry = layers[ref.id] {
                     let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
                     message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
                 } else {
@@ -216,10 +287,41 @@ final class ExpressionBinder {
             let owner: NamedShape = flag == "broken" ? .stickyBubble : .liquidBridge
             return layers[ref.id]?.namedShape == owner ? .scalar : nil
         }
+        if let (name, axis) = ReferenceKeyPaths.shapeParameter(ref.keyPath) {
+            switch layers[ref.id]?.namedShape?.parameter(name)?.kind {
+            case .number?, .bool?: return axis == nil ? .scalar : nil
+            case .point?, .size?: return axis == nil ? .vector : .scalar
+            case .rect?, nil: return nil
+            }
+        }
         guard let entry = layers[ref.id],
               let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
         if let types = kp.layerTypes, !types.contains(entry.type) { return nil }
         return kp.valueKind == .number ? .scalar : .vector
+    }
+
+    /// Why `ID.path.…` cannot be read, when it names a flag or parameter the layer's path
+    /// lacks; nil for other key paths (the general message applies).
+    private static func shapeReferenceProblem(_ ref: SceneExpression.Reference, entry: LayerEntry) -> String? {
+        guard ref.keyPath.hasPrefix("path.") else { return nil }
+        guard let shape = entry.namedShape else {
+            return "'\(ref.keyPath)' reads a named shape's parameter or flag, but the path of '\(ref.id)' is not a named shape "
+                + "(path: {shape: NAME, …})"
+        }
+        if let flag = ReferenceKeyPaths.shapeFlag(ref.keyPath) {
+            let owner = flag == "broken" ? "stickyBubble" : "liquidBridge"
+            return "'\(ref.keyPath)' is a flag of the \(owner) shape; '\(ref.id)' is a \(shape.rawValue) shape"
+        }
+        let name = ReferenceKeyPaths.shapeParameter(ref.keyPath)?.name ?? String(ref.keyPath.dropFirst(5))
+        if let p = shape.parameter(name) {
+            if p.kind == .rect { return "'\(ref.keyPath)' is a rect: expressions read number and point parameters" }
+            return "'\(ref.keyPath)': '\(name)' is a \(p.kind == .bool ? "number" : p.kind.rawValue); .x and .y "
+                + "read a point's components"
+        }
+        let readable = shape.parameters.filter { $0.kind != .rect }.map(\.name)
+        let flags = shape == .stickyBubble ? ["broken"] : shape == .liquidBridge ? ["connected"] : []
+        return "'\(name)' is not a parameter of the \(shape.rawValue) shape of '\(ref.id)' (it has: "
+            + "\((readable + flags).joined(separator: ", ")))" + NameSuggestion.hint(for: name, in: readable + flags)
     }
 
     /// Reports at a character of whichever scalar of the field holds the expression.

@@ -242,52 +242,16 @@ struct LayerDecoder {
         layer.content = .shape(s)
     }
 
-    /// `{shape: NAME, …parameters}` (section 3.1); parameters may be expressions.
+    /// `{shape: NAME, …parameters}` (section 3.1) as a shape layer's own `path`: its
+    /// parameters may be live expressions, bound to the layer and run every frame. A
+    /// mask has no address to bind to, so its shape takes constant expressions only.
     private mutating func namedShape(_ f: Field, address: [Int]?, label: String) -> NamedShapeState? {
-        guard case .mapping(let raw) = f.node, let nameNode = raw["shape"] else { return nil }
-        let nameField = f.child(nameNode, key: "shape")
-        guard let name = nameField.string else { return nil }
-        guard let shape = NamedShape(rawValue: name) else {
-            let names = NamedShape.allCases.map(\.rawValue)
-            nameField.report("unknown shape '\(name)'" + NameSuggestion.hint(for: name, in: names) + "; shapes: \(names.joined(separator: ", "))")
-            return nil
+        guard let address else { return f.namedShapeState() }
+        let binder = binder
+        return f.namedShapeState { pf, parameter, kind in
+            binder.bind(pf, key: parameter.name, keyPath: .pathParameter(parameter.name, kind: kind),
+                        layer: LayerAddress(address), label: "\(label).path")
         }
-        guard let m = f.mapping(allowed: ["shape"] + shape.parameters.map(\.name)) else { return nil }
-        var state = NamedShapeState(shape: shape, parameters: [:])
-        var bound = false
-        for p in shape.parameters {
-            guard let pf = m[p.name] else { continue }
-            let kind = state.kind(of: p.name) ?? .number
-            if ExpressionBinder.containsExpression(pf) {
-                guard let address else { pf.report("expressions are not supported in masks"); continue }
-                _ = binder.bind(pf, key: p.name, keyPath: .pathParameter(p.name, kind: kind),
-                                layer: LayerAddress(address), label: "\(label).path")
-                // A placeholder until the binding runs on the first frame.
-                state.parameters[p.name] = kind == .number ? .number(1) : kind == .size ? .size(.zero) : .point(.zero)
-                bound = true
-                continue
-            }
-            let value: AnimatableValue? = switch p.kind {
-            case .number: pf.number.map { .number($0) }
-            case .point: pf.point.map { .point($0) }
-            case .size: pf.size.map { .size($0) }
-            case .rect: pf.rect.map { .rect($0) }
-            case .bool: pf.bool.map { .bool($0) }
-            }
-            if let value { state.parameters[p.name] = value }
-        }
-        for p in shape.parameters where p.isRequired && m[p.name] == nil {
-            f.report("the \(name) shape needs '\(p.name)'")
-            return nil
-        }
-        // Values the shape rejects are reported now (bound ones are checked as they run).
-        if !bound {
-            do { _ = try shape.geometry(parameters: state.parameters) } catch {
-                f.report("\(error)")
-                return nil
-            }
-        }
-        return state
     }
 
     /// CAGradientLayer keys; also used for a gradient scene background.

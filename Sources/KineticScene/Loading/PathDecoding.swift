@@ -1,9 +1,11 @@
 import KineticGeometry
+import KineticLayers
 import Yams
 
 extension Field {
-    /// A path value of section 3.1: SVG path data or a primitive. Named shapes, live
-    /// cubics and references are reported as not yet supported.
+    /// A path value of section 3.1: SVG path data, a primitive or a named shape (built
+    /// once, from constant parameters: see `namedShapeState`). Live cubics and
+    /// references are reported as not yet supported.
     var path: BezierPath? {
         switch node {
         case .scalar(let s):
@@ -18,6 +20,11 @@ extension Field {
                 reportPathError(error, in: s)
                 return nil
             }
+        case .mapping(let m) where m["shape"] != nil:
+            // `shadowPath`, a boundary's or keyframe animation's `path`, an emitter cell's
+            // contents, a `path` animation value: the shape as it is at load.
+            guard let state = namedShapeState() else { return nil }
+            return try? state.shape.geometry(parameters: state.parameters).path
         case .mapping:
             return primitivePath
         default:
@@ -35,11 +42,83 @@ extension Field {
     private static let primitiveKeys = ["rect", "roundedRect", "cornerRadius", "oval", "arc", "polyline", "closed",
                                         "star", "cubic", "shape"]
 
-    private var primitivePath: BezierPath? {
-        if case .mapping(let m) = node, m["shape"] != nil {
-            report("a named shape is a shape layer's `path`; it cannot be used here")
+    /// `{shape: NAME, …parameters}` (section 3.1) read into the shape's state: the name
+    /// (with a suggestion), the parameter keys, each value by its parameter's kind, every
+    /// required parameter (all missing ones reported), and — when no parameter is live —
+    /// the values the shape accepts (`NamedShape.geometry`'s check, reported on the
+    /// mapping). A parameter whose value was reported is not also reported missing.
+    ///
+    /// A parameter written as an expression or a reference goes to `live` when given (a
+    /// shape layer's own `path`, rebuilt every frame), which binds it and returns whether
+    /// it took it (its problems reported); the state holds a placeholder until the
+    /// binding first runs. Without `live` the shape is built once, when the scene loads:
+    /// an expression that is constant (no `t`, `frame`, `random()` or reference) is
+    /// evaluated now, and any other is reported.
+    ///
+    /// - Returns: nil when anything was reported.
+    func namedShapeState(live: ((Field, ShapeParameter, AnimatableValue.Kind) -> Bool)? = nil) -> NamedShapeState? {
+        guard case .mapping(let raw) = node, let nameNode = raw["shape"] else {
+            report("expected a named shape {shape: NAME, …parameters}, found \(node.kindName)")
             return nil
         }
+        let nameField = child(nameNode, key: "shape")
+        guard let name = nameField.string else { return nil }
+        guard let shape = NamedShape(rawValue: name) else {
+            let names = NamedShape.allCases.map(\.rawValue)
+            nameField.report("unknown shape '\(name)'" + NameSuggestion.hint(for: name, in: names) + "; shapes: \(names.joined(separator: ", "))")
+            return nil
+        }
+        guard let m = mapping(allowed: ["shape"] + shape.parameters.map(\.name)) else { return nil }
+        var state = NamedShapeState(shape: shape, parameters: [:])
+        var isLive = false, failed = false
+        for p in shape.parameters {
+            guard let pf = m[p.name] else {
+                if p.isRequired { report("the \(name) shape needs '\(p.name)'"); failed = true }
+                continue
+            }
+            let kind = state.kind(of: p.name) ?? .number
+            let value: AnimatableValue?
+            if ExpressionBinder.containsExpression(pf) {
+                if let live {
+                    // A placeholder until the binding runs on the first frame.
+                    value = live(pf, p, kind) ? Self.placeholder(kind) : nil
+                    isLive = isLive || value != nil
+                } else {
+                    value = ExpressionBinder.constantValue(pf, kind: kind, parameter: p.name)
+                }
+            } else {
+                value = switch p.kind {
+                case .number: pf.number.map { .number($0) }
+                case .point: pf.point.map { .point($0) }
+                case .size: pf.size.map { .size($0) }
+                case .rect: pf.rect.map { .rect($0) }
+                case .bool: pf.bool.map { .bool($0) }
+                }
+            }
+            if let value { state.parameters[p.name] = value } else { failed = true }
+        }
+        guard !failed else { return nil }
+        // Values the shape rejects are reported now (live ones are checked as they run).
+        if !isLive {
+            do { _ = try shape.geometry(parameters: state.parameters) } catch {
+                report("\(error)")
+                return nil
+            }
+        }
+        return state
+    }
+
+    private static func placeholder(_ kind: AnimatableValue.Kind) -> AnimatableValue {
+        switch kind {
+        case .size: .size(.zero)
+        case .point: .point(.zero)
+        case .bool: .bool(false)
+        case .rect: .rect(Rect(0, 0, 0, 0))
+        default: .number(1)
+        }
+    }
+
+    private var primitivePath: BezierPath? {
         guard let m = mapping(allowed: Self.primitiveKeys) else { return nil }
         let kinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star", "cubic"].filter { m[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first, let f = m[kind] else {

@@ -39,6 +39,23 @@ struct ExpressionEvaluation {
                   let geometry = try? state.shape.geometry(parameters: state.parameters) else { return .scalar(.nan) }
             return .scalar(geometry.flags[flag] == true ? 1 : 0)
         }
+        if let (name, axis) = ReferenceKeyPaths.shapeParameter(ref.keyPath) {
+            // The parameter as animations and the bindings feeding it left it, or its default.
+            guard let address = ids[ref.id], let state = layers[address]?.shape?.namedShape,
+                  let v = state.value(of: name) else { return .scalar(.nan) }
+            let value: SceneExpression.Value
+            switch v {
+            case .number(let n): value = .scalar(n)
+            case .bool(let b): value = .scalar(b ? 1 : 0)
+            case .point(let p): value = .vector(p)
+            case .size(let s): value = .vector(Point(s.width, s.height))
+            case .numbers(let n) where n.count == 2: value = .vector(Point(n[0], n[1]))
+            default: return .scalar(.nan)
+            }
+            guard let axis else { return value }
+            guard let p = value.vector else { return .scalar(.nan) }
+            return .scalar(axis == .x ? p.x : p.y)
+        }
         guard let address = ids[ref.id], let layer = layers[address],
               let keyPath = ReferenceKeyPaths.keyPath(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
               let v = layer.value(at: keyPath) else { return .scalar(.nan) }
@@ -114,11 +131,31 @@ enum ReferenceKeyPaths {
         text == "path.broken" ? "broken" : text == "path.connected" ? "connected" : nil
     }
 
+    /// `path.PARAM` other than the flags: a named shape's parameter (`gc.path.progress`),
+    /// read as a number or a point; `path.PARAM.x` and `.y` are a point parameter's
+    /// components. Returns the parameter's name and the axis, if any; whether the layer's
+    /// shape has such a parameter is checked at load.
+    static func shapeParameter(_ text: String) -> (name: String, axis: Axis?)? {
+        guard text.hasPrefix("path."), shapeFlag(text) == nil else { return nil }
+        let parts = text.dropFirst(5).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let name = parts.first, !name.isEmpty else { return nil }
+        switch parts.count {
+        case 1: return (name, nil)
+        case 2 where parts[1] == "x": return (name, .x)
+        case 2 where parts[1] == "y": return (name, .y)
+        default: return nil
+        }
+    }
+
+    /// A point parameter's component.
+    enum Axis { case x, y }
+
     /// The property a key path belongs to, for dependencies: `position.x` and `position`
-    /// are the same property, and every parameter of a named shape feeds its flags.
+    /// are the same property; each parameter of a named shape is its own (`path.progress`),
+    /// and the flags read them all.
     static func group(_ keyPath: LayerKeyPath) -> String {
         switch keyPath {
-        case .pathParameter: "path"
+        case .pathParameter(let name, _): "path.\(name)"
         case .position, .positionX, .positionY: "position"
         case .bounds, .boundsSize, .boundsWidth, .boundsHeight: "bounds"
         case .transform, .transformRotationX, .transformRotationY, .transformRotationZ, .transformScale,

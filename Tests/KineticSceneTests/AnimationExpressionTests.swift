@@ -13,15 +13,9 @@ import KineticLayers
         try SceneLoader.load(text: "kinetic: 1\nscene: {size: [400, 400], duration: 3, fps: \(fps)}\n" + body, file: "t.yaml")
     }
 
-    func problems(_ body: String) -> [SceneProblem] {
-        do { _ = try load(body); return [] } catch let e as SceneLoadError { return e.problems } catch { return [] }
-    }
+    func problems(_ body: String) -> [SceneProblem] { sceneProblems(try load(body)) }
 
-    func layer(_ frame: SceneFrame, _ id: String) -> Layer? {
-        var found: Layer?
-        for root in frame.layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
-    }
+    func layer(_ frame: SceneFrame, _ id: String) -> Layer? { findLayer(frame.layers, id: id) }
 
     func timelineLayer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
         layer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)), id)

@@ -13,9 +13,7 @@ import KineticLayers
         try SceneLoader.load(text: "kinetic: 1\nscene: {size: [200, 200], duration: 3, fps: 50}\n" + body, file: "t.yaml")
     }
 
-    func problems(_ body: String) -> [SceneProblem] {
-        do { _ = try load(body); return [] } catch let e as SceneLoadError { return e.problems } catch { return [] }
-    }
+    func problems(_ body: String) -> [SceneProblem] { sceneProblems(try load(body)) }
 
     /// The layer `id` at `time`, computed by a fresh simulation (frames asked out of order
     /// restart it anyway).

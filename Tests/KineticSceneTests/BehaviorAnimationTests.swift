@@ -36,16 +36,13 @@ import KineticLayers
 
     @Test func unknownBehaviorsAndPropertiesAreReported() {
         func problems(_ animation: String) -> [String] {
-            do {
-                _ = try SceneLoader.load(text: """
-                kinetic: 1
-                scene: {size: [400, 300], duration: 1}
-                layers: [{id: box, bounds: [10, 10]}]
-                dynamics: {behaviors: [{gravity: {id: g, items: [box]}}]}
-                animations: [\(animation)]
-                """, file: "t.yaml")
-                return []
-            } catch let e as SceneLoadError { return e.problems.map(\.message) } catch { return [] }
+            loadProblems("""
+            kinetic: 1
+            scene: {size: [400, 300], duration: 1}
+            layers: [{id: box, bounds: [10, 10]}]
+            dynamics: {behaviors: [{gravity: {id: g, items: [box]}}]}
+            animations: [\(animation)]
+            """).map(\.message)
         }
         #expect(problems("{behavior: gg, keyPath: magnitude, from: 1, to: 2}").first?.contains("unknown behavior id 'gg'") == true)
         #expect(problems("{behavior: g, keyPath: magnitud, from: 1, to: 2}").count == 1)

@@ -11,9 +11,7 @@ import KineticLayers
         try SceneLoader.load(text: "kinetic: 1\nscene: {size: [400, 400], scale: 1, duration: 2, fps: 50}\n" + body, file: "t.yaml")
     }
 
-    func problems(_ body: String) -> [String] {
-        do { _ = try load(body); return [] } catch let e as SceneLoadError { return e.problems.map(\.message) } catch { return [] }
-    }
+    func problems(_ body: String) -> [String] { sceneProblems(try load(body)).map(\.message) }
 
     @Test func gravityMagnitudeFollowsTimeEveryStep() throws {
         // a(t) = 2000·t points/s²: y = 1000·t³/3, 72 pt at 0.6 s (a magnitude read once, at

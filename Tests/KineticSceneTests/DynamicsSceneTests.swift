@@ -8,13 +8,6 @@ import Testing
 @Suite struct DynamicsSceneTests {
     func load(_ yaml: String) throws -> Scene { try SceneLoader.load(text: yaml, file: "t.yaml") }
 
-    func problems(_ yaml: String) -> [SceneProblem] {
-        do { _ = try load(yaml); return [] } catch let e as SceneLoadError { return e.problems } catch {
-            Issue.record("unexpected error \(error)")
-            return []
-        }
-    }
-
     func layer(_ frame: SceneFrame, _ id: String) -> Layer? { frame.layers.first { $0.id == id } }
 
     @Test func freeFallWritesPositionEveryFrame() throws {
@@ -160,7 +153,7 @@ import Testing
     }
 
     @Test func dynamicsProblemsAreLocatedWithSuggestions() {
-        let p = problems("""
+        let p = loadProblems("""
         kinetic: 1
         scene: {size: [100, 100], duration: 1}
         layers: [{id: ball, bounds: [0, 0, 10, 10]}]

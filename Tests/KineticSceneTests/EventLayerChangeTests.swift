@@ -15,12 +15,6 @@ import KineticLayers
         return try Simulation(timeline: Timeline(scene: scene)).frame(at: time, index: 0).layers
     }
 
-    func find(_ layers: [Layer], _ id: String) -> Layer? {
-        var found: Layer?
-        for root in layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
-    }
-
     let replicated = """
     layers:
       - id: rep
@@ -42,11 +36,11 @@ import KineticLayers
           - {at: 0.5, removeLayers: [sq2]}
         """, at: 0.7)
         for id in ["sq", "sq#1", "sq#2"] {
-            let copy = try #require(find(layers, id))
+            let copy = try #require(findLayer(layers, id: id))
             #expect(copy.position == Point(25, 80), "\(id)")
             #expect(copy.backgroundColor == Color(red: 0, green: 1, blue: 0), "\(id)")
         }
-        for id in ["sq2", "sq2#1", "sq2#2"] { #expect(try #require(find(layers, id)).isHidden, "\(id)") }
+        for id in ["sq2", "sq2#1", "sq2#2"] { #expect(try #require(findLayer(layers, id: id)).isHidden, "\(id)") }
     }
 
     @Test func startedAnimationsLagInEachCopy() throws {
@@ -57,7 +51,7 @@ import KineticLayers
         // Copy k runs the animation k × 0.2 s later: 0.4, 0.2 and 0 s into it.
         for (k, id) in ["sq", "sq#1", "sq#2"].enumerated() {
             let expected = 1 - (0.4 - 0.2 * Double(k)) / 0.5
-            #expect(abs(try #require(find(layers, id)).opacity - expected) < 1e-9, "\(id)")
+            #expect(abs(try #require(findLayer(layers, id: id)).opacity - expected) < 1e-9, "\(id)")
         }
     }
 
@@ -92,19 +86,19 @@ import KineticLayers
                   label.alignmentMode: center, line.lineDashPattern: [4, 2], line.lineCap: round,
                   box.masksToBounds: true}
         """, at: 0.7)
-        #expect(["dot", "dot#1", "dot#2", "dot#3"].allSatisfy { find(layers, $0) != nil })
-        let text = try #require(find(layers, "label")?.text)
+        #expect(["dot", "dot#1", "dot#2", "dot#3"].allSatisfy { findLayer(layers, id: $0) != nil })
+        let text = try #require(findLayer(layers, id: "label")?.text)
         #expect(text.string == "Goodbye" && text.font == "DejaVu Sans Bold" && text.alignmentMode == .center)
         #expect(text.fontSize == 12)  // untouched
-        let shape = try #require(find(layers, "line")?.shape)
+        let shape = try #require(findLayer(layers, id: "line")?.shape)
         #expect(shape.lineDashPattern == [4, 2] && shape.lineCap == .round)
-        #expect(find(layers, "box")?.masksToBounds == true)
+        #expect(findLayer(layers, id: "box")?.masksToBounds == true)
         // Before the event, the model values.
         let before = try frame("""
         layers: [{id: label, type: text, frame: [0, 0, 200, 30], string: Hello}]
         events: [{at: 0.5, set: {label.string: Goodbye}}]
         """, at: 0.4)
-        #expect(find(before, "label")?.text?.string == "Hello")
+        #expect(findLayer(before, id: "label")?.text?.string == "Hello")
     }
 
     @Test func setRejectsAPropertyTheLayerHasNot() {

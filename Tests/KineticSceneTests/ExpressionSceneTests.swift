@@ -10,14 +10,10 @@ import KineticLayers
         try SceneLoader.load(text: "kinetic: 1\nscene: {size: [200, 200], duration: 2, fps: 50}\n" + body, file: "t.yaml")
     }
 
-    func problems(_ body: String) -> [SceneProblem] {
-        do { _ = try load(body); return [] } catch let e as SceneLoadError { return e.problems } catch { return [] }
-    }
+    func problems(_ body: String) -> [SceneProblem] { sceneProblems(try load(body)) }
 
     func layer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
-        var found: Layer?
-        for root in Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
+        findLayer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers, id: id)
     }
 
     @Test func expressionsFollowTimeAndReferences() throws {

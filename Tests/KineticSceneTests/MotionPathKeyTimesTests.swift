@@ -20,36 +20,13 @@ import KineticLayers
         return Timeline(scene: try SceneLoader.load(text: yaml, file: "t.yaml"))
     }
 
-    func layer(_ t: Timeline, _ id: String, at time: Double) -> Layer? {
-        var found: Layer?
-        for root in t.frame(at: time, index: 0).layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
-    }
+    func layer(_ t: Timeline, _ id: String, at time: Double) -> Layer? { findLayer(t.frame(at: time, index: 0).layers, id: id) }
 
     func position(_ t: Timeline, at time: Double) throws -> Point {
         try #require(layer(t, "kt", at: time)).position
     }
 
-    func problems(_ yaml: String) -> [String] {
-        do {
-            _ = try SceneLoader.load(text: yaml, file: "t.yaml")
-            return []
-        } catch let e as SceneLoadError {
-            return e.problems.map(\.description)
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return []
-        }
-    }
-
-    /// y of the cubic Bezier (0,0) c1 c2 (1,1) at x, by bisection on the parameter.
-    func bezierY(_ x: Double, _ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) -> Double {
-        func bx(_ s: Double) -> Double { 3 * (1 - s) * (1 - s) * s * c1x + 3 * (1 - s) * s * s * c2x + s * s * s }
-        func by(_ s: Double) -> Double { 3 * (1 - s) * (1 - s) * s * c1y + 3 * (1 - s) * s * s * c2y + s * s * s }
-        var lo = 0.0, hi = 1.0
-        for _ in 0..<100 { let mid = (lo + hi) / 2; if bx(mid) < x { lo = mid } else { hi = mid } }
-        return by((lo + hi) / 2)
-    }
+    func problems(_ yaml: String) -> [String] { loadProblems(yaml).map(\.description) }
 
     /// The user's scene (33-path-modes.yaml) with key times: the 100-pt leg takes 0.8 s,
     /// the 10-pt leg 0.2 s.
@@ -77,7 +54,8 @@ import KineticLayers
         let t = try timeline("""
           - {layer: kt, path: "M 20 20 L 120 20 L 120 60", duration: 1, keyTimes: [0, 0.5, 1], timingFunctions: [easeOut, easeIn]}
         """)
-        let out = bezierY(0.5, 0, 0, 0.58, 1), into = bezierY(0.5, 0.42, 0, 1, 1)
+        let out = timingCurveY(atX: 0.5, c1: (0, 0), c2: (0.58, 1))     // easeOut
+        let into = timingCurveY(atX: 0.5, c1: (0.42, 0), c2: (1, 1))    // easeIn
         var p = try position(t, at: 0.25)
         #expect(abs(p.x - (20 + 100 * out)) < 1e-4 && abs(p.y - 20) < 1e-9)
         #expect(out > 0.6)                                    // ahead of linear's 50 pt
@@ -96,7 +74,7 @@ import KineticLayers
         let t = try timeline("""
           - {layer: kt, path: "M 0 0 L 100 0 L 100 100", duration: 1, keyTimes: [0, 0.25, 1], timingFunction: easeIn}
         """)
-        let u = bezierY(0.5, 0.42, 0, 1, 1)                   // ≈ 0.315: on the second leg
+        let u = timingCurveY(atX: 0.5, c1: (0.42, 0), c2: (1, 1))   // ≈ 0.315: on the second leg
         let p = try position(t, at: 0.5)
         #expect(abs(p.x - 100) < 1e-9 && abs(p.y - 100 * (u - 0.25) / 0.75) < 1e-4)
     }

@@ -13,18 +13,7 @@ import KineticLayers
                              file: "t.yaml")
     }
 
-    func problems(_ body: String) -> [SceneProblem] {
-        do { _ = try load(body); return [] } catch let e as SceneLoadError { return e.problems } catch {
-            Issue.record("unexpected error \(error)")
-            return []
-        }
-    }
-
-    func layer(_ layers: [Layer], _ id: String) -> Layer? {
-        var found: Layer?
-        for root in layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
-    }
+    func problems(_ body: String) -> [SceneProblem] { sceneProblems(try load(body)) }
 
     /// Whether `p` lies inside the path's flattened outline (even-odd).
     func contains(_ path: BezierPath, _ p: Point) -> Bool {
@@ -47,7 +36,7 @@ import KineticLayers
             shadowOpacity: 1
             shadowPath: {shape: gooeyCircle, center: [50, 50], size: 60, travel: 100, progress: "= 1 / 2"}
         """)
-        let shadow = try #require(layer(scene.layers, "shadowed")?.shadowPath)
+        let shadow = try #require(findLayer(scene.layers, id: "shadowed")?.shadowPath)
         let expected = try NamedShape.gooeyCircle.path(parameters: [
             "center": .point(Point(50, 50)), "size": .number(60), "travel": .number(100), "progress": .number(0.5),
         ])
@@ -71,7 +60,7 @@ import KineticLayers
         """, duration: 3)
         let timeline = Timeline(scene: scene)
         func position(_ t: Double) throws -> Point {
-            try #require(layer(timeline.frame(at: t, index: Int(t * 50)).layers, "rider")).position
+            try #require(findLayer(timeline.frame(at: t, index: Int(t * 50)).layers, id: "rider")).position
         }
         // Checkmark: (w/9, 2h/3) → (w/3, 9h/10) → (8w/10, 2h/10).
         let vertices = [Point(10, 60), Point(30, 81), Point(72, 18)]
@@ -104,12 +93,12 @@ import KineticLayers
             """)
         }
         let frame = try Simulation(timeline: Timeline(scene: try scene(boundary: true))).frame(99)
-        let ball = try #require(layer(frame.layers, "ball")).position
+        let ball = try #require(findLayer(frame.layers, id: "ball")).position
         #expect(abs(ball.x - 150) < 1, "\(ball)")
         #expect(abs(ball.y - 240) < 1.5, "\(ball)")
         // Without the shape the ball falls on to the floor line instead.
         let free = try Simulation(timeline: Timeline(scene: try scene(boundary: false))).frame(99)
-        #expect(try #require(layer(free.layers, "ball")).position.y > 270)
+        #expect(try #require(findLayer(free.layers, id: "ball")).position.y > 270)
     }
 
     @Test func emitterContentsMayBeANamedShape() throws {
@@ -122,7 +111,7 @@ import KineticLayers
                 birthRate: 10
                 contents: {path: {shape: checkmark, rect: [0, 0, 16, 16]}, size: [16, 16]}
         """)
-        let cell = try #require(layer(scene.layers, "e")?.emitter?.emitterCells.first)
+        let cell = try #require(findLayer(scene.layers, id: "e")?.emitter?.emitterCells.first)
         guard case .path(let path, let size, _)? = cell.contents else {
             Issue.record("contents: \(String(describing: cell.contents))")
             return
@@ -139,7 +128,7 @@ import KineticLayers
         animations:
           - {layer: s, keyPath: path, to: {shape: checkmark, rect: [0, 0, 90, 90]}, duration: 1}
         """)
-        let shape = try #require(layer(Timeline(scene: scene).frame(at: 1, index: 50).layers, "s")?.shape)
+        let shape = try #require(findLayer(Timeline(scene: scene).frame(at: 1, index: 50).layers, id: "s")?.shape)
         #expect(shape.path == Checkmark(rect: Rect(0, 0, 90, 90)).path)
     }
 

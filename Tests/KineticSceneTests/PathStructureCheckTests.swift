@@ -8,17 +8,7 @@ import KineticLayers
 /// layer's underlying path — the model path, or what an earlier animation leaves — so a
 /// structure none of those has is a load error, located like the others (section 9).
 @Suite struct PathStructureCheckTests {
-    func problems(_ yaml: String, file: String = "t.yaml") -> [String] {
-        do {
-            _ = try SceneLoader.load(text: yaml, file: file)
-            return []
-        } catch let e as SceneLoadError {
-            return e.problems.map(\.description)
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return []
-        }
-    }
+    func problems(_ yaml: String, file: String = "t.yaml") -> [String] { loadProblems(yaml, file: file).map(\.description) }
 
     let head = """
     kinetic: 1

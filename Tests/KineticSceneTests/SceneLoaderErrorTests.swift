@@ -4,18 +4,6 @@ import Testing
 
 /// Section 9: every problem, located as FILE:LINE:COLUMN: KEY.PATH: message.
 @Suite struct SceneLoaderErrorTests {
-    func problems(_ yaml: String) -> [SceneProblem] {
-        do {
-            _ = try SceneLoader.load(text: yaml, file: "t.yaml")
-            return []
-        } catch let e as SceneLoadError {
-            return e.problems
-        } catch {
-            Issue.record("unexpected error \(error)")
-            return []
-        }
-    }
-
     let header = """
     kinetic: 1
     scene: {size: [100, 100], duration: 1}
@@ -33,13 +21,13 @@ import Testing
     }
 
     @Test func unknownKeyIsLocatedWithSuggestion() {
-        let p = problems(header + "layers:\n  - id: a\n    opacty: 0.5\n")
+        let p = loadProblems(header + "layers:\n  - id: a\n    opacty: 0.5\n")
         #expect(p.count == 1)
         #expect(p.first?.description == "t.yaml:5:5: layers[0].opacty: unknown key 'opacty' (did you mean 'opacity'?)")
     }
 
     @Test func allProblemsAreReportedInFileOrder() {
-        let p = problems(header + """
+        let p = loadProblems(header + """
         layers:
           - {id: a, opacity: 2}
           - {id: a, backgroundColor: "#12"}
@@ -55,21 +43,21 @@ import Testing
     }
 
     @Test func versionMustBeKnown() {
-        let p = problems("kinetic: 2\nscene: {size: [1, 1], duration: 1}\n")
+        let p = loadProblems("kinetic: 2\nscene: {size: [1, 1], duration: 1}\n")
         #expect(p.first?.message.contains("unknown format version 2") == true)
-        let missing = problems("scene: {size: [1, 1], duration: 1}\n")
+        let missing = loadProblems("scene: {size: [1, 1], duration: 1}\n")
         #expect(missing.contains { $0.message.contains("'kinetic: 1'") || $0.message.contains("missing required key 'kinetic'") })
     }
 
     @Test func negativeSizeAndZeroFpsAreRejected() {
-        let p = problems("kinetic: 1\nscene: {size: [-1, 10], duration: 1, fps: 0}\n")
+        let p = loadProblems("kinetic: 1\nscene: {size: [-1, 10], duration: 1, fps: 0}\n")
         #expect(p.contains { $0.keyPath == "scene.fps" && $0.message.contains("greater than 0") })
         #expect(p.contains { $0.keyPath == "scene.size" })
     }
 
     @Test func pathSyntaxErrorPointsAtTheCharacter() {
         // "M 0 0 L 10 x": the x is character 12, column 13 + 10 (indent and quote).
-        let p = problems(header + "layers:\n  - type: shape\n    path: \"M 0 0 L 10 x\"\n")
+        let p = loadProblems(header + "layers:\n  - type: shape\n    path: \"M 0 0 L 10 x\"\n")
         #expect(p.count == 1)
         #expect(p.first?.location.line == 5)
         #expect(p.first?.location.column == 11 + 1 + 11)
@@ -77,20 +65,20 @@ import Testing
     }
 
     @Test func unknownLayerInAnimationSuggestsId() {
-        let p = problems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: bal, keyPath: opacity, to: 0}\n")
+        let p = loadProblems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: bal, keyPath: opacity, to: 0}\n")
         #expect(p.first?.message == "unknown layer id 'bal' (did you mean 'ball'?)")
         #expect(p.first?.keyPath == "animations[0].layer")
     }
 
     @Test func keyPathMustFitTheLayer() {
-        let p = problems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: strokeEnd, to: 0}\n")
+        let p = loadProblems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: strokeEnd, to: 0}\n")
         #expect(p.first?.message.contains("does not apply to layer layer 'ball'") == true)
-        let typo = problems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: positon.x, to: 0}\n")
+        let typo = loadProblems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: positon.x, to: 0}\n")
         #expect(typo.first?.message.hasSuffix("(did you mean 'position.x'?)") == true)
     }
 
     @Test func pathsOfDifferentStructureCannotAnimate() {
-        let p = problems(header + """
+        let p = loadProblems(header + """
         layers: [{id: s, type: shape, path: "M 0 0 L 1 1"}]
         animations:
           - {layer: s, keyPath: path, from: "M 0 0 L 1 1", to: "M 0 0 C 1 1 2 2 3 3"}
@@ -99,7 +87,7 @@ import Testing
     }
 
     @Test func afterCyclesAreNamed() {
-        let p = problems(header + """
+        let p = loadProblems(header + """
         layers: [{id: a}]
         animations:
           - {id: one, layer: a, keyPath: opacity, to: 0, after: two}
@@ -109,17 +97,17 @@ import Testing
     }
 
     @Test func missingAssetIsReported() {
-        let p = problems(header + "layers: [{type: image, contents: nowhere.png}]\n")
+        let p = loadProblems(header + "layers: [{type: image, contents: nowhere.png}]\n")
         #expect(p.first?.message.contains("missing asset file 'nowhere.png'") == true)
     }
 
     @Test func canvasLimitIsCheckedBeforeAllocating() {
-        let p = problems("kinetic: 1\nscene: {size: [10000, 10000], scale: 2, duration: 1}\n")
+        let p = loadProblems("kinetic: 1\nscene: {size: [10000, 10000], scale: 2, duration: 1}\n")
         #expect(p.first?.message.contains("over the limit") == true)
     }
 
     @Test func notYetSupportedIsLoud() {
-        let p = problems(header + """
+        let p = loadProblems(header + """
         layers: [{id: a}]
         animations: [{layer: a, keyPath: backgroundColor, to: "= t"}]
         events: [{at: 1, set: {a.opacity: "= t"}}]
@@ -130,7 +118,7 @@ import Testing
     }
 
     @Test func yamlSyntaxErrorIsLocated() {
-        let p = problems("kinetic: 1\nscene: {size: [1, 1]\n")
+        let p = loadProblems("kinetic: 1\nscene: {size: [1, 1]\n")
         #expect(p.count == 1)
         #expect(p.first?.message.hasPrefix("YAML syntax error") == true)
     }

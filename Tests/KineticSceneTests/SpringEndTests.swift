@@ -6,11 +6,7 @@ import Testing
     func x(_ yaml: String, at time: Double) throws -> Double? {
         let scene = try SceneLoader.load(text: "kinetic: 1\nscene: {size: [200, 200], duration: 4, fps: 50}\n" + yaml,
                                          file: "t.yaml")
-        var found: Double?
-        for root in Timeline(scene: scene).frame(at: time, index: 0).layers {
-            root.forEach { if $0.id == "a" { found = $0.position.x } }
-        }
-        return found
+        return findLayer(Timeline(scene: scene).frame(at: time, index: 0).layers, id: "a")?.position.x
     }
 
     @Test(arguments: [

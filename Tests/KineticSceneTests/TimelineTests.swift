@@ -12,20 +12,7 @@ import KineticLayers
         return Timeline(scene: try SceneLoader.load(text: yaml, file: "t.yaml"))
     }
 
-    func layer(_ t: Timeline, _ id: String, at time: Double) -> Layer? {
-        var found: Layer?
-        for root in t.frame(at: time, index: 0).layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
-    }
-
-    /// y of the cubic Bezier (0,0) c1 c2 (1,1) at x, by bisection on the parameter.
-    func bezierY(_ x: Double, _ c1x: Double, _ c1y: Double, _ c2x: Double, _ c2y: Double) -> Double {
-        func bx(_ s: Double) -> Double { 3 * (1 - s) * (1 - s) * s * c1x + 3 * (1 - s) * s * s * c2x + s * s * s }
-        func by(_ s: Double) -> Double { 3 * (1 - s) * (1 - s) * s * c1y + 3 * (1 - s) * s * s * c2y + s * s * s }
-        var lo = 0.0, hi = 1.0
-        for _ in 0..<100 { let mid = (lo + hi) / 2; if bx(mid) < x { lo = mid } else { hi = mid } }
-        return by((lo + hi) / 2)
-    }
+    func layer(_ t: Timeline, _ id: String, at time: Double) -> Layer? { findLayer(t.frame(at: time, index: 0).layers, id: id) }
 
     @Test func basicAnimationFollowsTheTimingFunction() throws {
         let t = try timeline("""
@@ -34,7 +21,7 @@ import KineticLayers
           - {layer: a, keyPath: position.x, from: 0, to: 100, duration: 1, begin: 0.5, timingFunction: easeInEaseOut}
         """)
         for time in [0.6, 0.75, 1.0, 1.3] {
-            let expected = 100 * bezierY(time - 0.5, 0.42, 0, 0.58, 1)
+            let expected = 100 * timingCurveY(atX: time - 0.5, c1: (0.42, 0), c2: (0.58, 1))
             let x = try #require(layer(t, "a", at: time)).position.x
             #expect(abs(x - expected) < 1e-6, "t=\(time): \(x) vs \(expected)")
         }

@@ -11,9 +11,7 @@ import KineticLayers
     func layer(_ body: String, _ id: String, at time: Double) throws -> Layer? {
         let yaml = "kinetic: 1\nscene: {size: [200, 200], duration: 2, fps: 50}\n" + body
         let scene = try SceneLoader.load(text: yaml, file: "t.yaml")
-        var found: Layer?
-        for root in Timeline(scene: scene).frame(at: time, index: 0).layers { root.forEach { if $0.id == id { found = $0 } } }
-        return found
+        return findLayer(Timeline(scene: scene).frame(at: time, index: 0).layers, id: id)
     }
 
     func expectNear(_ m: Transform3D?, _ fields: [Double], _ tolerance: Double = 1e-9,

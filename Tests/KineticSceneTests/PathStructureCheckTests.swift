@@ -138,6 +138,17 @@ import KineticLayers
         #expect(p == ["t.yaml:6:35: animations[0].by: 'by' cannot be used with path values"])
     }
 
+    /// `additive` cannot offset a path (paths do not add), with `to` or with `values`;
+    /// `additive: false` is fine.
+    @Test func additiveIsNotForPaths() {
+        #expect(problems(head + """
+          - {layer: m, keyPath: path, to: "M 0 0 L 5 5", additive: true}
+          - {layer: m, keyPath: path, values: ["M 0 0 L 5 5", "M 0 0 L 9 9"], additive: true}
+          - {layer: m, keyPath: path, to: "M 0 0 L 5 5", additive: false}
+        """) == ["t.yaml:6:60: animations[0].additive: 'additive' cannot be used with path values: they do not add",
+                 "t.yaml:7:81: animations[1].additive: 'additive' cannot be used with path values: they do not add"])
+    }
+
     /// Every scene of the gallery still loads.
     @Test func theGalleryStillLoads() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -187,7 +187,15 @@ struct AnimationDecoder {
         var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: keyPath,
                                  values: .basic(from: nil, to: nil, by: nil), timing: timing)
         spec.easing = easing
-        if let f = m["additive"], let v = f.bool { spec.additive = v }
+        if let f = m["additive"], let v = f.bool {
+            // Paths, booleans and images have no sum (`Interpolation.add`): an additive
+            // animation of them would do nothing.
+            if v, [.path, .image, .bool].contains(keyPath.valueKind) {
+                f.report("'additive' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
+                return nil
+            }
+            spec.additive = v
+        }
 
         if let vf = m["values"] {
             for key in ["from", "to", "by"] where m[key] != nil {

@@ -166,4 +166,49 @@ import KineticLayers
             _ = try timeline("layers: [{type: replicator, instanceCont: 2}]")
         }
     }
+
+    /// A mask may be a replicator (a row of dots masking a bar): its copies are made like
+    /// any replicator's, in the copies' own times, and the mask keeps its own key.
+    @Test func aReplicatorMaskIsExpanded() throws {
+        let t = try timeline("""
+        layers:
+          - id: bar
+            frame: [0, 0, 200, 20]
+            backgroundColor: black
+            mask:
+              id: dots
+              type: replicator
+              frame: [0, 0, 200, 20]
+              instanceCount: 3
+              instanceDelay: 0.5
+              instanceTransform: {translate: [30, 0, 0]}
+              sublayers: [{id: dot, frame: [0, 0, 20, 20], backgroundColor: white}]
+        animations:
+          - {layer: dot, keyPath: opacity, from: 0, to: 1, duration: 1}
+        """)
+        let mask = try #require(t.frame(at: 0.6, index: 0).layers.first?.mask)
+        #expect(mask.id == "dots")
+        #expect(mask.sublayers.map(\.id) == ["dot", "dot#1", "dot#2"])
+        // Copy k runs k × 0.5 s later: at 0.6 s, opacity 0.6, 0.1 and (not begun) the model 1.
+        let opacities = mask.sublayers.map(\.opacity)
+        #expect(zip(opacities, [0.6, 0.1, 1.0]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(opacities)")
+        // Placed by the instance transform: copy k is 30·k to the right.
+        let offsets = mask.sublayers.map(\.transform.m41)
+        #expect(offsets == [0, 30, 60])
+    }
+
+    /// A mask inside a replicated layer is copied with it, renamed as the copy is.
+    @Test func masksInCopiesAreRenamed() throws {
+        let t = try timeline("""
+        layers:
+          - id: rep
+            type: replicator
+            instanceCount: 2
+            sublayers:
+              - {id: card, frame: [0, 0, 40, 40], mask: {id: hole, type: shape, path: {oval: [0, 0, 40, 40]}}}
+        """)
+        let copies = try #require(t.frame(at: 0, index: 0).layers.first?.sublayers)
+        #expect(copies.map(\.id) == ["card", "card#1"])
+        #expect(copies.map { $0.mask?.id } == ["hole", "hole#1"])
+    }
 }

@@ -40,49 +40,32 @@ extension InspectReport {
         /// their sublayers and masks) included, depth first, a layer before its sublayers
         /// and its mask last — with the key it is listed under and its placement.
         ///
-        /// A layer's key is `Layer.key` (its id, or its place such as `layers[1].mask`).
-        /// Replicator copies carry `#k` suffixes in their keys; the layers of a copy's mask
-        /// do not (the runtime renames only sublayers), so they take their host's suffix
-        /// here, which keeps every copy's mask apart: `revealMask#2` is the mask of the
-        /// host in copy 2.
+        /// A layer's key is `Layer.key` (its id, or its place such as `layers[1].mask`);
+        /// replicator copies, their masks included, carry `#k` suffixes from
+        /// `Replication.expand`: `revealMask#2` is the mask of the host in copy 2.
         static func forEachLayer(_ roots: [Layer], _ body: (String, Layer, Placement) -> Void) {
             for root in roots {
-                visit(root, superlayerSpace: .identity, parent: nil, maskSuffix: nil, body)
+                visit(root, superlayerSpace: .identity, parent: nil, body)
             }
         }
 
-        /// `maskSuffix`: inside a mask's subtree, the copy suffix of the mask's host.
         private static func visit(_ layer: Layer, superlayerSpace: Transform3D, parent: Placement?,
-                                  maskSuffix: String?, _ body: (String, Layer, Placement) -> Void) {
-            let key = listedKey(layer.key, suffix: maskSuffix)
+                                  _ body: (String, Layer, Placement) -> Void) {
             let level = layer.projectionToSuperlayer(through: superlayerSpace)
             var placement = Placement(
                 levels: [level] + (parent?.levels ?? []),
                 toCanvas: level.concatenating(parent?.toCanvas ?? .identity),
                 colorMultiplier: product(parent?.colorMultiplier, layer.colorMultiplier))
-            let hostSuffix = copySuffix(of: key)
-            if let mask = layer.mask { placement.maskKey = listedKey(mask.key, suffix: hostSuffix) }
-            body(key, layer, placement)
+            placement.maskKey = layer.mask?.key
+            body(layer.key, layer, placement)
             for sublayer in layer.sublayers {
-                visit(sublayer, superlayerSpace: layer.sublayerSpace, parent: placement, maskSuffix: maskSuffix, body)
+                visit(sublayer, superlayerSpace: layer.sublayerSpace, parent: placement, body)
             }
             // The renderer draws a mask in its host's bounds space, without the host's
             // sublayerTransform.
             if let mask = layer.mask {
-                visit(mask, superlayerSpace: .identity, parent: placement, maskSuffix: hostSuffix, body)
+                visit(mask, superlayerSpace: .identity, parent: placement, body)
             }
-        }
-
-        /// `key` with `suffix` appended, unless it carries copy indices already (ids and
-        /// places contain `#` only as copy suffixes).
-        private static func listedKey(_ key: String, suffix: String?) -> String {
-            guard let suffix, !key.contains("#") else { return key }
-            return key + suffix
-        }
-
-        /// The copy indices `#i#j…` at the end of a key; "" for an original.
-        private static func copySuffix(of key: String) -> String {
-            key.firstIndex(of: "#").map { String(key[$0...]) } ?? ""
         }
 
         /// Channel by channel, as the renderer's successive multiplications compose.

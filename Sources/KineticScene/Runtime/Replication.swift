@@ -28,41 +28,51 @@ public enum Replication {
     /// `suffix`: the copy indices of the enclosing replicators' copies, `#i#j…`.
     private static func expand(_ layers: [Layer], parent: [Int], at time: Double, suffix: String,
                                presentation: (Double) -> [Layer]) -> [Layer] {
-        layers.enumerated().map { i, original in
-            var layer = original
-            let address = parent + [i]
-            guard let r = layer.replicator else {
-                layer.sublayers = expand(layer.sublayers, parent: address, at: time, suffix: suffix,
-                                         presentation: presentation)
-                return layer
-            }
-            let centre = Point(layer.bounds.midX, layer.bounds.midY)
-            let step = Transform3D.translation(-centre.x, -centre.y)
-                .concatenating(r.instanceTransform)
-                .concatenating(.translation(centre.x, centre.y))
-            var copies: [Layer] = []
-            var accumulated = Transform3D.identity  // `step` applied k times
-            for k in 0..<max(r.instanceCount, 0) {
-                let copyTime = time - Double(k) * r.instanceDelay
-                let source = k == 0 || copyTime == time
-                    ? layer.sublayers
-                    : presentation(copyTime)[LayerAddress(address)]?.sublayers ?? layer.sublayers
-                let color = instanceColor(r, copy: k)
-                // A source taken from another time has the plain keys: name every copy anew.
-                let copySuffix = suffix + "#\(k)"
-                let named = source.map { $0.renamed(suffix: copySuffix) }
-                for sublayer in expand(named, parent: address, at: copyTime, suffix: copySuffix,
-                                       presentation: presentation) {
-                    var copy = sublayer
-                    copy.transform = placed(copy, by: accumulated)
-                    if color != .white { copy.colorMultiplier = copy.colorMultiplier.map { $0.multiplied(by: color) } ?? color }
-                    copies.append(copy)
-                }
-                accumulated = accumulated.concatenating(step)
-            }
-            layer.sublayers = copies
+        layers.enumerated().map { i, layer in
+            expand(layer, address: parent + [i], at: time, suffix: suffix, presentation: presentation)
+        }
+    }
+
+    /// The layer at `address` with the replicators in its subtree and in its mask (a mask
+    /// may be any layer, a replicator of dots included) expanded.
+    private static func expand(_ original: Layer, address: [Int], at time: Double, suffix: String,
+                               presentation: (Double) -> [Layer]) -> Layer {
+        var layer = original
+        if let mask = layer.mask {
+            layer.mask = expand(mask, address: address + [LayerAddress.mask], at: time, suffix: suffix,
+                                presentation: presentation)
+        }
+        guard let r = layer.replicator else {
+            layer.sublayers = expand(layer.sublayers, parent: address, at: time, suffix: suffix,
+                                     presentation: presentation)
             return layer
         }
+        let centre = Point(layer.bounds.midX, layer.bounds.midY)
+        let step = Transform3D.translation(-centre.x, -centre.y)
+            .concatenating(r.instanceTransform)
+            .concatenating(.translation(centre.x, centre.y))
+        var copies: [Layer] = []
+        var accumulated = Transform3D.identity  // `step` applied k times
+        for k in 0..<max(r.instanceCount, 0) {
+            let copyTime = time - Double(k) * r.instanceDelay
+            let source = k == 0 || copyTime == time
+                ? layer.sublayers
+                : presentation(copyTime)[LayerAddress(address)]?.sublayers ?? layer.sublayers
+            let color = instanceColor(r, copy: k)
+            // A source taken from another time has the plain keys: name every copy anew.
+            let copySuffix = suffix + "#\(k)"
+            let named = source.map { $0.renamed(suffix: copySuffix) }
+            for sublayer in expand(named, parent: address, at: copyTime, suffix: copySuffix,
+                                   presentation: presentation) {
+                var copy = sublayer
+                copy.transform = placed(copy, by: accumulated)
+                if color != .white { copy.colorMultiplier = copy.colorMultiplier.map { $0.multiplied(by: color) } ?? color }
+                copies.append(copy)
+            }
+            accumulated = accumulated.concatenating(step)
+        }
+        layer.sublayers = copies
+        return layer
     }
 
     /// The transform that makes `layer` map through `instance` after its own placement:
@@ -94,7 +104,7 @@ extension Color {
 }
 
 extension Layer {
-    /// The layer and its subtree with their keys' copy suffixes set to `suffix` (see
+    /// The layer, its subtree and its mask with their keys' copy suffixes set to `suffix` (see
     /// `Replication.expand`); ids and places never contain `#` otherwise.
     func renamed(suffix: String) -> Layer {
         func base(_ s: String) -> Substring { s.split(separator: "#", omittingEmptySubsequences: false)[0] }
@@ -102,10 +112,11 @@ extension Layer {
         if let id { layer.id = base(id) + suffix }
         layer.place = base(place) + suffix
         layer.sublayers = sublayers.map { $0.renamed(suffix: suffix) }
+        layer.mask = mask?.renamed(suffix: suffix)
         return layer
     }
 
-    /// The subtree with copy suffixes made only of `#0` removed: the originals.
+    /// The subtree (masks included) with copy suffixes made only of `#0` removed: the originals.
     func removingZeroCopySuffixes() -> Layer {
         func original(_ s: String) -> String {
             guard let hash = s.firstIndex(of: "#") else { return s }
@@ -115,6 +126,7 @@ extension Layer {
         layer.id = id.map(original)
         layer.place = original(place)
         layer.sublayers = sublayers.map { $0.removingZeroCopySuffixes() }
+        layer.mask = mask?.removingZeroCopySuffixes()
         return layer
     }
 }

@@ -12,13 +12,14 @@ extension SceneExpression {
     /// Walks the tree built at parse time without allocating, so it is cheap to call
     /// for every frame.
     public func evaluate(_ context: EvaluationContext) -> Value {
-        Evaluator(context: context, references: references).value(of: root)
+        Evaluator(context: context, references: references, site: site).value(of: root)
     }
 }
 
 private struct Evaluator {
     let context: SceneExpression.EvaluationContext
     let references: [SceneExpression.Reference]
+    let site: UInt64
 
     func value(of node: Node) -> SceneExpression.Value {
         switch node.kind {
@@ -32,7 +33,7 @@ private struct Evaluator {
             return context.resolve(references[index])
         case .random(let callSite):
             return .scalar(RandomHash.unitInterval(seed: context.seed, expressionID: context.expressionID,
-                                                   frame: context.frame, callSite: callSite))
+                                                   frame: context.frame, callSite: RandomHash.mix(site) ^ callSite))
         case .vector(let x, let y):
             return .vector(Point(scalar(x), scalar(y)))
         case .component(let operand, let axis):

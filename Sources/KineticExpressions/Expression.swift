@@ -45,6 +45,10 @@ public struct SceneExpression: Hashable, Sendable {
     public let usesRandom: Bool
     /// Whether `t` or `frame` occurs: the value changes with time.
     public let usesTime: Bool
+    /// Where the expression is written (the loader sets it from its line and column):
+    /// part of its `random()` calls' call sites, so that two expressions of one value —
+    /// a point's x and y — draw different numbers.
+    public var site: UInt64 = 0
 
     let root: Node
 
@@ -146,8 +150,9 @@ extension SceneExpression {
     /// What an expression is evaluated against at one frame.
     ///
     /// `random()` is a number in [0, 1) hashed (SplitMix64) from `seed`, `expressionID`,
-    /// `frame` and the call's position among the expression's `random()` calls: the same
-    /// frame draws the same numbers on every run, and two calls in one expression differ.
+    /// `frame` and the call site — the expression's `site` and the call's position among
+    /// its `random()` calls: the same frame draws the same numbers on every run, and two
+    /// calls differ.
     public struct EvaluationContext {
         /// Seconds from scene start, `t`.
         public var time: Double

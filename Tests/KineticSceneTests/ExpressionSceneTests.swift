@@ -73,6 +73,25 @@ import KineticLayers
         #expect((0..<1).contains(a ?? -1))
     }
 
+    /// Each `random()` is its own call site: a point's x and y, a size's width and height
+    /// and an animation value's components draw different numbers.
+    @Test func randomDiffersBetweenTheComponentsOfAValue() throws {
+        let scene = try load("""
+        layers:
+          - {id: c, position: ["= random() * 100", "= random() * 100"], bounds: ["= random() * 100", "= random() * 100"]}
+          - {id: a, position: [0, 0]}
+        animations:
+          - {layer: a, keyPath: position, to: ["= random() * 300", "= random() * 300"], duration: 1}
+        """)
+        for time in [0.0, 0.5, 0.9] {
+            let c = try #require(layer(scene, "c", at: time))
+            #expect(c.position.x != c.position.y, "t=\(time): \(c.position)")
+            #expect(c.bounds.width != c.bounds.height, "t=\(time): \(c.bounds)")
+        }
+        let a = try #require(layer(scene, "a", at: 0.999))
+        #expect(abs(a.position.x - a.position.y) > 1e-6, "\(a.position)")
+    }
+
     @Test func cyclesAreNamed() {
         let p = problems("""
         layers:

@@ -133,7 +133,10 @@ final class ExpressionBinder {
         let lead = text.prefix { $0.isWhitespace }.count
         let isReference = text.dropFirst(lead).hasPrefix("@")
         do {
-            return isReference ? try SceneExpression.parsePointShorthand(text) : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
+            var e = isReference ? try SceneExpression.parsePointShorthand(text) : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
+            // Its place in the file: the call site of its random() calls.
+            if let mark = s.mark { e.site = UInt64(truncatingIfNeeded: mark.line) << 32 | UInt64(truncatingIfNeeded: mark.column) }
+            return e
         } catch {
             let offset = isReference ? error.offset : lead + 1 + error.offset
             Self.report(error.message, offset: offset, in: f, scalar: s)

@@ -4,15 +4,18 @@
 public enum DependencyOrder {
     /// Every node in `nodes` and every node they reach through `dependencies`, each after
     /// its dependencies; nodes with no order between them keep their first-seen order
-    /// (depth-first from `nodes` in order). Fails with the first cycle found.
+    /// (depth-first from `nodes` in order). Fails with every cycle the walk closes — at
+    /// least one in each group of nodes that depend on each other, so independent cycles
+    /// are all reported at once — in the order found.
     ///
     /// `dependencies` is called once per node. The walk keeps its own stack, so long
     /// chains do not exhaust the call stack.
     public static func sort<Node: Hashable & Sendable>(
         _ nodes: [Node], dependencies: (Node) -> [Node]
-    ) -> Result<[Node], DependencyCycle<Node>> {
+    ) -> Result<[Node], DependencyCycles<Node>> {
         var state: [Node: VisitState] = [:]
         var order: [Node] = []
+        var cycles: [DependencyCycle<Node>] = []
         // The current path from a root: each node with its dependencies and how many of
         // them have been visited.
         var path: [(node: Node, dependencies: [Node], next: Int)] = []
@@ -34,15 +37,25 @@ public enum DependencyOrder {
                     continue
                 case .inProgress:
                     // On the current path: the path from it to the top closes the cycle.
+                    // The walk goes on without this edge, to find the other cycles.
                     let start = path.firstIndex { $0.node == dependency } ?? 0
-                    return .failure(DependencyCycle(members: path[start...].map(\.node)))
+                    cycles.append(DependencyCycle(members: path[start...].map(\.node)))
                 case nil:
                     state[dependency] = .inProgress
                     path.append((dependency, dependencies(dependency), 0))
                 }
             }
         }
-        return .success(order)
+        return cycles.isEmpty ? .success(order) : .failure(DependencyCycles(cycles: cycles))
+    }
+}
+
+/// The cycles `DependencyOrder.sort` found, each reported on its own.
+public struct DependencyCycles<Node: Hashable & Sendable>: Error, Hashable {
+    public let cycles: [DependencyCycle<Node>]
+
+    public init(cycles: [DependencyCycle<Node>]) {
+        self.cycles = cycles
     }
 }
 

@@ -1,7 +1,7 @@
 import Testing
 import KineticExpressions
 
-private func sorted(_ graph: [String: [String]], _ nodes: [String]) -> Result<[String], DependencyCycle<String>> {
+private func sorted(_ graph: [String: [String]], _ nodes: [String]) -> Result<[String], DependencyCycles<String>> {
     DependencyOrder.sort(nodes) { graph[$0] ?? [] }
 }
 
@@ -15,7 +15,7 @@ private func respects(_ order: [String], _ graph: [String: [String]]) -> Bool {
 
 @Test func twoNodeCycleIsNamedInOrder() {
     let graph = ["a.position.x": ["b.position.y"], "b.position.y": ["a.position.x"]]
-    guard case .failure(let cycle) = sorted(graph, ["a.position.x", "b.position.y"]) else {
+    guard case .failure(let found) = sorted(graph, ["a.position.x", "b.position.y"]), let cycle = found.cycles.first else {
         Issue.record("no cycle found")
         return
     }
@@ -24,7 +24,7 @@ private func respects(_ order: [String], _ graph: [String: [String]]) -> Bool {
 }
 
 @Test func selfReferenceIsACycle() {
-    guard case .failure(let cycle) = sorted(["a": ["a"]], ["a"]) else {
+    guard case .failure(let found) = sorted(["a": ["a"]], ["a"]), let cycle = found.cycles.first else {
         Issue.record("no cycle found")
         return
     }
@@ -33,11 +33,21 @@ private func respects(_ order: [String], _ graph: [String: [String]]) -> Bool {
 
 @Test func cycleBehindAnAcyclicPrefixNamesOnlyTheCycle() {
     let graph = ["root": ["a"], "a": ["b"], "b": ["c"], "c": ["a"], "other": []]
-    guard case .failure(let cycle) = sorted(graph, ["other", "root"]) else {
+    guard case .failure(let found) = sorted(graph, ["other", "root"]) else {
         Issue.record("no cycle found")
         return
     }
-    #expect(cycle.members == ["a", "b", "c"])
+    #expect(found.cycles.map(\.members) == [["a", "b", "c"]])
+}
+
+@Test func independentCyclesAreAllFound() {
+    // Two cycles that share nothing, and a self-reference, behind acyclic nodes.
+    let graph = ["a": ["b"], "b": ["a"], "x": ["c"], "c": ["d"], "d": ["c"], "s": ["s"], "free": []]
+    guard case .failure(let found) = sorted(graph, ["free", "a", "x", "s"]) else {
+        Issue.record("no cycle found")
+        return
+    }
+    #expect(found.cycles.map(\.members) == [["a", "b"], ["c", "d"], ["s"]])
 }
 
 @Test func diamondSortsDependenciesFirstAndIncludesReachableNodes() throws {

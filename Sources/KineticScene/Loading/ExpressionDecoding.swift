@@ -236,10 +236,10 @@ final class ExpressionBinder {
         switch DependencyOrder.sort(valid, dependencies: dependencies) {
         case .success(let order):
             return order.map { pending[$0].binding }
-        case .failure(let cycle):
-            let names = cycle.members.map { pending[$0].binding.label }
-            if let first = cycle.members.first {
-                pending[first].field.report("reference cycle: \((names + [names[0]]).joined(separator: " → "))")
+        case .failure(let found):
+            for cycle in found.cycles {
+                guard let first = cycle.members.first else { continue }
+                pending[first].field.report("reference cycle: \(cycle.description { pending[$0].binding.label })")
             }
             return []
         }

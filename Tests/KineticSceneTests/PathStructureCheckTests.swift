@@ -149,6 +149,22 @@ import KineticLayers
                  "t.yaml:7:81: animations[1].additive: 'additive' cannot be used with path values: they do not add"])
     }
 
+    /// A named shape's path is rebuilt from its parameters every frame: a `path`
+    /// animation of it would never show, so it is an error pointing at `path.PARAM`.
+    @Test func aNamedShapesPathIsAnimatedByItsParameters() {
+        let p = problems("""
+        kinetic: 1
+        scene: {size: [200, 200], duration: 2}
+        layers:
+          - {id: ball, type: shape, path: {shape: gooeyCircle, center: [100, 100], size: 60, travel: 200}}
+        animations:
+          - {layer: ball, keyPath: path, to: {shape: gooeyCircle, center: [50, 50], size: 20, travel: 200}, duration: 1}
+          - {layer: ball, keyPath: path.progress, to: 1, duration: 1}
+        """)
+        #expect(p == ["t.yaml:6:28: animations[0].keyPath: the path of 'ball' is the gooeyCircle shape, rebuilt from "
+                      + "its parameters: animate path.PARAM"])
+    }
+
     /// Every scene of the gallery still loads.
     @Test func theGalleryStillLoads() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

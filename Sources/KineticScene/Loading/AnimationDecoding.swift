@@ -455,6 +455,12 @@ struct AnimationDecoder {
     }
 
     private func keyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {
+        // Before the named key paths, which include `path`: animations of it would be
+        // overwritten every frame by the shape rebuilt from its parameters.
+        if text == "path", let shape = entry.namedShape {
+            field.report("the path of '\(layerName)' is the \(shape.rawValue) shape, rebuilt from its parameters: animate path.PARAM")
+            return nil
+        }
         if let kp = LayerKeyPath.named[text] {
             if let types = kp.layerTypes, !types.contains(entry.type) {
                 field.report("'\(text)' does not apply to \(entry.type.rawValue) layer '\(layerName)'")
@@ -472,10 +478,6 @@ struct AnimationDecoder {
                 return nil
             }
             return .pathParameter(name, kind: kind)
-        }
-        if text == "path", let shape = entry.namedShape {
-            field.report("the path of '\(layerName)' is the \(shape.rawValue) shape, rebuilt from its parameters: animate path.PARAM")
-            return nil
         }
         if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
         if text.hasPrefix("path.") {

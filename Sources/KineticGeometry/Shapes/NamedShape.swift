@@ -76,7 +76,8 @@ public enum NamedShape: String, CaseIterable, Hashable, Sendable {
     /// as `.numbers` of 2, 2 or 4 components, a bool as a number (non-zero is true).
     /// `gooeyMenu.state` is rounded to the nearest integer (so an animated state
     /// switches half-way) and must then be 1, 2 or 3; `stickyBubble.viscosity` must be
-    /// positive; every number must be finite.
+    /// positive; lengths (radii, `size`, `width`, `height`, `lineLength`) must not be
+    /// negative; every number must be finite.
     ///
     /// - Throws: the first problem found, checking unknown names first, then each
     ///   parameter in order.
@@ -88,7 +89,7 @@ public enum NamedShape: String, CaseIterable, Hashable, Sendable {
         let reader = ParameterReader(shape: self, values: values)
         switch self {
         case .gooeyCircle:
-            let circle = GooeyCircle(center: try reader.point("center"), size: try reader.number("size"),
+            let circle = GooeyCircle(center: try reader.point("center"), size: try reader.length("size"),
                                      travel: try reader.number("travel"), progress: try reader.number("progress"),
                                      showControlPoints: try reader.bool("showControlPoints"))
             return NamedShapeGeometry(path: circle.path,
@@ -102,28 +103,28 @@ public enum NamedShape: String, CaseIterable, Hashable, Sendable {
                                                       xAxisPercent: try reader.number("xAxisPercent"),
                                                       state: state).path)
         case .slideMenuEdge:
-            return NamedShapeGeometry(path: SlideMenuEdge(width: try reader.number("width"),
-                                                          height: try reader.number("height"),
+            return NamedShapeGeometry(path: SlideMenuEdge(width: try reader.length("width"),
+                                                          height: try reader.length("height"),
                                                           extraArea: try reader.number("extraArea"),
                                                           diff: try reader.number("diff")).path)
         case .stickyBubble:
             let viscosity = try reader.number("viscosity")
             guard viscosity > 0 else { throw .invalidValue(shape: self, name: "viscosity", reason: "must be positive") }
-            let bubble = StickyBubble(from: try reader.point("from"), radius: try reader.number("radius"),
-                                      to: try reader.point("to"), toRadius: try reader.number("toRadius"),
+            let bubble = StickyBubble(from: try reader.point("from"), radius: try reader.length("radius"),
+                                      to: try reader.point("to"), toRadius: try reader.length("toRadius"),
                                       viscosity: viscosity)
             return NamedShapeGeometry(path: bubble.path, flags: ["broken": bubble.isBroken])
         case .liquidBridge:
-            let bridge = LiquidBridge(from: try reader.point("from"), fromRadius: try reader.number("fromRadius"),
-                                      to: try reader.point("to"), toRadius: try reader.number("toRadius"),
+            let bridge = LiquidBridge(from: try reader.point("from"), fromRadius: try reader.length("fromRadius"),
+                                      to: try reader.point("to"), toRadius: try reader.length("toRadius"),
                                       threshold: try reader.number("threshold"),
                                       angleThreshold: try reader.number("angleThreshold"))
             return NamedShapeGeometry(path: bridge.path, flags: ["connected": bridge.isConnected])
         case .pullRefreshArrows:
             return NamedShapeGeometry(path: PullRefreshArrows(size: try reader.size("size"),
                                                               progress: try reader.number("progress"),
-                                                              radius: try reader.number("radius"),
-                                                              lineLength: try reader.number("lineLength"),
+                                                              radius: try reader.length("radius"),
+                                                              lineLength: try reader.length("lineLength"),
                                                               space: try reader.number("space")).path)
         case .checkmark:
             return NamedShapeGeometry(path: Checkmark(rect: try reader.rect("rect")).path)
@@ -227,6 +228,13 @@ private struct ParameterReader {
     func number(_ name: String) throws(NamedShapeError) -> Double {
         guard case .number(let v) = try value(name) else { throw mismatch(name, .number) }
         return try finite(name, [v])[0]
+    }
+
+    /// A length — a radius, a side — which must not be negative (section 9).
+    func length(_ name: String) throws(NamedShapeError) -> Double {
+        let v = try number(name)
+        guard v >= 0 else { throw .invalidValue(shape: shape, name: name, reason: "must not be negative") }
+        return v
     }
 
     func bool(_ name: String) throws(NamedShapeError) -> Bool {

@@ -71,7 +71,7 @@ import Testing
                                                             helperLines: circle.helperLines))
     }
 
-    @Test func reportsBadParametersAsTypedErrors() {
+    @Test func reportsBadParametersAsTypedErrors() throws {
         #expect(throws: NamedShapeError.unknownShape("gooeyBall", known: NamedShape.allCases.map(\.rawValue))) {
             try NamedShape(name: "gooeyBall")
         }
@@ -96,6 +96,18 @@ import Testing
             try NamedShape.stickyBubble.path(parameters: ["from": .point(.zero), "radius": .number(10),
                                                           "to": .point(.zero), "viscosity": .number(0)])
         }
+        // Lengths must not be negative (section 9's "negative size"); zero is a point.
+        #expect(throws: NamedShapeError.invalidValue(shape: .stickyBubble, name: "radius", reason: "must not be negative")) {
+            try NamedShape.stickyBubble.path(parameters: ["from": .point(.zero), "radius": .number(-20), "to": .point(.zero)])
+        }
+        #expect(throws: NamedShapeError.invalidValue(shape: .liquidBridge, name: "toRadius", reason: "must not be negative")) {
+            try NamedShape.liquidBridge.path(parameters: ["from": .point(.zero), "fromRadius": .number(5), "to": .point(.zero),
+                                                          "toRadius": .number(-1), "threshold": .number(10)])
+        }
+        #expect(throws: NamedShapeError.invalidValue(shape: .gooeyCircle, name: "size", reason: "must not be negative")) {
+            try NamedShape.gooeyCircle.path(parameters: ["center": .point(.zero), "size": .number(-1), "travel": .number(10)])
+        }
+        _ = try NamedShape.stickyBubble.path(parameters: ["from": .point(.zero), "radius": .number(0), "to": .point(.zero)])
         #expect(throws: NamedShapeError.invalidValue(shape: .checkmark, name: "rect", reason: "must be finite")) {
             try NamedShape.checkmark.path(parameters: ["rect": .rect(Rect(0, 0, .nan, 1))])
         }

@@ -38,19 +38,25 @@ extension LayerRenderer {
     /// square dashed 5/5, the 4-pt point squares filled, the helper lines dashed 2/2 —
     /// in black, one point wide.
     private func drawControlPoints(_ overlay: ControlPointsOverlay, alpha: Double, in ctx: CairoContext) {
+        // The seed's order and colors: the dashed square, the points filled yellow
+        // (UIColor.yellowColor), then the dashed helper lines over them, all in black ink.
         let ink = Color.black.multiplyingAlpha(alpha)
+        let yellow = Color(red: 1, green: 1, blue: 0, alpha: 1).multiplyingAlpha(alpha)
         ctx.save()
-        ctx.setSource(ink)
         ctx.setLineWidth(1)
-        for (path, dash) in [(overlay.outerSquare, [5.0, 5.0]), (overlay.helperLines, [2.0, 2.0])] {
+        func strokeDashed(_ path: BezierPath, _ dash: [Double]) {
             ctx.newPath()
             appendPath(path, to: ctx)
+            ctx.setSource(ink)
             ctx.setDash(dash, phase: 0)
             ctx.stroke()
         }
+        strokeDashed(overlay.outerSquare, [5, 5])
         ctx.newPath()
         appendPath(overlay.pointSquares, to: ctx)
+        ctx.setSource(yellow)
         ctx.fill()
+        strokeDashed(overlay.helperLines, [2, 2])
         ctx.restore()
     }
 

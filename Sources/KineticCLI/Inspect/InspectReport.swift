@@ -89,7 +89,8 @@ enum InspectReport {
     }
 
     /// Section 10's `emitters` entry: per cell (name path, `a.b` for a sub-cell) the
-    /// particles alive and born; with `particles`, every live particle.
+    /// particles alive and born; with `particles`, every live particle (with its `angle`,
+    /// radians turned by its spin, beyond the contract's list).
     private static func describeEmitter(_ layer: Layer, particles: Bool, into out: inout [String: Any]) {
         guard let e = layer.emitter else { return }
         let p = e.particles
@@ -104,7 +105,7 @@ enum InspectReport {
                         "position": [number(p.x[i]), number(p.y[i])],
                         "velocity": [number(p.vx[i]), number(p.vy[i])],
                         "age": number(p.age[i]), "lifetime": number(p.lifetime[i]),
-                        "scale": number(p.scale[i]), "alpha": number(Double(p.alpha[i])),
+                        "scale": number(p.scale[i]), "angle": number(p.angle[i]), "alpha": number(Double(p.alpha[i])),
                         "color": Color(red: Double(p.red[i]), green: Double(p.green[i]), blue: Double(p.blue[i]),
                                        alpha: Double(p.alpha[i])).hexString,
                     ])

@@ -124,10 +124,8 @@ struct Parser {
         case .name(let name):
             try advance()
             return try named(name, offset: offset)
-        case .end:
-            throw ExpressionError(offset: offset, message: "expected a number or a name")
-        case .symbol:
-            throw ExpressionError(offset: offset, message: "expected a number or a name, found \(token.quoted)")
+        case .end, .symbol:
+            throw expected("a number or a name")
         }
     }
 
@@ -231,8 +229,7 @@ struct Parser {
     }
 
     private func expected(_ what: String) -> ExpressionError {
-        let found = token.kind == .end ? "" : ", found \(token.quoted)"
-        return ExpressionError(offset: token.offset, message: "expected \(what)\(found)")
+        ExpressionError(offset: token.offset, message: "expected \(what), found \(token.quoted)")
     }
 
     private static func axis(_ name: String) -> Axis? {
@@ -250,9 +247,12 @@ struct Parser {
     }
 
     private mutating func nextToken() throws(ExpressionError) -> Token {
+        let afterPrevious = position
         while position < characters.count, characters[position].isWhitespace { position += 1 }
         let start = position
-        guard let c = character(at: start) else { return Token(kind: .end, offset: start, text: "") }
+        // The end stands just after the last character, not after trailing spaces: in a
+        // file, there is the character the expression stops short of.
+        guard let c = character(at: start) else { return Token(kind: .end, offset: afterPrevious, text: "") }
 
         let valueEnded: Bool = switch token.kind {
         case .number, .name, .pointReference, .symbol(")"), .symbol("]"): true
@@ -355,7 +355,7 @@ struct Token {
     func isSymbol(_ c: Character) -> Bool { kind == .symbol(c) }
 
     /// The token in quotes for "found …" messages.
-    var quoted: String { kind == .end ? "the end" : "'\(text)'" }
+    var quoted: String { kind == .end ? "the end of the expression" : "'\(text)'" }
 }
 
 private extension Character {

@@ -2,14 +2,17 @@ import Testing
 @testable import KineticExpressions
 
 @Test(arguments: [
-    ("", 0, "expected a number or a name"),
-    ("1 +", 3, "expected a number or a name"),
+    ("", 0, "expected a number or a name, found the end of the expression"),
+    ("1 +", 3, "expected a number or a name, found the end of the expression"),
+    ("1 + ", 3, "expected a number or a name, found the end of the expression"),   // just after the '+', not the space
+    ("sin(", 4, "expected a number or a name, found the end of the expression"),
+    ("  ", 0, "expected a number or a name, found the end of the expression"),
     ("1 + * 2", 4, "expected a number or a name, found '*'"),
     ("+1", 0, "expected a number or a name, found '+'"),
     ("1 + 2)", 5, "unexpected ')'"),
     ("[1, 2]]", 6, "unexpected ']'"),
     ("1, 2", 1, "unexpected ','"),
-    ("(1 + 2", 6, "expected ')'"),
+    ("(1 + 2", 6, "expected ')', found the end of the expression"),
     ("(1 2)", 3, "expected ')', found '2'"),
     ("1 2", 2, "expected an operator, found '2'"),
     ("t frame", 2, "expected an operator, found 'frame'"),
@@ -25,7 +28,7 @@ import Testing
     ("ball", 0, "unknown name 'ball' (a reference names a property: 'ball.position.x')"),
     ("pj * 2", 0, "unknown name 'pj' (did you mean 'pi'?)"),
     ("sin + 1", 4, "expected '(' after 'sin', found '+'"),
-    ("sin", 3, "expected '(' after 'sin'"),
+    ("sin", 3, "expected '(' after 'sin', found the end of the expression"),
     ("1 # 2", 2, "unexpected '#'"),
     ("1 + 2 + 🇫🇷", 8, "unexpected '🇫🇷'"),    // one Character, two scalars
     ("45deg", 2, "degrees are not supported inside expressions (write 45 * pi / 180)"),
@@ -33,15 +36,15 @@ import Testing
     ("[1]", 0, "a point has 2 components, found 1"),
     ("2 * [1, 2, 3]", 4, "a point has 2 components, found 3"),
     ("[]", 0, "a point has 2 components, found 0"),
-    ("[1, 2", 5, "expected ',' or ']'"),
-    ("sin(1", 5, "expected ',' or ')'"),
+    ("[1, 2", 5, "expected ',' or ']', found the end of the expression"),
+    ("sin(1", 5, "expected ',' or ')', found the end of the expression"),
     ("sin(1 2)", 6, "expected ',' or ')', found '2'"),
     ("a.", 2, "expected a property name after '.'"),
     ("a.5", 2, "expected a property name after '.'"),
     ("[1, 2].z", 7, "expected 'x' or 'y' after '.'"),
     ("@ 1", 1, "expected a layer id after '@'"),
     ("1 + @", 5, "expected a layer id after '@'"),
-    ("@a-", 3, "expected a number or a name"),
+    ("@a-", 3, "expected a number or a name, found the end of the expression"),
 ])
 func syntaxErrors(source: String, offset: Int, message: String) {
     #expect(parseError(source) == ExpressionError(offset: offset, message: message))

@@ -47,6 +47,12 @@ import KineticLayers
         #expect(problems("{behavior: gg, keyPath: magnitude, from: 1, to: 2}").first?.contains("unknown behavior id 'gg'") == true)
         #expect(problems("{behavior: g, keyPath: magnitud, from: 1, to: 2}").count == 1)
         #expect(problems("{behavior: g, keyPath: magnitude, to: 2}").first?.contains("needs 'from' or 'values'") == true)
+        // Core Animation's name for 'from' is reported, not as a missing 'from' too.
+        #expect(problems("{behavior: g, keyPath: magnitude, fromValue: 1, to: 2}")
+            == ["unknown key 'fromValue' (Core Animation's fromValue is 'from' here)"])
+        #expect(problems("{behavior: g, keyPath: magnitude, toValue: 2}")
+            == ["a behavior animation needs 'from' or 'values': behaviors have no presentation value",
+                "unknown key 'toValue' (Core Animation's toValue is 'to' here)"])
         #expect(problems("{behavior: g, keyPath: magnitude, from: 1, to: 2}").isEmpty)
     }
 }

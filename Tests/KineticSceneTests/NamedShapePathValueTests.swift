@@ -157,7 +157,7 @@ import KineticLayers
           - {id: b, shadowPath: {shape: liquidBridge, from: [0, 0], fromRadius: 5, to: [9, 0], toRadius: 5}}
         """)
         #expect(found.map(\.keyPath) == ["layers[0].shadowPath.size", "layers[1].shadowPath"])
-        #expect(found.first?.message == "expected a list, found a single value")
+        #expect(found.first?.message == "expected a size [w, h], found a single value")
         #expect(found.last?.message == "the liquidBridge shape needs 'threshold'")
     }
 }

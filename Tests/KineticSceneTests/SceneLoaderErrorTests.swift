@@ -83,7 +83,113 @@ import Testing
         animations:
           - {layer: s, keyPath: path, from: "M 0 0 L 1 1", to: "M 0 0 C 1 1 2 2 3 3"}
         """)
-        #expect(p.first?.message.contains("different structure") == true)
+        #expect(p.map(\.description) == ["t.yaml:5:56: animations[0].to: 'from' (M L) and 'to' (M C) have different "
+                                         + "structures: paths of different structure cannot animate into each other"])
+    }
+
+    @Test func coreAnimationKeyNamesNameTheContractKey() {
+        let p = loadProblems(header + """
+        layers: [{id: a}]
+        animations:
+          - {layer: a, keyPath: opacity, fromValue: 0, toValue: 1, beginTime: 1, removedOnCompletion: false}
+          - {layer: a, keyPath: opacity, byValue: 1, isAdditive: true, timingFunctionName: easeIn}
+        """)
+        // Not also "an animation needs 'to', …": the unknown key says what to write.
+        #expect(p.map(\.description) == [
+            "t.yaml:5:34: animations[0].fromValue: unknown key 'fromValue' (Core Animation's fromValue is 'from' here)",
+            "t.yaml:5:48: animations[0].toValue: unknown key 'toValue' (Core Animation's toValue is 'to' here)",
+            "t.yaml:5:60: animations[0].beginTime: unknown key 'beginTime' (Core Animation's beginTime is 'begin' here)",
+            "t.yaml:5:74: animations[0].removedOnCompletion: unknown key 'removedOnCompletion' "
+                + "(use 'fillMode': forwards, the default, keeps the end value; removed drops it)",
+            "t.yaml:6:34: animations[1].byValue: unknown key 'byValue' (Core Animation's byValue is 'by' here)",
+            "t.yaml:6:46: animations[1].isAdditive: unknown key 'isAdditive' (Core Animation's isAdditive is 'additive' here)",
+            "t.yaml:6:64: animations[1].timingFunctionName: unknown key 'timingFunctionName' "
+                + "(a timing function's name goes in 'timingFunction')",
+        ])
+    }
+
+    @Test func aMisspeltValueKeyIsReportedOnce() {
+        let p = loadProblems(header + "layers: [{id: a}]\nanimations:\n  - {layer: a, keyPath: opacity, too: 1}\n")
+        #expect(p.map(\.description) == ["t.yaml:5:34: animations[0].too: unknown key 'too' (did you mean 'to'?)"])
+        // Without any value key, the animation still needs one.
+        let none = loadProblems(header + "layers: [{id: a}]\nanimations:\n  - {layer: a, keyPath: opacity, beginTime: 1}\n")
+        #expect(none.map(\.message) == ["an animation needs 'to', 'by', 'from' or 'values'",
+                                         "unknown key 'beginTime' (Core Animation's beginTime is 'begin' here)"])
+    }
+
+    @Test func uiKitCurveNamesNameTheTimingFunction() {
+        let p = loadProblems(header + """
+        layers: [{id: a}]
+        animations:
+          - {layer: a, keyPath: opacity, to: 0, timingFunction: easeInOut}
+          - {layer: a, keyPath: opacity, to: 0, timingFunction: curveEaseIn}
+        """)
+        let names = "use default, easeIn, easeInEaseOut, easeOut, linear or [c1x, c1y, c2x, c2y]"
+        #expect(p.map(\.description) == [
+            "t.yaml:5:57: animations[0].timingFunction: 'easeInOut' is not a timing function: \(names) "
+                + "(UIKit's easeInOut is 'easeInEaseOut' here)",
+            "t.yaml:6:57: animations[1].timingFunction: 'curveEaseIn' is not a timing function: \(names) "
+                + "(UIKit's curveEaseIn is 'easeIn' here)",
+        ])
+    }
+
+    @Test func aTruncatedExpressionSaysItEnded() {
+        // The column is just after the last character: the closing quote, or the first of
+        // the trailing spaces.
+        let p = loadProblems(header + """
+        layers:
+          - {id: a, opacity: "= 1 +"}
+          - {id: b, position: ["= sin(  ", 0]}
+        """)
+        #expect(p.map(\.description) == [
+            "t.yaml:4:28: layers[0].opacity: expected a number or a name, found the end of the expression",
+            "t.yaml:5:31: layers[1].position[0]: expected a number or a name, found the end of the expression",
+        ])
+    }
+
+    @Test func repeatCountNamesForever() {
+        let p = loadProblems(header + "layers: [{id: a}]\nanimations:\n  - {layer: a, keyPath: opacity, to: 0, repeatCount: always}\n")
+        #expect(p.map(\.description) == ["t.yaml:5:54: animations[0].repeatCount: expected a number or 'forever', found 'always'"])
+    }
+
+    @Test func aSingleValueForAListSaysWhatIsExpected() {
+        let p = loadProblems(header + """
+        layers: [{id: a, position: 5}]
+        animations:
+          - {layer: a, keyPath: position, to: 100}
+          - {layer: a, keyPath: bounds.size, to: 100}
+          - {layer: a, keyPath: bounds, from: {x: 1}, to: [0, 0, 1, 1]}
+        """)
+        #expect(p.map(\.description) == [
+            "t.yaml:3:28: layers[0].position: expected a point [x, y], found a single value",
+            "t.yaml:5:39: animations[0].to: expected a point [x, y], found a single value",
+            "t.yaml:6:42: animations[1].to: expected a size [w, h], found a single value",
+            "t.yaml:7:39: animations[2].from: expected a size [w, h] or a rect [x, y, w, h], found a mapping",
+        ])
+    }
+
+    @Test func anUnknownColorListsTheForms() {
+        let p = loadProblems(header + """
+        layers:
+          - {id: a, backgroundColor: UIColor.red}
+          - {id: b, backgroundColor: "#GG0000"}
+          - {id: c, backgroundColor: blu}
+        """)
+        let forms = "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b), rgba(r, g, b, a) or a color name"
+        #expect(p.map(\.description) == [
+            "t.yaml:4:30: layers[0].backgroundColor: 'UIColor.red' is not a color: use \(forms) (did you mean 'red'?)",
+            "t.yaml:5:30: layers[1].backgroundColor: '#GG0000' is not a color: use #RGB, #RRGGBB or #RRGGBBAA",
+            "t.yaml:6:30: layers[2].backgroundColor: 'blu' is not a color: use \(forms) (did you mean 'blue'?)",
+        ])
+    }
+
+    @Test func aPrimitiveWrittenAsANamedShapeIsNamed() {
+        let p = loadProblems(header + "layers:\n  - {type: shape, path: {shape: star, points: 5}}\n")
+        #expect(p.map(\.description) == [
+            "t.yaml:4:33: layers[0].path.shape: unknown shape 'star' (star is a path primitive: "
+                + "{star: {center, points, outerRadius, innerRadius}}); shapes: "
+                + NamedShape.allCases.map(\.rawValue).joined(separator: ", "),
+        ])
     }
 
     @Test func afterCyclesAreNamed() {

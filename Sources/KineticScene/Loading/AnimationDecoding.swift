@@ -16,6 +16,48 @@ struct AnimationDecoder {
                        "timingFunction", "repeatCount", "autoreverses", "fillMode", "additive", "spring",
                        "oscillation", "group"]
 
+    /// Core Animation's names (as Swift spells them too), and `timingFunctionName`, for keys
+    /// named otherwise here, with the key to write: the unknown-key message says it (see
+    /// `keyHints`).
+    static let renamedKeys: [String: String] = [
+        "fromValue": "from", "toValue": "to", "byValue": "by", "beginTime": "begin", "isAdditive": "additive",
+        "animations": "group", "removedOnCompletion": "fillMode", "isRemovedOnCompletion": "fillMode",
+        "timingFunctionName": "timingFunction",
+    ]
+
+    /// The unknown-key hints for `renamedKeys`.
+    static let keyHints: [String: String] = renamedKeys.reduce(into: [:]) { hints, renamed in
+        let (key, contractKey) = renamed
+        hints[key] = switch contractKey {
+        case "fillMode": "use 'fillMode': forwards, the default, keeps the end value; removed drops it"
+        case "timingFunction": "a timing function's name goes in 'timingFunction'"
+        default: "Core Animation's \(key) is '\(contractKey)' here"
+        }
+    }
+
+    /// The names `timingFunction` takes (CAMediaTimingFunctionName's).
+    static let timingFunctionNames: [String: TimingFunction] = [
+        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
+    ]
+
+    /// UIKit's names (UIView.AnimationCurve, UIView.AnimationOptions) for the curves of
+    /// `timingFunctionNames`: the error names the one to write.
+    static let uiKitTimingFunctionNames: [String: String] = [
+        "easeInOut": "easeInEaseOut", "curveEaseInOut": "easeInEaseOut", "curveEaseIn": "easeIn",
+        "curveEaseOut": "easeOut", "curveLinear": "linear",
+    ]
+
+    /// Whether the animation has an unknown key that stands for one of `valueKeys` —
+    /// Core Animation's name (`toValue`) or a misspelling: its unknown-key report already
+    /// says what to write, so a "needs 'to', …" report would only repeat it.
+    static func misspells(_ valueKeys: Set<String>, in field: Field) -> Bool {
+        guard case .mapping(let m) = field.node else { return false }
+        return m.contains { pair in
+            guard let key = pair.key.scalar?.string, !keys.contains(key) else { return false }
+            return (renamedKeys[key] ?? NameSuggestion.closest(to: key, in: keys)).map(valueKeys.contains) ?? false
+        }
+    }
+
     /// Animations in file order, with `after:` resolved to absolute begin times.
     mutating func animations(_ field: Field) -> [AnimationSpec] {
         guard let items = field.elements else { return [] }
@@ -65,7 +107,11 @@ struct AnimationDecoder {
                 return nil
             }
             if raw["from"] == nil, raw["values"] == nil {
-                field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
+                // Its keys are not read otherwise: report the unknown ones.
+                _ = field.mapping(allowed: Self.keys, hints: Self.keyHints)
+                if !Self.misspells(["from", "values"], in: field) {
+                    field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
+                }
                 return nil
             }
             // A stand-in layer entry: the key path only carries the kind of value.
@@ -90,7 +136,7 @@ struct AnimationDecoder {
         // Expression values are evaluated when the animation (a group: the whole group)
         // begins, so there is nothing to show before it.
         if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
-            let f = field.mapping(allowed: Self.keys)?["fillMode"] ?? field
+            let f = field.mapping(allowed: Self.keys, hints: Self.keyHints)?["fillMode"] ?? field
             f.report("fillMode '\(spec.timing.fillMode.rawValue)' shows the values before the animation begins, "
                      + "but its expressions are evaluated when it begins: use forwards or removed")
             return nil
@@ -102,7 +148,7 @@ struct AnimationDecoder {
                                         inheritedDuration: Double?,
                                         contactLayer: (LayerEntry, String)?,
                                         carrier: (keyPath: LayerKeyPath, property: String)?) -> (spec: AnimationSpec, after: Field?)? {
-        guard var m = field.mapping(allowed: Self.keys) else { return nil }
+        guard var m = field.mapping(allowed: Self.keys, hints: Self.keyHints) else { return nil }
         animationsRead += 1
         let order = animationsRead
         if carrier == nil, let f = m["behavior"] {
@@ -125,10 +171,7 @@ struct AnimationDecoder {
         if let inheritedDuration { timing.duration = inheritedDuration }
         if let f = m["duration"], let v = f.nonNegativeNumber { timing.duration = v }
         if let f = m["begin"], let v = f.number { timing.beginTime = v }
-        if let f = m["repeatCount"] {
-            if f.node.scalar?.string == "forever" { timing.repeatCount = .infinity }
-            else if let v = f.nonNegativeNumber { timing.repeatCount = v }
-        }
+        if let f = m["repeatCount"], let v = f.nonNegativeNumber(orInfinity: "forever") { timing.repeatCount = v }
         if let f = m["autoreverses"], let v = f.bool { timing.autoreverses = v }
         if let f = m["fillMode"], let v = f.choice(FillMode.self) { timing.fillMode = v }
 
@@ -247,11 +290,14 @@ struct AnimationDecoder {
                 return nil
             }
             if given.isEmpty {
-                field.report("an animation needs 'to', 'by', 'from' or 'values'")
+                if !Self.misspells(["to", "by", "from", "values"], in: field) {
+                    field.report("an animation needs 'to', 'by', 'from' or 'values'")
+                }
                 return nil
             }
             if case .path(let a)? = from, case .path(let b)? = to, a.structure != b.structure {
-                m["to"]?.report("paths of different structure cannot animate into each other (different commands or counts)")
+                m["to"]?.report("'from' (\(Self.describe(a.structure))) and 'to' (\(Self.describe(b.structure))) have different "
+                                + "structures: paths of different structure cannot animate into each other")
                 return nil
             }
             if by != nil, [.path, .image, .bool].contains(keyPath.valueKind) {
@@ -533,7 +579,11 @@ struct AnimationDecoder {
         case .point: return f.point.map { .point($0) }
         case .size: return (keyPath == .boundsSize ? f.nonNegativeSize : f.size).map { .size($0) }
         case .rect:
-            if case .sequence(let s) = f.node, s.count == 2 { return f.nonNegativeSize.map { .rect(Rect(origin: .zero, size: $0)) } }
+            guard case .sequence(let s) = f.node else {
+                f.report("expected a size [w, h] or a rect [x, y, w, h], found \(f.node.kindName)")
+                return nil
+            }
+            if s.count == 2 { return f.nonNegativeSize.map { .rect(Rect(origin: .zero, size: $0)) } }
             return f.rect.map { .rect($0) }
         case .color: return f.color.map { .color($0) }
         case .transform: return f.transform.map { .transform($0) }
@@ -558,12 +608,13 @@ struct AnimationDecoder {
             }
             return .cubicBezier(v[0], v[1], v[2], v[3])
         }
-        let names: [String: TimingFunction] = ["linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut,
-                                               "easeInEaseOut": .easeInEaseOut, "default": .default]
+        let names = Self.timingFunctionNames
         guard let text = f.string else { return nil }
         if let tf = names[text] { return tf }
+        let hint = Self.uiKitTimingFunctionNames[text].map { " (UIKit's \(text) is '\($0)' here)" }
+            ?? NameSuggestion.hint(for: text, in: Array(names.keys))
         f.report("'\(text)' is not a timing function: use \(names.keys.sorted().joined(separator: ", ")) or [c1x, c1y, c2x, c2y]"
-                 + NameSuggestion.hint(for: text, in: Array(names.keys)))
+                 + hint)
         return nil
     }
 

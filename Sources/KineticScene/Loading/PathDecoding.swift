@@ -39,6 +39,13 @@ extension Field {
         diagnostics.report(message, offset: error.offset, in: scalar, keyPath: keyPath)
     }
 
+    /// How each primitive is written (section 3.1), for messages.
+    private static let primitiveForms = [
+        "rect": "{rect: [x, y, w, h]}", "roundedRect": "{roundedRect: [x, y, w, h], cornerRadius: r}",
+        "oval": "{oval: [x, y, w, h]}", "arc": "{arc: {center, radius, startAngle, endAngle, clockwise}}",
+        "polyline": "{polyline: [[x, y], …], closed: false}", "star": "{star: {center, points, outerRadius, innerRadius}}",
+    ]
+
     private static let primitiveKeys = ["rect", "roundedRect", "cornerRadius", "oval", "arc", "polyline", "closed",
                                         "star", "cubic", "shape"]
 
@@ -65,7 +72,10 @@ extension Field {
         guard let name = nameField.string else { return nil }
         guard let shape = NamedShape(rawValue: name) else {
             let names = NamedShape.allCases.map(\.rawValue)
-            nameField.report("unknown shape '\(name)'" + NameSuggestion.hint(for: name, in: names) + "; shapes: \(names.joined(separator: ", "))")
+            // `{shape: star}`: a primitive written as a named shape.
+            let hint = Self.primitiveForms[name].map { " (\(name) is a path primitive: \($0))" }
+                ?? NameSuggestion.hint(for: name, in: names)
+            nameField.report("unknown shape '\(name)'" + hint + "; shapes: \(names.joined(separator: ", "))")
             return nil
         }
         guard let m = mapping(allowed: ["shape"] + shape.parameters.map(\.name)) else { return nil }

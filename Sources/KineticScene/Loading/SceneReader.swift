@@ -85,8 +85,9 @@ struct Field {
     }
 
     /// A mapping read against the keys it may have. Unknown keys are reported with a
-    /// suggestion; duplicate keys are reported. Returns nil (reported) when not a mapping.
-    func mapping(allowed: [String]) -> Mapping? {
+    /// suggestion, or with their entry in `hints` (names from Apple's APIs, spelt otherwise
+    /// here); duplicate keys are reported. Returns nil (reported) when not a mapping.
+    func mapping(allowed: [String], hints: [String: String] = [:]) -> Mapping? {
         guard case .mapping(let m) = node else {
             report("expected a mapping (key: value), found \(node.kindName)")
             return nil
@@ -105,7 +106,8 @@ struct Field {
                 continue
             }
             if !allowed.contains(key) {
-                diagnostics.report("unknown key '\(key)'" + NameSuggestion.hint(for: key, in: allowed),
+                let hint = hints[key].map { " (\($0))" } ?? NameSuggestion.hint(for: key, in: allowed)
+                diagnostics.report("unknown key '\(key)'" + hint,
                                    at: k.mark, keyPath: childKeyPath)
                 continue
             }

@@ -26,7 +26,8 @@ extension Field {
         return Self.parseNumber(text, field: self)
     }
 
-    private static func parseNumber(_ text: String, field: Field) -> Double? {
+    /// `expected` names what the value may be, for the message when it is no number.
+    private static func parseNumber(_ text: String, field: Field, expected: String = "a number") -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces)
         let lowered = t.lowercased()
         if [".nan", "nan", ".inf", "-.inf", "+.inf", "inf", "-inf", "infinity", "-infinity"].contains(lowered) {
@@ -34,7 +35,7 @@ extension Field {
             return nil
         }
         guard let v = Double(t) else {
-            field.report("expected a number, found '\(t)'")
+            field.report("expected \(expected), found '\(t)'")
             return nil
         }
         guard v.isFinite else {
@@ -71,6 +72,15 @@ extension Field {
         return v
     }
 
+    /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
+    func nonNegativeNumber(orInfinity word: String) -> Double? {
+        if node.scalar?.string == word { return .infinity }
+        guard !rejectExpression(), let text = scalarText,
+              let v = Self.parseNumber(text, field: self, expected: "a number or '\(word)'") else { return nil }
+        guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
+        return v
+    }
+
     var positiveNumber: Double? {
         guard let v = number else { return nil }
         guard v > 0 else { report("must be greater than 0, found \(Self.format(v))"); return nil }
@@ -88,9 +98,14 @@ extension Field {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 
-    /// `[a, b, …]` of exactly `count` numbers (angles when `angles`).
-    func numbers(count: Int? = nil) -> [Double]? {
+    /// `[a, b, …]` of exactly `count` numbers. `form` (`a point [x, y]`) names the value
+    /// in the message when it is not a list.
+    func numbers(count: Int? = nil, form: String? = nil) -> [Double]? {
         if rejectExpression() { return nil }
+        if let form, node.sequence == nil {
+            report("expected \(form), found \(node.kindName)")
+            return nil
+        }
         guard let items = elements else { return nil }
         if let count, items.count != count {
             report("expected \(count) numbers, found \(items.count)")
@@ -100,8 +115,8 @@ extension Field {
         return values.contains(where: { $0 == nil }) ? nil : values.compactMap { $0 }
     }
 
-    var point: Point? { numbers(count: 2).map { Point($0[0], $0[1]) } }
-    var size: Size? { numbers(count: 2).map { Size($0[0], $0[1]) } }
+    var point: Point? { numbers(count: 2, form: "a point [x, y]").map { Point($0[0], $0[1]) } }
+    var size: Size? { numbers(count: 2, form: "a size [w, h]").map { Size($0[0], $0[1]) } }
 
     /// A size whose sides are not negative.
     var nonNegativeSize: Size? {
@@ -112,7 +127,7 @@ extension Field {
 
     /// `[x, y, width, height]` with a non-negative size.
     var rect: Rect? {
-        guard let v = numbers(count: 4) else { return nil }
+        guard let v = numbers(count: 4, form: "a rect [x, y, w, h]") else { return nil }
         guard v[2] >= 0, v[3] >= 0 else { report("width and height must not be negative"); return nil }
         return Rect(v[0], v[1], v[2], v[3])
     }
@@ -137,6 +152,15 @@ extension Field {
         return nil
     }
 
+    /// The hexadecimal forms of a color, then all its forms, for messages.
+    private static let hexColorForms = ["#RGB", "#RRGGBB", "#RRGGBBAA"]
+    private static let colorForms = hexColorForms + ["rgb(r, g, b)", "rgba(r, g, b, a)", "a color name"]
+
+    /// "a, b or c".
+    private static func alternatives(_ forms: [String]) -> String {
+        forms.count < 2 ? forms.joined() : forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1]
+    }
+
     /// A color of section 1: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `rgba(r, g, b, a)`,
     /// `rgb(r, g, b)` or a name.
     var color: Color? {
@@ -146,7 +170,7 @@ extension Field {
             let hex = text.dropFirst()
             guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count),
                   let raw = UInt64(hex, radix: 16) else {
-                report("'\(text)' is not a color: use #RGB, #RRGGBB or #RRGGBBAA")
+                report("'\(text)' is not a color: use \(Self.alternatives(Self.hexColorForms))")
                 return nil
             }
             switch hex.count {
@@ -175,7 +199,11 @@ extension Field {
             }
             return Color(r255: v[0], g255: v[1], b255: v[2], alpha: expected == 4 ? v[3] : 1)
         }
-        report("'\(text)' is not a color" + NameSuggestion.hint(for: text, in: Array(ColorNames.all.keys).sorted()))
+        // `UIColor.red`, `.systemBlue`, `UIColor.red.cgColor`: the name as it is written here.
+        let names = Array(ColorNames.all.keys).sorted()
+        let hint = text.split(separator: ".").first { ColorNames.all[String($0)] != nil }.map { " (did you mean '\($0)'?)" }
+            ?? NameSuggestion.hint(for: text, in: names)
+        report("'\(text)' is not a color: use \(Self.alternatives(Self.colorForms))" + hint)
         return nil
     }
 

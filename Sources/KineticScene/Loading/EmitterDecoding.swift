@@ -11,8 +11,11 @@ extension LayerDecoder {
         "beginTime", "duration", "emitterCells",
     ]
 
-    /// The emitter part of an emitter layer, with its cells.
-    mutating func emitter(_ m: Mapping) -> EmitterStyle {
+    /// The emitter part of an emitter layer, with its cells. With an `address` (a layer of
+    /// the file, not an event's `set:`), the cells' expressions are taken: live ones bound
+    /// to `emitterCells.NAME.KEY`, constant ones evaluated (the layer's own keys were taken
+    /// with the other layer keys).
+    mutating func emitter(_ m: Mapping, address: LayerAddress?, label: String) -> EmitterStyle {
         var e = EmitterStyle()
         if let f = m["emitterPosition"], let p = f.point { e.emitterPosition = p }
         if let f = m["emitterZPosition"], let v = f.number { e.emitterZPosition = v }
@@ -30,17 +33,25 @@ extension LayerDecoder {
             if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
         }
         if let f = m["beginTime"], let v = f.number { e.beginTime = v }
-        if let f = m["emitterCells"] { e.emitterCells = cells(f) }
+        if let f = m["emitterCells"] { e.emitterCells = cells(f, owner: address.map { CellOwner(address: $0, label: label, names: []) }) }
         return e
     }
 
+    /// The emitter layer a cell's expressions bind to, and the names leading to the cell
+    /// (nil once a cell on the way has none: no key path reaches it).
+    struct CellOwner {
+        var address: LayerAddress
+        var label: String
+        var names: [String]?
+    }
+
     /// A list of cells; sibling names must be unique, since key paths find cells by name.
-    private mutating func cells(_ f: Field) -> [EmitterCell] {
+    private mutating func cells(_ f: Field, owner: CellOwner?) -> [EmitterCell] {
         guard let items = f.elements else { return [] }
         var result: [EmitterCell] = []
         var names: [String: Field] = [:]
         for item in items {
-            guard let (cell, nameField) = cell(item) else { continue }
+            guard let (cell, nameField) = cell(item, owner: owner) else { continue }
             if let name = cell.name, let nameField {
                 if let first = names[name] {
                     nameField.report("duplicate cell name '\(name)' (first used at line \(first.mark?.line ?? 0)): key paths find cells by name")
@@ -51,14 +62,18 @@ extension LayerDecoder {
         return result
     }
 
-    private mutating func cell(_ f: Field) -> (EmitterCell, Field?)? {
-        guard let m = f.mapping(allowed: Self.emitterCellKeys) else { return nil }
+    private mutating func cell(_ f: Field, owner: CellOwner?) -> (EmitterCell, Field?)? {
+        guard var m = f.mapping(allowed: Self.emitterCellKeys) else { return nil }
         var c = EmitterCell()
         if let nf = m["name"], let name = nf.string {
             if name.isEmpty || name.contains(".") {
                 nf.report("a cell name must be non-empty and contain no '.' (it is a key path step)")
             } else { c.name = name }
         }
+        let names = owner?.names.flatMap { names in c.name.map { names + [$0] } }
+        var owner = owner
+        owner?.names = names
+        if let owner { m = takeCellExpressions(m, owner: owner) }
         if let v = m["enabled"]?.bool { c.enabled = v }
         let nonNegative: [(String, WritableKeyPath<EmitterCell, Double>)] = [
             ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
@@ -81,8 +96,22 @@ extension LayerDecoder {
         if let v = m["duration"]?.nonNegativeNumber { c.duration = v > 0 ? v : nil }
         if let v = m["color"]?.color { c.color = v }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
-        if let sub = m["emitterCells"] { c.emitterCells = cells(sub) }
+        if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }
         return (c, m["name"])
+    }
+
+    /// A cell's number keys with their expressions taken: a live one bound to
+    /// `emitterCells.NAME.KEY` (the particle system reads it at every step), a constant one
+    /// evaluated; a cell without a name path takes constants only.
+    private func takeCellExpressions(_ m: Mapping, owner: CellOwner) -> Mapping {
+        let numberKeys = EmitterCellKey.allCases.filter { $0.valueKind == .number }
+        let keys = Dictionary(uniqueKeysWithValues: numberKeys.map { key in
+            (key.rawValue, owner.names.map { LayerKeyPath.emitterCell(names: $0, key: key) })
+        })
+        let prefix = owner.names.map { $0.map { "emitterCells.\($0)." }.joined() } ?? ""
+        return takeExpressions(m, keys: keys, address: owner.address, label: owner.label, keyName: { prefix + $0 }) { _ in
+            "this cell has no key path (emitterCells.NAME.KEY) to bind to: give it, and the cells it is in, a name"
+        }
     }
 
     /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,

@@ -121,7 +121,9 @@ final class ExpressionBinder {
         }
         guard let items = f.elements else { return nil }
         guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
-        guard let x = term(items[0]), let y = term(items[1]) else { return nil }
+        // Both components are read before giving up, so both report their problems.
+        let x = term(items[0]), y = term(items[1])
+        guard let x, let y else { return nil }
         return .components(x, y)
     }
 
@@ -131,17 +133,85 @@ final class ExpressionBinder {
     private static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
         let text = s.string
         let lead = text.prefix { $0.isWhitespace }.count
-        let isReference = text.dropFirst(lead).hasPrefix("@")
         do {
-            var e = isReference ? try SceneExpression.parsePointShorthand(text) : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
+            var e = try expression(text)
             // Its place in the file: the call site of its random() calls.
             if let mark = s.mark { e.site = UInt64(truncatingIfNeeded: mark.line) << 32 | UInt64(truncatingIfNeeded: mark.column) }
             return e
         } catch {
-            let offset = isReference ? error.offset : lead + 1 + error.offset
+            let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
             Self.report(error.message, offset: offset, in: f, scalar: s)
             return nil
         }
+    }
+
+    /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
+    private static func expression(_ text: String) throws(ExpressionError) -> SceneExpression {
+        let lead = text.prefix { $0.isWhitespace }.count
+        return text.dropFirst(lead).hasPrefix("@") ? try SceneExpression.parsePointShorthand(text)
+            : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
+    }
+
+    /// What makes an expression's value change while the scene runs (`reads 'ball.position'`,
+    /// `uses random()`, `changes with t or frame`); nil when it is constant.
+    private static func liveness(_ e: SceneExpression) -> String? {
+        if let ref = e.references.first { return "reads '\(ref)'" }
+        return e.usesRandom ? "uses random()" : e.usesTime ? "changes with t or frame" : nil
+    }
+
+    /// What makes the first live expression of a value change (see `liveness`); nil when
+    /// every expression in it is constant. One that does not parse counts as constant: its
+    /// error is reported where it is evaluated.
+    static func liveness(of f: Field) -> String? {
+        for s in scalars(of: f.node) where isExpressionText(s.string) {
+            if let e = try? expression(s.string), let what = liveness(e) { return what }
+        }
+        return nil
+    }
+
+    /// Whether a value holds an expression or reference anywhere (in a transform's
+    /// components, a point's, a matrix's entries).
+    static func containsExpressionText(_ f: Field) -> Bool {
+        scalars(of: f.node).contains { isExpressionText($0.string) }
+    }
+
+    /// A value read by a static reader (the number and point keys of emitters, emitter
+    /// cells, replicators, transform components) written with expressions. A live one —
+    /// reading `t`, `frame`, `random()` or a reference — is bound to `keyPath`, or, when the
+    /// key has none, reported with `unbindable` (why it cannot follow a live value). A
+    /// constant one is evaluated now and returned as the literal it stands for, for the
+    /// static reader to check as if written so. Nil when the value was bound or is wrong
+    /// (reported).
+    func take(_ f: Field, key: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?, layer: LayerAddress,
+              label: String, unbindable: @autoclosure () -> String) -> Field? {
+        if let what = Self.liveness(of: f) {
+            if let keyPath {
+                _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
+            } else {
+                f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
+                         + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
+            }
+            return nil
+        }
+        guard let value = Self.constantValue(f, kind: kind, parameter: key) else { return nil }
+        return Self.literal(value, for: f)
+    }
+
+    /// A number, point or size as the YAML a file would write for it, at `f`'s place (a
+    /// point's components at its items' places).
+    private static func literal(_ value: AnimatableValue, for f: Field) -> Field? {
+        func number(_ v: Double, _ mark: Mark?) -> Node { .scalar(Node.Scalar(String(v), .implicit, .plain, mark)) }
+        let p: Point
+        switch value {
+        case .number(let v): return Field(node: number(v, f.mark), keyPath: f.keyPath, diagnostics: f.diagnostics)
+        case .point(let point): p = point
+        case .size(let s): p = Point(s.width, s.height)
+        default: return nil
+        }
+        let items = f.node.sequence.map { Array($0) } ?? []
+        let marks = items.count == 2 ? items.map(\.mark) : [f.mark, f.mark]
+        let node = Node.sequence(Node.Sequence([number(p.x, marks[0]), number(p.y, marks[1])], .implicit, .flow, f.mark))
+        return Field(node: node, keyPath: f.keyPath, diagnostics: f.diagnostics)
     }
 
     /// A value of `kind` (a number, or a point or size: whole or per component) written
@@ -183,8 +253,7 @@ final class ExpressionBinder {
     /// that changes, a result that is not finite).
     private static func constant(_ f: Field, _ s: Node.Scalar, parameter: String) -> SceneExpression.Value? {
         guard let e = parse(f, s) else { return nil }
-        guard e.references.isEmpty, !e.usesTime, !e.usesRandom else {
-            let what = !e.references.isEmpty ? "reads '\(e.references[0])'" : e.usesRandom ? "uses random()" : "changes with t or frame"
+        if let what = liveness(e) {
             f.report("'\(parameter)' \(what), but a named shape here is built once, when the scene loads: only a shape "
                      + "layer's own `path` follows live values, so use a constant here")
             return nil
@@ -343,7 +412,7 @@ final class ExpressionBinder {
         field.report(message)
     }
 
-    private static func scalars(of node: Node) -> [Node.Scalar] {
+    static func scalars(of node: Node) -> [Node.Scalar] {
         switch node {
         case .scalar(let s): [s]
         case .sequence(let seq): seq.flatMap { scalars(of: $0) }

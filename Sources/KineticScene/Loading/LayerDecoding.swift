@@ -1,6 +1,7 @@
 import Foundation
 import KineticGeometry
 import KineticLayers
+import Yams
 
 /// What the rest of the loader needs to know about a layer by id.
 struct LayerEntry {
@@ -89,6 +90,7 @@ struct LayerDecoder {
                 if binder.bind(f, key: key, keyPath: nil, layer: LayerAddress(address), label: id ?? place) { taken.insert(key) }
             }
             m = m.removing(taken)
+            m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
         }
         readCommon(m, into: &layer, address: address)
         switch type {
@@ -96,7 +98,7 @@ struct LayerDecoder {
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
-        case .emitter: layer.content = .emitter(emitter(m))
+        case .emitter: layer.content = .emitter(emitter(m, address: address.map(LayerAddress.init), label: id ?? place))
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
         case .layer: break
@@ -117,6 +119,122 @@ struct LayerDecoder {
         return layer
     }
 
+    /// The layer's keys read by the static readers — transform components, replicator and
+    /// emitter keys — with their expressions taken (`ExpressionBinder.take`): live ones bound
+    /// (the key left out, its value the default until the binding runs), constant ones
+    /// replaced by their values.
+    private func takeStaticExpressions(_ m: Mapping, type: LayerType, address: LayerAddress, label: String) -> Mapping {
+        var m = m
+        for key in ["transform", "sublayerTransform", "instanceTransform"] {
+            guard let f = m[key], ExpressionBinder.containsExpressionText(f) else { continue }
+            m = m.replacing(key, with: transformTakingExpressions(f, key: key, address: address, label: label).node)
+        }
+        switch type {
+        case .replicator:
+            return takeExpressions(m, keys: Self.replicatorExpressionKeys, address: address, label: label) {
+                "'\($0)' is not animatable, so nothing can follow a live value"
+            }
+        case .emitter:
+            return takeExpressions(m, keys: Self.emitterExpressionKeys, address: address, label: label) {
+                "the emitter's '\($0)' is not animatable (it has no key path), so nothing can follow a live value"
+            }
+        default:
+            return m
+        }
+    }
+
+    /// Number and point keys of the static readers, with the key path a live value binds
+    /// to (nil: constant expressions only).
+    static let replicatorExpressionKeys: [String: LayerKeyPath?] = [
+        "instanceDelay": .instanceDelay, "instanceCount": nil, "instanceRedOffset": nil, "instanceGreenOffset": nil,
+        "instanceBlueOffset": nil, "instanceAlphaOffset": nil,
+    ]
+    static let emitterExpressionKeys: [String: LayerKeyPath?] = [
+        "emitterPosition": .emitterPosition, "emitterZPosition": .emitterZPosition, "emitterSize": .emitterSize,
+        "emitterDepth": .emitterDepth, "birthRate": .birthRate, "lifetime": nil, "velocity": nil, "scale": nil,
+        "spin": nil, "seed": nil, "beginTime": nil,
+    ]
+
+    /// `m` with the expressions of `keys` taken: a live value bound to the key's path (the
+    /// key removed) or reported with `unbindable(key)`, a constant one replaced by its value.
+    func takeExpressions(_ m: Mapping, keys: [String: LayerKeyPath?], address: LayerAddress, label: String,
+                         keyName: (String) -> String = { $0 }, unbindable: (String) -> String) -> Mapping {
+        var m = m
+        for key in m.order {
+            guard let f = m[key], let keyPath = keys[key], ExpressionBinder.containsExpression(f) else { continue }
+            let name = keyName(key)
+            if let literal = binder.take(f, key: name, kind: keyPath?.valueKind ?? .number, keyPath: keyPath,
+                                         layer: address, label: label, unbindable: unbindable(name)) {
+                m = m.replacing(key, with: literal.node)
+            } else {
+                m = m.removing([key])
+            }
+        }
+        return m
+    }
+
+    /// The sub-key paths of `transform`'s named components (`scale` as one number:
+    /// `transform.scale`); the other transforms have none.
+    static let transformComponentPaths: [String: [LayerKeyPath]] = [
+        "rotate": [.transformRotationZ], "rotateX": [.transformRotationX], "rotateY": [.transformRotationY],
+        "scale": [.transformScaleX, .transformScaleY],
+        "translate": [.transformTranslationX, .transformTranslationY, .transformTranslationZ],
+    ]
+
+    /// A transform mapping with its expression components taken: a live one bound to its
+    /// sub-key path (`rotate: "= 2 * pi * t"` drives `transform.rotation.z`) and left as the
+    /// identity's value for the static reader, a constant one replaced by its value.
+    /// `sublayerTransform` and `instanceTransform` have no sub-key paths: constants only.
+    private func transformTakingExpressions(_ f: Field, key: String, address: LayerAddress, label: String) -> Field {
+        guard case .mapping(let raw) = f.node else { return f }
+        func unbindable(_ name: String, whole: Bool) -> String {
+            if name == "matrix" { return "a matrix's entries have no key paths: use the named form" }
+            if key != "transform" { return "\(key) has no sub-key paths to bind its components to (transform has)" }
+            if name == "perspective" { return "perspective has no sub-key path to bind to" }
+            return whole ? "\(name) binds per component: write [x, y] or [x, y, z] with an expression in each" : "it has no sub-key path"
+        }
+        /// The component's literal; nil when it was bound or reported.
+        func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Node? {
+            // A bound component is named by its key path (`a.transform.rotation.z` in a cycle).
+            let spelling = keyPath.flatMap { kp in LayerKeyPath.named.filter { $0.value == kp }.keys.max { $0.count < $1.count } }
+            return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
+                               unbindable: unbindable(name, whole: kind != .number))?.node
+        }
+        let paths = key == "transform" ? Self.transformComponentPaths : [:]
+        var pairs: [(Node, Node)] = []
+        for (k, v) in raw {
+            guard let name = k.scalar?.string, ExpressionBinder.containsExpressionText(f.child(v, key: name)) else {
+                pairs.append((k, v)); continue
+            }
+            let cf = f.child(v, key: name)
+            switch v {
+            case .scalar:
+                // One number; a point for `translate` (a constant vector expression).
+                let keyPath = name == "scale" && key == "transform" ? LayerKeyPath.transformScale
+                    : name.hasPrefix("rotate") ? paths[name]?.first : nil
+                // Bound or reported: left out, so the component keeps the identity's value
+                // until the binding runs.
+                if let node = taken(cf, name: name, kind: name == "translate" ? .point : .number, keyPath: keyPath) {
+                    pairs.append((k, node))
+                }
+            case .sequence(var items):
+                for (i, item) in items.enumerated() {
+                    let ef = cf.element(item, index: i)
+                    guard ExpressionBinder.containsExpression(ef) else { continue }
+                    let keyPath = paths[name].flatMap { i < $0.count ? $0[i] : nil }
+                    // Bound or reported: the identity's value until the binding runs.
+                    let identity = Node.scalar(Node.Scalar(name == "scale" ? "1" : "0", .implicit, .plain, ef.mark))
+                    items[i] = taken(ef, name: name, kind: .number, keyPath: keyPath) ?? identity
+                }
+                pairs.append((k, .sequence(items)))
+            default:
+                pairs.append((k, v))
+            }
+        }
+        return Field(node: .mapping(Node.Mapping(pairs, raw.tag, raw.style, raw.mark)), keyPath: f.keyPath,
+                     diagnostics: f.diagnostics)
+    }
+
     /// Sublayers of a mask are drawn but not addressable by animations.
     private mutating func maskSublayers(_ field: Field) -> [Layer] {
         guard let items = field.elements else { return [] }
@@ -135,7 +253,7 @@ struct LayerDecoder {
         case .gradient: layer.content = .gradient(gradient(m) ?? Gradient())
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
-        case .emitter: layer.content = .emitter(emitter(m))
+        case .emitter: layer.content = .emitter(emitter(m, address: nil, label: value.keyPath))
         case .layer, .image: break
         }
         return layer

@@ -22,6 +22,25 @@ struct ExpressionEvaluation {
         return nil
     }
 
+    /// Applies the bindings an emitter's own values need (see `bindings(feeding:in:)`) to
+    /// `layers` at `time`, for a particle step: `frame` is the frame the step falls in at
+    /// the scene's fps.
+    static func applyFeeding(_ bindings: [ExpressionBinding], of scene: Scene, to layers: inout [Layer], time: Double) {
+        guard !bindings.isEmpty else { return }
+        _ = ExpressionEvaluation(bindings: bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
+            .apply(to: &layers, time: time, frame: AnimationSpec.frameIndex(at: time, fps: scene.settings.fps))
+    }
+
+    /// The bindings an emitter's values (`emitterPosition`, `birthRate`, cell keys…) need at
+    /// every particle step: `bindings` (in dependency order) up to the last one driving one
+    /// of them, since any before it may feed it; empty when none drives the emitter.
+    static func bindings(feeding emitter: LayerAddress, in bindings: [ExpressionBinding]) -> [ExpressionBinding] {
+        guard let last = bindings.lastIndex(where: { $0.layer == emitter && $0.keyPath.layerTypes == [.emitter] }) else {
+            return []
+        }
+        return Array(bindings[...last])
+    }
+
     /// What an expression sees: `t`, `frame`, the seed of its `random()`, and references
     /// resolved against `layers` (a presentation tree, copied as it is now).
     static func context(reading layers: [Layer], ids: [String: LayerAddress], time: Double, frame: Int,

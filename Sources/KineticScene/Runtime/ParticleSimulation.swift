@@ -22,8 +22,11 @@ public struct ParticleSimulation: Sendable {
     private struct Emitter: Sendable {
         var address: LayerAddress
         var system: ParticleSystem
-        /// The animations that may change this emitter (applied at each step).
+        /// The animations that may change this emitter (applied at each step): all of them
+        /// when expressions drive it, as they may read any layer.
         var animations: [AnimationSpec]
+        /// The expression bindings its values need at each step.
+        var bindings: [ExpressionBinding]
         var snapshot = ParticleSnapshot()
     }
     private var emitters: [Emitter] = []
@@ -46,8 +49,9 @@ public struct ParticleSimulation: Sendable {
                 let address = LayerAddress(prefix + [i])
                 if let style = layer.emitter {
                     let system = ParticleSystem(name: layer.key, model: style, seed: scene.settings.seed)
-                    let specs = animations.filter { targets($0, address) }
-                    found.append(Emitter(address: address, system: system, animations: specs))
+                    let bindings = ExpressionEvaluation.bindings(feeding: address, in: scene.bindings)
+                    let specs = bindings.isEmpty ? animations.filter { targets($0, address) } : animations
+                    found.append(Emitter(address: address, system: system, animations: specs, bindings: bindings))
                 }
                 walk(layer.sublayers, prefix + [i])
             }
@@ -62,14 +66,17 @@ public struct ParticleSimulation: Sendable {
     }
 
     /// The emitter's presentation values at `time`: its model with the animations that
-    /// target it applied, as the timeline applies them.
-    private func style(at address: LayerAddress, animations: [AnimationSpec], time: Double) -> EmitterStyle {
+    /// target it, then the expressions driving it, applied as the timeline applies them
+    /// (without physics and events).
+    private func style(at address: LayerAddress, animations: [AnimationSpec], bindings: [ExpressionBinding],
+                       time: Double) -> EmitterStyle {
         guard var layer = scene.layers[address] else { return EmitterStyle() }
-        guard !animations.isEmpty else { return layer.emitter ?? EmitterStyle() }
+        guard !animations.isEmpty || !bindings.isEmpty else { return layer.emitter ?? EmitterStyle() }
         // The animations address layers from the root: apply them to a tree with only the
         // emitter's branch filled in.
         var layers = scene.layers
         for spec in animations { Timeline.apply(spec, at: time, to: &layers) }
+        ExpressionEvaluation.applyFeeding(bindings, of: scene, to: &layers, time: time)
         layer = layers[address] ?? layer
         return layer.emitter ?? EmitterStyle()
     }
@@ -88,9 +95,9 @@ public struct ParticleSimulation: Sendable {
                                                     seed: scene.settings.seed)
             }
             var e = emitters[k]
-            let source = self, address = e.address, animations = e.animations
+            let source = self, address = e.address, animations = e.animations, bindings = e.bindings
             try e.system.advance(to: local, limit: maxParticles) {
-                source.style(at: address, animations: animations, time: $0 + begin)
+                source.style(at: address, animations: animations, bindings: bindings, time: $0 + begin)
             }
             e.system.snapshot(at: local, into: &e.snapshot)
             emitters[k] = e

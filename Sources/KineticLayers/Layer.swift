@@ -18,6 +18,9 @@ public struct Layer: Equatable, Sendable {
     public var zPosition = 0.0
     public var opacity = 1.0
     public var isHidden = false
+    /// CALayer.isDoubleSided: false hides the layer (and its sublayers, drawn in its
+    /// plane) while it faces away from the viewer (`Layer.hidingBackFaces`).
+    public var isDoubleSided = true
     public var backgroundColor: Color? = nil
     public var cornerRadius = 0.0
     public var borderWidth = 0.0

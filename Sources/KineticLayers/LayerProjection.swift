@@ -117,3 +117,38 @@ extension Layer {
         for root in roots { visit(root, .identity, .identity) }
     }
 }
+
+extension Layer {
+    /// The trees `roots` with every layer whose `isDoubleSided` is false hidden while it
+    /// faces away from the viewer, as Core Animation hides it: its bounds plane maps to
+    /// the canvas reversed — turned over by a rotation about x or y, or mirrored. A
+    /// layer's facing is that of its whole map to the canvas (`forEachCanvasProjection`'s
+    /// composition), so a card's front and back inside a turning container each hide
+    /// when their side turns away. Replicator copies are laid out by then, each facing
+    /// its own way.
+    public static func hidingBackFaces(_ roots: [Layer]) -> [Layer] {
+        func visit(_ layer: Layer, _ parentSpace: Transform3D, _ parentToCanvas: PlaneProjection) -> Layer {
+            var layer = layer
+            let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
+            if !layer.isDoubleSided, toCanvas.facesAway(at: layer.anchorInBounds) {
+                layer.isHidden = true
+                return layer
+            }
+            layer.sublayers = layer.sublayers.map { visit($0, layer.sublayerSpace, toCanvas) }
+            // A mask lies in its host's bounds plane, without the sublayer transform.
+            layer.mask = layer.mask.map { visit($0, .identity, toCanvas) }
+            return layer
+        }
+        return roots.map { visit($0, .identity, .identity) }
+    }
+}
+
+extension PlaneProjection {
+    /// Whether the plane's image is reversed near `p`: the Jacobian of (x/w, y/w) there
+    /// has a negative determinant (det / w³ for a homography). Both spaces are y-down, so
+    /// the identity faces the viewer.
+    func facesAway(at p: Point) -> Bool {
+        let det = m11 * (m22 * m33 - m23 * m32) - m12 * (m21 * m33 - m23 * m31) + m13 * (m21 * m32 - m22 * m31)
+        return det * w(at: p) < 0
+    }
+}

@@ -27,7 +27,7 @@ struct LayerDecoder {
     init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 
     static let commonKeys = [
-        "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden",
+        "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden", "doubleSided",
         "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
         "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
         "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
@@ -279,6 +279,7 @@ struct LayerDecoder {
         if let f = m["zPosition"], let v = f.number { layer.zPosition = v }
         if let f = m["opacity"], let v = f.number(in: 0...1) { layer.opacity = v }
         if let f = m["hidden"], let v = f.bool { layer.isHidden = v }
+        if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
         if let f = m["backgroundColor"], let c = f.color { layer.backgroundColor = c }
         if let f = m["cornerRadius"], let v = f.nonNegativeNumber { layer.cornerRadius = v }
         if let f = m["borderWidth"], let v = f.nonNegativeNumber { layer.borderWidth = v }

@@ -11,10 +11,11 @@ public struct Timeline: Sendable {
     /// timeline alone presents the scene (a `Simulation` evaluates again those that begin
     /// once its physics runs).
     public let animations: [AnimationSpec]
+    /// Whether some layer has `doubleSided: false`: only then are back faces looked for.
+    private let hasSingleSidedLayers: Bool
 
     public init(scene: Scene) {
-        self.scene = scene
-        animations = Self.captured(scene)
+        self.init(scene: scene, animations: Self.captured(scene))
     }
 
     /// Frame `index` at the scene's fps: time `index / fps`.
@@ -40,6 +41,8 @@ public struct Timeline: Sendable {
             earlier[t] = tree
             return tree
         }
+        // Facing depends on every transform down to the canvas, copies' placements included.
+        if hasSingleSidedLayers { layers = Layer.hidingBackFaces(layers) }
         return SceneFrame(index: index, time: time, size: scene.settings.size,
                           background: scene.settings.background, layers: layers)
     }
@@ -83,6 +86,10 @@ public struct Timeline: Sendable {
     private init(scene: Scene, animations: [AnimationSpec]) {
         self.scene = scene
         self.animations = animations
+        func singleSided(_ layer: Layer) -> Bool {
+            !layer.isDoubleSided || layer.sublayers.contains(where: singleSided) || layer.mask.map(singleSided) == true
+        }
+        hasSingleSidedLayers = scene.layers.contains(where: singleSided)
     }
 
     /// Applies one animation (or a group) at `time` in its parent's seconds. An animation

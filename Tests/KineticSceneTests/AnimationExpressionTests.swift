@@ -177,6 +177,11 @@ import KineticLayers
         """)
         #expect(fill.count == 1 && fill.first?.message.hasPrefix("fillMode 'both' shows the values before") == true)
         #expect(fill.first?.keyPath == "animations[0].fillMode")
+        // With an unknown key beside it, each problem is reported once.
+        let both = problems(layers + """
+        animations: [{layer: b, keyPath: opacity, to: "= ball.opacity", fillMode: both, speeed: 2}]
+        """)
+        #expect(both.map(\.keyPath) == ["animations[0].fillMode", "animations[0].speeed"])
         let syntax = problems(layers + """
         animations: [{layer: b, keyPath: opacity, to: "= 1 +"}]
         """)

@@ -136,7 +136,10 @@ struct AnimationDecoder {
         // Expression values are evaluated when the animation (a group: the whole group)
         // begins, so there is nothing to show before it.
         if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
-            let f = field.mapping(allowed: Self.keys, hints: Self.keyHints)?["fillMode"] ?? field
+            // The key itself, without reading the mapping again (which would report its
+            // unknown keys twice).
+            var f = field
+            if case .mapping(let raw) = field.node, let node = raw["fillMode"] { f = field.child(node, key: "fillMode") }
             f.report("fillMode '\(spec.timing.fillMode.rawValue)' shows the values before the animation begins, "
                      + "but its expressions are evaluated when it begins: use forwards or removed")
             return nil

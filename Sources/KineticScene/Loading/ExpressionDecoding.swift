@@ -193,7 +193,7 @@ final class ExpressionBinder {
             }
             return nil
         }
-        guard let value = Self.constantValue(f, kind: kind, parameter: key) else { return nil }
+        guard let value = Self.constantValue(f, kind: kind, parameter: key, whyConstant: unbindable()) else { return nil }
         return Self.literal(value, for: f)
     }
 
@@ -217,11 +217,13 @@ final class ExpressionBinder {
     /// A value of `kind` (a number, or a point or size: whole or per component) written
     /// with expressions that are constant — no `t`, `frame`, `random()` or reference —
     /// evaluated now, for a value read once at load (a named shape's parameter in a path
-    /// value). Nil when it is not such a value (reported).
-    static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> AnimatableValue? {
+    /// value, an emitter's key). A live expression is reported as "'`parameter`' reads …,
+    /// but `whyConstant`". Nil when it is not such a value (reported).
+    static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
+                              whyConstant: @autoclosure () -> String) -> AnimatableValue? {
         func number(_ f: Field) -> Double? {
             guard case .scalar(let s) = f.node, isExpressionText(s.string) else { return f.number }
-            guard let v = constant(f, s, parameter: parameter) else { return nil }
+            guard let v = constant(f, s, parameter: parameter, whyConstant: whyConstant()) else { return nil }
             guard let n = v.scalar else { f.report("expected a number, but the expression gives a point"); return nil }
             return n
         }
@@ -232,7 +234,7 @@ final class ExpressionBinder {
             let p: Point
             if case .scalar(let s) = f.node {
                 guard isExpressionText(s.string) else { f.report("expected a point [x, y], an expression or a reference"); return nil }
-                guard let v = constant(f, s, parameter: parameter) else { return nil }
+                guard let v = constant(f, s, parameter: parameter, whyConstant: whyConstant()) else { return nil }
                 guard let vector = v.vector else { f.report("expected a point, but the expression gives a number"); return nil }
                 p = vector
             } else {
@@ -251,11 +253,11 @@ final class ExpressionBinder {
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value
     /// that changes, a result that is not finite).
-    private static func constant(_ f: Field, _ s: Node.Scalar, parameter: String) -> SceneExpression.Value? {
+    private static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
+                                 whyConstant: String) -> SceneExpression.Value? {
         guard let e = parse(f, s) else { return nil }
         if let what = liveness(e) {
-            f.report("'\(parameter)' \(what), but a named shape here is built once, when the scene loads: only a shape "
-                     + "layer's own `path` follows live values, so use a constant here")
+            f.report("'\(parameter)' \(what), but \(whyConstant)")
             return nil
         }
         do {

@@ -94,7 +94,10 @@ extension Field {
                     value = live(pf, p, kind) ? Self.placeholder(kind) : nil
                     isLive = isLive || value != nil
                 } else {
-                    value = ExpressionBinder.constantValue(pf, kind: kind, parameter: p.name)
+                    value = ExpressionBinder.constantValue(
+                        pf, kind: kind, parameter: p.name,
+                        whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
+                            + "`path` follows live values, so use a constant here")
                 }
             } else {
                 value = switch p.kind {

@@ -66,17 +66,16 @@ extension Field {
         return v
     }
 
-    var nonNegativeNumber: Double? {
-        guard let v = number else { return nil }
-        guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
-        return v
-    }
+    var nonNegativeNumber: Double? { number.flatMap(nonNegative) }
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
         if node.scalar?.string == word { return .infinity }
-        guard !rejectExpression(), let text = scalarText,
-              let v = Self.parseNumber(text, field: self, expected: "a number or '\(word)'") else { return nil }
+        guard !rejectExpression(), let text = scalarText else { return nil }
+        return Self.parseNumber(text, field: self, expected: "a number or '\(word)'").flatMap(nonNegative)
+    }
+
+    private func nonNegative(_ v: Double) -> Double? {
         guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
         return v
     }

@@ -61,28 +61,27 @@ struct ExpressionEvaluation {
         if let (name, axis) = ReferenceKeyPaths.shapeParameter(ref.keyPath) {
             // The parameter as animations and the bindings feeding it left it, or its default.
             guard let address = ids[ref.id], let state = layers[address]?.shape?.namedShape,
-                  let v = state.value(of: name) else { return .scalar(.nan) }
-            let value: SceneExpression.Value
-            switch v {
-            case .number(let n): value = .scalar(n)
-            case .bool(let b): value = .scalar(b ? 1 : 0)
-            case .point(let p): value = .vector(p)
-            case .size(let s): value = .vector(Point(s.width, s.height))
-            case .numbers(let n) where n.count == 2: value = .vector(Point(n[0], n[1]))
-            default: return .scalar(.nan)
-            }
+                  let value = state.value(of: name).flatMap(expressionValue) else { return .scalar(.nan) }
             guard let axis else { return value }
             guard let p = value.vector else { return .scalar(.nan) }
             return .scalar(axis == .x ? p.x : p.y)
         }
         guard let address = ids[ref.id], let layer = layers[address],
               let keyPath = ReferenceKeyPaths.keyPath(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
-              let v = layer.value(at: keyPath) else { return .scalar(.nan) }
+              let value = layer.value(at: keyPath).flatMap(expressionValue) else { return .scalar(.nan) }
+        return value
+    }
+
+    /// A presentation value as expressions see it: numbers (and bools, as 1 or 0) as
+    /// numbers; points, sizes and pairs of numbers as points; nil for any other kind.
+    static func expressionValue(_ v: AnimatableValue) -> SceneExpression.Value? {
         switch v {
-        case .number(let n): return .scalar(n)
-        case .point(let p): return .vector(p)
-        case .size(let s): return .vector(Point(s.width, s.height))
-        default: return .scalar(.nan)
+        case .number(let n): .scalar(n)
+        case .bool(let b): .scalar(b ? 1 : 0)
+        case .point(let p): .vector(p)
+        case .size(let s): .vector(Point(s.width, s.height))
+        case .numbers(let n) where n.count == 2: .vector(Point(n[0], n[1]))
+        default: nil
         }
     }
 }

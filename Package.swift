@@ -6,7 +6,8 @@
 //   ← KineticScene
 //   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
 // C libraries are reached only through their system-library targets (C*),
-// each wrapped by exactly one Swift file set in the stage that owns it.
+// each wrapped by exactly one Swift file set in the stage that owns it. CResample is
+// our own C: the projected-layer pixel loop, called only by ProjectiveResampler.swift.
 import PackageDescription
 
 let package = Package(
@@ -39,7 +40,8 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.
-        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CPango"]),
+        .target(name: "CResample"),
+        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "CResample", "CCairo", "CPango"]),
         .target(name: "KineticEncode", dependencies: ["KineticGeometry", "CGif", "CImageQuant", "CCairo"]),
         // Stage 5: the command line.
         .target(name: "KineticCLI", dependencies: [

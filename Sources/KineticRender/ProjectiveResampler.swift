@@ -1,3 +1,4 @@
+import CResample
 import KineticLayers
 
 /// Resamples a flat raster through a projective map, one destination row at a time: the
@@ -5,9 +6,10 @@ import KineticLayers
 ///
 /// Each destination pixel averages a `grid` × `grid` pattern of bilinear samples (one
 /// for a gentle tilt; more where the projection minifies strongly, so no sample skips
-/// source pixels). A sample blends its four texels as packed integers — four 16-bit lanes
-/// in a 64-bit word, weights in 1/256ths of a pixel — which keeps the loop at a few
-/// nanoseconds a sample; sums of up to 16 samples still fit the lanes.
+/// source pixels). A sample blends its four texels in 16-bit lanes, weights in 1/256ths
+/// of a pixel: here as packed integers (four lanes in a 64-bit word), for the one-sample
+/// case in `CResample`'s vector kernels, to the same bits. Sums of up to 16 samples still
+/// fit the lanes.
 struct ProjectiveResampler {
     /// Destination pixel → raster pixel centres (pixel i's centre is i).
     let toRaster: PlaneProjection
@@ -44,10 +46,8 @@ struct ProjectiveResampler {
                   origin: (x: Double, y: Double), columns: (Int) -> Range<Int>?) {
         guard source.width >= 2, source.height >= 2, source.stride >= source.width * 4,
               source.bytes.count >= source.stride * source.height, width > 0 else { return }
-        // Per-pixel texel offsets and weights of a row, reused row after row.
-        let offsets = UnsafeMutablePointer<Int>.allocate(capacity: width + 4)
-        let weights = UnsafeMutablePointer<UInt32>.allocate(capacity: width + 4)
-        defer { offsets.deallocate(); weights.deallocate() }
+        let buffers = RowBuffers(map: toRaster, width: width)
+        defer { buffers.deallocate() }
         source.bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return }
             for row in 0..<height {
@@ -56,7 +56,7 @@ struct ProjectiveResampler {
                 let rowOrigin = (x: origin.x, y: origin.y + Double(row))
                 if grid == 1 && inFront == nil {
                     resampleRow(source, base, into: dst + row * wordsPerRow, columns: columns, origin: rowOrigin,
-                                offsets: offsets, weights: weights)
+                                buffers: buffers)
                 } else {
                     resampleGrid(source, base, into: dst + row * wordsPerRow, columns: columns, origin: rowOrigin)
                 }
@@ -97,153 +97,135 @@ struct ProjectiveResampler {
     /// 16.16 fixed point. Over 8 pixels the projective curve departs from its chord by
     /// (8² / 8) × |u''|, about 0.01 raster pixel for a 20° tilt under m34 = −1/500 at 2×
     /// and 0.03 at 60°: below what a byte of output can show.
-    static let stepLength = 8
+    static let stepLength = Int(KN_BILINEAR_SPAN)
+
+    /// What `resampleRow` reuses row after row.
+    struct RowBuffers {
+        /// The map to the raster as `kn_projective_positions` takes it.
+        let map: [Double]
+        /// A row's knots: positions every `stepLength` pixels, x and y alternating.
+        let knots: UnsafeMutablePointer<Int64>
+        /// A span's positions, pixel by pixel, where its knots are no guide.
+        let positions: UnsafeMutablePointer<Int64>
+        /// A span's texel offsets and weights, as `resampleRow` records them.
+        let offsets: UnsafeMutablePointer<Int>
+        let weights: UnsafeMutablePointer<UInt32>
+
+        init(map m: PlaneProjection, width: Int) {
+            map = [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33]
+            knots = .allocate(capacity: 2 * (width / ProjectiveResampler.stepLength + 2))
+            positions = .allocate(capacity: 2 * (ProjectiveResampler.stepLength + 1))
+            offsets = .allocate(capacity: ProjectiveResampler.stepLength)
+            weights = .allocate(capacity: ProjectiveResampler.stepLength)
+        }
+
+        func deallocate() {
+            knots.deallocate(); positions.deallocate(); offsets.deallocate(); weights.deallocate()
+        }
+    }
 
     /// One sample per pixel, everything in front of the eye — the common case. Along a
-    /// row, sample positions are exact every `stepLength` pixels and stepped linearly in
-    /// 16.16 fixed point between, without a division or a float conversion per pixel. A
-    /// full span whose ends lie inside the raster (the inside of the layer) is blended as
-    /// it is stepped; the rest — edges, and where the chord is no guide — get clamped
-    /// positions (`offsets`: the top-left texel's index; `weights`: the bilinear weights
-    /// in 1/256ths, x in the low half, y in the high) and are blended from those. Both
-    /// give the same bits for the same position.
+    /// row, sample positions are exact every `stepLength` pixels (the knots) and stepped
+    /// linearly in 16.16 fixed point between, without a division or a float conversion
+    /// per pixel. The full spans between knots inside the raster (the inside of the
+    /// layer) are blended by `CResample` in one call as they are stepped; the rest —
+    /// edges, and where the chord is no guide — get clamped positions (`offsets`: the
+    /// top-left texel's index; `weights`: the bilinear weights in 1/256ths, x in the low
+    /// half, y in the high) and are blended from those. Both give the same bits for the
+    /// same position.
     private func resampleRow(_ source: Raster, _ base: UnsafePointer<UInt32>, into row: UnsafeMutablePointer<UInt32>,
-                             columns: Range<Int>, origin: (x: Double, y: Double),
-                             offsets: UnsafeMutablePointer<Int>, weights: UnsafeMutablePointer<UInt32>) {
-        let h = toRaster, words = source.stride / 4
-        let y = origin.y + 0.5, cx = y * h.m21 + h.m31, cy = y * h.m22 + h.m32, cq = y * h.m23 + h.m33
+                             columns: Range<Int>, origin: (x: Double, y: Double), buffers b: RowBuffers) {
+        let words = source.stride / 4, span = Self.stepLength
         // Beyond this window around the raster a position only ever clamps to its edge.
         let windowX = Double(2 * source.width + 16), windowY = Double(2 * source.height + 16)
-        // The exact position of column `col`'s centre in 16.16; nil outside the window,
-        // at or behind the horizon (q ≤ 0) or for a NaN.
-        @inline(__always) func position(_ col: Int) -> (u: Int, v: Int)? {
-            let x = origin.x + Double(col) + 0.5
-            let q = x * h.m13 + cq
-            guard q > 0 else { return nil }
-            let sx = (x * h.m11 + cx) / q, sy = (x * h.m12 + cy) / q
-            guard abs(sx) < windowX, abs(sy) < windowY else { return nil }
-            return (Int(sx * 65536), Int(sy * 65536))
+        @inline(__always) func positions(from first: Int, to last: Int, step: Int, into out: UnsafeMutablePointer<Int64>) {
+            Self.positions(b.map, origin: origin, from: first, to: last, step: step, window: (windowX, windowY), into: out)
         }
         // Clamping keeps all four texels inside; the transparent border makes a clamped
-        // sample equal to what the texels beyond the edge would give.
+        // sample equal to what the texels beyond the edge would give (and a position of
+        // Int64.min, beyond the horizon, the transparent corner's).
         let maxU = (source.width - 1) << 16 - 1, maxV = (source.height - 1) << 16 - 1
-        @inline(__always) func record(_ i: Int, _ u: Int, _ v: Int) {
-            let uc = min(max(u, 0), maxU), vc = min(max(v, 0), maxV)
-            offsets[i] = (vc >> 16) &* words &+ (uc >> 16)
-            weights[i] = UInt32(truncatingIfNeeded: uc >> 8 & 255 | (vc >> 8 & 255) << 16)
+        @inline(__always) func record(_ i: Int, _ u: Int64, _ v: Int64) {
+            let uc = Int(min(max(u, 0), Int64(maxU))), vc = Int(min(max(v, 0), Int64(maxV)))
+            b.offsets[i] = (vc >> 16) &* words &+ (uc >> 16)
+            b.weights[i] = UInt32(truncatingIfNeeded: uc >> 8 & 255 | (vc >> 8 & 255) << 16)
         }
-        // Stepping from one end passes the other by at most `stepLength` units (the steps
-        // are floored): a span whose ends are that far inside needs no clamp.
-        let margin = Self.stepLength
-        var col = columns.lowerBound
-        var start = position(col)
-        while col < columns.upperBound {
-            let n = min(Self.stepLength, columns.upperBound - col)
-            let end = position(col + n)
-            if let (u0, v0) = start, let (u1, v1) = end {
+        // Stepping from one knot passes the next by at most `stepLength` units (the steps
+        // are floored): a span whose knots are that far inside needs no clamp.
+        let margin = Int64(span), insideU = margin...Int64(maxU) - margin, insideV = margin...Int64(maxV) - margin
+        @inline(__always) func inside(_ k: Int) -> Bool {
+            insideU.contains(b.knots[2 &* k]) && insideV.contains(b.knots[2 &* k &+ 1])
+        }
+        let spans = (columns.count + span - 1) / span
+        positions(from: columns.lowerBound, to: columns.upperBound, step: span, into: b.knots)
+        var lastInside = -1, insideCount = 0
+        for k in 0...spans {
+            let isInside = inside(k)
+            lastInside = isInside ? k : lastInside
+            insideCount &+= isInside ? 1 : 0
+        }
+        // The full spans between inside knots go to the vector kernel in one call. A row's
+        // preimage is a line and the raster convex, so the inside knots are consecutive;
+        // where rounding at a corner breaks that, every span takes the clamped path.
+        let firstInside = lastInside - insideCount + 1, fullSpans = columns.count / span
+        var run = 0..<0
+        if min(lastInside, fullSpans) > firstInside, (firstInside...lastInside).allSatisfy(inside) {
+            run = firstInside..<min(lastInside, fullSpans)
+            Self.blend(base, words, rows: source.height, knots: b.knots + 2 * run.lowerBound, spans: run.count,
+                       into: row + columns.lowerBound + run.lowerBound * span)
+        }
+        for k in 0..<spans where !run.contains(k) {
+            let col = columns.lowerBound + k * span, n = min(span, columns.upperBound - col)
+            let u0 = b.knots[2 * k], v0 = b.knots[2 * k + 1], u1 = b.knots[2 * k + 2], v1 = b.knots[2 * k + 3]
+            if u0 != .min, u1 != .min {
                 // A full span divides by a shift (flooring, where `/` truncates: either
                 // is deterministic, and they differ by under 2⁻¹⁶ pixel a step).
-                let du = n == Self.stepLength ? (u1 - u0) >> 3 : (u1 - u0) / n
-                let dv = n == Self.stepLength ? (v1 - v0) >> 3 : (v1 - v0) / n
-                if n == Self.stepLength, min(u0, u1) >= margin, max(u0, u1) <= maxU - margin,
-                   min(v0, v1) >= margin, max(v0, v1) <= maxV - margin {
-                    Self.blend4(base, words, stepping: (u0, v0, du, dv), into: row + col)
-                    Self.blend4(base, words, stepping: (u0 &+ 4 &* du, v0 &+ 4 &* dv, du, dv), into: row + col + 4)
-                } else {
-                    var u = u0, v = v0
-                    for i in 0..<n {
-                        record(i, u, v)
-                        u &+= du; v &+= dv
-                    }
-                    Self.blend(base, words, offsets, weights, into: row + col, columns: 0..<n)
+                let du = n == span ? (u1 - u0) >> 3 : (u1 - u0) / Int64(n)
+                let dv = n == span ? (v1 - v0) >> 3 : (v1 - v0) / Int64(n)
+                var u = u0, v = v0
+                for i in 0..<n {
+                    record(i, u, v)
+                    u &+= du; v &+= dv
                 }
             } else {
                 // Near the horizon or far off the raster the chord is no guide: each
-                // pixel gets its own division (and a point beyond the horizon, the
-                // transparent corner).
-                for i in 0..<n {
-                    let (u, v) = position(col + i) ?? (-1, -1)
-                    record(i, u, v)
-                }
-                Self.blend(base, words, offsets, weights, into: row + col, columns: 0..<n)
+                // pixel gets its own division.
+                positions(from: col, to: col + n, step: 1, into: b.positions)
+                for i in 0..<n { record(i, b.positions[2 * i], b.positions[2 * i + 1]) }
             }
-            start = end
-            col += n
+            Self.blend(base, words, b.offsets, b.weights, count: n, into: row + col)
         }
     }
 
-    /// Writes the bilinear samples `offsets` and `weights` describe to `row[columns]`:
-    /// four pixels at a time in vector lanes, the rest one by one, to the same bits.
-    private static func blend(_ base: UnsafePointer<UInt32>, _ words: Int, _ offsets: UnsafeMutablePointer<Int>,
-                              _ weights: UnsafeMutablePointer<UInt32>, into row: UnsafeMutablePointer<UInt32>,
-                              columns: Range<Int>) {
-        let count = columns.count, out = row + columns.lowerBound
-        var i = 0
-        while i + 4 <= count {
-            blend4(base, words, offsets + i, weights + i, into: out + i)
-            i += 4
-        }
-        while i < count {
-            let p = base + offsets[i], w = weights[i]
-            let tx = UInt64(w & 255), ty = UInt64(w >> 16)
-            let top = lerp(lanes(p[0]), lanes(p[1]), tx)
-            let bottom = lerp(lanes(p[words]), lanes(p[words &+ 1]), tx)
-            out[i] = packed(lerp(top, bottom, ty))
-            i += 1
-        }
-    }
-
-    /// Four bilinear samples (texel `offsets`, `weights` as `resampleRow` records them)
-    /// written to `out[0...3]`.
+    /// The 16.16 positions where `map` (a `PlaneProjection`'s entries, m11 to m33) sends
+    /// the centres of the columns `first`, `first + step`, … and `last` of the destination
+    /// row whose top-left corner is `origin`, x and y alternating into `out`. Int64.min
+    /// for both where there is none: at or behind the horizon, or farther than `window`
+    /// raster pixels from the raster's origin, where a position only ever clamps.
     @inline(__always)
-    static func blend4(_ base: UnsafePointer<UInt32>, _ words: Int, _ offsets: UnsafeMutablePointer<Int>,
-                       _ weights: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>) {
-        blend4(base + offsets[0], base + offsets[1], base + offsets[2], base + offsets[3], words,
-               weights: UnsafeRawPointer(weights).loadUnaligned(as: SIMD4<UInt32>.self), into: out)
+    static func positions(_ map: [Double], origin: (x: Double, y: Double), from first: Int, to last: Int, step: Int,
+                          window: (x: Double, y: Double), into out: UnsafeMutablePointer<Int64>) {
+        kn_projective_positions(map, origin.x, origin.y, first, step, last, (last - first + step - 1) / step,
+                                window.x, window.y, out)
     }
 
-    /// Four bilinear samples at the 16.16 positions (u, v), (u + du, v + dv), … — all
-    /// inside the raster — written to `out[0...3]`.
+    /// `spans` × `stepLength` bilinear samples written to `out`: span s steps from the
+    /// 16.16 position (knots[2s], knots[2s + 1]) towards the next knot by a `stepLength`th
+    /// of the way, floored. Every sample's texels must lie inside the raster of `rows` rows.
+    /// AVX2 is used where the processor has it unless `allowingAVX2` is false (for tests:
+    /// either way gives the same bits).
     @inline(__always)
-    static func blend4(_ base: UnsafePointer<UInt32>, _ words: Int, stepping s: (u: Int, v: Int, du: Int, dv: Int),
-                       into out: UnsafeMutablePointer<UInt32>) {
-        let u1 = s.u &+ s.du, u2 = u1 &+ s.du, u3 = u2 &+ s.du
-        let v1 = s.v &+ s.dv, v2 = v1 &+ s.dv, v3 = v2 &+ s.dv
-        @inline(__always) func texel(_ u: Int, _ v: Int) -> UnsafePointer<UInt32> { base + ((v >> 16) &* words &+ (u >> 16)) }
-        let us = SIMD4<UInt32>(truncatingIfNeeded: SIMD4<Int>(s.u, u1, u2, u3) &>> 8)
-        let vs = SIMD4<UInt32>(truncatingIfNeeded: SIMD4<Int>(s.v, v1, v2, v3) &>> 8)
-        blend4(texel(s.u, s.v), texel(u1, v1), texel(u2, v2), texel(u3, v3), words,
-               weights: us & 0xFF | (vs & 0xFF) &<< 16, into: out)
+    static func blend(_ base: UnsafePointer<UInt32>, _ words: Int, rows: Int, knots: UnsafePointer<Int64>, spans: Int,
+                      into out: UnsafeMutablePointer<UInt32>, allowingAVX2: Bool = true) {
+        kn_bilinear_spans(base, words, rows, knots, spans, out, allowingAVX2 ? 1 : 0)
     }
 
-    /// Four bilinear samples whose top-left texels are `a`…`d`, with `weights` as
-    /// `resampleRow` records them, written to `out[0...3]`: the arithmetic of `lerp` on
-    /// vectors of 16-bit lanes, the blue and red channels of four pixels in one, green and
-    /// alpha in the other, so the results are the scalar path's to the bit. Only
-    /// lane-wise arithmetic and bit casts (no lane conversions, which compile to loops).
-    /// A transparent result is written too: the destination starts cleared.
+    /// The `count` bilinear samples `offsets` and `weights` describe (as `resampleRow`
+    /// records them) written to `out[0..<count]`: the same bits as stepping to them.
     @inline(__always)
-    static func blend4(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ c: UnsafePointer<UInt32>,
-                       _ d: UnsafePointer<UInt32>, _ words: Int, weights w: SIMD4<UInt32>,
-                       into out: UnsafeMutablePointer<UInt32>) {
-        @inline(__always) func gather(_ k: Int) -> SIMD8<UInt16> {
-            unsafeBitCast(SIMD4<UInt32>(a[k], b[k], c[k], d[k]), to: SIMD8<UInt16>.self)
-        }
-        // Each pixel's weight in both 16-bit halves of its word.
-        let x = w & 0xFF, y = w &>> 16
-        let tx = unsafeBitCast(x | x &<< 16, to: SIMD8<UInt16>.self)
-        let ty = unsafeBitCast(y | y &<< 16, to: SIMD8<UInt16>.self)
-        let p00 = gather(0), p10 = gather(1), p01 = gather(words), p11 = gather(words &+ 1)
-        let low: SIMD8<UInt16> = SIMD8(repeating: 0xFF)
-        let br = lerp8(lerp8(p00 & low, p10 & low, tx), lerp8(p01 & low, p11 & low, tx), ty)
-        let ga = lerp8(lerp8(p00 &>> 8, p10 &>> 8, tx), lerp8(p01 &>> 8, p11 &>> 8, tx), ty)
-        UnsafeMutableRawPointer(out).storeBytes(of: unsafeBitCast(br | ga &<< 8, to: SIMD4<UInt32>.self),
-                                                as: SIMD4<UInt32>.self)
-    }
-
-    /// `lerp` in vector lanes.
-    @inline(__always) static func lerp8(_ a: SIMD8<UInt16>, _ b: SIMD8<UInt16>, _ t: SIMD8<UInt16>) -> SIMD8<UInt16> {
-        (a &* (256 &- t) &+ b &* t &+ 128) &>> 8
+    static func blend(_ base: UnsafePointer<UInt32>, _ words: Int, _ offsets: UnsafePointer<Int>,
+                      _ weights: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        kn_bilinear_recorded(base, words, offsets, weights, out, count)
     }
 
     /// The bilinear sample at raster position (`sx`, `sy`) in lanes, nil when its four

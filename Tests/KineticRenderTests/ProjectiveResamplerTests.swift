@@ -66,51 +66,78 @@ import KineticLayers
         }
     }
 
-    /// `ProjectiveResampler.blend4` from recorded offsets and weights.
-    func blend4(_ base: UnsafePointer<UInt32>, _ words: Int, offsets: [Int], weights: [UInt32]) -> [UInt32] {
-        var offsets = offsets, weights = weights, out = [UInt32](repeating: 0, count: 4)
-        offsets.withUnsafeMutableBufferPointer { o in
-            weights.withUnsafeMutableBufferPointer { w in
-                out.withUnsafeMutableBufferPointer { v in
-                    ProjectiveResampler.blend4(base, words, o.baseAddress!, w.baseAddress!, into: v.baseAddress!)
-                }
-            }
+    /// `ProjectiveResampler`'s blend of recorded offsets and weights, a sample each.
+    func recorded(_ base: UnsafePointer<UInt32>, _ words: Int, offsets: [Int], weights: [UInt32]) -> [UInt32] {
+        var out = [UInt32](repeating: 0, count: offsets.count)
+        out.withUnsafeMutableBufferPointer { v in
+            ProjectiveResampler.blend(base, words, offsets, weights, count: offsets.count, into: v.baseAddress!)
         }
         return out
     }
 
+    /// `ProjectiveResampler`'s blend of spans stepped between `knots` (16.16 positions,
+    /// x and y alternating).
+    func stepped(_ base: UnsafePointer<UInt32>, _ words: Int, rows: Int, knots: [Int64], avx2: Bool) -> [UInt32] {
+        let spans = knots.count / 2 - 1
+        var out = [UInt32](repeating: 0, count: spans * ProjectiveResampler.stepLength)
+        out.withUnsafeMutableBufferPointer { v in
+            ProjectiveResampler.blend(base, words, rows: rows, knots: knots, spans: spans, into: v.baseAddress!,
+                                      allowingAVX2: avx2)
+        }
+        return out
+    }
+
+    /// The blend of the texels at `p` by `lerp` on 64-bit words, to compare against.
+    func scalarBlend(_ p: UnsafePointer<UInt32>, _ words: Int, weights: UInt32) -> UInt32 {
+        let tx = UInt64(weights & 255), ty = UInt64(weights >> 16)
+        let top = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[0]), ProjectiveResampler.lanes(p[1]), tx)
+        let bottom = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[words]), ProjectiveResampler.lanes(p[words + 1]), tx)
+        return ProjectiveResampler.packed(ProjectiveResampler.lerp(top, bottom, ty))
+    }
+
     @Test func theVectorBlendGivesTheScalarBlendsBits() {
+        // Seven samples: three pairs in vector lanes and one alone.
         let source = raster(width: 40, height: 30)
         let mismatches = disagreements(on: source, seed: 7) { base, words, next in
-            let offsets = (0..<4).map { _ in next(source.height - 1) * words + next(source.width - 1) }
-            let weights = (0..<4).map { _ in UInt32(next(256) | next(256) << 16) }
-            let vector = blend4(base, words, offsets: offsets, weights: weights)
-            return (0..<4).allSatisfy { k in
-                let p = base + offsets[k], tx = UInt64(weights[k] & 255), ty = UInt64(weights[k] >> 16)
-                let top = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[0]), ProjectiveResampler.lanes(p[1]), tx)
-                let bottom = ProjectiveResampler.lerp(ProjectiveResampler.lanes(p[words]),
-                                                      ProjectiveResampler.lanes(p[words + 1]), tx)
-                return ProjectiveResampler.packed(ProjectiveResampler.lerp(top, bottom, ty)) == vector[k]
-            }
+            let offsets = (0..<7).map { _ in next(source.height - 1) * words + next(source.width - 1) }
+            let weights = (0..<7).map { _ in UInt32(next(256) | next(256) << 16) }
+            let vector = recorded(base, words, offsets: offsets, weights: weights)
+            return (0..<7).allSatisfy { k in scalarBlend(base + offsets[k], words, weights: weights[k]) == vector[k] }
         }
         #expect(mismatches == 0)
     }
 
-    @Test func theSteppedBlendGivesTheRecordedBlendsBits() {
-        // Inside spans step positions in registers; edges record them first. Same bits.
-        let mismatches = disagreements(on: raster(width: 50, height: 40), seed: 11) { base, words, next in
-            // Four steps of up to ±2 pixels from a point 10 pixels inside the edges.
-            let u = (10 << 16) + next(30 << 16), v = (10 << 16) + next(20 << 16)
-            let du = next(4 << 16) - (2 << 16), dv = next(4 << 16) - (2 << 16)
-            var stepped = [UInt32](repeating: 0, count: 4)
-            stepped.withUnsafeMutableBufferPointer { out in
-                ProjectiveResampler.blend4(base, words, stepping: (u, v, du, dv), into: out.baseAddress!)
+    /// Spans of up to three, stepped from random knots inside an 80 × 60 raster, against
+    /// `lerp` on 64-bit words at the same positions.
+    func steppedAgainstScalar(seed: UInt64, avx2: Bool) -> Int {
+        let source = raster(width: 80, height: 60, seed: seed)
+        return disagreements(on: source, trials: 1000, seed: seed) { base, words, next in
+            // From a point well inside, knots up to 6 pixels apart each way.
+            var knots: [Int64] = [Int64((24 << 16) + next(16 << 16)), Int64((20 << 16) + next(10 << 16))]
+            for _ in 0..<(1 + next(3)) {
+                let count = knots.count
+                knots += [knots[count - 2] + Int64(next(12 << 16) - (6 << 16)),
+                          knots[count - 1] + Int64(next(12 << 16) - (6 << 16))]
             }
-            let offsets = (0..<4).map { k in ((v + k * dv) >> 16) * words + ((u + k * du) >> 16) }
-            let weights = (0..<4).map { k in UInt32((u + k * du) >> 8 & 255 | ((v + k * dv) >> 8 & 255) << 16) }
-            return stepped == blend4(base, words, offsets: offsets, weights: weights)
+            var expected: [UInt32] = []
+            for s in 0..<(knots.count / 2 - 1) {
+                let u0 = Int(knots[2 * s]), v0 = Int(knots[2 * s + 1])
+                let du = (Int(knots[2 * s + 2]) - u0) >> 3, dv = (Int(knots[2 * s + 3]) - v0) >> 3
+                for k in 0..<ProjectiveResampler.stepLength {
+                    let u = u0 + k * du, v = v0 + k * dv
+                    expected.append(scalarBlend(base + (v >> 16) * words + (u >> 16), words,
+                                                weights: UInt32(u >> 8 & 255 | (v >> 8 & 255) << 16)))
+                }
+            }
+            return stepped(base, words, rows: source.height, knots: knots, avx2: avx2) == expected
         }
-        #expect(mismatches == 0)
+    }
+
+    @Test func theSteppedBlendGivesTheScalarBlendsBits() {
+        // Inside runs step positions in vector lanes (edges record them: the test above).
+        #expect(steppedAgainstScalar(seed: 11, avx2: true) == 0)
+        // The path for processors without AVX2.
+        #expect(steppedAgainstScalar(seed: 12, avx2: false) == 0)
     }
 
     @Test func theIdentityCopiesTheRasterExactly() {
@@ -142,6 +169,41 @@ import KineticLayers
     /// under m34 = −1/500 drawn at 2× grows it by under 9 %).
     let steep = PlaneProjection(m11: 1.3, m12: 0.2, m13: 0.001, m21: -0.1, m22: 1.1, m23: 0.0005,
                                 m31: 3, m32: 2, m33: 1)
+
+    @Test func positionsAreExactDivisionsUpToTheHorizon() {
+        // q = 1 − x/50 (with a tilt in y): the horizon at column 49.5, points beyond it
+        // have none. In front, each position is the division's bits, truncated to 16.16.
+        let m = PlaneProjection(m11: 1.5, m12: 0.25, m13: -0.02, m21: 0.1, m22: 2, m23: 0.001, m31: 3, m32: -4, m33: 1)
+        let map = [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33]
+        var out = [Int64](repeating: 0, count: 2 * 61)
+        out.withUnsafeMutableBufferPointer { buffer in
+            ProjectiveResampler.positions(map, origin: (0, 7), from: 0, to: 60, step: 1, window: (1e6, 1e6),
+                                          into: buffer.baseAddress!)
+        }
+        for col in 0...60 {
+            let x = Double(col) + 0.5, y = 7.5
+            let q = x * m.m13 + (y * m.m23 + m.m33)
+            if q > 0 {
+                #expect(out[2 * col] == Int64((x * m.m11 + (y * m.m21 + m.m31)) / q * 65536))
+                #expect(out[2 * col + 1] == Int64((x * m.m12 + (y * m.m22 + m.m32)) / q * 65536))
+            } else {
+                #expect(out[2 * col] == .min && out[2 * col + 1] == .min)
+            }
+        }
+        #expect(out[2 * 49] != .min && out[2 * 50] == .min)
+    }
+
+    @Test func positionsEndOnTheLastColumnAndStopAtTheWindow() {
+        // Every 8 columns from 3, then column 20; x = 10 × column is outside a window of
+        // 150 from column 15 on.
+        let map = [10.0, 0, 0, 0, 1, 0, 0, 0, 1]
+        var out = [Int64](repeating: 0, count: 2 * 4)
+        out.withUnsafeMutableBufferPointer { buffer in
+            ProjectiveResampler.positions(map, origin: (0, 0), from: 3, to: 20, step: 8, window: (150, 150),
+                                          into: buffer.baseAddress!)
+        }
+        #expect(out == [35 << 16, 1 << 15, 115 << 16, 1 << 15, .min, .min, .min, .min])
+    }
 
     @Test func steppedPositionsMatchADivisionPerPixel() {
         // The general path divides at every sample; here it is forced with a

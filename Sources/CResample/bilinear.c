@@ -1,5 +1,5 @@
 // Bilinear sampling (see CResample.h). On x86-64, spans go through AVX2 where the
-// processor has it (asked once) and SSE2 (the baseline) otherwise, recorded samples
+// processor has it (asked once) and SSE2 (the baseline) otherwise, clamped samples
 // through SSE2; other hosts, and a last odd sample, take the portable path. All give
 // the same bits.
 #include "CResample.h"
@@ -96,11 +96,11 @@ static int hasAVX2(void) {
 }
 
 /// `lerp` in the 16-bit lanes of eight pixels' blue and red (or green and alpha)
-/// channels, weights in both halves of each pixel's word.
-__attribute__((target("avx2"))) static inline __m256i lerp16(__m256i a, __m256i b, __m256i t) {
-    const __m256i full = _mm256_set1_epi16(256), half = _mm256_set1_epi16(128);
-    return _mm256_srli_epi16(_mm256_add_epi16(_mm256_add_epi16(_mm256_mullo_epi16(a, _mm256_sub_epi16(full, t)),
-                                                               _mm256_mullo_epi16(b, t)), half), 8);
+/// channels, with t × 128 in both halves of each pixel's word: a + (b − a) × t / 256
+/// rounded, which is what `lerp` computes (a × 256 is a multiple of 256), and what a
+/// rounding high multiply gives in one instruction: ((b − a) × 128t + 2¹⁴) >> 15.
+__attribute__((target("avx2"))) static inline __m256i lerp16(__m256i a, __m256i b, __m256i t128) {
+    return _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), t128));
 }
 
 /// A 64-bit word at p in every 64-bit lane: a load alone, without the shuffle port.
@@ -147,7 +147,7 @@ __attribute__((target("avx2"))) static inline __m256i texels(__m256i a, __m256i 
 /// checks that the image is small enough for them).
 __attribute__((target("avx2")))
 static void spans8(const uint32_t *pixels, ptrdiff_t words, const int64_t *knots, ptrdiff_t spans, uint32_t *out) {
-    const __m256i byte = _mm256_set1_epi32(255), low = _mm256_set1_epi32(0x00FF00FF);
+    const __m256i weight = _mm256_set1_epi32(255 << 7), low = _mm256_set1_epi32(0x00FF00FF);
     // Lanes k hold k × d as d, 2d and 4d masked by the bits of k: adds and shifts,
     // whose short latency keeps several spans in flight (a multiply takes 10 cycles).
     const __m256i odd = _mm256_setr_epi32(0, -1, 0, -1, 0, -1, 0, -1), twos = _mm256_setr_epi32(0, 0, -1, -1, 0, 0, -1, -1);
@@ -180,7 +180,8 @@ static void spans8(const uint32_t *pixels, ptrdiff_t words, const int64_t *knots
         __m256i bottomB = pairs(p2 + words, p3 + words, p6 + words, p7 + words);
         __m256i tl = texels(topA, topB, 1), tr = texels(topA, topB, 0);
         __m256i bl = texels(bottomA, bottomB, 1), br = texels(bottomA, bottomB, 0);
-        __m256i tx = _mm256_and_si256(_mm256_srli_epi32(us, 8), byte), ty = _mm256_and_si256(_mm256_srli_epi32(vs, 8), byte);
+        // Weights × 128, in both halves of each pixel's word.
+        __m256i tx = _mm256_and_si256(_mm256_srli_epi32(us, 1), weight), ty = _mm256_and_si256(_mm256_srli_epi32(vs, 1), weight);
         tx = _mm256_or_si256(tx, _mm256_slli_epi32(tx, 16));
         ty = _mm256_or_si256(ty, _mm256_slli_epi32(ty, 16));
         __m256i blueRed = lerp16(lerp16(_mm256_and_si256(tl, low), _mm256_and_si256(tr, low), tx),
@@ -209,17 +210,27 @@ void kn_bilinear_spans(const uint32_t *pixels, ptrdiff_t words, ptrdiff_t rows, 
     }
 }
 
-void kn_bilinear_recorded(const uint32_t *pixels, ptrdiff_t words, const intptr_t *offsets,
-                          const uint32_t *weights, uint32_t *out, ptrdiff_t count) {
-    ptrdiff_t k = 0;
+void kn_bilinear_clamped(const uint32_t *pixels, ptrdiff_t words, ptrdiff_t columns, ptrdiff_t rows,
+                         const int64_t *positions, ptrdiff_t count, uint32_t *out) {
+    // The last position whose four texels lie inside, each way.
+    const int64_t maxU = ((int64_t)(columns - 1) << 16) - 1, maxV = ((int64_t)(rows - 1) << 16) - 1;
+    ptrdiff_t index[2];
+    int tx[2], ty[2];
+    for (ptrdiff_t k = 0; k < count; k++) {
+        int64_t u = positions[2 * k], v = positions[2 * k + 1];
+        u = u < 0 ? 0 : u > maxU ? maxU : u;
+        v = v < 0 ? 0 : v > maxV ? maxV : v;
+        index[k & 1] = (ptrdiff_t)(v >> 16) * words + (ptrdiff_t)(u >> 16);
+        tx[k & 1] = (int)(u >> 8 & 255);
+        ty[k & 1] = (int)(v >> 8 & 255);
 #if defined(__SSE2__)
-    for (; k + 2 <= count; k += 2) {
-        uint32_t w0 = weights[k], w1 = weights[k + 1];
-        sample2(pixels + offsets[k], pixels + offsets[k + 1], words, (int)(w0 & 255), (int)(w1 & 255),
-                (int)(w0 >> 16 & 255), (int)(w1 >> 16 & 255), out + k);
-    }
+        if (k & 1) {
+            sample2(pixels + index[0], pixels + index[1], words, tx[0], tx[1], ty[0], ty[1], out + k - 1);
+        } else if (k == count - 1) {
+            out[k] = sample(pixels + index[0], words, (uint64_t)tx[0], (uint64_t)ty[0]);
+        }
+#else
+        out[k] = sample(pixels + index[k & 1], words, (uint64_t)tx[k & 1], (uint64_t)ty[k & 1]);
 #endif
-    for (; k < count; k++) {
-        out[k] = sample(pixels + offsets[k], words, weights[k] & 255, weights[k] >> 16 & 255);
     }
 }

@@ -105,22 +105,17 @@ struct ProjectiveResampler {
         let map: [Double]
         /// A row's knots: positions every `stepLength` pixels, x and y alternating.
         let knots: UnsafeMutablePointer<Int64>
-        /// A span's positions, pixel by pixel, where its knots are no guide.
+        /// An edge span's positions, pixel by pixel, x and y alternating.
         let positions: UnsafeMutablePointer<Int64>
-        /// A span's texel offsets and weights, as `resampleRow` records them.
-        let offsets: UnsafeMutablePointer<Int>
-        let weights: UnsafeMutablePointer<UInt32>
 
         init(map m: PlaneProjection, width: Int) {
             map = [m.m11, m.m12, m.m13, m.m21, m.m22, m.m23, m.m31, m.m32, m.m33]
             knots = .allocate(capacity: 2 * (width / ProjectiveResampler.stepLength + 2))
             positions = .allocate(capacity: 2 * (ProjectiveResampler.stepLength + 1))
-            offsets = .allocate(capacity: ProjectiveResampler.stepLength)
-            weights = .allocate(capacity: ProjectiveResampler.stepLength)
         }
 
         func deallocate() {
-            knots.deallocate(); positions.deallocate(); offsets.deallocate(); weights.deallocate()
+            knots.deallocate(); positions.deallocate()
         }
     }
 
@@ -129,35 +124,24 @@ struct ProjectiveResampler {
     /// linearly in 16.16 fixed point between, without a division or a float conversion
     /// per pixel. The full spans between knots inside the raster (the inside of the
     /// layer) are blended by `CResample` in one call as they are stepped; the rest —
-    /// edges, and where the chord is no guide — get clamped positions (`offsets`: the
-    /// top-left texel's index; `weights`: the bilinear weights in 1/256ths, x in the low
-    /// half, y in the high) and are blended from those. Both give the same bits for the
-    /// same position.
+    /// edges, and where the chord is no guide — have their positions clamped to the
+    /// raster first. Both give the same bits for the same position.
     private func resampleRow(_ source: Raster, _ base: UnsafePointer<UInt32>, into row: UnsafeMutablePointer<UInt32>,
                              columns: Range<Int>, origin: (x: Double, y: Double), buffers b: RowBuffers) {
         let words = source.stride / 4, span = Self.stepLength
         // Beyond this window around the raster a position only ever clamps to its edge.
-        let windowX = Double(2 * source.width + 16), windowY = Double(2 * source.height + 16)
-        @inline(__always) func positions(from first: Int, to last: Int, step: Int, into out: UnsafeMutablePointer<Int64>) {
-            Self.positions(b.map, origin: origin, from: first, to: last, step: step, window: (windowX, windowY), into: out)
-        }
-        // Clamping keeps all four texels inside; the transparent border makes a clamped
-        // sample equal to what the texels beyond the edge would give (and a position of
-        // Int64.min, beyond the horizon, the transparent corner's).
-        let maxU = (source.width - 1) << 16 - 1, maxV = (source.height - 1) << 16 - 1
-        @inline(__always) func record(_ i: Int, _ u: Int64, _ v: Int64) {
-            let uc = Int(min(max(u, 0), Int64(maxU))), vc = Int(min(max(v, 0), Int64(maxV)))
-            b.offsets[i] = (vc >> 16) &* words &+ (uc >> 16)
-            b.weights[i] = UInt32(truncatingIfNeeded: uc >> 8 & 255 | (vc >> 8 & 255) << 16)
-        }
+        let window = (x: Double(2 * source.width + 16), y: Double(2 * source.height + 16))
         // Stepping from one knot passes the next by at most `stepLength` units (the steps
         // are floored): a span whose knots are that far inside needs no clamp.
-        let margin = Int64(span), insideU = margin...Int64(maxU) - margin, insideV = margin...Int64(maxV) - margin
+        let margin = Int64(span)
+        let insideU = margin...Int64((source.width - 1) << 16 - 1) - margin
+        let insideV = margin...Int64((source.height - 1) << 16 - 1) - margin
         @inline(__always) func inside(_ k: Int) -> Bool {
             insideU.contains(b.knots[2 &* k]) && insideV.contains(b.knots[2 &* k &+ 1])
         }
         let spans = (columns.count + span - 1) / span
-        positions(from: columns.lowerBound, to: columns.upperBound, step: span, into: b.knots)
+        Self.positions(b.map, origin: origin, from: columns.lowerBound, to: columns.upperBound, step: span,
+                       window: window, into: b.knots)
         var lastInside = -1, insideCount = 0
         for k in 0...spans {
             let isInside = inside(k)
@@ -182,18 +166,18 @@ struct ProjectiveResampler {
                 // is deterministic, and they differ by under 2⁻¹⁶ pixel a step).
                 let du = n == span ? (u1 - u0) >> 3 : (u1 - u0) / Int64(n)
                 let dv = n == span ? (v1 - v0) >> 3 : (v1 - v0) / Int64(n)
-                var u = u0, v = v0
                 for i in 0..<n {
-                    record(i, u, v)
-                    u &+= du; v &+= dv
+                    b.positions[2 * i] = u0 &+ Int64(i) &* du
+                    b.positions[2 * i + 1] = v0 &+ Int64(i) &* dv
                 }
             } else {
                 // Near the horizon or far off the raster the chord is no guide: each
-                // pixel gets its own division.
-                positions(from: col, to: col + n, step: 1, into: b.positions)
-                for i in 0..<n { record(i, b.positions[2 * i], b.positions[2 * i + 1]) }
+                // pixel gets its own division (and one without a position, the
+                // transparent corner).
+                Self.positions(b.map, origin: origin, from: col, to: col + n, step: 1, window: window, into: b.positions)
             }
-            Self.blend(base, words, b.offsets, b.weights, count: n, into: row + col)
+            Self.blend(base, words, columns: source.width, rows: source.height, clamping: b.positions, count: n,
+                       into: row + col)
         }
     }
 
@@ -220,12 +204,13 @@ struct ProjectiveResampler {
         kn_bilinear_spans(base, words, rows, knots, spans, out, allowingAVX2 ? 1 : 0)
     }
 
-    /// The `count` bilinear samples `offsets` and `weights` describe (as `resampleRow`
-    /// records them) written to `out[0..<count]`: the same bits as stepping to them.
+    /// `count` bilinear samples at the 16.16 `positions` (x and y alternating), each
+    /// clamped first to the raster of `columns` × `rows` pixels, written to `out[0..<count]`: the same bits as
+    /// stepping to them where no clamp is needed.
     @inline(__always)
-    static func blend(_ base: UnsafePointer<UInt32>, _ words: Int, _ offsets: UnsafePointer<Int>,
-                      _ weights: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt32>) {
-        kn_bilinear_recorded(base, words, offsets, weights, out, count)
+    static func blend(_ base: UnsafePointer<UInt32>, _ words: Int, columns: Int, rows: Int,
+                      clamping positions: UnsafePointer<Int64>, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        kn_bilinear_clamped(base, words, columns, rows, positions, count, out)
     }
 
     /// The bilinear sample at raster position (`sx`, `sy`) in lanes, nil when its four

@@ -66,11 +66,14 @@ import KineticLayers
         }
     }
 
-    /// `ProjectiveResampler`'s blend of recorded offsets and weights, a sample each.
-    func recorded(_ base: UnsafePointer<UInt32>, _ words: Int, offsets: [Int], weights: [UInt32]) -> [UInt32] {
-        var out = [UInt32](repeating: 0, count: offsets.count)
+    /// `ProjectiveResampler`'s blend at 16.16 `positions` (x and y alternating), clamped
+    /// to `source`.
+    func clamped(_ base: UnsafePointer<UInt32>, _ words: Int, _ source: Raster, positions: [Int64]) -> [UInt32] {
+        let count = positions.count / 2
+        var out = [UInt32](repeating: 0, count: count)
         out.withUnsafeMutableBufferPointer { v in
-            ProjectiveResampler.blend(base, words, offsets, weights, count: offsets.count, into: v.baseAddress!)
+            ProjectiveResampler.blend(base, words, columns: source.width, rows: source.height, clamping: positions,
+                                      count: count, into: v.baseAddress!)
         }
         return out
     }
@@ -95,14 +98,21 @@ import KineticLayers
         return ProjectiveResampler.packed(ProjectiveResampler.lerp(top, bottom, ty))
     }
 
-    @Test func theVectorBlendGivesTheScalarBlendsBits() {
-        // Seven samples: three pairs in vector lanes and one alone.
+    @Test func theClampedBlendGivesTheScalarBlendsBits() {
+        // Seven samples (three pairs in vector lanes and one alone), positions up to two
+        // pixels beyond each edge, and one without a position.
         let source = raster(width: 40, height: 30)
+        let maxU = (source.width - 1) << 16 - 1, maxV = (source.height - 1) << 16 - 1
         let mismatches = disagreements(on: source, seed: 7) { base, words, next in
-            let offsets = (0..<7).map { _ in next(source.height - 1) * words + next(source.width - 1) }
-            let weights = (0..<7).map { _ in UInt32(next(256) | next(256) << 16) }
-            let vector = recorded(base, words, offsets: offsets, weights: weights)
-            return (0..<7).allSatisfy { k in scalarBlend(base + offsets[k], words, weights: weights[k]) == vector[k] }
+            var positions = (0..<14).map { i in Int64(next((i % 2 == 0 ? source.width + 4 : source.height + 4) << 16) - (2 << 16)) }
+            if next(4) == 0 { positions[2 * next(7)] = .min }
+            let vector = clamped(base, words, source, positions: positions)
+            return (0..<7).allSatisfy { k in
+                let u = Int(max(positions[2 * k], 0)), v = Int(max(positions[2 * k + 1], 0))
+                let uc = min(u, maxU), vc = min(v, maxV)
+                return scalarBlend(base + (vc >> 16) * words + (uc >> 16), words,
+                                   weights: UInt32(uc >> 8 & 255 | (vc >> 8 & 255) << 16)) == vector[k]
+            }
         }
         #expect(mismatches == 0)
     }
@@ -134,7 +144,7 @@ import KineticLayers
     }
 
     @Test func theSteppedBlendGivesTheScalarBlendsBits() {
-        // Inside runs step positions in vector lanes (edges record them: the test above).
+        // Inside runs step positions in vector lanes (edges clamp them: the test above).
         #expect(steppedAgainstScalar(seed: 11, avx2: true) == 0)
         // The path for processors without AVX2.
         #expect(steppedAgainstScalar(seed: 12, avx2: false) == 0)

@@ -41,10 +41,12 @@ void kn_projective_positions(const double m[9], double x0, double y, ptrdiff_t f
 void kn_bilinear_spans(const uint32_t *pixels, ptrdiff_t words_per_row, ptrdiff_t rows,
                        const int64_t *knots, ptrdiff_t spans, uint32_t *out, int allow_avx2);
 
-/// `count` samples whose top-left texels are pixels[offsets[k]], with the x weight in
-/// the low 8 bits of weights[k] and the y weight in bits 16 to 23, written to out[k].
-void kn_bilinear_recorded(const uint32_t *pixels, ptrdiff_t words_per_row,
-                          const intptr_t *offsets, const uint32_t *weights,
-                          uint32_t *out, ptrdiff_t count);
+/// `count` samples at the 16.16 positions (positions[2k], positions[2k + 1]), written
+/// to out[k]. Each position is first clamped to the image of `columns` × `rows` pixels
+/// (INT64_MIN, a point without a position, goes to the top-left corner): with a
+/// transparent border round the image, a clamped sample is what the texels beyond the
+/// edge would give.
+void kn_bilinear_clamped(const uint32_t *pixels, ptrdiff_t words_per_row, ptrdiff_t columns, ptrdiff_t rows,
+                         const int64_t *positions, ptrdiff_t count, uint32_t *out);
 
 #endif

@@ -132,33 +132,37 @@ struct ProjectiveResampler {
         // Beyond this window around the raster a position only ever clamps to its edge.
         let window = (x: Double(2 * source.width + 16), y: Double(2 * source.height + 16))
         // Stepping from one knot passes the next by at most `stepLength` units (the steps
-        // are floored): a span whose knots are that far inside needs no clamp.
+        // are floored): a span whose knots are that far inside needs no clamp. One
+        // unsigned comparison a coordinate: below the range wraps round to above it (and
+        // so does Int64.min, a knot without a position).
         let margin = Int64(span)
-        let insideU = margin...Int64((source.width - 1) << 16 - 1) - margin
-        let insideV = margin...Int64((source.height - 1) << 16 - 1) - margin
-        @inline(__always) func inside(_ k: Int) -> Bool {
-            insideU.contains(b.knots[2 &* k]) && insideV.contains(b.knots[2 &* k &+ 1])
+        let rangeU = UInt64((source.width - 1) << 16 - 1) &- 2 &* UInt64(margin)
+        let rangeV = UInt64((source.height - 1) << 16 - 1) &- 2 &* UInt64(margin)
+        @inline(__always) func inside(_ k: Int) -> Int {
+            let u = UInt64(bitPattern: b.knots[2 &* k] &- margin), v = UInt64(bitPattern: b.knots[2 &* k &+ 1] &- margin)
+            return (u <= rangeU ? 1 : 0) & (v <= rangeV ? 1 : 0)
         }
         let spans = (columns.count + span - 1) / span
         Self.positions(b.map, origin: origin, from: columns.lowerBound, to: columns.upperBound, step: span,
                        window: window, into: b.knots)
-        var lastInside = -1, insideCount = 0
-        for k in 0...spans {
-            let isInside = inside(k)
-            lastInside = isInside ? k : lastInside
-            insideCount &+= isInside ? 1 : 0
-        }
         // The full spans between inside knots go to the vector kernel in one call. A row's
         // preimage is a line and the raster convex, so the inside knots are consecutive;
         // where rounding at a corner breaks that, every span takes the clamped path.
-        let firstInside = lastInside - insideCount + 1, fullSpans = columns.count / span
-        var run = 0..<0
-        if min(lastInside, fullSpans) > firstInside, (firstInside...lastInside).allSatisfy(inside) {
-            run = firstInside..<min(lastInside, fullSpans)
+        var firstInside = Int.max, lastInside = -1, insideCount = 0
+        for k in 0...spans {
+            let isInside = inside(k)
+            firstInside = min(firstInside, isInside == 1 ? k : .max)
+            lastInside = isInside == 1 ? k : lastInside
+            insideCount &+= isInside
+        }
+        let end = min(lastInside, columns.count / span)  // the last span may be short
+        let run = insideCount == lastInside &- firstInside &+ 1 && end > firstInside ? firstInside..<end : 0..<0
+        if !run.isEmpty {
             Self.blend(base, words, rows: source.height, knots: b.knots + 2 * run.lowerBound, spans: run.count,
                        into: row + columns.lowerBound + run.lowerBound * span)
         }
-        for k in 0..<spans where !run.contains(k) {
+        // The edges, clamped.
+        @inline(__always) func edge(_ k: Int) {
             let col = columns.lowerBound + k * span, n = min(span, columns.upperBound - col)
             let u0 = b.knots[2 * k], v0 = b.knots[2 * k + 1], u1 = b.knots[2 * k + 2], v1 = b.knots[2 * k + 3]
             if u0 != .min, u1 != .min {
@@ -179,6 +183,8 @@ struct ProjectiveResampler {
             Self.blend(base, words, columns: source.width, rows: source.height, clamping: b.positions, count: n,
                        into: row + col)
         }
+        for k in 0..<run.lowerBound { edge(k) }
+        for k in run.upperBound..<spans { edge(k) }
     }
 
     /// The 16.16 positions where `map` (a `PlaneProjection`'s entries, m11 to m33) sends
@@ -205,8 +211,8 @@ struct ProjectiveResampler {
     }
 
     /// `count` bilinear samples at the 16.16 `positions` (x and y alternating), each
-    /// clamped first to the raster of `columns` × `rows` pixels, written to `out[0..<count]`: the same bits as
-    /// stepping to them where no clamp is needed.
+    /// clamped first to the raster of `columns` × `rows` pixels, written to
+    /// `out[0..<count]`: the same bits as stepping to them where no clamp is needed.
     @inline(__always)
     static func blend(_ base: UnsafePointer<UInt32>, _ words: Int, columns: Int, rows: Int,
                       clamping positions: UnsafePointer<Int64>, count: Int, into out: UnsafeMutablePointer<UInt32>) {

@@ -99,25 +99,61 @@ import KineticLayers
                 "\(p.map(\.message))")
     }
 
-    @Test func liveComponentsWithoutSubKeyPathsSayWhatIsPossible() {
+    @Test func liveComponentsWithoutSubKeyPathsBindTheWholeTransform() throws {
+        // A live perspective or whole-vector translate has no sub-key path: the whole
+        // transform is composed every frame, the constant components with it.
+        let scene = try load("""
+        layers:
+          - {id: a, position: [0, 0]}
+          - {id: card, bounds: [50, 50], transform: {perspective: "= 100 + t", translate: "= [t, 2]", rotateY: 30deg},
+             sublayerTransform: {rotate: "= t", scale: ["= a.position.x / 100", 1]}}
+          - {id: r, type: replicator, instanceCount: 3,
+             instanceTransform: {matrix: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, "= 10 * t", 0, 0, 1]},
+             sublayers: [{id: dot, bounds: [4, 4]}]}
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: 200, duration: 1}
+        """)
+        #expect(Set(scene.bindings.map(\.keyPath)) == [.transform, .sublayerTransform, .instanceTransform])
+        for time in [0.25, 0.5, 1.5] {
+            let card = try layer(scene, "card", at: time)
+            expectNear(card.transform, try transform("{perspective: \(100 + time), translate: [\(time), 2], rotateY: 30deg}"))
+            expectNear(card.sublayerTransform, try transform("{rotate: \(time), scale: [\(min(time, 1) * 2), 1]}"))
+            // Copy k of a replicator is moved by k instance transforms.
+            let copy = try layer(scene, "dot#2", at: time)
+            #expect(abs(copy.transform.m41 - 2 * 10 * time) < 1e-9)
+        }
+    }
+
+    @Test func aLiveTransformReportsItsProblemsAtEachExpression() {
         let p = problems("""
         layers:
-          - {id: a, transform: {perspective: "= 100 + t", translate: "= [t, 0]", rotate: "= 1 +"},
-             sublayerTransform: {rotate: "= t", scale: ["@a.x", 1]}}
-          - {id: r, type: replicator, instanceTransform: {matrix: ["= t", 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]}}
+          - {id: a, transform: {perspective: "= 100 + t", rotate: "= 1 +"}}
+          - {id: r, type: replicator, instanceTransform: {rotate: "@a", translate: "= t", scale: [1, "= r.instanceTransform"]}}
         """)
-        let messages = Dictionary(p.map { ($0.keyPath, $0.message) }) { a, b in a + " | " + b }
-        #expect(p.count == 6, "\(messages)")
-        #expect(messages["layers[0].transform.perspective"]?.contains("perspective has no sub-key path to bind to") == true)
-        #expect(messages["layers[0].transform.translate"]?.contains("translate binds per component: write [x, y] or [x, y, z]") == true)
-        #expect(messages["layers[0].sublayerTransform.rotate"]?
-            .hasPrefix("not yet supported: a live expression for 'sublayerTransform.rotate' (it changes with t or frame): "
-                       + "sublayerTransform has no sub-key paths to bind its components to (transform has)") == true)
-        #expect(messages["layers[0].sublayerTransform.scale[0]"]?.contains("(it reads 'a.position.x')") == true)
-        #expect(messages["layers[1].instanceTransform.matrix[0]"]?.contains("a matrix's entries have no key paths") == true)
-        // A syntax error is reported at its character (the end of "= 1 +").
-        let syntax = p.first { $0.keyPath == "layers[0].transform.rotate" }
-        #expect(syntax?.location.line == 4 && syntax?.location.column == 88, "\(String(describing: syntax))")
+        let found = p.map { "\($0.location.line):\($0.location.column) \($0.message)" }
+        #expect(found == [
+            // A syntax error at its character (the end of "= 1 +").
+            "4:65 expected a number or a name, found the end of the expression",
+            "5:60 expected a number, but the expression gives a point",
+            "5:78 expected a point, but the expression gives a number",
+            "5:97 'instanceTransform' of 'r' is a transform: references read numbers and points",
+        ], "\(found)")
+    }
+
+    @Test func aLivePerspectiveNotAboveZeroLeavesTheTransformAsItWas() throws {
+        // perspective 1 − t: a transform until t = 1, then none: the model's (the identity,
+        // as the whole transform is bound), as for any binding whose value is not finite;
+        // later bindings still run.
+        let scene = try load("""
+        layers:
+          - {id: a, bounds: [50, 50], transform: {perspective: "= 1 - t", rotateX: 10deg}}
+          - {id: b, opacity: "= t / 4"}
+        """)
+        let before = try layer(scene, "a", at: 0.5).transform
+        expectNear(before, try transform("{perspective: 0.5, rotateX: 10deg}"))
+        let after = try layer(scene, "a", at: 1.5)
+        expectNear(after.transform, .identity)
+        #expect(try layer(scene, "b", at: 1.5).opacity == 1.5 / 4)
     }
 }
 

@@ -103,6 +103,70 @@ final class ExpressionBinder {
 
     private func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
 
+    /// Records the binding of a whole transform (`key`: `transform`, `sublayerTransform` or
+    /// `instanceTransform`) written in `f` with live components, checked as the static
+    /// reader checks the written form.
+    func bindTransform(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
+        guard let m = f.mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
+            return
+        }
+        let source: ExpressionBinding.TransformSource
+        if let mf = m["matrix"] {
+            guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return }
+            guard let items = mf.elements else { return }
+            guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return }
+            let entries = items.map(term)
+            guard !entries.contains(where: { $0 == nil }) else { return }
+            source = .matrix(entries.compactMap { $0 })
+        } else {
+            var c = ExpressionBinding.TransformComponents(), ok = true
+            // Each component is read before giving up, so each reports its problems.
+            func read<T>(_ name: String, _ reader: (Field) -> T?) -> T? {
+                guard let cf = m[name] else { return nil }
+                let value = reader(cf)
+                if value == nil { ok = false }
+                return value
+            }
+            c.rotate = read("rotate", angleTerm)
+            c.rotateX = read("rotateX", angleTerm)
+            c.rotateY = read("rotateY", angleTerm)
+            c.perspective = read("perspective") { pf in
+                // A written distance is checked now; a live one gives no transform when not positive.
+                Self.isExpressionText(pf.node.scalar?.string ?? "") ? term(pf) : pf.positiveNumber.map { .literal($0) }
+            }
+            c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
+                guard case .sequence = sf.node else { return term(sf).map { ($0, $0) } }
+                guard let items = sf.elements else { return nil }
+                guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
+                let x = term(items[0]), y = term(items[1])
+                guard let x, let y else { return nil }
+                return (x, y)
+            }
+            if let tf = m["translate"] {
+                if case .sequence = tf.node, let items = tf.elements {
+                    if items.count == 2 || items.count == 3 {
+                        let x = term(items[0]), y = term(items[1]), z = items.count == 3 ? term(items[2]) : .literal(0)
+                        if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
+                    } else {
+                        tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
+                    }
+                } else {
+                    c.translate = read("translate", pointSource)
+                }
+            }
+            guard ok else { return }
+            source = .components(c)
+        }
+        add(ExpressionBinding(layer: layer, keyPath: keyPath, value: .transform(source), label: "\(label).\(key)",
+                              seedSalt: UInt64(pending.count + 1)), f)
+    }
+
+    /// An angle written in the file (`45deg` or radians) or as an expression (radians).
+    private func angleTerm(_ f: Field) -> ExpressionBinding.Term? {
+        if case .scalar(let s) = f.node, Self.isExpressionText(s.string) { return parse(f, s).map { .expression($0) } }
+        return f.angle.map { .literal($0) }
+    }
+
     /// A number written in the file or as an expression.
     private func term(_ f: Field) -> ExpressionBinding.Term? {
         guard case .scalar(let s) = f.node else { return f.number.map { .literal($0) } }
@@ -319,20 +383,17 @@ final class ExpressionBinder {
     /// Checks the references of a value's expressions and the kinds they give; returns
     /// whether all is well (problems reported).
     private func check(_ value: ExpressionBinding.BoundValue, field: Field, layers: [String: LayerEntry]) -> Bool {
-        let expected: [SceneExpression.ValueKind] = switch value {
-        case .scalar: [.scalar]
-        case .vector: [.vector]
-        case .components: [.scalar]
-        case .cubic: [.vector, .scalar]
-        }
         var ok = true
-        for e in value.expressions {
+        for (e, expected) in value.expressionKinds {
             var refProblem = false
             for ref in e.references where kind(of: ref, layers: layers) == nil {
                 refProblem = true
                 let message: String
                 if let entry = layers[ref.id], let problem = Self.shapeReferenceProblem(ref, entry: entry) {
                     message = problem
+                } else if let entry = layers[ref.id], let kp = LayerKeyPath.named[ref.keyPath],
+                          kp.layerTypes?.contains(entry.type) ?? true {
+                    message = "'\(ref.keyPath)' of '\(ref.id)' is \(Self.phrase(kp.valueKind)): references read numbers and points"
                 } else if let entry = layers[ref.id] {
                     let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
                     message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
@@ -344,8 +405,9 @@ final class ExpressionBinder {
             if refProblem { ok = false; continue }
             do {
                 let k = try e.resultKind { kind(of: $0, layers: layers) }
-                if !expected.contains(k) {
-                    field.report("expected \(expected.map(\.description).joined(separator: " or ")), but the expression gives \(k)")
+                if k != expected {
+                    reportInExpression("expected \(expected), but the expression gives \(k)", expression: e, offset: 0,
+                                       field: field)
                     ok = false
                 }
             } catch {
@@ -354,6 +416,17 @@ final class ExpressionBinder {
             }
         }
         return ok
+    }
+
+    /// A value kind as a message names it ("a transform", "a list of colors").
+    static func phrase(_ kind: AnimatableValue.Kind) -> String {
+        switch kind {
+        case .colors: "a list of colors"
+        case .numbers: "a list of numbers"
+        case .bool: "true or false"
+        case .image: "an image"
+        default: "a \(kind.rawValue)"
+        }
     }
 
     private func kind(of ref: SceneExpression.Reference, layers: [String: LayerEntry]) -> SceneExpression.ValueKind? {

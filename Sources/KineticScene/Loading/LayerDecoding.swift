@@ -183,24 +183,35 @@ struct LayerDecoder {
 
     /// A transform mapping with its expression components taken: a live one bound to its
     /// sub-key path (`rotate: "= 2 * pi * t"` drives `transform.rotation.z`) and left as the
-    /// identity's value for the static reader, a constant one replaced by its value.
-    /// `sublayerTransform` and `instanceTransform` have no sub-key paths: constants only.
+    /// identity's value for the static reader, a constant one replaced by its value. Where
+    /// a live component has no sub-key path — `sublayerTransform` and `instanceTransform`
+    /// have none, nor do a `perspective`, `matrix` entries or a whole-vector `translate` —
+    /// the whole transform is bound instead, composed every frame, and the static reader
+    /// reads the identity.
     private func transformTakingExpressions(_ f: Field, key: String, address: LayerAddress, label: String) -> Field {
         guard case .mapping(let raw) = f.node else { return f }
-        func unbindable(_ name: String, whole: Bool) -> String {
-            if name == "matrix" { return "a matrix's entries have no key paths: use the named form" }
-            if key != "transform" { return "\(key) has no sub-key paths to bind its components to (transform has)" }
-            if name == "perspective" { return "perspective has no sub-key path to bind to" }
-            return whole ? "\(name) binds per component: write [x, y] or [x, y, z] with an expression in each" : "it has no sub-key path"
+        let paths = key == "transform" ? Self.transformComponentPaths : [:]
+        // Whether a live component has no sub-key path: only `transform`'s rotations and
+        // scale (one number), and its scale and translate lists entry by entry, have.
+        let needsWhole = raw.contains { k, v in
+            guard let name = k.scalar?.string, ExpressionBinder.liveness(of: f.child(v, key: name)) != nil else { return false }
+            guard case .scalar = v else { return paths[name] == nil }
+            return paths.isEmpty || !(name.hasPrefix("rotate") || name == "scale")
+        }
+        if needsWhole, let keyPath = LayerKeyPath.named[key] {
+            binder.bindTransform(f, key: key, keyPath: keyPath, layer: address, label: label)
+            return Field(node: .mapping(Node.Mapping([], raw.tag, raw.style, raw.mark)), keyPath: f.keyPath,
+                         diagnostics: f.diagnostics)
         }
         /// The component's literal; nil when it was bound or reported.
         func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Node? {
             // A bound component is named by its key path (`a.transform.rotation.z` in a cycle).
             let spelling = keyPath.flatMap { kp in LayerKeyPath.named.filter { $0.value == kp }.keys.max { $0.count < $1.count } }
+            // A live component without a key path is one the written form has no room for
+            // (a fourth `translate` entry): the static reader reports it.
             return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
-                               unbindable: unbindable(name, whole: kind != .number))?.node
+                               unbindable: "it has no sub-key path")?.node
         }
-        let paths = key == "transform" ? Self.transformComponentPaths : [:]
         var pairs: [(Node, Node)] = []
         for (k, v) in raw {
             guard let name = k.scalar?.string, ExpressionBinder.containsExpressionText(f.child(v, key: name)) else {

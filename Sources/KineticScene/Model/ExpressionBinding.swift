@@ -31,6 +31,37 @@ public struct ExpressionBinding: Sendable {
         case components(Term, Term)
         /// A `{cubic: [p0, c1, c2, p1]}` path through live points.
         case cubic([PointSource])
+        /// A whole transform with live components that no sub-key path takes (a
+        /// `perspective`, `matrix` entries, a whole-vector `translate`, any component of
+        /// `sublayerTransform` or `instanceTransform`): composed every frame as the
+        /// written form is.
+        case transform(TransformSource)
+    }
+
+    /// A transform's written form with terms for its numbers.
+    public enum TransformSource: Sendable {
+        /// `{matrix: [16 numbers]}`, row by row.
+        case matrix([Term])
+        /// The named form.
+        case components(TransformComponents)
+    }
+
+    /// The named form's components; nil where not written (the identity's value).
+    public struct TransformComponents: Sendable {
+        public var scale: (x: Term, y: Term)?
+        /// Radians.
+        public var rotate, rotateX, rotateY: Term?
+        public var translate: PointSource?
+        public var translateZ: Term?
+        /// The eye's distance: m34 = −1/perspective.
+        public var perspective: Term?
+
+        public init() {}
+
+        /// Every term, in the order the contract lists the components.
+        var terms: [Term] {
+            [perspective, rotateX, rotateY, rotate, scale?.x, scale?.y, translateZ].compactMap { $0 }
+        }
     }
 
     /// One point of a live cubic.
@@ -45,20 +76,27 @@ public struct ExpressionBinding: Sendable {
 
 extension ExpressionBinding.BoundValue {
     /// Every expression of the value, in source order.
-    public var expressions: [SceneExpression] {
+    public var expressions: [SceneExpression] { expressionKinds.map(\.expression) }
+
+    /// Every expression of the value, in source order, with the kind it must give: a
+    /// number for a term, a point for a whole point.
+    public var expressionKinds: [(expression: SceneExpression, kind: SceneExpression.ValueKind)] {
         typealias Term = ExpressionBinding.Term
-        func of(_ t: Term) -> [SceneExpression] { if case .expression(let e) = t { [e] } else { [] } }
-        func of(_ p: ExpressionBinding.PointSource) -> [SceneExpression] {
+        typealias Kinds = [(expression: SceneExpression, kind: SceneExpression.ValueKind)]
+        func of(_ t: Term) -> Kinds { if case .expression(let e) = t { [(e, .scalar)] } else { [] } }
+        func of(_ p: ExpressionBinding.PointSource) -> Kinds {
             switch p {
-            case .vector(let e): [e]
+            case .vector(let e): [(e, .vector)]
             case .components(let x, let y): of(x) + of(y)
             }
         }
         switch self {
         case .scalar(let t): return of(t)
-        case .vector(let e): return [e]
+        case .vector(let e): return [(e, .vector)]
         case .components(let x, let y): return of(x) + of(y)
         case .cubic(let points): return points.flatMap(of)
+        case .transform(.matrix(let entries)): return entries.flatMap(of)
+        case .transform(.components(let c)): return c.terms.flatMap(of) + (c.translate.map(of) ?? [])
         }
     }
 }

@@ -8,18 +8,16 @@ struct ExpressionEvaluation {
     let layerIDs: [String: LayerAddress]
     let seed: UInt64
 
-    /// Evaluates every binding (already in dependency order) and writes the results.
-    /// Returns the first binding whose value is not finite, for the caller to report.
-    func apply(to layers: inout [Layer], time: Double, frame: Int) -> ExpressionBinding? {
+    /// Evaluates every binding (already in dependency order) and writes the results. A
+    /// value that is not finite (a division by zero, a live `perspective` not above 0)
+    /// leaves its property as it was, as for behavior properties; the rest still run.
+    func apply(to layers: inout [Layer], time: Double, frame: Int) {
         for binding in bindings {
             let context = Self.context(reading: layers, ids: layerIDs, time: time, frame: frame, seed: seed,
                                        seedSalt: binding.seedSalt)
-            guard let value = binding.value.evaluate(context)?.converted(to: binding.keyPath.valueKind) else {
-                return binding
-            }
+            guard let value = binding.value.evaluate(context)?.converted(to: binding.keyPath.valueKind) else { continue }
             layers.modify(at: binding.layer) { $0.setValue(value, at: binding.keyPath) }
         }
-        return nil
     }
 
     /// Applies the bindings an emitter's own values need (see `bindings(feeding:in:)`) to
@@ -27,7 +25,7 @@ struct ExpressionEvaluation {
     /// the scene's fps.
     static func applyFeeding(_ bindings: [ExpressionBinding], of scene: Scene, to layers: inout [Layer], time: Double) {
         guard !bindings.isEmpty else { return }
-        _ = ExpressionEvaluation(bindings: bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
+        ExpressionEvaluation(bindings: bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
             .apply(to: &layers, time: time, frame: AnimationSpec.frameIndex(at: time, fps: scene.settings.fps))
     }
 
@@ -87,8 +85,8 @@ struct ExpressionEvaluation {
 }
 
 extension ExpressionBinding.BoundValue {
-    /// The value in `context`: a number, a point, or a live cubic's path; nil when it is
-    /// not finite.
+    /// The value in `context`: a number, a point, a live cubic's path or a transform; nil
+    /// when it is not finite.
     func evaluate(_ context: SceneExpression.EvaluationContext) -> AnimatableValue? {
         func number(_ t: ExpressionBinding.Term) -> Double {
             switch t {
@@ -117,6 +115,20 @@ extension ExpressionBinding.BoundValue {
             path.move(to: p[0])
             path.addCurve(to: p[3], control1: p[1], control2: p[2])
             result = .path(path)
+        case .transform(.matrix(let entries)):
+            guard let t = Transform3D(fields: entries.map(number)) else { return nil }
+            result = .transform(t)
+        case .transform(.components(let w)):
+            var c = Transform3D.Components()
+            if let (x, y) = w.scale { c.sx = number(x); c.sy = number(y) }
+            if let r = w.rotate { c.rotationZ = number(r) }
+            if let r = w.rotateX { c.rotationX = number(r) }
+            if let r = w.rotateY { c.rotationY = number(r) }
+            if let p = w.translate.map(point) { c.tx = p.x; c.ty = p.y }
+            if let z = w.translateZ { c.tz = number(z) }
+            // As written, a distance must be positive: anything else is no transform.
+            if let d = w.perspective.map(number) { c.m34 = d > 0 ? -1 / d : .nan }
+            result = .transform(c.composed)
         }
         return result.isFiniteValue ? result : nil
     }
@@ -191,6 +203,7 @@ private extension AnimatableValue {
         case .number(let v): v.isFinite
         case .point(let p): p.isFinite
         case .path(let p): p.isFinite
+        case .transform(let t): t.isFinite
         default: true
         }
     }

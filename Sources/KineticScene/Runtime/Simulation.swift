@@ -127,7 +127,7 @@ public final class Simulation {
                 }
             }
             if !scene.bindings.isEmpty {
-                _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
+                ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                     .apply(to: &frame.layers, time: time, frame: index)
                 for i in frame.layers.indices { frame.layers[i].updateNamedShapes() }
             }

@@ -57,7 +57,7 @@ public struct Timeline: Sendable {
         for spec in animations { Self.apply(spec, at: time, to: &layers) }
         if !changes.isEmpty { changes.apply(to: &layers, at: time, ids: scene.layerIDs) }
         if !scene.bindings.isEmpty {
-            _ = ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
+            ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                 .apply(to: &layers, time: time, frame: index)
         }
         for i in layers.indices { layers[i].updateNamedShapes() }

@@ -227,6 +227,15 @@ public struct ReplicatorStyle: Equatable, Sendable {
     public var instanceBlueOffset = 0.0
     public var instanceAlphaOffset = 0.0
     public init() {}
+
+    /// The most copies a replicator makes: beyond it a frame would not fit in memory.
+    public static let maximumInstanceCount = 100_000
+
+    /// An animated or computed count as a whole number of copies: rounded down (an
+    /// NSInteger property takes a number so) and kept within 0…`maximumInstanceCount`.
+    public static func instanceCount(_ value: Double) -> Int {
+        value.isNaN ? 0 : Int(min(max(value, 0), Double(maximumInstanceCount)).rounded(.down))
+    }
 }
 
 /// What a frame draws behind the layers.

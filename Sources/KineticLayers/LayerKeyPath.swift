@@ -21,12 +21,14 @@ public enum LayerKeyPath: Hashable, Sendable {
     case foregroundColor, fontSize
     // CAReplicatorLayer
     case instanceDelay, instanceTransform, instanceColor
+    case instanceCount, instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset
     /// A custom `properties` key.
     case property(String)
     /// `path.PARAM`: a parameter of a named shape, with the parameter's kind.
     case pathParameter(String, kind: AnimatableValue.Kind)
-    // CAEmitterLayer
+    // CAEmitterLayer (`lifetime`, `velocity`, `scale` and `spin` are its multipliers)
     case birthRate, emitterPosition, emitterSize, emitterZPosition, emitterDepth
+    case lifetime, velocity, scale, spin
     /// `emitterCells.NAME.KEY` (`names` follows nested `emitterCells.NAME` steps).
     case emitterCell(names: [String], key: EmitterCellKey)
 
@@ -54,8 +56,12 @@ public enum LayerKeyPath: Hashable, Sendable {
         "colors": .colors, "locations": .locations, "startPoint": .startPoint, "endPoint": .endPoint,
         "foregroundColor": .foregroundColor, "fontSize": .fontSize,
         "instanceDelay": .instanceDelay, "instanceTransform": .instanceTransform, "instanceColor": .instanceColor,
+        "instanceCount": .instanceCount, "instanceRedOffset": .instanceRedOffset,
+        "instanceGreenOffset": .instanceGreenOffset, "instanceBlueOffset": .instanceBlueOffset,
+        "instanceAlphaOffset": .instanceAlphaOffset,
         "birthRate": .birthRate, "emitterPosition": .emitterPosition, "emitterSize": .emitterSize,
         "emitterZPosition": .emitterZPosition, "emitterDepth": .emitterDepth,
+        "lifetime": .lifetime, "velocity": .velocity, "scale": .scale, "spin": .spin,
     ]
 
     /// Parses `emitterCells.NAME.KEY` (or `emitterCells.A.emitterCells.B.KEY`); nil when
@@ -98,8 +104,10 @@ public enum LayerKeyPath: Hashable, Sendable {
         case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .pathParameter: [.shape]
         case .colors, .locations, .startPoint, .endPoint: [.gradient]
         case .foregroundColor, .fontSize: [.text]
-        case .instanceDelay, .instanceTransform, .instanceColor: [.replicator]
-        case .birthRate, .emitterPosition, .emitterSize, .emitterZPosition, .emitterDepth, .emitterCell: [.emitter]
+        case .instanceDelay, .instanceTransform, .instanceColor, .instanceCount, .instanceRedOffset, .instanceGreenOffset,
+             .instanceBlueOffset, .instanceAlphaOffset: [.replicator]
+        case .birthRate, .emitterPosition, .emitterSize, .emitterZPosition, .emitterDepth, .emitterCell,
+             .lifetime, .velocity, .scale, .spin: [.emitter]
         default: nil
         }
     }
@@ -167,6 +175,11 @@ extension Layer {
         case .instanceDelay: return replicator.map { .number($0.instanceDelay) }
         case .instanceTransform: return replicator.map { .transform($0.instanceTransform) }
         case .instanceColor: return replicator.map { .color($0.instanceColor) }
+        case .instanceCount: return replicator.map { .number(Double($0.instanceCount)) }
+        case .instanceRedOffset: return replicator.map { .number($0.instanceRedOffset) }
+        case .instanceGreenOffset: return replicator.map { .number($0.instanceGreenOffset) }
+        case .instanceBlueOffset: return replicator.map { .number($0.instanceBlueOffset) }
+        case .instanceAlphaOffset: return replicator.map { .number($0.instanceAlphaOffset) }
         case .property(let name): return properties[name].map { .number($0) }
         case .pathParameter(let name, _): return shape?.namedShape?.parameters[name]
         case .birthRate: return emitter.map { .number($0.birthRate) }
@@ -174,6 +187,10 @@ extension Layer {
         case .emitterSize: return emitter.map { .size($0.emitterSize) }
         case .emitterZPosition: return emitter.map { .number($0.emitterZPosition) }
         case .emitterDepth: return emitter.map { .number($0.emitterDepth) }
+        case .lifetime: return emitter.map { .number($0.lifetime) }
+        case .velocity: return emitter.map { .number($0.velocity) }
+        case .scale: return emitter.map { .number($0.scale) }
+        case .spin: return emitter.map { .number($0.spin) }
         case .emitterCell(let names, let key): return emitter?.cell(at: names)?.value(for: key)
         }
     }
@@ -229,6 +246,11 @@ extension Layer {
         case (.instanceDelay, .number(let v)): replicator?.instanceDelay = v
         case (.instanceTransform, .transform(let t)): replicator?.instanceTransform = t
         case (.instanceColor, .color(let c)): replicator?.instanceColor = c
+        case (.instanceCount, .number(let v)): replicator?.instanceCount = ReplicatorStyle.instanceCount(v)
+        case (.instanceRedOffset, .number(let v)): replicator?.instanceRedOffset = v
+        case (.instanceGreenOffset, .number(let v)): replicator?.instanceGreenOffset = v
+        case (.instanceBlueOffset, .number(let v)): replicator?.instanceBlueOffset = v
+        case (.instanceAlphaOffset, .number(let v)): replicator?.instanceAlphaOffset = v
         case (.property(let name), .number(let v)): properties[name] = v
         case (.pathParameter(let name, let kind), let v) where v.kind == kind: shape?.namedShape?.parameters[name] = v
         case (.birthRate, .number(let v)): emitter?.birthRate = v
@@ -236,6 +258,10 @@ extension Layer {
         case (.emitterSize, .size(let s)): emitter?.emitterSize = s
         case (.emitterZPosition, .number(let v)): emitter?.emitterZPosition = v
         case (.emitterDepth, .number(let v)): emitter?.emitterDepth = v
+        case (.lifetime, .number(let v)): emitter?.lifetime = v
+        case (.velocity, .number(let v)): emitter?.velocity = v
+        case (.scale, .number(let v)): emitter?.scale = v
+        case (.spin, .number(let v)): emitter?.spin = v
         case (.emitterCell(let names, let key), _): emitter?.modifyCell(at: names) { $0.setValue(value, for: key) }
         default: break
         }

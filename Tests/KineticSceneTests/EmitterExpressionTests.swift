@@ -181,22 +181,61 @@ import KineticLayers
         #expect(abs((copies["dot#1"]?.position.x ?? 0) - 25) < 1e-9)
     }
 
+    @Test func liveMultipliersScaleEachBirth() throws {
+        // CAEmitterLayer's lifetime, velocity, scale and spin multiply the cell's values
+        // of a particle when it is born: read at the birth's step, like birthRate.
+        let scene = try load("""
+        layers:
+          - {id: e, type: emitter, frame: [0, 0, 400, 400], lifetime: "= 1 + t", velocity: "= 2 * t", scale: "= t",
+             spin: "= -t", emitterCells: [{name: a, birthRate: 20, lifetime: 10, velocity: 10, scale: 2, spin: 3}]}
+        """)
+        #expect(Set(scene.bindings.map(\.keyPath)) == [.lifetime, .velocity, .scale, .spin])
+        let p = try particles(scene, at: 1.5)
+        #expect(p.count == 30)
+        let tolerance = halfStep + 1e-9
+        for i in 0..<p.count {
+            let birth = 1.5 - p.age[i]
+            #expect(abs(p.lifetime[i] - 10 * (1 + birth)) <= 10 * tolerance, "lifetime \(p.lifetime[i]) born \(birth)")
+            #expect(abs(p.vx[i] - 10 * 2 * birth) <= 20 * tolerance, "vx \(p.vx[i]) born \(birth)")
+            #expect(abs(p.scale[i] - 2 * birth) <= 2 * tolerance, "scale \(p.scale[i]) born \(birth)")
+            #expect(abs(p.angle[i] - (-3 * birth) * p.age[i]) <= 3 * tolerance * p.age[i] + 1e-9, "angle \(p.angle[i])")
+        }
+    }
+
+    @Test func liveReplicatorCountAndColorOffsets() throws {
+        let t = Timeline(scene: try load("""
+        layers:
+          - {id: rep, type: replicator, frame: [0, 0, 200, 200], instanceCount: "= 1 + floor(2 * t)",
+             instanceRedOffset: "= -t / 10", sublayers: [{id: dot, frame: [0, 0, 20, 20]}]}
+        animations:
+          - {layer: rep, keyPath: instanceAlphaOffset, from: 0, to: -0.5, duration: 1}
+        """))
+        for (time, count) in [(0.0, 1), (0.5, 2), (1.7, 4)] {
+            let rep = try #require(findLayer(t.frame(at: time, index: Int(time * 50)).layers, id: "rep"))
+            #expect(rep.sublayers.count == count, "at \(time)")
+            #expect(abs((rep.replicator?.instanceRedOffset ?? 0) + time / 10) < 1e-12)
+            #expect(abs((rep.replicator?.instanceAlphaOffset ?? 0) + min(time, 1) / 2) < 1e-12)
+        }
+        // An animated or computed count is rounded down and kept within the limit.
+        #expect(ReplicatorStyle.instanceCount(2.9) == 2 && ReplicatorStyle.instanceCount(-3) == 0)
+        #expect(ReplicatorStyle.instanceCount(1e300) == ReplicatorStyle.maximumInstanceCount)
+        #expect(ReplicatorStyle.instanceCount(.nan) == 0)
+    }
+
     @Test func liveValuesWithoutKeyPathsSayWhatIsPossible() {
         let p = problems("""
         layers:
-          - {id: e, type: emitter, lifetime: "= 1 + t", beginTime: "@e",
+          - {id: e, type: emitter, seed: "= frame", beginTime: "@e",
              emitterCells: [{birthRate: "= random()"}, {name: a, emitterCells: [{velocity: "= t"}]}]}
-          - {id: r, type: replicator, instanceCount: "= frame", instanceRedOffset: "= t"}
         """)
-        #expect(p.count == 6, "\(p.map(\.message))")
+        #expect(p.count == 4, "\(p.map(\.message))")
         #expect(p.allSatisfy { $0.message.hasPrefix("not yet supported: a live expression for '") })
         #expect(p.allSatisfy { $0.message.hasSuffix("constant expressions (no t, frame, random() or reference) are evaluated when the scene loads") })
-        let lifetime = p.first { $0.keyPath == "layers[0].lifetime" }?.message ?? ""
-        #expect(lifetime.contains("(it changes with t or frame)") && lifetime.contains("the emitter's 'lifetime' is not animatable"))
+        let seed = p.first { $0.keyPath == "layers[0].seed" }?.message ?? ""
+        #expect(seed.contains("(it changes with t or frame)") && seed.contains("the emitter's 'seed' is not animatable"))
         #expect(p.first { $0.keyPath == "layers[0].beginTime" }?.message.contains("(it reads 'e.position')") == true)
         let unnamed = p.filter { $0.message.contains("give it, and the cells it is in, a name") }.map(\.keyPath)
         #expect(unnamed == ["layers[0].emitterCells[0].birthRate", "layers[0].emitterCells[1].emitterCells[0].velocity"])
-        #expect(p.first { $0.keyPath == "layers[1].instanceCount" }?.message.contains("'instanceCount' is not animatable") == true)
     }
 
     @Test func liveEmitterReferencesAreChecked() {

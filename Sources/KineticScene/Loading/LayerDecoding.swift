@@ -146,13 +146,14 @@ struct LayerDecoder {
     /// Number and point keys of the static readers, with the key path a live value binds
     /// to (nil: constant expressions only).
     static let replicatorExpressionKeys: [String: LayerKeyPath?] = [
-        "instanceDelay": .instanceDelay, "instanceCount": nil, "instanceRedOffset": nil, "instanceGreenOffset": nil,
-        "instanceBlueOffset": nil, "instanceAlphaOffset": nil,
+        "instanceDelay": .instanceDelay, "instanceCount": .instanceCount, "instanceRedOffset": .instanceRedOffset,
+        "instanceGreenOffset": .instanceGreenOffset, "instanceBlueOffset": .instanceBlueOffset,
+        "instanceAlphaOffset": .instanceAlphaOffset,
     ]
     static let emitterExpressionKeys: [String: LayerKeyPath?] = [
         "emitterPosition": .emitterPosition, "emitterZPosition": .emitterZPosition, "emitterSize": .emitterSize,
-        "emitterDepth": .emitterDepth, "birthRate": .birthRate, "lifetime": nil, "velocity": nil, "scale": nil,
-        "spin": nil, "seed": nil, "beginTime": nil,
+        "emitterDepth": .emitterDepth, "birthRate": .birthRate, "lifetime": .lifetime, "velocity": .velocity,
+        "scale": .scale, "spin": .spin, "seed": nil, "beginTime": nil,
     ]
 
     /// `m` with the expressions of `keys` taken: a live value bound to the key's path (the
@@ -407,7 +408,10 @@ struct LayerDecoder {
     private func readReplicator(_ m: Mapping, into layer: inout Layer) {
         var r = ReplicatorStyle()
         if let f = m["instanceCount"], let v = f.integer {
-            if v < 0 { f.report("instanceCount must not be negative") } else { r.instanceCount = v }
+            if v < 0 { f.report("instanceCount must not be negative") }
+            else if v > ReplicatorStyle.maximumInstanceCount {
+                f.report("instanceCount must be at most \(ReplicatorStyle.maximumInstanceCount), found \(v)")
+            } else { r.instanceCount = v }
         }
         if let f = m["instanceDelay"], let v = f.number { r.instanceDelay = v }
         if let f = m["instanceTransform"], let t = f.transform { r.instanceTransform = t }

@@ -216,7 +216,7 @@ import Testing
         let p = loadProblems(header + """
         layers: [{id: a}]
         animations: [{layer: a, keyPath: backgroundColor, to: "= t"}]
-        events: [{at: 1, set: {a.opacity: "= t"}}]
+        events: [{at: 1, set: {a.backgroundColor: "= t"}}]
 
         """)
         #expect(p.count == 2)

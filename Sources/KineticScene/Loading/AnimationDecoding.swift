@@ -548,20 +548,20 @@ struct AnimationDecoder {
     /// placeholder of the key path's kind stands for them until then.
     private mutating func animationValue(_ f: Field, for keyPath: LayerKeyPath, slot: AnimationSpec.ValueExpression.Slot,
                                          into expressions: inout [AnimationSpec.ValueExpression]) -> AnimatableValue? {
+        guard let (value, expression) = valueOrExpression(f, for: keyPath) else { return nil }
+        if let expression { expressions.append(AnimationSpec.ValueExpression(slot: slot, value: expression)) }
+        return value
+    }
+
+    /// A value of the key path's kind as written, or, written with expressions (section 4),
+    /// a placeholder of the kind and the expression value the runtime evaluates once in its
+    /// place (`ExpressionBinder.deferredValue`).
+    mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath) -> (value: AnimatableValue, expression: ExpressionValue?)? {
         // An image asset's name may start like an expression.
-        guard keyPath.valueKind != .image, ExpressionBinder.containsExpression(f) else { return value(f, for: keyPath) }
-        let placeholder: AnimatableValue
-        switch keyPath.valueKind {
-        case .number: placeholder = .number(0)
-        case .point: placeholder = .point(.zero)
-        case .size: placeholder = .size(.zero)
-        default:
-            f.report("not yet supported: expressions in \(keyPath.valueKind.rawValue) values (section 4 covers numbers and points)")
-            return nil
+        guard keyPath.valueKind != .image, ExpressionBinder.containsExpression(f) else {
+            return value(f, for: keyPath).map { ($0, nil) }
         }
-        guard let v = binder.deferredValue(f, isPoint: keyPath.valueKind != .number) else { return nil }
-        expressions.append(AnimationSpec.ValueExpression(slot: slot, value: v))
-        return placeholder
+        return binder.deferredValue(f, kind: keyPath.valueKind).map { ($0.placeholder, $0.value) }
     }
 
     /// A value of the key path's kind.

@@ -249,8 +249,8 @@ struct EventsDecoder {
 
     private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
-        var changes: [(behavior: String, property: String, value: BehaviorValue)] = []
-        var layerChanges: [(layer: EventLayer, setting: LayerSetting)] = []
+        var changes: [(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)] = []
+        var layerChanges: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)] = []
         var ok = true
         for (k, v) in raw {
             guard let key = k.scalar?.string else { continue }
@@ -269,9 +269,17 @@ struct EventsDecoder {
                           + NameSuggestion.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
                 ok = false; continue
             }
+            let kind: AnimatableValue.Kind = Self.pointProperties.contains(property) ? .point
+                : Self.boolProperties.contains(property) ? .bool : .number
+            var expression: ExpressionValue?
             let value: BehaviorValue?
-            if Self.pointProperties.contains(property) { value = vf.point.map { .point($0) } }
-            else if Self.boolProperties.contains(property) { value = vf.bool.map { .bool($0) } }
+            if ExpressionBinder.containsExpression(vf) {
+                // Evaluated when the action runs; the placeholder checks the property's kind now.
+                let deferred = dynamics.binder.deferredValue(vf, kind: kind)
+                expression = deferred?.value
+                value = deferred.flatMap { BehaviorValue($0.placeholder) }
+            } else if kind == .point { value = vf.point.map { .point($0) } }
+            else if kind == .bool { value = vf.bool.map { .bool($0) } }
             else if property == "angle" { value = vf.angle.map { .number($0) } }
             else { value = vf.number.map { .number($0) } }
             guard let value else { ok = false; continue }
@@ -280,7 +288,7 @@ struct EventsDecoder {
             } catch {
                 vf.report("behavior '\(id)': \(error)"); ok = false; continue
             }
-            changes.append((id, property, value))
+            changes.append((id, property, value, expression))
         }
         return ok ? .set(changes, layers: layerChanges) : nil
     }
@@ -289,7 +297,7 @@ struct EventsDecoder {
     /// a property no animation reaches, read as the layer's definition would read it.
     /// Contact items may be any layer, so only the keys every layer has apply to them.
     private mutating func layerChange(_ id: String, _ text: String, _ vf: Field,
-                                      contact: Bool) -> (layer: EventLayer, setting: LayerSetting)? {
+                                      contact: Bool) -> (layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)? {
         let layer: EventLayer
         var keyPath = LayerKeyPath.named[text]
         var type: LayerType?
@@ -317,13 +325,13 @@ struct EventsDecoder {
             return true
         }
         if let kp = keyPath {
-            guard applies(to: kp.layerTypes), let value = animations.value(vf, for: kp) else { return nil }
-            return (layer, .value(kp, value))
+            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp) else { return nil }
+            return (layer, .value(kp, value), expression)
         }
         if let property = LayerProperty(rawValue: text) {
             guard applies(to: property.layerTypes),
                   let source = animations.assets.layer(type: type ?? .layer, setting: text, to: vf) else { return nil }
-            return (layer, .property(property, from: source))
+            return (layer, .property(property, from: source), nil)
         }
         let names = Array(LayerKeyPath.named.keys) + LayerProperty.allCases.map(\.rawValue)
         vf.report("'\(text)' is not a key of layer '\(id)'" + NameSuggestion.hint(for: text, in: names))

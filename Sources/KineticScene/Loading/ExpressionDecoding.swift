@@ -62,6 +62,23 @@ final class ExpressionBinder {
         return ExpressionValue(value: value, seedSalt: salt)
     }
 
+    /// A value of `kind` written with expressions, evaluated once by the runtime (when an
+    /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
+    /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
+    /// paths…) or the value does not parse (reported).
+    func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> (placeholder: AnimatableValue, value: ExpressionValue)? {
+        let placeholder: AnimatableValue
+        switch kind {
+        case .number: placeholder = .number(0)
+        case .point: placeholder = .point(.zero)
+        case .size: placeholder = .size(.zero)
+        default:
+            f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
+            return nil
+        }
+        return deferredValue(f, isPoint: kind != .number).map { (placeholder, $0) }
+    }
+
     /// Records the binding of `key` on the layer at `layer`; returns whether the key was
     /// taken (its problems, if any, reported).
     func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {

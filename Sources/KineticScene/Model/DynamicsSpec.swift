@@ -36,3 +36,15 @@ public struct BehaviorAnimation: Sendable {
     /// of value (`position` for points, `zPosition` for numbers).
     public var spec: AnimationSpec
 }
+
+extension BehaviorValue {
+    /// A number or point (an evaluated expression, an animated value) as a behavior
+    /// property takes it; nil for other kinds.
+    init?(_ value: AnimatableValue) {
+        switch value {
+        case .number(let v): self = .number(v)
+        case .point(let p): self = .point(p)
+        default: return nil
+        }
+    }
+}

@@ -53,9 +53,11 @@ public struct EventAction: Sendable {
         /// The behaviors, and those of their properties written as expressions.
         case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression])
         /// `BEHAVIOR.property: value`, and `LAYER.key: value` (the layer's value from then
-        /// on, over its animations).
-        case set([(behavior: String, property: String, value: BehaviorValue)],
-                 layers: [(layer: EventLayer, setting: LayerSetting)])
+        /// on, over its animations). A value written with expressions (section 4) is
+        /// evaluated once, when the action runs, as a property set in UIKit then: until
+        /// then `value` (or the setting's value) is a placeholder of its kind.
+        case set([(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)],
+                 layers: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)])
         /// Removed layers disappear (hidden) and leave every behavior.
         case removeLayers([EventLayer])
         /// An animation started when the event fires (its `begin` is a delay from then) on

@@ -23,9 +23,8 @@ extension AnimationSpec {
             spec.values = .group(captured)
         }
         for e in expressions {
-            let context = ExpressionEvaluation.context(reading: layers, ids: ids, time: time, frame: frame, seed: seed,
-                                                       seedSalt: e.value.seedSalt)
-            guard let v = e.value.value.evaluate(context)?.converted(to: keyPath.valueKind) else { return nil }
+            guard let v = e.value.evaluate(reading: layers, ids: ids, time: time, frame: frame, seed: seed)?
+                .converted(to: keyPath.valueKind) else { return nil }
             switch (e.slot, spec.values) {
             case (.from, .basic(_, let to, let by)): spec.values = .basic(from: v, to: to, by: by)
             case (.to, .basic(let from, _, let by)): spec.values = .basic(from: from, to: v, by: by)

@@ -84,6 +84,16 @@ struct ExpressionEvaluation {
     }
 }
 
+extension ExpressionValue {
+    /// The value at `time` (`frame` the frame it falls in), its references reading
+    /// `layers`; nil when it is not finite.
+    func evaluate(reading layers: [Layer], ids: [String: LayerAddress], time: Double, frame: Int,
+                  seed: UInt64) -> AnimatableValue? {
+        value.evaluate(ExpressionEvaluation.context(reading: layers, ids: ids, time: time, frame: frame, seed: seed,
+                                                    seedSalt: seedSalt))
+    }
+}
+
 extension ExpressionBinding.BoundValue {
     /// The value in `context`: a number, a point, a live cubic's path or a transform; nil
     /// when it is not finite.

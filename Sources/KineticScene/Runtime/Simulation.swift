@@ -221,14 +221,8 @@ public final class Simulation {
         let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
         var b = behavior
         for e in expressions {
-            let context = ExpressionEvaluation.context(reading: layers, ids: scene.layerIDs, time: time, frame: index,
-                                                       seed: scene.settings.seed, seedSalt: e.value.seedSalt)
-            let value: BehaviorValue
-            switch e.value.value.evaluate(context) {
-            case .number(let v)?: value = .number(v)
-            case .point(let p)?: value = .point(p)
-            default: continue
-            }
+            guard let value = e.value.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index,
+                                               seed: scene.settings.seed).flatMap(BehaviorValue.init) else { continue }
             if let updated = try? b.setting(e.property, to: value) { b = updated }
         }
         return b
@@ -244,15 +238,10 @@ public final class Simulation {
             var spec = a.spec
             spec.layer = LayerAddress([0])
             Timeline.apply(spec, at: animator.time, to: &carrier)
-            guard spec.timing.progress(at: animator.time) != nil, let value = carrier[0].value(at: spec.keyPath),
-                  let current = animator.behavior(id: a.behavior) else { continue }
-            let behaviorValue: BehaviorValue
-            switch value {
-            case .point(let p): behaviorValue = .point(p)
-            case .number(let v): behaviorValue = .number(v)
-            default: continue
-            }
-            guard let updated = try? current.setting(a.property, to: behaviorValue) else { continue }
+            guard spec.timing.progress(at: animator.time) != nil,
+                  let value = carrier[0].value(at: spec.keyPath).flatMap(BehaviorValue.init),
+                  let current = animator.behavior(id: a.behavior),
+                  let updated = try? current.setting(a.property, to: value) else { continue }
             try animator.updateBehavior(id: a.behavior) { $0 = updated }
         }
     }
@@ -327,14 +316,26 @@ public final class Simulation {
                 try animator.addBehavior(live)
             }
         case .set(let changes, let layerChanges):
+            let evaluate = expressionValues(for: changes.map(\.expression) + layerChanges.map(\.expression), at: animator.time)
+            // An expression whose value is not finite leaves its property as it was.
             for change in changes {
+                var value = change.value
+                if let e = change.expression {
+                    guard let v = evaluate(e).flatMap(BehaviorValue.init) else { continue }
+                    value = v
+                }
                 guard let current = animator.behavior(id: change.behavior),
-                      let updated = try? current.setting(change.property, to: change.value) else { continue }
+                      let updated = try? current.setting(change.property, to: value) else { continue }
                 try animator.updateBehavior(id: change.behavior) { $0 = updated }
             }
             for change in layerChanges {
                 guard let id = Self.layerID(change.layer, contact) else { continue }
-                self.changes.values.append((id, change.setting))
+                var setting = change.setting
+                if let e = change.expression, case .value(let keyPath, _) = setting {
+                    guard let value = evaluate(e)?.converted(to: keyPath.valueKind) else { continue }
+                    setting = .value(keyPath, value)
+                }
+                self.changes.values.append((id, setting))
             }
         case .animate(let spec, let layer):
             guard let id = Self.layerID(layer, contact) else { return }
@@ -352,6 +353,19 @@ public final class Simulation {
                 if animator.state(of: id) != nil { try animator.removeItem(id) }
             }
         }
+    }
+
+    /// Evaluates a `set:` action's expression values as the action runs at `time`, as a
+    /// property set in UIKit then: each reads what a frame at `time` shows (animations,
+    /// physics, expressions, earlier events' changes), before any value of the action takes
+    /// effect, and keeps its value afterwards. Values read before they take effect form no
+    /// cycle. The frame is computed only when the action has expressions.
+    private func expressionValues(for expressions: [ExpressionValue?], at time: Double) -> (ExpressionValue) -> AnimatableValue? {
+        guard expressions.contains(where: { $0 != nil }) else { return { _ in nil } }
+        let scene = timeline.scene
+        let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
+        let layers = presentation(at: time, index: index).layers
+        return { $0.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index, seed: scene.settings.seed) }
     }
 
     /// Queues the `animationStop` handlers of `spec` (if it has any) for when it stops:

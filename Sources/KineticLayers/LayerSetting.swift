@@ -4,27 +4,24 @@ import KineticGeometry
 /// property; section 5 animates only some). Its new value is read, with the checks a
 /// layer definition gets, into a layer of the target's type, and copied whole from there.
 public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
-    case masksToBounds, shadowPath, contentsGravity
+    case masksToBounds, shadowPath, contentsGravity, doubleSided
     // CAShapeLayer
     case fillRule, lineCap, lineJoin, miterLimit, lineDashPattern
     // CAGradientLayer
     case gradientType
     // CATextLayer
     case string, font, alignmentMode, isWrapped
-    // CAReplicatorLayer
-    case instanceCount, instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset
-    // CAEmitterLayer (birthRate and the geometry are animatable key paths)
-    case emitterShape, emitterMode, renderMode, lifetime, velocity, scale, spin
+    // CAEmitterLayer (birthRate, the geometry and the multipliers are animatable key paths)
+    case emitterShape, emitterMode, renderMode
 
     /// The layer types the property applies to; nil for every type.
     public var layerTypes: Set<LayerType>? {
         switch self {
-        case .masksToBounds, .shadowPath, .contentsGravity: nil
+        case .masksToBounds, .shadowPath, .contentsGravity, .doubleSided: nil
         case .fillRule, .lineCap, .lineJoin, .miterLimit, .lineDashPattern: [.shape]
         case .gradientType: [.gradient]
         case .string, .font, .alignmentMode, .isWrapped: [.text]
-        case .instanceCount, .instanceRedOffset, .instanceGreenOffset, .instanceBlueOffset, .instanceAlphaOffset: [.replicator]
-        case .emitterShape, .emitterMode, .renderMode, .lifetime, .velocity, .scale, .spin: [.emitter]
+        case .emitterShape, .emitterMode, .renderMode: [.emitter]
         }
     }
 
@@ -34,6 +31,7 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
         case .masksToBounds: target.masksToBounds = source.masksToBounds
         case .shadowPath: target.shadowPath = source.shadowPath
         case .contentsGravity: target.contentsGravity = source.contentsGravity
+        case .doubleSided: target.isDoubleSided = source.isDoubleSided
         case .fillRule: if let s = source.shape { target.shape?.fillRule = s.fillRule }
         case .lineCap: if let s = source.shape { target.shape?.lineCap = s.lineCap }
         case .lineJoin: if let s = source.shape { target.shape?.lineJoin = s.lineJoin }
@@ -44,18 +42,9 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
         case .font: if let t = source.text { target.text?.font = t.font }
         case .alignmentMode: if let t = source.text { target.text?.alignmentMode = t.alignmentMode }
         case .isWrapped: if let t = source.text { target.text?.isWrapped = t.isWrapped }
-        case .instanceCount: if let r = source.replicator { target.replicator?.instanceCount = r.instanceCount }
-        case .instanceRedOffset: if let r = source.replicator { target.replicator?.instanceRedOffset = r.instanceRedOffset }
-        case .instanceGreenOffset: if let r = source.replicator { target.replicator?.instanceGreenOffset = r.instanceGreenOffset }
-        case .instanceBlueOffset: if let r = source.replicator { target.replicator?.instanceBlueOffset = r.instanceBlueOffset }
-        case .instanceAlphaOffset: if let r = source.replicator { target.replicator?.instanceAlphaOffset = r.instanceAlphaOffset }
         case .emitterShape: if let e = source.emitter { target.emitter?.emitterShape = e.emitterShape }
         case .emitterMode: if let e = source.emitter { target.emitter?.emitterMode = e.emitterMode }
         case .renderMode: if let e = source.emitter { target.emitter?.renderMode = e.renderMode }
-        case .lifetime: if let e = source.emitter { target.emitter?.lifetime = e.lifetime }
-        case .velocity: if let e = source.emitter { target.emitter?.velocity = e.velocity }
-        case .scale: if let e = source.emitter { target.emitter?.scale = e.scale }
-        case .spin: if let e = source.emitter { target.emitter?.spin = e.spin }
         }
     }
 }

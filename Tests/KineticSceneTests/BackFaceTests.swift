@@ -55,4 +55,19 @@ import KineticLayers
         #expect(findLayer(layers, id: "mirrored")?.isHidden == true)
         #expect(findLayer(layers, id: "turned")?.isHidden == false)
     }
+
+    /// An event's `set:` makes a layer single-sided from its time on.
+    @Test func anEventCanMakeALayerSingleSided() throws {
+        let scene = try SceneLoader.load(text: """
+        kinetic: 1
+        scene: {size: [100, 100], duration: 2, fps: 10}
+        layers:
+          - {id: mirrored, frame: [0, 0, 50, 50], transform: {scale: [-1, 1]}}
+        events:
+          - {at: 1, set: {mirrored.doubleSided: false}}
+        """, file: "t.yaml")
+        let simulation = Simulation(timeline: Timeline(scene: scene))
+        #expect(try findLayer(simulation.frame(at: 0.5, index: 5).layers, id: "mirrored")?.isHidden == false)
+        #expect(try findLayer(simulation.frame(at: 1.5, index: 15).layers, id: "mirrored")?.isHidden == true)
+    }
 }

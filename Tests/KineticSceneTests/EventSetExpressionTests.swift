@@ -102,7 +102,7 @@ import KineticLayers
         #expect(p.map(\.description) == [
             // Just after the `+`: the closing quote.
             "t.yaml:6:38: events[0].set.box.opacity: expected a number or a name, found the end of the expression",
-            "t.yaml:6:55: events[0].set.box.position: expected a point, but the expression gives a number",
+            "t.yaml:6:58: events[0].set.box.position: expected a point, but the expression gives a number",
             "t.yaml:6:89: events[0].set.g.magnitude: unknown layer id 'nobody'",
             "t.yaml:8:38: events[1].do[0].set.$item.position.y: 'postion.y' is not a number or point property of 'a' "
                 + "(did you mean 'position.y'?)",

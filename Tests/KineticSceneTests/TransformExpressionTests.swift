@@ -135,7 +135,7 @@ import KineticLayers
             // A syntax error at its character (the end of "= 1 +").
             "4:65 expected a number or a name, found the end of the expression",
             "5:60 expected a number, but the expression gives a point",
-            "5:78 expected a point, but the expression gives a number",
+            "5:79 expected a point, but the expression gives a number",
             "5:97 'instanceTransform' of 'r' is a transform: references read numbers and points",
         ], "\(found)")
     }

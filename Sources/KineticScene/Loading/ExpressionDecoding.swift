@@ -423,8 +423,9 @@ final class ExpressionBinder {
             do {
                 let k = try e.resultKind { kind(of: $0, layers: layers) }
                 if k != expected {
-                    reportInExpression("expected \(expected), but the expression gives \(k)", expression: e, offset: 0,
-                                       field: field)
+                    // At the expression's first character.
+                    reportInExpression("expected \(expected), but the expression gives \(k)", expression: e,
+                                       offset: e.source.prefix { $0.isWhitespace }.count, field: field)
                     ok = false
                 }
             } catch {

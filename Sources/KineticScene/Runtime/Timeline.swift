@@ -11,7 +11,8 @@ public struct Timeline: Sendable {
     /// timeline alone presents the scene (a `Simulation` evaluates again those that begin
     /// once its physics runs).
     public let animations: [AnimationSpec]
-    /// Whether some layer has `doubleSided: false`: only then are back faces looked for.
+    /// Whether some layer has `doubleSided: false`, or an event may set it: only then are
+    /// back faces looked for.
     private let hasSingleSidedLayers: Bool
 
     public init(scene: Scene) {
@@ -89,7 +90,13 @@ public struct Timeline: Sendable {
         func singleSided(_ layer: Layer) -> Bool {
             !layer.isDoubleSided || layer.sublayers.contains(where: singleSided) || layer.mask.map(singleSided) == true
         }
+        // An event may make a layer single-sided later.
+        func setsDoubleSided(_ action: EventAction) -> Bool {
+            guard case .set(_, let layers) = action.kind else { return false }
+            return layers.contains { if case .property(.doubleSided, _) = $0.setting { true } else { false } }
+        }
         hasSingleSidedLayers = scene.layers.contains(where: singleSided)
+            || scene.events.contains { $0.actions.contains(where: setsDoubleSided) }
     }
 
     /// Applies one animation (or a group) at `time` in its parent's seconds. An animation

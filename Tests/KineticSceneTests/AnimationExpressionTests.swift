@@ -36,6 +36,25 @@ import KineticLayers
         #expect(timelineLayer(scene, "b", at: 0.4)?.position.x == 0)
     }
 
+    @Test func transformValuesAreComposedWhenTheAnimationBegins() throws {
+        // The transform's components are numbers: expressions in them are evaluated at the
+        // begin (0.5 s, a at 50), the written ones kept.
+        let scene = try load("""
+        layers: [{id: a, position: [0, 0]}, {id: card, bounds: [50, 50]}]
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: 100, duration: 1}
+          - {layer: card, keyPath: transform, to: {rotate: "= a.position.x / 100", perspective: 500}, begin: 0.5,
+             duration: 0.5}
+          - {layer: card, keyPath: sublayerTransform, values: [{scale: 1}, {scale: "= 1 + a.position.x / 50"}], begin: 0.5,
+             duration: 0.5}
+        """)
+        let card = try #require(timelineLayer(scene, "card", at: 2))
+        var c = Transform3D.Components()
+        c.rotationZ = 0.5; c.m34 = -1.0 / 500
+        for (x, y) in zip(card.transform.fields, c.composed.fields) { #expect(abs(x - y) < 1e-9) }
+        #expect(abs(card.sublayerTransform.m11 - 2) < 1e-9 && abs(card.sublayerTransform.m22 - 2) < 1e-9)
+    }
+
     @Test func everyValueKindAndSlot() throws {
         let scene = try load("""
         layers:

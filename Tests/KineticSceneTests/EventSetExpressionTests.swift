@@ -35,6 +35,21 @@ import KineticLayers
         }
     }
 
+    @Test func aTransformIsComposedWhenTheEventFires() throws {
+        let simulation = Simulation(timeline: Timeline(scene: try load("""
+        layers: [{id: stage, bounds: [100, 100]}]
+        events:
+          - {at: 1, set: {stage.sublayerTransform: {perspective: "= 100 * (t + 1)", rotateY: 30deg}}}
+        """)))
+        #expect(try layer(simulation, "stage", at: 0.5)?.sublayerTransform == .identity)
+        var c = Transform3D.Components()
+        c.rotationY = .pi / 6; c.m34 = -1.0 / 200
+        for time in [1.0, 2.0] {
+            let t = try #require(try layer(simulation, "stage", at: time)).sublayerTransform
+            for (x, y) in zip(t.fields, c.composed.fields) { #expect(abs(x - y) < 1e-9, "\(time)") }
+        }
+    }
+
     @Test func aReferenceReadsThePresentationAtTheEventAndStays() throws {
         // a moves 0 → 100 over 1 s, then back to 0 (removed): at the event (0.5) it is at 50,
         // so b goes to 60 and stays there while a moves on. c's action runs 0.25 s after the

@@ -557,8 +557,11 @@ struct AnimationDecoder {
     /// a placeholder of the kind and the expression value the runtime evaluates once in its
     /// place (`ExpressionBinder.deferredValue`).
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath) -> (value: AnimatableValue, expression: ExpressionValue?)? {
-        // An image asset's name may start like an expression.
-        guard keyPath.valueKind != .image, ExpressionBinder.containsExpression(f) else {
+        // An image asset's name may start like an expression; a transform's expressions
+        // are in its components.
+        let hasExpression = keyPath.valueKind == .transform ? ExpressionBinder.containsExpressionText(f)
+            : ExpressionBinder.containsExpression(f)
+        guard keyPath.valueKind != .image, hasExpression else {
             return value(f, for: keyPath).map { ($0, nil) }
         }
         return binder.deferredValue(f, kind: keyPath.valueKind).map { ($0.placeholder, $0.value) }

@@ -179,7 +179,7 @@ struct DynamicsDecoder {
                 ok = false
                 continue
             }
-            guard let value = binder.deferredValue(field, isPoint: isPoint) else { ok = false; continue }
+            guard let value = binder.deferredValue(field, kind: isPoint ? .point : .number)?.value else { ok = false; continue }
             bound.append(BoundProperty(key: key, property: property, value: value))
         }
         guard ok else { return nil }

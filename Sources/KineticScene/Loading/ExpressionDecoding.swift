@@ -42,41 +42,34 @@ final class ExpressionBinder {
         return t.hasPrefix("=") || t.hasPrefix("@")
     }
 
-    /// A number (or, with `isPoint`, a point or size) written with expressions, for the
-    /// runtime to evaluate when it needs it; nil when it does not parse (reported).
-    func deferredValue(_ f: Field, isPoint: Bool) -> ExpressionValue? {
-        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
-        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
-        let value: ExpressionBinding.BoundValue
-        if isPoint {
-            guard let source = pointSource(f) else { return nil }
-            switch source {
-            case .vector(let e): value = .vector(e)
-            case .components(let x, let y): value = .components(x, y)
-            }
-        } else {
-            guard let t = term(f) else { return nil }
-            value = .scalar(t)
-        }
-        deferred.append((value, f))
-        return ExpressionValue(value: value, seedSalt: salt)
-    }
-
     /// A value of `kind` written with expressions, evaluated once by the runtime (when an
     /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
     /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
     /// paths…) or the value does not parse (reported).
     func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> (placeholder: AnimatableValue, value: ExpressionValue)? {
-        let placeholder: AnimatableValue
+        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
+        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
+        let placeholder: AnimatableValue, value: ExpressionBinding.BoundValue
         switch kind {
-        case .number: placeholder = .number(0)
-        case .point: placeholder = .point(.zero)
-        case .size: placeholder = .size(.zero)
+        case .number:
+            guard let t = term(f) else { return nil }
+            (placeholder, value) = (.number(0), .scalar(t))
+        case .point, .size:
+            guard let source = pointSource(f) else { return nil }
+            placeholder = kind == .point ? .point(.zero) : .size(.zero)
+            switch source {
+            case .vector(let e): value = .vector(e)
+            case .components(let x, let y): value = .components(x, y)
+            }
+        case .transform:
+            guard let source = transformSource(f) else { return nil }
+            (placeholder, value) = (.transform(.identity), .transform(source))
         default:
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
         }
-        return deferredValue(f, isPoint: kind != .number).map { (placeholder, $0) }
+        deferred.append((value, f))
+        return (placeholder, ExpressionValue(value: value, seedSalt: salt))
     }
 
     /// Records the binding of `key` on the layer at `layer`; returns whether the key was
@@ -121,61 +114,63 @@ final class ExpressionBinder {
     private func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
 
     /// Records the binding of a whole transform (`key`: `transform`, `sublayerTransform` or
-    /// `instanceTransform`) written in `f` with live components, checked as the static
-    /// reader checks the written form.
+    /// `instanceTransform`) written in `f` with live components.
     func bindTransform(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
-        guard let m = f.mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
-            return
-        }
-        let source: ExpressionBinding.TransformSource
-        if let mf = m["matrix"] {
-            guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return }
-            guard let items = mf.elements else { return }
-            guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return }
-            let entries = items.map(term)
-            guard !entries.contains(where: { $0 == nil }) else { return }
-            source = .matrix(entries.compactMap { $0 })
-        } else {
-            var c = ExpressionBinding.TransformComponents(), ok = true
-            // Each component is read before giving up, so each reports its problems.
-            func read<T>(_ name: String, _ reader: (Field) -> T?) -> T? {
-                guard let cf = m[name] else { return nil }
-                let value = reader(cf)
-                if value == nil { ok = false }
-                return value
-            }
-            c.rotate = read("rotate", angleTerm)
-            c.rotateX = read("rotateX", angleTerm)
-            c.rotateY = read("rotateY", angleTerm)
-            c.perspective = read("perspective") { pf in
-                // A written distance is checked now; a live one gives no transform when not positive.
-                Self.isExpressionText(pf.node.scalar?.string ?? "") ? term(pf) : pf.positiveNumber.map { .literal($0) }
-            }
-            c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
-                guard case .sequence = sf.node else { return term(sf).map { ($0, $0) } }
-                guard let items = sf.elements else { return nil }
-                guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
-                let x = term(items[0]), y = term(items[1])
-                guard let x, let y else { return nil }
-                return (x, y)
-            }
-            if let tf = m["translate"] {
-                if case .sequence = tf.node, let items = tf.elements {
-                    if items.count == 2 || items.count == 3 {
-                        let x = term(items[0]), y = term(items[1]), z = items.count == 3 ? term(items[2]) : .literal(0)
-                        if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
-                    } else {
-                        tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
-                    }
-                } else {
-                    c.translate = read("translate", pointSource)
-                }
-            }
-            guard ok else { return }
-            source = .components(c)
-        }
+        guard let source = transformSource(f) else { return }
         add(ExpressionBinding(layer: layer, keyPath: keyPath, value: .transform(source), label: "\(label).\(key)",
                               seedSalt: UInt64(pending.count + 1)), f)
+    }
+
+    /// A transform's written form with expressions in it, checked as the static reader
+    /// checks it; nil when it is wrong (reported).
+    private func transformSource(_ f: Field) -> ExpressionBinding.TransformSource? {
+        guard let m = f.mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
+            return nil
+        }
+        if let mf = m["matrix"] {
+            guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
+            guard let items = mf.elements else { return nil }
+            guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return nil }
+            let entries = items.map(term)
+            guard !entries.contains(where: { $0 == nil }) else { return nil }
+            return .matrix(entries.compactMap { $0 })
+        }
+        var c = ExpressionBinding.TransformComponents(), ok = true
+        // Each component is read before giving up, so each reports its problems.
+        func read<T>(_ name: String, _ reader: (Field) -> T?) -> T? {
+            guard let cf = m[name] else { return nil }
+            let value = reader(cf)
+            if value == nil { ok = false }
+            return value
+        }
+        c.rotate = read("rotate", angleTerm)
+        c.rotateX = read("rotateX", angleTerm)
+        c.rotateY = read("rotateY", angleTerm)
+        c.perspective = read("perspective") { pf in
+            // A written distance is checked now; a live one gives no transform when not positive.
+            Self.isExpressionText(pf.node.scalar?.string ?? "") ? term(pf) : pf.positiveNumber.map { .literal($0) }
+        }
+        c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
+            guard case .sequence = sf.node else { return term(sf).map { ($0, $0) } }
+            guard let items = sf.elements else { return nil }
+            guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
+            let x = term(items[0]), y = term(items[1])
+            guard let x, let y else { return nil }
+            return (x, y)
+        }
+        if let tf = m["translate"] {
+            if case .sequence = tf.node, let items = tf.elements {
+                if items.count == 2 || items.count == 3 {
+                    let x = term(items[0]), y = term(items[1]), z = items.count == 3 ? term(items[2]) : .literal(0)
+                    if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
+                } else {
+                    tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
+                }
+            } else {
+                c.translate = read("translate", pointSource)
+            }
+        }
+        return ok ? .components(c) : nil
     }
 
     /// An angle written in the file (`45deg` or radians) or as an expression (radians).

@@ -82,17 +82,39 @@ struct LayerDecoder {
             return s
         }
         var layer = Layer(id: id, place: place, type: type)
+        var liveFrame: Field?
         if let address {
             // Expression values become bindings; the static readers never see them.
             var taken: Set<String> = []
-            for key in Array(ExpressionBinder.numberKeys.keys) + Array(ExpressionBinder.pointKeys.keys) + ["path"] {
-                guard let f = m[key], ExpressionBinder.containsExpression(f) else { continue }
+            for key in Array(ExpressionBinder.numberKeys.keys) + Array(ExpressionBinder.pointKeys.keys) + ["path", "locations"] {
+                guard let f = m[key] else { continue }
+                if key == "path" {
+                    // A named shape binds its parameters itself (`readShape`); a primitive's
+                    // expressions are inside it.
+                    if case .mapping(let raw) = f.node, raw["shape"] != nil { continue }
+                    guard ExpressionBinder.containsExpressionText(f) else { continue }
+                } else {
+                    guard ExpressionBinder.containsExpression(f) else { continue }
+                }
                 if binder.bind(f, key: key, keyPath: nil, layer: LayerAddress(address), label: id ?? place) { taken.insert(key) }
+            }
+            if let f = m["frame"], ExpressionBinder.containsExpression(f) {
+                if m["position"] != nil || m["bounds"] != nil {
+                    f.report("use either 'frame' or 'position' + 'bounds', not both")
+                } else {
+                    liveFrame = f
+                }
+                taken.insert("frame")
             }
             m = m.removing(taken)
             m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
         }
         readCommon(m, into: &layer, address: address)
+        if let f = liveFrame, let address {
+            // Converted with the anchor point as written (a live one is not followed), as
+            // CALayer converts a frame with the anchor point of the moment.
+            binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: id ?? place)
+        }
         switch type {
         case .shape: readShape(m, into: &layer, address: address)
         case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }

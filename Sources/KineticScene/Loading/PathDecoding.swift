@@ -46,9 +46,6 @@ extension Field {
         "polyline": "{polyline: [[x, y], …], closed: false}", "star": "{star: {center, points, outerRadius, innerRadius}}",
     ]
 
-    private static let primitiveKeys = ["rect", "roundedRect", "cornerRadius", "oval", "arc", "polyline", "closed",
-                                        "star", "cubic", "shape"]
-
     /// `{shape: NAME, …parameters}` (section 3.1) read into the shape's state: the name
     /// (with a suggestion), the parameter keys, each value by its parameter's kind, every
     /// required parameter (all missing ones reported), and — when no parameter is live —
@@ -132,53 +129,110 @@ extension Field {
     }
 
     private var primitivePath: BezierPath? {
-        guard let m = mapping(allowed: Self.primitiveKeys) else { return nil }
-        let kinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star", "cubic"].filter { m[$0] != nil }
-        guard kinds.count == 1, let kind = kinds.first, let f = m[kind] else {
-            report(kinds.isEmpty ? "a path primitive needs one of rect, roundedRect, oval, arc, polyline, star"
-                                 : "a path primitive takes one of \(kinds.joined(separator: ", ")), not several")
+        if case .mapping(let m) = node, m["cubic"] != nil {
+            child(m["cubic"] ?? node, key: "cubic").report("not yet supported: `cubic` through live points (section 4 references)")
+            return nil
+        }
+        // Read once: constant expressions are evaluated now.
+        return pathPrimitive(.constants(because: "a path here is read once, when the scene loads: only a shape "
+                                            + "layer's own `path` follows live values"))?.literalPath
+    }
+
+    /// A path primitive (section 3.1), its numbers read by `numbers`: literals and
+    /// constant expressions where a path is read once, live expressions too for a shape
+    /// layer's own `path` (`ExpressionBinder`).
+    func pathPrimitive(_ numbers: NumberReaders) -> ExpressionBinding.PathPrimitive? {
+        let kinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star"]
+        guard let m = mapping(allowed: kinds + ["cornerRadius", "closed"]) else { return nil }
+        let written = kinds.filter { m[$0] != nil }
+        guard written.count == 1, let kind = written.first, let f = m[kind] else {
+            report(written.isEmpty ? "a path primitive needs one of rect, roundedRect, oval, arc, polyline, star"
+                                   : "a path primitive takes one of \(written.joined(separator: ", ")), not several")
             return nil
         }
         if m["cornerRadius"] != nil, kind != "roundedRect" { m["cornerRadius"]?.report("cornerRadius goes with roundedRect") }
         if m["closed"] != nil, kind != "polyline" { m["closed"]?.report("closed goes with polyline") }
         switch kind {
-        case "rect":
-            return f.rect.map { BezierPath.rect($0) }
-        case "oval":
-            return f.rect.map { BezierPath.oval(in: $0) }
+        case "rect": return f.rectTerms(numbers).map { .rect($0) }
+        case "oval": return f.rectTerms(numbers).map { .oval($0) }
         case "roundedRect":
-            guard let r = f.rect else { return nil }
-            let radius = m["cornerRadius"].map { $0.nonNegativeNumber } ?? 0
-            return radius.map { BezierPath.roundedRect(r, cornerRadius: $0) }
+            let r = f.rectTerms(numbers), radius = m["cornerRadius"].map { $0.lengthTerm(numbers) } ?? .literal(0)
+            guard let r, let radius else { return nil }
+            return .roundedRect(r, cornerRadius: radius)
         case "arc":
             guard let a = f.mapping(allowed: ["center", "radius", "startAngle", "endAngle", "clockwise"]) else { return nil }
-            let center = a.required("center")?.point
-            let radius = a.required("radius")?.nonNegativeNumber
-            let start = a.required("startAngle")?.angle
-            let end = a.required("endAngle")?.angle
+            let center = a.required("center").flatMap(numbers.point), radius = a.required("radius")?.lengthTerm(numbers)
+            let start = a.required("startAngle").flatMap(numbers.angle), end = a.required("endAngle").flatMap(numbers.angle)
             let clockwise = a["clockwise"].map { $0.bool } ?? true
             guard let center, let radius, let start, let end, let clockwise else { return nil }
-            return BezierPath.arc(center: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
+            return .arc(center: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
         case "polyline":
             guard let items = f.elements else { return nil }
-            let points = items.map(\.point)
+            let points = items.map(numbers.point)
             guard !points.contains(where: { $0 == nil }) else { return nil }
             guard points.count >= 2 else { f.report("a polyline needs at least 2 points"); return nil }
-            let closed = m["closed"].map { $0.bool } ?? false
-            guard let closed else { return nil }
-            return BezierPath.polyline(points.compactMap { $0 }, closed: closed)
-        case "star":
+            guard let closed = m["closed"].map({ $0.bool }) ?? false else { return nil }
+            return .polyline(points.compactMap { $0 }, closed: closed)
+        default:  // star
             guard let s = f.mapping(allowed: ["center", "points", "outerRadius", "innerRadius"]) else { return nil }
-            let center = s.required("center")?.point
-            let count = s.required("points")?.integer
-            let outer = s.required("outerRadius")?.nonNegativeNumber
-            let inner = s.required("innerRadius")?.nonNegativeNumber
+            let center = s.required("center").flatMap(numbers.point), count = s.required("points")?.integer
+            let outer = s.required("outerRadius")?.lengthTerm(numbers), inner = s.required("innerRadius")?.lengthTerm(numbers)
             guard let center, let count, let outer, let inner else { return nil }
             guard (2...1000).contains(count) else { s["points"]?.report("a star has 2 to 1000 points"); return nil }
-            return BezierPath.star(center: center, points: count, outerRadius: outer, innerRadius: inner)
-        default:
-            f.report("not yet supported: `cubic` through live points (section 4 references)")
-            return nil
+            return .star(center: center, points: count, outerRadius: outer, innerRadius: inner)
         }
+    }
+
+    /// `[x, y, w, h]`, its numbers read by `numbers`, checked as `rect` checks literals.
+    func rectTerms(_ numbers: NumberReaders) -> ExpressionBinding.RectTerms? {
+        if node.sequence == nil { report("expected a rect [x, y, w, h], found \(node.kindName)"); return nil }
+        guard let items = elements else { return nil }
+        guard items.count == 4 else { report("expected 4 numbers, found \(items.count)"); return nil }
+        // All four are read before giving up, so each reports its problems.
+        let terms = items.map(numbers.number)
+        guard let x = terms[0], let y = terms[1], let w = terms[2], let h = terms[3] else { return nil }
+        for t in [w, h] {
+            if case .literal(let v) = t, v < 0 { report("width and height must not be negative"); return nil }
+        }
+        return ExpressionBinding.RectTerms(x, y, w, h)
+    }
+
+    /// A length read by `numbers`: a literal must not be negative (a computed one that is
+    /// gives no path).
+    func lengthTerm(_ numbers: NumberReaders) -> ExpressionBinding.Term? {
+        guard let t = numbers.number(self) else { return nil }
+        if case .literal(let v) = t, nonNegative(v) == nil { return nil }
+        return t
+    }
+}
+
+/// How a value's numbers are read: literals and constant expressions (`constants`), or
+/// live expressions too (the binder's).
+struct NumberReaders {
+    var number: (Field) -> ExpressionBinding.Term?
+    /// An angle: `45deg` or radians.
+    var angle: (Field) -> ExpressionBinding.Term?
+    var point: (Field) -> ExpressionBinding.PointSource?
+
+    /// Literals, and expressions that are constant (no `t`, `frame`, `random()` or
+    /// reference), evaluated now; a live one is reported with `reason`.
+    static func constants(because reason: String) -> NumberReaders {
+        func constant(_ f: Field, _ kind: AnimatableValue.Kind) -> AnimatableValue? {
+            ExpressionBinder.constantValue(f, kind: kind, parameter: f.keyPath.split(separator: ".").last.map(String.init) ?? "",
+                                           whyConstant: reason)
+        }
+        return NumberReaders(
+            number: { f in
+                guard ExpressionBinder.containsExpression(f) else { return f.number.map { .literal($0) } }
+                return constant(f, .number)?.number.map { .literal($0) }
+            },
+            angle: { f in
+                guard ExpressionBinder.containsExpression(f) else { return f.angle.map { .literal($0) } }
+                return constant(f, .number)?.number.map { .literal($0) }
+            },
+            point: { f in
+                let p = ExpressionBinder.containsExpression(f) ? constant(f, .point)?.point : f.point
+                return p.map { .components(.literal($0.x), .literal($0.y)) }
+            })
     }
 }

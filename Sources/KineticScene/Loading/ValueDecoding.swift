@@ -75,7 +75,7 @@ extension Field {
         return Self.parseNumber(text, field: self, expected: "a number or '\(word)'").flatMap(nonNegative)
     }
 
-    private func nonNegative(_ v: Double) -> Double? {
+    func nonNegative(_ v: Double) -> Double? {
         guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
         return v
     }

@@ -36,6 +36,67 @@ public struct ExpressionBinding: Sendable {
         /// `sublayerTransform` or `instanceTransform`): composed every frame as the
         /// written form is.
         case transform(TransformSource)
+        /// A value rebuilt from numbers written with expressions, as the static reader
+        /// builds it from literals.
+        case rebuilt(Recipe)
+    }
+
+    /// How `rebuilt` makes its value.
+    public enum Recipe: Sendable {
+        /// `bounds: [x, y, w, h]`.
+        case rect(RectTerms)
+        /// `frame: [x, y, w, h]`: the position it gives a layer with this anchor point.
+        case framePosition(RectTerms, anchor: Point)
+        /// A list of numbers (a gradient's `locations`).
+        case numbers([Term])
+        /// A path primitive of section 3.1.
+        case path(PathPrimitive)
+    }
+
+    /// `[x, y, w, h]`.
+    public struct RectTerms: Sendable {
+        public var x, y, width, height: Term
+        public init(_ x: Term, _ y: Term, _ width: Term, _ height: Term) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+        var terms: [Term] { [x, y, width, height] }
+    }
+
+    /// The primitives of section 3.1 with terms for their numbers (a star's count of
+    /// points and the flags stay literal). The static reader reads them too, with
+    /// literal terms.
+    public enum PathPrimitive: Sendable {
+        case rect(RectTerms), oval(RectTerms)
+        case roundedRect(RectTerms, cornerRadius: Term)
+        case arc(center: PointSource, radius: Term, startAngle: Term, endAngle: Term, clockwise: Bool)
+        case polyline([PointSource], closed: Bool)
+        case star(center: PointSource, points: Int, outerRadius: Term, innerRadius: Term)
+
+        /// The path, with `number` and `point` giving the terms' values. A length that is
+        /// negative (possible only from an expression) gives NaN: no path.
+        public func path(number: (Term) -> Double, point: (PointSource) -> Point) -> BezierPath {
+            func rect(_ r: RectTerms) -> Rect { Rect(number(r.x), number(r.y), number(r.width), number(r.height)) }
+            func length(_ t: Term) -> Double { let v = number(t); return v >= 0 ? v : .nan }
+            switch self {
+            case .rect(let r): return .rect(rect(r))
+            case .oval(let r): return .oval(in: rect(r))
+            case .roundedRect(let r, let radius): return .roundedRect(rect(r), cornerRadius: length(radius))
+            case .arc(let center, let radius, let start, let end, let clockwise):
+                return .arc(center: point(center), radius: length(radius), startAngle: number(start), endAngle: number(end),
+                            clockwise: clockwise)
+            case .polyline(let points, let closed): return .polyline(points.map(point), closed: closed)
+            case .star(let center, let count, let outer, let inner):
+                return .star(center: point(center), points: count, outerRadius: length(outer), innerRadius: length(inner))
+            }
+        }
+
+        /// The path of a primitive written with literals only.
+        public var literalPath: BezierPath {
+            func value(_ t: Term) -> Double { if case .literal(let v) = t { v } else { .nan } }
+            return path(number: value) { p in
+                if case .components(let x, let y) = p { Point(value(x), value(y)) } else { Point(.nan, .nan) }
+            }
+        }
     }
 
     /// A transform's written form with terms for its numbers.
@@ -97,6 +158,16 @@ extension ExpressionBinding.BoundValue {
         case .cubic(let points): return points.flatMap(of)
         case .transform(.matrix(let entries)): return entries.flatMap(of)
         case .transform(.components(let c)): return c.terms.flatMap(of) + (c.translate.map(of) ?? [])
+        case .rebuilt(.rect(let r)), .rebuilt(.framePosition(let r, _)): return r.terms.flatMap(of)
+        case .rebuilt(.numbers(let terms)): return terms.flatMap(of)
+        case .rebuilt(.path(let primitive)):
+            switch primitive {
+            case .rect(let r), .oval(let r): return r.terms.flatMap(of)
+            case .roundedRect(let r, let radius): return (r.terms + [radius]).flatMap(of)
+            case .arc(let center, let radius, let start, let end, _): return of(center) + [radius, start, end].flatMap(of)
+            case .polyline(let points, _): return points.flatMap(of)
+            case .star(let center, _, let outer, let inner): return of(center) + [outer, inner].flatMap(of)
+            }
         }
     }
 }

@@ -139,6 +139,19 @@ extension ExpressionBinding.BoundValue {
             // As written, a distance must be positive: anything else is no transform.
             if let d = w.perspective.map(number) { c.m34 = d > 0 ? -1 / d : .nan }
             result = .transform(c.composed)
+        case .rebuilt(let recipe):
+            func rect(_ r: ExpressionBinding.RectTerms) -> Rect { Rect(number(r.x), number(r.y), number(r.width), number(r.height)) }
+            switch recipe {
+            case .rect(let r):
+                result = .rect(rect(r))
+            case .framePosition(let r, let anchor):
+                let f = rect(r)
+                result = .point(Point(f.origin.x + anchor.x * f.width, f.origin.y + anchor.y * f.height))
+            case .numbers(let terms):
+                result = .numbers(terms.map(number))
+            case .path(let primitive):
+                result = .path(primitive.path(number: number, point: point))
+            }
         }
         return result.isFiniteValue ? result : nil
     }
@@ -214,6 +227,8 @@ private extension AnimatableValue {
         case .point(let p): p.isFinite
         case .path(let p): p.isFinite
         case .transform(let t): t.isFinite
+        case .rect(let r): [r.origin.x, r.origin.y, r.width, r.height].allSatisfy(\.isFinite)
+        case .numbers(let v): v.allSatisfy(\.isFinite)
         default: true
         }
     }

@@ -1,0 +1,80 @@
+import Testing
+import KineticGeometry
+import KineticLayers
+@testable import KineticScene
+
+/// Section 4 in values built from several numbers: a path primitive, `bounds: [x, y, w,
+/// h]`, `frame` and a gradient's `locations` take expressions in any of their numbers,
+/// rebuilt every frame as the static reader builds them from literals.
+@Suite struct RebuiltValueExpressionTests {
+    let header = "kinetic: 1\nscene: {size: [200, 200], duration: 3, fps: 50}\n"
+
+    func load(_ body: String) throws -> Scene { try SceneLoader.load(text: header + body, file: "t.yaml") }
+
+    func problems(_ body: String) -> [SceneProblem] { loadProblems(header + body) }
+
+    func layer(_ scene: Scene, _ id: String, at time: Double) throws -> Layer {
+        try #require(findLayer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers, id: id))
+    }
+
+    @Test func pathPrimitivesFollowTheirExpressions() throws {
+        let scene = try load("""
+        layers:
+          - {id: a, position: [0, 0]}
+          - {id: oval, type: shape, path: {oval: [0, 0, "= 10 * t", 10]}}
+          - {id: arc, type: shape, path: {arc: {center: "@a", radius: "= 5 + t", startAngle: 0, endAngle: "= pi * t"}}}
+          - {id: line, type: shape, path: {polyline: [[0, 0], ["= a.position.x", "= 2 * t"]], closed: true}}
+          - {id: star, type: shape, path: {star: {center: [50, 50], points: 5, outerRadius: "= 2 - t", innerRadius: 1}}}
+        animations:
+          - {layer: a, keyPath: position, from: [0, 0], to: [100, 50], duration: 1}
+        """)
+        for time in [0.25, 0.5, 1.5] {
+            let a = Point(100 * min(time, 1), 50 * min(time, 1))
+            #expect(try layer(scene, "oval", at: time).shape?.path == .oval(in: Rect(0, 0, 10 * time, 10)))
+            #expect(try layer(scene, "arc", at: time).shape?.path
+                    == .arc(center: a, radius: 5 + time, startAngle: 0, endAngle: .pi * time, clockwise: true))
+            #expect(try layer(scene, "line", at: time).shape?.path == .polyline([.zero, Point(a.x, 2 * time)], closed: true))
+        }
+        #expect(try layer(scene, "star", at: 0.5).shape?.path == .star(center: Point(50, 50), points: 5, outerRadius: 1.5,
+                                                                        innerRadius: 1))
+        // A radius below 0 gives no path: the model's (none, as the path is bound).
+        #expect(try layer(scene, "star", at: 2.5).shape?.path == BezierPath())
+    }
+
+    @Test func boundsFrameAndLocations() throws {
+        let scene = try load("""
+        layers:
+          - {id: b, bounds: ["= 10 * t", 0, "= 20 * t", 30]}
+          - {id: f, frame: ["= 100 * t", 10, 40, "= 20 + t"]}
+          - {id: g, anchorPoint: [0, 1], frame: [0, 0, "= 40 * t", 10]}
+          - {id: grad, type: gradient, bounds: [10, 10], colors: [red, green, blue], locations: [0, "= t / 2", 1]}
+        """)
+        for time in [0.5, 1.25] {
+            #expect(try layer(scene, "b", at: time).bounds == Rect(10 * time, 0, 20 * time, 30))
+            let f = try layer(scene, "f", at: time)
+            #expect(f.bounds == Rect(0, 0, 40, 20 + time))
+            #expect(f.position == Point(100 * time + 20, 10 + (20 + time) / 2))
+            // Converted with the anchor point as written.
+            #expect(try layer(scene, "g", at: time).position == Point(0, 10))
+            #expect(try layer(scene, "g", at: time).bounds.size == Size(40 * time, 10))
+            #expect(try layer(scene, "grad", at: time).gradient?.locations == [0, time / 2, 1])
+        }
+    }
+
+    @Test func pathsReadOnceTakeConstantExpressions() throws {
+        let scene = try load("layers: [{id: a, bounds: [20, 20], shadowPath: {roundedRect: [0, 0, \"= 2 * 10\", 10], cornerRadius: \"= 1 + 2\"}}]")
+        #expect(try #require(findLayer(scene.layers, id: "a")).shadowPath == .roundedRect(Rect(0, 0, 20, 10), cornerRadius: 3))
+        let p = problems("""
+        layers:
+          - {id: a, shadowPath: {oval: [0, 0, "= t", 10]}}
+          - {id: b, frame: ["= t", 0, 10, 10], position: [0, 0]}
+          - {id: c, type: shape, path: {rect: [0, 0, "= t", -1]}}
+        """)
+        #expect(p.map(\.message) == [
+            "'oval[2]' changes with t or frame, but a path here is read once, when the scene loads: only a shape layer's "
+                + "own `path` follows live values",
+            "use either 'frame' or 'position' + 'bounds', not both",
+            "width and height must not be negative",
+        ], "\(p.map(\.message))")
+    }
+}

@@ -14,7 +14,7 @@ public enum LayerKeyPath: Hashable, Sendable {
     case shadowOpacity, shadowRadius, shadowOffset, shadowColor
     case zPosition, contents, hidden
     // CAShapeLayer
-    case path, fillColor, strokeColor, lineWidth, strokeStart, strokeEnd, lineDashPhase
+    case path, fillColor, strokeColor, lineWidth, miterLimit, strokeStart, strokeEnd, lineDashPhase
     // CAGradientLayer
     case colors, locations, startPoint, endPoint
     // CATextLayer
@@ -51,7 +51,7 @@ public enum LayerKeyPath: Hashable, Sendable {
         "shadowOffset": .shadowOffset, "shadowColor": .shadowColor,
         "zPosition": .zPosition, "contents": .contents, "hidden": .hidden,
         "path": .path, "fillColor": .fillColor, "strokeColor": .strokeColor,
-        "lineWidth": .lineWidth, "strokeStart": .strokeStart, "strokeEnd": .strokeEnd,
+        "lineWidth": .lineWidth, "miterLimit": .miterLimit, "strokeStart": .strokeStart, "strokeEnd": .strokeEnd,
         "lineDashPhase": .lineDashPhase,
         "colors": .colors, "locations": .locations, "startPoint": .startPoint, "endPoint": .endPoint,
         "foregroundColor": .foregroundColor, "fontSize": .fontSize,
@@ -101,7 +101,8 @@ public enum LayerKeyPath: Hashable, Sendable {
     /// The layer types the key path applies to; nil for every type.
     public var layerTypes: Set<LayerType>? {
         switch self {
-        case .path, .fillColor, .strokeColor, .lineWidth, .strokeStart, .strokeEnd, .lineDashPhase, .pathParameter: [.shape]
+        case .path, .fillColor, .strokeColor, .lineWidth, .miterLimit, .strokeStart, .strokeEnd, .lineDashPhase, .pathParameter:
+            [.shape]
         case .colors, .locations, .startPoint, .endPoint: [.gradient]
         case .foregroundColor, .fontSize: [.text]
         case .instanceDelay, .instanceTransform, .instanceColor, .instanceCount, .instanceRedOffset, .instanceGreenOffset,
@@ -163,6 +164,7 @@ extension Layer {
         case .fillColor: return shape.map { .color($0.fillColor ?? .clear) }
         case .strokeColor: return shape.map { .color($0.strokeColor ?? .clear) }
         case .lineWidth: return shape.map { .number($0.lineWidth) }
+        case .miterLimit: return shape.map { .number($0.miterLimit) }
         case .strokeStart: return shape.map { .number($0.strokeStart) }
         case .strokeEnd: return shape.map { .number($0.strokeEnd) }
         case .lineDashPhase: return shape.map { .number($0.lineDashPhase) }
@@ -234,6 +236,7 @@ extension Layer {
         case (.fillColor, .color(let c)): shape?.fillColor = c
         case (.strokeColor, .color(let c)): shape?.strokeColor = c
         case (.lineWidth, .number(let v)): shape?.lineWidth = v
+        case (.miterLimit, .number(let v)): shape?.miterLimit = v
         case (.strokeStart, .number(let v)): shape?.strokeStart = v
         case (.strokeEnd, .number(let v)): shape?.strokeEnd = v
         case (.lineDashPhase, .number(let v)): shape?.lineDashPhase = v

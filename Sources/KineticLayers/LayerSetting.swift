@@ -6,7 +6,7 @@ import KineticGeometry
 public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
     case masksToBounds, shadowPath, contentsGravity, doubleSided
     // CAShapeLayer
-    case fillRule, lineCap, lineJoin, miterLimit, lineDashPattern
+    case fillRule, lineCap, lineJoin, lineDashPattern
     // CAGradientLayer
     case gradientType
     // CATextLayer
@@ -18,7 +18,7 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
     public var layerTypes: Set<LayerType>? {
         switch self {
         case .masksToBounds, .shadowPath, .contentsGravity, .doubleSided: nil
-        case .fillRule, .lineCap, .lineJoin, .miterLimit, .lineDashPattern: [.shape]
+        case .fillRule, .lineCap, .lineJoin, .lineDashPattern: [.shape]
         case .gradientType: [.gradient]
         case .string, .font, .alignmentMode, .isWrapped: [.text]
         case .emitterShape, .emitterMode, .renderMode: [.emitter]
@@ -35,7 +35,6 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
         case .fillRule: if let s = source.shape { target.shape?.fillRule = s.fillRule }
         case .lineCap: if let s = source.shape { target.shape?.lineCap = s.lineCap }
         case .lineJoin: if let s = source.shape { target.shape?.lineJoin = s.lineJoin }
-        case .miterLimit: if let s = source.shape { target.shape?.miterLimit = s.miterLimit }
         case .lineDashPattern: if let s = source.shape { target.shape?.lineDashPattern = s.lineDashPattern }
         case .gradientType: if let g = source.gradient { target.gradient?.gradientType = g.gradientType }
         case .string: if let t = source.text { target.text?.string = t.string }

@@ -27,6 +27,21 @@ import KineticLayers
         #expect(abs(b.opacity - 0.4) < 1e-9)
     }
 
+    @Test func miterLimitIsAnimatable() throws {
+        // CAShapeLayer.miterLimit is animatable: an expression binds it, an animation runs.
+        let scene = try load("""
+        layers:
+          - {id: s, type: shape, path: "M 0 0 L 10 10 L 20 0", miterLimit: "= 5 + t"}
+          - {id: r, type: shape, path: "M 0 0 L 10 10 L 20 0"}
+        animations:
+          - {layer: r, keyPath: miterLimit, from: 1, to: 3, duration: 1}
+        """)
+        #expect(layer(scene, "s", at: 1.5)?.shape?.miterLimit == 6.5)
+        #expect(layer(scene, "r", at: 0.5)?.shape?.miterLimit == 2)
+        #expect(problems("layers: [{id: r, type: shape}]\nanimations: [{layer: r, keyPath: miterLimit, to: -1}]").map(\.message)
+                == ["must not be negative, found -1"])
+    }
+
     @Test func referencesReadAnimatedPresentationValues() throws {
         let scene = try load("""
         layers:

@@ -577,7 +577,8 @@ struct AnimationDecoder {
                 f.report("\(Field.format(v)) is out of range 0…1")
                 return nil
             }
-            if [.boundsWidth, .boundsHeight, .cornerRadius, .borderWidth, .shadowRadius, .lineWidth, .fontSize].contains(keyPath), v < 0 {
+            if [.boundsWidth, .boundsHeight, .cornerRadius, .borderWidth, .shadowRadius, .lineWidth, .miterLimit, .fontSize]
+                .contains(keyPath), v < 0 {
                 f.report("must not be negative, found \(Field.format(v))")
                 return nil
             }

@@ -19,7 +19,8 @@ final class ExpressionBinder {
     static let numberKeys: [String: LayerKeyPath] = [
         "zPosition": .zPosition, "opacity": .opacity, "cornerRadius": .cornerRadius, "borderWidth": .borderWidth,
         "shadowOpacity": .shadowOpacity, "shadowRadius": .shadowRadius, "strokeStart": .strokeStart,
-        "strokeEnd": .strokeEnd, "lineWidth": .lineWidth, "lineDashPhase": .lineDashPhase, "fontSize": .fontSize,
+        "strokeEnd": .strokeEnd, "lineWidth": .lineWidth, "miterLimit": .miterLimit, "lineDashPhase": .lineDashPhase,
+        "fontSize": .fontSize,
     ]
     /// Point and size keys that may hold expressions (whole, or per component).
     static let pointKeys: [String: LayerKeyPath] = [

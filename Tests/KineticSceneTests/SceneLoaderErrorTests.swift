@@ -72,7 +72,10 @@ import Testing
 
     @Test func keyPathMustFitTheLayer() {
         let p = loadProblems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: strokeEnd, to: 0}\n")
-        #expect(p.first?.message.contains("does not apply to layer layer 'ball'") == true)
+        #expect(p.first?.message == "'strokeEnd' is a key path of shape layers, and 'ball' is a plain layer")
+        let scale = loadProblems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: scale, to: 2}\n")
+        #expect(scale.first?.message == "'scale' is a key path of emitter layers, and 'ball' is a plain layer "
+                + "(a layer's scale is 'transform.scale')")
         let typo = loadProblems(header + "layers: [{id: ball}]\nanimations:\n  - {layer: ball, keyPath: positon.x, to: 0}\n")
         #expect(typo.first?.message.hasSuffix("(did you mean 'position.x'?)") == true)
     }

@@ -512,7 +512,11 @@ struct AnimationDecoder {
         }
         if let kp = LayerKeyPath.named[text] {
             if let types = kp.layerTypes, !types.contains(entry.type) {
-                field.report("'\(text)' does not apply to \(entry.type.rawValue) layer '\(layerName)'")
+                let owners = types.map(\.rawValue).sorted().joined(separator: " and ")
+                let what = entry.type == .layer ? "a plain layer" : "a \(entry.type.rawValue) layer"
+                // The emitter multiplier shares its name with the transform's scale.
+                let hint = text == "scale" ? " (a layer's scale is 'transform.scale')" : ""
+                field.report("'\(text)' is a key path of \(owners) layers, and '\(layerName)' is \(what)" + hint)
                 return nil
             }
             return kp

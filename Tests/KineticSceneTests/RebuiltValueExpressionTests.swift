@@ -25,6 +25,7 @@ import KineticLayers
           - {id: arc, type: shape, path: {arc: {center: "@a", radius: "= 5 + t", startAngle: 0, endAngle: "= pi * t"}}}
           - {id: line, type: shape, path: {polyline: [[0, 0], ["= a.position.x", "= 2 * t"]], closed: true}}
           - {id: star, type: shape, path: {star: {center: [50, 50], points: 5, outerRadius: "= 2 - t", innerRadius: 1}}}
+          - {id: rect, type: shape, path: {rect: [0, 0, "= 1 - t", 10]}}
         animations:
           - {layer: a, keyPath: position, from: [0, 0], to: [100, 50], duration: 1}
         """)
@@ -39,6 +40,8 @@ import KineticLayers
                                                                         innerRadius: 1))
         // A radius below 0 gives no path: the model's (none, as the path is bound).
         #expect(try layer(scene, "star", at: 2.5).shape?.path == BezierPath())
+        #expect(try layer(scene, "rect", at: 0.5).shape?.path == .rect(Rect(0, 0, 0.5, 10)))
+        #expect(try layer(scene, "rect", at: 1.5).shape?.path == BezierPath())
     }
 
     @Test func boundsFrameAndLocations() throws {
@@ -76,5 +79,35 @@ import KineticLayers
             "use either 'frame' or 'position' + 'bounds', not both",
             "width and height must not be negative",
         ], "\(p.map(\.message))")
+    }
+
+    @Test func constantExpressionsAreCheckedAsLiterals() throws {
+        // A constant expression stands for its literal, and gets the literal's checks.
+        let p = problems("""
+        layers:
+          - {id: a, opacity: "= 2"}
+          - {id: b, bounds: ["= -10", 10]}
+          - {id: c, zPosition: "= 1 / 0"}
+          - {id: d, type: shape, path: {rect: [100, 100, "= -10", 20]}}
+          - {id: e, frame: [0, 0, "= -1", 10]}
+        """)
+        #expect(p.map { "\($0.keyPath): \($0.message)" } == [
+            "layers[0].opacity: 2 is out of range 0…1",
+            "layers[1].bounds: a size must not be negative",
+            "layers[2].zPosition: the expression's value is not finite",
+            "layers[3].path.rect: width and height must not be negative",
+            "layers[4].frame: width and height must not be negative",
+        ])
+        let scene = try load("""
+        layers:
+          - {id: g, position: "= [3, 4]", bounds: ["= 5", 6]}
+          - {id: h, frame: [0, 0, "= 7", 8]}
+          - {id: grad, type: gradient, bounds: [10, 10], colors: [red, blue], locations: [0, "= 2 * 0.25"]}
+        """)
+        #expect(scene.bindings.isEmpty)
+        let g = try layer(scene, "g", at: 0), h = try layer(scene, "h", at: 0)
+        #expect(g.position == Point(3, 4) && g.bounds == Rect(0, 0, 5, 6))
+        #expect(h.position == Point(3.5, 4) && h.bounds == Rect(0, 0, 7, 8))
+        #expect(try layer(scene, "grad", at: 0).gradient?.locations == [0, 0.5])
     }
 }

@@ -253,5 +253,11 @@ import Testing
     @Test func suggestionsFindCloseWords() {
         #expect(NameSuggestion.closest(to: "backgroundColour", in: ["backgroundColor", "borderColor"]) == "backgroundColor")
         #expect(NameSuggestion.closest(to: "zzz", in: ["opacity"]) == nil)
+        // Ties go to the longer shared start, then alphabetically, in any candidate order.
+        let names = ["borderWidth", "bounds.size", "bounds.size.width", "position"]
+        for order in [names, names.reversed(), names.shuffled()] {
+            #expect(NameSuggestion.closest(to: "bounds.width", in: order) == "bounds.size")
+        }
+        #expect(NameSuggestion.closest(to: "ab", in: ["ax", "ay", "xb"]) == "ax")
     }
 }

@@ -3,11 +3,16 @@
 public enum NameSuggestion {
     /// The closest candidate when it is within about a third of the word's length in
     /// edits and keeps at least one of its characters (a lone `a` is not a typo of `t`).
+    /// Of equally close ones, the one sharing the longest start with the word, then the
+    /// first in alphabetical order: the same answer whatever order the candidates come in
+    /// (callers often pass a dictionary's keys).
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        var best: (name: String, distance: Int)?
+        func sharedStart(_ c: String) -> Int { zip(word.lowercased(), c.lowercased()).prefix { $0 == $1 }.count }
+        var best: (name: String, distance: Int, shared: Int)?
         for candidate in candidates {
-            let d = distance(word.lowercased(), candidate.lowercased())
-            if d < (best?.distance ?? Int.max) { best = (candidate, d) }
+            let d = distance(word.lowercased(), candidate.lowercased()), shared = sharedStart(candidate)
+            guard let b = best else { best = (candidate, d, shared); continue }
+            if (d, -shared, candidate) < (b.distance, -b.shared, b.name) { best = (candidate, d, shared) }
         }
         guard let best, best.distance <= max(1, word.count / 3), best.distance < word.count else { return nil }
         return best.name

@@ -255,7 +255,11 @@ final class ExpressionBinder {
             return e
         } catch {
             let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
-            Self.report(error.message, offset: offset, in: f, scalar: s)
+            // A contact's items are named in a `do:` list's keys; expressions read layers by id.
+            let contactItem = ["$item", "$other"].first { text.contains($0) }
+            let message = contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not inside an "
+                + "expression: expressions read layers by id" } ?? error.message
+            Self.report(message, offset: offset, in: f, scalar: s)
             return nil
         }
     }
@@ -310,6 +314,29 @@ final class ExpressionBinder {
         }
         guard let value = Self.constantValue(f, kind: kind, parameter: key, whyConstant: unbindable()) else { return nil }
         return Self.literal(value, for: f)
+    }
+
+    /// A value whose expressions are all constant, as the literal YAML they stand for, for
+    /// a static reader to check as if written so (`opacity: "= 2"` is out of range): a
+    /// number, point or size (`kind`), or, for a list (`[x, y, w, h]`, `locations`), each
+    /// entry a number. Nil when an expression is live, or reported.
+    static func constantLiteral(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> Field? {
+        guard liveness(of: f) == nil else { return nil }
+        let why = "this expression is constant"
+        if case .sequence(let seq) = f.node, seq.count != 2 || kind == .numbers {
+            var items: [Node] = []
+            for (i, item) in seq.enumerated() {
+                let ef = f.element(item, index: i)
+                guard isExpressionText(item.scalar?.string ?? "") else { items.append(item); continue }
+                guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
+                      let literal = literal(v, for: ef) else { return nil }
+                items.append(literal.node)
+            }
+            return Field(node: .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark)), keyPath: f.keyPath,
+                         diagnostics: f.diagnostics)
+        }
+        return constantValue(f, kind: kind == .numbers ? .number : kind, parameter: parameter, whyConstant: why)
+            .flatMap { literal($0, for: f) }
     }
 
     /// A number, point or size as the YAML a file would write for it, at `f`'s place (a

@@ -90,13 +90,33 @@ struct LayerDecoder {
                 guard let f = m[key] else { continue }
                 if key == "path" {
                     // A named shape binds its parameters itself (`readShape`); a primitive's
-                    // expressions are inside it.
-                    if case .mapping(let raw) = f.node, raw["shape"] != nil { continue }
+                    // expressions are inside it, and constant ones the static reader takes.
                     guard ExpressionBinder.containsExpressionText(f) else { continue }
+                    if case .mapping(let raw) = f.node, raw["shape"] != nil { continue }
+                    if case .mapping(let raw) = f.node, raw["cubic"] == nil, ExpressionBinder.liveness(of: f) == nil { continue }
                 } else {
                     guard ExpressionBinder.containsExpression(f) else { continue }
+                    // Constant ones become the literals they stand for, checked as such.
+                    if ExpressionBinder.liveness(of: f) == nil {
+                        let kind = ExpressionBinder.numberKeys[key]?.valueKind ?? (key == "locations" ? .numbers
+                            : ExpressionBinder.pointKeys[key]?.valueKind ?? .number)
+                        if let literal = ExpressionBinder.constantLiteral(f, kind: kind, parameter: key) {
+                            m = m.replacing(key, with: literal.node)
+                        } else {
+                            taken.insert(key)
+                        }
+                        continue
+                    }
                 }
                 if binder.bind(f, key: key, keyPath: nil, layer: LayerAddress(address), label: id ?? place) { taken.insert(key) }
+            }
+            if let f = m["frame"], ExpressionBinder.liveness(of: f) == nil, ExpressionBinder.containsExpression(f) {
+                // A constant frame becomes its literal, read (and checked) as written.
+                if let literal = ExpressionBinder.constantLiteral(f, kind: .numbers, parameter: "frame") {
+                    m = m.replacing("frame", with: literal.node)
+                } else {
+                    m = m.removing(["frame"])
+                }
             }
             if let f = m["frame"], ExpressionBinder.containsExpression(f) {
                 if m["position"] != nil || m["bounds"] != nil {

@@ -73,14 +73,21 @@ public struct ExpressionBinding: Sendable {
         case star(center: PointSource, points: Int, outerRadius: Term, innerRadius: Term)
 
         /// The path, with `number` and `point` giving the terms' values. A length that is
-        /// negative (possible only from an expression) gives NaN: no path.
+        /// negative — a radius, a width or height — (possible only from an expression)
+        /// gives NaN: no path.
         public func path(number: (Term) -> Double, point: (PointSource) -> Point) -> BezierPath {
-            func rect(_ r: RectTerms) -> Rect { Rect(number(r.x), number(r.y), number(r.width), number(r.height)) }
             func length(_ t: Term) -> Double { let v = number(t); return v >= 0 ? v : .nan }
+            /// The rect of a rect-like primitive; nil when a side is negative.
+            func box(_ r: RectTerms) -> Rect? {
+                let w = number(r.width), h = number(r.height)
+                return w >= 0 && h >= 0 ? Rect(number(r.x), number(r.y), w, h) : nil
+            }
+            // No path: not finite, so the binding leaves the property as it was.
+            let none = BezierPath([.move(to: Point(.nan, .nan))])
             switch self {
-            case .rect(let r): return .rect(rect(r))
-            case .oval(let r): return .oval(in: rect(r))
-            case .roundedRect(let r, let radius): return .roundedRect(rect(r), cornerRadius: length(radius))
+            case .rect(let r): return box(r).map { .rect($0) } ?? none
+            case .oval(let r): return box(r).map { .oval(in: $0) } ?? none
+            case .roundedRect(let r, let radius): return box(r).map { .roundedRect($0, cornerRadius: length(radius)) } ?? none
             case .arc(let center, let radius, let start, let end, let clockwise):
                 return .arc(center: point(center), radius: length(radius), startAngle: number(start), endAngle: number(end),
                             clockwise: clockwise)

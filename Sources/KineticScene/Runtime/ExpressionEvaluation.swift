@@ -140,7 +140,11 @@ extension ExpressionBinding.BoundValue {
             if let d = w.perspective.map(number) { c.m34 = d > 0 ? -1 / d : .nan }
             result = .transform(c.composed)
         case .rebuilt(let recipe):
-            func rect(_ r: ExpressionBinding.RectTerms) -> Rect { Rect(number(r.x), number(r.y), number(r.width), number(r.height)) }
+            // A negative size, which the static reader rejects, gives no value (NaN).
+            func rect(_ r: ExpressionBinding.RectTerms) -> Rect {
+                let w = number(r.width), h = number(r.height)
+                return Rect(number(r.x), number(r.y), w >= 0 ? w : .nan, h >= 0 ? h : .nan)
+            }
             switch recipe {
             case .rect(let r):
                 result = .rect(rect(r))

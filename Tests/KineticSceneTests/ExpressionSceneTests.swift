@@ -115,8 +115,57 @@ import KineticLayers
         """)
         #expect(p.count == 1)
         #expect(p.first?.message.hasPrefix("reference cycle: ") == true)
-        #expect(p.first?.message.contains("a.position → b.position → a.position") == true
-                || p.first?.message.contains("b.position → a.position → b.position") == true)
+        // Each component binds its own sub-key path: the cycle goes through them.
+        #expect(p.first?.message.contains("a.position.x → b.position.y → a.position.x") == true
+                || p.first?.message.contains("b.position.y → a.position.x → b.position.y") == true, "\(p.map(\.message))")
+    }
+
+    @Test func componentsOfOnePointAreApartForDependencies() throws {
+        // a.x reads b.x (written), b.y reads a.y (written): no cycle; a whole point read
+        // still depends on both components.
+        let scene = try load("""
+        layers:
+          - {id: a, position: ["= b.position.x + 10", 50]}
+          - {id: b, position: [100, "= a.position.y + 20"]}
+          - {id: c, position: "@b"}
+        """)
+        let c = try #require(layer(scene, "c", at: 0))
+        #expect(layer(scene, "a", at: 0)?.position == Point(110, 50) && layer(scene, "b", at: 0)?.position == Point(100, 70))
+        #expect(c.position == Point(100, 70))
+    }
+
+    @Test func referencesReadComponentsOfPointsAndCellKeys() throws {
+        let scene = try load("""
+        layers:
+          - {id: a, anchorPoint: [0.25, 0.75], bounds: [10, 20], shadowOffset: [3, 4]}
+          - {id: em, type: emitter, emitterPosition: [30, 40], emitterSize: [50, 60], emitterCells: [{name: rocket, birthRate: 7}]}
+          - id: out
+            properties: {ax: "= a.anchorPoint.y", so: "= a.shadowOffset.height", ex: "= em.emitterPosition.x",
+                         eh: "= em.emitterSize.height", br: "= em.emitterCells.rocket.birthRate"}
+        """)
+        let out = try #require(layer(scene, "out", at: 0)).properties
+        #expect(out == ["ax": 0.75, "so": 4, "ex": 30, "eh": 60, "br": 7])
+        let p = problems("""
+        layers:
+          - {id: a}
+          - {id: em, type: emitter, emitterCells: [{name: rocket}]}
+          - {id: out, properties: {p: "= a.anchorPoint.width", q: "= em.emitterCells.nope.birthRate"}}
+        """)
+        #expect(p.map(\.message) == ["'anchorPoint.width' is not a number or point property of 'a'",
+                                     "'emitterCells.nope.birthRate' is not a number or point property of 'em'"])
+    }
+
+    @Test func oneLiveComponentKeepsAnimationsOfTheOther() throws {
+        let scene = try load("""
+        layers:
+          - {id: a, position: ["= 50 + 50 * t", 50]}
+          - {id: b, bounds: ["= 20 + 10 * t", 20]}
+        animations:
+          - {layer: a, keyPath: position.y, from: 50, to: 150, duration: 2}
+          - {layer: b, keyPath: bounds.size.height, from: 20, to: 60, duration: 2}
+        """)
+        #expect(layer(scene, "a", at: 1)?.position == Point(100, 100))
+        #expect(layer(scene, "b", at: 1)?.bounds.size == Size(30, 40))
     }
 
     @Test func errorsPointIntoTheExpression() {

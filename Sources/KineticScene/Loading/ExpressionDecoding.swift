@@ -443,7 +443,7 @@ final class ExpressionBinder {
             }
             return valid.filter { j in
                 let w = writes(j)
-                return reads.contains { $0.0 == w.0 && ($0.1 == w.1 || ($0.1 == "path." && w.1.hasPrefix("path."))) }
+                return reads.contains { $0.0 == w.0 && ReferenceKeyPaths.overlap($0.1, w.1) }
             }
         }
         switch DependencyOrder.sort(valid, dependencies: dependencies) {
@@ -521,9 +521,13 @@ final class ExpressionBinder {
             }
         }
         guard let entry = layers[ref.id],
-              let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return nil }
+              let (kp, axis) = ReferenceKeyPaths.readable(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else {
+            return nil
+        }
         if let types = kp.layerTypes, !types.contains(entry.type) { return nil }
-        return kp.valueKind == .number ? .scalar : .vector
+        // A cell's key reads a cell the emitter has.
+        if case .emitterCell(let names, _) = kp, !entry.emitterCellPaths.contains(names) { return nil }
+        return kp.valueKind == .number || axis != nil ? .scalar : .vector
     }
 
     /// Why `ID.path.…` cannot be read, when it names a flag or parameter the layer's path

@@ -108,6 +108,20 @@ struct LayerDecoder {
                         continue
                     }
                 }
+                // One live component of a point with sub-key paths binds alone, so that
+                // animations of the other still show (as a transform's components do).
+                if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
+                   seq.filter({ ExpressionBinder.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
+                    var items = Array(seq)
+                    for (i, item) in items.enumerated() where ExpressionBinder.isExpressionText(item.scalar?.string ?? "") {
+                        _ = binder.bind(f.element(item, index: i), key: paths[i].name, keyPath: paths[i].keyPath,
+                                        layer: LayerAddress(address), label: id ?? place)
+                        // The identity's value until the binding runs.
+                        items[i] = .scalar(Node.Scalar("0", .implicit, .plain, item.mark))
+                    }
+                    m = m.replacing(key, with: .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark)))
+                    continue
+                }
                 if binder.bind(f, key: key, keyPath: nil, layer: LayerAddress(address), label: id ?? place) { taken.insert(key) }
             }
             if let f = m["frame"], ExpressionBinder.liveness(of: f) == nil, ExpressionBinder.containsExpression(f) {
@@ -184,6 +198,12 @@ struct LayerDecoder {
             return m
         }
     }
+
+    /// The sub-key paths of the point and size keys that have them, by component.
+    static let componentPaths: [String: [(name: String, keyPath: LayerKeyPath)]] = [
+        "position": [("position.x", .positionX), ("position.y", .positionY)],
+        "bounds": [("bounds.size.width", .boundsWidth), ("bounds.size.height", .boundsHeight)],
+    ]
 
     /// Number and point keys of the static readers, with the key path a live value binds
     /// to (nil: constant expressions only).

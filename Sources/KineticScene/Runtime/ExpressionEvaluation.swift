@@ -65,9 +65,11 @@ struct ExpressionEvaluation {
             return .scalar(axis == .x ? p.x : p.y)
         }
         guard let address = ids[ref.id], let layer = layers[address],
-              let keyPath = ReferenceKeyPaths.keyPath(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
+              let (keyPath, axis) = ReferenceKeyPaths.readable(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
               let value = layer.value(at: keyPath).flatMap(expressionValue) else { return .scalar(.nan) }
-        return value
+        guard let axis else { return value }
+        guard let p = value.vector else { return .scalar(.nan) }
+        return .scalar(axis == .x ? p.x : p.y)
     }
 
     /// A presentation value as expressions see it: numbers (and bools, as 1 or 0) as
@@ -174,12 +176,27 @@ extension AnimatableValue {
 enum ReferenceKeyPaths {
     /// The key path named by a reference, or nil. Custom properties are read by name.
     static func keyPath(_ text: String, of isCustomProperty: Bool) -> LayerKeyPath? {
-        if isCustomProperty { return .property(text) }
-        guard let kp = LayerKeyPath.named[text] else { return nil }
-        switch kp.valueKind {
-        case .number, .point, .size: return kp
-        default: return nil
+        readable(text, of: isCustomProperty)?.keyPath
+    }
+
+    /// What a reference reads: a key path whose value is a number, point or size — a
+    /// named one, a custom property, an emitter cell's key (`emitterCells.NAME.KEY`) — and
+    /// the component it takes of a point or size (`anchorPoint.x`, `emitterSize.height`).
+    static func readable(_ text: String, of isCustomProperty: Bool) -> (keyPath: LayerKeyPath, axis: Axis?)? {
+        if isCustomProperty { return (.property(text), nil) }
+        func numberOrPoint(_ text: String) -> LayerKeyPath? {
+            guard let kp = LayerKeyPath.named[text] ?? LayerKeyPath.emitterCell(parsing: text) else { return nil }
+            return [.number, .point, .size].contains(kp.valueKind) ? kp : nil
         }
+        if let kp = numberOrPoint(text) { return (kp, nil) }
+        // A point's x and y, a size's width and height.
+        let components: [(suffix: String, axis: Axis, kind: AnimatableValue.Kind)] = [
+            (".x", .x, .point), (".y", .y, .point), (".width", .x, .size), (".height", .y, .size),
+        ]
+        for c in components where text.hasSuffix(c.suffix) {
+            if let kp = numberOrPoint(String(text.dropLast(c.suffix.count))), kp.valueKind == c.kind { return (kp, c.axis) }
+        }
+        return nil
     }
 
     /// `path.broken` (stickyBubble) and `path.connected` (liquidBridge): a named shape's
@@ -207,20 +224,33 @@ enum ReferenceKeyPaths {
     /// A point parameter's component.
     enum Axis { case x, y }
 
-    /// The property a key path belongs to, for dependencies: `position.x` and `position`
-    /// are the same property; each parameter of a named shape is its own (`path.progress`),
-    /// and the flags read them all.
+    /// The part of a layer's state a key path reads or writes, for dependencies. A part
+    /// overlaps those it is a dotted prefix of (`position` holds `position.x` and
+    /// `position.y`, which do not overlap each other; see `overlap`); each parameter of a
+    /// named shape is its own (`path.progress`), and the flags read them all (`path.`).
     static func group(_ keyPath: LayerKeyPath) -> String {
         switch keyPath {
         case .pathParameter(let name, _): "path.\(name)"
-        case .position, .positionX, .positionY: "position"
-        case .bounds, .boundsSize, .boundsWidth, .boundsHeight: "bounds"
+        case .position: "position"
+        case .positionX: "position.x"
+        case .positionY: "position.y"
+        case .bounds: "bounds"
+        case .boundsSize: "bounds.size"
+        case .boundsWidth: "bounds.size.width"
+        case .boundsHeight: "bounds.size.height"
         case .transform, .transformRotationX, .transformRotationY, .transformRotationZ, .transformScale,
              .transformScaleX, .transformScaleY, .transformTranslationX, .transformTranslationY, .transformTranslationZ:
             "transform"
         case .property(let name): "properties.\(name)"
         default: "\(keyPath)"
         }
+    }
+
+    /// Whether two parts (`group`) share state: equal, one holding the other, or the
+    /// flags (`path.`) and a parameter.
+    static func overlap(_ a: String, _ b: String) -> Bool {
+        a == b || a.hasPrefix(b + ".") || b.hasPrefix(a + ".") || (a == "path." && b.hasPrefix("path."))
+            || (b == "path." && a.hasPrefix("path."))
     }
 }
 

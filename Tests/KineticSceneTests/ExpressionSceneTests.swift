@@ -155,6 +155,22 @@ import KineticLayers
                                      "'emitterCells.nope.birthRate' is not a number or point property of 'em'"])
     }
 
+    @Test func aDynamicItemsPositionTakesNoExpression() {
+        // Section 6: the simulation owns an item's position and rotation; other keys and
+        // other layers reading it are fine.
+        let p = problems("""
+        layers:
+          - {id: ball, bounds: [10, 10], position: ["= 100 + 50 * t", 50], opacity: "= 1 - t / 4"}
+          - {id: box, bounds: [10, 10], transform: {rotate: "= t"}}
+          - {id: other, bounds: [10, 10], position: "@ball"}
+        dynamics: {behaviors: [{gravity: {items: [ball]}}]}
+        events:
+          - {at: 1, addBehaviors: [{push: {items: [box], magnitude: 1}}]}
+        """)
+        #expect(p.map(\.keyPath) == ["layers[0].position[0]", "layers[1].transform.rotate"], "\(p.map(\.message))")
+        #expect(p.first?.message.hasPrefix("'ball' is a dynamic item: the simulation owns its position and rotation") == true)
+    }
+
     @Test func oneLiveComponentKeepsAnimationsOfTheOther() throws {
         let scene = try load("""
         layers:

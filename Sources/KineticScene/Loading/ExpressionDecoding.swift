@@ -419,6 +419,20 @@ final class ExpressionBinder {
         f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
     }
 
+    /// Reports, and drops, the bindings of what the simulation owns on the layers
+    /// `items` names (section 6: a dynamic item's `position` and `transform.rotation.z`,
+    /// as UIKit owns `center` and `transform`): drawn at one place, simulated at another.
+    func rejectBindings(ofItems items: Set<String>, layers: [String: LayerEntry]) {
+        let addresses = Dictionary(items.compactMap { id in layers[id].map { ($0.address, id) } }) { first, _ in first }
+        let owned: Set<LayerKeyPath> = [.position, .positionX, .positionY, .transform, .transformRotationZ]
+        pending.removeAll { binding, field in
+            guard let id = addresses[binding.layer], owned.contains(binding.keyPath) else { return false }
+            field.report("'\(id)' is a dynamic item: the simulation owns its position and rotation, so an expression "
+                         + "cannot drive them (section 6); move it with behaviors, or draw another layer at \"@\(id)\"")
+            return true
+        }
+    }
+
     /// Checks every reference against the layers and every result kind, then orders the
     /// bindings so each runs after the ones it reads; reports cycles by name.
     func finish(layers: [String: LayerEntry]) -> [ExpressionBinding] {

@@ -1,4 +1,5 @@
 import Foundation
+import KineticDynamics
 import KineticGeometry
 import KineticLayers
 import Yams
@@ -85,6 +86,12 @@ public enum SceneLoader {
             known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
+        // The dynamic items: those of the behaviors from the start and those events add.
+        let added = events.flatMap(\.actions).flatMap { action -> [DynamicBehavior] in
+            if case .addBehaviors(let behaviors, _) = action.kind { behaviors } else { [] }
+        }
+        layerDecoder.binder.rejectBindings(ofItems: Set((dynamics?.behaviors ?? []).flatMap(\.itemIDs) + added.flatMap(\.itemIDs)),
+                                           layers: layerDecoder.ids)
         let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
         eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }

@@ -42,6 +42,17 @@ import KineticLayers
         #expect(try layer(scene, "star", at: 2.5).shape?.path == BezierPath())
         #expect(try layer(scene, "rect", at: 0.5).shape?.path == .rect(Rect(0, 0, 0.5, 10)))
         #expect(try layer(scene, "rect", at: 1.5).shape?.path == BezierPath())
+        // A star's count too: a whole number from 2 to 1000, or no path.
+        let stars = try load("""
+        layers:
+          - {id: s, type: shape, path: {star: {center: [0, 0], points: "= 4 + floor(t)", outerRadius: 10, innerRadius: 5}}}
+          - {id: half, type: shape, path: {star: {center: [0, 0], points: "= 4 + t", outerRadius: 10, innerRadius: 5}}}
+        """)
+        #expect(try layer(stars, "s", at: 1.5).shape?.path == .star(center: .zero, points: 5, outerRadius: 10, innerRadius: 5))
+        #expect(try layer(stars, "half", at: 1).shape?.path == .star(center: .zero, points: 5, outerRadius: 10, innerRadius: 5))
+        #expect(try layer(stars, "half", at: 0.5).shape?.path == BezierPath())
+        #expect(problems("layers: [{id: s, type: shape, path: {star: {center: [0, 0], points: \"= 5 / 2\", outerRadius: 1, innerRadius: 1}}}]")
+            .map(\.message) == ["a star has 2 to 1000 points, a whole number, found 2.5"])
     }
 
     @Test func boundsFrameAndLocations() throws {

@@ -175,10 +175,14 @@ extension Field {
             return .polyline(points.compactMap { $0 }, closed: closed)
         default:  // star
             guard let s = f.mapping(allowed: ["center", "points", "outerRadius", "innerRadius"]) else { return nil }
-            let center = s.required("center").flatMap(numbers.point), count = s.required("points")?.integer
+            let center = s.required("center").flatMap(numbers.point), count = s.required("points").flatMap(numbers.number)
             let outer = s.required("outerRadius")?.lengthTerm(numbers), inner = s.required("innerRadius")?.lengthTerm(numbers)
             guard let center, let count, let outer, let inner else { return nil }
-            guard (2...1000).contains(count) else { s["points"]?.report("a star has 2 to 1000 points"); return nil }
+            // A written count is checked now; a computed one gives no path when it is not one.
+            if case .literal(let v) = count, ExpressionBinding.PathPrimitive.starPoints(v) == nil {
+                s["points"]?.report("a star has 2 to 1000 points, a whole number, found \(Field.format(v))")
+                return nil
+            }
             return .star(center: center, points: count, outerRadius: outer, innerRadius: inner)
         }
     }

@@ -62,15 +62,19 @@ public struct ExpressionBinding: Sendable {
         var terms: [Term] { [x, y, width, height] }
     }
 
-    /// The primitives of section 3.1 with terms for their numbers (a star's count of
-    /// points and the flags stay literal). The static reader reads them too, with
-    /// literal terms.
+    /// The primitives of section 3.1 with terms for their numbers (the flags stay
+    /// literal). The static reader reads them too, with literal terms.
     public enum PathPrimitive: Sendable {
         case rect(RectTerms), oval(RectTerms)
         case roundedRect(RectTerms, cornerRadius: Term)
         case arc(center: PointSource, radius: Term, startAngle: Term, endAngle: Term, clockwise: Bool)
         case polyline([PointSource], closed: Bool)
-        case star(center: PointSource, points: Int, outerRadius: Term, innerRadius: Term)
+        case star(center: PointSource, points: Term, outerRadius: Term, innerRadius: Term)
+
+        /// A star's count of points: a whole number from 2 to 1000; nil otherwise.
+        public static func starPoints(_ v: Double) -> Int? {
+            v.rounded() == v && (2...1000).contains(v) ? Int(v) : nil
+        }
 
         /// The path, with `number` and `point` giving the terms' values. A length that is
         /// negative — a radius, a width or height — (possible only from an expression)
@@ -93,6 +97,7 @@ public struct ExpressionBinding: Sendable {
                             clockwise: clockwise)
             case .polyline(let points, let closed): return .polyline(points.map(point), closed: closed)
             case .star(let center, let count, let outer, let inner):
+                guard let count = Self.starPoints(number(count)) else { return none }
                 return .star(center: point(center), points: count, outerRadius: length(outer), innerRadius: length(inner))
             }
         }
@@ -173,7 +178,7 @@ extension ExpressionBinding.BoundValue {
             case .roundedRect(let r, let radius): return (r.terms + [radius]).flatMap(of)
             case .arc(let center, let radius, let start, let end, _): return of(center) + [radius, start, end].flatMap(of)
             case .polyline(let points, _): return points.flatMap(of)
-            case .star(let center, _, let outer, let inner): return of(center) + [outer, inner].flatMap(of)
+            case .star(let center, let count, let outer, let inner): return of(center) + [count, outer, inner].flatMap(of)
             }
         }
     }

@@ -169,6 +169,12 @@ import KineticLayers
         """)
         #expect(p.map(\.keyPath) == ["layers[0].position[0]", "layers[1].transform.rotate"], "\(p.map(\.message))")
         #expect(p.first?.message.hasPrefix("'ball' is a dynamic item: the simulation owns its position and rotation") == true)
+        // A behavior's id is not a layer's.
+        let behavior = problems("""
+        layers: [{id: ball, bounds: [10, 10]}, {id: o, properties: {m: "= g.magnitude"}}]
+        dynamics: {behaviors: [{gravity: {id: g, items: [ball]}}]}
+        """)
+        #expect(behavior.map(\.message) == ["'g' is a behavior: references read layers' properties"])
     }
 
     @Test func oneLiveComponentKeepsAnimationsOfTheOther() throws {

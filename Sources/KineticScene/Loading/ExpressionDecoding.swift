@@ -14,6 +14,8 @@ final class ExpressionBinder {
     /// read presentation values already computed (the frame or step before they take
     /// effect), so they can form no cycle.
     private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
+    /// The scene's behavior ids, for the message of a reference that names one.
+    private var behaviorIDs: Set<String> = []
 
     /// Number keys that may hold an expression, with the property they drive.
     static let numberKeys: [String: LayerKeyPath] = [
@@ -435,7 +437,8 @@ final class ExpressionBinder {
 
     /// Checks every reference against the layers and every result kind, then orders the
     /// bindings so each runs after the ones it reads; reports cycles by name.
-    func finish(layers: [String: LayerEntry]) -> [ExpressionBinding] {
+    func finish(layers: [String: LayerEntry], behaviorIDs: Set<String> = []) -> [ExpressionBinding] {
+        self.behaviorIDs = behaviorIDs
         for (value, field) in deferred { _ = check(value, field: field, layers: layers) }
         let valid = pending.indices.filter { check(pending[$0].binding.value, field: pending[$0].field, layers: layers) }
         // Binding j feeds binding i when i reads the property j writes.
@@ -490,7 +493,9 @@ final class ExpressionBinder {
                     let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
                     message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
                 } else {
-                    message = "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
+                    message = behaviorIDs.contains(ref.id)
+                        ? "'\(ref.id)' is a behavior: references read layers' properties"
+                        : "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
                 }
                 reportInExpression(message, expression: e, offset: ref.offset, field: field)
             }

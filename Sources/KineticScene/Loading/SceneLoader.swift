@@ -92,7 +92,8 @@ public enum SceneLoader {
         }
         layerDecoder.binder.rejectBindings(ofItems: Set((dynamics?.behaviors ?? []).flatMap(\.itemIDs) + added.flatMap(\.itemIDs)),
                                            layers: layerDecoder.ids)
-        let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids)
+        let bindings = layerDecoder.binder.finish(
+            layers: layerDecoder.ids, behaviorIDs: Set(((dynamics?.behaviors ?? []) + added).map(\.id)))
         eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,

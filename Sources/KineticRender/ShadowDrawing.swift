@@ -19,8 +19,17 @@ extension LayerRenderer {
         let offset = Point(m.a * layer.shadowOffset.width + m.c * layer.shadowOffset.height,
                            m.b * layer.shadowOffset.width + m.d * layer.shadowOffset.height)
 
-        // Record the silhouette in device space to find where it has ink.
-        let recording = CairoSurface.recording(alphaOnly: true)
+        // Only the part whose shadow can land inside the current clip matters.
+        let margin = (3 * sigma).rounded(.up) + 2
+        ctx.save()
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        let clip = ctx.clipExtents
+        ctx.restore()
+        // Record the silhouette in device space, bounded to that part: on an unbounded
+        // recording a masked sublayer's group reports no ink (and cast no shadow).
+        let reach = Rect(clip.0 - offset.x - margin, clip.1 - offset.y - margin,
+                         clip.2 - clip.0 + 2 * margin, clip.3 - clip.1 + 2 * margin)
+        let recording = CairoSurface.recording(alphaOnly: true, extents: reach)
         do {
             let rc = CairoContext(recording)
             rc.matrix = m
@@ -35,15 +44,11 @@ extension LayerRenderer {
                 silhouette.drawBody(layer, alpha: 1, castsShadow: false, in: rc)
             }
         }
-        let ink = recording.inkExtents
-        guard ink.width > 0, ink.height > 0 else { return }
-
-        // Only the part whose shadow can land inside the current clip.
-        let margin = (3 * sigma).rounded(.up) + 2
-        ctx.save()
-        ctx.matrix = (1, 0, 0, 1, 0, 0)
-        let clip = ctx.clipExtents
-        ctx.restore()
+        // A bounded recording reports a group's whole extents as ink: measure it.
+        let recorded = recording.inkExtents
+        guard recorded.width > 0, recorded.height > 0, let ink = Self.measuredInk(of: recording, within: recorded) else {
+            return
+        }
         let x0 = max(ink.x, clip.0 - offset.x) - margin
         let y0 = max(ink.y, clip.1 - offset.y) - margin
         let x1 = min(ink.x + ink.width, clip.2 - offset.x) + margin

@@ -49,6 +49,23 @@ import KineticLayers
         #expect(image.rgba(x: 100, y: 155).r == 0)
     }
 
+    @Test func aMaskedSublayerCastsItsParentsShadow() {
+        // The silhouette is the layer's composited alpha, sublayers included: a sublayer
+        // drawn through a mask casts the shadow too (it used to leave none).
+        var card = Layer(place: "card")
+        card.bounds = Rect(0, 0, 100, 100)
+        card.position = Point(100, 100)
+        card.shadowOpacity = 1
+        card.shadowRadius = 0.1
+        card.shadowOffset = Size(0, 20)
+        var face = solid(.white, size: Size(100, 100), at: Point(50, 50), place: "face")
+        face.mask = solid(.black, size: Size(100, 100), at: Point(50, 50), place: "mask")
+        card.sublayers = [face]
+        let image = render([card])
+        #expect(image.alpha(100, 160) == 255 && image.rgba(x: 100, y: 160).r == 0)  // the moved silhouette, black
+        #expect(image.isOpaque(.white, 100, 100))
+    }
+
     @Test func shadowPathReplacesTheSilhouette() {
         var layer = shadowed(radius: 0.1)
         layer.shadowPath = BezierPath([.move(to: Point(100, 0)), .line(to: Point(140, 0)),

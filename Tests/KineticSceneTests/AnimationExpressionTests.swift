@@ -17,10 +17,6 @@ import KineticLayers
 
     func layer(_ frame: SceneFrame, _ id: String) -> Layer? { findLayer(frame.layers, id: id) }
 
-    func timelineLayer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
-        layer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)), id)
-    }
-
     @Test func valuesAreFixedWhenTheAnimationBegins() throws {
         // a moves 0 → 100 over the first second; b's animation begins at 0.5, when a is at
         // 50, so it runs 0 → 60 over 0.5 s whatever a does afterwards.

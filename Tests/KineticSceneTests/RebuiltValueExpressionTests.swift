@@ -13,9 +13,7 @@ import KineticLayers
 
     func problems(_ body: String) -> [SceneProblem] { loadProblems(header + body) }
 
-    func layer(_ scene: Scene, _ id: String, at time: Double) throws -> Layer {
-        try #require(findLayer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers, id: id))
-    }
+    func layer(_ scene: Scene, _ id: String, at time: Double) throws -> Layer { try #require(timelineLayer(scene, id, at: time)) }
 
     @Test func pathPrimitivesFollowTheirExpressions() throws {
         let scene = try load("""

@@ -13,9 +13,7 @@ import KineticLayers
 
     func problems(_ body: String) -> [SceneProblem] { sceneProblems(try load(body)) }
 
-    func layer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
-        findLayer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers, id: id)
-    }
+    func layer(_ scene: Scene, _ id: String, at time: Double) -> Layer? { timelineLayer(scene, id, at: time) }
 
     @Test func anExpressionFollowsAnAnimatedParameter() throws {
         let scene = try load("""

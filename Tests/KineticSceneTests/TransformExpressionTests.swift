@@ -14,9 +14,7 @@ import KineticLayers
 
     func problems(_ body: String) -> [SceneProblem] { loadProblems(header + body) }
 
-    func layer(_ scene: Scene, _ id: String, at time: Double) throws -> Layer {
-        try #require(findLayer(Timeline(scene: scene).frame(at: time, index: Int(time * 50)).layers, id: id))
-    }
+    func layer(_ scene: Scene, _ id: String, at time: Double) throws -> Layer { try #require(timelineLayer(scene, id, at: time)) }
 
     /// The transform of layer `a` whose `transform` is `transform`, at `time`.
     func transform(_ transform: String, at time: Double = 0) throws -> Transform3D {

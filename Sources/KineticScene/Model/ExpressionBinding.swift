@@ -60,6 +60,13 @@ public struct ExpressionBinding: Sendable {
             self.x = x; self.y = y; self.width = width; self.height = height
         }
         var terms: [Term] { [x, y, width, height] }
+
+        /// The rect, with `number` giving the terms' values; nil when a side is negative
+        /// (or NaN), which the static reader rejects and only an expression can give.
+        public func rect(number: (Term) -> Double) -> Rect? {
+            let w = number(width), h = number(height)
+            return w >= 0 && h >= 0 ? Rect(number(x), number(y), w, h) : nil
+        }
     }
 
     /// The primitives of section 3.1 with terms for their numbers (the flags stay
@@ -81,17 +88,12 @@ public struct ExpressionBinding: Sendable {
         /// gives NaN: no path.
         public func path(number: (Term) -> Double, point: (PointSource) -> Point) -> BezierPath {
             func length(_ t: Term) -> Double { let v = number(t); return v >= 0 ? v : .nan }
-            /// The rect of a rect-like primitive; nil when a side is negative.
-            func box(_ r: RectTerms) -> Rect? {
-                let w = number(r.width), h = number(r.height)
-                return w >= 0 && h >= 0 ? Rect(number(r.x), number(r.y), w, h) : nil
-            }
             // No path: not finite, so the binding leaves the property as it was.
             let none = BezierPath([.move(to: Point(.nan, .nan))])
             switch self {
-            case .rect(let r): return box(r).map { .rect($0) } ?? none
-            case .oval(let r): return box(r).map { .oval(in: $0) } ?? none
-            case .roundedRect(let r, let radius): return box(r).map { .roundedRect($0, cornerRadius: length(radius)) } ?? none
+            case .rect(let r): return r.rect(number: number).map { .rect($0) } ?? none
+            case .oval(let r): return r.rect(number: number).map { .oval(in: $0) } ?? none
+            case .roundedRect(let r, let radius): return r.rect(number: number).map { .roundedRect($0, cornerRadius: length(radius)) } ?? none
             case .arc(let center, let radius, let start, let end, let clockwise):
                 return .arc(center: point(center), radius: length(radius), startAngle: number(start), endAngle: number(end),
                             clockwise: clockwise)

@@ -142,16 +142,13 @@ extension ExpressionBinding.BoundValue {
             if let d = w.perspective.map(number) { c.m34 = d > 0 ? -1 / d : .nan }
             result = .transform(c.composed)
         case .rebuilt(let recipe):
-            // A negative size, which the static reader rejects, gives no value (NaN).
-            func rect(_ r: ExpressionBinding.RectTerms) -> Rect {
-                let w = number(r.width), h = number(r.height)
-                return Rect(number(r.x), number(r.y), w >= 0 ? w : .nan, h >= 0 ? h : .nan)
-            }
             switch recipe {
             case .rect(let r):
-                result = .rect(rect(r))
+                // A negative size, which the static reader rejects, gives no value.
+                guard let rect = r.rect(number: number) else { return nil }
+                result = .rect(rect)
             case .framePosition(let r, let anchor):
-                let f = rect(r)
+                guard let f = r.rect(number: number) else { return nil }
                 result = .point(Point(f.origin.x + anchor.x * f.width, f.origin.y + anchor.y * f.height))
             case .numbers(let terms):
                 result = .numbers(terms.map(number))

@@ -34,6 +34,12 @@ func findLayer(_ layers: [Layer], id: String) -> Layer? {
     return found
 }
 
+/// The layer `id` of the timeline's frame at `time` (the frame index at the scene's fps),
+/// without physics or events; nil when no layer has the id.
+func timelineLayer(_ scene: Scene, _ id: String, at time: Double) -> Layer? {
+    findLayer(Timeline(scene: scene).frame(at: time, index: Int(time * scene.settings.fps)).layers, id: id)
+}
+
 /// y at `x` (0…1) of the cubic Bezier timing curve from (0, 0) through controls `c1`, `c2`
 /// to (1, 1), found by bisection on the curve parameter.
 func timingCurveY(atX x: Double, c1: (x: Double, y: Double), c2: (x: Double, y: Double)) -> Double {

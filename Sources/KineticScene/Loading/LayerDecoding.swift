@@ -84,63 +84,7 @@ struct LayerDecoder {
         var layer = Layer(id: id, place: place, type: type)
         var liveFrame: Field?
         if let address {
-            // Expression values become bindings; the static readers never see them.
-            var taken: Set<String> = []
-            for key in Array(ExpressionBinder.numberKeys.keys) + Array(ExpressionBinder.pointKeys.keys) + ["path", "locations"] {
-                guard let f = m[key] else { continue }
-                if key == "path" {
-                    // A named shape binds its parameters itself (`readShape`); a primitive's
-                    // expressions are inside it, and constant ones the static reader takes.
-                    guard ExpressionBinder.containsExpressionText(f) else { continue }
-                    if case .mapping(let raw) = f.node, raw["shape"] != nil { continue }
-                    if case .mapping(let raw) = f.node, raw["cubic"] == nil, ExpressionBinder.liveness(of: f) == nil { continue }
-                } else {
-                    guard ExpressionBinder.containsExpression(f) else { continue }
-                    // Constant ones become the literals they stand for, checked as such.
-                    if ExpressionBinder.liveness(of: f) == nil {
-                        let kind = ExpressionBinder.numberKeys[key]?.valueKind ?? (key == "locations" ? .numbers
-                            : ExpressionBinder.pointKeys[key]?.valueKind ?? .number)
-                        if let literal = ExpressionBinder.constantLiteral(f, kind: kind, parameter: key) {
-                            m = m.replacing(key, with: literal.node)
-                        } else {
-                            taken.insert(key)
-                        }
-                        continue
-                    }
-                }
-                // One live component of a point with sub-key paths binds alone, so that
-                // animations of the other still show (as a transform's components do).
-                if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
-                   seq.filter({ ExpressionBinder.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
-                    var items = Array(seq)
-                    for (i, item) in items.enumerated() where ExpressionBinder.isExpressionText(item.scalar?.string ?? "") {
-                        _ = binder.bind(f.element(item, index: i), key: paths[i].name, keyPath: paths[i].keyPath,
-                                        layer: LayerAddress(address), label: id ?? place)
-                        // The identity's value until the binding runs.
-                        items[i] = .scalar(Node.Scalar("0", .implicit, .plain, item.mark))
-                    }
-                    m = m.replacing(key, with: .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark)))
-                    continue
-                }
-                if binder.bind(f, key: key, keyPath: nil, layer: LayerAddress(address), label: id ?? place) { taken.insert(key) }
-            }
-            if let f = m["frame"], ExpressionBinder.liveness(of: f) == nil, ExpressionBinder.containsExpression(f) {
-                // A constant frame becomes its literal, read (and checked) as written.
-                if let literal = ExpressionBinder.constantLiteral(f, kind: .numbers, parameter: "frame") {
-                    m = m.replacing("frame", with: literal.node)
-                } else {
-                    m = m.removing(["frame"])
-                }
-            }
-            if let f = m["frame"], ExpressionBinder.containsExpression(f) {
-                if m["position"] != nil || m["bounds"] != nil {
-                    f.report("use either 'frame' or 'position' + 'bounds', not both")
-                } else {
-                    liveFrame = f
-                }
-                taken.insert("frame")
-            }
-            m = m.removing(taken)
+            (m, liveFrame) = takeBoundExpressions(m, address: LayerAddress(address), label: id ?? place)
             m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
         }
         readCommon(m, into: &layer, address: address)
@@ -173,6 +117,57 @@ struct LayerDecoder {
             layer.sublayers = address.map { layers(subs, parent: $0) } ?? maskSublayers(subs)
         }
         return layer
+    }
+
+    /// The layer's keys that bindings drive, with their expressions taken (the static
+    /// readers never see a live one): a constant value becomes the literal it stands for,
+    /// checked as such; a live one is bound and its key left out — except one live
+    /// component of a point with sub-key paths, bound alone so that animations of the
+    /// other still show (as a transform's components do). A live `frame` is returned, to
+    /// be bound once the anchor point is read.
+    private func takeBoundExpressions(_ m: Mapping, address: LayerAddress, label: String) -> (Mapping, liveFrame: Field?) {
+        var m = m, taken: Set<String> = [], liveFrame: Field?
+        let keys = Array(ExpressionBinder.numberKeys.keys) + Array(ExpressionBinder.pointKeys.keys) + ["locations", "frame"]
+        if let f = m["path"], ExpressionBinder.containsExpressionText(f) {
+            // A named shape binds its parameters itself (`readShape`); the static reader
+            // takes a primitive whose expressions are all constant.
+            switch f.node {
+            case .mapping(let raw) where raw["shape"] != nil: break
+            case .mapping(let raw) where raw["cubic"] == nil && ExpressionBinder.liveness(of: f) == nil: break
+            default: if binder.bind(f, key: "path", keyPath: nil, layer: address, label: label) { taken.insert("path") }
+            }
+        }
+        for key in keys {
+            guard let f = m[key], ExpressionBinder.containsExpression(f) else { continue }
+            if ExpressionBinder.liveness(of: f) == nil {
+                let kind = ExpressionBinder.numberKeys[key]?.valueKind ?? ExpressionBinder.pointKeys[key]?.valueKind ?? .numbers
+                if let literal = ExpressionBinder.constantLiteral(f, kind: kind, parameter: key) {
+                    m = m.replacing(key, with: literal.node)
+                } else {
+                    taken.insert(key)
+                }
+            } else if key == "frame" {
+                if m["position"] != nil || m["bounds"] != nil {
+                    f.report("use either 'frame' or 'position' + 'bounds', not both")
+                } else {
+                    liveFrame = f
+                }
+                taken.insert(key)
+            } else if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
+                      seq.filter({ ExpressionBinder.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
+                var items = Array(seq)
+                for (i, item) in items.enumerated() where ExpressionBinder.isExpressionText(item.scalar?.string ?? "") {
+                    _ = binder.bind(f.element(item, index: i), key: paths[i].name, keyPath: paths[i].keyPath,
+                                    layer: address, label: label)
+                    // The identity's value until the binding runs.
+                    items[i] = .scalar(Node.Scalar("0", .implicit, .plain, item.mark))
+                }
+                m = m.replacing(key, with: .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark)))
+            } else if binder.bind(f, key: key, keyPath: nil, layer: address, label: label) {
+                taken.insert(key)
+            }
+        }
+        return (m.removing(taken), liveFrame)
     }
 
     /// The layer's keys read by the static readers — transform components, replicator and

@@ -111,7 +111,7 @@ import Testing
     @Test func lastIsTheFinalFrameAndRepeatsCollapse() {
         var spec = GoldenSpec()
         spec.frames = [.last, .index(3), .index(0), .index(24), .index(30)]
-        let (frames, outOfRange) = GoldenFrames.indices(spec, frameCount: 25)
+        let (frames, outOfRange) = GoldenFrames.indices(spec.frames ?? [], frameCount: 25)
         #expect(frames == [0, 3, 24])
         #expect(outOfRange == [30])
     }

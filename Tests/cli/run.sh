@@ -101,5 +101,57 @@ check "ctrl-c leaves neither the output nor a temporary file" bash -c "
     kill -INT \$pid; wait \$pid; code=\$?
     [ \$code = 130 ] && [ -z \"\$(ls -A int)\" ]"
 
+# Golden timelines (docs/golden.md): a project of the user's own, copied to a temporary
+# folder, blessed, then changed one timing at a time.
+check "golden update writes spread frames and a state file" bash -c "
+    cp -R '$here/golden-project' gp && cd gp && '$kinetic' golden update --jobs 1 >/dev/null &&
+    [ \"\$(ls golden/timing | tr '\n' ' ')\" = 'frame-0000.png frame-0002.png frame-0004.png frame-0008.png frame-0011.png frame-0014.png frame-0015.png frame-0019.png state.jsonl ' ] &&
+    head -1 golden/timing/state.jsonl | grep -q '\"format\":\"kinetic-state\"'"
+for jobs in 1 2; do
+    check "golden check passes on the unchanged scene (--jobs $jobs)" bash -c "cd gp && '$kinetic' golden check --jobs $jobs > out.txt && grep -q 'timing state  ok' out.txt"
+    # Each change: the sed edit, then the key and frame where the state must part first.
+    while IFS='|' read -r what edit key frame; do
+        check "golden check catches $what (--jobs $jobs)" bash -c "
+            cd gp && cp scenes/timing.yaml timing.orig && sed -i '$edit' scenes/timing.yaml && ! cmp -s scenes/timing.yaml timing.orig &&
+            '$kinetic' golden check --jobs $jobs > out.txt; code=\$?; cp timing.orig scenes/timing.yaml; cat out.txt
+            [ \$code = 1 ] && grep -E '^timing state  FAIL  $key at frame $frame \([0-9.]+ s\): golden -?[0-9.]+, actual -?[0-9.]+' out.txt"
+    done <<'CHANGES'
+the easing (easeInEaseOut to linear)|s/timingFunction: easeInEaseOut/timingFunction: linear/|btn\.position\.x|3
+a spring's damping by 1 %|s/damping: 10}/damping: 10.1}/|bouncer\.position\.x|1
+an animation's begin by one frame|s/begin: 0.1,/begin: 0.15,/|btn\.position\.x|3
+an emitter's birth rate by 1 %|s/birthRate: 300/birthRate: 303/|sparks\.cells\.spark\.alive|7
+a gravity magnitude by 1 %|s/magnitude: 0.1}/magnitude: 0.101}/|ball\.position\.y|3
+CHANGES
+done
+check "golden check --junit and --html report frames and state" bash -c "
+    cd gp && cp scenes/timing.yaml timing.orig && sed -i 's/timingFunction: easeInEaseOut/timingFunction: linear/' scenes/timing.yaml &&
+    '$kinetic' golden check --jobs 2 --junit report/golden.xml --html report/html > out.txt; code=\$?; cp timing.orig scenes/timing.yaml
+    [ \$code = 1 ] && python3 - <<'PY'
+import os, re, sys, xml.etree.ElementTree as ET
+root = ET.parse('report/golden.xml').getroot()
+cases = root.findall('./testsuite/testcase')
+names = [c.get('name') for c in cases]
+failed = {c.get('name'): c.find('failure').get('message') for c in cases if c.find('failure') is not None}
+assert root.tag == 'testsuites' and root.find('testsuite').get('name') == 'timing', root.tag
+assert names == ['frame 0000', 'frame 0002', 'frame 0004', 'frame 0008', 'frame 0011', 'frame 0014', 'frame 0015', 'frame 0019', 'state'], names
+assert int(root.get('tests')) == 9 and int(root.get('failures')) == len(failed) >= 2, (root.attrib, failed)
+assert re.match(r'btn\.position\.x at frame 3 \(0\.15 s\): golden 21\.088, actual 26\.667', failed['state']), failed['state']
+frames = [m for n, m in failed.items() if n != 'state']
+assert frames and all(re.search(r'differing [0-9.]+ %  max Δ [0-9]+  SSIM [0-9.]+', m) for m in frames), frames
+page = open('report/html/index.html').read()
+srcs = re.findall(r'src=\"([^\"]+)\"', page)
+assert srcs and all(os.path.isfile(os.path.join('report/html', s)) for s in srcs), srcs
+assert any(s.endswith('-expected.png') for s in srcs) and any(s.endswith('-diff.png') for s in srcs)
+assert 'type=\"range\"' in page and 'btn.position.x at frame 3' in page and 'http' not in page.replace('http-equiv', '')
+PY"
+check "golden check --record-missing records, says so, never overwrites" bash -c "
+    cd gp && rm golden/timing/frame-0004.png golden/timing/state.jsonl && cp golden/timing/frame-0002.png golden/timing/frame-0000.png &&
+    cp golden/timing/frame-0000.png before.png
+    '$kinetic' golden check --record-missing > out.txt; code=\$?; cat out.txt
+    [ \$code = 1 ] && cmp golden/timing/frame-0000.png before.png && [ -f golden/timing/frame-0004.png ] && [ -f golden/timing/state.jsonl ] &&
+    grep -q '^timing frame 0004  recorded  no golden yet: recorded golden/timing/frame-0004.png' out.txt &&
+    grep -q '^timing state  recorded' out.txt && grep -q '^timing frame 0000  FAIL' out.txt &&
+    '$kinetic' golden update >/dev/null && '$kinetic' golden check >/dev/null"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

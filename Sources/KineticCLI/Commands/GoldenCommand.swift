@@ -54,26 +54,34 @@ struct GoldenCommand: ParsableCommand {
             return yaml.map { "scenes/" + $0 }
         }
 
-        /// Loads the scene at `path` and renders its golden frames at `golden.scale`.
-        /// Problems are printed; the error thrown is the exit status (65 or 66).
-        func renderGoldenFrames(_ path: String) throws -> (scene: Scene, frames: [(index: Int, image: PixelImage)]) {
-            var scene = try SceneLoading.load(path, limits: limitOptions.limits)
-            scene.settings.scale = scene.golden.scale
-            let (indices, outOfRange) = GoldenFrames.indices(scene.golden, frameCount: scene.frameCount)
+        /// Loads the scene at `path`, renders its golden frames at `golden.scale` (and its
+        /// filmstrip) and records its state. Problems are printed; the error thrown is the
+        /// exit status.
+        func renderGoldens(_ path: String) throws -> RenderedScene {
+            let scene = try SceneLoading.load(path, limits: limitOptions.limits)
+            let (indices, outOfRange) = GoldenFrames.indices(scene)
             if !outOfRange.isEmpty {
                 Terminal.error("\(path): golden frames \(outOfRange.map(String.init).joined(separator: ", ")) are outside 0…\(scene.frameCount - 1)")
                 throw ExitStatus.dataError
             }
             do {
-                let renderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: jobs, showsProgress: false)
-                return (scene, try renderer.images(frames: indices))
+                var scaled = scene
+                scaled.settings.scale = scene.golden.scale
+                let renderer = try SceneRenderer(scene: scaled, limits: limitOptions.limits, jobs: jobs, showsProgress: false)
+                return RenderedScene(
+                    scene: scene, frames: try renderer.images(frames: indices),
+                    name: GoldenFrames.sceneName(path), folder: GoldenFrames.folder(forScene: path, goldenDir: goldenDir),
+                    filmstrip: scene.golden.filmstrip ? try GoldenFrames.filmstrip(scene, limits: limitOptions.limits, jobs: jobs) : nil,
+                    state: scene.golden.state ? try StateTable.record(scene, maxParticles: limitOptions.limits.maxParticles) : nil)
             } catch let error as SceneRenderError {
                 Terminal.error("\(path): \(error)")
                 throw ExitCode(error.exitCode)
+            } catch {
+                throw SceneLoading.exit(for: error, scene: path)
             }
         }
 
-        /// One scene's golden frames as rendered now, and where its golden images live.
+        /// One scene's goldens as rendered now, and where its golden files live.
         struct RenderedScene {
             var scene: Scene
             var frames: [(index: Int, image: PixelImage)]
@@ -81,24 +89,39 @@ struct GoldenCommand: ParsableCommand {
             var name: String
             /// `golden/NAME`.
             var folder: String
+            /// Every frame in a grid, when `golden.filmstrip` is on.
+            var filmstrip: PixelImage?
+            /// Every frame's state, unless `golden.state` is off.
+            var state: StateTable?
 
             /// `NAME frame NNNN`, how the reports name a frame.
-            func label(_ index: Int) -> String { "\(name) frame \(String(format: "%04d", index))" }
+            func label(_ index: Int) -> String { "\(name) \(Self.caseName(index))" }
+
+            /// `frame NNNN`.
+            static func caseName(_ index: Int) -> String { "frame \(String(format: "%04d", index))" }
+
+            /// The pictures to compare: each golden frame, then the filmstrip.
+            var pictures: [(name: String, file: String, image: PixelImage)] {
+                frames.map { (Self.caseName($0.index), GoldenFrames.fileName(frame: $0.index), $0.image) }
+                    + (filmstrip.map { [("filmstrip", GoldenFrames.filmstripFileName, $0)] } ?? [])
+            }
+
+            /// `golden/NAME/FILE`.
+            func path(_ file: String) -> String { GoldenFrames.join(folder, file) }
         }
 
-        /// Renders each scene's golden frames in turn and hands them to `body`. A scene that
+        /// Renders each scene's goldens in turn and hands them to `body`. A scene that
         /// cannot be rendered is skipped (the other scenes are still done); the worst exit
         /// status of those skipped is returned.
         func forEachScene(_ body: (RenderedScene) throws -> Void) throws -> ExitCode? {
             var status: ExitCode?
             for path in try scenePaths() {
-                let rendered: (scene: Scene, frames: [(index: Int, image: PixelImage)])
-                do { rendered = try renderGoldenFrames(path) } catch let code as ExitCode {
+                let rendered: RenderedScene
+                do { rendered = try renderGoldens(path) } catch let code as ExitCode {
                     status = GoldenCommand.worst(status, code)
                     continue
                 }
-                try body(RenderedScene(scene: rendered.scene, frames: rendered.frames, name: GoldenFrames.sceneName(path),
-                                       folder: GoldenFrames.folder(forScene: path, goldenDir: goldenDir)))
+                try body(rendered)
             }
             return status
         }
@@ -115,7 +138,7 @@ struct GoldenCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Render every golden frame and compare it with its golden image.",
+            abstract: "Render every golden frame and compare it with its golden image; compare every frame's state.",
             discussion: """
             A pixel differs when any of its RGBA channels (un-premultiplied) is more than
             tolerance.channel away; a frame mismatches when more than tolerance.pixels of
@@ -124,11 +147,26 @@ struct GoldenCommand: ParsableCommand {
             difference, and SSIM (mean over 8×8 windows of Rec. 601 luma over white; 1 =
             identical). For each mismatch a PNG with the actual frame, the expected one
             and an amplified diff side by side (red: over the tolerance, blue: within it)
-            is written to OUTPUT/NAME/frame-NNNN.png.
+            is written to OUTPUT/NAME/frame-NNNN.png. A filmstrip (golden.filmstrip) is
+            compared the same way.
 
-            Exit status: 0 all match, 1 a frame mismatches, 65 invalid scene, 66 missing
-            scene (a scene that cannot be checked outranks a mismatch; the other scenes
-            are still checked).
+            The state of every frame (golden/NAME/state.jsonl, unless golden.state is off)
+            is compared key by key under a tolerance per kind of value; a mismatch names
+            the first frame where the scene parts from it:
+              NAME state  FAIL  btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6
+
+            --junit FILE writes JUnit XML (a test case per frame, filmstrip and state);
+            --html DIR a static report with expected / actual / diff of each mismatch;
+            --record-missing writes the goldens that do not exist yet (never overwriting
+            one) and says so; they count as passed.
+
+            Exit status: 0 all match, 1 something mismatches, 65 invalid scene, 66 missing
+            scene, 70 simulation failure, 73 report not writable (a scene that cannot be
+            checked outranks a mismatch; the other scenes are still checked).
+
+            Examples:
+              kinetic golden check --junit reports/golden.xml --html reports/golden
+              kinetic golden check scenes/button.yaml --record-missing
             """)
 
         @OptionGroup var options: Options
@@ -136,80 +174,189 @@ struct GoldenCommand: ParsableCommand {
         @Option(name: [.short, .long], help: ArgumentHelp("Folder for the pictures of mismatching frames.", valueName: "DIR"))
         var output = "golden-failures"
 
+        @Option(help: ArgumentHelp("Write a JUnit XML report to FILE.", valueName: "FILE"))
+        var junit: String?
+
+        @Option(help: ArgumentHelp("Write a static HTML report (index.html and PNGs) to DIR.", valueName: "DIR"))
+        var html: String?
+
+        @Flag(help: "Write goldens that do not exist yet (never overwriting one), and say so.")
+        var recordMissing = false
+
         func run() throws {
-            var status: ExitCode?
-            var checked = 0, mismatched = 0
-            let skipped = try options.forEachScene { rendered in
-                let name = rendered.name
-                let spec = rendered.scene.golden
-                for (index, actual) in rendered.frames {
-                    let goldenPath = GoldenFrames.join(rendered.folder, GoldenFrames.fileName(frame: index))
-                    let label = rendered.label(index)
-                    checked += 1
-                    let expected: PixelImage?
-                    let verdict: GoldenFrames.Verdict
-                    switch GoldenFrames.read(goldenPath) {
-                    case .success(let image):
-                        expected = image
-                        verdict = GoldenFrames.judge(actual, against: image, spec: spec)
-                    case .failure(let error):
-                        expected = nil
-                        verdict = .unreadable(error)
-                    }
-                    let picture = GoldenFrames.join(GoldenFrames.join(output, name), GoldenFrames.fileName(frame: index))
-                    let line: String
-                    switch verdict {
-                    case .match(let d):
-                        print("\(label)  ok    \(GoldenFrames.describe(d))")
-                        // A picture left by an earlier failing run would mislead.
-                        try? FileManager.default.removeItem(atPath: picture)
-                        continue
-                    case .mismatch(let d):
-                        line = "\(label)  FAIL  \(GoldenFrames.describe(d))  (over \(String(format: "%.3f", spec.pixelTolerance * 100)) % at Δ > \(spec.channelTolerance))"
-                    case .sizeMismatch(let error):
-                        line = "\(label)  FAIL  \(error)"
-                    case .missing:
-                        line = "\(label)  FAIL  no golden image \(goldenPath) (bless it with kinetic golden update)"
-                    case .unreadable(let error):
-                        line = "\(label)  FAIL  \(error)"
-                    }
-                    mismatched += 1
-                    status = GoldenCommand.worst(status, ExitCode.failure)
-                    do {
-                        try writeFailure(actual: actual, expected: expected ?? PixelImage(width: 0, height: 0),
-                                         channelTolerance: spec.channelTolerance, to: picture)
-                        print("\(line)\n    actual | expected | diff → \(picture)")
-                    } catch {
-                        print(line)
-                        Terminal.error("\(error)")
-                    }
+            var session = CheckSession(output: output, recordMissing: recordMissing)
+            if let html {
+                do { session.html = try HTMLReport(folder: html) } catch {
+                    Terminal.error("\(error)")
+                    throw ExitStatus.cannotCreate
                 }
             }
+            let skipped = try options.forEachScene { rendered in
+                for picture in rendered.pictures { session.checkPicture(picture, of: rendered) }
+                if let state = rendered.state { session.checkState(state, of: rendered) }
+            }
+            var status = session.status
             if let skipped { status = GoldenCommand.worst(status, skipped) }
-            print("golden check: \(checked) frames, \(mismatched) mismatched")
+            let t = session.tally
+            print("golden check: \(t.pictures) frames, \(t.picturesFailed) mismatched; \(t.states) states, \(t.statesFailed) mismatched"
+                  + (t.recorded > 0 ? "; \(t.recorded) recorded (review and commit them)" : ""))
+            do {
+                if let junit { try AtomicFile.write(Array(session.junit.xml().utf8), to: junit) }
+                try session.html?.finish()
+            } catch {
+                Terminal.error("\(error)")
+                status = GoldenCommand.worst(status, ExitStatus.cannotCreate)
+            }
             if let status { throw status }
         }
+    }
 
-        private func writeFailure(actual: PixelImage, expected: PixelImage, channelTolerance: Int, to path: String) throws {
-            let diff = ImageComparison.diffImage(actual: actual, expected: expected, channelTolerance: channelTolerance)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
-            try PNGWriter.write(ImageComparison.sideBySide([actual, expected, diff]), to: path)
+    /// What a check has found so far, and the reports it writes.
+    struct CheckSession {
+        var output: String
+        var recordMissing: Bool
+        var junit = JUnitReport()
+        var html: HTMLReport?
+        var tally = (pictures: 0, picturesFailed: 0, states: 0, statesFailed: 0, recorded: 0)
+        var status: ExitCode?
+
+        init(output: String, recordMissing: Bool) {
+            self.output = output
+            self.recordMissing = recordMissing
+        }
+
+        /// A frame or filmstrip against its golden image.
+        mutating func checkPicture(_ picture: (name: String, file: String, image: PixelImage),
+                                   of rendered: Options.RenderedScene) {
+            let spec = rendered.scene.golden
+            let goldenPath = rendered.path(picture.file)
+            let label = "\(rendered.name) \(picture.name)"
+            let actual = picture.image
+            tally.pictures += 1
+            let expected: PixelImage?
+            let verdict: GoldenFrames.Verdict
+            switch GoldenFrames.read(goldenPath) {
+            case .success(let image):
+                expected = image
+                verdict = GoldenFrames.judge(actual, against: image, spec: spec)
+            case .failure(let error):
+                expected = nil
+                verdict = .unreadable(error)
+            }
+            var c = GoldenCase(scene: rendered.name, name: picture.name, status: .failed, message: "", goldenPath: goldenPath)
+            let failurePicture = GoldenFrames.join(GoldenFrames.join(output, rendered.name), picture.file)
+            switch verdict {
+            case .match(let d):
+                c.status = .passed
+                c.difference = d
+                c.message = GoldenFrames.describe(d)
+                print("\(label)  ok    \(c.message)")
+                // A picture left by an earlier failing run would mislead.
+                try? FileManager.default.removeItem(atPath: failurePicture)
+            case .missing where recordMissing:
+                record(&c, label: label) { try PNGWriter.write(actual, to: goldenPath) }
+            case .mismatch(let d):
+                c.difference = d
+                c.message = "\(GoldenFrames.describe(d))  (over \(String(format: "%.3f", spec.pixelTolerance * 100)) % at Δ > \(spec.channelTolerance))"
+            case .sizeMismatch(let error):
+                c.message = "\(error)"
+            case .missing:
+                c.message = "no golden image \(goldenPath) (bless it with kinetic golden update)"
+            case .unreadable(let error):
+                c.message = "\(error)"
+            }
+            if c.status == .failed {
+                tally.picturesFailed += 1
+                status = GoldenCommand.worst(status, ExitCode.failure)
+                let line = "\(label)  FAIL  \(c.message)"
+                let diff = ImageComparison.diffImage(actual: actual, expected: expected ?? PixelImage(width: 0, height: 0),
+                                                     channelTolerance: spec.channelTolerance)
+                do {
+                    try FileManager.default.createDirectory(atPath: (failurePicture as NSString).deletingLastPathComponent,
+                                                            withIntermediateDirectories: true)
+                    try PNGWriter.write(ImageComparison.sideBySide([actual, expected ?? PixelImage(width: 0, height: 0), diff]),
+                                        to: failurePicture)
+                    print("\(line)\n    actual | expected | diff → \(failurePicture)")
+                } catch {
+                    print(line)
+                    Terminal.error("\(error)")
+                }
+                add(c, images: (actual, expected, diff))
+            } else {
+                add(c, images: nil)
+            }
+        }
+
+        /// Every frame's state against the golden state.
+        mutating func checkState(_ state: StateTable, of rendered: Options.RenderedScene) {
+            let goldenPath = rendered.path(StateTable.fileName)
+            let label = "\(rendered.name) state"
+            tally.states += 1
+            var c = GoldenCase(scene: rendered.name, name: "state", status: .failed, message: "", goldenPath: goldenPath)
+            switch StateTable.read(goldenPath) {
+            case .success(let golden?):
+                if let d = state.difference(from: golden) {
+                    c.message = d.description
+                } else {
+                    c.status = .passed
+                    c.message = "\(state.columns.count) keys × \(state.frameCount) frames"
+                    print("\(label)  ok    \(c.message)")
+                }
+            case .success(nil) where recordMissing:
+                record(&c, label: label) { try AtomicFile.write(Array(state.encoded().utf8), to: goldenPath) }
+            case .success(nil):
+                c.message = "no golden state \(goldenPath) (bless it with kinetic golden update)"
+            case .failure(let error):
+                c.message = "\(error)"
+            }
+            if c.status == .failed {
+                tally.statesFailed += 1
+                status = GoldenCommand.worst(status, ExitCode.failure)
+                print("\(label)  FAIL  \(c.message)")
+            }
+            add(c, images: nil)
+        }
+
+        /// Writes a missing golden with `write` (`--record-missing`); a failure to write it
+        /// is a failure of the case.
+        private mutating func record(_ c: inout GoldenCase, label: String, _ write: () throws -> Void) {
+            do {
+                try FileManager.default.createDirectory(atPath: (c.goldenPath as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+                try write()
+                c.status = .recorded
+                c.message = "no golden yet: recorded \(c.goldenPath)"
+                tally.recorded += 1
+                print("\(label)  recorded  \(c.message)")
+            } catch {
+                c.message = "no golden yet, and it could not be recorded: \(error)"
+            }
+        }
+
+        private mutating func add(_ c: GoldenCase, images: (actual: PixelImage, expected: PixelImage?, diff: PixelImage)?) {
+            junit.add(c)
+            do { try html?.add(c, images: images) } catch {
+                Terminal.error("\(error)")
+                status = GoldenCommand.worst(status, ExitStatus.cannotCreate)
+            }
         }
     }
 
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "update",
-            abstract: "Re-render the golden frames and write them as the new golden images.",
+            abstract: "Re-render the golden frames and record every frame's state as the new goldens.",
             discussion: """
-            Prints for each frame whether it is new, unchanged (the file is left alone),
-            or changed and by how much (differing pixels under the scene's tolerance, the
-            largest channel difference and SSIM against the old image). Files are written
-            atomically. Golden images of frames no longer listed are reported, not
-            deleted. Look at the changed frames before committing them.
+            Prints for each frame (and the filmstrip) whether it is new, unchanged (the
+            file is left alone), or changed and by how much (differing pixels under the
+            scene's tolerance, the largest channel difference and SSIM against the old
+            image), and for the state file where the new state first parts from the old.
+            Files are written atomically. Golden files no longer wanted (frames no longer
+            listed, a state or filmstrip turned off) are reported, not deleted. Look at the
+            changed frames before committing them.
 
-            Exit status: 0 done, 65 invalid scene, 66 missing scene, 73 not writable.
+            Exit status: 0 done, 65 invalid scene, 66 missing scene, 70 simulation
+            failure, 73 not writable.
             """)
 
         @OptionGroup var options: Options
@@ -217,27 +364,29 @@ struct GoldenCommand: ParsableCommand {
         func run() throws {
             var status: ExitCode?
             let skipped = try options.forEachScene { rendered in
-                let name = rendered.name, folder = rendered.folder
                 do {
-                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                    for (index, image) in rendered.frames {
-                        let file = GoldenFrames.join(folder, GoldenFrames.fileName(frame: index))
-                        let label = rendered.label(index)
-                        let bytes = try PNGWriter.encode(image)
+                    try FileManager.default.createDirectory(atPath: rendered.folder, withIntermediateDirectories: true)
+                    for picture in rendered.pictures {
+                        let file = rendered.path(picture.file)
+                        let bytes = try PNGWriter.encode(picture.image)
                         let old = FileManager.default.contents(atPath: file)
-                        if let old, [UInt8](old) == bytes {
-                            print("\(label)  unchanged")
-                            continue
+                        let change = old.map { [UInt8]($0) == bytes ? nil : describeChange(picture.image, oldFile: file, spec: rendered.scene.golden) }
+                        try write(bytes, to: file, label: "\(rendered.name) \(picture.name)", change: change)
+                    }
+                    if let state = rendered.state {
+                        let file = rendered.path(StateTable.fileName)
+                        let text = state.encoded()
+                        let change = FileManager.default.contents(atPath: file).map { old -> String? in
+                            if String(decoding: old, as: UTF8.self) == text { return nil }
+                            switch StateTable.read(file) {
+                            case .success(let golden?):
+                                return state.difference(from: golden).map { "changed: \($0.description)" } ?? "changed within tolerance"
+                            case .success(nil), .failure: return "changed (the old file was not a readable state file)"
+                            }
                         }
-                        let change = old == nil ? "new" : describeChange(image, oldFile: file, spec: rendered.scene.golden)
-                        try AtomicFile.write(bytes, to: file)
-                        print("\(label)  \(change)  → \(file)")
+                        try write(Array(text.utf8), to: file, label: "\(rendered.name) state", change: change)
                     }
-                    let kept = Set(rendered.frames.map { GoldenFrames.fileName(frame: $0.index) })
-                    let present = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                    for stale in present.sorted() where stale.hasPrefix("frame-") && stale.hasSuffix(".png") && !kept.contains(stale) {
-                        print("\(name) \(stale)  stale: no longer a golden frame (delete it if it is not needed)")
-                    }
+                    reportStale(rendered)
                 } catch {
                     Terminal.error("\(error)")
                     status = GoldenCommand.worst(status, ExitStatus.cannotCreate)
@@ -245,6 +394,33 @@ struct GoldenCommand: ParsableCommand {
             }
             if let skipped { status = GoldenCommand.worst(status, skipped) }
             if let status { throw status }
+        }
+
+        /// Writes a golden file; `change` is nil for an existing file left as it is, and
+        /// how it changed otherwise (no file: new).
+        private func write(_ bytes: [UInt8], to file: String, label: String, change: String??) throws {
+            switch change {
+            case .some(nil):
+                print("\(label)  unchanged")
+            case .some(let how?):
+                try AtomicFile.write(bytes, to: file)
+                print("\(label)  \(how)  → \(file)")
+            case nil:
+                try AtomicFile.write(bytes, to: file)
+                print("\(label)  new  → \(file)")
+            }
+        }
+
+        /// Lists golden files of the folder the scene no longer has.
+        private func reportStale(_ rendered: Options.RenderedScene) {
+            var kept = Set(rendered.pictures.map(\.file))
+            if rendered.state != nil { kept.insert(StateTable.fileName) }
+            let present = (try? FileManager.default.contentsOfDirectory(atPath: rendered.folder)) ?? []
+            for stale in present.sorted() where !kept.contains(stale) {
+                let golden = (stale.hasPrefix("frame-") && stale.hasSuffix(".png")) || stale == GoldenFrames.filmstripFileName
+                    || stale == StateTable.fileName
+                if golden { print("\(rendered.name) \(stale)  stale: no longer a golden (delete it if it is not needed)") }
+            }
         }
 
         /// How the new frame differs from the golden image it replaces.

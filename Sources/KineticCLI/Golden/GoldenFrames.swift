@@ -1,6 +1,7 @@
 import Foundation
 import KineticEncode
 import KineticGeometry
+import KineticRender
 import KineticScene
 
 /// Where a scene's golden frames live, which frames they are, and how a rendered frame
@@ -32,10 +33,18 @@ enum GoldenFrames {
         folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
     }
 
-    /// The golden frame indices in ascending order without repeats (`last` is
+    /// The golden frames of `scene`: those `golden.frames` lists, else frames spread over
+    /// the timeline (``spread(_:)``). Listed indices past the end are returned in
+    /// `outOfRange`.
+    static func indices(_ scene: Scene) -> (frames: [Int], outOfRange: [Int]) {
+        guard let listed = scene.golden.frames else { return (spread(scene), []) }
+        return indices(listed, frameCount: scene.frameCount)
+    }
+
+    /// The listed frame indices in ascending order without repeats (`last` is
     /// `frameCount − 1`). Indices past the end are returned in `outOfRange`.
-    static func indices(_ spec: GoldenSpec, frameCount: Int) -> (frames: [Int], outOfRange: [Int]) {
-        let all = spec.frames.map { ref -> Int in
+    static func indices(_ listed: [GoldenSpec.FrameRef], frameCount: Int) -> (frames: [Int], outOfRange: [Int]) {
+        let all = listed.map { ref -> Int in
             switch ref {
             case .index(let i): i
             case .last: frameCount - 1
@@ -43,6 +52,47 @@ enum GoldenFrames {
         }
         let unique = Set(all).sorted()
         return (unique.filter { $0 >= 0 && $0 < frameCount }, unique.filter { $0 < 0 || $0 >= frameCount })
+    }
+
+    /// At most this many even steps over the timeline (beyond it the state golden, which
+    /// holds every frame, is what sees a shorter animation).
+    static let maxSpreadSteps = 32
+
+    /// The golden frames of a scene without `golden.frames` (docs/golden.md): the first
+    /// and last frames; the frame where each animation of `animations:` and of the
+    /// behaviors begins and the first frame after it ends; each `at:` event's frame; and
+    /// frames evenly spread, no further apart than the shortest forward pass of any
+    /// animation (events' included) nor a quarter of the timeline (nor closer than
+    /// 1/``maxSpreadSteps`` of it), so no animation can start and end between two of them
+    /// unseen.
+    static func spread(_ scene: Scene) -> [Int] {
+        let last = scene.frameCount - 1
+        guard last > 0 else { return [0] }
+        let fps = scene.settings.fps
+        /// The first frame showing time `t` or later; nil outside the timeline.
+        func frame(from t: Double) -> Int? {
+            guard t.isFinite else { return nil }
+            let f = (t * fps - 1e-6).rounded(.up)
+            return f >= 0 && f <= Double(last) ? Int(f) : nil
+        }
+        var frames: Set<Int> = [0, last]
+        var timings = scene.animations.map(\.timing) + scene.behaviorAnimations.map(\.spec.timing)
+        for t in timings {
+            for time in [t.beginTime, t.endTime] { if let f = frame(from: time) { frames.insert(f) } }
+        }
+        for event in scene.events {
+            if case .time(let t) = event.trigger, let f = frame(from: t) { frames.insert(f) }
+            for action in event.actions {
+                if case .animate(let spec, _) = action.kind { timings.append(spec.timing) }
+            }
+        }
+        // The shortest forward pass, in frames: any span that long holds a spread frame.
+        let passes = timings.filter { $0.speed > 0 && $0.duration > 0 }.map { $0.duration / $0.speed * fps }
+        let step = max(Double(last) / Double(maxSpreadSteps), min(Double(last) / 4, passes.min() ?? .infinity))
+        // Whole frames: rounded spread frames are then at most `floor(step)` apart.
+        let count = Int((Double(last) / max(1, step.rounded(.down))).rounded(.up))
+        for i in 0...count { frames.insert(Int((Double(i) * Double(last) / Double(count)).rounded())) }
+        return frames.sorted()
     }
 
     /// How a rendered frame stands against its golden image.
@@ -86,5 +136,29 @@ enum GoldenFrames {
     /// A difference as the report prints it: `differing 0.120 %  max Δ 14  SSIM 0.9987`.
     static func describe(_ d: ImageDifference) -> String {
         String(format: "differing %.3f %%  max Δ %d  SSIM %.4f", d.differingShare * 100, d.maxChannelDifference, d.ssim)
+    }
+}
+
+// MARK: - Filmstrip
+
+extension GoldenFrames {
+    /// `filmstrip.png`, a scene's filmstrip golden in its golden folder.
+    static let filmstripFileName = "filmstrip.png"
+    /// Each frame of a filmstrip is rendered this many pixels on its longer side…
+    static let filmstripSide = 80.0
+    /// …and laid out this many to a row, labelled with its index.
+    static let filmstripColumns = 10
+
+    /// The filmstrip of `scene`: every frame rendered small (``filmstripSide`` pixels on
+    /// the longer side, whatever `golden.scale`) in a grid of ``filmstripColumns`` columns,
+    /// each labelled with its frame index (ContactSheet's layout, on white).
+    static func filmstrip(_ scene: Scene, limits: SceneLimits, jobs: Int) throws -> PixelImage {
+        var small = scene
+        let size = scene.settings.size
+        small.settings.scale = filmstripSide / max(size.width, size.height, 1e-9)
+        let renderer = try SceneRenderer(scene: small, limits: limits, jobs: jobs, showsProgress: false)
+        let frames = try renderer.images(frames: Array(0..<scene.frameCount))
+        return ContactSheet.compose(frames.map { (label: "\($0.index)", image: $0.image) }, columns: filmstripColumns,
+                                    background: .white, thumbnailSize: Int(filmstripSide))
     }
 }

@@ -9,16 +9,38 @@ enum InspectReport {
     /// `items` are the dynamic items' simulated states (empty without dynamics);
     /// `particles` lists every live particle of the emitters.
     static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:], particles: Bool = false) -> String {
+        var report = entries(for: frame, items: items, detail: particles ? .particles : .standard)
+        report["frame"] = frame.index
+        report["time"] = number(frame.time)
+        let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// How much of a frame the report holds.
+    enum Detail {
+        /// Section 10's report.
+        case standard
+        /// With every live particle.
+        case particles
+        /// What a state golden keeps of every frame (docs/golden.md): the layers' own
+        /// values without the corners (they follow from the values of the layer and its
+        /// superlayers), a shape's path as its bounding box and length instead of its
+        /// path data, and the emitters' counts.
+        case state
+    }
+
+    /// The report's `layers`, `items` and `emitters` of one frame, as JSON objects.
+    static func entries(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: Any] {
         var layers: [String: Any] = [:]
         // The renderer's composition: each layer's plane flattened into its superlayer's.
         Listing.forEachLayer(frame.layers) { key, layer, placement in
-            layers[key] = describe(layer, placement: placement)
+            layers[key] = describe(layer, placement: placement, detail: detail)
         }
         var emitters: [String: Any] = [:]
-        for layer in frame.layers { layer.forEach { describeEmitter($0, particles: particles, into: &emitters) } }
-        let report: [String: Any] = [
-            "frame": frame.index,
-            "time": number(frame.time),
+        for layer in frame.layers {
+            layer.forEach { describeEmitter($0, particles: detail == .particles, into: &emitters) }
+        }
+        return [
             "layers": layers,
             "items": items.mapValues { s -> [String: Any] in
                 ["center": point(s.center), "angle": number(s.angle),
@@ -26,12 +48,10 @@ enum InspectReport {
             },
             "emitters": emitters,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// One layer's entry; `placement` is how it reaches the canvas.
-    private static func describe(_ layer: Layer, placement: Listing.Placement) -> [String: Any] {
+    private static func describe(_ layer: Layer, placement: Listing.Placement, detail: Detail) -> [String: Any] {
         var d: [String: Any] = [
             "type": layer.type.rawValue,
             "position": point(layer.position),
@@ -41,10 +61,12 @@ enum InspectReport {
             "hidden": layer.isHidden,
             "zPosition": number(layer.zPosition),
             "transform": layer.transform.fields.map(number),
-            // A corner the renderer cannot place (at or behind the eye) is null.
-            "corners": layer.bounds.corners.map { corner -> Any in placement.canvasPoint(of: corner).map(point) ?? NSNull() },
             "cornerRadius": number(layer.cornerRadius),
         ]
+        if detail != .state {
+            // A corner the renderer cannot place (at or behind the eye) is null.
+            d["corners"] = layer.bounds.corners.map { corner -> Any in placement.canvasPoint(of: corner).map(point) ?? NSNull() }
+        }
         if let c = layer.backgroundColor { d["backgroundColor"] = c.hexString }
         if layer.borderWidth > 0 {
             d["borderWidth"] = number(layer.borderWidth)
@@ -55,8 +77,14 @@ enum InspectReport {
         if !layer.sublayerTransform.isIdentity { d["sublayerTransform"] = layer.sublayerTransform.fields.map(number) }
         switch layer.content {
         case .shape(let s):
-            let trimmed = s.strokeStart == 0 && s.strokeEnd == 1 ? s.path : s.path.trimmed(from: s.strokeStart, to: s.strokeEnd)
-            d["path"] = trimmed.svgData()
+            if detail == .state {
+                let box = s.path.boundingBox
+                d["pathBounds"] = [box.origin.x, box.origin.y, box.size.width, box.size.height].map(number)
+                d["pathLength"] = number(s.path.length)
+            } else {
+                let trimmed = s.strokeStart == 0 && s.strokeEnd == 1 ? s.path : s.path.trimmed(from: s.strokeStart, to: s.strokeEnd)
+                d["path"] = trimmed.svgData()
+            }
             d["strokeStart"] = number(s.strokeStart)
             d["strokeEnd"] = number(s.strokeEnd)
             d["fillColor"] = s.fillColor?.hexString ?? NSNull()

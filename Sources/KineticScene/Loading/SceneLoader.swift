@@ -157,7 +157,7 @@ public enum SceneLoader {
     }
 
     private static func golden(_ f: Field, frameCount: Int?) -> GoldenSpec? {
-        guard let m = f.mapping(allowed: ["frames", "scale", "tolerance"]) else { return nil }
+        guard let m = f.mapping(allowed: ["frames", "scale", "tolerance", "state", "filmstrip"]) else { return nil }
         var g = GoldenSpec()
         if let ff = m["frames"], let items = ff.elements {
             var frames: [GoldenSpec.FrameRef] = []
@@ -171,6 +171,8 @@ public enum SceneLoader {
             g.frames = frames
         }
         if let v = m["scale"]?.positiveNumber { g.scale = v }
+        if let v = m["state"]?.bool { g.state = v }
+        if let v = m["filmstrip"]?.bool { g.filmstrip = v }
         if let tf = m["tolerance"], let t = tf.mapping(allowed: ["channel", "pixels"]) {
             if let c = t["channel"], let v = c.integer {
                 if (0...255).contains(v) { g.channelTolerance = v } else { c.report("channel tolerance is 0…255") }

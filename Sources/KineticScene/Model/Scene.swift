@@ -46,13 +46,19 @@ public struct SceneSettings: Sendable {
 /// The `golden:` block of section 8.
 public struct GoldenSpec: Sendable {
     public enum FrameRef: Hashable, Sendable { case index(Int), last }
-    public var frames: [FrameRef] = [.index(0), .last]
+    /// The frames listed; nil when `frames` is absent (the CLI then spreads frames over
+    /// the timeline).
+    public var frames: [FrameRef]? = nil
     public var scale: Double = 1
     /// Per-channel difference allowed (0–255).
     public var channelTolerance: Int = 8
     /// Share of pixels (0…1) that may exceed the channel tolerance.
     /// Default 0: any pixel beyond the channel tolerance fails (output is deterministic).
     public var pixelTolerance: Double = 0
+    /// Whether the presentation state of every frame is a golden too (`state`, default on).
+    public var state = true
+    /// Whether a downscaled grid of every frame is a golden too (`filmstrip`, default off).
+    public var filmstrip = false
     public init() {}
 }
 

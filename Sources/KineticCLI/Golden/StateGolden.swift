@@ -1,0 +1,425 @@
+import Foundation
+import KineticScene
+
+/// A state golden: the presentation state of every frame of a scene (what `inspect`
+/// reports, in its `.state` detail), as one column of values per key, stored as
+/// `golden/NAME/state.jsonl` and compared key by key under a tolerance per kind of value
+/// (docs/golden.md).
+struct StateTable: Equatable {
+    /// Frames in the scene, and its frame rate (frame `i` shows `i / fps` s).
+    var frameCount: Int
+    var fps: Double
+    /// Columns in order: layers (in the report's key order), then items, then emitters.
+    var columns: [Column]
+
+    /// One key's values over the frames.
+    struct Column: Equatable {
+        /// `btn.position.x`, `ball.item.angle`, `sparks.cells.spark.born`.
+        var key: String
+        var kind: StateKind
+        /// One value per frame; nil where the key is absent (a layer not there then).
+        var values: [StateValue?]
+    }
+
+    /// The file name of a scene's state golden in its golden folder.
+    static let fileName = "state.jsonl"
+}
+
+/// A value of a state column: a number quantized to its kind's precision, or text.
+enum StateValue: Equatable {
+    /// The value divided by the kind's precision, rounded: what is stored, so a value
+    /// round-trips exactly.
+    case quanta(Int64)
+    case text(String)
+}
+
+/// The kinds of values, each with the precision it is stored at and the difference a
+/// check allows (documented in docs/golden.md; change both together).
+enum StateKind: String, CaseIterable {
+    /// Points: positions, sizes, radii, widths, translations, path bounds and lengths.
+    case length
+    /// Unitless numbers and angles: opacity, anchor points, stroke ends, scale and
+    /// rotation terms of transforms, radians, seconds, custom properties, birth rates.
+    case unit
+    /// The perspective terms of a transform (m14, m24, m34; −1/d for a distance d).
+    case perspective
+    /// Speeds of dynamic items, points per second.
+    case velocity
+    /// Whole numbers: particles alive and born, replicator instance counts.
+    case count
+    /// `#RRGGBBAA` colors.
+    case color
+    /// Everything else: types, flags, strings, names.
+    case text
+
+    /// The step values are rounded to when stored.
+    var precision: Double {
+        switch self {
+        case .length: 1e-3
+        case .unit: 1e-4
+        case .perspective: 1e-7
+        case .velocity: 1e-2
+        case .count: 1
+        case .color, .text: 0
+        }
+    }
+
+    /// The largest difference that still matches, in stored steps: ten for measured
+    /// values (0.01 pt, 0.001, 0.1 pt/s), far below what shows, well above float noise;
+    /// none for counts and text; one level per channel for colors.
+    var tolerance: Int64 {
+        switch self {
+        case .length, .unit, .perspective, .velocity: 10
+        case .count, .text: 0
+        case .color: 1
+        }
+    }
+
+    /// The kind of a report entry's component: `name` is the entry's key (`position`,
+    /// `transform`), `component` the index within its array (nil for a single value).
+    static func of(_ name: String, component: Int?) -> StateKind {
+        switch name {
+        case "transform", "sublayerTransform", "instanceTransform":
+            switch component {
+            case 12, 13, 14: return .length
+            case 3, 7, 11: return .perspective
+            default: return .unit
+            }
+        case "position", "bounds", "zPosition", "cornerRadius", "borderWidth", "lineWidth", "fontSize",
+             "emitterPosition", "pathBounds", "pathLength", "center":
+            return .length
+        case "velocity": return .velocity
+        case "alive", "born", "instanceCount": return .count
+        default: return .unit
+        }
+    }
+}
+
+extension StateTable {
+    // MARK: Recording
+
+    /// Records the state of every frame of `scene`, simulated in order as a render does.
+    static func record(_ scene: Scene, maxParticles: Int) throws -> StateTable {
+        let simulation = Simulation(timeline: Timeline(scene: scene))
+        var particles = ParticleSimulation(scene: scene, maxParticles: maxParticles)
+        var builder = Builder(frameCount: scene.frameCount)
+        for index in 0..<scene.frameCount {
+            let frame = try particles.addingParticles(to: simulation.frame(index))
+            builder.add(InspectReport.entries(for: frame, items: simulation.itemStates, detail: .state), frame: index)
+        }
+        return StateTable(frameCount: scene.frameCount, fps: scene.settings.fps, columns: builder.columns)
+    }
+
+    /// Gathers the columns frame by frame.
+    private struct Builder {
+        let frameCount: Int
+        var columns: [Column] = []
+        var indexOfKey: [String: Int] = [:]
+
+        init(frameCount: Int) { self.frameCount = frameCount }
+
+        mutating func add(_ report: [String: Any], frame: Int) {
+            func section(_ name: String) -> [String: Any] { report[name] as? [String: Any] ?? [:] }
+            for (key, entry) in section("layers").sorted(by: { $0.key < $1.key }) {
+                addEntries(of: entry, prefix: key, frame: frame)
+            }
+            for (key, entry) in section("items").sorted(by: { $0.key < $1.key }) {
+                addEntries(of: entry, prefix: key + ".item", frame: frame)
+            }
+            for (key, entry) in section("emitters").sorted(by: { $0.key < $1.key }) {
+                guard let cells = (entry as? [String: Any])?["cells"] as? [String: Any] else { continue }
+                for (cell, counts) in cells.sorted(by: { $0.key < $1.key }) {
+                    addEntries(of: counts, prefix: "\(key).cells.\(cell)", frame: frame)
+                }
+            }
+        }
+
+        private mutating func addEntries(of entry: Any, prefix: String, frame: Int) {
+            guard let d = entry as? [String: Any] else { return }
+            for (name, value) in d.sorted(by: { $0.key < $1.key }) {
+                if let list = value as? [Any] {
+                    let names = Self.componentNames(name, count: list.count)
+                    for (i, item) in list.enumerated() {
+                        set("\(prefix).\(name)\(names[i])", StateKind.of(name, component: i), item, frame: frame)
+                    }
+                } else if let map = value as? [String: Any] {
+                    for (sub, item) in map.sorted(by: { $0.key < $1.key }) {
+                        set("\(prefix).\(name).\(sub)", StateKind.of(name, component: nil), item, frame: frame)
+                    }
+                } else {
+                    set("\(prefix).\(name)", StateKind.of(name, component: nil), value, frame: frame)
+                }
+            }
+        }
+
+        /// `.x`/`.y` for points, `.x .y .width .height` for rects, `.m11`…`.m44` for
+        /// matrices, `[i]` for other lists.
+        private static func componentNames(_ name: String, count: Int) -> [String] {
+            switch count {
+            case 2 where name != "colors" && name != "locations": return [".x", ".y"]
+            case 4 where name == "bounds" || name == "pathBounds": return [".x", ".y", ".width", ".height"]
+            case 16: return (1...4).flatMap { r in (1...4).map { c in ".m\(r)\(c)" } }
+            default: return (0..<count).map { "[\($0)]" }
+            }
+        }
+
+        private mutating func set(_ key: String, _ numericKind: StateKind, _ value: Any, frame: Int) {
+            let stored: (StateKind, StateValue?)
+            switch value {
+            case let v as Double: stored = (numericKind, Self.quantize(v, numericKind))
+            case let v as Int: stored = (numericKind, Self.quantize(Double(v), numericKind))
+            case let v as Bool: stored = (.text, .text(v ? "true" : "false"))
+            case let v as String: stored = (HexColor.isHex(v) ? .color : .text, .text(v))
+            default: stored = (numericKind, nil)   // null: a corner behind the eye, none here
+            }
+            let c: Int
+            if let existing = indexOfKey[key] {
+                c = existing
+            } else {
+                c = columns.count
+                indexOfKey[key] = c
+                columns.append(Column(key: key, kind: stored.0, values: Array(repeating: nil, count: frameCount)))
+            }
+            columns[c].values[frame] = stored.1
+        }
+
+        private static func quantize(_ v: Double, _ kind: StateKind) -> StateValue? {
+            let q = (v / kind.precision).rounded()
+            // Beyond ±9e15 steps a value is no longer an exact integer; such a value
+            // (or a non-finite one) is kept as text so it is still compared.
+            guard q.isFinite, abs(q) < 9e15 else { return .text(String(v)) }
+            return .quanta(Int64(q))
+        }
+    }
+}
+
+private enum HexColor {
+    /// `#RRGGBBAA`, as the report writes colors.
+    static func isHex(_ s: String) -> Bool {
+        s.utf8.count == 9 && s.hasPrefix("#") && s.dropFirst().allSatisfy(\.isHexDigit)
+    }
+
+    /// The largest difference of the four channels of two `#RRGGBBAA` colors.
+    static func channelDifference(_ a: String, _ b: String) -> Int64? {
+        guard isHex(a), isHex(b), let x = UInt32(a.dropFirst(), radix: 16), let y = UInt32(b.dropFirst(), radix: 16) else {
+            return nil
+        }
+        var largest: Int64 = 0
+        for shift in stride(from: 0, to: 32, by: 8) {
+            let a = Int64((x >> UInt32(shift)) & 255), b = Int64((y >> UInt32(shift)) & 255)
+            largest = max(largest, abs(a - b))
+        }
+        return largest
+    }
+}
+
+// MARK: - The file
+
+/// Why a state golden file cannot be read.
+struct StateFileError: Error, CustomStringConvertible {
+    var path: String
+    var line: Int
+    var message: String
+    var description: String { "\(path):\(line): \(message)" }
+}
+
+extension StateTable {
+    /// The file's text, JSON Lines: a header object, then one array per column,
+    /// `[key, kind, runs]`. A number column's runs are differences, in stored steps, from
+    /// the previous frame's value (from 0 at the first value): `d` for one frame, `[d, n]`
+    /// for n frames each `d` further (a still or steadily moving value is one run). A text
+    /// column's runs are `s` or `[s, n]`. `null` / `[null, n]` mark absent values.
+    func encoded() -> String {
+        var lines = [header()]
+        for column in columns {
+            var runs: [String] = []
+            var previous: Int64 = 0
+            var pending: (item: String, count: Int)?
+            func flush() {
+                guard let p = pending else { return }
+                runs.append(p.count == 1 ? p.item : "[\(p.item),\(p.count)]")
+            }
+            for value in column.values {
+                let item: String
+                switch value {
+                case nil: item = "null"
+                case .quanta(let q)?: item = String(q - previous); previous = q
+                case .text(let s)?: item = Self.jsonString(s)
+                }
+                if let p = pending, p.item == item {
+                    pending = (item, p.count + 1)
+                } else {
+                    flush()
+                    pending = (item, 1)
+                }
+            }
+            flush()
+            lines.append("[\(Self.jsonString(column.key)),\"\(column.kind.rawValue)\",[\(runs.joined(separator: ","))]]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func header() -> String {
+        let precision = StateKind.allCases.filter { $0.precision > 0 }
+            .map { "\"\($0.rawValue)\":\($0.precision)" }.joined(separator: ",")
+        return "{\"format\":\"kinetic-state\",\"version\":1,\"frames\":\(frameCount),\"fps\":\(fps),\"precision\":{\(precision)}}"
+    }
+
+    private static func jsonString(_ s: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+
+    /// Reads a file written by ``encoded()``.
+    static func decode(_ text: String, path: String) throws(StateFileError) -> StateTable {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
+        func fail(_ line: Int, _ message: String) -> StateFileError { StateFileError(path: path, line: line + 1, message: message) }
+        func json(_ line: Substring) -> Any? { try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) }
+        guard let (_, first) = lines.next(), let head = json(first) as? [String: Any],
+              head["format"] as? String == "kinetic-state", head["version"] as? Int == 1,
+              let frames = head["frames"] as? Int, frames >= 0, frames <= 10_000_000, let fps = head["fps"] as? Double else {
+            throw fail(0, "not a kinetic state file (version 1)")
+        }
+        var table = StateTable(frameCount: frames, fps: fps, columns: [])
+        while let (n, line) = lines.next() {
+            if line.isEmpty { continue }
+            guard let row = json(line) as? [Any], row.count == 3, let key = row[0] as? String,
+                  let kind = (row[1] as? String).flatMap(StateKind.init(rawValue:)), let runs = row[2] as? [Any] else {
+                throw fail(n, "expected [key, kind, runs]")
+            }
+            var values: [StateValue?] = []
+            values.reserveCapacity(frames)
+            var previous: Int64 = 0
+            for run in runs {
+                let (item, count): (Any, Int)
+                if let pair = run as? [Any] {
+                    guard pair.count == 2, let c = pair[1] as? Int, c > 0 else { throw fail(n, "\(key): a run is [value, count]") }
+                    (item, count) = (pair[0], c)
+                } else {
+                    (item, count) = (run, 1)
+                }
+                guard values.count + count <= frames else { throw fail(n, "\(key): more values than the \(frames) frames") }
+                for _ in 0..<count {
+                    if item is NSNull {
+                        values.append(nil)
+                    } else if let s = item as? String {
+                        values.append(.text(s))
+                    } else if let d = (item as? NSNumber)?.int64Value {
+                        previous += d
+                        values.append(.quanta(previous))
+                    } else {
+                        throw fail(n, "\(key): a value is a number, a string or null")
+                    }
+                }
+            }
+            guard values.count == frames else { throw fail(n, "\(key): \(values.count) values for \(frames) frames") }
+            table.columns.append(Column(key: key, kind: kind, values: values))
+        }
+        return table
+    }
+
+    /// Reads the state golden at `path`: nil when there is none.
+    static func read(_ path: String) -> Result<StateTable?, StateFileError> {
+        guard let data = FileManager.default.contents(atPath: path) else { return .success(nil) }
+        do { return .success(try decode(String(decoding: data, as: UTF8.self), path: path)) } catch { return .failure(error) }
+    }
+}
+
+// MARK: - Comparison
+
+/// Where a scene's state parts from its golden state.
+struct StateDifference: Equatable {
+    /// The key, frame and values where they part first (the earliest frame; of keys
+    /// parting there, the first in the file).
+    var key: String
+    var frame: Int
+    var time: Double
+    var golden: String
+    var actual: String
+    /// Every key that differs somewhere, with the first frame where it does, in file order.
+    var keys: [(key: String, frame: Int)]
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.key == b.key && a.frame == b.frame && a.golden == b.golden && a.actual == b.actual
+            && a.keys.map(\.key) == b.keys.map(\.key) && a.keys.map(\.frame) == b.keys.map(\.frame)
+    }
+
+    /// `btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6`, and how many other
+    /// keys differ.
+    var description: String {
+        var text = "\(key) at frame \(frame) (\(SceneValues.format(time)) s): golden \(golden), actual \(actual)"
+        let others = keys.filter { $0.key != key }
+        if !others.isEmpty {
+            let listed = others.prefix(3).map { "\($0.key) from frame \($0.frame)" }.joined(separator: ", ")
+            text += "; \(others.count) more key\(others.count == 1 ? " differs" : "s differ"): \(listed)\(others.count > 3 ? ", …" : "")"
+        }
+        return text
+    }
+}
+
+extension StateTable {
+    /// How `self` (as rendered now) parts from `golden`; nil when every value is within
+    /// its kind's tolerance. A scene with another frame count parts at the first frame
+    /// one has and the other lacks, unless a value parts earlier.
+    func difference(from golden: StateTable) -> StateDifference? {
+        let mine = Dictionary(columns.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        let frames = max(frameCount, golden.frameCount)
+        var parted: [(key: String, frame: Int, golden: String, actual: String)] = []
+        var seen = Set<String>()
+        func firstDifference(_ g: Column?, _ a: Column?) -> (frame: Int, golden: String, actual: String)? {
+            let kind = g?.kind ?? a?.kind ?? .text
+            for f in 0..<frames {
+                let gv = f < golden.frameCount ? g?.values[f] : nil
+                let av = f < frameCount ? a?.values[f] : nil
+                if !Self.matches(gv, av, kind) {
+                    return (f, Self.format(gv, kind, frameExists: f < golden.frameCount),
+                            Self.format(av, kind, frameExists: f < frameCount))
+                }
+            }
+            return nil
+        }
+        for g in golden.columns {
+            seen.insert(g.key)
+            if let d = firstDifference(g, mine[g.key]) { parted.append((g.key, d.frame, d.golden, d.actual)) }
+        }
+        for a in columns where !seen.contains(a.key) {
+            if let d = firstDifference(nil, a) { parted.append((a.key, d.frame, d.golden, d.actual)) }
+        }
+        if parted.isEmpty, frameCount != golden.frameCount {
+            let f = min(frameCount, golden.frameCount)
+            return StateDifference(key: "frames", frame: f, time: Double(f) / fps,
+                                   golden: "\(golden.frameCount) frames", actual: "\(frameCount) frames", keys: [])
+        }
+        guard let first = parted.min(by: { $0.frame < $1.frame }) else { return nil }
+        return StateDifference(key: first.key, frame: first.frame, time: Double(first.frame) / fps,
+                               golden: first.golden, actual: first.actual, keys: parted.map { ($0.key, $0.frame) })
+    }
+
+    private static func matches(_ g: StateValue?, _ a: StateValue?, _ kind: StateKind) -> Bool {
+        switch (g, a) {
+        case (nil, nil): return true
+        case (.quanta(let x)?, .quanta(let y)?): return abs(x - y) <= kind.tolerance
+        case (.text(let x)?, .text(let y)?):
+            if x == y { return true }
+            return kind == .color && (HexColor.channelDifference(x, y).map { $0 <= kind.tolerance } ?? false)
+        default: return false
+        }
+    }
+
+    /// A stored value as the messages print it: numbers at their precision without
+    /// trailing zeros.
+    private static func format(_ v: StateValue?, _ kind: StateKind, frameExists: Bool) -> String {
+        switch v {
+        case nil: return frameExists ? "absent" : "no such frame"
+        case .text(let s)?: return s
+        case .quanta(let q)?:
+            let digits = max(0, Int((-log10(kind.precision)).rounded()))
+            var s = String(format: "%.\(digits)f", Double(q) * kind.precision)
+            if s.contains(".") {
+                while s.hasSuffix("0") { s.removeLast() }
+                if s.hasSuffix(".") { s.removeLast() }
+            }
+            return s == "-0" ? "0" : s
+        }
+    }
+}

@@ -8,15 +8,21 @@ import KineticScene
 struct GoldenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "golden",
-        abstract: "Compare scenes' golden frames with fresh renders, or re-bless them.",
+        abstract: "Compare scenes' goldens (frames and every frame's state) with fresh renders, or re-bless them.",
         discussion: """
-        Each scene's `golden:` block lists frames (`last` is the final one), the scale
-        they are rendered at (default 1, whatever the scene's scale) and a tolerance.
-        Golden images live in golden/NAME/frame-NNNN.png beside scenes/NAME.yaml.
+        Each scene's `golden:` block lists frames (`last` is the final one; without
+        a list, frames spread over the timeline: first, last, each animation's begin
+        and end, and enough between that none passes unseen), the scale they are
+        rendered at (default 1, whatever the scene's scale), a tolerance, `state`
+        (default true: the presentation state of every frame is a golden too) and
+        `filmstrip` (default false: a grid of every frame, small). Goldens live in
+        golden/NAME/ beside scenes/NAME.yaml: frame-NNNN.png, state.jsonl,
+        filmstrip.png (docs/golden.md).
 
         Examples:
           kinetic golden check                        # every scenes/*.yaml of this folder
           kinetic golden check scenes/download-button.yaml --output /tmp/failures
+          kinetic golden check --junit build/golden.xml --html build/golden-report
           kinetic golden update scenes/download-button.yaml
         """,
         subcommands: [Check.self, Update.self])
@@ -26,7 +32,7 @@ struct GoldenCommand: ParsableCommand {
         @Argument(help: "Scene files (default: every scenes/*.yaml of the current folder).")
         var scenes: [String] = []
 
-        @Option(help: ArgumentHelp("Golden images are read from DIR/NAME/ (default: golden/ beside each scene's folder).",
+        @Option(help: ArgumentHelp("Goldens are read from DIR/NAME/ (default: golden/ beside each scene's folder).",
                                    valueName: "DIR"))
         var goldenDir: String?
 
@@ -153,7 +159,7 @@ struct GoldenCommand: ParsableCommand {
             The state of every frame (golden/NAME/state.jsonl, unless golden.state is off)
             is compared key by key under a tolerance per kind of value; a mismatch names
             the first frame where the scene parts from it:
-              NAME state  FAIL  btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6
+              NAME state  FAIL  btn.position.x at frame 7 (0.14 s): golden 49.2, actual 52
 
             --junit FILE writes JUnit XML (a test case per frame, filmstrip and state);
             --html DIR a static report with expected / actual / diff of each mismatch;

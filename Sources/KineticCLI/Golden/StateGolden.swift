@@ -347,7 +347,7 @@ struct StateDifference: Equatable {
     /// `btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6`, and how many other
     /// keys differ.
     var description: String {
-        var text = "\(key) at frame \(frame) (\(SceneValues.format(time)) s): golden \(golden), actual \(actual)"
+        var text = "\(key) at frame \(frame) (\(StateTable.decimal(time, digits: 3)) s): golden \(golden), actual \(actual)"
         let others = keys.filter { $0.key != key }
         if !others.isEmpty {
             let listed = others.prefix(3).map { "\($0.key) from frame \($0.frame)" }.joined(separator: ", ")
@@ -413,13 +413,17 @@ extension StateTable {
         case nil: return frameExists ? "absent" : "no such frame"
         case .text(let s)?: return s
         case .quanta(let q)?:
-            let digits = max(0, Int((-log10(kind.precision)).rounded()))
-            var s = String(format: "%.\(digits)f", Double(q) * kind.precision)
-            if s.contains(".") {
-                while s.hasSuffix("0") { s.removeLast() }
-                if s.hasSuffix(".") { s.removeLast() }
-            }
-            return s == "-0" ? "0" : s
+            return decimal(Double(q) * kind.precision, digits: max(0, Int((-log10(kind.precision)).rounded())))
         }
+    }
+
+    /// `v` with at most `digits` decimals, without trailing zeros: `0.233`, `34`.
+    static func decimal(_ v: Double, digits: Int) -> String {
+        var s = String(format: "%.\(digits)f", v)
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
     }
 }

@@ -124,4 +124,19 @@ import Testing
         #expect(kinds["ball.item.center.y"] == .length)
         #expect(kinds["ball.item.velocity.y"] == .velocity)
     }
+
+    @Test func aStateOverTheLimitIsRefusedBeforeItGrows() throws {
+        // Two layers' ~58 keys over 100 000 frames: over 4 000 000 values, refused at the
+        // first frame rather than after gathering them.
+        let scene = try SceneLoader.load(text: """
+            kinetic: 1
+            scene: {size: [10, 10], fps: 100, duration: 1000}
+            layers: [{id: a, bounds: [1, 1]}, {id: b, bounds: [1, 1]}]
+            """, file: "t.yaml")
+        #expect(throws: StateTooLarge.self) { try StateTable.record(scene, maxParticles: 10) }
+        // A file claiming as much is refused too, however few bytes it takes.
+        let head = "{\"format\":\"kinetic-state\",\"version\":1,\"frames\":3000000,\"fps\":10}\n"
+        let line = "[\"a.x\",\"length\",[[0,3000000]]]\n"
+        #expect(throws: StateFileError.self) { try StateTable.decode(head + line + line, path: "s.jsonl") }
+    }
 }

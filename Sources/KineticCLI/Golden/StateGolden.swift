@@ -23,6 +23,20 @@ struct StateTable: Equatable {
 
     /// The file name of a scene's state golden in its golden folder.
     static let fileName = "state.jsonl"
+
+    /// Most values (keys × frames) a state may hold: memory stays bounded (about 100 MB)
+    /// whatever the scene; the gallery's largest holds about 110 000.
+    static let maxValues = 4_000_000
+}
+
+/// A state over ``StateTable/maxValues``.
+struct StateTooLarge: Error, CustomStringConvertible {
+    var keys: Int
+    var frames: Int
+    var description: String {
+        "golden.state: \(keys) keys over \(frames) frames exceed the limit of \(StateTable.maxValues) values "
+            + "(set golden: {state: false} to keep only the golden frames)"
+    }
 }
 
 /// A value of a state column: a number quantized to its kind's precision, or text.
@@ -106,6 +120,9 @@ extension StateTable {
         for index in 0..<scene.frameCount {
             let frame = try particles.addingParticles(to: simulation.frame(index))
             builder.add(InspectReport.entries(for: frame, items: simulation.itemStates, detail: .state), frame: index)
+            if builder.columns.count * scene.frameCount > maxValues {
+                throw StateTooLarge(keys: builder.columns.count, frames: scene.frameCount)
+            }
         }
         return StateTable(frameCount: scene.frameCount, fps: scene.settings.fps, columns: builder.columns)
     }
@@ -283,6 +300,9 @@ extension StateTable {
         var table = StateTable(frameCount: frames, fps: fps, columns: [])
         while let (n, line) = lines.next() {
             if line.isEmpty { continue }
+            guard (table.columns.count + 1) * frames <= maxValues else {
+                throw fail(n, StateTooLarge(keys: table.columns.count + 1, frames: frames).description)
+            }
             guard let row = json(line) as? [Any], row.count == 3, let key = row[0] as? String,
                   let kind = (row[1] as? String).flatMap(StateKind.init(rawValue:)), let runs = row[2] as? [Any] else {
                 throw fail(n, "expected [key, kind, runs]")

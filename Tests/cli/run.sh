@@ -144,6 +144,17 @@ assert srcs and all(os.path.isfile(os.path.join('report/html', s)) for s in srcs
 assert any(s.endswith('-expected.png') for s in srcs) and any(s.endswith('-diff.png') for s in srcs)
 assert 'type=\"range\"' in page and 'btn.position.x at frame 3' in page and 'http' not in page.replace('http-equiv', '')
 PY"
+check "golden check --junit lists a scene that cannot be checked as an error" bash -c "
+    cd gp && '$kinetic' golden check scenes/timing.yaml '$scenes/broken.yaml' --junit broken.xml > out.txt 2> err.txt; code=\$?
+    [ \$code = 65 ] && grep -q 'broken.yaml:5:5' err.txt && python3 - <<'PY'
+import xml.etree.ElementTree as ET
+root = ET.parse('broken.xml').getroot()
+suites = {s.get('name'): s for s in root.findall('testsuite')}
+assert root.get('errors') == '1' and root.get('failures') == '0', root.attrib
+assert len(suites['timing'].findall('testcase')) == 9
+error = suites['broken'].find('testcase/error')
+assert error is not None and 'could not be checked (exit 65' in error.get('message'), ET.tostring(suites['broken'])
+PY"
 check "golden check --record-missing records, says so, never overwrites" bash -c "
     cd gp && rm golden/timing/frame-0004.png golden/timing/state.jsonl && cp golden/timing/frame-0002.png golden/timing/frame-0000.png &&
     cp golden/timing/frame-0000.png before.png

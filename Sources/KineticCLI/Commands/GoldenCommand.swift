@@ -117,14 +117,16 @@ struct GoldenCommand: ParsableCommand {
         }
 
         /// Renders each scene's goldens in turn and hands them to `body`. A scene that
-        /// cannot be rendered is skipped (the other scenes are still done); the worst exit
-        /// status of those skipped is returned.
-        func forEachScene(_ body: (RenderedScene) throws -> Void) throws -> ExitCode? {
+        /// cannot be rendered is skipped (the other scenes are still done) and handed to
+        /// `skipped` with its path and exit status; the worst of those is returned.
+        func forEachScene(_ body: (RenderedScene) throws -> Void,
+                          skipped: (String, ExitCode) -> Void = { _, _ in }) throws -> ExitCode? {
             var status: ExitCode?
             for path in try scenePaths() {
                 let rendered: RenderedScene
                 do { rendered = try renderGoldens(path) } catch let code as ExitCode {
                     status = GoldenCommand.worst(status, code)
+                    skipped(path, code)
                     continue
                 }
                 try body(rendered)
@@ -197,10 +199,10 @@ struct GoldenCommand: ParsableCommand {
                     throw ExitStatus.cannotCreate
                 }
             }
-            let skipped = try options.forEachScene { rendered in
+            let skipped = try options.forEachScene({ rendered in
                 for picture in rendered.pictures { session.checkPicture(picture, of: rendered) }
                 if let state = rendered.state { session.checkState(state, of: rendered) }
-            }
+            }, skipped: { path, code in session.skip(path, code) })
             var status = session.status
             if let skipped { status = GoldenCommand.worst(status, skipped) }
             let t = session.tally
@@ -321,6 +323,14 @@ struct GoldenCommand: ParsableCommand {
                 print("\(label)  FAIL  \(c.message)")
             }
             add(c, images: nil)
+        }
+
+        /// A scene that could not be checked, in the reports too, so it does not vanish
+        /// from CI's view.
+        mutating func skip(_ path: String, _ code: ExitCode) {
+            add(GoldenCase(scene: GoldenFrames.sceneName(path), name: "scene", status: .error,
+                           message: "\(path) could not be checked (exit \(code.rawValue); the problems are on stderr)",
+                           goldenPath: path), images: nil)
         }
 
         /// Writes a missing golden with `write` (`--record-missing`); a failure to write it

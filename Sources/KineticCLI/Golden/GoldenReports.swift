@@ -4,7 +4,8 @@ import KineticGeometry
 
 /// The outcome of one golden reference of a scene: a frame, the filmstrip or the state.
 struct GoldenCase {
-    enum Status { case passed, failed, recorded }
+    /// `error`: the scene could not be checked at all.
+    enum Status { case passed, failed, recorded, error }
 
     /// The scene's name.
     var scene: String
@@ -32,10 +33,10 @@ struct JUnitReport {
     func xml() -> String {
         let all = suites.flatMap(\.cases)
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-                     "<testsuites name=\"kinetic golden check\" tests=\"\(all.count)\" failures=\"\(all.filter { $0.status == .failed }.count)\">"]
+                     "<testsuites name=\"kinetic golden check\" tests=\"\(all.count)\" failures=\"\(Self.count(.failed, all))\" errors=\"\(Self.count(.error, all))\">"]
         for suite in suites {
-            let failures = suite.cases.filter { $0.status == .failed }.count
-            lines.append("  <testsuite name=\"\(Self.escape(suite.scene))\" tests=\"\(suite.cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">")
+            lines.append("  <testsuite name=\"\(Self.escape(suite.scene))\" tests=\"\(suite.cases.count)\" failures=\"\(Self.count(.failed, suite.cases))\" "
+                         + "errors=\"\(Self.count(.error, suite.cases))\" skipped=\"0\">")
             for c in suite.cases {
                 let open = "    <testcase classname=\"golden.\(Self.escape(c.scene))\" name=\"\(Self.escape(c.name))\" file=\"\(Self.escape(c.goldenPath))\""
                 switch c.status {
@@ -45,9 +46,10 @@ struct JUnitReport {
                     lines.append(open + ">")
                     lines.append("      <system-out>\(Self.escape("recorded " + c.goldenPath + " (it did not exist)"))</system-out>")
                     lines.append("    </testcase>")
-                case .failed:
+                case .failed, .error:
+                    let (tag, type) = c.status == .failed ? ("failure", "golden mismatch") : ("error", "scene not checked")
                     lines.append(open + ">")
-                    lines.append("      <failure message=\"\(Self.escape(c.message))\" type=\"golden mismatch\">\(Self.escape("\(c.scene) \(c.name): \(c.message)"))</failure>")
+                    lines.append("      <\(tag) message=\"\(Self.escape(c.message))\" type=\"\(type)\">\(Self.escape("\(c.scene) \(c.name): \(c.message)"))</\(tag)>")
                     lines.append("    </testcase>")
                 }
             }
@@ -55,6 +57,10 @@ struct JUnitReport {
         }
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func count(_ status: GoldenCase.Status, _ cases: [GoldenCase]) -> Int {
+        cases.filter { $0.status == status }.count
     }
 
     /// Text as XML character data or an attribute value (quotes escaped too).
@@ -101,15 +107,16 @@ struct HTMLReport {
         case .passed: status = "ok"; counts.passed += 1
         case .failed: status = "FAIL"; counts.failed += 1
         case .recorded: status = "recorded"; counts.recorded += 1
+        case .error: status = "ERROR"; counts.failed += 1
         }
         let d = c.difference
         let anchor = Self.anchor(c)
         let name = c.status == .failed ? "<a href=\"#\(anchor)\">\(Self.escape(c.name))</a>" : Self.escape(c.name)
-        rows.append("<tr class=\"\(status == "ok" ? "ok" : status == "FAIL" ? "fail" : "rec")\"><td>\(Self.escape(c.scene))</td><td>\(name)</td><td>\(status)</td>"
+        rows.append("<tr class=\"\(status == "ok" ? "ok" : status == "recorded" ? "rec" : "fail")\"><td>\(Self.escape(c.scene))</td><td>\(name)</td><td>\(status)</td>"
                     + "<td>\(d.map { String(format: "%.3f %%", $0.differingShare * 100) } ?? "")</td>"
                     + "<td>\(d.map { "\($0.maxChannelDifference)" } ?? "")</td>"
                     + "<td>\(d.map { String(format: "%.4f", $0.ssim) } ?? "")</td>"
-                    + "<td>\(Self.escape(c.status == .failed || d == nil ? c.message : ""))</td></tr>")
+                    + "<td>\(Self.escape(c.status != .passed || d == nil ? c.message : ""))</td></tr>")
         guard c.status == .failed else { return }
         var section = "<section id=\"\(anchor)\"><h2>\(Self.escape(c.scene)) — \(Self.escape(c.name))</h2><p>\(Self.escape(c.message))</p>"
         if let images {

@@ -139,4 +139,16 @@ import Testing
         let line = "[\"a.x\",\"length\",[[0,3000000]]]\n"
         #expect(throws: StateFileError.self) { try StateTable.decode(head + line + line, path: "s.jsonl") }
     }
+
+    @Test func aKeyTheGoldenLacksIsNewNotADifferenceButAMissingOneIs() throws {
+        let golden = try squareState()
+        var more = golden
+        more.columns.append(.init(key: "square.speed", kind: .unit, values: Array(repeating: .quanta(10_000), count: 25)))
+        #expect(more.difference(from: golden) == nil)
+        #expect(more.newKeys(since: golden) == ["square.speed"])
+        var fewer = golden
+        fewer.columns.removeAll { $0.key == "square.opacity" }
+        let d = try #require(fewer.difference(from: golden))
+        #expect(d.description == "square.opacity at frame 0 (0 s): golden 1, actual absent")
+    }
 }

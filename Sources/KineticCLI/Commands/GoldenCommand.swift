@@ -308,6 +308,11 @@ struct GoldenCommand: ParsableCommand {
                 } else {
                     c.status = .passed
                     c.message = "\(state.columns.count) keys × \(state.frameCount) frames"
+                    let added = state.newKeys(since: golden)
+                    if !added.isEmpty {
+                        c.message += "; \(added.count) not in the golden (golden update records them): "
+                            + added.prefix(3).joined(separator: ", ") + (added.count > 3 ? ", …" : "")
+                    }
                     print("\(label)  ok    \(c.message)")
                 }
             case .success(nil) where recordMissing:
@@ -396,7 +401,9 @@ struct GoldenCommand: ParsableCommand {
                             if String(decoding: old, as: UTF8.self) == text { return nil }
                             switch StateTable.read(file) {
                             case .success(let golden?):
-                                return state.difference(from: golden).map { "changed: \($0.description)" } ?? "changed within tolerance"
+                                if let d = state.difference(from: golden) { return "changed: \(d.description)" }
+                                let added = state.newKeys(since: golden).count
+                                return "changed within tolerance" + (added > 0 ? ", \(added) new keys" : "")
                             case .success(nil), .failure: return "changed (the old file was not a readable state file)"
                             }
                         }

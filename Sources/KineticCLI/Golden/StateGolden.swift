@@ -378,18 +378,20 @@ struct StateDifference: Equatable {
 }
 
 extension StateTable {
-    /// How `self` (as rendered now) parts from `golden`; nil when every value is within
-    /// its kind's tolerance. A scene with another frame count parts at the first frame
-    /// one has and the other lacks, unless a value parts earlier.
+    /// How `self` (as rendered now) parts from `golden`; nil when every value of the
+    /// golden's keys is within its kind's tolerance. A key the golden lacks is not a
+    /// difference (``newKeys(since:)``): a newer Kinetic reporting more of a layer must not
+    /// fail every state golden; a layer or cell that appears changes a key the golden has
+    /// (a count, an instanceCount) or the pictures. A scene with another frame count parts
+    /// at the first frame one has and the other lacks, unless a value parts earlier.
     func difference(from golden: StateTable) -> StateDifference? {
         let mine = Dictionary(columns.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         let frames = max(frameCount, golden.frameCount)
         var parted: [(key: String, frame: Int, golden: String, actual: String)] = []
-        var seen = Set<String>()
-        func firstDifference(_ g: Column?, _ a: Column?) -> (frame: Int, golden: String, actual: String)? {
-            let kind = g?.kind ?? a?.kind ?? .text
+        func firstDifference(_ g: Column, _ a: Column?) -> (frame: Int, golden: String, actual: String)? {
+            let kind = g.kind
             for f in 0..<frames {
-                let gv = f < golden.frameCount ? g?.values[f] : nil
+                let gv = f < golden.frameCount ? g.values[f] : nil
                 let av = f < frameCount ? a?.values[f] : nil
                 if !Self.matches(gv, av, kind) {
                     return (f, Self.format(gv, kind, frameExists: f < golden.frameCount),
@@ -399,11 +401,7 @@ extension StateTable {
             return nil
         }
         for g in golden.columns {
-            seen.insert(g.key)
             if let d = firstDifference(g, mine[g.key]) { parted.append((g.key, d.frame, d.golden, d.actual)) }
-        }
-        for a in columns where !seen.contains(a.key) {
-            if let d = firstDifference(nil, a) { parted.append((a.key, d.frame, d.golden, d.actual)) }
         }
         if parted.isEmpty, frameCount != golden.frameCount {
             let f = min(frameCount, golden.frameCount)
@@ -413,6 +411,12 @@ extension StateTable {
         guard let first = parted.min(by: { $0.frame < $1.frame }) else { return nil }
         return StateDifference(key: first.key, frame: first.frame, time: Double(first.frame) / fps,
                                golden: first.golden, actual: first.actual, keys: parted.map { ($0.key, $0.frame) })
+    }
+
+    /// The keys of `self` that `golden` lacks, in order.
+    func newKeys(since golden: StateTable) -> [String] {
+        let known = Set(golden.columns.map(\.key))
+        return columns.map(\.key).filter { !known.contains($0) }
     }
 
     private static func matches(_ g: StateValue?, _ a: StateValue?, _ kind: StateKind) -> Bool {

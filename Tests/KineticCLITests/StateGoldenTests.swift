@@ -85,9 +85,9 @@ import Testing
         // Ten steps of 1e-3 pt (0.01 pt) pass, eleven fail.
         #expect(differ(.length, .quanta(10), .quanta(0)) == nil)
         let over = differ(.length, .quanta(11), .quanta(0))
-        #expect(over?.actual == "0.011")
+        #expect(over?.first.actual == "0.011")
         let count = differ(.count, .quanta(101), .quanta(100))
-        #expect(count?.golden == "100")
+        #expect(count?.first.golden == "100")
         #expect(differ(.color, .text("#FF000001"), .text("#FF000000")) == nil)
         #expect(differ(.color, .text("#FD000000"), .text("#FF000000")) != nil)
         #expect(differ(.text, .text("true"), .text("false")) != nil)
@@ -99,7 +99,7 @@ import Testing
         longer.frameCount = 26
         for i in longer.columns.indices { longer.columns[i].values.append(longer.columns[i].values[24]) }
         let d = try #require(longer.difference(from: golden))
-        #expect(d.frame == 25 && d.golden == "no such frame")
+        #expect(d.first.frame == 25 && d.first.golden == "no such frame")
     }
 
     @Test func dynamicItemsAndEmitterCountsAreColumns() throws {

@@ -305,6 +305,7 @@ struct GoldenCommand: ParsableCommand {
             case .success(let golden?):
                 if let d = state.difference(from: golden) {
                     c.message = d.description
+                    c.stateParts = d.parts
                 } else {
                     c.status = .passed
                     c.message = "\(state.columns.count) keys × \(state.frameCount) frames"

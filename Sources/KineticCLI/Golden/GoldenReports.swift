@@ -18,6 +18,8 @@ struct GoldenCase {
     var goldenPath: String
     /// The images' difference, when both were there and of one size.
     var difference: ImageDifference? = nil
+    /// Where a state parts from its golden, key by key.
+    var stateParts: [StateDifference.Part] = []
 }
 
 /// `golden check --junit FILE`: JUnit XML as GitLab, Jenkins and GitHub's test reporters
@@ -119,6 +121,16 @@ struct HTMLReport {
                     + "<td>\(Self.escape(c.status != .passed || d == nil ? c.message : ""))</td></tr>")
         guard c.status == .failed else { return }
         var section = "<section id=\"\(anchor)\"><h2>\(Self.escape(c.scene)) — \(Self.escape(c.name))</h2><p>\(Self.escape(c.message))</p>"
+        if !c.stateParts.isEmpty {
+            // Every key that parts, earliest first (the first 200).
+            let parts = c.stateParts.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+            section += "<table><tr><th>key</th><th>first frame</th><th>time</th><th>golden</th><th>actual</th></tr>"
+            for p in parts.prefix(200) {
+                section += "<tr><td>\(Self.escape(p.key))</td><td>\(p.frame)</td><td>\(StateTable.decimal(p.time, digits: 3)) s</td>"
+                    + "<td>\(Self.escape(p.golden))</td><td>\(Self.escape(p.actual))</td></tr>"
+            }
+            section += "</table>" + (parts.count > 200 ? "<p>… and \(parts.count - 200) more keys</p>" : "")
+        }
         if let images {
             let base = GoldenFrames.join(Self.fileSafe(c.scene), Self.fileSafe(c.name))
             let actual = base + "-actual.png", expected = base + "-expected.png", diff = base + "-diff.png"

@@ -349,26 +349,32 @@ extension StateTable {
 
 /// Where a scene's state parts from its golden state.
 struct StateDifference: Equatable {
-    /// The key, frame and values where they part first (the earliest frame; of keys
-    /// parting there, the first in the file).
-    var key: String
-    var frame: Int
-    var time: Double
-    var golden: String
-    var actual: String
-    /// Every key that differs somewhere, with the first frame where it does, in file order.
-    var keys: [(key: String, frame: Int)]
+    /// Where one key parts: its first frame off the golden, with both values there.
+    struct Part: Equatable {
+        var key: String
+        var frame: Int
+        var time: Double
+        var golden: String
+        var actual: String
 
-    static func == (a: Self, b: Self) -> Bool {
-        a.key == b.key && a.frame == b.frame && a.golden == b.golden && a.actual == b.actual
-            && a.keys.map(\.key) == b.keys.map(\.key) && a.keys.map(\.frame) == b.keys.map(\.frame)
+        /// `btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6`.
+        var description: String {
+            "\(key) at frame \(frame) (\(StateTable.decimal(time, digits: 3)) s): golden \(golden), actual \(actual)"
+        }
     }
 
-    /// `btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6`, and how many other
-    /// keys differ.
+    /// Every key that differs, in file order.
+    var parts: [Part]
+
+    /// Where they part first: the earliest frame; of keys parting there, the first in the
+    /// file.
+    var first: Part { parts.min { $0.frame < $1.frame } ?? parts[0] }
+
+    /// The first part, and how many other keys differ.
     var description: String {
-        var text = "\(key) at frame \(frame) (\(StateTable.decimal(time, digits: 3)) s): golden \(golden), actual \(actual)"
-        let others = keys.filter { $0.key != key }
+        let first = self.first
+        var text = first.description
+        let others = parts.filter { $0.key != first.key }
         if !others.isEmpty {
             let listed = others.prefix(3).map { "\($0.key) from frame \($0.frame)" }.joined(separator: ", ")
             text += "; \(others.count) more key\(others.count == 1 ? " differs" : "s differ"): \(listed)\(others.count > 3 ? ", …" : "")"
@@ -387,30 +393,26 @@ extension StateTable {
     func difference(from golden: StateTable) -> StateDifference? {
         let mine = Dictionary(columns.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         let frames = max(frameCount, golden.frameCount)
-        var parted: [(key: String, frame: Int, golden: String, actual: String)] = []
-        func firstDifference(_ g: Column, _ a: Column?) -> (frame: Int, golden: String, actual: String)? {
-            let kind = g.kind
+        var parts: [StateDifference.Part] = []
+        for g in golden.columns {
+            let a = mine[g.key]
             for f in 0..<frames {
                 let gv = f < golden.frameCount ? g.values[f] : nil
                 let av = f < frameCount ? a?.values[f] : nil
-                if !Self.matches(gv, av, kind) {
-                    return (f, Self.format(gv, kind, frameExists: f < golden.frameCount),
-                            Self.format(av, kind, frameExists: f < frameCount))
+                if !Self.matches(gv, av, g.kind) {
+                    parts.append(.init(key: g.key, frame: f, time: Double(f) / fps,
+                                       golden: Self.format(gv, g.kind, frameExists: f < golden.frameCount),
+                                       actual: Self.format(av, g.kind, frameExists: f < frameCount)))
+                    break
                 }
             }
-            return nil
         }
-        for g in golden.columns {
-            if let d = firstDifference(g, mine[g.key]) { parted.append((g.key, d.frame, d.golden, d.actual)) }
-        }
-        if parted.isEmpty, frameCount != golden.frameCount {
+        if parts.isEmpty, frameCount != golden.frameCount {
             let f = min(frameCount, golden.frameCount)
-            return StateDifference(key: "frames", frame: f, time: Double(f) / fps,
-                                   golden: "\(golden.frameCount) frames", actual: "\(frameCount) frames", keys: [])
+            parts.append(.init(key: "frames", frame: f, time: Double(f) / fps,
+                               golden: "\(golden.frameCount) frames", actual: "\(frameCount) frames"))
         }
-        guard let first = parted.min(by: { $0.frame < $1.frame }) else { return nil }
-        return StateDifference(key: first.key, frame: first.frame, time: Double(first.frame) / fps,
-                               golden: first.golden, actual: first.actual, keys: parted.map { ($0.key, $0.frame) })
+        return parts.isEmpty ? nil : StateDifference(parts: parts)
     }
 
     /// The keys of `self` that `golden` lacks, in order.

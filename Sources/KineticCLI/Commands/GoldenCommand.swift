@@ -100,10 +100,7 @@ struct GoldenCommand: ParsableCommand {
             /// Every frame's state, unless `golden.state` is off.
             var state: StateTable?
 
-            /// `NAME frame NNNN`, how the reports name a frame.
-            func label(_ index: Int) -> String { "\(name) \(Self.caseName(index))" }
-
-            /// `frame NNNN`.
+            /// `frame NNNN`: the reports print `NAME frame NNNN`.
             static func caseName(_ index: Int) -> String { "frame \(String(format: "%04d", index))" }
 
             /// The pictures to compare: each golden frame, then the filmstrip.

@@ -123,6 +123,13 @@ an emitter's birth rate by 1 %|s/birthRate: 300/birthRate: 303/|sparks\.cells\.s
 a gravity magnitude by 1 %|s/magnitude: 0.1}/magnitude: 0.101}/|ball\.position\.y|3
 CHANGES
 done
+check "golden update says where the new state parts from the old" bash -c "
+    cd gp && cp scenes/timing.yaml timing.orig && sed -i 's/begin: 0.1,/begin: 0.15,/' scenes/timing.yaml &&
+    '$kinetic' golden update > out.txt; cp timing.orig scenes/timing.yaml; cat out.txt
+    grep -q '^timing state  changed: btn.position.x at frame 3 (0.15 s): golden 21.088, actual 20' out.txt &&
+    grep -q '^timing frame-0002.png  stale' out.txt && grep -q '^timing frame 0003  new' out.txt &&
+    '$kinetic' golden update > out.txt && grep -q '^timing state  changed: btn.position.x at frame 3 (0.15 s): golden 20, actual 21.088' out.txt &&
+    rm golden/timing/frame-0003.png && '$kinetic' golden check > /dev/null"
 check "golden check --junit and --html report frames and state" bash -c "
     cd gp && cp scenes/timing.yaml timing.orig && sed -i 's/timingFunction: easeInEaseOut/timingFunction: linear/' scenes/timing.yaml &&
     '$kinetic' golden check --jobs 2 --junit report/golden.xml --html report/html > out.txt; code=\$?; cp timing.orig scenes/timing.yaml

@@ -1,3 +1,5 @@
+import KineticGeometry
+
 /// CAAnimation's `fillMode`: whether an animation affects its layer outside its active
 /// duration.
 public enum FillMode: String, Hashable, Sendable {
@@ -83,11 +85,11 @@ public struct AnimationTiming: Hashable, Sendable {
     public func progress(at time: Double) -> Double? {
         guard time.isFinite else { return nil }
         let active = localActiveDuration
-        if time < beginTime {
+        if !Instant.reached(time, beginTime) {
             return fillMode.fillsBackwards ? fraction(atLocal: timeOffset, endInclusive: false) : nil
         }
-        let elapsed = (time - beginTime) * max(speed, 0)
-        if elapsed >= active {
+        let elapsed = max(time - beginTime, 0) * max(speed, 0)
+        if Instant.reached(elapsed, active) {
             guard fillMode.fillsForwards else { return nil }
             return fraction(atLocal: active + timeOffset, endInclusive: true)
         }
@@ -109,6 +111,8 @@ public struct AnimationTiming: Hashable, Sendable {
         }
         let cycle = cycleDuration
         var inCycle = local.truncatingRemainder(dividingBy: cycle)
+        // A hair before a cycle boundary is the boundary (`Instant`).
+        if Instant.reached(inCycle, cycle) { inCycle = 0 }
         if endInclusive && inCycle == 0 && local > 0 { inCycle = cycle }
         let phase = inCycle / d
         return min(max(autoreverses && phase > 1 ? 2 - phase : phase, 0), 1)

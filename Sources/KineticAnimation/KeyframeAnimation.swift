@@ -133,7 +133,7 @@ public struct KeyframeAnimation: Hashable, Sendable {
         let n = values.count
         // Value i holds on [times[i], times[i + 1]); the last one holds to the end.
         let times = keyTimes ?? (0..<n).map { Double($0) / Double(n) }
-        let index = times.prefix(n).lastIndex { $0 <= p } ?? 0
+        let index = Instant.lastIndex(reachedBy: p, in: times.prefix(n)) ?? 0
         return values[index]
     }
 
@@ -141,9 +141,9 @@ public struct KeyframeAnimation: Hashable, Sendable {
         let n = values.count
         // The segment [times[i], times[i + 1]] holding p; with repeated key times the last
         // one wins, so a value reached at a jump is shown from there on.
-        let i = min(times.prefix(n - 1).lastIndex { $0 <= p } ?? 0, n - 2)
+        let i = min(Instant.lastIndex(reachedBy: p, in: times.prefix(n - 1)) ?? 0, n - 2)
         let span = times[i + 1] - times[i]
-        var s = span > 0 ? (p - times[i]) / span : 1
+        var s = span > 0 ? max(p - times[i], 0) / span : 1
         if eased, let fns = timingFunctions, i < fns.count { s = fns[i](s) }
         guard spline, let form = LinearForm(values: values) else {
             return Interpolation.lerp(values[i], values[i + 1], s)

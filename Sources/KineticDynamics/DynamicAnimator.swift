@@ -263,7 +263,7 @@ public final class DynamicAnimator {
         let t = time
         for k in entries.indices {
             let b = entries[k].behavior
-            setLive(k, t >= b.begin && t < b.end)
+            setLive(k, Instant.reached(t, b.begin) && !Instant.reached(t, b.end))
         }
         if materialsDirty { applyMaterials() }
         syncJoints()

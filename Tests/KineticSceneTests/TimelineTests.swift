@@ -51,6 +51,32 @@ import KineticLayers
         #expect(abs(layer(t, "a", at: 1.5)?.position.y ?? -1) < 1e-9)
     }
 
+    @Test func keyTimesMeetingAfterChainsAreOneInstant() throws {
+        // The gooey menu's timing: frame 35 shows t = 35/50 = 0.7 s, where `open2`
+        // begins (0.4 + 0.3 = 0.7) and the discrete key time 0.1875 × 1.6 s falls, but
+        // (0.7 − 0.4) / 1.6 = 0.18749999999999994 < 0.1875 in doubles: the old rule
+        // showed state 1 with the new segment's 0 (the ball popped round). At frame 50
+        // (1.0 s) the same happens for key time 0.375 (0.6 / 1.6 = 0.37499999999999994).
+        let t = try timeline("""
+        layers: [{id: m, properties: {state: 1, x: 0}}]
+        animations:
+          - {layer: m, keyPath: state, begin: 0.4, duration: 1.6, calculationMode: discrete,
+             values: [1, 2, 3, 3], keyTimes: [0, 0.1875, 0.375, 1]}
+          - {id: open1, layer: m, keyPath: x, begin: 0.4, from: 0, to: 1, duration: 0.3}
+          - {id: open2, layer: m, keyPath: x, after: open1, from: 0, to: 1, duration: 0.3}
+          - {layer: m, keyPath: x, after: open2, from: 0, to: 1, duration: 1.0}
+        """)
+        func values(_ frame: Int) -> (state: Double, x: Double) {
+            let l = findLayer(t.frame(frame).layers, id: "m")
+            return (l?.properties["state"] ?? .nan, l?.properties["x"] ?? .nan)
+        }
+        // Frames 34 and 49 (0.68 s, 0.98 s) are 0.28 s into a 0.3 s segment.
+        #expect(values(34).state == 1 && abs(values(34).x - 0.28 / 0.3) < 1e-9)
+        #expect(values(35) == (2, 0))     // state 2 begins with open2's first value
+        #expect(values(49).state == 2 && abs(values(49).x - 0.28 / 0.3) < 1e-9)
+        #expect(values(50) == (3, 0))
+    }
+
     @Test func afterChainsAndToOnlyStartsFromThePresentationValue() throws {
         let t = try timeline("""
         layers: [{id: star, position: [50, 100]}]

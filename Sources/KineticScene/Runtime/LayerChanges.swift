@@ -1,3 +1,4 @@
+import KineticGeometry
 import KineticLayers
 
 /// What events have done to layers so far: values set, animations started, layers
@@ -23,7 +24,7 @@ struct LayerChanges: Sendable {
     func beginning(before limit: Double) -> LayerChanges {
         guard limit.isFinite else { return self }
         var kept = self
-        kept.animations = animations.filter { $0.spec.timing.beginTime < limit }
+        kept.animations = animations.filter { !Instant.reached($0.spec.timing.beginTime, limit) }
         return kept
     }
 

@@ -94,7 +94,7 @@ public final class Simulation {
         guard let spec = scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec()) else {
             return timeline.frame(at: time, index: index)
         }
-        if let animator, time + 1e-9 < animator.time { self.animator = nil }
+        if let animator, !Instant.reached(time, animator.time) { self.animator = nil }
         do throws(DynamicsError) {
             if animator == nil { try start(spec) }
             guard let animator else { return timeline.frame(at: time, index: index) }
@@ -115,7 +115,7 @@ public final class Simulation {
     /// over the moved items (a rope drawn through their centers).
     private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
         let scene = timeline.scene
-        let begun = { (spec: AnimationSpec) in spec.timing.beginTime < limit }
+        let begun = { (spec: AnimationSpec) in !Instant.reached(spec.timing.beginTime, limit) }
         var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
                                    changes: changes.beginning(before: limit))
         if let animator {
@@ -278,13 +278,13 @@ public final class Simulation {
 
     /// Runs the time events and delayed actions due at or before `now`, in time order.
     private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(DynamicsError) {
-        while let first = timeEvents.first, first.time <= now + 1e-9 {
+        while let first = timeEvents.first, Instant.reached(now, first.time) {
             timeEvents.removeFirst()
             for action in first.actions { try run(action, contact: nil, animator) }
         }
-        let due = delayed.enumerated().filter { $0.element.time <= now + 1e-9 }
+        let due = delayed.enumerated().filter { Instant.reached(now, $0.element.time) }
         guard !due.isEmpty else { return }
-        delayed = delayed.enumerated().filter { $0.element.time > now + 1e-9 }.map(\.element)
+        delayed = delayed.enumerated().filter { !Instant.reached(now, $0.element.time) }.map(\.element)
         for (_, entry) in due.sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
             try run(entry.action, contact: entry.contact, animator)
         }

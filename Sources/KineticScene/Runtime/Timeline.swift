@@ -77,7 +77,7 @@ public struct Timeline: Sendable {
             let begin = specs[i].timing.beginTime
             let index = AnimationSpec.frameIndex(at: begin, fps: scene.settings.fps)
             let layers = timeline.animatedLayers(at: begin, index: index,
-                                                 animations: specs.filter { $0.timing.beginTime < begin })
+                                                 animations: specs.filter { !Instant.reached($0.timing.beginTime, begin) })
             specs[i] = specs[i].capturing(reading: layers, ids: scene.layerIDs, time: begin, frame: index,
                                           seed: scene.settings.seed) ?? specs[i]
         }

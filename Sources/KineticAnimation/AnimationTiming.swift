@@ -41,6 +41,9 @@ public struct AnimationTiming: Hashable, Sendable {
     /// Added to local time, in local seconds: the animation starts part-way through and
     /// wraps around its active duration, as CAMediaTiming's `timeOffset`.
     public var timeOffset: Double
+    /// CAMediaTiming's `repeatDuration`: how many local seconds the animation repeats for
+    /// (replacing `repeatCount`); nil = `repeatCount` decides.
+    public var repeatDuration: Double? = nil
 
     public init(beginTime: Double = 0, duration: Double = 0.25, repeatCount: Double = 1,
                 autoreverses: Bool = false, fillMode: FillMode = .removed,
@@ -60,7 +63,9 @@ public struct AnimationTiming: Hashable, Sendable {
     /// Local seconds from begin to end; 0 for a zero duration even when repeating forever.
     private var localActiveDuration: Double {
         let cycle = cycleDuration
-        return cycle > 0 ? cycle * effectiveRepeatCount : 0
+        guard cycle > 0 else { return 0 }
+        if let repeatDuration, repeatDuration > 0 { return repeatDuration }
+        return cycle * effectiveRepeatCount
     }
 
     /// Scene seconds from `beginTime` until the animation stops (`.infinity` for a forever

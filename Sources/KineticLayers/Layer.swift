@@ -52,6 +52,8 @@ public struct Layer: Equatable, Sendable {
     public var sublayers: [Layer] = []
     /// Custom animatable numbers (`properties:` in the scene), by name.
     public var properties: [String: Double] = [:]
+    /// CAMediaTiming of the layer: its animations (and its sublayers') run in its local time.
+    public var timing = LayerTiming()
     /// The subclass part: a shape's path and stroke, a gradient's colors, a text's string.
     public var content: LayerContent = .plain
     /// A color the layer's whole rendering (subtree included) is multiplied by, channel

@@ -31,6 +31,7 @@ struct LayerDecoder {
         "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
         "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
         "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
+        "begin", "speed", "timeOffset",
     ]
     static let shapeKeys = ["path", "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin",
                             "miterLimit", "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd"]
@@ -346,6 +347,11 @@ struct LayerDecoder {
             } else if let r = f.rect { layer.bounds = r }
         }
         if let f = m["zPosition"], let v = f.number { layer.zPosition = v }
+        if let f = m["begin"], let v = f.number { layer.timing.begin = v }
+        if let f = m["speed"], let v = f.number {
+            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { layer.timing.speed = v }
+        }
+        if let f = m["timeOffset"], let v = f.number { layer.timing.timeOffset = v }
         if let f = m["opacity"], let v = f.number(in: 0...1) { layer.opacity = v }
         if let f = m["hidden"], let v = f.bool { layer.isHidden = v }
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }

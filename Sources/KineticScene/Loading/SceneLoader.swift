@@ -76,7 +76,7 @@ public enum SceneLoader {
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
-        let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
+        let animations = m["animations"].map { animationDecoder.animations($0, layers: layers) } ?? []
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers, binder: layerDecoder.binder)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
         var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,

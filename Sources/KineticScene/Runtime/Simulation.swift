@@ -340,10 +340,15 @@ public final class Simulation {
         case .animate(let spec, let layer):
             guard let id = Self.layerID(layer, contact) else { return }
             var started = spec
-            started.timing.beginTime += animator.time
+            // Its begin is a delay from now, on its layer's clock.
+            let address = timeline.scene.layerIDs[id]
+            let clock = address.map { timeline.scene.layers.clock(at: $0) } ?? .scene
+            if let address { started.layer = address }
+            started.timing.beginTime += clock.local(animator.time)
             changes.animations.append((id, started))
             if started.needsCapture {
-                pendingCaptures.append((started.timing.beginTime, .started(changes.animations.count - 1)))
+                let begin = clock.sceneTime(started.timing.beginTime) ?? animator.time
+                pendingCaptures.append((begin, .started(changes.animations.count - 1)))
             }
             scheduleStop(of: started)
         case .removeLayers(let layers):
@@ -371,8 +376,9 @@ public final class Simulation {
     /// Queues the `animationStop` handlers of `spec` (if it has any) for when it stops:
     /// its begin plus its active duration, as animationDidStop: fires.
     private func scheduleStop(of spec: AnimationSpec) {
-        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite else { return }
-        for action in actions { delayed.append((spec.timing.endTime + action.delay, action, nil)) }
+        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite,
+              let stop = timeline.scene.layers.clock(at: spec.layer).sceneTime(spec.timing.endTime) else { return }
+        for action in actions { delayed.append((stop + action.delay, action, nil)) }
     }
 
     /// Builds the animator from the layers as they are at time 0.

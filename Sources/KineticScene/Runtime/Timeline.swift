@@ -99,15 +99,22 @@ public struct Timeline: Sendable {
             || scene.events.contains { $0.actions.contains(where: setsDoubleSided) }
     }
 
-    /// Applies one animation (or a group) at `time` in its parent's seconds. An animation
-    /// whose expression values are not evaluated (not yet begun, or not finite) does nothing.
+    /// Applies one animation (or a group) at scene time `time`, read on its layer's clock
+    /// (CAMediaTiming's hierarchical time: `LayerTiming` of the layer and its ancestors).
     static func apply(_ spec: AnimationSpec, at time: Double, to layers: inout [Layer]) {
+        applyLocal(spec, at: layers.clock(at: spec.layer).local(time), to: &layers)
+    }
+
+    /// Applies one animation (or a group) at `time` in its layer's (or group's) seconds. An
+    /// animation whose expression values are not evaluated (not yet begun, or not finite)
+    /// does nothing.
+    private static func applyLocal(_ spec: AnimationSpec, at time: Double, to layers: inout [Layer]) {
         guard !spec.needsCapture, let progress = spec.timing.progress(at: time) else { return }
         switch spec.values {
         case .group(let children):
             // Children run in the group's local time, eased by the group's function.
             let local = spec.easing.fraction(progress: progress, duration: spec.timing.duration) * spec.timing.duration
-            for child in children { apply(child, at: local, to: &layers) }
+            for child in children { applyLocal(child, at: local, to: &layers) }
         case .basic(let from, let to, let by):
             // The easing is applied here, unclamped: springs overshoot past 1.
             let animation = BasicAnimation(from: from, to: to, by: by)

@@ -35,6 +35,9 @@ public struct Layer: Equatable, Sendable {
     /// The image asset drawn in the bounds: a resolved file path.
     public var contents: String? = nil
     public var contentsGravity: ContentsGravity = .resize
+    /// While a `contents` animation blends two images: the image fading out, and how far
+    /// `contents` has faded in (0…1). Core Animation cross-fades contents.
+    public var contentsCrossFade: ContentsCrossFade? = nil
     public var transform: Transform3D = .identity { didSet { transformParts = nil } }
     /// The components `transform` was built from, when it was built from them (the named
     /// form, `transform.rotation.x` and the other sub-key paths): later sub-key writes
@@ -259,5 +262,16 @@ public struct SceneFrame: Sendable {
     public init(index: Int, time: Double, size: Size, background: Background, layers: [Layer]) {
         self.index = index; self.time = time; self.size = size
         self.background = background; self.layers = layers
+    }
+}
+
+/// A cross-fade of a layer's contents: `from` shows at 1 − `fraction`, `contents` at `fraction`.
+public struct ContentsCrossFade: Equatable, Sendable {
+    /// The image fading out (nil: none).
+    public var from: String?
+    public var fraction: Double
+
+    public init(from: String?, fraction: Double) {
+        self.from = from; self.fraction = fraction
     }
 }

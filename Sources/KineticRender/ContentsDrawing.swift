@@ -51,6 +51,26 @@ func contentsRect(gravity: ContentsGravity, imageSize: Size, bounds: Rect) -> Re
 }
 
 extension LayerRenderer {
+    /// Draws a layer's contents, cross-fading from the image a `contents` animation fades
+    /// out: (1 − u)·from + u·to, added in a group so overlapping pixels blend linearly.
+    func drawContents(of layer: Layer, in bounds: Rect, alpha: Double, ctx: CairoContext) {
+        let to = layer.contents.flatMap { images.surface(for: $0) }
+        guard let fade = layer.contentsCrossFade else {
+            if let to { drawContents(to, gravity: layer.contentsGravity, in: bounds, alpha: alpha, ctx: ctx) }
+            return
+        }
+        let from = fade.from.flatMap { images.surface(for: $0) }
+        ctx.pushGroup()
+        if let from { drawContents(from, gravity: layer.contentsGravity, in: bounds, alpha: 1 - fade.fraction, ctx: ctx) }
+        if let to {
+            ctx.setAdditive(true)
+            drawContents(to, gravity: layer.contentsGravity, in: bounds, alpha: fade.fraction, ctx: ctx)
+            ctx.setAdditive(false)
+        }
+        ctx.setSource(ctx.popGroup())
+        ctx.paint(alpha: alpha)
+    }
+
     /// Draws a layer's contents image per its gravity. Not clipped to the bounds (unless
     /// masksToBounds), as CALayer lets contents overflow.
     func drawContents(_ image: CairoSurface, gravity: ContentsGravity, in bounds: Rect,

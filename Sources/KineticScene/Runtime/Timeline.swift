@@ -119,6 +119,9 @@ public struct Timeline: Sendable {
             // The easing is applied here, unclamped: springs overshoot past 1.
             let animation = BasicAnimation(from: from, to: to, by: by)
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            if spec.keyPath == .contents {
+                return crossFade(spec, to: &layers) { base in animation.endpoints(base: base).map { ($0.from, $0.to, fraction) } }
+            }
             set(spec, to: &layers) { base in
                 animation.endpoints(base: base).flatMap { Interpolation.lerp($0.from, $0.to, fraction) }
             }
@@ -134,7 +137,23 @@ public struct Timeline: Sendable {
             }
         case .keyframes(let animation):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            if spec.keyPath == .contents, animation.calculationMode != .discrete {
+                return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }
+            }
             set(spec, to: &layers) { _ in animation.value(at: fraction) }
+        }
+    }
+
+    /// A `contents` animation: Core Animation cross-fades the two images, so the layer
+    /// shows the image blended towards and remembers the one fading out.
+    private static func crossFade(_ spec: AnimationSpec, to layers: inout [Layer],
+                                  _ blend: (AnimatableValue) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)?) {
+        layers.modify(at: spec.layer) { layer in
+            guard let (from, to, u) = blend(.image(layer.contents)),
+                  case .image(let a) = from, case .image(let b) = to else { return }
+            let fraction = min(max(u, 0), 1)
+            layer.contents = fraction > 0 ? b : a
+            layer.contentsCrossFade = fraction > 0 && fraction < 1 && a != b ? ContentsCrossFade(from: a, fraction: fraction) : nil
         }
     }
 

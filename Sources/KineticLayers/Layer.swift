@@ -35,6 +35,9 @@ public struct Layer: Equatable, Sendable {
     /// The image asset drawn in the bounds: a resolved file path.
     public var contents: String? = nil
     public var contentsGravity: ContentsGravity = .resize
+    /// CALayer's `contentsScale`: pixels of `contents` per point. nil = what the asset's
+    /// name says, as UIImage reads it (`name@2x.png` is 2, `@3x` 3), else 1.
+    public var contentsScale: Double? = nil
     /// While a `contents` animation blends two images: the image fading out, and how far
     /// `contents` has faded in (0…1). Core Animation cross-fades contents.
     public var contentsCrossFade: ContentsCrossFade? = nil
@@ -274,4 +277,18 @@ public struct ContentsCrossFade: Equatable, Sendable {
     public init(from: String?, fraction: Double) {
         self.from = from; self.fraction = fraction
     }
+}
+
+extension Layer {
+    /// The scale UIImage gives an asset by its file name: N for `name@Nx.ext`, else 1.
+    public static func contentsScale(ofAsset path: String) -> Double {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+        guard let at = stem.lastIndex(of: "@"), stem.hasSuffix("x"),
+              let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), (1...9).contains(n) else { return 1 }
+        return Double(n)
+    }
+
+    /// The pixels per point `contents` image `path` is drawn at.
+    public func contentsScale(for path: String) -> Double { contentsScale ?? Self.contentsScale(ofAsset: path) }
 }

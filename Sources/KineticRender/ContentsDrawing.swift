@@ -18,8 +18,8 @@ final class ImageSurfaces {
     }
 }
 
-/// Where `contentsGravity` puts an image of `imageSize` (points; contentsScale 1, so one
-/// image pixel is one point) in `bounds`.
+/// Where `contentsGravity` puts an image of `imageSize` (points: its pixels over its
+/// contentsScale) in `bounds`.
 ///
 /// As on iOS, the vertical names refer to Core Animation's unflipped axis (y up): a
 /// standalone layer's `contentsAreFlipped()` is false, so `top` puts the image against
@@ -54,29 +54,28 @@ extension LayerRenderer {
     /// Draws a layer's contents, cross-fading from the image a `contents` animation fades
     /// out: (1 − u)·from + u·to, added in a group so overlapping pixels blend linearly.
     func drawContents(of layer: Layer, in bounds: Rect, alpha: Double, ctx: CairoContext) {
-        let to = layer.contents.flatMap { images.surface(for: $0) }
-        guard let fade = layer.contentsCrossFade else {
-            if let to { drawContents(to, gravity: layer.contentsGravity, in: bounds, alpha: alpha, ctx: ctx) }
-            return
+        func draw(_ path: String?, alpha: Double) {
+            guard let path, let image = images.surface(for: path) else { return }
+            drawContents(image, scale: layer.contentsScale(for: path), gravity: layer.contentsGravity,
+                         in: bounds, alpha: alpha, ctx: ctx)
         }
-        let from = fade.from.flatMap { images.surface(for: $0) }
+        guard let fade = layer.contentsCrossFade else { return draw(layer.contents, alpha: alpha) }
         ctx.pushGroup()
-        if let from { drawContents(from, gravity: layer.contentsGravity, in: bounds, alpha: 1 - fade.fraction, ctx: ctx) }
-        if let to {
-            ctx.setAdditive(true)
-            drawContents(to, gravity: layer.contentsGravity, in: bounds, alpha: fade.fraction, ctx: ctx)
-            ctx.setAdditive(false)
-        }
+        draw(fade.from, alpha: 1 - fade.fraction)
+        ctx.setAdditive(true)
+        draw(layer.contents, alpha: fade.fraction)
+        ctx.setAdditive(false)
         ctx.setSource(ctx.popGroup())
         ctx.paint(alpha: alpha)
     }
 
     /// Draws a layer's contents image per its gravity. Not clipped to the bounds (unless
     /// masksToBounds), as CALayer lets contents overflow.
-    func drawContents(_ image: CairoSurface, gravity: ContentsGravity, in bounds: Rect,
+    func drawContents(_ image: CairoSurface, scale: Double, gravity: ContentsGravity, in bounds: Rect,
                       alpha: Double, ctx: CairoContext) {
         let size = Size(Double(image.width), Double(image.height))
-        let rect = contentsRect(gravity: gravity, imageSize: size, bounds: bounds)
+        // `scale` image pixels make one point (contentsScale).
+        let rect = contentsRect(gravity: gravity, imageSize: Size(size.width / scale, size.height / scale), bounds: bounds)
         guard rect.width > 0, rect.height > 0 else { return }
         ctx.save()
         ctx.newPath()

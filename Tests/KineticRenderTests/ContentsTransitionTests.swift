@@ -24,6 +24,8 @@ import KineticScene
             try writePNG(pixels, to: "\(dir)/\(name).png")
             try writePNG(pixels, to: "\(dir)/\(name)@2x.png")
         }
+        // Only a @3x variant: UIImage(named: "solo") finds it.
+        try FileManager.default.copyItem(atPath: "\(dir)/red.png", toPath: "\(dir)/solo@3x.png")
         try ("kinetic: 1\nscene: {size: [20, 20], duration: 1, fps: 20}\n" + body)
             .write(toFile: dir + "/scene.yaml", atomically: true, encoding: .utf8)
         return dir
@@ -67,5 +69,29 @@ import KineticScene
         // Discrete keyframes hold each value: blue from key time 0.5.
         let q = image.rgba(x: 5, y: 5)
         #expect(q.r == 0 && q.b == 255, "\(q)")
+    }
+
+    /// The columns of row 10 the image covers (red), at scene scale `scale`.
+    func redColumns(_ dir: String, scale: Double = 1) throws -> ClosedRange<Int>? {
+        let image = try render(dir, at: 0, scale: scale)
+        let y = Int(10 * scale)
+        let xs = (0..<image.width).filter { let p = image.rgba(x: $0, y: y); return p.r == 255 && p.g == 0 && p.b == 0 }
+        return xs.first.flatMap { a in xs.last.map { a...$0 } }
+    }
+
+    @Test func contentsScaleAndAtNxNamesSetPixelsPerPoint() throws {
+        // A 10 px image centred in 20 pt (contentsGravity center): at contentsScale 1 it
+        // covers x 5…15 pt; red@2x.png is 5 pt (7.5…12.5), contentsScale 0.5 makes 20 pt.
+        // Main drew every asset at one pixel a point: 5…15 each time.
+        func layer(_ contents: String, _ extra: String = "") -> String {
+            "layers: [{id: i, type: image, frame: [0, 0, 20, 20], contentsGravity: center, contents: \(contents)\(extra)}]\n"
+        }
+        let plain = try folder(layer("red.png")), twice = try folder(layer("red@2x.png"))
+        let half = try folder(layer("red.png", ", contentsScale: 0.5")), solo = try folder(layer("solo.png"))
+        defer { for d in [plain, twice, half, solo] { try? FileManager.default.removeItem(atPath: d) } }
+        let found = [try redColumns(plain), try redColumns(twice), try redColumns(half), try redColumns(solo),
+                     try redColumns(twice, scale: 2)]
+        let expected: [ClosedRange<Int>?] = [5...14, 8...11, 0...19, 9...10, 15...24]
+        #expect(found == expected, "\(found)")
     }
 }

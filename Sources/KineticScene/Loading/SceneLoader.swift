@@ -74,6 +74,7 @@ public enum SceneLoader {
         }
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
+        if let scale = settings?.scale { layerDecoder.deviceScale = scale }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
         let animations = m["animations"].map { animationDecoder.animations($0, layers: layers) } ?? []

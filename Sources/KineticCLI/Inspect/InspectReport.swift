@@ -44,6 +44,10 @@ enum InspectReport {
             // A corner the renderer cannot place (at or behind the eye) is null.
             "corners": layer.bounds.corners.map { corner -> Any in placement.canvasPoint(of: corner).map(point) ?? NSNull() },
             "cornerRadius": number(layer.cornerRadius),
+            "shadowOpacity": number(layer.shadowOpacity),
+            "shadowRadius": number(layer.shadowRadius),
+            "shadowOffset": [number(layer.shadowOffset.width), number(layer.shadowOffset.height)],
+            "shadowColor": layer.shadowColor.hexString,
         ]
         if let c = layer.backgroundColor { d["backgroundColor"] = c.hexString }
         if layer.borderWidth > 0 {
@@ -62,6 +66,8 @@ enum InspectReport {
             d["fillColor"] = s.fillColor?.hexString ?? NSNull()
             d["strokeColor"] = s.strokeColor?.hexString ?? NSNull()
             d["lineWidth"] = number(s.lineWidth)
+            d["lineDashPattern"] = s.lineDashPattern.map(number)
+            d["lineDashPhase"] = number(s.lineDashPhase)
         case .gradient(let g):
             d["colors"] = g.colors.map(\.hexString)
             d["locations"] = (g.locations ?? Layer.evenLocations(g.colors.count)).map(number)

@@ -33,6 +33,13 @@ public struct LayerClock: Hashable, Sendable {
         scale > 0 ? (local - offset) / scale : nil
     }
 
+    /// The first scene time at which this clock reads `local` or later: −∞ when it
+    /// already does for good (a stopped clock past it), +∞ when it never will.
+    public func firstSceneTime(reaching local: Double) -> Double {
+        if let t = sceneTime(local) { return t }
+        return offset >= local ? -.infinity : .infinity
+    }
+
     /// This clock followed by a sublayer's timing.
     public func then(_ timing: LayerTiming) -> LayerClock {
         LayerClock(scale: scale * timing.speed, offset: (offset - timing.begin) * timing.speed + timing.timeOffset)

@@ -256,6 +256,17 @@ import KineticLayers
         #expect(abs(try x(body, at: 0.75) - 25) < 1e-9)
     }
 
+    @Test func expressionValuesAreTakenWhenTheAnimationBeginsInSceneTime() throws {
+        // The layer begins at 1 s, the animation 0.5 s into the layer's time: it begins at
+        // scene 1.5 s, where `to` = 100·t = 150; at scene 2 s it is half-way, 75.
+        let body = """
+        layers: [{id: p, begin: 1, sublayers: [{id: a}]}]
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: "= 100 * t", duration: 1, begin: 0.5}
+        """
+        #expect(abs(try x(body, at: 2) - 75) < 1e-6)
+    }
+
     @Test func badTimingIsReported() {
         let header = "kinetic: 1\nscene: {size: [10, 10], duration: 1}\nlayers: [{id: a, speed: -1}]\n"
         let p = loadProblems(header + """

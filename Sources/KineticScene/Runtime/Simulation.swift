@@ -115,9 +115,9 @@ public final class Simulation {
     /// over the moved items (a rope drawn through their centers).
     private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
         let scene = timeline.scene
-        let begun = { (spec: AnimationSpec) in !Instant.reached(spec.timing.beginTime, limit) }
+        let begun = { (spec: AnimationSpec) in !Instant.reached(spec.sceneBegin(in: scene.layers), limit) }
         var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
-                                   changes: changes.beginning(before: limit))
+                                   changes: changes.beginning(before: limit, layers: scene.layers))
         if let animator {
             for b in bindings {
                 guard let s = animator.state(of: b.id) else { continue }
@@ -420,8 +420,9 @@ public final class Simulation {
         animations = timeline.animations
         behaviorAnimations = scene.behaviorAnimations
         pendingCaptures = []
-        for (i, a) in scene.animations.enumerated() where a.needsCapture && a.timing.beginTime > 0 {
-            pendingCaptures.append((a.timing.beginTime, .animation(i)))
+        for (i, a) in scene.animations.enumerated() where a.needsCapture {
+            let begin = a.sceneBegin(in: scene.layers)
+            if begin > 0 && begin.isFinite { pendingCaptures.append((begin, .animation(i))) }
         }
         for (i, a) in behaviorAnimations.enumerated() where a.spec.needsCapture {
             pendingCaptures.append((a.spec.timing.beginTime, .behaviorAnimation(i)))

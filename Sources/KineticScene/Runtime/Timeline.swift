@@ -69,15 +69,17 @@ public struct Timeline: Sendable {
     /// the frame at its begin without the animations that begin then or later.
     static func captured(_ scene: Scene) -> [AnimationSpec] {
         var specs = scene.animations
-        let order = specs.indices.filter { specs[$0].needsCapture }
-            .sorted { (specs[$0].timing.beginTime, $0) < (specs[$1].timing.beginTime, $1) }
+        // A clock that stands past the begin has begun from the start.
+        let begins = specs.map { spec in max(spec.sceneBegin(in: scene.layers), spec.timing.beginTime < 0 ? spec.timing.beginTime : 0) }
+        let order = specs.indices.filter { specs[$0].needsCapture && begins[$0].isFinite }
+            .sorted { (begins[$0], $0) < (begins[$1], $1) }
         guard !order.isEmpty else { return specs }
         let timeline = Timeline(scene: scene, animations: [])
         for i in order {
-            let begin = specs[i].timing.beginTime
+            let begin = begins[i]
             let index = AnimationSpec.frameIndex(at: begin, fps: scene.settings.fps)
             let layers = timeline.animatedLayers(at: begin, index: index,
-                                                 animations: specs.filter { !Instant.reached($0.timing.beginTime, begin) })
+                                                 animations: specs.indices.filter { !Instant.reached(begins[$0], begin) }.map { specs[$0] })
             specs[i] = specs[i].capturing(reading: layers, ids: scene.layerIDs, time: begin, frame: index,
                                           seed: scene.settings.seed) ?? specs[i]
         }

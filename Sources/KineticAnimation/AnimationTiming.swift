@@ -1,3 +1,5 @@
+import KineticGeometry
+
 /// CAAnimation's `fillMode`: whether an animation affects its layer outside its active
 /// duration.
 public enum FillMode: String, Hashable, Sendable {
@@ -39,6 +41,9 @@ public struct AnimationTiming: Hashable, Sendable {
     /// Added to local time, in local seconds: the animation starts part-way through and
     /// wraps around its active duration, as CAMediaTiming's `timeOffset`.
     public var timeOffset: Double
+    /// CAMediaTiming's `repeatDuration`: how many local seconds the animation repeats for
+    /// (replacing `repeatCount`); nil = `repeatCount` decides.
+    public var repeatDuration: Double? = nil
 
     public init(beginTime: Double = 0, duration: Double = 0.25, repeatCount: Double = 1,
                 autoreverses: Bool = false, fillMode: FillMode = .removed,
@@ -58,7 +63,9 @@ public struct AnimationTiming: Hashable, Sendable {
     /// Local seconds from begin to end; 0 for a zero duration even when repeating forever.
     private var localActiveDuration: Double {
         let cycle = cycleDuration
-        return cycle > 0 ? cycle * effectiveRepeatCount : 0
+        guard cycle > 0 else { return 0 }
+        if let repeatDuration, repeatDuration > 0 { return repeatDuration }
+        return cycle * effectiveRepeatCount
     }
 
     /// Scene seconds from `beginTime` until the animation stops (`.infinity` for a forever
@@ -83,11 +90,11 @@ public struct AnimationTiming: Hashable, Sendable {
     public func progress(at time: Double) -> Double? {
         guard time.isFinite else { return nil }
         let active = localActiveDuration
-        if time < beginTime {
+        if !Instant.reached(time, beginTime) {
             return fillMode.fillsBackwards ? fraction(atLocal: timeOffset, endInclusive: false) : nil
         }
-        let elapsed = (time - beginTime) * max(speed, 0)
-        if elapsed >= active {
+        let elapsed = max(time - beginTime, 0) * max(speed, 0)
+        if Instant.reached(elapsed, active) {
             guard fillMode.fillsForwards else { return nil }
             return fraction(atLocal: active + timeOffset, endInclusive: true)
         }
@@ -109,6 +116,8 @@ public struct AnimationTiming: Hashable, Sendable {
         }
         let cycle = cycleDuration
         var inCycle = local.truncatingRemainder(dividingBy: cycle)
+        // A hair before a cycle boundary is the boundary (`Instant`).
+        if Instant.reached(inCycle, cycle) { inCycle = 0 }
         if endInclusive && inCycle == 0 && local > 0 { inCycle = cycle }
         let phase = inCycle / d
         return min(max(autoreverses && phase > 1 ? 2 - phase : phase, 0), 1)

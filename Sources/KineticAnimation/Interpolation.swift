@@ -23,9 +23,9 @@ public enum Interpolation {
     ///   do not decompose (singular: scaled to 0, flattened along z) blend their 16
     ///   entries.
     /// - `bool` and `image` are discrete: `a` for u < 0.5, else `b`. CA computes no
-    ///   intermediate value for `hidden` or `contents` (its renderer cross-fades
-    ///   contents, which no single value can express); switching half-way is the shared
-    ///   model's rule (`AnimatableValue.Kind.isDiscrete`).
+    ///   intermediate value for `hidden` or `contents`; its renderer cross-fades
+    ///   contents, which no single value can express, so the timeline keeps both images
+    ///   for a `contents` animation (`Layer.contentsCrossFade`) and does not come here.
     public static func lerp(_ a: AnimatableValue, _ b: AnimatableValue, _ u: Double) -> AnimatableValue? {
         guard a.kind == b.kind else { return nil }
         if a.kind.isDiscrete { return u < 0.5 ? a : b }

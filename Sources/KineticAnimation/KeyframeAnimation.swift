@@ -133,18 +133,36 @@ public struct KeyframeAnimation: Hashable, Sendable {
         let n = values.count
         // Value i holds on [times[i], times[i + 1]); the last one holds to the end.
         let times = keyTimes ?? (0..<n).map { Double($0) / Double(n) }
-        let index = times.prefix(n).lastIndex { $0 <= p } ?? 0
+        let index = Instant.lastIndex(reachedBy: p, in: times.prefix(n)) ?? 0
         return values[index]
     }
 
-    private func blendedValue(at p: Double, times: [Double], eased: Bool, spline: Bool) -> AnimatableValue? {
+    /// The two values blended at the un-eased fraction `progress` and the eased fraction
+    /// between them (nil for `discrete`, which blends nothing, or when `validate()`
+    /// fails): what a cross-fade of `contents` images shows.
+    public func blend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
+        guard (try? validate()) != nil, values.count > 1, calculationMode != .discrete else { return nil }
+        let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
+        let paced = calculationMode == .paced
+        let times = (paced ? pacedKeyTimes : keyTimes) ?? Self.evenTimes(values.count)
+        let (i, s) = segment(at: p, times: times, eased: !paced)
+        return (values[i], values[i + 1], s)
+    }
+
+    /// The segment [times[i], times[i + 1]] holding p and the fraction along it; with
+    /// repeated key times the last one wins, so a value reached at a jump is shown from
+    /// there on.
+    private func segment(at p: Double, times: [Double], eased: Bool) -> (index: Int, fraction: Double) {
         let n = values.count
-        // The segment [times[i], times[i + 1]] holding p; with repeated key times the last
-        // one wins, so a value reached at a jump is shown from there on.
-        let i = min(times.prefix(n - 1).lastIndex { $0 <= p } ?? 0, n - 2)
+        let i = min(Instant.lastIndex(reachedBy: p, in: times.prefix(n - 1)) ?? 0, n - 2)
         let span = times[i + 1] - times[i]
-        var s = span > 0 ? (p - times[i]) / span : 1
+        var s = span > 0 ? max(p - times[i], 0) / span : 1
         if eased, let fns = timingFunctions, i < fns.count { s = fns[i](s) }
+        return (i, s)
+    }
+
+    private func blendedValue(at p: Double, times: [Double], eased: Bool, spline: Bool) -> AnimatableValue? {
+        let (i, s) = segment(at: p, times: times, eased: eased)
         guard spline, let form = LinearForm(values: values) else {
             return Interpolation.lerp(values[i], values[i + 1], s)
         }

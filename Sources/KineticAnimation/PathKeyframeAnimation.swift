@@ -112,9 +112,9 @@ public struct PathKeyframeAnimation: Hashable, Sendable {
         let times = keyTimes ?? (0...n).map { Double($0) / Double(n) }
         // The segment [times[i], times[i + 1]] holding p; with repeated key times the
         // last one wins, as for `values` keyframes.
-        let i = min(times.prefix(n).lastIndex { $0 <= p } ?? 0, n - 1)
+        let i = min(Instant.lastIndex(reachedBy: p, in: times.prefix(n)) ?? 0, n - 1)
         let span = times[i + 1] - times[i]
-        var s = span > 0 ? (p - times[i]) / span : 1
+        var s = span > 0 ? max(p - times[i], 0) / span : 1
         if let fns = timingFunctions, i < fns.count { s = fns[i](s) }
         return Self.point(on: segments[i], s)
     }
@@ -126,7 +126,7 @@ public struct PathKeyframeAnimation: Hashable, Sendable {
         let segments = self.segments
         let m = segments.count + 1
         let times = keyTimes ?? (0..<m).map { Double($0) / Double(m) }
-        let index = times.prefix(m).lastIndex { $0 <= p } ?? 0
+        let index = Instant.lastIndex(reachedBy: p, in: times.prefix(m)) ?? 0
         return index == 0 ? Self.point(on: segments[0], 0) : Self.point(on: segments[index - 1], 1)
     }
 }

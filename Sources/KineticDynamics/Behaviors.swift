@@ -265,16 +265,20 @@ public struct AttachmentBehavior: Hashable, Sendable {
 
 /// UISnapBehavior: pulls an item to `snapPoint` and turns it back to rotation 0.
 ///
-/// Modelled as a mass-independent damped spring of natural frequency
-/// `naturalFrequency` Hz on position and angle, with damping ratio
-/// 0.05 + 0.95 × `damping` (so 0 still settles, and 1 is critical: no overshoot).
+/// Modelled as UIKit builds it (its `_associate` as disassembled): four soft distance
+/// joints of `springLength` points, `frequency` Hz and damping ratio `damping`, from
+/// the item's top-left and bottom-right corners to fixed points beside a copy of the
+/// item at the snap point. The joints pull unevenly while the item travels, so it tilts
+/// and wobbles back to 0 (an item behavior's `allowsRotation: false` turns that off).
 public struct SnapBehavior: Hashable, Sendable {
-    /// The spring's natural frequency, in Hz.
-    public static let naturalFrequency = 3.0
+    /// Each joint's frequency, in Hz (UIKit's `_frequency`, 4).
+    public static let frequency = 4.0
+    /// Each joint's length, in points (UIKit's `_distance`, 50).
+    public static let springLength = 50.0
 
     public var item: String
     public var snapPoint: Point
-    /// 0…1, default 0.5; 0 = the most oscillation.
+    /// 0…1, default 0.5; 0 = the most oscillation. Each joint's damping ratio.
     public var damping: Double
 
     public init(item: String, snapPoint: Point, damping: Double = 0.5) {
@@ -282,9 +286,6 @@ public struct SnapBehavior: Hashable, Sendable {
         self.snapPoint = snapPoint
         self.damping = damping
     }
-
-    /// The damping ratio of the spring `damping` maps to.
-    public var dampingRatio: Double { 0.05 + 0.95 * damping }
 }
 
 /// UIDynamicItemBehavior: material and motion properties of items.

@@ -263,7 +263,7 @@ public final class DynamicAnimator {
         let t = time
         for k in entries.indices {
             let b = entries[k].behavior
-            setLive(k, t >= b.begin && t < b.end)
+            setLive(k, Instant.reached(t, b.begin) && !Instant.reached(t, b.end))
         }
         if materialsDirty { applyMaterials() }
         syncJoints()
@@ -591,19 +591,7 @@ public final class DynamicAnimator {
         // UIKit keeps one snap per item: the last live one wins.
         var snapOf: [Int: SnapBehavior] = [:]
         for (i, s) in snaps { snapOf[i] = s }
-        for (i, s) in snapOf.sorted(by: { $0.key < $1.key }) where !materials[i].anchored {
-            let omega = 2 * Double.pi * SnapBehavior.naturalFrequency, zeta = s.dampingRatio
-            // Backward Euler on x'' = −ω²x − 2ζωx': unconditionally stable, and it never
-            // adds overshoot to a critically damped snap.
-            let denominator = 1 + 2 * zeta * omega * h + omega * omega * h * h
-            let x = space.position(i) - s.snapPoint
-            var w = space.angularVelocity(i)
-            if materials[i].allowsRotation {
-                let a = remainder(space.angle(i), 2 * Double.pi)
-                w = (w - a * h * omega * omega) / denominator
-            }
-            setVelocity(i, (space.velocity(i) - x * (h * omega * omega)) / denominator, w)
-        }
+        for (i, s) in snapOf.sorted(by: { $0.key < $1.key }) where !materials[i].anchored { snap(i, s, h: h) }
         for i in 0..<n {
             guard force[i].isFinite, torque[i].isFinite, abs(force[i].x) < 1e15, abs(force[i].y) < 1e15 else {
                 throw .nonFiniteState(time: t, item: items[i].id)
@@ -611,6 +599,55 @@ public final class DynamicAnimator {
             space.setForce(i, materials[i].anchored ? .zero : force[i], torque: materials[i].anchored ? 0 : torque[i])
         }
     }
+
+    /// UISnapBehavior as UIKit builds it: four soft distance joints of `springLength`
+    /// between the item and a fixed copy of it at the snap point — from its top-left
+    /// corner to points `springLength` left of and above the copy's, from its
+    /// bottom-right corner to points as far right of and below the copy's — each of
+    /// `frequency` Hz and damping ratio `damping` (Box2D's soft joint: stiffness m·ω²,
+    /// damping 2·m·ζ·ω with m the effective mass along the joint, solved implicitly on
+    /// velocities). At rest every joint has its length and the angle is 0; on the way the
+    /// joints pull unevenly and the item tilts, then wobbles back.
+    private func snap(_ i: Int, _ s: SnapBehavior, h: Double) {
+        let mass = itemMass(density: materials[i].density, size: items[i].size)
+        let moment = space.moment(i)
+        let inverseMoment = materials[i].allowsRotation && moment.isFinite && moment > 0 ? 1 / moment : 0
+        let omega = 2 * Double.pi * SnapBehavior.frequency, zeta = s.damping, length = SnapBehavior.springLength
+        let half = Point(items[i].size.width / 2, items[i].size.height / 2)
+        let joints = [(Point(-half.x, -half.y), Point(-half.x - length, -half.y)),
+                      (Point(-half.x, -half.y), Point(-half.x, -half.y - length)),
+                      (half, Point(half.x + length, half.y)),
+                      (half, Point(half.x, half.y + length))]
+        let center = space.position(i), angle = space.angle(i)
+        var v = space.velocity(i), w = space.angularVelocity(i)
+        var accumulated = [Double](repeating: 0, count: joints.count)
+        // Box2D's velocity iterations, with the impulses accumulated across them.
+        for _ in 0..<Self.snapIterations {
+            for (k, (onItem, onAnchor)) in joints.enumerated() {
+                let r = rotate(onItem, by: angle)
+                let delta = s.snapPoint + onAnchor - (center + r)
+                let distance = delta.length
+                guard distance > 1e-9 else { continue }
+                let u = delta / distance
+                let rn = cross(r, u)
+                let inverseMass = 1 / mass + rn * rn * inverseMoment
+                let effective = 1 / inverseMass
+                let stiffness = effective * omega * omega, damping = 2 * effective * zeta * omega
+                let softness = h * (damping + h * stiffness)
+                let gamma = softness > 0 ? 1 / softness : 0
+                let bias = (distance - length) * h * stiffness * gamma
+                let pointVelocity = v + Point(-w * r.y, w * r.x)
+                let impulse = -(-u.dot(pointVelocity) + bias + gamma * accumulated[k]) / (inverseMass + gamma)
+                accumulated[k] += impulse
+                v = v - u * (impulse / mass)
+                w -= rn * impulse * inverseMoment
+            }
+        }
+        setVelocity(i, v, w)
+    }
+
+    /// Velocity iterations of the snap's joints (Box2D's default is 8).
+    private static let snapIterations = 8
 
     /// Spring attachments: stiffness k = m·ω² and damping c = 2·m·ζ·ω with m the
     /// effective mass along the spring's axis (Box2D's soft distance joint), so the

@@ -35,6 +35,12 @@ public struct Layer: Equatable, Sendable {
     /// The image asset drawn in the bounds: a resolved file path.
     public var contents: String? = nil
     public var contentsGravity: ContentsGravity = .resize
+    /// CALayer's `contentsScale`: pixels of `contents` per point. nil = what the asset's
+    /// name says, as UIImage reads it (`name@2x.png` is 2, `@3x` 3), else 1.
+    public var contentsScale: Double? = nil
+    /// While a `contents` animation blends two images: the image fading out, and how far
+    /// `contents` has faded in (0…1). Core Animation cross-fades contents.
+    public var contentsCrossFade: ContentsCrossFade? = nil
     public var transform: Transform3D = .identity { didSet { transformParts = nil } }
     /// The components `transform` was built from, when it was built from them (the named
     /// form, `transform.rotation.x` and the other sub-key paths): later sub-key writes
@@ -52,6 +58,8 @@ public struct Layer: Equatable, Sendable {
     public var sublayers: [Layer] = []
     /// Custom animatable numbers (`properties:` in the scene), by name.
     public var properties: [String: Double] = [:]
+    /// CAMediaTiming of the layer: its animations (and its sublayers') run in its local time.
+    public var timing = LayerTiming()
     /// The subclass part: a shape's path and stroke, a gradient's colors, a text's string.
     public var content: LayerContent = .plain
     /// A color the layer's whole rendering (subtree included) is multiplied by, channel
@@ -258,4 +266,29 @@ public struct SceneFrame: Sendable {
         self.index = index; self.time = time; self.size = size
         self.background = background; self.layers = layers
     }
+}
+
+/// A cross-fade of a layer's contents: `from` shows at 1 − `fraction`, `contents` at `fraction`.
+public struct ContentsCrossFade: Equatable, Sendable {
+    /// The image fading out (nil: none).
+    public var from: String?
+    public var fraction: Double
+
+    public init(from: String?, fraction: Double) {
+        self.from = from; self.fraction = fraction
+    }
+}
+
+extension Layer {
+    /// The scale UIImage gives an asset by its file name: N for `name@Nx.ext`, else 1.
+    public static func contentsScale(ofAsset path: String) -> Double {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+        guard let at = stem.lastIndex(of: "@"), stem.hasSuffix("x"),
+              let n = Int(stem[stem.index(after: at)..<stem.index(before: stem.endIndex)]), (1...9).contains(n) else { return 1 }
+        return Double(n)
+    }
+
+    /// The pixels per point `contents` image `path` is drawn at.
+    public func contentsScale(for path: String) -> Double { contentsScale ?? Self.contentsScale(ofAsset: path) }
 }

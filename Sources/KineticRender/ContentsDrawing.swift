@@ -18,8 +18,8 @@ final class ImageSurfaces {
     }
 }
 
-/// Where `contentsGravity` puts an image of `imageSize` (points; contentsScale 1, so one
-/// image pixel is one point) in `bounds`.
+/// Where `contentsGravity` puts an image of `imageSize` (points: its pixels over its
+/// contentsScale) in `bounds`.
 ///
 /// As on iOS, the vertical names refer to Core Animation's unflipped axis (y up): a
 /// standalone layer's `contentsAreFlipped()` is false, so `top` puts the image against
@@ -51,12 +51,31 @@ func contentsRect(gravity: ContentsGravity, imageSize: Size, bounds: Rect) -> Re
 }
 
 extension LayerRenderer {
+    /// Draws a layer's contents, cross-fading from the image a `contents` animation fades
+    /// out: (1 − u)·from + u·to, added in a group so overlapping pixels blend linearly.
+    func drawContents(of layer: Layer, in bounds: Rect, alpha: Double, ctx: CairoContext) {
+        func draw(_ path: String?, alpha: Double) {
+            guard let path, let image = images.surface(for: path) else { return }
+            drawContents(image, scale: layer.contentsScale(for: path), gravity: layer.contentsGravity,
+                         in: bounds, alpha: alpha, ctx: ctx)
+        }
+        guard let fade = layer.contentsCrossFade else { return draw(layer.contents, alpha: alpha) }
+        ctx.pushGroup()
+        draw(fade.from, alpha: 1 - fade.fraction)
+        ctx.setAdditive(true)
+        draw(layer.contents, alpha: fade.fraction)
+        ctx.setAdditive(false)
+        ctx.setSource(ctx.popGroup())
+        ctx.paint(alpha: alpha)
+    }
+
     /// Draws a layer's contents image per its gravity. Not clipped to the bounds (unless
     /// masksToBounds), as CALayer lets contents overflow.
-    func drawContents(_ image: CairoSurface, gravity: ContentsGravity, in bounds: Rect,
+    func drawContents(_ image: CairoSurface, scale: Double, gravity: ContentsGravity, in bounds: Rect,
                       alpha: Double, ctx: CairoContext) {
         let size = Size(Double(image.width), Double(image.height))
-        let rect = contentsRect(gravity: gravity, imageSize: size, bounds: bounds)
+        // `scale` image pixels make one point (contentsScale).
+        let rect = contentsRect(gravity: gravity, imageSize: Size(size.width / scale, size.height / scale), bounds: bounds)
         guard rect.width > 0, rect.height > 0 else { return }
         ctx.save()
         ctx.newPath()

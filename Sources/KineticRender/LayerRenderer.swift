@@ -148,9 +148,7 @@ struct LayerRenderer {
             ctx.setSource(bg.multiplyingAlpha(alpha))
             ctx.fill()
         }
-        if let path = layer.contents, let image = images.surface(for: path) {
-            drawContents(image, gravity: layer.contentsGravity, in: bounds, alpha: alpha, ctx: ctx)
-        }
+        drawContents(of: layer, in: bounds, alpha: alpha, ctx: ctx)
         switch layer.content {
         case .plain: break
         case .shape(let style): drawShape(style, alpha: alpha, in: ctx)

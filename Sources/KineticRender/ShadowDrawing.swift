@@ -7,15 +7,16 @@ extension LayerRenderer {
     /// tinted `shadowColor` × `shadowOpacity`, moved by `shadowOffset`. Offset and radius
     /// are in the layer's space, so they turn and scale with it.
     ///
-    /// Core Animation's `shadowRadius` r looks like a Gaussian blur of σ = r / 2 (the
-    /// shadow fades out about 2σ = r beyond the edge), approximated here by three box
-    /// blurs on device pixels.
+    /// Core Animation's `shadowRadius` is the standard deviation of the Gaussian blur,
+    /// σ = r (WebKit hands CSS drop-shadow's standard deviation to `shadowRadius` as is;
+    /// docs/extensions.md has the evidence), approximated here by three box blurs on
+    /// device pixels.
     func drawShadow(of layer: Layer, alpha: Double, in ctx: CairoContext) {
         let color = layer.shadowColor.multiplyingAlpha(min(layer.shadowOpacity, 1) * alpha)
         guard color.alpha > 0 else { return }
         let m = ctx.matrix
         let deviceScale = abs(m.a * m.d - m.b * m.c).squareRoot()
-        let sigma = max(0, layer.shadowRadius) / 2 * deviceScale
+        let sigma = max(0, layer.shadowRadius) * deviceScale
         let offset = Point(m.a * layer.shadowOffset.width + m.c * layer.shadowOffset.height,
                            m.b * layer.shadowOffset.width + m.d * layer.shadowOffset.height)
 

@@ -222,3 +222,40 @@ private func close(_ a: [Double], _ b: [Double], _ tolerance: Double = 1e-8) -> 
         #expect(wall[1] is [Double] && wall[2] is [Double], "\(wall)")
     }
 }
+
+/// Shadow and dash keys are reported, read over time while they animate.
+@Suite struct InspectShadowAndDashTests {
+    static let scene = """
+    kinetic: 1
+    scene: {size: [200, 100], duration: 1, fps: 20}
+    layers:
+      - {id: card, frame: [20, 10, 50, 50], backgroundColor: white, shadowOpacity: 0}
+      - {id: line, type: shape, frame: [0, 0, 200, 100], path: "M 0 50 L 200 50", strokeColor: black,
+         lineDashPattern: [6, 3]}
+    animations:
+      - {layer: card, keyPath: shadowOpacity, from: 0, to: 1, duration: 1}
+      - {layer: card, keyPath: shadowRadius, from: 2, to: 10, duration: 1}
+      - {layer: card, keyPath: shadowOffset, from: [0, 0], to: [4, 8], duration: 1}
+      - {layer: card, keyPath: shadowColor, from: black, to: "#FF0000", duration: 1}
+      - {layer: line, keyPath: lineDashPhase, from: 0, to: 9, duration: 1}
+    """
+
+    @Test func shadowAndDashKeysFollowTheirAnimations() throws {
+        // Linear from/to, so at time t each key is from + t·(to − from): at 0.25 s
+        // opacity 0.25, radius 4, offset (1, 2), color 0.25·red = #400000FF, phase 2.25.
+        for (t, hex) in [(0.0, "#000000FF"), (0.25, "#400000FF"), (0.5, "#800000FF")] {
+            let layers = try inspectedLayers(Self.scene, at: t)
+            let card = try #require(layers["card"]), line = try #require(layers["line"])
+            #expect(abs((card["shadowOpacity"] as? Double ?? -1) - t) < 1e-9)
+            #expect(abs((card["shadowRadius"] as? Double ?? -1) - (2 + 8 * t)) < 1e-9)
+            #expect(close(card["shadowOffset"] as? [Double] ?? [], [4 * t, 8 * t]))
+            #expect(card["shadowColor"] as? String == hex)
+            #expect(abs((line["lineDashPhase"] as? Double ?? -1) - 9 * t) < 1e-9)
+            #expect(line["lineDashPattern"] as? [Double] == [6, 3])
+        }
+        // A layer with no shadow set reports CALayer's defaults: radius 3, offset (0, −3).
+        let line = try #require(try inspectedLayers(Self.scene, at: 0)["line"])
+        #expect(line["shadowRadius"] as? Double == 3 && line["shadowOffset"] as? [Double] == [0, -3])
+        #expect(line["shadowOpacity"] as? Double == 0 && line["shadowColor"] as? String == "#000000FF")
+    }
+}

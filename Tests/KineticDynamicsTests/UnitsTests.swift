@@ -236,6 +236,65 @@ import Testing
 
     @Test func snapOvershootsOnlyWhenUnderdamped() throws {
         #expect(try snapRun(damping: 0.1).overshoot > 20)
-        #expect(try snapRun(damping: 1).overshoot <= 1e-6)
+        // Critical joints: the four pulling unevenly leave under 1 % of the 500-pt travel.
+        #expect(try snapRun(damping: 1).overshoot < 5)
+    }
+
+    /// A 60×60 item 1 pt right of its snap point, undamped: its period of oscillation.
+    func snapPeriod(allowsRotation: Bool) throws -> Double {
+        var behaviors = [DynamicBehavior(id: "snap", .snap(SnapBehavior(item: "box", snapPoint: Point(400, 500), damping: 0)))]
+        if !allowsRotation {
+            behaviors.append(DynamicBehavior(id: "ib", .itemBehavior(DynamicItemBehavior(items: ["box"], allowsRotation: false))))
+        }
+        let a = try DynamicAnimator(referenceBounds: bounds, items: [
+            DynamicItem(id: "box", center: Point(401, 500), size: Size(60, 60)),
+        ], behaviors: behaviors)
+        var crossings: [Double] = []
+        var last = 1.0
+        for k in 1...(2 * 2400) {
+            try a.step(to: Double(k) / 2400)
+            let x = try #require(a.state(of: "box")).center.x - 400
+            // Upward crossings of the snap point, interpolated between steps.
+            if last < 0, x >= 0 { crossings.append((Double(k) - x / (x - last)) / 2400) }
+            last = x
+        }
+        let periods = zip(crossings.dropFirst(), crossings).map { $0 - $1 }
+        return periods.reduce(0, +) / Double(periods.count)
+    }
+
+    @Test func snapIsFourJointsOfFourHertz() throws {
+        // Along x only the two horizontal joints stretch (the vertical ones by x²/100).
+        // Each has the effective mass m_e = 1/(1/m + (h/2)²/I) with I = m·(w² + h²)/12,
+        // 60×60: (30²)/(m·600) = 1.5/m, so m_e = 0.4·m; their torques cancel, so the
+        // item does not turn and m·x″ = −2·m_e·ω²·x: f = 4 Hz × √0.8 = 3.578 Hz, a period
+        // of 0.2795 s. Without rotation m_e = m: f = 4 × √2 = 5.657 Hz, 0.1768 s.
+        let free = try snapPeriod(allowsRotation: true), fixed = try snapPeriod(allowsRotation: false)
+        #expect(abs(free - 1 / (4 * 0.8.squareRoot())) < 0.002, "\(free)")
+        #expect(abs(fixed - 1 / (4 * 2.0.squareRoot())) < 0.002, "\(fixed)")
+    }
+
+    /// The angle at every step of a snap from (100, 100) to (400, 500).
+    func snapAngles(allowsRotation: Bool) throws -> [Double] {
+        var behaviors = [DynamicBehavior(id: "snap", .snap(SnapBehavior(item: "box", snapPoint: Point(400, 500))))]
+        if !allowsRotation {
+            behaviors.append(DynamicBehavior(id: "ib", .itemBehavior(DynamicItemBehavior(items: ["box"], allowsRotation: false))))
+        }
+        let a = try DynamicAnimator(referenceBounds: bounds, items: [
+            DynamicItem(id: "box", center: Point(100, 100), size: Size(60, 60)),
+        ], behaviors: behaviors)
+        return try (1...(3 * 240)).map { k in
+            try a.step(to: Double(k) / 240)
+            return try #require(a.state(of: "box")).angle
+        }
+    }
+
+    @Test func snapTiltsOnTheWayAndSettlesUnrotated() throws {
+        // UIKit's snapped view tilts as it travels (the wobble apps turn off with
+        // allowsRotation = NO) and comes to rest at rotation 0.
+        let angles = try snapAngles(allowsRotation: true)
+        let tilt = angles.map(abs).max() ?? 0
+        #expect(tilt > 0.1, "largest tilt \(tilt) rad")
+        #expect(abs(angles.last ?? 1) < 0.01)
+        #expect(try snapAngles(allowsRotation: false).allSatisfy { $0 == 0 })
     }
 }

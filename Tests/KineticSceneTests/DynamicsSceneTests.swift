@@ -89,6 +89,31 @@ import Testing
         #expect(abs(period - .pi) / .pi < 0.01)
     }
 
+    @Test func pushAngleAndMagnitudeAreOneVector() throws {
+        // UIPushBehavior: `angle` and `pushDirection` are two views of one vector, so
+        // angle 0.5 with magnitude 1 pushes along (cos 0.5, sin 0.5). A 100×100 item of
+        // density 1 has mass 1, so it accelerates at 100 pt/s²; after 0.5 s its velocity
+        // is 50·(cos 0.5, sin 0.5) = (43.88, 23.97) pt/s (the old loader gave (50, 0)).
+        let scene = try load("""
+        kinetic: 1
+        scene: {size: [1000, 1000], fps: 50, duration: 1}
+        layers:
+          - {id: box, position: [500, 500], bounds: [0, 0, 100, 100]}
+        dynamics:
+          behaviors:
+            - push: {items: [box], angle: 0.5, magnitude: 1}
+            - push: {items: [box], magnitude: 0, angle: -1}
+        """)
+        let simulation = Simulation(timeline: Timeline(scene: scene))
+        _ = try simulation.frame(25)
+        let v = try #require(simulation.itemStates["box"]).velocity
+        #expect(abs(v.x - 50 * cos(0.5)) < 1e-6 && abs(v.x - 43.88) < 0.01, "\(v)")
+        #expect(abs(v.y - 50 * sin(0.5)) < 1e-6 && abs(v.y - 23.97) < 0.01, "\(v)")
+        // The angle given with magnitude 0 is kept: the behavior reads it back.
+        guard case .push(let quiet) = scene.dynamics?.behaviors[1].kind else { Issue.record("not a push"); return }
+        #expect(quiet.angle == -1 && quiet.magnitude == 0)
+    }
+
     @Test func rotationIsWrittenToTheTransform() throws {
         let scene = try load("""
         kinetic: 1

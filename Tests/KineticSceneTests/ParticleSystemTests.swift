@@ -45,6 +45,15 @@ import KineticLayers
         }
     }
 
+    @Test func emittersRunOnTheirLayersClock() throws {
+        // speed 0.5 from the layer: at scene 2 s the emitter's clock reads 1 s, 37.5 born;
+        // speed 0 with timeOffset 0.4: the clock stands at 0.4 s, 15 born, for good.
+        let half = try scene("speed: 0.5, emitterCells: [{name: a, birthRate: 37.5, lifetime: 1000}]")
+        #expect(abs(Double(try particles(half, at: 2).born[0]) - 37.5) <= 1)
+        let paused = try scene("speed: 0, timeOffset: 0.4, emitterCells: [{name: a, birthRate: 37.5, lifetime: 1000}]")
+        for time in [0.5, 1.5] { #expect(abs(Double(try particles(paused, at: time).born[0]) - 15) <= 1, "at \(time)") }
+    }
+
     @Test func birthsAreSpreadEvenlyWithinSteps() throws {
         // 1000/s is about 4 births a 1/240 s step: their times must be 1 ms apart, not clumped.
         let p = try particles(try scene("emitterCells: [{name: a, birthRate: 1000, lifetime: 100}]"), at: 0.5)

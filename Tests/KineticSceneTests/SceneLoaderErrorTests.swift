@@ -210,9 +210,15 @@ import Testing
         #expect(p.first?.message.contains("missing asset file 'nowhere.png'") == true)
     }
 
-    @Test func canvasLimitIsCheckedBeforeAllocating() {
-        let p = loadProblems("kinetic: 1\nscene: {size: [10000, 10000], scale: 2, duration: 1}\n")
-        #expect(p.first?.message.contains("over the limit") == true)
+    @Test func canvasLimitIsCheckedAtTheScaleDrawn() throws {
+        // Loading draws nothing (inspect, validate): a 4096 pt @3x scene loads. Drawing it
+        // is checked at the scale it is drawn at: 12288² px is over 64 Mpx, 4096² is not.
+        let scene = try SceneLoader.load(text: "kinetic: 1\nscene: {size: [4096, 4096], scale: 3, duration: 1}\n", file: "t.yaml")
+        let limits = SceneLimits()
+        let over = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits)
+        #expect(over?.contains("150994944 px") == true && over?.contains("--scale") == true)
+        #expect(SceneLoader.checkCanvas(size: scene.settings.size, scale: 1, limits: limits) == nil)
+        #expect(SceneLoader.checkCanvas(size: Size(20000, 10), scale: 1, limits: limits)?.contains("a side") == true)
     }
 
     @Test func notYetSupportedIsLoud() {

@@ -170,6 +170,14 @@ check "golden check --record-missing records, says so, never overwrites" bash -c
     grep -q '^timing frame 0004  recorded  no golden yet: recorded golden/timing/frame-0004.png' out.txt &&
     grep -q '^timing state  recorded' out.txt && grep -q '^timing frame 0000  FAIL' out.txt &&
     '$kinetic' golden update >/dev/null && '$kinetic' golden check >/dev/null"
+# The canvas limit applies to what is drawn: 4096×4096 pt @3x is 151 Mpx (over 64), at
+# --scale 1 16.8 Mpx; inspect draws nothing.
+printf 'kinetic: 1\nscene: {size: [4096, 4096], scale: 3, duration: 0.1, fps: 10}\nlayers: [{id: a, frame: [0, 0, 10, 10], backgroundColor: red}]\n' > big.yaml
+check "canvas limit: inspect of a @3x 4096 pt scene draws nothing, so passes" status_is 0 "$kinetic" inspect big.yaml --frame 0
+check "canvas limit: over it at the scene's scale exits 64 and names --scale" bash -c "
+    '$kinetic' render big.yaml -o big.png --frame 0 2> err.txt; [ \$? = 64 ] && grep -q 'big.yaml: the canvas would be 150994944 px (4096×4096 pt at scale 3).*--scale' err.txt && [ ! -e big.png ]"
+check "canvas limit: --scale 1 brings it under" bash -c "
+    '$kinetic' render big.yaml -o big.png --frame 0 --scale 1 --quiet && [ \"\$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 big.png)\" = 4096,4096 ]"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -62,6 +62,10 @@ enum InspectReport {
             "zPosition": number(layer.zPosition),
             "transform": layer.transform.fields.map(number),
             "cornerRadius": number(layer.cornerRadius),
+            "shadowOpacity": number(layer.shadowOpacity),
+            "shadowRadius": number(layer.shadowRadius),
+            "shadowOffset": [number(layer.shadowOffset.width), number(layer.shadowOffset.height)],
+            "shadowColor": layer.shadowColor.hexString,
         ]
         if detail != .state {
             // A corner the renderer cannot place (at or behind the eye) is null.
@@ -90,6 +94,8 @@ enum InspectReport {
             d["fillColor"] = s.fillColor?.hexString ?? NSNull()
             d["strokeColor"] = s.strokeColor?.hexString ?? NSNull()
             d["lineWidth"] = number(s.lineWidth)
+            d["lineDashPattern"] = s.lineDashPattern.map(number)
+            d["lineDashPhase"] = number(s.lineDashPhase)
         case .gradient(let g):
             d["colors"] = g.colors.map(\.hexString)
             d["locations"] = (g.locations ?? Layer.evenLocations(g.colors.count)).map(number)

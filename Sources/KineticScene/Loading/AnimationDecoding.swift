@@ -14,7 +14,7 @@ struct AnimationDecoder {
     static let keys = ["id", "layer", "behavior", "keyPath", "from", "to", "by", "values", "keyTimes",
                        "timingFunctions", "calculationMode", "path", "rotationMode", "duration", "begin", "after",
                        "timingFunction", "repeatCount", "autoreverses", "fillMode", "additive", "spring",
-                       "oscillation", "group"]
+                       "oscillation", "group", "speed", "timeOffset", "repeatDuration"]
 
     /// Core Animation's names (as Swift spells them too), and `timingFunctionName`, for keys
     /// named otherwise here, with the key to write: the unknown-key message says it (see
@@ -58,8 +58,9 @@ struct AnimationDecoder {
         }
     }
 
-    /// Animations in file order, with `after:` resolved to absolute begin times.
-    mutating func animations(_ field: Field) -> [AnimationSpec] {
+    /// Animations in file order, with `after:` resolved to absolute begin times; `layers`
+    /// gives each layer's clock (its `begin`, `speed`, `timeOffset` and its ancestors').
+    mutating func animations(_ field: Field, layers: [Layer] = []) -> [AnimationSpec] {
         guard let items = field.elements else { return [] }
         var parsed: [(spec: AnimationSpec, after: Field?)] = []
         for item in items {
@@ -70,7 +71,7 @@ struct AnimationDecoder {
             }
             if let a = animation(item, inheritedLayer: nil) { parsed.append(a) }
         }
-        return Self.resolveAfter(parsed)
+        return Self.resolveAfter(parsed, clock: { layers.clock(at: $0) })
     }
 
     /// `animations:` entries with `behavior:`, for `behaviorAnimations(known:)`.
@@ -177,6 +178,7 @@ struct AnimationDecoder {
         if let f = m["repeatCount"], let v = f.nonNegativeNumber(orInfinity: "forever") { timing.repeatCount = v }
         if let f = m["autoreverses"], let v = f.bool { timing.autoreverses = v }
         if let f = m["fillMode"], let v = f.choice(FillMode.self) { timing.fillMode = v }
+        readMediaTiming(m, into: &timing)
 
         var easing: AnimationSpec.Easing = .timingFunction(.linear)
         if let f = m["timingFunction"], let tf = timingFunction(f) { easing = .timingFunction(tf) }
@@ -609,6 +611,21 @@ struct AnimationDecoder {
         }
     }
 
+    /// CAMediaTiming's `speed` (≥ 0; 0 holds the animation at `timeOffset`),
+    /// `timeOffset` and `repeatDuration` (not with `repeatCount`: Apple leaves setting both
+    /// undefined).
+    private func readMediaTiming(_ m: Mapping, into timing: inout AnimationTiming) {
+        if let f = m["speed"], let v = f.number {
+            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { timing.speed = v }
+        }
+        if let f = m["timeOffset"], let v = f.number { timing.timeOffset = v }
+        if let f = m["repeatDuration"], let v = f.nonNegativeNumber(orInfinity: "forever") {
+            if m["repeatCount"] != nil {
+                f.report("give 'repeatCount' or 'repeatDuration', not both (Core Animation leaves both undefined)")
+            } else { timing.repeatDuration = v }
+        }
+    }
+
     /// A `timingFunction`: a name or `[c1x, c1y, c2x, c2y]`.
     func timingFunction(_ f: Field) -> TimingFunction? {
         if case .sequence = f.node {
@@ -629,9 +646,11 @@ struct AnimationDecoder {
         return nil
     }
 
-    /// Turns `after: id` into absolute begin times (`begin` becomes a delay), reporting
-    /// unknown ids and cycles.
-    static func resolveAfter(_ parsed: [(spec: AnimationSpec, after: Field?)]) -> [AnimationSpec] {
+    /// Turns `after: id` into absolute begin times (`begin` becomes a delay, in the
+    /// animation's layer's seconds), reporting unknown ids and cycles. `id` stops at its
+    /// end on its layer's clock, which is carried through scene time to the other's.
+    static func resolveAfter(_ parsed: [(spec: AnimationSpec, after: Field?)],
+                             clock: (LayerAddress) -> LayerClock = { _ in .scene }) -> [AnimationSpec] {
         var byId: [String: Int] = [:]
         for (i, p) in parsed.enumerated() { if let id = p.spec.id, byId[id] == nil { byId[id] = i } }
         var resolved = [Bool](repeating: false, count: parsed.count)
@@ -666,7 +685,12 @@ struct AnimationDecoder {
                 broken.insert(i)
                 return false
             }
-            specs[i].timing.beginTime += specs[j].timing.endTime
+            guard let stop = clock(specs[j].layer).sceneTime(specs[j].timing.endTime) else {
+                afterField.report("'\(name)' never stops: its layer's time stands still (speed 0)")
+                broken.insert(i)
+                return false
+            }
+            specs[i].timing.beginTime += clock(specs[i].layer).local(stop)
             return true
         }
         for i in parsed.indices { _ = resolve(i, chain: [parsed[i].spec.id ?? "animations[\(i)]"]) }

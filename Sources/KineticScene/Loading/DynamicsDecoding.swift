@@ -239,30 +239,31 @@ struct DynamicsDecoder {
 
     /// A vector as UIKit's setters build it: `directionKey: [x, y]` sets the vector, then
     /// `angle` turns it and `magnitude` scales it (so `pushDirection: [1, 0.3]` with
-    /// `magnitude: 1.6` pushes along [1, 0.3] at 1.6). `defaultVector` when none is given.
-    private func direction(_ m: Mapping, key: String, default defaultVector: Point) -> Point? {
-        var vector = defaultVector
+    /// `magnitude: 1.6` pushes along [1, 0.3] at 1.6). `angle` and the vector are two views
+    /// of one vector, so an angle given while the magnitude is 0 (a push's default) is kept
+    /// and `magnitude` then points along it, as UIPushBehavior's setters do. False when a
+    /// value does not parse (reported).
+    private func direct<B: DirectedBehavior>(_ behavior: inout B, _ m: Mapping, key: String) -> Bool {
         if let df = m[key] {
-            guard let p = df.point else { return nil }
-            vector = p
+            guard let p = df.point else { return false }
+            behavior.direction = p
         }
         if let af = m["angle"] {
-            guard let angle = af.angle else { return nil }
-            vector = Point(cos(angle), sin(angle)) * vector.length
+            guard let angle = af.angle else { return false }
+            behavior.angle = angle
         }
         if let mf = m["magnitude"] {
-            guard let magnitude = mf.number else { return nil }
-            // UIKit's angle of a zero vector is 0 (+x).
-            let unit = vector.length > 0 ? vector / vector.length : Point(1, 0)
-            vector = unit * magnitude
+            guard let magnitude = mf.number else { return false }
+            behavior.magnitude = magnitude
         }
-        return vector
+        return true
     }
 
     private func gravity(_ m: Mapping) -> GravityBehavior? {
         let items = items(m)
-        guard let items, let d = direction(m, key: "gravityDirection", default: Point(0, 1)) else { return nil }
-        return GravityBehavior(items: items, gravityDirection: d)
+        guard let items else { return nil }
+        var g = GravityBehavior(items: items)
+        return direct(&g, m, key: "gravityDirection") ? g : nil
     }
 
     private func collision(_ m: Mapping) -> CollisionBehavior? {
@@ -324,8 +325,9 @@ struct DynamicsDecoder {
 
     private func push(_ m: Mapping) -> PushBehavior? {
         let items = items(m)
-        guard let items, let d = direction(m, key: "pushDirection", default: .zero) else { return nil }
-        var p = PushBehavior(items: items, pushDirection: d)
+        guard let items else { return nil }
+        var p = PushBehavior(items: items)
+        guard direct(&p, m, key: "pushDirection") else { return nil }
         if let mf = m["mode"], let name = mf.string {
             switch name {
             case "continuous": p.mode = .continuous

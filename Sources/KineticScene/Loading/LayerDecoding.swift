@@ -26,11 +26,15 @@ struct LayerDecoder {
 
     init(baseDirectory: String) { self.baseDirectory = baseDirectory }
 
+    /// The scene's pixels per point: which `@Nx` variant of an asset is looked for first.
+    var deviceScale = 2.0
+
     static let commonKeys = [
         "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden", "doubleSided",
         "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
         "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
         "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
+        "begin", "speed", "timeOffset", "contentsScale",
     ]
     static let shapeKeys = ["path", "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin",
                             "miterLimit", "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd"]
@@ -346,6 +350,11 @@ struct LayerDecoder {
             } else if let r = f.rect { layer.bounds = r }
         }
         if let f = m["zPosition"], let v = f.number { layer.zPosition = v }
+        if let f = m["begin"], let v = f.number { layer.timing.begin = v }
+        if let f = m["speed"], let v = f.number {
+            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { layer.timing.speed = v }
+        }
+        if let f = m["timeOffset"], let v = f.number { layer.timing.timeOffset = v }
         if let f = m["opacity"], let v = f.number(in: 0...1) { layer.opacity = v }
         if let f = m["hidden"], let v = f.bool { layer.isHidden = v }
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
@@ -361,6 +370,7 @@ struct LayerDecoder {
         if let f = m["shadowPath"], let p = f.path { layer.shadowPath = p }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
+        if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
         if let f = m["transform"], let t = f.transformParts {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
@@ -392,10 +402,17 @@ struct LayerDecoder {
     /// An image asset: resolved against the scene's folder, and it must exist.
     mutating func asset(_ f: Field) -> String? {
         guard let name = f.string else { return nil }
-        let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
-            f.report("missing asset file '\(name)' (looked for \(path))")
+        let written = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
+        func isFile(_ path: String) -> Bool {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
+        }
+        // UIImage(named:) finds `name@3x.png` or `name@2x.png` for `name.png`, the screen's
+        // scale first.
+        let stem = (written as NSString).deletingPathExtension, ext = (written as NSString).pathExtension
+        let preferred = [deviceScale.rounded(), 3, 2].filter { $0 >= 2 && $0 <= 9 }.map { "\(stem)@\(Int($0))x.\(ext)" }
+        guard let path = ([written] + (Layer.contentsScale(ofAsset: written) == 1 ? preferred : [])).first(where: isFile) else {
+            f.report("missing asset file '\(name)' (looked for \(written))")
             return nil
         }
         guard name.lowercased().hasSuffix(".png") else {

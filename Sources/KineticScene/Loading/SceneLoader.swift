@@ -74,9 +74,10 @@ public enum SceneLoader {
         }
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
+        if let scale = settings?.scale { layerDecoder.deviceScale = scale }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
-        let animations = m["animations"].map { animationDecoder.animations($0) } ?? []
+        let animations = m["animations"].map { animationDecoder.animations($0, layers: layers) } ?? []
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers, binder: layerDecoder.binder)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
         var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
@@ -132,10 +133,8 @@ public enum SceneLoader {
                 s.background = .color(c)
             }
         }
-        if let problem = checkCanvas(size: size, scale: s.scale, limits: limits) {
-            (m["scale"] ?? m["size"] ?? f).report(problem)
-            return nil
-        }
+        // The canvas limit is checked where frames are drawn, at the scale they are drawn
+        // at (`--scale`, golden frames' scale): `inspect` draws nothing.
         if Double(s.frameCount) > Double(limits.maxFrames) || !(duration * s.fps).isFinite {
             (m["duration"] ?? f).report("\(Field.format((duration * s.fps).rounded())) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)")
             return nil
@@ -146,11 +145,14 @@ public enum SceneLoader {
     /// The canvas limit of section 9, in pixels; nil when within it.
     public static func checkCanvas(size: Size, scale: Double, limits: SceneLimits) -> String? {
         let w = (size.width * scale).rounded(), h = (size.height * scale).rounded()
+        let drawn = "\(Field.format(size.width))×\(Field.format(size.height)) pt at scale \(Field.format(scale))"
         if w > Double(limits.maxCanvasSide) || h > Double(limits.maxCanvasSide) {
-            return "the canvas would be \(Field.format(w))×\(Field.format(h)) px, over the limit of \(limits.maxCanvasSide) px a side"
+            return "the canvas would be \(Field.format(w))×\(Field.format(h)) px (\(drawn)), over the limit of "
+                + "\(limits.maxCanvasSide) px a side (lower it with --scale, or raise the limit with --max-canvas-side)"
         }
         if w * h > Double(limits.maxCanvasPixels) {
-            return "the canvas would be \(Field.format(w * h)) px, over the limit of \(limits.maxCanvasPixels) px"
+            return "the canvas would be \(Field.format(w * h)) px (\(drawn)), over the limit of \(limits.maxCanvasPixels) px "
+                + "(lower it with --scale, or raise the limit with --max-canvas-pixels)"
         }
         if w < 1 || h < 1 { return "the canvas would be smaller than one pixel" }
         return nil

@@ -72,6 +72,11 @@ extension Field {
     func nonNegativeNumber(orInfinity word: String) -> Double? {
         if node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
+        // Swift's `.infinity` and YAML's `.inf` mean what the word says.
+        if [".inf", "+.inf", "inf", "+inf", "infinity", ".infinity", "float.infinity"].contains(text.lowercased()) {
+            report("'\(text)' is not a number here: did you mean '\(word)'?")
+            return nil
+        }
         return Self.parseNumber(text, field: self, expected: "a number or '\(word)'").flatMap(nonNegative)
     }
 

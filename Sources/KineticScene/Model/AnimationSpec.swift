@@ -74,3 +74,11 @@ public struct AnimationSpec: Sendable {
     /// CAKeyframeAnimation.rotationMode.
     public enum RotationMode: String, Sendable, CaseIterable { case auto, autoReverse }
 }
+
+extension AnimationSpec {
+    /// When the animation begins in scene seconds: its `beginTime` is on its layer's clock
+    /// (`layers.clock(at:)`), which may run at another speed or stand still.
+    public func sceneBegin(in layers: [Layer]) -> Double {
+        layers.clock(at: layer).firstSceneTime(reaching: timing.beginTime)
+    }
+}

@@ -89,6 +89,25 @@ extension Array where Element == Layer {
         return layer
     }
 
+    /// The clock of the layer at `address`: every `LayerTiming` from the root down to it
+    /// (a mask runs in its layer's time).
+    public func clock(at address: LayerAddress) -> LayerClock {
+        guard let first = address.indices.first, indices.contains(first) else { return .scene }
+        var layer = self[first]
+        var clock = LayerClock.scene.then(layer.timing)
+        for step in address.indices.dropFirst() {
+            if step == LayerAddress.mask {
+                guard let mask = layer.mask else { break }
+                layer = mask
+            } else {
+                guard layer.sublayers.indices.contains(step) else { break }
+                layer = layer.sublayers[step]
+            }
+            clock = clock.then(layer.timing)
+        }
+        return clock
+    }
+
     /// Changes the layer at `address` in place.
     public mutating func modify(at address: LayerAddress, _ body: (inout Layer) -> Void) {
         guard let first = address.indices.first, indices.contains(first) else { return }

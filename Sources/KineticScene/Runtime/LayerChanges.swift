@@ -1,3 +1,4 @@
+import KineticGeometry
 import KineticLayers
 
 /// What events have done to layers so far: values set, animations started, layers
@@ -12,7 +13,7 @@ struct LayerChanges: Sendable {
     /// Values set by `set:`, in the order set (a later one wins).
     var values: [(id: String, setting: LayerSetting)] = []
     /// Animations started by `animate`, with the id of the layer they animate; their
-    /// begin times are scene times.
+    /// begin times are on their layer's clock.
     var animations: [(id: String, spec: AnimationSpec)] = []
     /// Layers removed by `removeLayers` (hidden, with their subtrees).
     var removed: Set<String> = []
@@ -20,10 +21,10 @@ struct LayerChanges: Sendable {
     var isEmpty: Bool { values.isEmpty && animations.isEmpty && removed.isEmpty }
 
     /// The changes with only the started animations that begin before `limit`.
-    func beginning(before limit: Double) -> LayerChanges {
+    func beginning(before limit: Double, layers: [Layer]) -> LayerChanges {
         guard limit.isFinite else { return self }
         var kept = self
-        kept.animations = animations.filter { $0.spec.timing.beginTime < limit }
+        kept.animations = animations.filter { !Instant.reached($0.spec.sceneBegin(in: layers), limit) }
         return kept
     }
 

@@ -86,9 +86,11 @@ public struct ParticleSimulation: Sendable {
     public mutating func frame(_ frame: SceneFrame) throws(ParticleLimitError) -> SceneFrame {
         var out = frame
         for k in emitters.indices {
-            // The emitter's own clock (its layer beginTime shifts it).
+            // The emitter's own clock: its layer's time (CAMediaTiming down the tree), which
+            // its `beginTime` shifts.
+            let clock = scene.layers.clock(at: emitters[k].address)
             let begin = scene.layers[emitters[k].address]?.emitter?.beginTime ?? 0
-            let local = frame.time - begin
+            let local = clock.local(frame.time) - begin
             if !emitters[k].system.canShow(local) {
                 let e = emitters[k]
                 emitters[k].system = ParticleSystem(name: e.system.name, model: scene.layers[e.address]?.emitter ?? EmitterStyle(),
@@ -97,7 +99,8 @@ public struct ParticleSimulation: Sendable {
             var e = emitters[k]
             let source = self, address = e.address, animations = e.animations, bindings = e.bindings
             try e.system.advance(to: local, limit: maxParticles) {
-                source.style(at: address, animations: animations, bindings: bindings, time: $0 + begin)
+                source.style(at: address, animations: animations, bindings: bindings,
+                             time: clock.sceneTime($0 + begin) ?? frame.time)
             }
             e.system.snapshot(at: local, into: &e.snapshot)
             emitters[k] = e

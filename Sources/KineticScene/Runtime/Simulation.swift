@@ -94,7 +94,7 @@ public final class Simulation {
         guard let spec = scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec()) else {
             return timeline.frame(at: time, index: index)
         }
-        if let animator, time + 1e-9 < animator.time { self.animator = nil }
+        if let animator, !Instant.reached(time, animator.time) { self.animator = nil }
         do throws(DynamicsError) {
             if animator == nil { try start(spec) }
             guard let animator else { return timeline.frame(at: time, index: index) }
@@ -115,9 +115,9 @@ public final class Simulation {
     /// over the moved items (a rope drawn through their centers).
     private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
         let scene = timeline.scene
-        let begun = { (spec: AnimationSpec) in spec.timing.beginTime < limit }
+        let begun = { (spec: AnimationSpec) in !Instant.reached(spec.sceneBegin(in: scene.layers), limit) }
         var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
-                                   changes: changes.beginning(before: limit))
+                                   changes: changes.beginning(before: limit, layers: scene.layers))
         if let animator {
             for b in bindings {
                 guard let s = animator.state(of: b.id) else { continue }
@@ -278,13 +278,13 @@ public final class Simulation {
 
     /// Runs the time events and delayed actions due at or before `now`, in time order.
     private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(DynamicsError) {
-        while let first = timeEvents.first, first.time <= now + 1e-9 {
+        while let first = timeEvents.first, Instant.reached(now, first.time) {
             timeEvents.removeFirst()
             for action in first.actions { try run(action, contact: nil, animator) }
         }
-        let due = delayed.enumerated().filter { $0.element.time <= now + 1e-9 }
+        let due = delayed.enumerated().filter { Instant.reached(now, $0.element.time) }
         guard !due.isEmpty else { return }
-        delayed = delayed.enumerated().filter { $0.element.time > now + 1e-9 }.map(\.element)
+        delayed = delayed.enumerated().filter { !Instant.reached(now, $0.element.time) }.map(\.element)
         for (_, entry) in due.sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
             try run(entry.action, contact: entry.contact, animator)
         }
@@ -340,10 +340,15 @@ public final class Simulation {
         case .animate(let spec, let layer):
             guard let id = Self.layerID(layer, contact) else { return }
             var started = spec
-            started.timing.beginTime += animator.time
+            // Its begin is a delay from now, on its layer's clock.
+            let address = timeline.scene.layerIDs[id]
+            let clock = address.map { timeline.scene.layers.clock(at: $0) } ?? .scene
+            if let address { started.layer = address }
+            started.timing.beginTime += clock.local(animator.time)
             changes.animations.append((id, started))
             if started.needsCapture {
-                pendingCaptures.append((started.timing.beginTime, .started(changes.animations.count - 1)))
+                let begin = clock.sceneTime(started.timing.beginTime) ?? animator.time
+                pendingCaptures.append((begin, .started(changes.animations.count - 1)))
             }
             scheduleStop(of: started)
         case .removeLayers(let layers):
@@ -371,8 +376,9 @@ public final class Simulation {
     /// Queues the `animationStop` handlers of `spec` (if it has any) for when it stops:
     /// its begin plus its active duration, as animationDidStop: fires.
     private func scheduleStop(of spec: AnimationSpec) {
-        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite else { return }
-        for action in actions { delayed.append((spec.timing.endTime + action.delay, action, nil)) }
+        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite,
+              let stop = timeline.scene.layers.clock(at: spec.layer).sceneTime(spec.timing.endTime) else { return }
+        for action in actions { delayed.append((stop + action.delay, action, nil)) }
     }
 
     /// Builds the animator from the layers as they are at time 0.
@@ -414,8 +420,9 @@ public final class Simulation {
         animations = timeline.animations
         behaviorAnimations = scene.behaviorAnimations
         pendingCaptures = []
-        for (i, a) in scene.animations.enumerated() where a.needsCapture && a.timing.beginTime > 0 {
-            pendingCaptures.append((a.timing.beginTime, .animation(i)))
+        for (i, a) in scene.animations.enumerated() where a.needsCapture {
+            let begin = a.sceneBegin(in: scene.layers)
+            if begin > 0 && begin.isFinite { pendingCaptures.append((begin, .animation(i))) }
         }
         for (i, a) in behaviorAnimations.enumerated() where a.spec.needsCapture {
             pendingCaptures.append((a.spec.timing.beginTime, .behaviorAnimation(i)))

@@ -69,15 +69,17 @@ public struct Timeline: Sendable {
     /// the frame at its begin without the animations that begin then or later.
     static func captured(_ scene: Scene) -> [AnimationSpec] {
         var specs = scene.animations
-        let order = specs.indices.filter { specs[$0].needsCapture }
-            .sorted { (specs[$0].timing.beginTime, $0) < (specs[$1].timing.beginTime, $1) }
+        // A clock that stands past the begin has begun from the start.
+        let begins = specs.map { spec in max(spec.sceneBegin(in: scene.layers), spec.timing.beginTime < 0 ? spec.timing.beginTime : 0) }
+        let order = specs.indices.filter { specs[$0].needsCapture && begins[$0].isFinite }
+            .sorted { (begins[$0], $0) < (begins[$1], $1) }
         guard !order.isEmpty else { return specs }
         let timeline = Timeline(scene: scene, animations: [])
         for i in order {
-            let begin = specs[i].timing.beginTime
+            let begin = begins[i]
             let index = AnimationSpec.frameIndex(at: begin, fps: scene.settings.fps)
             let layers = timeline.animatedLayers(at: begin, index: index,
-                                                 animations: specs.filter { $0.timing.beginTime < begin })
+                                                 animations: specs.indices.filter { !Instant.reached(begins[$0], begin) }.map { specs[$0] })
             specs[i] = specs[i].capturing(reading: layers, ids: scene.layerIDs, time: begin, frame: index,
                                           seed: scene.settings.seed) ?? specs[i]
         }
@@ -99,19 +101,29 @@ public struct Timeline: Sendable {
             || scene.events.contains { $0.actions.contains(where: setsDoubleSided) }
     }
 
-    /// Applies one animation (or a group) at `time` in its parent's seconds. An animation
-    /// whose expression values are not evaluated (not yet begun, or not finite) does nothing.
+    /// Applies one animation (or a group) at scene time `time`, read on its layer's clock
+    /// (CAMediaTiming's hierarchical time: `LayerTiming` of the layer and its ancestors).
     static func apply(_ spec: AnimationSpec, at time: Double, to layers: inout [Layer]) {
+        applyLocal(spec, at: layers.clock(at: spec.layer).local(time), to: &layers)
+    }
+
+    /// Applies one animation (or a group) at `time` in its layer's (or group's) seconds. An
+    /// animation whose expression values are not evaluated (not yet begun, or not finite)
+    /// does nothing.
+    private static func applyLocal(_ spec: AnimationSpec, at time: Double, to layers: inout [Layer]) {
         guard !spec.needsCapture, let progress = spec.timing.progress(at: time) else { return }
         switch spec.values {
         case .group(let children):
             // Children run in the group's local time, eased by the group's function.
             let local = spec.easing.fraction(progress: progress, duration: spec.timing.duration) * spec.timing.duration
-            for child in children { apply(child, at: local, to: &layers) }
+            for child in children { applyLocal(child, at: local, to: &layers) }
         case .basic(let from, let to, let by):
             // The easing is applied here, unclamped: springs overshoot past 1.
             let animation = BasicAnimation(from: from, to: to, by: by)
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            if spec.keyPath == .contents {
+                return crossFade(spec, to: &layers) { base in animation.endpoints(base: base).map { ($0.from, $0.to, fraction) } }
+            }
             set(spec, to: &layers) { base in
                 animation.endpoints(base: base).flatMap { Interpolation.lerp($0.from, $0.to, fraction) }
             }
@@ -127,7 +139,23 @@ public struct Timeline: Sendable {
             }
         case .keyframes(let animation):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
+            if spec.keyPath == .contents, animation.calculationMode != .discrete {
+                return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }
+            }
             set(spec, to: &layers) { _ in animation.value(at: fraction) }
+        }
+    }
+
+    /// A `contents` animation: Core Animation cross-fades the two images, so the layer
+    /// shows the image blended towards and remembers the one fading out.
+    private static func crossFade(_ spec: AnimationSpec, to layers: inout [Layer],
+                                  _ blend: (AnimatableValue) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)?) {
+        layers.modify(at: spec.layer) { layer in
+            guard let (from, to, u) = blend(.image(layer.contents)),
+                  case .image(let a) = from, case .image(let b) = to else { return }
+            let fraction = min(max(u, 0), 1)
+            layer.contents = fraction > 0 ? b : a
+            layer.contentsCrossFade = fraction > 0 && fraction < 1 && a != b ? ContentsCrossFade(from: a, fraction: fraction) : nil
         }
     }
 

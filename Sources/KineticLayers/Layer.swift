@@ -23,6 +23,10 @@ public struct Layer: Equatable, Sendable {
     public var isDoubleSided = true
     public var backgroundColor: Color? = nil
     public var cornerRadius = 0.0
+    /// CALayer.maskedCorners: the corners `cornerRadius` rounds (all four by default).
+    public var maskedCorners: CornerMask = .all
+    /// CALayer.cornerCurve.
+    public var cornerCurve: CornerCurve = .circular
     public var borderWidth = 0.0
     public var borderColor: Color = .black
     public var masksToBounds = false
@@ -76,6 +80,11 @@ public struct Layer: Equatable, Sendable {
         case .emitter: content = .emitter(EmitterStyle())
         case .layer, .image: content = .plain
         }
+    }
+
+    /// The rounding of the bounds' corners that background, border, clip and shadow share.
+    public var corners: RoundedCorners {
+        RoundedCorners(radius: cornerRadius, mask: maskedCorners, curve: cornerCurve)
     }
 
     /// The key `inspect` lists this layer under: its id, or its place.

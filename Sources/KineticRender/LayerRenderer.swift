@@ -26,7 +26,7 @@ struct LayerRenderer {
             ctx.setSource(color)
             ctx.paint()
         case .gradient(let gradient):
-            drawGradient(gradient, in: Rect(origin: .zero, size: size), cornerRadius: 0, alpha: 1, in: ctx)
+            drawGradient(gradient, in: Rect(origin: .zero, size: size), corners: RoundedCorners(radius: 0), alpha: 1, in: ctx)
         }
     }
 
@@ -136,7 +136,7 @@ struct LayerRenderer {
             // shadow, which is why a masksToBounds layer shows no shadow on iOS.
             ctx.save()
             ctx.newPath()
-            appendRoundedRect(bounds, radius: layer.cornerRadius, to: ctx)
+            appendRoundedRect(bounds, corners: layer.corners, to: ctx)
             ctx.clip()
         }
         if castsShadow && layer.shadowOpacity > 0 {
@@ -144,7 +144,7 @@ struct LayerRenderer {
         }
         if let bg = layer.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
             ctx.newPath()
-            appendRoundedRect(bounds, radius: layer.cornerRadius, to: ctx)
+            appendRoundedRect(bounds, corners: layer.corners, to: ctx)
             ctx.setSource(bg.multiplyingAlpha(alpha))
             ctx.fill()
         }
@@ -155,7 +155,7 @@ struct LayerRenderer {
         case .plain: break
         case .shape(let style): drawShape(style, alpha: alpha, in: ctx)
         case .gradient(let gradient):
-            drawGradient(gradient, in: bounds, cornerRadius: layer.cornerRadius, alpha: alpha, in: ctx)
+            drawGradient(gradient, in: bounds, corners: layer.corners, alpha: alpha, in: ctx)
         case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
         case .replicator: break  // its copies are sublayers of the presentation tree
         case .emitter(let style): drawParticles(style, alpha: alpha, in: ctx)
@@ -178,12 +178,18 @@ struct LayerRenderer {
     private func drawBorder(of layer: Layer, alpha: Double, in ctx: CairoContext) {
         let width = layer.borderWidth, bounds = layer.bounds
         guard width > 0, layer.borderColor.alpha > 0, !bounds.isEmpty else { return }
-        let radius = Self.clampedCornerRadius(layer.cornerRadius, bounds)
+        var outer = layer.corners
+        switch outer.shape(in: bounds) {
+        case .square: outer.radius = 0
+        case .circular(let r), .continuous(let r): outer.radius = r
+        }
         ctx.save()
         ctx.newPath()
-        appendRoundedRect(bounds, radius: radius, to: ctx)
+        appendRoundedRect(bounds, corners: outer, to: ctx)
         if width < min(bounds.width, bounds.height) / 2 {
-            appendRoundedRect(bounds.insetBy(dx: width, dy: width), radius: max(0, radius - width), to: ctx)
+            var inner = outer
+            inner.radius = max(0, outer.radius - width)
+            appendRoundedRect(bounds.insetBy(dx: width, dy: width), corners: inner, to: ctx)
         }
         ctx.setEvenOddFill(true)
         ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
@@ -191,22 +197,23 @@ struct LayerRenderer {
         ctx.restore()
     }
 
-    /// CALayer never draws a corner wider than half the shorter side.
-    static func clampedCornerRadius(_ radius: Double, _ rect: Rect) -> Double {
-        max(0, min(radius, rect.width / 2, rect.height / 2))
-    }
-
-    /// Adds a rectangle with circular corners (cornerCurve `circular`) as a closed subpath.
-    func appendRoundedRect(_ rect: Rect, radius: Double, to ctx: CairoContext) {
-        let r = Self.clampedCornerRadius(radius, rect)
-        guard r > 0 else { ctx.rectangle(rect); return }
-        let half = Double.pi / 2
-        ctx.move(to: Point(rect.minX + r, rect.minY))
-        ctx.arc(center: Point(rect.maxX - r, rect.minY + r), radius: r, from: -half, to: 0)
-        ctx.arc(center: Point(rect.maxX - r, rect.maxY - r), radius: r, from: 0, to: half)
-        ctx.arc(center: Point(rect.minX + r, rect.maxY - r), radius: r, from: half, to: 2 * half)
-        ctx.arc(center: Point(rect.minX + r, rect.minY + r), radius: r, from: 2 * half, to: 3 * half)
-        ctx.closePath()
+    /// Adds the rounded rectangle as a closed subpath. Four circular corners are drawn
+    /// with Cairo's arcs; masked or continuous corners follow `RoundedCorners.path`.
+    func appendRoundedRect(_ rect: Rect, corners: RoundedCorners, to ctx: CairoContext) {
+        switch corners.shape(in: rect) {
+        case .square:
+            ctx.rectangle(rect)
+        case .circular(let r) where corners.mask == .all:
+            let half = Double.pi / 2
+            ctx.move(to: Point(rect.minX + r, rect.minY))
+            ctx.arc(center: Point(rect.maxX - r, rect.minY + r), radius: r, from: -half, to: 0)
+            ctx.arc(center: Point(rect.maxX - r, rect.maxY - r), radius: r, from: 0, to: half)
+            ctx.arc(center: Point(rect.minX + r, rect.maxY - r), radius: r, from: half, to: 2 * half)
+            ctx.arc(center: Point(rect.minX + r, rect.minY + r), radius: r, from: 2 * half, to: 3 * half)
+            ctx.closePath()
+        case .circular, .continuous:
+            appendPath(corners.path(in: rect), to: ctx)
+        }
     }
 }
 

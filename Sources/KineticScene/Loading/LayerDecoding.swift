@@ -28,7 +28,7 @@ struct LayerDecoder {
 
     static let commonKeys = [
         "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden", "doubleSided",
-        "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
+        "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor", "masksToBounds",
         "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
         "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
     ]
@@ -351,6 +351,8 @@ struct LayerDecoder {
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
         if let f = m["backgroundColor"], let c = f.color { layer.backgroundColor = c }
         if let f = m["cornerRadius"], let v = f.nonNegativeNumber { layer.cornerRadius = v }
+        if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
+        if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }
         if let f = m["borderWidth"], let v = f.nonNegativeNumber { layer.borderWidth = v }
         if let f = m["borderColor"], let c = f.color { layer.borderColor = c }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }

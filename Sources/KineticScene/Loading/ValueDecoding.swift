@@ -151,6 +151,24 @@ extension Field {
         return nil
     }
 
+    /// CACornerMask as a list of Apple's corner names (`[]` rounds no corner).
+    var cornerMask: CornerMask? {
+        guard let items = elements else { return nil }
+        var mask: CornerMask = []
+        var valid = true
+        let names = CornerMask.names.map(\.0)
+        for item in items {
+            guard let text = item.scalarText else { valid = false; continue }
+            if let corner = CornerMask.names.first(where: { $0.0 == text }) {
+                mask.insert(corner.1)
+            } else {
+                item.report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
+                valid = false
+            }
+        }
+        return valid ? mask : nil
+    }
+
     /// The hexadecimal forms of a color, then all its forms, for messages.
     private static let hexColorForms = ["#RGB", "#RRGGBB", "#RRGGBBAA"]
     private static let colorForms = hexColorForms + ["rgb(r, g, b)", "rgba(r, g, b, a)", "a color name"]

@@ -9,7 +9,7 @@ public struct Layer: Equatable, Sendable {
     /// Where the layer stands in the file, `layers[2].sublayers[0]`: its name when it
     /// has no id (section 10 of the contract).
     public var place: String
-    /// The scene-format `type` (`layer`, `shape`, `gradient`, `text`, `image`).
+    /// The scene-format `type` (`layer`, `shape`, `gradient`, `text`, `image`, …).
     public var type: LayerType
 
     public var position: Point = .zero
@@ -78,7 +78,7 @@ public struct Layer: Equatable, Sendable {
         case .text: content = .text(TextStyle())
         case .replicator: content = .replicator(ReplicatorStyle())
         case .emitter: content = .emitter(EmitterStyle())
-        case .layer, .image: content = .plain
+        case .layer, .image, .transformLayer: content = .plain
         }
     }
 
@@ -148,6 +148,9 @@ public enum LayerType: String, Sendable, CaseIterable {
     case layer, shape, gradient, text, image
     case replicator
     case emitter
+    /// CATransformLayer: draws nothing itself; its sublayers share its 3D space (they are
+    /// not flattened into its plane) and are drawn back to front by depth.
+    case transformLayer
 }
 
 /// The subclass-specific part of a layer.

@@ -42,6 +42,14 @@ struct LayerDecoder {
     static let replicatorKeys = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
                                  "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
 
+    /// What CATransformLayer does not render: "the CALayer properties that are rendered
+    /// by a layer are ignored" and so are "the properties that assume 2D image processing".
+    static let transformLayerIgnoredKeys = [
+        "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor",
+        "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
+        "contents", "contentsGravity", "mask", "filters", "backgroundFilters", "compositingFilter",
+    ]
+
     static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
 
     mutating func layers(_ field: Field, parent: [Int] = []) -> [Layer] {
@@ -69,9 +77,14 @@ struct LayerDecoder {
         case .text: allowed += Self.textKeys
         case .replicator: allowed += Self.replicatorKeys
         case .emitter: allowed += Self.emitterKeys
-        case .layer, .image: break
+        case .layer, .image, .transformLayer: break
         }
         guard var m = field.mapping(allowed: allowed) else { return nil }
+        if type == .transformLayer {
+            for key in Self.transformLayerIgnoredKeys where m[key] != nil {
+                m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
+            }
+        }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
             let range = NSRange(s.startIndex..., in: s)
@@ -101,7 +114,7 @@ struct LayerDecoder {
         case .emitter: layer.content = .emitter(emitter(m, address: address.map(LayerAddress.init), label: id ?? place))
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
-        case .layer: break
+        case .layer, .transformLayer: break
         }
         if let id, let address {
             if let existing = ids[id] {
@@ -323,7 +336,7 @@ struct LayerDecoder {
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
         case .emitter: layer.content = .emitter(emitter(m, address: nil, label: value.keyPath))
-        case .layer, .image: break
+        case .layer, .image, .transformLayer: break
         }
         return layer
     }

@@ -63,6 +63,14 @@ public struct Layer: Equatable, Sendable {
     /// copy. nil (the default) multiplies by nothing.
     public var colorMultiplier: Color? = nil
 
+    /// CALayer.filters: applied to the layer's rendering (subtree included), in order.
+    public var filters: [LayerFilter] = []
+    /// CALayer.backgroundFilters: applied to what lies behind the layer, within its
+    /// rounded bounds, before the layer draws.
+    public var backgroundFilters: [LayerFilter] = []
+    /// CALayer.compositingFilter: how the layer's rendering combines with what is behind.
+    public var compositingFilter: BlendMode? = nil
+
     /// The mask layer (in this layer's coordinates). Boxed: a struct cannot hold itself.
     public var mask: Layer? {
         get { maskStorage.first }
@@ -162,6 +170,26 @@ public enum LayerContent: Equatable, Sendable {
     case replicator(ReplicatorStyle)
     /// CAEmitterLayer (Emitter.swift).
     case emitter(EmitterStyle)
+}
+
+/// A filter of `filters` or `backgroundFilters` (Core Image's, by its Kinetic name).
+public enum LayerFilter: Hashable, Sendable {
+    /// CIGaussianBlur; `radius` in points is the Gaussian's standard deviation.
+    case gaussianBlur(radius: Double)
+
+    /// The standard deviation of a chain of blurs, in points: variances add.
+    public static func blurSigma(_ filters: [LayerFilter]) -> Double {
+        filters.reduce(0.0) { sum, filter in
+            switch filter { case .gaussianBlur(let r): sum + r * r }
+        }.squareRoot()
+    }
+}
+
+/// `compositingFilter`: Core Image's blend modes (CIMultiplyBlendMode, …), as the
+/// separable and non-separable blend modes of the PDF and Compositing specifications.
+public enum BlendMode: String, Sendable, CaseIterable {
+    case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
+    case difference, exclusion, hue, saturation, color, luminosity
 }
 
 /// CALayer.contentsGravity.

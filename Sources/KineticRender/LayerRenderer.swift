@@ -94,6 +94,10 @@ struct LayerRenderer {
             }
             return
         }
+        if Self.isFiltered(layer) {
+            drawFiltered(layer, alpha: alpha, sublayerSpace: sublayerSpace, in: ctx)
+            return
+        }
         let opacity = alpha * min(layer.opacity, 1)
         let projection = layer.projectionToSuperlayer(through: sublayerSpace)
         guard projection.isFinite else { return }

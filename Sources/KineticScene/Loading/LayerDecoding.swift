@@ -31,6 +31,7 @@ struct LayerDecoder {
         "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor", "masksToBounds",
         "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
         "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
+        "filters", "backgroundFilters", "compositingFilter",
     ]
     static let shapeKeys = ["path", "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin",
                             "miterLimit", "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd"]
@@ -366,6 +367,9 @@ struct LayerDecoder {
         if let f = m["cornerRadius"], let v = f.nonNegativeNumber { layer.cornerRadius = v }
         if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
         if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }
+        if let f = m["filters"], let v = f.layerFilters { layer.filters = v }
+        if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
+        if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
         if let f = m["borderWidth"], let v = f.nonNegativeNumber { layer.borderWidth = v }
         if let f = m["borderColor"], let c = f.color { layer.borderColor = c }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }

@@ -1,5 +1,6 @@
 import Foundation
 import KineticGeometry
+import KineticLayers
 import Yams
 
 /// Typed reading of the scalar and small-list values of section 1. Every function
@@ -167,6 +168,25 @@ extension Field {
             }
         }
         return valid ? mask : nil
+    }
+
+    /// The most blur a filter takes, in points: what keeps its offscreen image bounded.
+    static let maximumBlurRadius = 100.0
+
+    /// `filters` / `backgroundFilters`: a list of `{gaussianBlur: RADIUS}`.
+    var layerFilters: [LayerFilter]? {
+        guard let items = elements else { return nil }
+        var filters: [LayerFilter] = []
+        for item in items {
+            guard let m = item.mapping(allowed: ["gaussianBlur"]) else { return nil }
+            guard let f = m.required("gaussianBlur"), let r = f.nonNegativeNumber else { return nil }
+            guard r <= Self.maximumBlurRadius else {
+                f.report("a blur radius is at most \(Field.format(Self.maximumBlurRadius)) points, found \(Field.format(r))")
+                return nil
+            }
+            filters.append(.gaussianBlur(radius: r))
+        }
+        return filters
     }
 
     /// The hexadecimal forms of a color, then all its forms, for messages.

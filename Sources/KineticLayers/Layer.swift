@@ -238,7 +238,8 @@ public enum GradientType: String, Sendable, CaseIterable { case axial, radial, c
 /// CATextLayer's state.
 public struct TextStyle: Equatable, Sendable {
     public var string = ""
-    /// A font family name for Pango; nil for the default sans.
+    /// A font family name for Pango, or the path of a font file (`isFontFile`); nil for
+    /// the default sans.
     public var font: String? = nil
     public var fontSize = 36.0
     /// CATextLayer's default foreground is opaque white.
@@ -246,6 +247,13 @@ public struct TextStyle: Equatable, Sendable {
     public var alignmentMode: TextAlignment = .natural
     public var isWrapped = false
     public init() {}
+
+    /// Whether `font` names a font file (TrueType, OpenType or a collection) rather than
+    /// a family.
+    public static func isFontFile(_ font: String) -> Bool {
+        let lower = font.lowercased()
+        return [".ttf", ".otf", ".ttc"].contains { lower.hasSuffix($0) }
+    }
 }
 
 public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, center, right, justified }

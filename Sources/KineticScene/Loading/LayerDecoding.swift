@@ -425,6 +425,18 @@ struct LayerDecoder {
         return path
     }
 
+    /// A font file beside the scene (`font: Name.ttf`): resolved against the scene's
+    /// folder, and it must exist.
+    private func fontFile(_ f: Field, _ name: String) -> String? {
+        let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            f.report("missing font file '\(name)' (looked for \(path))")
+            return nil
+        }
+        return path
+    }
+
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         var s = ShapeStyle()
         if let f = m["path"], case .mapping(let raw) = f.node, raw["shape"] != nil {
@@ -502,7 +514,7 @@ struct LayerDecoder {
     private func readText(_ m: Mapping, into layer: inout Layer) {
         var t = TextStyle()
         if let f = m["string"], let v = f.string { t.string = v }
-        if let f = m["font"], let v = f.string { t.font = v }
+        if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
         if let f = m["fontSize"], let v = f.positiveNumber { t.fontSize = v }
         if let f = m["foregroundColor"], let c = f.color { t.foregroundColor = c }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }

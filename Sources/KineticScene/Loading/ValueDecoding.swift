@@ -202,7 +202,7 @@ extension Field {
     /// `rgb(r, g, b)` or a name.
     var color: Color? {
         guard let text = scalarText?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let c = ColorNames.all[text] { return c }
+        if let c = ColorNames.color(text, appearance: diagnostics.appearance) { return c }
         if text.hasPrefix("#") {
             let hex = text.dropFirst()
             guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count),

@@ -101,5 +101,12 @@ check "ctrl-c leaves neither the output nor a temporary file" bash -c "
     kill -INT \$pid; wait \$pid; code=\$?
     [ \$code = 130 ] && [ -z \"\$(ls -A int)\" ]"
 
+check "--appearance dark resolves semantic colors" bash -c "
+    '$kinetic' inspect '$scenes/appearance-font.yaml' --frame 0 | grep -q '#F2F2F7FF' &&
+    '$kinetic' inspect '$scenes/appearance-font.yaml' --frame 0 --appearance dark | grep -q '#1C1C1EFF'"
+check "a font that falls back is named on stderr" bash -c "
+    '$kinetic' render '$scenes/appearance-font.yaml' --frame 0 -o font.png --quiet 2>f.txt &&
+    grep -q \"font 'Menlo' (family 'Menlo') is not available; text is drawn in 'DejaVu Sans'\" f.txt"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -57,6 +57,30 @@ import KineticScene
         #expect(abs(Int(pixel.a) - 191) <= 1 && abs(Int(pixel.r) - 170) <= 1 && abs(Int(pixel.b) - 85) <= 1)
     }
 
+    @Test func singleSidedFacesHideByTheirWholeThreeDimensionalTurn() throws {
+        // With doubleSided: false, a face hides while its whole 3D map turns it away. The
+        // right face is rotateY 90° inside the cube's rotateY 30°: 120° in all, facing
+        // away (cos 120° < 0). Flattened into the cube's plane first, its 90° turn would
+        // collapse to a line and keep its facing, and it would not hide.
+        let scene = try SceneLoader.load(text: """
+        kinetic: 1
+        scene: {size: [200, 200], scale: 1, duration: 1}
+        layers:
+          - type: transformLayer
+            position: [100, 100]
+            bounds: [100, 100]
+            transform: {rotateY: 30deg}
+            sublayers:
+              - {id: front, frame: [0, 0, 100, 100], doubleSided: false, transform: {translate: [0, 0, 50]}}
+              - {id: back, frame: [0, 0, 100, 100], doubleSided: false, transform: {rotateY: 180deg, translate: [0, 0, -50]}}
+              - {id: right, frame: [0, 0, 100, 100], doubleSided: false, transform: {rotateY: 90deg, translate: [50, 0, 0]}}
+              - {id: left, frame: [0, 0, 100, 100], doubleSided: false, transform: {rotateY: -90deg, translate: [-50, 0, 0]}}
+        """, file: "t.yaml")
+        let faces = Layer.hidingBackFaces(scene.layers)[0].sublayers
+        let hidden = Dictionary(uniqueKeysWithValues: faces.map { ($0.id ?? "", $0.isHidden) })
+        #expect(hidden == ["front": false, "back": true, "right": true, "left": false])
+    }
+
     @Test func whatATransformLayerWouldDrawItselfIsALocatedError() {
         #expect(throws: SceneLoadError.self) {
             _ = try SceneLoader.load(text: """

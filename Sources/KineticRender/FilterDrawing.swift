@@ -26,17 +26,20 @@ extension LayerRenderer {
             return
         }
         let sigma = LayerFilter.blurSigma(layer.filters) * pointsToPixels
+        // A wide blur loses nothing at a lower resolution: at most σ = 8 raster pixels, so
+        // memory and time stay bounded for any radius and scale (as shadows do).
+        let k = d / Self.blurCell(sigma)  // raster pixels a device unit
         // The blur reaches ink beyond the canvas edge by 3σ.
-        let reach = 3 * sigma
+        let reach = 3 * sigma / d
         let canvas = deviceCanvas.map { c in
-            Rect(c.0 * d - reach, c.1 * d - reach, (c.2 - c.0) * d + 2 * reach, (c.3 - c.1) * d + 2 * reach)
+            Rect((c.0 - reach) * k, (c.1 - reach) * k, (c.2 - c.0 + 2 * reach) * k, (c.3 - c.1 + 2 * reach) * k)
         }
-        guard let (raster, scale) = rasterize(matrix: (m.a * d, m.b * d, m.c * d, m.d * d, m.tx * d, m.ty * d),
+        guard let (raster, scale) = rasterize(matrix: (m.a * k, m.b * k, m.c * k, m.d * k, m.tx * k, m.ty * k),
                                               extents: canvas, { target, renderer in
             renderer.draw(plain, alpha: alpha, sublayerSpace: sublayerSpace, in: target)
         }) else { return }
-        let out = sigma > 0 ? Self.blurred(raster, sigma: sigma * scale) : raster
-        paint(out, pixelsPerUnit: d * scale, blend: layer.compositingFilter, in: ctx)
+        let out = sigma > 0 ? Self.blurred(raster, sigma: sigma * k / d * scale) : raster
+        paint(out, pixelsPerUnit: k * scale, blend: layer.compositingFilter, in: ctx)
     }
 
     /// `backgroundFilters`: what has been drawn under the layer's outline (its rounded
@@ -67,21 +70,28 @@ extension LayerRenderer {
         let margin = (3 * sigma / d).rounded(.up) + 1
         let x0 = max(corners.map(\.x).min() ?? 0, clip.0) - margin, y0 = max(corners.map(\.y).min() ?? 0, clip.1) - margin
         let x1 = min(corners.map(\.x).max() ?? 0, clip.2) + margin, y1 = min(corners.map(\.y).max() ?? 0, clip.3) + margin
-        let left = (x0 * d).rounded(.down), top = (y0 * d).rounded(.down)
-        let width = Int((x1 * d).rounded(.up) - left), height = Int((y1 * d).rounded(.up) - top)
+        let cell = Self.blurCell(sigma), k = d / cell  // raster pixels a device unit
+        let left = (x0 * k).rounded(.down), top = (y0 * k).rounded(.down)
+        let width = Int((x1 * k).rounded(.up) - left), height = Int((y1 * k).rounded(.up) - top)
         guard width > 0, height > 0, width * height <= Self.maxOffscreenPixels * 4 else { return }
         let backdrop = CairoSurface.image(.argb32, width: width, height: height)
         do {
             let bc = CairoContext(backdrop)
-            bc.scale(d, d)
-            bc.setSource(replaying: target, x: -left / d, y: -top / d)
+            bc.scale(k, k)
+            // Padded: past the canvas edge the backdrop repeats its edge pixels (Core
+            // Image clamps so too), rather than fading the blur to transparent there.
+            bc.setSource(target, x: -left / k, y: -top / k)
             bc.paint()
         }
         let raster = Self.blurred(Raster(x: Int(left), y: Int(top), width: width, height: height,
-                                         stride: backdrop.stride, bytes: backdrop.bytes()), sigma: sigma, pad: false)
+                                         stride: backdrop.stride, bytes: backdrop.bytes()), sigma: sigma / cell, pad: false)
         ctx.setReplacing()
-        paint(raster, pixelsPerUnit: d, in: ctx)
+        paint(raster, pixelsPerUnit: k, in: ctx)
     }
+
+    /// Pixels of the drawing a blur raster pixel covers for a blur of `sigma` pixels:
+    /// one up to σ = 8, then σ / 8 (the blur is made at σ = 8 and scaled back up).
+    static func blurCell(_ sigma: Double) -> Double { max(1, sigma / 8) }
 
     /// The raster's four premultiplied channels blurred (σ in raster pixels), grown by 3σ
     /// each way for the spread (`pad`) or kept to its rectangle.

@@ -76,6 +76,16 @@ import KineticScene
         #expect(gray(100, 20) == 0 && gray(99, 20) == 255 && gray(105, 180) == 0)
     }
 
+    @Test func aBlurredBarAtTheCanvasEdgeStaysOpaque() throws {
+        // A navigation bar's backdrop at the top of an opaque canvas: past the edge the
+        // blur repeats the edge pixels, so the bar's top row stays opaque white.
+        let image = try Self.image(background: "#FFFFFF", """
+          - {frame: [0, 0, 200, 44], backgroundFilters: [{gaussianBlur: 20}]}
+        """)
+        let corner = image.rgba(x: 0, y: 0), top = image.rgba(x: 100, y: 0)
+        #expect(corner.a == 255 && corner.r == 255 && top.a == 255 && top.b == 255)
+    }
+
     @Test func badFiltersAreLocatedErrors() {
         for bad in ["filters: [{gaussianBlur: -1}]", "filters: [{gausianBlur: 2}]", "compositingFilter: multiplyBlend",
                     "backgroundFilters: [{gaussianBlur: 1000}]"] {

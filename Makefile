@@ -10,10 +10,12 @@ DEMO_SCENE ?= scenes/download-button.yaml
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time packages: Cairo and Pango (raster and text), giflib and
-# libimagequant (GIF), Chipmunk2D (physics), fonts for text; ffmpeg and ImageMagick
-# decode GIFs independently in tests and are the peers in `make bench`.
+# libimagequant (GIF), Chipmunk2D (physics), fonts for text (DejaVu for Latin, Greek
+# and Cyrillic, Noto CJK for Chinese, Japanese and Korean, Noto Color Emoji); ffmpeg and
+# ImageMagick decode GIFs independently in tests and are the peers in `make bench`.
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
-               libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick time
+               libchipmunk-dev libpng-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
+               ffmpeg imagemagick time
 
 .PHONY: deps build demo demos test golden bench gallery clean
 

@@ -41,3 +41,9 @@ public struct Color: Hashable, Sendable {
 
     public var isFinite: Bool { red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite }
 }
+
+/// UIUserInterfaceStyle: which value a semantic color (`label`, `systemBackground`, …)
+/// and a system color (`systemBlue`, …) resolve to.
+public enum Appearance: String, Sendable, CaseIterable {
+    case light, dark
+}

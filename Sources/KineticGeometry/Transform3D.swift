@@ -104,6 +104,16 @@ public struct Transform3D: Hashable, Sendable {
         return w == 0 ? Point(x, y) : Point(x / w, y / w)
     }
 
+    /// The depth (z after the perspective divide; larger is nearer the viewer) of a
+    /// z = 0 point: what orders the layers of one 3D space back to front. Under a
+    /// perspective m34 = −1/d it grows with the depth before the divide for every point
+    /// in front of the eye, so the order is the same.
+    public func depth(at p: Point) -> Double {
+        let z = p.x * m13 + p.y * m23 + m43
+        let w = w(at: p)
+        return w == 0 ? z : z / w
+    }
+
     /// The homogeneous w of a z = 0 point; ≤ 0 means it lies behind the eye.
     public func w(at p: Point) -> Double { p.x * m14 + p.y * m24 + m44 }
 

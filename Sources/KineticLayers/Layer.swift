@@ -9,7 +9,7 @@ public struct Layer: Equatable, Sendable {
     /// Where the layer stands in the file, `layers[2].sublayers[0]`: its name when it
     /// has no id (section 10 of the contract).
     public var place: String
-    /// The scene-format `type` (`layer`, `shape`, `gradient`, `text`, `image`).
+    /// The scene-format `type` (`layer`, `shape`, `gradient`, `text`, `image`, …).
     public var type: LayerType
 
     public var position: Point = .zero
@@ -23,6 +23,10 @@ public struct Layer: Equatable, Sendable {
     public var isDoubleSided = true
     public var backgroundColor: Color? = nil
     public var cornerRadius = 0.0
+    /// CALayer.maskedCorners: the corners `cornerRadius` rounds (all four by default).
+    public var maskedCorners: CornerMask = .all
+    /// CALayer.cornerCurve.
+    public var cornerCurve: CornerCurve = .circular
     public var borderWidth = 0.0
     public var borderColor: Color = .black
     public var masksToBounds = false
@@ -67,6 +71,14 @@ public struct Layer: Equatable, Sendable {
     /// copy. nil (the default) multiplies by nothing.
     public var colorMultiplier: Color? = nil
 
+    /// CALayer.filters: applied to the layer's rendering (subtree included), in order.
+    public var filters: [LayerFilter] = []
+    /// CALayer.backgroundFilters: applied to what lies behind the layer, within its
+    /// rounded bounds, before the layer draws.
+    public var backgroundFilters: [LayerFilter] = []
+    /// CALayer.compositingFilter: how the layer's rendering combines with what is behind.
+    public var compositingFilter: BlendMode? = nil
+
     /// The mask layer (in this layer's coordinates). Boxed: a struct cannot hold itself.
     public var mask: Layer? {
         get { maskStorage.first }
@@ -82,8 +94,13 @@ public struct Layer: Equatable, Sendable {
         case .text: content = .text(TextStyle())
         case .replicator: content = .replicator(ReplicatorStyle())
         case .emitter: content = .emitter(EmitterStyle())
-        case .layer, .image: content = .plain
+        case .layer, .image, .transformLayer: content = .plain
         }
+    }
+
+    /// The rounding of the bounds' corners that background, border, clip and shadow share.
+    public var corners: RoundedCorners {
+        RoundedCorners(radius: cornerRadius, mask: maskedCorners, curve: cornerCurve)
     }
 
     /// The key `inspect` lists this layer under: its id, or its place.
@@ -147,6 +164,9 @@ public enum LayerType: String, Sendable, CaseIterable {
     case layer, shape, gradient, text, image
     case replicator
     case emitter
+    /// CATransformLayer: draws nothing itself; its sublayers share its 3D space (they are
+    /// not flattened into its plane) and are drawn back to front by depth.
+    case transformLayer
 }
 
 /// The subclass-specific part of a layer.
@@ -158,6 +178,26 @@ public enum LayerContent: Equatable, Sendable {
     case replicator(ReplicatorStyle)
     /// CAEmitterLayer (Emitter.swift).
     case emitter(EmitterStyle)
+}
+
+/// A filter of `filters` or `backgroundFilters` (Core Image's, by its Kinetic name).
+public enum LayerFilter: Hashable, Sendable {
+    /// CIGaussianBlur; `radius` in points is the Gaussian's standard deviation.
+    case gaussianBlur(radius: Double)
+
+    /// The standard deviation of a chain of blurs, in points: variances add.
+    public static func blurSigma(_ filters: [LayerFilter]) -> Double {
+        filters.reduce(0.0) { sum, filter in
+            switch filter { case .gaussianBlur(let r): sum + r * r }
+        }.squareRoot()
+    }
+}
+
+/// `compositingFilter`: Core Image's blend modes (CIMultiplyBlendMode, …), as the
+/// separable and non-separable blend modes of the PDF and Compositing specifications.
+public enum BlendMode: String, Sendable, CaseIterable {
+    case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
+    case difference, exclusion, hue, saturation, color, luminosity
 }
 
 /// CALayer.contentsGravity.
@@ -206,7 +246,8 @@ public enum GradientType: String, Sendable, CaseIterable { case axial, radial, c
 /// CATextLayer's state.
 public struct TextStyle: Equatable, Sendable {
     public var string = ""
-    /// A font family name for Pango; nil for the default sans.
+    /// A font family name for Pango, or the path of a font file (`isFontFile`); nil for
+    /// the default sans.
     public var font: String? = nil
     public var fontSize = 36.0
     /// CATextLayer's default foreground is opaque white.
@@ -214,6 +255,13 @@ public struct TextStyle: Equatable, Sendable {
     public var alignmentMode: TextAlignment = .natural
     public var isWrapped = false
     public init() {}
+
+    /// Whether `font` names a font file (TrueType, OpenType or a collection) rather than
+    /// a family.
+    public static func isFontFile(_ font: String) -> Bool {
+        let lower = font.lowercased()
+        return [".ttf", ".otf", ".ttc"].contains { lower.hasSuffix($0) }
+    }
 }
 
 public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, center, right, justified }

@@ -112,7 +112,8 @@ extension Layer {
         func visit(_ layer: Layer, _ parentSpace: Transform3D, _ parentToCanvas: PlaneProjection) {
             let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
             body(layer, toCanvas)
-            for s in layer.sublayers { visit(s, layer.sublayerSpace, toCanvas) }
+            let (space, plane) = layer.sublayersSpace(parentSpace: parentSpace, toCanvas: toCanvas, parentToCanvas: parentToCanvas)
+            for s in layer.sublayers { visit(s, space, plane) }
         }
         for root in roots { visit(root, .identity, .identity) }
     }
@@ -134,12 +135,25 @@ extension Layer {
                 layer.isHidden = true
                 return layer
             }
-            layer.sublayers = layer.sublayers.map { visit($0, layer.sublayerSpace, toCanvas) }
+            let (space, plane) = layer.sublayersSpace(parentSpace: parentSpace, toCanvas: toCanvas, parentToCanvas: parentToCanvas)
+            layer.sublayers = layer.sublayers.map { visit($0, space, plane) }
             // A mask lies in its host's bounds plane, without the sublayer transform.
             layer.mask = layer.mask.map { visit($0, .identity, toCanvas) }
             return layer
         }
         return roots.map { visit($0, .identity, .identity) }
+    }
+}
+
+extension Layer {
+    /// The 3D space a sublayer maps into and the plane map after it: this layer's
+    /// `sublayerSpace` and its own map to the canvas — or, for a CATransformLayer, which
+    /// does not flatten, the whole 3D way into the plane it is drawn in (`parentSpace`,
+    /// `parentToCanvas`), so its sublayers share one 3D space.
+    func sublayersSpace(parentSpace: Transform3D, toCanvas: PlaneProjection, parentToCanvas: PlaneProjection)
+        -> (Transform3D, PlaneProjection) {
+        guard type == .transformLayer else { return (sublayerSpace, toCanvas) }
+        return (sublayerSpace.concatenating(toSuperlayer).concatenating(parentSpace), parentToCanvas)
     }
 }
 

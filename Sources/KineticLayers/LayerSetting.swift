@@ -4,7 +4,8 @@ import KineticGeometry
 /// property; section 5 animates only some). Its new value is read, with the checks a
 /// layer definition gets, into a layer of the target's type, and copied whole from there.
 public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
-    case masksToBounds, shadowPath, contentsGravity, doubleSided
+    case masksToBounds, shadowPath, contentsGravity, doubleSided, maskedCorners, cornerCurve
+    case filters, backgroundFilters, compositingFilter
     // CAShapeLayer
     case fillRule, lineCap, lineJoin, lineDashPattern
     // CAGradientLayer
@@ -17,7 +18,8 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
     /// The layer types the property applies to; nil for every type.
     public var layerTypes: Set<LayerType>? {
         switch self {
-        case .masksToBounds, .shadowPath, .contentsGravity, .doubleSided: nil
+        case .masksToBounds, .shadowPath, .contentsGravity, .doubleSided, .maskedCorners, .cornerCurve,
+             .filters, .backgroundFilters, .compositingFilter: nil
         case .fillRule, .lineCap, .lineJoin, .lineDashPattern: [.shape]
         case .gradientType: [.gradient]
         case .string, .font, .alignmentMode, .isWrapped: [.text]
@@ -32,6 +34,11 @@ public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
         case .shadowPath: target.shadowPath = source.shadowPath
         case .contentsGravity: target.contentsGravity = source.contentsGravity
         case .doubleSided: target.isDoubleSided = source.isDoubleSided
+        case .maskedCorners: target.maskedCorners = source.maskedCorners
+        case .cornerCurve: target.cornerCurve = source.cornerCurve
+        case .filters: target.filters = source.filters
+        case .backgroundFilters: target.backgroundFilters = source.backgroundFilters
+        case .compositingFilter: target.compositingFilter = source.compositingFilter
         case .fillRule: if let s = source.shape { target.shape?.fillRule = s.fillRule }
         case .lineCap: if let s = source.shape { target.shape?.lineCap = s.lineCap }
         case .lineJoin: if let s = source.shape { target.shape?.lineJoin = s.lineJoin }

@@ -34,6 +34,8 @@ final class CairoSurface {
     let raw: OpaquePointer
 
     private init(raw: OpaquePointer) { self.raw = raw }
+    /// Holds a reference of its own to a surface Cairo lends (a group target).
+    fileprivate convenience init(borrowing raw: OpaquePointer) { self.init(raw: cairo_surface_reference(raw)) }
     deinit { cairo_surface_destroy(raw) }
 
     /// A cleared image surface.
@@ -307,6 +309,42 @@ final class CairoContext {
     /// Composites with addition (CAEmitterLayer's `additive` render mode) or normally.
     func setAdditive(_ additive: Bool) {
         cairo_set_operator(raw, additive ? CAIRO_OPERATOR_ADD : CAIRO_OPERATOR_OVER)
+    }
+
+    /// Composites with a compositing filter's blend mode: Cairo's operators of the same
+    /// names (PDF's blend modes).
+    func setBlendMode(_ mode: BlendMode) {
+        let op: cairo_operator_t
+        switch mode {
+        case .multiply: op = CAIRO_OPERATOR_MULTIPLY
+        case .screen: op = CAIRO_OPERATOR_SCREEN
+        case .overlay: op = CAIRO_OPERATOR_OVERLAY
+        case .darken: op = CAIRO_OPERATOR_DARKEN
+        case .lighten: op = CAIRO_OPERATOR_LIGHTEN
+        case .colorDodge: op = CAIRO_OPERATOR_COLOR_DODGE
+        case .colorBurn: op = CAIRO_OPERATOR_COLOR_BURN
+        case .softLight: op = CAIRO_OPERATOR_SOFT_LIGHT
+        case .hardLight: op = CAIRO_OPERATOR_HARD_LIGHT
+        case .difference: op = CAIRO_OPERATOR_DIFFERENCE
+        case .exclusion: op = CAIRO_OPERATOR_EXCLUSION
+        case .hue: op = CAIRO_OPERATOR_HSL_HUE
+        case .saturation: op = CAIRO_OPERATOR_HSL_SATURATION
+        case .color: op = CAIRO_OPERATOR_HSL_COLOR
+        case .luminosity: op = CAIRO_OPERATOR_HSL_LUMINOSITY
+        }
+        cairo_set_operator(raw, op)
+    }
+
+    /// Replaces what lies under the clip (cairo's SOURCE operator) until restored.
+    func setReplacing() { cairo_set_operator(raw, CAIRO_OPERATOR_SOURCE) }
+
+    /// What drawing lands on now: the surface, or the innermost group being drawn. nil
+    /// unless it can be read back as pixels (an image or a recording; not SVG or PDF).
+    var readableTarget: CairoSurface? {
+        guard let target = cairo_get_group_target(raw) else { return nil }
+        let type = cairo_surface_get_type(target)
+        guard type == CAIRO_SURFACE_TYPE_IMAGE || type == CAIRO_SURFACE_TYPE_RECORDING else { return nil }
+        return CairoSurface(borrowing: target)
     }
 
     /// Redirects drawing into a transparent group (cairo_push_group).

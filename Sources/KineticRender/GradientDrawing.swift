@@ -33,8 +33,8 @@ func gradientColor(at t: Double, stops: [(offset: Double, color: Color)]) -> Col
 
 extension LayerRenderer {
     /// CAGradientLayer's drawing in `rect` (startPoint/endPoint in its unit space),
-    /// rounded by `cornerRadius` like the layer's background.
-    func drawGradient(_ gradient: Gradient, in rect: Rect, cornerRadius: Double, alpha: Double,
+    /// rounded by `corners` like the layer's background.
+    func drawGradient(_ gradient: Gradient, in rect: Rect, corners: RoundedCorners, alpha: Double,
                       in ctx: CairoContext) {
         let stops = gradientStops(gradient).map { ($0.offset, $0.color.multiplyingAlpha(alpha)) }
         guard let last = stops.last, !rect.isEmpty else { return }
@@ -44,7 +44,7 @@ extension LayerRenderer {
         ctx.save()
         defer { ctx.restore() }
         ctx.newPath()
-        appendRoundedRect(rect, radius: cornerRadius, to: ctx)
+        appendRoundedRect(rect, corners: corners, to: ctx)
         // Degenerate geometry shows the end color, as an extended gradient would.
         func solid() { ctx.setSource(last.1); ctx.fill() }
         guard stops.count > 1 else { return solid() }

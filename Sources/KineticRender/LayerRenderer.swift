@@ -26,7 +26,7 @@ struct LayerRenderer {
             ctx.setSource(color)
             ctx.paint()
         case .gradient(let gradient):
-            drawGradient(gradient, in: Rect(origin: .zero, size: size), cornerRadius: 0, alpha: 1, in: ctx)
+            drawGradient(gradient, in: Rect(origin: .zero, size: size), corners: RoundedCorners(radius: 0), alpha: 1, in: ctx)
         }
     }
 
@@ -34,7 +34,43 @@ struct LayerRenderer {
     /// space), back to front. `sublayerSpace` is the superlayer's (identity at the root).
     func drawLayers(_ layers: [Layer], alpha: Double, sublayerSpace: Transform3D = .identity,
                     in ctx: CairoContext) {
-        for layer in Self.drawOrder(layers) { draw(layer, alpha: alpha, sublayerSpace: sublayerSpace, in: ctx) }
+        for layer in Self.drawOrder(layers) {
+            if layer.type == .transformLayer {
+                for leaf in Self.sharedSpace(of: layer, alpha: alpha, space: sublayerSpace) {
+                    draw(leaf.layer, alpha: leaf.alpha, sublayerSpace: leaf.space, in: ctx)
+                }
+            } else {
+                draw(layer, alpha: alpha, sublayerSpace: sublayerSpace, in: ctx)
+            }
+        }
+    }
+
+    /// A CATransformLayer's sublayers (those of transform layers inside it too), each with
+    /// the whole 3D map from its superlayer's space to the plane the transform layer is
+    /// drawn in (`space` being that plane's sublayer space) and its inherited opacity —
+    /// "the opacity property is applied to each sublayer individually, the transform layer
+    /// does not form a compositing group" — sorted back to front by the depth of each
+    /// bounds centre (file order among equals), as the layers of one 3D space are.
+    static func sharedSpace(of transformLayer: Layer, alpha: Double, space: Transform3D)
+        -> [(layer: Layer, alpha: Double, space: Transform3D)] {
+        var leaves: [(layer: Layer, alpha: Double, space: Transform3D, depth: Double)] = []
+        func collect(_ container: Layer, alpha: Double, space: Transform3D) {
+            guard isVisible(container) else { return }
+            let inner = container.sublayerSpace.concatenating(container.toSuperlayer).concatenating(space)
+            let opacity = alpha * min(container.opacity, 1)
+            for sublayer in container.sublayers {
+                if sublayer.type == .transformLayer {
+                    collect(sublayer, alpha: opacity, space: inner)
+                } else {
+                    let toPlane = sublayer.toSuperlayer.concatenating(inner)
+                    leaves.append((sublayer, opacity, inner, toPlane.depth(at: sublayer.bounds.center)))
+                }
+            }
+        }
+        collect(transformLayer, alpha: alpha, space: space)
+        return leaves.enumerated()
+            .sorted { ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset) }
+            .map { ($0.element.layer, $0.element.alpha, $0.element.space) }
     }
 
     /// Siblings sorted by `zPosition`, file order kept among equal values.
@@ -56,6 +92,10 @@ struct LayerRenderer {
             drawMultiplied(by: multiplier, in: ctx) { target, renderer in
                 renderer.draw(plain, alpha: alpha, sublayerSpace: sublayerSpace, in: target)
             }
+            return
+        }
+        if Self.isFiltered(layer) {
+            drawFiltered(layer, alpha: alpha, sublayerSpace: sublayerSpace, in: ctx)
             return
         }
         let opacity = alpha * min(layer.opacity, 1)
@@ -136,7 +176,7 @@ struct LayerRenderer {
             // shadow, which is why a masksToBounds layer shows no shadow on iOS.
             ctx.save()
             ctx.newPath()
-            appendRoundedRect(bounds, radius: layer.cornerRadius, to: ctx)
+            appendRoundedRect(bounds, corners: layer.corners, to: ctx)
             ctx.clip()
         }
         if castsShadow && layer.shadowOpacity > 0 {
@@ -144,7 +184,7 @@ struct LayerRenderer {
         }
         if let bg = layer.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
             ctx.newPath()
-            appendRoundedRect(bounds, radius: layer.cornerRadius, to: ctx)
+            appendRoundedRect(bounds, corners: layer.corners, to: ctx)
             ctx.setSource(bg.multiplyingAlpha(alpha))
             ctx.fill()
         }
@@ -153,7 +193,7 @@ struct LayerRenderer {
         case .plain: break
         case .shape(let style): drawShape(style, alpha: alpha, in: ctx)
         case .gradient(let gradient):
-            drawGradient(gradient, in: bounds, cornerRadius: layer.cornerRadius, alpha: alpha, in: ctx)
+            drawGradient(gradient, in: bounds, corners: layer.corners, alpha: alpha, in: ctx)
         case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
         case .replicator: break  // its copies are sublayers of the presentation tree
         case .emitter(let style): drawParticles(style, alpha: alpha, in: ctx)
@@ -176,12 +216,18 @@ struct LayerRenderer {
     private func drawBorder(of layer: Layer, alpha: Double, in ctx: CairoContext) {
         let width = layer.borderWidth, bounds = layer.bounds
         guard width > 0, layer.borderColor.alpha > 0, !bounds.isEmpty else { return }
-        let radius = Self.clampedCornerRadius(layer.cornerRadius, bounds)
+        var outer = layer.corners
+        switch outer.shape(in: bounds) {
+        case .square: outer.radius = 0
+        case .circular(let r), .continuous(let r): outer.radius = r
+        }
         ctx.save()
         ctx.newPath()
-        appendRoundedRect(bounds, radius: radius, to: ctx)
+        appendRoundedRect(bounds, corners: outer, to: ctx)
         if width < min(bounds.width, bounds.height) / 2 {
-            appendRoundedRect(bounds.insetBy(dx: width, dy: width), radius: max(0, radius - width), to: ctx)
+            var inner = outer
+            inner.radius = max(0, outer.radius - width)
+            appendRoundedRect(bounds.insetBy(dx: width, dy: width), corners: inner, to: ctx)
         }
         ctx.setEvenOddFill(true)
         ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
@@ -189,22 +235,23 @@ struct LayerRenderer {
         ctx.restore()
     }
 
-    /// CALayer never draws a corner wider than half the shorter side.
-    static func clampedCornerRadius(_ radius: Double, _ rect: Rect) -> Double {
-        max(0, min(radius, rect.width / 2, rect.height / 2))
-    }
-
-    /// Adds a rectangle with circular corners (cornerCurve `circular`) as a closed subpath.
-    func appendRoundedRect(_ rect: Rect, radius: Double, to ctx: CairoContext) {
-        let r = Self.clampedCornerRadius(radius, rect)
-        guard r > 0 else { ctx.rectangle(rect); return }
-        let half = Double.pi / 2
-        ctx.move(to: Point(rect.minX + r, rect.minY))
-        ctx.arc(center: Point(rect.maxX - r, rect.minY + r), radius: r, from: -half, to: 0)
-        ctx.arc(center: Point(rect.maxX - r, rect.maxY - r), radius: r, from: 0, to: half)
-        ctx.arc(center: Point(rect.minX + r, rect.maxY - r), radius: r, from: half, to: 2 * half)
-        ctx.arc(center: Point(rect.minX + r, rect.minY + r), radius: r, from: 2 * half, to: 3 * half)
-        ctx.closePath()
+    /// Adds the rounded rectangle as a closed subpath. Four circular corners are drawn
+    /// with Cairo's arcs; masked or continuous corners follow `RoundedCorners.path`.
+    func appendRoundedRect(_ rect: Rect, corners: RoundedCorners, to ctx: CairoContext) {
+        switch corners.shape(in: rect) {
+        case .square:
+            ctx.rectangle(rect)
+        case .circular(let r) where corners.mask == .all:
+            let half = Double.pi / 2
+            ctx.move(to: Point(rect.minX + r, rect.minY))
+            ctx.arc(center: Point(rect.maxX - r, rect.minY + r), radius: r, from: -half, to: 0)
+            ctx.arc(center: Point(rect.maxX - r, rect.maxY - r), radius: r, from: 0, to: half)
+            ctx.arc(center: Point(rect.minX + r, rect.maxY - r), radius: r, from: half, to: 2 * half)
+            ctx.arc(center: Point(rect.minX + r, rect.minY + r), radius: r, from: 2 * half, to: 3 * half)
+            ctx.closePath()
+        case .circular, .continuous:
+            appendPath(corners.path(in: rect), to: ctx)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import CPango
+import Foundation
 import KineticGeometry
 
 // The thin wrapper over Pango (pangocairo): every pango_* call of the renderer lives in
@@ -63,9 +64,75 @@ final class PangoTextLayout {
         return Size(Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE))
     }
 
+    /// The family Pango draws the layout's font with (fontconfig's best match for it).
+    var resolvedFamily: String? {
+        guard let context = pango_layout_get_context(raw),
+              let font = pango_context_load_font(context, pango_layout_get_font_description(raw)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(font)) }
+        guard let description = pango_font_describe(font) else { return nil }
+        defer { pango_font_description_free(description) }
+        return pango_font_description_get_family(description).map { String(cString: $0) }
+    }
+
     /// Draws the layout with its top-left at `origin`, in the context's current source.
     func show(in context: CairoContext, at origin: Point) {
         context.move(to: origin)
         pango_cairo_show_layout(context.raw, raw)
+    }
+}
+
+/// Font files scenes name, added to fontconfig's current configuration (the one Pango's
+/// font maps read), and the fonts already checked for falling back. Shared by every
+/// thread, behind a lock.
+final class PangoFonts: @unchecked Sendable {
+    static let shared = PangoFonts()
+    private let lock = NSLock()
+    private var families: [String: String?] = [:]
+    /// Counts the files added: a thread's font map made before the last one is refreshed.
+    private var generation = 0
+    private var checked: Set<String> = []
+
+    /// The family of the font file at `path` (its first face), the file added to
+    /// fontconfig first; nil when it holds no font FreeType reads.
+    func family(ofFile path: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = families[path] { return known }
+        let family: String? = path.withCString { cPath in
+            cPath.withMemoryRebound(to: FcChar8.self, capacity: path.utf8.count + 1) { file -> String? in
+                var count: Int32 = 0
+                guard let pattern = FcFreeTypeQuery(file, 0, nil, &count) else { return nil }
+                defer { FcPatternDestroy(pattern) }
+                var name: UnsafeMutablePointer<FcChar8>? = nil
+                guard FcPatternGetString(pattern, "family", 0, &name) == FcResultMatch, let name,
+                      FcConfigAppFontAddFile(nil, file) != 0 else { return nil }
+                return String(cString: name)
+            }
+        }
+        families[path] = family
+        if family != nil { generation += 1 }
+        return family
+    }
+
+    /// Makes this thread's font map (Pango keeps one a thread) see the files added since
+    /// it last looked.
+    func refreshThreadFontMap() {
+        lock.lock()
+        let current = generation
+        lock.unlock()
+        guard current > 0 else { return }
+        let key = "kinetic.fontGeneration", dictionary = Thread.current.threadDictionary
+        guard dictionary[key] as? Int != current else { return }
+        if let map = pango_cairo_font_map_get_default() {
+            pango_fc_font_map_config_changed(OpaquePointer(map))
+        }
+        dictionary[key] = current
+    }
+
+    /// Whether `requested` was already checked; marks it checked.
+    func firstCheck(of requested: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return checked.insert(requested).inserted
     }
 }

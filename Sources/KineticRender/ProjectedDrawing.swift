@@ -100,19 +100,22 @@ extension LayerRenderer {
 
     /// Paints raster pixels at their device position, `pixelsPerUnit` raster pixels a
     /// device unit, through the context's clip.
-    func paint(_ raster: Raster, pixelsPerUnit: Double, in ctx: CairoContext) {
+    /// `blend`: a compositing filter's blend mode (nil: source over).
+    func paint(_ raster: Raster, pixelsPerUnit: Double, blend: BlendMode? = nil, in ctx: CairoContext) {
         let surface = CairoSurface.image(.argb32, width: raster.width, height: raster.height)
         surface.replaceBytes(raster.bytes, stride: raster.stride)
-        paint(surface, x: raster.x, y: raster.y, pixelsPerUnit: pixelsPerUnit, in: ctx)
+        paint(surface, x: raster.x, y: raster.y, pixelsPerUnit: pixelsPerUnit, blend: blend, in: ctx)
     }
 
     /// Paints an image surface whose top-left pixel sits at raster position (`x`, `y`),
     /// `pixelsPerUnit` raster pixels a device unit, through the context's clip.
-    func paint(_ surface: CairoSurface, x: Int, y: Int, pixelsPerUnit: Double, in ctx: CairoContext) {
+    func paint(_ surface: CairoSurface, x: Int, y: Int, pixelsPerUnit: Double, blend: BlendMode? = nil,
+               in ctx: CairoContext) {
         ctx.save()
         ctx.matrix = (1, 0, 0, 1, 0, 0)
         ctx.scale(1 / pixelsPerUnit, 1 / pixelsPerUnit)
         ctx.setSource(replaying: surface, x: Double(x), y: Double(y))
+        if let blend { ctx.setBlendMode(blend) }
         ctx.paint()
         ctx.restore()
     }

@@ -1,3 +1,4 @@
+import Foundation
 import KineticGeometry
 import KineticLayers
 
@@ -19,8 +20,10 @@ extension LayerRenderer {
         ctx.newPath()
         ctx.rectangle(bounds)
         ctx.clip()
+        let font = Self.font(style.font)
+        PangoFonts.shared.refreshThreadFontMap()
         let layout = PangoTextLayout(
-            context: ctx, text: style.string, font: FontName(style.font), size: style.fontSize,
+            context: ctx, text: style.string, font: font, size: style.fontSize,
             wrapWidth: style.isWrapped ? bounds.width : nil, alignment: alignment,
             justify: style.alignmentMode == .justified,
             followsWritingDirection: style.alignmentMode == .natural || style.alignmentMode == .justified)
@@ -34,7 +37,32 @@ extension LayerRenderer {
             case .right: x += slack
             }
         }
+        if let requested = style.font, let family = font.family, PangoFonts.shared.firstCheck(of: requested),
+           let warning = Self.fallbackWarning(requested: requested, family: family, resolved: layout.resolvedFamily) {
+            FileHandle.standardError.write(Data((warning + "\n").utf8))
+        }
         ctx.setSource(style.foregroundColor.multiplyingAlpha(alpha))
         layout.show(in: ctx, at: Point(x, bounds.minY))
+    }
+
+    /// The font `font:` names: a family and face, or the first face of a font file
+    /// (its family; the file added to the fonts Pango sees).
+    static func font(_ name: String?) -> FontName {
+        guard let name, TextStyle.isFontFile(name) else { return FontName(name) }
+        var font = FontName(nil)
+        font.family = PangoFonts.shared.family(ofFile: name)
+        return font
+    }
+
+    /// fontconfig's generic families: whatever they resolve to is what they mean.
+    static let genericFamilies: Set<String> = ["sans", "sans-serif", "serif", "monospace", "mono", "system-ui"]
+
+    /// The warning for a font that falls back: `family` (what `requested` names) is not
+    /// what Pango draws with. nil when it is, or for a generic family.
+    static func fallbackWarning(requested: String, family: String, resolved: String?) -> String? {
+        guard !genericFamilies.contains(family.lowercased()),
+              resolved?.lowercased() != family.lowercased() else { return nil }
+        let what = TextStyle.isFontFile(requested) ? "font file '\(requested)'" : "font '\(requested)'"
+        return "warning: \(what) (family '\(family)') is not available; text is drawn in '\(resolved ?? "the default font")'"
     }
 }

@@ -178,6 +178,12 @@ check "canvas limit: over it at the scene's scale exits 64 and names --scale" ba
     '$kinetic' render big.yaml -o big.png --frame 0 2> err.txt; [ \$? = 64 ] && grep -q 'big.yaml: the canvas would be 150994944 px (4096×4096 pt at scale 3).*--scale' err.txt && [ ! -e big.png ]"
 check "canvas limit: --scale 1 brings it under" bash -c "
     '$kinetic' render big.yaml -o big.png --frame 0 --scale 1 --quiet && [ \"\$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 big.png)\" = 4096,4096 ]"
+check "--appearance dark resolves semantic colors" bash -c "
+    '$kinetic' inspect '$scenes/appearance-font.yaml' --frame 0 | grep -q '#F2F2F7FF' &&
+    '$kinetic' inspect '$scenes/appearance-font.yaml' --frame 0 --appearance dark | grep -q '#1C1C1EFF'"
+check "a font that falls back is named on stderr" bash -c "
+    '$kinetic' render '$scenes/appearance-font.yaml' --frame 0 -o font.png --quiet 2>f.txt &&
+    grep -q \"font 'Menlo' (family 'Menlo') is not available; text is drawn in 'DejaVu Sans'\" f.txt"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

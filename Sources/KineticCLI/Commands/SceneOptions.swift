@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KineticEncode
+import KineticGeometry
 import KineticScene
 
 /// Limits of section 9 that flags can raise, shared by every command that loads scenes.
@@ -13,14 +14,19 @@ struct LimitOptions: ParsableArguments {
     var maxFrames = SceneLimits().maxFrames
     @Option(help: "Most live particles one emitter may have.")
     var maxParticles = SceneLimits().maxParticles
+    @Option(help: "Resolve semantic and system colors (label, systemBackground, systemBlue, …) in the light or dark appearance; overrides scene.appearance.")
+    var appearance: Appearance?
 
     var limits: SceneLimits {
         var l = SceneLimits()
         l.maxCanvasSide = maxCanvasSide; l.maxCanvasPixels = maxCanvasPixels; l.maxFrames = maxFrames
         l.maxParticles = maxParticles
+        l.appearance = appearance
         return l
     }
 }
+
+extension Appearance: ExpressibleByArgument {}
 
 /// Loads a scene, printing problems on stderr and mapping them to exit codes.
 enum SceneLoading {

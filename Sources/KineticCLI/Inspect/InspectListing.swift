@@ -59,7 +59,14 @@ extension InspectReport {
             placement.maskKey = layer.mask?.key
             body(layer.key, layer, placement)
             for sublayer in layer.sublayers {
-                visit(sublayer, superlayerSpace: layer.sublayerSpace, parent: placement, body)
+                if layer.type == .transformLayer {
+                    // CATransformLayer does not flatten: its sublayers map into its
+                    // superlayer's plane through the whole 3D way.
+                    let space = layer.sublayerSpace.concatenating(layer.toSuperlayer).concatenating(superlayerSpace)
+                    visit(sublayer, superlayerSpace: space, parent: parent, body)
+                } else {
+                    visit(sublayer, superlayerSpace: layer.sublayerSpace, parent: placement, body)
+                }
             }
             // The renderer draws a mask in its host's bounds space, without the host's
             // sublayerTransform.

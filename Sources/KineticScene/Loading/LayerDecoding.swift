@@ -31,10 +31,11 @@ struct LayerDecoder {
 
     static let commonKeys = [
         "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden", "doubleSided",
-        "backgroundColor", "cornerRadius", "borderWidth", "borderColor", "masksToBounds",
+        "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor", "masksToBounds",
         "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
         "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
         "begin", "speed", "timeOffset", "contentsScale",
+        "filters", "backgroundFilters", "compositingFilter",
     ]
     static let shapeKeys = ["path", "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin",
                             "miterLimit", "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd"]
@@ -45,6 +46,14 @@ struct LayerDecoder {
                               "seed", "emitterCells", "beginTime"]
     static let replicatorKeys = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
                                  "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
+
+    /// What CATransformLayer does not render: "the CALayer properties that are rendered
+    /// by a layer are ignored" and so are "the properties that assume 2D image processing".
+    static let transformLayerIgnoredKeys = [
+        "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor",
+        "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
+        "contents", "contentsGravity", "mask", "filters", "backgroundFilters", "compositingFilter",
+    ]
 
     static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -73,9 +82,14 @@ struct LayerDecoder {
         case .text: allowed += Self.textKeys
         case .replicator: allowed += Self.replicatorKeys
         case .emitter: allowed += Self.emitterKeys
-        case .layer, .image: break
+        case .layer, .image, .transformLayer: break
         }
         guard var m = field.mapping(allowed: allowed) else { return nil }
+        if type == .transformLayer {
+            for key in Self.transformLayerIgnoredKeys where m[key] != nil {
+                m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
+            }
+        }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
             let range = NSRange(s.startIndex..., in: s)
@@ -105,7 +119,7 @@ struct LayerDecoder {
         case .emitter: layer.content = .emitter(emitter(m, address: address.map(LayerAddress.init), label: id ?? place))
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
-        case .layer: break
+        case .layer, .transformLayer: break
         }
         if let id, let address {
             if let existing = ids[id] {
@@ -327,7 +341,7 @@ struct LayerDecoder {
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
         case .emitter: layer.content = .emitter(emitter(m, address: nil, label: value.keyPath))
-        case .layer, .image: break
+        case .layer, .image, .transformLayer: break
         }
         return layer
     }
@@ -360,6 +374,11 @@ struct LayerDecoder {
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
         if let f = m["backgroundColor"], let c = f.color { layer.backgroundColor = c }
         if let f = m["cornerRadius"], let v = f.nonNegativeNumber { layer.cornerRadius = v }
+        if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
+        if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }
+        if let f = m["filters"], let v = f.layerFilters { layer.filters = v }
+        if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
+        if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
         if let f = m["borderWidth"], let v = f.nonNegativeNumber { layer.borderWidth = v }
         if let f = m["borderColor"], let c = f.color { layer.borderColor = c }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
@@ -420,6 +439,18 @@ struct LayerDecoder {
             return nil
         }
         assets.insert(path)
+        return path
+    }
+
+    /// A font file beside the scene (`font: Name.ttf`): resolved against the scene's
+    /// folder, and it must exist.
+    private func fontFile(_ f: Field, _ name: String) -> String? {
+        let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            f.report("missing font file '\(name)' (looked for \(path))")
+            return nil
+        }
         return path
     }
 
@@ -500,7 +531,7 @@ struct LayerDecoder {
     private func readText(_ m: Mapping, into layer: inout Layer) {
         var t = TextStyle()
         if let f = m["string"], let v = f.string { t.string = v }
-        if let f = m["font"], let v = f.string { t.font = v }
+        if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
         if let f = m["fontSize"], let v = f.positiveNumber { t.fontSize = v }
         if let f = m["foregroundColor"], let c = f.color { t.foregroundColor = c }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }

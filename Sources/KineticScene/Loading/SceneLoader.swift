@@ -10,6 +10,9 @@ public struct SceneLimits: Sendable {
     public var maxCanvasPixels = 64_000_000
     public var maxFrames = 100_000
     public var maxParticles = 1_000_000
+    /// Not a limit but a load setting every command passes with the limits: the
+    /// `--appearance` override of `scene.appearance`.
+    public var appearance: Appearance? = nil
     public init() {}
 }
 
@@ -19,7 +22,7 @@ public enum SceneLoader {
     public static let supportedVersions = [1]
 
     static let topKeys = ["kinetic", "scene", "layers", "animations", "dynamics", "events", "golden"]
-    static let sceneKeys = ["size", "scale", "fps", "duration", "background", "seed"]
+    static let sceneKeys = ["size", "scale", "fps", "duration", "background", "seed", "appearance"]
 
     /// Reads and validates the file at `path`.
     /// - Throws: `SceneFileError` when the file cannot be read (exit 66), or
@@ -108,6 +111,10 @@ public enum SceneLoader {
 
     private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {
         guard let m = f.mapping(allowed: sceneKeys) else { return nil }
+        // Before any color is read.
+        let written = m["appearance"].flatMap { $0.choice(Appearance.self) }
+        let appearance = limits.appearance ?? written ?? .light
+        f.diagnostics.appearance = appearance
         var size = m.required("size")?.size
         if let s = size, !(s.width > 0 && s.height > 0) {
             m["size"]?.report("width and height must be greater than 0")
@@ -121,6 +128,7 @@ public enum SceneLoader {
         var s = SceneSettings(size: size, duration: duration)
         if let v = scale ?? nil { s.scale = v }
         if let v = fps ?? nil { s.fps = v }
+        s.appearance = appearance
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { s.seed = UInt64(v) }
         }

@@ -10,6 +10,9 @@ final class Diagnostics {
     /// The file's lines, to place errors inside a value precisely.
     private let lines: [Substring]
     private(set) var problems: [SceneProblem] = []
+    /// The appearance the file's color names resolve in (`scene.appearance`, or the
+    /// `--appearance` override): read first, shared by every reader as the problems are.
+    var appearance: Appearance = .light
 
     init(file: String, text: String = "") {
         self.file = file

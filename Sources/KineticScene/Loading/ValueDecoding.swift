@@ -1,5 +1,6 @@
 import Foundation
 import KineticGeometry
+import KineticLayers
 import Yams
 
 /// Typed reading of the scalar and small-list values of section 1. Every function
@@ -156,6 +157,43 @@ extension Field {
         return nil
     }
 
+    /// CACornerMask as a list of Apple's corner names (`[]` rounds no corner).
+    var cornerMask: CornerMask? {
+        guard let items = elements else { return nil }
+        var mask: CornerMask = []
+        var valid = true
+        let names = CornerMask.names.map(\.0)
+        for item in items {
+            guard let text = item.scalarText else { valid = false; continue }
+            if let corner = CornerMask.names.first(where: { $0.0 == text }) {
+                mask.insert(corner.1)
+            } else {
+                item.report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
+                valid = false
+            }
+        }
+        return valid ? mask : nil
+    }
+
+    /// The most blur a filter takes, in points: what keeps its offscreen image bounded.
+    static let maximumBlurRadius = 100.0
+
+    /// `filters` / `backgroundFilters`: a list of `{gaussianBlur: RADIUS}`.
+    var layerFilters: [LayerFilter]? {
+        guard let items = elements else { return nil }
+        var filters: [LayerFilter] = []
+        for item in items {
+            guard let m = item.mapping(allowed: ["gaussianBlur"]) else { return nil }
+            guard let f = m.required("gaussianBlur"), let r = f.nonNegativeNumber else { return nil }
+            guard r <= Self.maximumBlurRadius else {
+                f.report("a blur radius is at most \(Field.format(Self.maximumBlurRadius)) points, found \(Field.format(r))")
+                return nil
+            }
+            filters.append(.gaussianBlur(radius: r))
+        }
+        return filters
+    }
+
     /// The hexadecimal forms of a color, then all its forms, for messages.
     private static let hexColorForms = ["#RGB", "#RRGGBB", "#RRGGBBAA"]
     private static let colorForms = hexColorForms + ["rgb(r, g, b)", "rgba(r, g, b, a)", "a color name"]
@@ -169,7 +207,7 @@ extension Field {
     /// `rgb(r, g, b)` or a name.
     var color: Color? {
         guard let text = scalarText?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let c = ColorNames.all[text] { return c }
+        if let c = ColorNames.color(text, appearance: diagnostics.appearance) { return c }
         if text.hasPrefix("#") {
             let hex = text.dropFirst()
             guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count),

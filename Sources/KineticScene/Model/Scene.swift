@@ -37,6 +37,8 @@ public struct SceneSettings: Sendable {
     public var duration: Double
     public var background: Background = .color(.white)
     public var seed: UInt64 = 1
+    /// `appearance`: the light or dark values of the semantic and system colors.
+    public var appearance: Appearance = .light
 
     public init(size: Size, duration: Double) { self.size = size; self.duration = duration }
 

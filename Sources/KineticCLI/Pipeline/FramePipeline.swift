@@ -24,18 +24,36 @@ struct FramePipeline {
     /// calling thread in frame order.
     func run<Encoded>(encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
-        let chunkSize = max(2, jobs * 2)
-        var previous: PixelImage?
-        var start = 0
         // Physics and emitters are stateful: they advance with the frames, in order.
         let simulation = Simulation(timeline: timeline)
         var particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
-        while start < frames.count {
-            let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
+        let renderer = self.renderer, fps = self.fps, jobs = self.jobs
+        try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
             // Sequential: the scene's state advances frame by frame.
             let trees = try chunk.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
-            let renderer = self.renderer
-            let rasters = try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
+            return try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
+        }, encode: encode, consume: consume)
+    }
+}
+
+/// Frames streamed in chunks of `2 × jobs`: a chunk's rasters are made (`rasters`),
+/// encoded in parallel, then consumed in order — the loop of `render` (rasters from the
+/// scene) and `encode` (rasters from PNG files). Memory holds one chunk of rasters plus
+/// the previous chunk's last frame, which frame differencing needs.
+struct FrameStream {
+    var frames: [Int]
+    var jobs: Int
+    var progress: Progress
+
+    func run<Encoded>(rasters: ([Int]) throws -> [PixelImage],
+                      encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+                      consume: (Int, Encoded) throws -> Void) throws {
+        let chunkSize = max(2, jobs * 2)
+        var previous: PixelImage?
+        var start = 0
+        while start < frames.count {
+            let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
+            let rasters = try rasters(chunk)
             let carried = previous
             let encoded = try Parallel.map(Array(rasters.indices), jobs: jobs) { k in
                 try encode(rasters[k], k == 0 ? carried : rasters[k - 1])

@@ -46,15 +46,21 @@ enum OutputTarget: Equatable {
 
     /// The file name of frame `index` for a frame pattern (`%d`, `%04d`, …).
     static func fileName(pattern: String, index: Int) -> String {
-        guard let percent = pattern.range(of: "%"),
-              let d = pattern[percent.upperBound...].firstIndex(of: "d") else { return pattern }
-        let spec = pattern[percent.upperBound..<d]
+        guard let (head, spec, tail) = patternParts(pattern) else { return pattern }
         let width = Int(spec) ?? 0
         var digits = String(index)
         if digits.count < width {
             digits = String(repeating: spec.hasPrefix("0") ? "0" : " ", count: width - digits.count) + digits
         }
-        return String(pattern[..<percent.lowerBound]) + digits + String(pattern[pattern.index(after: d)...])
+        return head + digits + tail
+    }
+
+    /// A pattern's text before the `%`, its width spec (`04`), and its text after the `d`.
+    static func patternParts(_ pattern: String) -> (head: String, spec: String, tail: String)? {
+        guard let percent = pattern.range(of: "%"),
+              let d = pattern[percent.upperBound...].firstIndex(of: "d") else { return nil }
+        return (String(pattern[..<percent.lowerBound]), String(pattern[percent.upperBound..<d]),
+                String(pattern[pattern.index(after: d)...]))
     }
 
     /// Checks a frame pattern has exactly one integer conversion.

@@ -190,9 +190,13 @@ struct RenderCommand: ParsableCommand {
             }
             scene.settings.background = .color(color)
         }
-        if case .animation(let format, _) = target,
-           let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: format, fpsGiven: fps != nil) {
-            Terminal.warning(warning)
+        if case .animation(let format, _) = target {
+            if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: format, fpsGiven: fps != nil) {
+                Terminal.warning(warning)
+            }
+            if format == .mp4, scene.settings.background.mayBeTransparent {
+                Terminal.warning("MP4 has no alpha: transparent pixels show over black (.webm, .mov, .webp and .apng keep them)")
+            }
         }
     }
 

@@ -184,4 +184,15 @@ import Testing
         #expect(AnimationFormat.mp4.maximumFPS == nil)
         #expect(AnimationWriter.milliseconds(3, fps: 30) == 100)
     }
+    @Test func fractionalRatesAreExactFractions() throws {
+        let ntsc = FFmpegEncoder.rate(29.97), fifty = FFmpegEncoder.rate(50)
+        #expect(ntsc.num == 2997 && ntsc.den == 100)
+        #expect(fifty.num == 50 && fifty.den == 1)
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try write(Synthetic.frames(2), format: .apng, settings: AnimationSettings(fps: 29.97), to: folder + "/a.apng")
+        let delays = pngChunks(bytes(folder + "/a.apng")).filter { $0.type == "fcTL" }
+            .map { [bigEndian($0.data, 20, 2), bigEndian($0.data, 22, 2)] }
+        #expect(delays == [[100, 2997], [100, 2997]])
+    }
 }

@@ -90,12 +90,40 @@ public struct AnimationSettings: Sendable {
     }
 }
 
-/// A frame made ready for ``AnimationWriter/write(_:)`` by
-/// ``AnimationWriter/prepare(_:previous:format:settings:)`` (on any thread).
+/// A frame made ready for ``AnimationWriter/write(_:)`` by an
+/// ``AnimationFramePreparer`` (on any thread).
 public enum PreparedAnimationFrame: Sendable {
     case gif(PreparedGIFFrame)
-    /// Packed pixels in the writer's input layout, `stride` bytes a row.
-    case pixels([UInt8], stride: Int, width: Int, height: Int)
+    /// Straight RGBA bytes, `width × 4` a row (WebP).
+    case rgba([UInt8], width: Int, height: Int)
+    /// The video stream's planes, converted by libswscale.
+    case planes([UInt8])
+}
+
+/// The per-frame work that can run in parallel before the writer's sequential part:
+/// GIF's palettes and differencing, WebP's un-premultiplying, video's conversion to YUV.
+/// Safe to use from many threads at once.
+public struct AnimationFramePreparer: Sendable {
+    let format: AnimationFormat
+    let settings: AnimationSettings
+    let converter: FFmpegConverter?
+
+    /// `previous` is the frame before `frame` (GIF stores only what changed).
+    public func prepare(_ frame: PixelImage, previous: PixelImage?) throws(EncodeError) -> PreparedAnimationFrame {
+        switch format {
+        case .gif:
+            return .gif(try GIFFramePreparer.prepare(frame, previous: previous, options: settings.gifOptions))
+        case .webp:
+            return .rgba(frame.straightRGBA(), width: frame.width, height: frame.height)
+        case .apng, .mp4, .webm, .mov:
+            guard let converter else { throw .invalidOptions(reason: "no converter for \(format.rawValue)") }
+            if AnimationWriter.inputFormat(format, settings) == "rgba" {
+                return .planes(try converter.convert(frame.straightRGBA(), stride: frame.width * 4,
+                                                     width: frame.width, height: frame.height))
+            }
+            return .planes(try converter.convert(frame.bytes, stride: frame.stride, width: frame.width, height: frame.height))
+        }
+    }
 }
 
 /// Writes an animation of any ``AnimationFormat`` frame by frame, in order, to a path
@@ -195,17 +223,9 @@ public final class AnimationWriter {
         }
     }
 
-    /// Readies `frame` for ``write(_:)``; safe to call on many threads at once.
-    /// `previous` is the frame before it (GIF stores only what changed).
-    public static func prepare(_ frame: PixelImage, previous: PixelImage?, format: AnimationFormat,
-                               settings: AnimationSettings) throws(EncodeError) -> PreparedAnimationFrame {
-        if format == .gif {
-            return .gif(try GIFFramePreparer.prepare(frame, previous: previous, options: settings.gifOptions))
-        }
-        if inputFormat(format, settings) == "rgba" {
-            return .pixels(frame.straightRGBA(), stride: frame.width * 4, width: frame.width, height: frame.height)
-        }
-        return .pixels(frame.bytes, stride: frame.stride, width: frame.width, height: frame.height)
+    /// Readies frames for ``write(_:)``, on any thread.
+    public var preparer: AnimationFramePreparer {
+        AnimationFramePreparer(format: format, settings: settings, converter: video?.converter)
     }
 
     /// Appends the next frame. On error the animation is abandoned (see ``cancel()``).
@@ -216,17 +236,15 @@ public final class AnimationWriter {
             case .gif(let prepared):
                 guard let gif else { throw .invalidImage(reason: "a GIF frame for a \(format.rawValue) writer") }
                 try gif.write(prepared, delayCentiseconds: gifDelays[written])
-            case let .pixels(bytes, stride, w, h):
-                guard w == width, h == height, bytes.count >= stride * h else {
+            case let .rgba(bytes, w, h):
+                guard let webp else { throw .invalidImage(reason: "RGBA pixels for a \(format.rawValue) writer") }
+                guard w == width, h == height, bytes.count == w * h * 4 else {
                     throw .invalidImage(reason: "frame \(written) is \(w)×\(h), the animation \(width)×\(height)")
                 }
-                if let video {
-                    try video.append(bytes, stride: stride)
-                } else if let webp {
-                    try webp.add(rgba: bytes, milliseconds: Self.milliseconds(written, fps: settings.fps))
-                } else {
-                    throw .invalidImage(reason: "pixels for a GIF writer")
-                }
+                try webp.add(rgba: bytes, milliseconds: Self.milliseconds(written, fps: settings.fps))
+            case .planes(let planes):
+                guard let video else { throw .invalidImage(reason: "video planes for a \(format.rawValue) writer") }
+                try video.append(planes: planes)
             }
             written += 1
         } catch {

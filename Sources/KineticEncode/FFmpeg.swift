@@ -1,6 +1,7 @@
 // The one file that touches FFmpeg's C API (libavformat, libavcodec, libswscale,
 // libavutil): one video stream encoded and muxed into a file.
 import CFFmpeg
+import Foundation
 
 /// What ``FFmpegEncoder`` needs to know to open a stream; every string is FFmpeg's own
 /// name (muxer, encoder, pixel format, AVOption).
@@ -35,15 +36,15 @@ final class FFmpegEncoder {
     private var stream: UnsafeMutablePointer<AVStream>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
-    private var scaler: OpaquePointer?
     private var nextPTS: Int64 = 0
-    private let height: Int32
     private let path: String
+    /// Turns packed frames into this stream's planes, on any thread.
+    let converter: FFmpegConverter
 
     init(path: String, settings s: FFmpegStreamSettings) throws(EncodeError) {
         self.path = path
-        height = Int32(s.height)
         av_log_set_level(AV_LOG_ERROR)
+        converter = try FFmpegConverter(settings: s)
         do throws(EncodeError) {
             try open(path: path, settings: s)
         } catch {
@@ -59,8 +60,8 @@ final class FFmpegEncoder {
         guard let encoder = avcodec_find_encoder_by_name(s.encoder) else {
             throw .invalidOptions(reason: "FFmpeg has no \(s.encoder) encoder (install libavcodec with it)")
         }
-        let pixelFormat = av_get_pix_fmt(s.pixelFormat), inputFormat = av_get_pix_fmt(s.inputFormat)
-        guard pixelFormat != AV_PIX_FMT_NONE, inputFormat != AV_PIX_FMT_NONE else {
+        let pixelFormat = av_get_pix_fmt(s.pixelFormat)
+        guard pixelFormat != AV_PIX_FMT_NONE else {
             throw .invalidOptions(reason: "unknown pixel format \(s.pixelFormat)")
         }
         guard let stream = avformat_new_stream(format, nil), let codec = avcodec_alloc_context3(encoder) else {
@@ -115,24 +116,17 @@ final class FFmpegEncoder {
         frame.pointee.colorspace = codec.pointee.colorspace
         frame.pointee.color_range = codec.pointee.color_range
         try check(av_frame_get_buffer(frame, 0), "cannot allocate a frame")
-        scaler = sws_getContext(Int32(s.width), Int32(s.height), inputFormat, Int32(s.width), Int32(s.height),
-                                pixelFormat, kinetic_sws_flags(), nil, nil, nil)
-        guard let scaler else { throw .invalidOptions(reason: "swscale cannot convert \(s.inputFormat) to \(s.pixelFormat)") }
-        if s.tagsBT709 {
-            // sRGB in, BT.709 matrix out: full-range RGB to limited-range YUV.
-            let bt709 = sws_getCoefficients(SWS_CS_ITU709)
-            sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
-        }
     }
 
-    /// Encodes one packed frame (`stride` bytes a row, in the input format).
-    func append(_ bytes: [UInt8], stride: Int) throws(EncodeError) {
-        guard let codec, let frame, let scaler else { throw .cannotWrite(path: path, reason: "encoder already finished") }
-        try check(av_frame_make_writable(frame), "cannot reuse the frame buffer")
-        let scaled = bytes.withUnsafeBufferPointer {
-            kinetic_sws_scale_packed(scaler, $0.baseAddress, Int32(stride), height, frame)
+    /// Encodes one frame's planes, as ``FFmpegConverter/convert(_:stride:)`` made them.
+    func append(planes: [UInt8]) throws(EncodeError) {
+        guard let codec, let frame else { throw .cannotWrite(path: path, reason: "encoder already finished") }
+        guard planes.count == converter.planesSize else {
+            throw .invalidImage(reason: "\(planes.count) bytes of planes, the stream's frames have \(converter.planesSize)")
         }
-        guard scaled == height else { throw .invalidImage(reason: "swscale converted \(scaled) of \(height) rows") }
+        try check(av_frame_make_writable(frame), "cannot reuse the frame buffer")
+        let copied = planes.withUnsafeBufferPointer { kinetic_frame_copy_planes(frame, $0.baseAddress) }
+        try check(copied, "cannot copy a frame")
         frame.pointee.pts = nextPTS
         nextPTS += 1
         try check(avcodec_send_frame(codec, frame), "the encoder refused a frame")
@@ -172,7 +166,6 @@ final class FFmpegEncoder {
 
     /// Frees everything; the file, if open, is closed as it is.
     func close() {
-        sws_freeContext(scaler); scaler = nil
         av_frame_free(&frame)
         av_packet_free(&packet)
         avcodec_free_context(&codec)
@@ -213,5 +206,72 @@ final class FFmpegEncoder {
     static func rate(_ fps: Double) -> (num: Int32, den: Int32) {
         let q = av_d2q(fps, 1_000_000)
         return (q.num, q.den)
+    }
+}
+
+/// Converts packed RGBA or BGR0 frames to a stream's pixel format with libswscale — on
+/// many threads at once, each conversion with a context of its own from a small pool
+/// (a context is not thread-safe, and making one costs more than a frame's conversion).
+final class FFmpegConverter: @unchecked Sendable {
+    let width: Int, height: Int
+    /// Bytes of one converted frame, its planes back to back.
+    let planesSize: Int
+    private let input: AVPixelFormat, output: AVPixelFormat
+    private let bt709: Bool
+    private var idle: [OpaquePointer] = []
+    private let lock = NSLock()
+
+    init(settings s: FFmpegStreamSettings) throws(EncodeError) {
+        width = s.width; height = s.height; bt709 = s.tagsBT709
+        input = av_get_pix_fmt(s.inputFormat); output = av_get_pix_fmt(s.pixelFormat)
+        guard input != AV_PIX_FMT_NONE, output != AV_PIX_FMT_NONE else {
+            throw .invalidOptions(reason: "unknown pixel format \(s.inputFormat) or \(s.pixelFormat)")
+        }
+        let size = av_image_get_buffer_size(output, Int32(width), Int32(height), 1)
+        guard size > 0 else { throw .invalidOptions(reason: "cannot lay out a \(width)×\(height) \(s.pixelFormat) frame") }
+        planesSize = Int(size)
+        // Made once here so an impossible conversion fails before any frame.
+        let first = try makeContext()
+        idle.append(first)
+    }
+
+    private func makeContext() throws(EncodeError) -> OpaquePointer {
+        guard let context = sws_getContext(Int32(width), Int32(height), input, Int32(width), Int32(height), output,
+                                           kinetic_sws_flags(), nil, nil, nil) else {
+            throw .invalidOptions(reason: "swscale cannot convert \(String(cString: av_get_pix_fmt_name(input))) " +
+                                  "to \(String(cString: av_get_pix_fmt_name(output)))")
+        }
+        if bt709 {
+            // sRGB in, BT.709 matrix out: full-range RGB to limited-range YUV.
+            let coefficients = sws_getCoefficients(SWS_CS_ITU709)
+            sws_setColorspaceDetails(context, coefficients, 1, coefficients, 0, 0, 1 << 16, 1 << 16)
+        }
+        return context
+    }
+
+    /// The planes of one packed frame (`stride` bytes a row).
+    func convert(_ bytes: [UInt8], stride: Int, width w: Int, height h: Int) throws(EncodeError) -> [UInt8] {
+        guard w == width, h == height, stride >= w * 4, bytes.count >= stride * h else {
+            throw .invalidImage(reason: "a \(w)×\(h) frame for a \(width)×\(height) animation")
+        }
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        let context: OpaquePointer
+        if let reused { context = reused } else { context = try makeContext() }
+        defer { lock.lock(); idle.append(context); lock.unlock() }
+        var planes = [UInt8](repeating: 0, count: planesSize)
+        let rows = bytes.withUnsafeBufferPointer { src in
+            planes.withUnsafeMutableBufferPointer { dst in
+                kinetic_sws_scale_packed(context, src.baseAddress, Int32(stride), Int32(width), Int32(height),
+                                         output, dst.baseAddress)
+            }
+        }
+        guard rows == Int32(height) else { throw .invalidImage(reason: "swscale converted \(rows) of \(height) rows") }
+        return planes
+    }
+
+    deinit {
+        for context in idle { sws_freeContext(context) }
     }
 }

@@ -12,8 +12,7 @@ import Testing
         let writer = try AnimationWriter(path: path, format: format, width: frames[0].width, height: frames[0].height,
                                          frameCount: frames.count, settings: settings)
         for (k, frame) in frames.enumerated() {
-            try writer.write(AnimationWriter.prepare(frame, previous: k > 0 ? frames[k - 1] : nil,
-                                                     format: format, settings: settings))
+            try writer.write(writer.preparer.prepare(frame, previous: k > 0 ? frames[k - 1] : nil))
         }
         try writer.finish()
     }
@@ -156,16 +155,21 @@ import Testing
         let path = folder + "/a.\(format.rawValue)"
         // Fewer frames than announced: the timing would not add up.
         let short = try AnimationWriter(path: path, format: format, width: 64, height: 48, frameCount: 3, settings: settings)
-        try short.write(AnimationWriter.prepare(Synthetic.frame(0), previous: nil, format: format, settings: settings))
+        try short.write(short.preparer.prepare(Synthetic.frame(0), previous: nil))
         #expect(folderContents(folder).count == 1)  // the temporary file
         #expect(throws: EncodeError.self) { try short.finish() }
         #expect(folderContents(folder).isEmpty)
-        // A frame of another size.
+        // A frame of another size: refused when prepared, and when written.
         let mismatched = try AnimationWriter(path: path, format: format, width: 64, height: 48, frameCount: 2, settings: settings)
         let other = Synthetic.frame(0, width: 32, height: 48)
-        #expect(throws: EncodeError.self) {
-            try mismatched.write(AnimationWriter.prepare(other, previous: nil, format: format, settings: settings))
+        if format != .webp {
+            #expect(throws: EncodeError.self) { try mismatched.preparer.prepare(other, previous: nil) }
         }
+        let small = try AnimationWriter(path: folder + "/small.\(format.rawValue)", format: format, width: 32, height: 48,
+                                        frameCount: 1, settings: settings)
+        let prepared = try small.preparer.prepare(other, previous: nil)
+        small.cancel()
+        #expect(throws: EncodeError.self) { try mismatched.write(prepared) }
         #expect(folderContents(folder).isEmpty)
     }
 

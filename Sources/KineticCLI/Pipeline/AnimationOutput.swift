@@ -15,10 +15,10 @@ enum AnimationOutput {
                       stream: (_ prepare: @escaping Prepare, _ write: (PreparedAnimationFrame) throws -> Void) throws -> Void) throws {
         let writer = try AnimationWriter(path: path, format: format, width: width, height: height,
                                          frameCount: frameCount, settings: settings)
+        let preparer = writer.preparer
         do {
-            try stream({ frame, previous in
-                try AnimationWriter.prepare(frame, previous: previous, format: format, settings: settings)
-            }, { prepared in try writer.write(prepared) })
+            try stream({ frame, previous in try preparer.prepare(frame, previous: previous) },
+                       { prepared in try writer.write(prepared) })
             try writer.finish()
         } catch {
             writer.cancel()

@@ -201,7 +201,7 @@ public final class AnimationWriter {
         case .mov:
             // ProRes 4444 always carries alpha: it is the transparent video format.
             s.muxer = "mov"; s.encoder = "prores_ks"; s.pixelFormat = "yuva444p10le"
-            s.encoderOptions = [("profile", "4444"), ("vendor", "apl0")]
+            s.encoderOptions = [("profile", "4444")]
         case .apng:
             s.muxer = "apng"; s.encoder = "apng"; s.pixelFormat = alpha ? "rgba" : "rgb24"; s.tagsBT709 = false
             s.encoderOptions = [("pred", "mixed")]

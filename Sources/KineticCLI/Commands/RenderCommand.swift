@@ -13,19 +13,19 @@ struct RenderCommand: ParsableCommand {
         abstract: "Render a scene to an animation (GIF, APNG, WebP, MP4, WebM, MOV), PNG frames, or one still frame.",
         discussion: """
         The output's spelling picks the format:
-          out.gif               an animated GIF (palettes by libimagequant, frame differencing)
-          out.apng              an animated PNG, full alpha (also out.png --animated)
-          out.webp              an animated WebP, full alpha: lossless, or lossy with --quality
-          out.mp4               H.264 video (yuv420p; --pix-fmt yuv444p; --crf), BT.709
-          out.webm              VP9 video, with alpha when the background is transparent (--crf)
+          out.gif               an animated GIF (libimagequant palettes)
+          out.apng              an animated PNG, full alpha (or out.png --animated)
+          out.webp              an animated WebP, full alpha; lossless or --quality
+          out.mp4               H.264 video, BT.709 (--crf, --pix-fmt yuv444p)
+          out.webm              VP9 video, alpha on a clear background (--crf)
           out.mov               ProRes 4444 video with alpha
           frames/  or  frames   a folder of PNG frames frame-0000.png, frame-0001.png, …
           shot-%03d.png         PNG frames named by the pattern
           still.png             one PNG frame (with --frame N or --time T)
           still.svg, still.pdf  one vector frame (with --frame N or --time T)
 
-        Any other extension is a usage error. Files appear only when complete: each is
-        written under a temporary name and renamed. See docs/outputs.md.
+        Any other extension is a usage error. Files appear only when complete:
+        each is written under a temporary name and renamed. See docs/outputs.md.
 
         Examples:
           kinetic render scenes/jump-star.yaml -o star.gif

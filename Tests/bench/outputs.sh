@@ -31,15 +31,17 @@ else
 fi
 cd "$work"
 
-# timed NAME COMMAND… — wall seconds in T_NAME, peak RSS MiB in M_NAME.
+# timed NAME COMMAND… — wall seconds in T_NAME, CPU seconds (user + system) in C_NAME,
+# peak RSS MiB in M_NAME. CPU time varies less than wall time on a shared machine.
 timed() {
     local name=$1; shift
-    if ! /usr/bin/time -f '%e %M' -o "time-$name.txt" "$@" >"log-$name.txt" 2>&1; then
+    if ! /usr/bin/time -f '%e %M %U %S' -o "time-$name.txt" "$@" >"log-$name.txt" 2>&1; then
         echo "bench: '$*' failed:" >&2; tail -20 "log-$name.txt" >&2; exit 1
     fi
-    local secs kib
-    read -r secs kib < "time-$name.txt"
+    local secs kib user sys
+    read -r secs kib user sys < "time-$name.txt"
     printf -v "T_$name" '%s' "$secs"
+    printf -v "C_$name" '%s' "$(python3 -c "print(f'{$user + $sys:.2f}')")"
     printf -v "M_$name" '%s' "$((kib / 1024))"
 }
 ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
@@ -85,6 +87,7 @@ for run in 1 2; do
         -c:v libx264 -crf 23 -preset medium -pix_fmt yuv420p ffmpeg.mp4
 done
 T_mp4=$(python3 -c "print(min($T_mp4_1, $T_mp4_2))"); T_ffx264=$(python3 -c "print(min($T_ffx264_1, $T_ffx264_2))")
+C_mp4=$(python3 -c "print(min($C_mp4_1, $C_mp4_2))"); C_ffx264=$(python3 -c "print(min($C_ffx264_1, $C_ffx264_2))")
 p_mp4=$(psnr kinetic.mp4 frames "$fps"); p_ffx264=$(psnr ffmpeg.mp4 frames "$fps")
 timed mp4x4 "$kinetic" render "$scene" -o kinetic-4x.mp4 --quiet \
     --duration "$(python3 -c "print($frames * 4 / $fps)")"
@@ -100,18 +103,20 @@ cat <<EOF
 
 ### kinetic outputs — $(basename "$scene"): $frames frames at $fps fps, $(nproc) cores
 
-| run | wall s | peak RSS MiB | KiB | PSNR dB |
-| --- | ---: | ---: | ---: | ---: |
-| kinetic render → MP4 (crf 23, medium; whole render) | $T_mp4 | $M_mp4_2 | $(kib kinetic.mp4) | $p_mp4 |
-| ffmpeg libx264 (crf 23, medium; PNG frames → MP4, encode alone) | $T_ffx264 | $M_ffx264_2 | $(kib ffmpeg.mp4) | $p_ffx264 |
-| kinetic render → MP4, 4× frames | $T_mp4x4 | $M_mp4x4 | $(kib kinetic-4x.mp4) | |
-| kinetic render → WebP lossless (whole render) | $T_webp | $M_webp | $(kib kinetic.webp) | lossless |
-| img2webp -lossless -m 4 (PNG frames → WebP) | $T_img2webp | $M_img2webp | $(kib img2webp.webp) | lossless |
-| kinetic render → WebP --quality 75 | $T_webpq | $M_webpq | $(kib kinetic-q75.webp) | |
-| img2webp -lossy -q 75 -m 4 | $T_img2webpq | $M_img2webpq | $(kib img2webp-q75.webp) | |
+Load average (1, 5, 15 min) after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown).
 
-- MP4, kinetic ÷ ffmpeg: wall time $(ratio "$T_mp4" "$T_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.2f}')") dB; peak RSS 4× frames ÷ 1×: $(ratio "$M_mp4x4" "$M_mp4_2")×
-- WebP lossless, kinetic ÷ img2webp: wall time $(ratio "$T_webp" "$T_img2webp")×, size $(ratio "$(stat -c %s kinetic.webp)" "$(stat -c %s img2webp.webp)")×; lossy q75: wall $(ratio "$T_webpq" "$T_img2webpq")×, size $(ratio "$(stat -c %s kinetic-q75.webp)" "$(stat -c %s img2webp-q75.webp)")×
+| run | wall s | CPU s | peak RSS MiB | KiB | PSNR dB |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| kinetic render → MP4 (crf 23, medium; whole render) | $T_mp4 | $C_mp4 | $M_mp4_2 | $(kib kinetic.mp4) | $p_mp4 |
+| ffmpeg libx264 (crf 23, medium; PNG frames → MP4, encode alone) | $T_ffx264 | $C_ffx264 | $M_ffx264_2 | $(kib ffmpeg.mp4) | $p_ffx264 |
+| kinetic render → MP4, 4× frames | $T_mp4x4 | $C_mp4x4 | $M_mp4x4 | $(kib kinetic-4x.mp4) | |
+| kinetic render → WebP lossless (whole render) | $T_webp | $C_webp | $M_webp | $(kib kinetic.webp) | lossless |
+| img2webp -lossless -m 4 (PNG frames → WebP) | $T_img2webp | $C_img2webp | $M_img2webp | $(kib img2webp.webp) | lossless |
+| kinetic render → WebP --quality 75 | $T_webpq | $C_webpq | $M_webpq | $(kib kinetic-q75.webp) | |
+| img2webp -lossy -q 75 -m 4 | $T_img2webpq | $C_img2webpq | $M_img2webpq | $(kib img2webp-q75.webp) | |
+
+- MP4, kinetic ÷ ffmpeg: wall time $(ratio "$T_mp4" "$T_ffx264")×, CPU time $(ratio "$C_mp4" "$C_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.2f}')") dB; peak RSS 4× frames ÷ 1×: $(ratio "$M_mp4x4" "$M_mp4_2")×
+- WebP lossless, kinetic ÷ img2webp: wall time $(ratio "$T_webp" "$T_img2webp")×, CPU time $(ratio "$C_webp" "$C_img2webp")×, size $(ratio "$(stat -c %s kinetic.webp)" "$(stat -c %s img2webp.webp)")×; lossy q75: wall $(ratio "$T_webpq" "$T_img2webpq")×, size $(ratio "$(stat -c %s kinetic-q75.webp)" "$(stat -c %s img2webp-q75.webp)")×
 EOF
 
 # 3. Per format, three gallery scenes.

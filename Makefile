@@ -12,10 +12,14 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build and run-time packages: Cairo and Pango (raster and text), giflib and
 # libimagequant (GIF), Chipmunk2D (physics), fonts for text (DejaVu for Latin, Greek
 # and Cyrillic, Noto CJK for Chinese, Japanese and Korean, Noto Color Emoji); ffmpeg and
-# ImageMagick decode GIFs independently in tests and are the peers in `make bench`.
+# ImageMagick decode GIFs independently in tests and are the peers in `make bench`;
+# FFmpeg's libraries (MP4, WebM, MOV, APNG) and libwebp (animated WebP); webp (img2webp,
+# webpmux) and python3-pil decode WebP independently; parallel runs the shard recipe.
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
                libchipmunk-dev libpng-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
-               ffmpeg imagemagick time
+               ffmpeg imagemagick time \
+               libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
+               webp python3-pil parallel
 
 .PHONY: deps build demo demos test golden bench gallery clean
 

@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
 
         // Stage 1: plain geometry and values.
         .target(name: "KineticGeometry"),
@@ -42,7 +45,7 @@ let package = Package(
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "CResample", "CCairo", "CPango"]),
-        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "CGif", "CImageQuant", "CCairo"]),
+        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "CGif", "CImageQuant", "CCairo", "CFFmpeg", "CWebP"]),
         // Stage 5: the command line.
         .target(name: "KineticCLI", dependencies: [
             "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode",

@@ -4,7 +4,7 @@ import ArgumentParser
 public struct Kinetic: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "kinetic",
-        abstract: "Render UIKit Dynamics and Core Animation scenes to PNG frames or animated GIFs.",
+        abstract: "Render UIKit Dynamics and Core Animation scenes to GIF, APNG, WebP, MP4, WebM, MOV or PNG frames.",
         discussion: """
         A scene file (YAML or JSON) describes layers, Bezier paths, animations and physics;
         kinetic computes every frame at a fixed step and rasterizes it with Cairo.
@@ -13,6 +13,9 @@ public struct Kinetic: ParsableCommand {
           kinetic render scenes/jump-star.yaml -o star.gif
           kinetic render scene.yaml -o frames/            # PNG frames frame-0000.png …
           kinetic render scene.yaml -o still.png --time 1.5
+          kinetic render scene.yaml -o clip.mp4           # also .webm .mov .webp .apng
+          kinetic encode frames/ -o clip.webp --fps 30    # PNG frames → an animation
+          kinetic plan scene.yaml --shards 8              # frame ranges for a job runner
           kinetic validate scenes/*.yaml
           kinetic inspect scene.yaml --frame 25 | jq '.layers.ball.position'
           kinetic batch scenes -o out/                    # every scene to out/NAME.gif
@@ -20,7 +23,7 @@ public struct Kinetic: ParsableCommand {
           kinetic golden update scenes/jump-star.yaml     # re-bless its golden frames
         """,
         subcommands: [RenderCommand.self, ValidateCommand.self, InspectCommand.self,
-                      BatchCommand.self, GoldenCommand.self])
+                      BatchCommand.self, GoldenCommand.self, EncodeCommand.self, PlanCommand.self])
     public init() {}
 
     /// Removes unfinished outputs' temporary files on Ctrl-C or SIGTERM.

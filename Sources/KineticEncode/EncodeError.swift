@@ -21,7 +21,7 @@ public enum EncodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
         case let .invalidImage(reason): "invalid image: \(reason)"
-        case let .invalidOptions(reason): "invalid GIF options: \(reason)"
+        case let .invalidOptions(reason): "invalid options: \(reason)"
         case let .quantizationFailed(reason): "colour quantization failed: \(reason)"
         }
     }

@@ -237,4 +237,8 @@ verdict "500 bodies faster than real time ($(python3 -c "print(f'{20 / $C_pile:.
 verdict "20,000 particles ≥ 30 frames/s on one core ($(python3 -c "print(f'{1000 / $F_particles:.1f}')") frames/s, CPU a frame)" \
     le "$F_particles" "$(python3 -c "print(1000 / 30)")"
 [ "$fails" = 0 ] || echo "bench: $fails of 6 targets missed (reported, not gating)"
+
+# The output formats (issue 19): MP4 against ffmpeg's libx264, WebP against img2webp, and
+# a per-format table of three gallery scenes.
+KINETIC=$kinetic BENCH_SCENE=$scene bash "$here/outputs.sh" || echo "bench: the outputs rows failed"
 exit 0

@@ -184,6 +184,96 @@ check "--appearance dark resolves semantic colors" bash -c "
 check "a font that falls back is named on stderr" bash -c "
     '$kinetic' render '$scenes/appearance-font.yaml' --frame 0 -o font.png --quiet 2>f.txt &&
     grep -q \"font 'Menlo' (family 'Menlo') is not available; text is drawn in 'DejaVu Sans'\" f.txt"
+# --- Outputs: APNG, WebP, MP4, WebM, MOV (issue 19) ---
+shadow=$scenes/soft-shadow.yaml   # 96×64, 5 frames at 10 fps, transparent background
+check "unknown extension exits 64 naming the formats, writes nothing" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o anim.avi >/dev/null 2>err.txt; [ \$? = 64 ] &&
+    grep -q '.gif, .apng, .webp, .mp4, .webm, .mov' err.txt && [ ! -e anim.avi ] && [ -z \"\$(ls -A | grep anim)\" ]"
+check "every format renders, twice byte-identical (all cores, then --jobs 1)" bash -c "
+    for f in s.apng s.webp s.mp4 s.webm s.mov; do
+        '$kinetic' render '$shadow' -o \$f --quiet && '$kinetic' render '$shadow' -o r-\$f --quiet --jobs 1 &&
+        cmp \$f r-\$f || exit 1
+    done"
+check "video and APNG: ffprobe counts frames, size, 10 fps, 0.5 s" bash -c "
+    for f in s.apng s.mp4 s.webm s.mov; do
+        got=\$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height,r_frame_rate -of csv=p=0 \$f)
+        [ \"\$got\" = '96,64,10/1,5' ] || { echo \"\$f: \$got\"; exit 1; }
+        # every frame lasts 0.1 s, so the timestamps add up to the scene's 0.5 s
+        d=\$(ffprobe -v error -select_streams v:0 -show_entries packet=duration_time -of csv=p=0 \$f | python3 -c 'import sys; print(sum(float(l.split(\",\")[0]) for l in sys.stdin if l.strip()))')
+        python3 -c \"import sys; sys.exit(abs(\$d - 0.5) > 1e-6)\" || { echo \"\$f: durations add up to \$d\"; exit 1; }
+    done
+    for f in s.mp4 s.webm s.mov; do
+        d=\$(ffprobe -v error -show_entries format=duration -of csv=p=0 \$f)
+        python3 -c \"import sys; sys.exit(abs(\$d - 0.5) > 1e-6)\" || { echo \"\$f: duration \$d\"; exit 1; }
+    done"
+check "video is flagged BT.709, sRGB transfer, limited range" bash -c "
+    for f in s.mp4 s.webm s.mov; do
+        got=\$(ffprobe -v error -select_streams v:0 -show_entries stream=color_space,color_primaries,color_transfer,color_range -of csv=p=0 \$f)
+        [ \"\$got\" = 'tv,bt709,iec61966-2-1,bt709' ] || { echo \"\$f: \$got\"; exit 1; }
+    done"
+check "pixel formats: H.264 yuv420p (yuv444p on request), VP9 and ProRes with alpha" bash -c "
+    '$kinetic' render '$shadow' -o s444.mp4 --pix-fmt yuv444p --quiet &&
+    [ \"\$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 s.mp4)\" = h264,yuv420p ] &&
+    [ \"\$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 s444.mp4)\" = h264,yuv444p ] &&
+    [ \"\$(ffprobe -v error -show_entries stream=codec_name,pix_fmt:stream_tags=alpha_mode -of csv=p=0 s.webm)\" = vp9,yuv420p,1 ] &&
+    [ \"\$(ffprobe -v error -show_entries stream=codec_name,pix_fmt -of csv=p=0 s.mov)\" = prores,yuva444p12le ]"
+check "WebP: webpmux sees 5 frames of 100 ms, lossless by default, lossy with --quality" bash -c "
+    webpmux -info s.webp > info.txt && grep -q 'Canvas size: 96 x 64' info.txt && grep -q 'Number of frames: 5' info.txt &&
+    [ \"\$(awk '/^ *[0-9]+:/ {s += \$7} END {print s}' info.txt)\" = 500 ] && grep -q lossless info.txt && ! grep -q lossy info.txt &&
+    '$kinetic' render '$shadow' -o q.webp --quality 70 --quiet && webpmux -info q.webp | grep -q lossy"
+check "decoded colours: sRGB red comes back red; alpha formats keep the soft shadow" bash -c "
+    for f in s.apng s.webp s.webm s.mov; do /usr/bin/python3 '$here/decode-check.py' \$f 1 4 || exit 1; done
+    /usr/bin/python3 '$here/decode-check.py' s.mp4 0 4 && /usr/bin/python3 '$here/decode-check.py' s444.mp4 0 4 &&
+    /usr/bin/python3 '$here/decode-check.py' q.webp 1 6"
+check ".png --animated is the APNG" bash -c "
+    '$kinetic' render '$shadow' -o anim.png --animated --quiet && cmp anim.png s.apng"
+check "flags that do not fit the format exit 64" bash -c "
+    for args in 'x.mov --crf 20' 'x.mp4 --quality 50' 'x.webp --crf 20' 'x.webm --pix-fmt yuv444p' 'x.mp4 --crf 60' 'x.gif --animated' 'x.mp4 --pix-fmt rgb'; do
+        '$kinetic' render '$shadow' -o \$args --quiet 2>/dev/null; c=\$?; [ \$c = 64 ] || { echo \"\$args: exit \$c\"; exit 1; }
+    done
+    '$kinetic' render '$shadow' -o odd.mp4 --scale 1.01 --quiet 2>err.txt; c=\$?
+    [ \$c = 64 ] && grep -q 'even width and height' err.txt && [ ! -e odd.mp4 ] && [ -z \"\$(ls -A | grep odd)\" ]"
+check "ctrl-c during an mp4 leaves neither the output nor a temporary file" bash -c "
+    mkdir intv; '$kinetic' render '$scenes/moving-square.yaml' -o intv/long.mp4 --duration 600 --scale 8 --quiet & pid=\$!
+    sleep 1; [ -n \"\$(ls -A intv)\" ] || { echo 'no temporary file while rendering'; exit 1; }
+    kill -INT \$pid; wait \$pid; code=\$?
+    [ \$code = 130 ] && [ -z \"\$(ls -A intv)\" ]"
+
+# --- encode and plan: PNG frames to animations, shards for a job runner (issue 19) ---
+check "plan: shards cover every frame exactly once, in order" bash -c "
+    for n in 1 2 3 7 25; do
+        '$kinetic' plan '$scenes/moving-square.yaml' --shards \$n -o frames/ > plan-\$n.jsonl || exit 1
+        python3 -c \"
+import json, sys
+shards = [json.loads(l) for l in open('plan-\$n.jsonl')]
+assert len(shards) == \$n, len(shards)
+covered = []
+for s in shards:
+    assert s['scene'] == '$scenes/moving-square.yaml' and s['output'] == 'frames/', s
+    a, b = map(int, s['frames'].split('-'))
+    covered += range(a, b + 1)
+sys.exit(covered != list(range(25)))\" || { echo \"--shards \$n\"; cat plan-\$n.jsonl; exit 1; }
+    done
+    '$kinetic' plan '$scenes/moving-square.yaml' --shards 26 2>err.txt; [ \$? = 64 ] && grep -q 'only 25 frames' err.txt &&
+    '$kinetic' plan '$scenes/moving-square.yaml' --shards 2 -o x.mp4 2>/dev/null; [ \$? = 64 ]"
+check "GNU parallel: 2 shards, then encode, byte-identical with one render (GIF, MP4, WebP)" bash -c "
+    '$kinetic' plan '$shadow' --shards 2 -o shards/ | python3 -c 'import json,sys; [print(json.loads(l)[\"frames\"]) for l in sys.stdin]' |
+        parallel --will-cite --jobs 2 '$kinetic' render '$shadow' --frames {} -o shards/ --quiet &&
+    [ \$(ls shards | wc -l) = 5 ] &&
+    for f in gif mp4 webp; do
+        '$kinetic' encode shards/ -o sharded.\$f --fps 10 --quiet && '$kinetic' render '$shadow' -o whole.\$f --quiet &&
+        cmp sharded.\$f whole.\$f || exit 1
+    done"
+check "encode: a pattern of an opaque scene's frames gives render's GIF and APNG" bash -c "
+    '$kinetic' encode 'frames/frame-%04d.png' -o e.gif --fps 50 --quiet && cmp e.gif a.gif &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o m.apng --quiet && '$kinetic' encode frames/ -o e.apng --fps 50 --quiet && cmp e.apng m.apng"
+check "encode: a gap or another size is an error naming the frame; no output" bash -c "
+    cp -r frames gap && rm gap/frame-0012.png
+    '$kinetic' encode gap -o g.mp4 --fps 50 2>err.txt; [ \$? = 65 ] && grep -q 'gap/frame-0012.png is missing' err.txt &&
+    cp -r frames size && '$kinetic' render '$shadow' -o size/frame-0007.png --frame 0 --quiet
+    '$kinetic' encode size -o g.mp4 --fps 50 2>err.txt; [ \$? = 65 ] && grep -q 'size/frame-0007.png is 96×64, but size/frame-0000.png is 120×80' err.txt &&
+    '$kinetic' encode nothere -o g.mp4 --fps 50 2>/dev/null; [ \$? = 66 ] &&
+    '$kinetic' encode frames -o g.avi --fps 50 2>/dev/null; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^g\\.')\" ]"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -148,7 +148,7 @@ struct BatchCommand: ParsableCommand {
             let code = error as? ExitCode ?? ExitStatus.software
             return fail(code, "")
         }
-        if !png, let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: false) {
+        if !png, let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: .gif, fpsGiven: false) {
             Terminal.warning("\(path): \(warning)")
         }
         let renderer: SceneRenderer

@@ -10,20 +10,28 @@ import KineticScene
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render a scene to an animated GIF, PNG frames, or one still frame.",
+        abstract: "Render a scene to an animation (GIF, APNG, WebP, MP4, WebM, MOV), PNG frames, or one still frame.",
         discussion: """
         The output's spelling picks the format:
-          out.gif               an animated GIF (palettes by libimagequant, frame differencing)
+          out.gif               an animated GIF (libimagequant palettes)
+          out.apng              an animated PNG, full alpha (or out.png --animated)
+          out.webp              an animated WebP, full alpha; lossless or --quality
+          out.mp4               H.264 video, BT.709 (--crf, --pix-fmt yuv444p)
+          out.webm              VP9 video, alpha on a clear background (--crf)
+          out.mov               ProRes 4444 video with alpha
           frames/  or  frames   a folder of PNG frames frame-0000.png, frame-0001.png, …
           shot-%03d.png         PNG frames named by the pattern
           still.png             one PNG frame (with --frame N or --time T)
           still.svg, still.pdf  one vector frame (with --frame N or --time T)
 
-        Files appear only when complete: each is written under a temporary name and renamed.
+        Any other extension is a usage error. Files appear only when complete:
+        each is written under a temporary name and renamed. See docs/outputs.md.
 
         Examples:
           kinetic render scenes/jump-star.yaml -o star.gif
           kinetic render scene.yaml -o frames/ --frames 0-49 --jobs 4
+          kinetic render scene.yaml -o clip.mp4 --crf 18
+          kinetic render scene.yaml -o sticker.webp --quality 80
           kinetic render scene.yaml -o cover.png --time 1.25 --scale 3
           kinetic render scene.yaml --contact-sheet sheet.png
 
@@ -34,7 +42,7 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The scene file (.yaml, .yml or .json).")
     var scene: String
 
-    @Option(name: [.short, .customLong("output")], help: "Output: file.gif, a folder, a %04d pattern, file.png/.svg/.pdf.")
+    @Option(name: [.short, .customLong("output")], help: "Output: .gif/.apng/.webp/.mp4/.webm/.mov, a folder, a %04d pattern, .png/.svg/.pdf.")
     var output: String?
 
     @Option(help: "Frames per second (overrides the scene's).")
@@ -61,8 +69,10 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Overlay every layer's bounds and anchor point, and the physics: bodies, velocities, joints, boundaries, fields (as dynamics.debug).")
     var debug = false
 
-    @Option(help: "GIF loop count; 0 loops forever.")
+    @Option(help: "GIF, WebP and APNG loop count; 0 loops forever.")
     var loop = 0
+
+    @OptionGroup var animationOptions: AnimationOptions
 
     @Option(help: "Worker threads for rasterizing and encoding.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -90,7 +100,11 @@ struct RenderCommand: ParsableCommand {
         if let time, !(time.isFinite && time >= 0) { throw ValidationError("--time must be a finite number ≥ 0") }
         if let frames, parseFrameRange(frames) == nil { throw ValidationError("--frames takes A-B with 0 ≤ A ≤ B, e.g. 0-49") }
         if let output {
-            let target = OutputTarget.parse(output)
+            let target: OutputTarget
+            do { target = try OutputTarget.parse(output, animated: animationOptions.animated) } catch {
+                throw ValidationError(error.description)
+            }
+            try animationOptions.validate(for: target, loop: loop)
             if target.isSingleFrame, frame == nil, time == nil {
                 throw ValidationError("\(output): a single-image output needs --frame N or --time T")
             }
@@ -108,7 +122,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         var scene = try SceneLoading.load(self.scene, limits: limitOptions.limits)
-        let target = output.map(OutputTarget.parse)
+        let target = try output.map { try OutputTarget.parse($0, animated: animationOptions.animated) }
         try applyOverrides(to: &scene, target: target)
         // A still's frame is checked before any asset is decoded.
         var still: FrameChoice?
@@ -136,9 +150,12 @@ struct RenderCommand: ParsableCommand {
                     let tree = try particles.addingParticles(to: Simulation(timeline: timeline).frame(at: choice.time, index: choice.index))
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
-                case .gif(let path):
+                case let .animation(format, path):
                     let range = try frameRange(sceneRenderer)
-                    try sceneRenderer.renderGIF(frames: range, to: path, loopCount: loop)
+                    try AnimationOptions.usageErrors {
+                        try sceneRenderer.renderAnimation(frames: range, to: path, format: format,
+                                                          settings: animationOptions.settings(fps: fps, loop: loop))
+                    }
                     summary("wrote \(path) (\(range.count) frames, \(Self.fileSize(path)))", started: started)
                 case .pngFrames(let pattern):
                     let range = try frameRange(sceneRenderer)
@@ -160,7 +177,7 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    /// Command-line overrides of the scene's settings, and the GIF frame-rate rule.
+    /// Command-line overrides of the scene's settings, and the formats' frame-rate rule.
     private func applyOverrides(to scene: inout Scene, target: OutputTarget?) throws {
         if let scale { scene.settings.scale = scale }
         if let duration { scene.settings.duration = duration }
@@ -173,8 +190,13 @@ struct RenderCommand: ParsableCommand {
             }
             scene.settings.background = .color(color)
         }
-        if case .gif = target, let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: fps != nil) {
-            Terminal.warning(warning)
+        if case .animation(let format, _) = target {
+            if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: format, fpsGiven: fps != nil) {
+                Terminal.warning(warning)
+            }
+            if format == .mp4, scene.settings.background.mayBeTransparent {
+                Terminal.warning("MP4 has no alpha: transparent pixels show over black (.webm, .mov, .webp and .apng keep them)")
+            }
         }
     }
 

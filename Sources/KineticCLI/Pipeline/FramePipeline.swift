@@ -24,29 +24,82 @@ struct FramePipeline {
     /// calling thread in frame order.
     func run<Encoded>(encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
-        let chunkSize = max(2, jobs * 2)
-        var previous: PixelImage?
-        var start = 0
         // Physics and emitters are stateful: they advance with the frames, in order.
         let simulation = Simulation(timeline: timeline)
         var particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
-        while start < frames.count {
-            let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
+        let renderer = self.renderer, fps = self.fps, jobs = self.jobs
+        try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
             // Sequential: the scene's state advances frame by frame.
             let trees = try chunk.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
-            let renderer = self.renderer
-            let rasters = try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
-            let carried = previous
-            let encoded = try Parallel.map(Array(rasters.indices), jobs: jobs) { k in
-                try encode(rasters[k], k == 0 ? carried : rasters[k - 1])
+            return try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
+        }, encode: encode, consume: consume)
+    }
+}
+
+/// Frames streamed in chunks of `2 × jobs`: a chunk's rasters are made (`rasters`),
+/// encoded in parallel, then consumed in order — the loop of `render` (rasters from the
+/// scene) and `encode` (rasters from PNG files).
+///
+/// Consuming runs on its own thread while the next chunk is rasterized and encoded, so
+/// a sequential writer (libwebp, x264's input, giflib) overlaps with the parallel work
+/// instead of leaving the cores idle. Memory holds at most one chunk of rasters and two
+/// of encoded frames (plus the last raster of the previous chunk, which frame
+/// differencing needs), whatever the frame count.
+struct FrameStream {
+    var frames: [Int]
+    var jobs: Int
+    var progress: Progress
+
+    func run<Encoded>(rasters: ([Int]) throws -> [PixelImage],
+                      encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+                      consume: (Int, Encoded) throws -> Void) throws {
+        try withoutActuallyEscaping(consume) { consume in
+            let chunkSize = max(2, jobs * 2)
+            let writer = DispatchQueue(label: "kinetic.frame-stream.consume")
+            let consuming = DispatchGroup()
+            let failure = FirstError()
+            // Whatever happens, the consumer is done before `consume` goes out of scope.
+            defer { consuming.wait() }
+            var previous: PixelImage?
+            var start = 0
+            while start < frames.count {
+                let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
+                let rasters = try rasters(chunk)
+                let carried = previous
+                let encoded = try Parallel.map(Array(rasters.indices), jobs: jobs) { k in
+                    try encode(rasters[k], k == 0 ? carried : rasters[k - 1])
+                }
+                // One chunk is consumed at a time, in order.
+                consuming.wait()
+                try failure.rethrow()
+                let progress = self.progress
+                writer.async(group: consuming) {
+                    do {
+                        for (k, e) in encoded.enumerated() {
+                            try consume(chunk[k], e)
+                            progress.advance()
+                        }
+                    } catch {
+                        failure.record(error)
+                    }
+                }
+                previous = rasters.last
+                start += chunk.count
             }
-            for (k, e) in encoded.enumerated() {
-                try consume(chunk[k], e)
-                progress.advance()
-            }
-            previous = rasters.last
-            start += chunk.count
+            consuming.wait()
+            try failure.rethrow()
         }
+    }
+}
+
+/// The first error a background consumer met, read by the thread that waits for it.
+private final class FirstError: @unchecked Sendable {
+    private var error: Error?
+    private let lock = NSLock()
+    func record(_ e: Error) { lock.lock(); if error == nil { error = e }; lock.unlock() }
+    func rethrow() throws {
+        lock.lock(); let e = error; lock.unlock()
+        if let e { throw e }
     }
 }
 

@@ -1,9 +1,10 @@
 import Foundation
+import KineticEncode
 
 /// What `-o OUT` asks for, decided from its spelling (section "The CLI" of the README).
 enum OutputTarget: Equatable {
-    /// An animated GIF.
-    case gif(String)
+    /// An animation: GIF, APNG, WebP, MP4, WebM or MOV.
+    case animation(AnimationFormat, String)
     /// One PNG file per frame, named by a printf-style pattern with one integer (`%04d`).
     case pngFrames(pattern: String)
     /// One still PNG (needs --frame or --time).
@@ -12,37 +13,54 @@ enum OutputTarget: Equatable {
     case svg(String)
     case pdf(String)
 
-    /// Parses `-o`. A path ending in `/`, an existing folder, or a name without an
-    /// extension is a folder of `frame-NNNN.png` files.
-    static func parse(_ out: String) -> OutputTarget {
-        let lower = out.lowercased()
-        if lower.hasSuffix(".gif") { return .gif(out) }
-        if out.contains("%") { return .pngFrames(pattern: out) }
-        if lower.hasSuffix(".png") { return .png(out) }
-        if lower.hasSuffix(".svg") { return .svg(out) }
-        if lower.hasSuffix(".pdf") { return .pdf(out) }
-        let folder = out.hasSuffix("/") ? String(out.dropLast()) : out
-        return .pngFrames(pattern: (folder.isEmpty ? "." : folder) + "/frame-%04d.png")
+    /// The extensions `-o` takes, for the usage error that lists them.
+    static let extensions = AnimationFormat.allCases.map { "." + $0.rawValue } + [".png", ".svg", ".pdf"]
+
+    /// Parses `-o`. A `%d` pattern, a path ending in `/`, an existing folder, or a name
+    /// without an extension is a folder of `frame-NNNN.png` files; `.png` is a still, or
+    /// an APNG with `animated`. Any other extension is a usage error naming the formats.
+    static func parse(_ out: String, animated: Bool = false) throws(OutputTargetError) -> OutputTarget {
+        var isFolder: ObjCBool = false
+        let ext = (out as NSString).pathExtension.lowercased()
+        if out.contains("%"), ext == "png" || ext.isEmpty { return .pngFrames(pattern: out) }
+        if out.hasSuffix("/") || ext.isEmpty
+            || (FileManager.default.fileExists(atPath: out, isDirectory: &isFolder) && isFolder.boolValue) {
+            let folder = out.hasSuffix("/") ? String(out.dropLast()) : out
+            return .pngFrames(pattern: (folder.isEmpty ? "." : folder) + "/frame-%04d.png")
+        }
+        if let format = AnimationFormat(extension: ext) { return .animation(format, out) }
+        switch ext {
+        case "png": return animated ? .animation(.apng, out) : .png(out)
+        case "svg": return .svg(out)
+        case "pdf": return .pdf(out)
+        default: throw OutputTargetError(output: out)
+        }
     }
 
     var isSingleFrame: Bool {
         switch self {
         case .png, .svg, .pdf: true
-        case .gif, .pngFrames: false
+        case .animation, .pngFrames: false
         }
     }
 
     /// The file name of frame `index` for a frame pattern (`%d`, `%04d`, …).
     static func fileName(pattern: String, index: Int) -> String {
-        guard let percent = pattern.range(of: "%"),
-              let d = pattern[percent.upperBound...].firstIndex(of: "d") else { return pattern }
-        let spec = pattern[percent.upperBound..<d]
+        guard let (head, spec, tail) = patternParts(pattern) else { return pattern }
         let width = Int(spec) ?? 0
         var digits = String(index)
         if digits.count < width {
             digits = String(repeating: spec.hasPrefix("0") ? "0" : " ", count: width - digits.count) + digits
         }
-        return String(pattern[..<percent.lowerBound]) + digits + String(pattern[pattern.index(after: d)...])
+        return head + digits + tail
+    }
+
+    /// A pattern's text before the `%`, its width spec (`04`), and its text after the `d`.
+    static func patternParts(_ pattern: String) -> (head: String, spec: String, tail: String)? {
+        guard let percent = pattern.range(of: "%"),
+              let d = pattern[percent.upperBound...].firstIndex(of: "d") else { return nil }
+        return (String(pattern[..<percent.lowerBound]), String(pattern[percent.upperBound..<d]),
+                String(pattern[pattern.index(after: d)...]))
     }
 
     /// Checks a frame pattern has exactly one integer conversion.
@@ -51,5 +69,14 @@ enum OutputTarget: Equatable {
         guard percents == 1, let r = pattern.range(of: "%"),
               let d = pattern[r.upperBound...].firstIndex(of: "d") else { return false }
         return pattern[r.upperBound..<d].allSatisfy(\.isNumber)
+    }
+}
+
+/// An output spelled with an extension Kinetic does not write (exit 64).
+struct OutputTargetError: Error, CustomStringConvertible {
+    var output: String
+    var description: String {
+        "\(output): unknown output format '.\((output as NSString).pathExtension)'; kinetic writes "
+            + OutputTarget.extensions.joined(separator: ", ") + ", a folder, or a %04d PNG pattern"
     }
 }

@@ -61,17 +61,20 @@ struct SceneRenderer {
         self.showsProgress = showsProgress
     }
 
-    /// GIF delays are whole centiseconds and browsers clamp those below 2 cs, so a GIF
-    /// plays at most 50 fps: a faster scene is resampled to 50 fps unless the user asked
-    /// for its rate with `--fps` (then only warned). Returns the warning to print, if any.
-    static func applyGIFFrameRateRule(to scene: inout Scene, fpsGiven: Bool) -> String? {
-        guard scene.settings.fps > 50 else { return nil }
-        let fps = SceneValues.format(scene.settings.fps)
+    /// Browsers show a frame shorter than a format allows (GIF's 0–1 cs, WebP's and
+    /// APNG's under 11 ms) for 100 ms, so GIF plays at most 50 fps, WebP and APNG 90: a
+    /// faster scene is resampled to that rate unless the user asked for its rate with
+    /// `--fps` (then only warned). Video has no limit. Returns the warning to print, if any.
+    static func applyFrameRateRule(to scene: inout Scene, format: AnimationFormat, fpsGiven: Bool) -> String? {
+        guard let limit = format.maximumFPS, scene.settings.fps > limit else { return nil }
+        let fps = SceneValues.format(scene.settings.fps), name = format.rawValue.uppercased()
+        let shortest = format == .gif ? "2 cs" : "11 ms"
         if fpsGiven {
-            return "at \(fps) fps some GIF delays fall below 2 cs, which browsers clamp (play slower)"
+            return "at \(fps) fps some \(name) delays fall below \(shortest), which browsers clamp (play slower)"
         }
-        scene.settings.fps = 50
-        return "GIF delays below 2 cs are clamped by browsers; resampling \(fps) fps to 50 fps (pass --fps to insist)"
+        scene.settings.fps = limit
+        return "\(name) delays below \(shortest) are clamped by browsers; resampling \(fps) fps to "
+            + "\(SceneValues.format(limit)) fps (pass --fps to insist)"
     }
 
     /// The frame indices `--frames A-B` selects (every frame without it).
@@ -93,30 +96,24 @@ struct SceneRenderer {
                       maxParticles: maxParticles)
     }
 
-    /// Writes `frames` as an animated GIF at `path` (atomically: nothing appears on error).
-    func renderGIF(frames: [Int], to path: String, loopCount: Int) throws {
-        var gifOptions = GIFOptions()
-        gifOptions.loopCount = loopCount
-        gifOptions.transparentBackground = scene.settings.background.mayBeTransparent
-        let options = gifOptions
+    /// Writes `frames` as an animation at `path` (atomically: nothing appears on error).
+    /// `settings.fps` and `settings.transparent` come from the scene.
+    func renderAnimation(frames: [Int], to path: String, format: AnimationFormat, settings: AnimationSettings) throws {
+        var settings = settings
+        settings.fps = fps
+        settings.transparent = scene.settings.background.mayBeTransparent
         let size = pixelSize
-        let writer = try GIFWriter(path: path, width: size.width, height: size.height, options: options)
-        let delays = GIFTiming.delays(frameCount: frames.count, fps: fps)
-        let p = pipeline(frames: frames)
-        defer { p.progress.finish() }
-        do {
-            var k = 0
-            try p.run(encode: { frame, previous in
-                try GIFFramePreparer.prepare(frame, previous: previous, options: options)
-            }, consume: { _, prepared in
-                try writer.write(prepared, delayCentiseconds: delays[k])
-                k += 1
-            })
-            try writer.finish()
-        } catch {
-            writer.cancel()
-            throw error
+        try AnimationOutput.write(frameCount: frames.count, width: size.width, height: size.height,
+                                  to: path, format: format, settings: settings) { encode, consume in
+            let p = pipeline(frames: frames)
+            defer { p.progress.finish() }
+            try p.run(encode: encode, consume: { _, prepared in try consume(prepared) })
         }
+    }
+
+    /// Writes `frames` as an animated GIF at `path` (`batch`'s output).
+    func renderGIF(frames: [Int], to path: String, loopCount: Int) throws {
+        try renderAnimation(frames: frames, to: path, format: .gif, settings: AnimationSettings(fps: fps, loopCount: loopCount))
     }
 
     /// Writes each of `frames` as a PNG named by `pattern` (`%04d` and the like), creating

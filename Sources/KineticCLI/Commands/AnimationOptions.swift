@@ -1,0 +1,61 @@
+import ArgumentParser
+import KineticEncode
+
+/// The quality and format flags every animated output shares (`render`, `encode`);
+/// docs/outputs.md has the table of what applies where.
+struct AnimationOptions: ParsableArguments {
+    @Flag(help: "With a .png output: write an animated PNG (APNG) instead of one still.")
+    var animated = false
+
+    @Option(help: ArgumentHelp("0–100: lossy WebP at this quality (lossless without it); GIF palette quality (default 100).", valueName: "Q"))
+    var quality: Int?
+
+    @Option(help: ArgumentHelp("Video constant rate factor: H.264 0–51 (default 23), VP9 0–63 (default 31); lower is better.", valueName: "N"))
+    var crf: Int?
+
+    @Option(name: .customLong("pix-fmt"), help: ArgumentHelp("H.264 chroma: yuv420p (default, plays everywhere) or yuv444p.", valueName: "FMT"))
+    var pixelFormat: String?
+
+    func settings(fps: Double, loop: Int, transparent: Bool = false) -> AnimationSettings {
+        AnimationSettings(fps: fps, loopCount: loop, quality: quality, crf: crf,
+                          pixelFormat: pixelFormat.flatMap(VideoPixelFormat.init(rawValue:)) ?? .yuv420p,
+                          transparent: transparent)
+    }
+
+    /// Usage errors (exit 64): a flag that does not apply to the output or is out of range.
+    func validate(for target: OutputTarget, loop: Int) throws {
+        if let pixelFormat, VideoPixelFormat(rawValue: pixelFormat) == nil {
+            throw ValidationError("--pix-fmt takes " + VideoPixelFormat.allCases.map(\.rawValue).joined(separator: " or "))
+        }
+        if animated {
+            guard case .animation(.apng, let path) = target, path.lowercased().hasSuffix(".png") else {
+                throw ValidationError("--animated goes with a .png output")
+            }
+        }
+        guard case .animation(let format, _) = target else {
+            if quality != nil || crf != nil || pixelFormat != nil {
+                throw ValidationError("--quality, --crf and --pix-fmt go with an animated output (.gif, .apng, .webp, .mp4, .webm, .mov)")
+            }
+            return
+        }
+        do { try settings(fps: 1, loop: loop).validate(for: format) } catch { throw ValidationError(error.reason) }
+    }
+
+    /// Runs `body`, turning an encoder's refusal of its settings (an odd H.264 size, an
+    /// encoder missing from this FFmpeg) into a usage error.
+    static func usageErrors(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as EncodeError {
+            guard case .invalidOptions = error else { throw error }
+            Terminal.error(error.description)
+            throw ExitStatus.usage
+        }
+    }
+}
+
+extension EncodeError {
+    /// The message without its "invalid options:" lead, for a usage error.
+    var reason: String {
+        if case .invalidOptions(let reason) = self { return reason }
+        return description
+    }
+}

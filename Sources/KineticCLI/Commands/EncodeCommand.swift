@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import KineticEncode
+import KineticGeometry
+
+/// `kinetic encode FRAMES -o OUT --fps N`: PNG frames to an animation.
+struct EncodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Encode a folder or pattern of PNG frames as an animation (GIF, APNG, WebP, MP4, WebM, MOV).",
+        discussion: """
+        FRAMES is what `render -o DIR/` writes (DIR/frame-0000.png, …), possibly
+        from several shards, or a pattern such as shot-%03d.png. Every frame from
+        the first to the last must be there and of one size; a gap or a frame of
+        another size is an error naming it. The encoders and settings are
+        render's, so the frames of a whole scene encode to the bytes `render`
+        writes directly. The animation keeps transparency when some frame has an
+        alpha channel (the frames of a scene with a clear background).
+
+        Examples:
+          kinetic encode frames/ -o scene.mp4 --fps 60
+          kinetic encode 'shot-%03d.png' -o scene.webp --fps 30 --quality 80
+          kinetic encode frames/ -o scene.gif --fps 50
+
+        Exit status: 0 done, 64 usage, 65 a gap, a size mismatch or an
+        unreadable frame, 66 no frames, 73 output not writable.
+        """)
+
+    @Argument(help: "A folder of frame-NNNN.png files, or a %d pattern.")
+    var frames: String
+
+    @Option(name: [.short, .customLong("output")], help: "Output: .gif, .apng, .webp, .mp4, .webm, .mov (or .png with --animated).")
+    var output: String
+
+    @Option(help: "Frames per second.")
+    var fps: Double
+
+    @Option(help: "GIF, WebP and APNG loop count; 0 loops forever.")
+    var loop = 0
+
+    @OptionGroup var animationOptions: AnimationOptions
+
+    @Option(help: "Worker threads for decoding and encoding.")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(name: .shortAndLong, help: "No progress bar or summary on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be greater than 0") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        let target: OutputTarget
+        do { target = try OutputTarget.parse(output, animated: animationOptions.animated) } catch {
+            throw ValidationError(error.description)
+        }
+        guard case .animation = target else {
+            throw ValidationError("\(output): encode writes an animation: " + AnimationFormat.allCases.map { "." + $0.rawValue }.joined(separator: ", "))
+        }
+        try animationOptions.validate(for: target, loop: loop)
+    }
+
+    func run() throws {
+        guard case let .animation(format, path) = try OutputTarget.parse(output, animated: animationOptions.animated) else {
+            throw ExitStatus.usage
+        }
+        let sequence: FrameSequence
+        do { sequence = try FrameSequence(source: frames) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(error.exitCode)
+        }
+        if let limit = format.maximumFPS, fps > limit {
+            Terminal.warning("at \(fps) fps some \(format.rawValue.uppercased()) frames are shorter than browsers show (they play slower)")
+        }
+        let settings = animationOptions.settings(fps: fps, loop: loop, transparent: sequence.hasAlpha)
+        let started = Date()
+        let jobs = self.jobs
+        do {
+            try AnimationOptions.usageErrors {
+                try AnimationOutput.write(frameCount: sequence.indices.count, width: sequence.width, height: sequence.height,
+                                          to: path, format: format, settings: settings) { prepare, write in
+                    let progress = Progress(total: sequence.indices.count, enabled: !quiet && Terminal.stderrIsTerminal)
+                    defer { progress.finish() }
+                    try FrameStream(frames: sequence.indices, jobs: jobs, progress: progress).run(rasters: { chunk in
+                        try Parallel.map(chunk, jobs: jobs) { i in try Self.read(sequence.path(i), sequence) }
+                    }, encode: prepare, consume: { _, prepared in try write(prepared) })
+                }
+            }
+        } catch let error as EncodeError {
+            Terminal.error("\(error)")
+            if case .cannotRead = error { throw ExitStatus.dataError }
+            if case .invalidImage = error { throw ExitStatus.dataError }
+            throw ExitStatus.cannotCreate
+        }
+        if !quiet {
+            Terminal.error(String(format: "wrote %@ (%d frames, %@) in %.2f s", path, sequence.indices.count,
+                                  RenderCommand.fileSize(path), Date().timeIntervalSince(started)))
+        }
+    }
+
+    /// One frame's pixels, checked against the size its header promised.
+    private static func read(_ path: String, _ sequence: FrameSequence) throws -> PixelImage {
+        let image = try PNGReader.read(path)
+        guard image.width == sequence.width, image.height == sequence.height else {
+            throw EncodeError.invalidImage(reason: "\(path) is \(image.width)×\(image.height), the others \(sequence.width)×\(sequence.height)")
+        }
+        return image
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A numbered run of PNG frames on disk — what `render -o frames/` writes, possibly from
+/// several shards — checked complete and of one size before anything is encoded.
+struct FrameSequence {
+    /// The pattern naming frame N (`frames/frame-%04d.png`).
+    var pattern: String
+    /// The frame numbers, consecutive and ascending.
+    var indices: [Int]
+    var width: Int
+    var height: Int
+    /// Some frame's PNG has an alpha channel (Cairo writes RGB for an opaque frame, RGBA
+    /// otherwise), so the animation keeps transparency as `render` does for a scene
+    /// whose background is not opaque.
+    var hasAlpha: Bool
+
+    func path(_ index: Int) -> String { OutputTarget.fileName(pattern: pattern, index: index) }
+
+    /// Finds the frames of `source`: a folder of `frame-NNNN.png` files or a `%d` pattern.
+    /// Only PNG headers are read here; the pixels are decoded while encoding.
+    init(source: String) throws(FrameSequenceError) {
+        var isFolder: ObjCBool = false
+        if source.contains("%") {
+            guard OutputTarget.isValidPattern(source) else { throw .badPattern(source) }
+            pattern = source
+        } else if FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue {
+            pattern = (source.hasSuffix("/") ? String(source.dropLast()) : source) + "/frame-%04d.png"
+        } else {
+            throw .missing(source)
+        }
+        let folder = (pattern as NSString).deletingLastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
+            throw .missing(folder)
+        }
+        // A name is frame N when the pattern spells N that way (so frame-12.png is not
+        // frame 12 of frame-%04d.png).
+        let name = (pattern as NSString).lastPathComponent
+        guard let (head, _, tail) = OutputTarget.patternParts(name) else { throw .badPattern(source) }
+        var found: [Int] = []
+        for file in names where file.hasPrefix(head) && file.hasSuffix(tail) && file.count > head.count + tail.count {
+            let digits = file.dropFirst(head.count).dropLast(tail.count)
+            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
+                  OutputTarget.fileName(pattern: name, index: n) == file else { continue }
+            found.append(n)
+        }
+        found.sort()
+        guard let first = found.first, let last = found.last else { throw .empty(pattern) }
+        indices = Array(first...last)
+        if found.count != indices.count {
+            var have = Set(found)
+            let missing = indices.first { have.remove($0) == nil } ?? first
+            throw .gap(path: OutputTarget.fileName(pattern: pattern, index: missing), first: first, last: last)
+        }
+        let firstPath = OutputTarget.fileName(pattern: pattern, index: first)
+        let header = try Self.header(firstPath)
+        (width, height, hasAlpha) = (header.width, header.height, header.alpha)
+        for i in indices.dropFirst() {
+            let path = OutputTarget.fileName(pattern: pattern, index: i)
+            let h = try Self.header(path)
+            guard h.width == width, h.height == height else {
+                throw .size(path: path, width: h.width, height: h.height, first: firstPath, firstWidth: width, firstHeight: height)
+            }
+            hasAlpha = hasAlpha || h.alpha
+        }
+    }
+
+    /// Width, height and whether the colour type has alpha, from a PNG's IHDR chunk.
+    private static func header(_ path: String) throws(FrameSequenceError) -> (width: Int, height: Int, alpha: Bool) {
+        guard let file = FileHandle(forReadingAtPath: path) else { throw .notPNG(path) }
+        defer { try? file.close() }
+        let b = [UInt8]((try? file.read(upToCount: 26)) ?? Data())
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard b.count == 26, Array(b[0..<8]) == signature, String(decoding: b[12..<16], as: UTF8.self) == "IHDR" else {
+            throw .notPNG(path)
+        }
+        let number = { (at: Int) in b[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        // Colour types 4 (grey + alpha) and 6 (RGBA) carry alpha.
+        return (number(16), number(20), b[25] == 4 || b[25] == 6)
+    }
+}
+
+/// Why a frame folder or pattern cannot be encoded; each names the file at fault.
+enum FrameSequenceError: Error, CustomStringConvertible {
+    case missing(String)
+    case badPattern(String)
+    case empty(String)
+    case gap(path: String, first: Int, last: Int)
+    case notPNG(String)
+    case size(path: String, width: Int, height: Int, first: String, firstWidth: Int, firstHeight: Int)
+
+    var description: String {
+        switch self {
+        case .missing(let path): "\(path): no such folder"
+        case .badPattern(let p): "\(p): a frame pattern needs exactly one %d (e.g. frame-%04d.png)"
+        case .empty(let pattern): "\(pattern): no frames match"
+        case let .gap(path, first, last): "\(path) is missing: frames \(first)-\(last) must all be there"
+        case .notPNG(let path): "\(path): not a PNG file"
+        case let .size(path, w, h, first, fw, fh): "\(path) is \(w)×\(h), but \(first) is \(fw)×\(fh)"
+        }
+    }
+
+    /// 66 when there is nothing to read, 65 when the frames are there but unusable.
+    var exitCode: Int32 {
+        switch self {
+        case .missing, .empty: ExitStatus.noInput.rawValue
+        case .badPattern: ExitStatus.usage.rawValue
+        case .gap, .notPNG, .size: ExitStatus.dataError.rawValue
+        }
+    }
+}

@@ -1,0 +1,277 @@
+// The one file that touches FFmpeg's C API (libavformat, libavcodec, libswscale,
+// libavutil): one video stream encoded and muxed into a file.
+import CFFmpeg
+import Foundation
+
+/// What ``FFmpegEncoder`` needs to know to open a stream; every string is FFmpeg's own
+/// name (muxer, encoder, pixel format, AVOption).
+struct FFmpegStreamSettings {
+    var muxer: String
+    var encoder: String
+    /// The encoder's pixel format (`yuv420p`, `yuva444p10le`, `rgba`, …).
+    var pixelFormat: String
+    /// Packed input: straight `rgba`, or `bgr0` (Cairo's premultiplied ARGB32 read
+    /// without its alpha: the frame over black).
+    var inputFormat: String
+    var width: Int
+    var height: Int
+    /// Frames per second as a fraction; the stream's time base is its inverse, so every
+    /// frame lasts exactly one tick.
+    var rate: (num: Int32, den: Int32)
+    /// Encoder threads. Fixed rather than one per core: x264 and libvpx output depends on
+    /// the thread count, and the bytes must not depend on the machine.
+    var threads: Int32
+    /// Flags the YUV stream as BT.709 (matrix, primaries), sRGB transfer, limited range.
+    var tagsBT709: Bool
+    var encoderOptions: [(String, String)]
+    var muxerOptions: [(String, String)]
+}
+
+/// An open file with one video stream; ``append(_:stride:)`` encodes frames in order,
+/// ``finish()`` flushes the encoder and writes the trailer. Writes to `path` as it goes;
+/// the caller owns the file's atomicity (``AnimationWriter`` passes a temporary path).
+final class FFmpegEncoder {
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var stream: UnsafeMutablePointer<AVStream>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var nextPTS: Int64 = 0
+    private let path: String
+    /// Turns packed frames into this stream's planes, on any thread.
+    let converter: FFmpegConverter
+
+    init(path: String, settings s: FFmpegStreamSettings) throws(EncodeError) {
+        self.path = path
+        av_log_set_level(AV_LOG_ERROR)
+        converter = try FFmpegConverter(settings: s)
+        do throws(EncodeError) {
+            try open(path: path, settings: s)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    private func open(path: String, settings s: FFmpegStreamSettings) throws(EncodeError) {
+        guard avformat_alloc_output_context2(&format, nil, s.muxer, path) >= 0, let format else {
+            throw .invalidOptions(reason: "FFmpeg has no \(s.muxer) muxer")
+        }
+        guard let encoder = avcodec_find_encoder_by_name(s.encoder) else {
+            throw .invalidOptions(reason: "FFmpeg has no \(s.encoder) encoder (install libavcodec with it)")
+        }
+        let pixelFormat = av_get_pix_fmt(s.pixelFormat)
+        guard pixelFormat != AV_PIX_FMT_NONE else {
+            throw .invalidOptions(reason: "unknown pixel format \(s.pixelFormat)")
+        }
+        guard let stream = avformat_new_stream(format, nil), let codec = avcodec_alloc_context3(encoder) else {
+            throw .invalidOptions(reason: "out of memory")
+        }
+        self.stream = stream; self.codec = codec
+        codec.pointee.width = Int32(s.width)
+        codec.pointee.height = Int32(s.height)
+        codec.pointee.pix_fmt = pixelFormat
+        codec.pointee.time_base = AVRational(num: s.rate.den, den: s.rate.num)
+        codec.pointee.framerate = AVRational(num: s.rate.num, den: s.rate.den)
+        codec.pointee.thread_count = s.threads
+        codec.pointee.flags |= kinetic_codec_flag_bitexact()
+        if s.tagsBT709 {
+            codec.pointee.color_primaries = AVCOL_PRI_BT709
+            codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+            codec.pointee.colorspace = AVCOL_SPC_BT709
+            codec.pointee.color_range = AVCOL_RANGE_MPEG
+        } else {
+            codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
+        }
+        if format.pointee.oformat.pointee.flags & kinetic_format_globalheader() != 0 {
+            codec.pointee.flags |= kinetic_codec_flag_global_header()
+        }
+        var options = Self.dictionary(s.encoderOptions)
+        let opened = avcodec_open2(codec, encoder, &options)
+        let unused = Self.keys(options)
+        av_dict_free(&options)
+        try check(opened, "cannot open the \(s.encoder) encoder")
+        guard unused.isEmpty else { throw .invalidOptions(reason: "\(s.encoder) has no option \(unused.joined(separator: ", "))") }
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec), "cannot set the stream's parameters")
+        stream.pointee.time_base = codec.pointee.time_base
+        stream.pointee.avg_frame_rate = codec.pointee.framerate
+        stream.pointee.r_frame_rate = codec.pointee.framerate
+        // No encoder version strings, creation times or random ids in the file.
+        format.pointee.flags |= kinetic_format_flag_bitexact()
+        if format.pointee.oformat.pointee.flags & kinetic_format_nofile() == 0 {
+            try check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "cannot open \(path)")
+        }
+        var muxerOptions = Self.dictionary(s.muxerOptions)
+        let header = avformat_write_header(format, &muxerOptions)
+        av_dict_free(&muxerOptions)
+        try check(header, "cannot write the \(s.muxer) header")
+
+        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else { throw .invalidOptions(reason: "out of memory") }
+        self.frame = frame; self.packet = packet
+        frame.pointee.format = pixelFormat.rawValue
+        frame.pointee.width = Int32(s.width)
+        frame.pointee.height = Int32(s.height)
+        frame.pointee.color_primaries = codec.pointee.color_primaries
+        frame.pointee.color_trc = codec.pointee.color_trc
+        frame.pointee.colorspace = codec.pointee.colorspace
+        frame.pointee.color_range = codec.pointee.color_range
+        try check(av_frame_get_buffer(frame, 0), "cannot allocate a frame")
+    }
+
+    /// Encodes one frame's planes, as ``FFmpegConverter/convert(_:stride:)`` made them.
+    func append(planes: [UInt8]) throws(EncodeError) {
+        guard let codec, let frame else { throw .cannotWrite(path: path, reason: "encoder already finished") }
+        guard planes.count == converter.planesSize else {
+            throw .invalidImage(reason: "\(planes.count) bytes of planes, the stream's frames have \(converter.planesSize)")
+        }
+        try check(av_frame_make_writable(frame), "cannot reuse the frame buffer")
+        let copied = planes.withUnsafeBufferPointer { kinetic_frame_copy_planes(frame, $0.baseAddress) }
+        try check(copied, "cannot copy a frame")
+        frame.pointee.pts = nextPTS
+        nextPTS += 1
+        try check(avcodec_send_frame(codec, frame), "the encoder refused a frame")
+        try drain()
+    }
+
+    /// Flushes the encoder, writes the trailer and closes the file.
+    func finish() throws(EncodeError) {
+        guard let codec, let format else { throw .cannotWrite(path: path, reason: "encoder already finished") }
+        try check(avcodec_send_frame(codec, nil), "cannot flush the encoder")
+        try drain()
+        try check(av_write_trailer(format), "cannot write the trailer")
+        if let pb = format.pointee.pb {
+            let failed = pb.pointee.error
+            try check(avio_closep(&format.pointee.pb), "cannot close")
+            try check(failed, "write failed")
+        }
+        close()
+    }
+
+    /// Moves every packet the encoder has ready into the file.
+    private func drain() throws(EncodeError) {
+        guard let codec, let packet, let format, let stream else { return }
+        while true {
+            let received = avcodec_receive_packet(codec, packet)
+            if received == kinetic_averror_eagain() || received == kinetic_averror_eof() { return }
+            try check(received, "the encoder failed")
+            // Every frame lasts one tick of the time base; encoders leave it unset at times.
+            if packet.pointee.duration == 0 { packet.pointee.duration = 1 }
+            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            let written = av_interleaved_write_frame(format, packet)
+            av_packet_unref(packet)
+            try check(written, "cannot write a packet")
+        }
+    }
+
+    /// Frees everything; the file, if open, is closed as it is.
+    func close() {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codec)
+        if let format {
+            if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
+            avformat_free_context(format)
+        }
+        format = nil; stream = nil
+    }
+
+    deinit { close() }
+
+    private func check(_ code: Int32, _ what: String) throws(EncodeError) {
+        guard code < 0 else { return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        throw .cannotWrite(path: path, reason: "\(what): \(String(cString: buffer))")
+    }
+
+    private static func dictionary(_ pairs: [(String, String)]) -> OpaquePointer? {
+        var dict: OpaquePointer?
+        for (key, value) in pairs { av_dict_set(&dict, key, value, 0) }
+        return dict
+    }
+
+    private static func keys(_ dict: OpaquePointer?) -> [String] {
+        var keys: [String] = []
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while true {
+            entry = av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX)
+            guard let e = entry else { break }
+            keys.append(String(cString: e.pointee.key))
+        }
+        return keys
+    }
+
+    /// Frames per second as a fraction (exact for whole and decimal rates such as 29.97).
+    static func rate(_ fps: Double) -> (num: Int32, den: Int32) {
+        let q = av_d2q(fps, 1_000_000)
+        return (q.num, q.den)
+    }
+}
+
+/// Converts packed RGBA or BGR0 frames to a stream's pixel format with libswscale — on
+/// many threads at once, each conversion with a context of its own from a small pool
+/// (a context is not thread-safe, and making one costs more than a frame's conversion).
+final class FFmpegConverter: @unchecked Sendable {
+    let width: Int, height: Int
+    /// Bytes of one converted frame, its planes back to back.
+    let planesSize: Int
+    private let input: AVPixelFormat, output: AVPixelFormat
+    private let bt709: Bool
+    private var idle: [OpaquePointer] = []
+    private let lock = NSLock()
+
+    init(settings s: FFmpegStreamSettings) throws(EncodeError) {
+        width = s.width; height = s.height; bt709 = s.tagsBT709
+        input = av_get_pix_fmt(s.inputFormat); output = av_get_pix_fmt(s.pixelFormat)
+        guard input != AV_PIX_FMT_NONE, output != AV_PIX_FMT_NONE else {
+            throw .invalidOptions(reason: "unknown pixel format \(s.inputFormat) or \(s.pixelFormat)")
+        }
+        let size = av_image_get_buffer_size(output, Int32(width), Int32(height), 1)
+        guard size > 0 else { throw .invalidOptions(reason: "cannot lay out a \(width)×\(height) \(s.pixelFormat) frame") }
+        planesSize = Int(size)
+        // Made once here so an impossible conversion fails before any frame.
+        let first = try makeContext()
+        idle.append(first)
+    }
+
+    private func makeContext() throws(EncodeError) -> OpaquePointer {
+        guard let context = sws_getContext(Int32(width), Int32(height), input, Int32(width), Int32(height), output,
+                                           kinetic_sws_flags(), nil, nil, nil) else {
+            throw .invalidOptions(reason: "swscale cannot convert \(String(cString: av_get_pix_fmt_name(input))) " +
+                                  "to \(String(cString: av_get_pix_fmt_name(output)))")
+        }
+        if bt709 {
+            // sRGB in, BT.709 matrix out: full-range RGB to limited-range YUV.
+            let coefficients = sws_getCoefficients(SWS_CS_ITU709)
+            sws_setColorspaceDetails(context, coefficients, 1, coefficients, 0, 0, 1 << 16, 1 << 16)
+        }
+        return context
+    }
+
+    /// The planes of one packed frame (`stride` bytes a row).
+    func convert(_ bytes: [UInt8], stride: Int, width w: Int, height h: Int) throws(EncodeError) -> [UInt8] {
+        guard w == width, h == height, stride >= w * 4, bytes.count >= stride * h else {
+            throw .invalidImage(reason: "a \(w)×\(h) frame for a \(width)×\(height) animation")
+        }
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        let context: OpaquePointer
+        if let reused { context = reused } else { context = try makeContext() }
+        defer { lock.lock(); idle.append(context); lock.unlock() }
+        var planes = [UInt8](repeating: 0, count: planesSize)
+        let rows = bytes.withUnsafeBufferPointer { src in
+            planes.withUnsafeMutableBufferPointer { dst in
+                kinetic_sws_scale_packed(context, src.baseAddress, Int32(stride), Int32(width), Int32(height),
+                                         output, dst.baseAddress)
+            }
+        }
+        guard rows == Int32(height) else { throw .invalidImage(reason: "swscale converted \(rows) of \(height) rows") }
+        return planes
+    }
+
+    deinit {
+        for context in idle { sws_freeContext(context) }
+    }
+}

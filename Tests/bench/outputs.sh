@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The output formats' rows of `make bench` (issue 19), run at the end of run.sh or alone:
+#   KINETIC=.build/release/kinetic bash Tests/bench/outputs.sh
+#
+# 1. MP4: kinetic's whole render (simulate + rasterize + encode) against ffmpeg's libx264
+#    encode alone of the very PNG frames kinetic wrote, same CRF (23) and preset (medium);
+#    wall time, size and PSNR (RGB, against the PNG frames) as ratios of one run.
+# 2. WebP: kinetic's whole render against img2webp on the same frames, both lossless at
+#    method 4 (img2webp's defaults) and both lossy at quality 75.
+# 3. Per format, three gallery scenes: size, kinetic's wall time, PSNR against the PNG
+#    frames (ffmpeg decodes; WebP, which ffmpeg 5.1 cannot decode animated, is marked
+#    lossless or left blank), GIF beside the others.
+# Reports only: exits 0 unless a tool fails. Environment: KINETIC, BENCH_SCENE (the
+# head-to-head scene), BENCH_GALLERY (three scene names), BENCH_OUT (keep the files).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+kinetic=${KINETIC:-$root/.build/release/kinetic}
+case "$kinetic" in /*) ;; *) kinetic="$root/$kinetic" ;; esac
+scene=${BENCH_SCENE:-$here/scenes/app-screen.yaml}
+case "$scene" in /*) ;; *) scene="$PWD/$scene" ;; esac
+gallery=${BENCH_GALLERY:-snow tvos-card fireworks-button}
+
+for tool in "$kinetic" /usr/bin/time ffmpeg img2webp python3; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run make deps)" >&2; exit 1; }
+done
+if [ -n "${BENCH_OUT:-}" ]; then
+    work=$BENCH_OUT/outputs; rm -rf "$work"; mkdir -p "$work"
+else
+    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+fi
+cd "$work"
+
+# timed NAME COMMAND… — wall seconds in T_NAME, CPU seconds (user + system) in C_NAME,
+# peak RSS MiB in M_NAME. CPU time varies less than wall time on a shared machine.
+timed() {
+    local name=$1; shift
+    if ! /usr/bin/time -f '%e %M %U %S' -o "time-$name.txt" "$@" >"log-$name.txt" 2>&1; then
+        echo "bench: '$*' failed:" >&2; tail -20 "log-$name.txt" >&2; exit 1
+    fi
+    local secs kib user sys
+    read -r secs kib user sys < "time-$name.txt"
+    printf -v "T_$name" '%s' "$secs"
+    printf -v "C_$name" '%s' "$(python3 -c "print(f'{$user + $sys:.2f}')")"
+    printf -v "M_$name" '%s' "$((kib / 1024))"
+}
+ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
+kib() { python3 -c "import os, sys; print(f'{os.path.getsize(sys.argv[1]) / 1024:.0f}')" "$1"; }
+
+# psnr FILE FRAMES_DIR FPS [DECODER…] — mean PSNR (RGB) of FILE's frames against the PNG
+# frames; identical frames count as 100 dB.
+psnr() {
+    local file=$1 dir=$2 fps=$3; shift 3
+    local log=psnr-$(basename "$file").log
+    ffmpeg -v error "$@" -i "$file" -framerate "$fps" -i "$dir/frame-%04d.png" \
+        -lavfi "[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]psnr=stats_file=$log" -f null - >/dev/null
+    python3 - "$log" <<'PY'
+import re, sys
+vals = [min(100.0, float(v)) for v in re.findall(r'psnr_avg:(\S+)', open(sys.argv[1]).read())]
+print(f"{sum(vals) / len(vals):.2f}" if vals else "n/a")
+PY
+}
+
+# The scene's fps: `kinetic plan` knows the frame count, the scene file the rate.
+scene_fps() {
+    python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+try:
+    import yaml
+    print(yaml.safe_load(text)["scene"].get("fps", 50))
+except ImportError:
+    m = re.search(r'\bfps:\s*([0-9.]+)', text)
+    print(m.group(1) if m else 50)
+PY
+}
+
+fps=$(scene_fps "$scene")
+echo "bench: outputs — $(basename "$scene") at $fps fps" >&2
+"$kinetic" render "$scene" -o frames/ --quiet
+frames=$(ls frames | wc -l)
+
+# 1. MP4 head to head (interleaved, fastest of two).
+for run in 1 2; do
+    timed mp4_$run "$kinetic" render "$scene" -o kinetic.mp4 --quiet --crf 23
+    timed ffx264_$run ffmpeg -v error -y -framerate "$fps" -i frames/frame-%04d.png \
+        -c:v libx264 -crf 23 -preset medium -pix_fmt yuv420p ffmpeg.mp4
+done
+T_mp4=$(python3 -c "print(min($T_mp4_1, $T_mp4_2))"); T_ffx264=$(python3 -c "print(min($T_ffx264_1, $T_ffx264_2))")
+C_mp4=$(python3 -c "print(min($C_mp4_1, $C_mp4_2))"); C_ffx264=$(python3 -c "print(min($C_ffx264_1, $C_ffx264_2))")
+p_mp4=$(psnr kinetic.mp4 frames "$fps"); p_ffx264=$(psnr ffmpeg.mp4 frames "$fps")
+timed mp4x4 "$kinetic" render "$scene" -o kinetic-4x.mp4 --quiet \
+    --duration "$(python3 -c "print($frames * 4 / $fps)")"
+
+# 2. WebP against img2webp (frame duration in ms, as kinetic rounds it at this rate).
+ms=$(python3 -c "print(round(1000 / $fps))")
+timed webp "$kinetic" render "$scene" -o kinetic.webp --quiet
+timed img2webp img2webp -loop 0 -lossless -m 4 -d "$ms" frames/frame-*.png -o img2webp.webp
+timed webpq "$kinetic" render "$scene" -o kinetic-q75.webp --quiet --quality 75
+timed img2webpq img2webp -loop 0 -lossy -q 75 -m 4 -d "$ms" frames/frame-*.png -o img2webp-q75.webp
+
+cat <<EOF
+
+### kinetic outputs — $(basename "$scene"): $frames frames at $fps fps, $(nproc) cores
+
+Load average (1, 5, 15 min) after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown).
+
+| run | wall s | CPU s | peak RSS MiB | KiB | PSNR dB |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| kinetic render → MP4 (crf 23, medium; whole render) | $T_mp4 | $C_mp4 | $M_mp4_2 | $(kib kinetic.mp4) | $p_mp4 |
+| ffmpeg libx264 (crf 23, medium; PNG frames → MP4, encode alone) | $T_ffx264 | $C_ffx264 | $M_ffx264_2 | $(kib ffmpeg.mp4) | $p_ffx264 |
+| kinetic render → MP4, 4× frames | $T_mp4x4 | $C_mp4x4 | $M_mp4x4 | $(kib kinetic-4x.mp4) | |
+| kinetic render → WebP lossless (whole render) | $T_webp | $C_webp | $M_webp | $(kib kinetic.webp) | lossless |
+| img2webp -lossless -m 4 (PNG frames → WebP) | $T_img2webp | $C_img2webp | $M_img2webp | $(kib img2webp.webp) | lossless |
+| kinetic render → WebP --quality 75 | $T_webpq | $C_webpq | $M_webpq | $(kib kinetic-q75.webp) | |
+| img2webp -lossy -q 75 -m 4 | $T_img2webpq | $C_img2webpq | $M_img2webpq | $(kib img2webp-q75.webp) | |
+
+- MP4, kinetic ÷ ffmpeg: wall time $(ratio "$T_mp4" "$T_ffx264")×, CPU time $(ratio "$C_mp4" "$C_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.2f}')") dB; peak RSS 4× frames ÷ 1×: $(ratio "$M_mp4x4" "$M_mp4_2")×
+- WebP lossless, kinetic ÷ img2webp: wall time $(ratio "$T_webp" "$T_img2webp")×, CPU time $(ratio "$C_webp" "$C_img2webp")×, size $(ratio "$(stat -c %s kinetic.webp)" "$(stat -c %s img2webp.webp)")×; lossy q75: wall $(ratio "$T_webpq" "$T_img2webpq")×, size $(ratio "$(stat -c %s kinetic-q75.webp)" "$(stat -c %s img2webp-q75.webp)")×
+EOF
+
+# 3. Per format, three gallery scenes.
+echo
+echo "| scene | format | KiB | wall s | PSNR dB |"
+echo "| --- | --- | ---: | ---: | ---: |"
+for name in $gallery; do
+    s=$root/scenes/$name.yaml
+    f=$(scene_fps "$s")
+    echo "bench: outputs — $name" >&2
+    "$kinetic" render "$s" -o "$name-frames/" --quiet
+    n=$(ls "$name-frames" | wc -l)
+    for ext in gif apng webp mp4 webm mov; do
+        timed "g_$ext" "$kinetic" render "$s" -o "$name.$ext" --quiet
+        t=T_g_$ext
+        case $ext in
+            webp) p=lossless ;;
+            gif) # a GIF of a scene above 50 fps is resampled: compare only at the same rate
+                 if python3 -c "import sys; sys.exit(not $f <= 50)"; then p=$(psnr "$name.gif" "$name-frames" "$f"); else p=; fi ;;
+            webm) p=$(psnr "$name.webm" "$name-frames" "$f" -c:v libvpx-vp9) ;;
+            *) p=$(psnr "$name.$ext" "$name-frames" "$f") ;;
+        esac
+        echo "| $name ($n frames) | $ext | $(kib "$name.$ext") | ${!t} | $p |"
+    done
+done
+echo

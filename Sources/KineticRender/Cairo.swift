@@ -38,7 +38,7 @@ final class CairoSurface {
 
     /// A cleared image surface.
     static func image(_ format: SurfaceFormat, width: Int, height: Int) -> CairoSurface {
-        CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(width), Int32(height)))
+        CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(clamping: width), Int32(clamping: height)))
     }
 
     /// An ARGB32 image surface holding a copy of `image`'s pixels.
@@ -202,6 +202,10 @@ final class CairoContext {
     /// Returns false, changing nothing, for a map that is not finite and invertible: Cairo
     /// would put the whole context in a permanent error state, and such a map draws
     /// nothing anyway (a layer scaled to 0 has no area).
+    /// Whether Cairo ran out of memory while drawing (an image it could not allocate then
+    /// draws nothing: the frame must not be used).
+    var isOutOfMemory: Bool { cairo_status(raw) == CAIRO_STATUS_NO_MEMORY }
+
     @discardableResult
     func transform(_ m: Affine) -> Bool {
         let det = m.a * m.d - m.b * m.c

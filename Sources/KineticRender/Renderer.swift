@@ -11,10 +11,13 @@ public enum VectorFormat: String, Sendable, CaseIterable {
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// The output file could not be created or completed.
     case cannotWrite(path: String, reason: String)
+    /// The frame's pixels could not be allocated.
+    case outOfMemory(width: Int, height: Int)
 
     public var description: String {
         switch self {
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .outOfMemory(let w, let h): "out of memory: cannot allocate a \(w)×\(h) px frame"
         }
     }
 }
@@ -51,13 +54,23 @@ public struct Renderer: Sendable {
     /// The frame as premultiplied ARGB32 pixels, y down, antialiased; the same frame
     /// always gives the same bytes.
     public func render(_ frame: SceneFrame) -> PixelImage {
+        (try? rasterize(frame)) ?? PixelImage(width: 0, height: 0)
+    }
+
+    /// ``render(_:)`` for outputs: a frame whose pixels cannot be allocated is an error,
+    /// never a frame drawn without them.
+    public func rasterize(_ frame: SceneFrame) throws(RenderError) -> PixelImage {
         let (width, height) = pixelSize(of: frame.size)
         let surface = CairoSurface.image(.argb32, width: width, height: height)
+        guard (try? surface.check()) != nil, surface.width == width, surface.height == height else {
+            throw .outOfMemory(width: width, height: height)
+        }
         do {
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
             draw(frame, in: ctx)
             if debug { DebugOverlay.draw(frame, in: ctx) }
+            if ctx.isOutOfMemory { throw .outOfMemory(width: width, height: height) }
         }
         return PixelImage(width: width, height: height, stride: surface.stride, bytes: surface.bytes())
     }

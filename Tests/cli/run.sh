@@ -101,5 +101,7 @@ check "ctrl-c leaves neither the output nor a temporary file" bash -c "
     kill -INT \$pid; wait \$pid; code=\$?
     [ \$code = 130 ] && [ -z \"\$(ls -A int)\" ]"
 
+source "$here/hostile.sh"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -165,6 +165,12 @@ struct RenderCommand: ParsableCommand {
         if let scale { scene.settings.scale = scale }
         if let duration { scene.settings.duration = duration }
         if let fps { scene.settings.fps = fps }
+        if duration != nil || fps != nil,
+           let problem = SceneLoader.checkTiming(duration: scene.settings.duration, fps: scene.settings.fps,
+                                                 limits: limitOptions.limits) {
+            Terminal.error("--duration/--fps: \(problem)")
+            throw ExitStatus.usage
+        }
         if debug { scene.dynamics?.debug = true }
         if let background {
             guard let color = SceneValues.color(background) else {
@@ -197,13 +203,21 @@ struct RenderCommand: ParsableCommand {
         switch target {
         case .svg: try renderer.renderVector(tree, format: .svg, to: path)
         case .pdf: try renderer.renderVector(tree, format: .pdf, to: path)
-        default: try PNGWriter.write(renderer.render(tree), to: path)
+        default: try PNGWriter.write(renderer.rasterize(tree), to: path)
         }
     }
 
     /// Twelve evenly spaced frames, four to a row, labelled with frame and time.
     private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
         let n = min(12, count)
+        // The frames are rasterized together: all of them must fit the memory budget.
+        let size = renderer.pixelSize(of: timeline.scene.settings.size)
+        let bytes = Double(size.width) * Double(size.height) * 4 * Double(n + 1)
+        guard bytes <= Double(limitOptions.limits.maxMemory) else {
+            Terminal.error("--contact-sheet: \(n) frames of \(size.width)×\(size.height) px need about \(ByteCount.format(Int(bytes))), "
+                           + "over --max-memory \(limitOptions.maxMemory) (lower --scale)")
+            throw ExitStatus.usage
+        }
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
         // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.
         let simulation = Simulation(timeline: timeline)
@@ -211,7 +225,7 @@ struct RenderCommand: ParsableCommand {
         let trees = try indices.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
         let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
             let i = tree.index
-            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
+            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: try renderer.rasterize(tree))
         }
         let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)
         try PNGWriter.write(sheet, to: path)

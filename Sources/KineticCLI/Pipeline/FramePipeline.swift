@@ -35,7 +35,7 @@ struct FramePipeline {
             // Sequential: the scene's state advances frame by frame.
             let trees = try chunk.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
             let renderer = self.renderer
-            let rasters = try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
+            let rasters = try Parallel.map(trees, jobs: jobs) { try renderer.rasterize($0) }
             let carried = previous
             let encoded = try Parallel.map(Array(rasters.indices), jobs: jobs) { k in
                 try encode(rasters[k], k == 0 ? carried : rasters[k - 1])

@@ -10,6 +10,20 @@ public struct SceneLimits: Sendable {
     public var maxCanvasPixels = 64_000_000
     public var maxFrames = 100_000
     public var maxParticles = 1_000_000
+    /// The longest scene, in seconds (a day): simulation steps and GIF delays are counted
+    /// in integers from it.
+    public var maxDuration = 86_400.0
+    /// The memory budget in bytes (`--max-memory`, 4 GiB by default). The limits on
+    /// totals below derive from it, and a render's frames in flight are fitted into it.
+    public var maxMemory = 4 << 30
+    /// Layers in one frame once replicators expand (nested ones multiply), at about
+    /// 16 KiB each: 262,144 with the default budget.
+    public var maxLayerInstances: Int { maxMemory / 16_384 }
+    /// YAML nodes in one scene file, an alias counted again each time it is used (the
+    /// "billion laughs" defence), at about 8 KiB each decoded: 524,288 by default.
+    public var maxYAMLNodes: Int { maxMemory / 8_192 }
+    /// Bytes a live particle takes (its state, snapshot and draw record).
+    public static let bytesPerParticle = 256
     public init() {}
 }
 
@@ -96,9 +110,16 @@ public enum SceneLoader {
             layers: layerDecoder.ids, behaviorIDs: Set(((dynamics?.behaviors ?? []) + added).map(\.id)))
         eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }
+        let instances = layerInstances(layers)
+        if instances > Double(limits.maxLayerInstances) {
+            m["layers"]?.report("the replicators make \(Field.format(instances)) layers, over the limit of "
+                                + "\(limits.maxLayerInstances) layer instances (from --max-memory)")
+            return nil
+        }
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
                           dynamics: dynamics, events: events,
                           assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
+        scene.maxLayerInstances = limits.maxLayerInstances
         scene.bindings = bindings
         scene.behaviorAnimations = behaviorAnimations
         scene.layerIDs = layerDecoder.ids.mapValues(\.address)
@@ -136,11 +157,38 @@ public enum SceneLoader {
             (m["scale"] ?? m["size"] ?? f).report(problem)
             return nil
         }
-        if Double(s.frameCount) > Double(limits.maxFrames) || !(duration * s.fps).isFinite {
-            (m["duration"] ?? f).report("\(Field.format((duration * s.fps).rounded())) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)")
+        if let problem = checkTiming(duration: duration, fps: s.fps, limits: limits) {
+            (m["duration"] ?? f).report(problem)
             return nil
         }
         return s
+    }
+
+    /// The duration and frame-count limits, checked on the numbers before any becomes an
+    /// integer; nil when within them.
+    public static func checkTiming(duration: Double, fps: Double, limits: SceneLimits) -> String? {
+        if !(duration <= limits.maxDuration) {
+            return "a duration of \(Field.format(duration)) s is over the limit of \(Field.format(limits.maxDuration)) s"
+        }
+        let frames = (duration * fps).rounded()
+        if !(frames <= Double(limits.maxFrames)) {
+            return "\(Field.format(frames)) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)"
+        }
+        // The frames' own span: one frame at least, each 1 / fps long.
+        if !(max(frames, 1) / fps <= limits.maxDuration) {
+            return "at \(Field.format(fps)) fps the frames last longer than the limit of \(Field.format(limits.maxDuration)) s"
+        }
+        return nil
+    }
+
+    /// The layers a frame has with every replicator's model `instanceCount` (a Double:
+    /// nested counts multiply past any integer). Animated counts are checked per frame.
+    static func layerInstances(_ layers: [Layer]) -> Double {
+        layers.reduce(0) { total, layer in
+            let below = layerInstances(layer.sublayers)
+            let copies = layer.replicator.map { Double(max($0.instanceCount, 0)) * below } ?? below
+            return total + 1 + copies + (layer.mask.map { layerInstances([$0]) } ?? 0)
+        }
     }
 
     /// The canvas limit of section 9, in pixels; nil when within it.

@@ -1,0 +1,98 @@
+# Hostile and careless input (issue 14): sourced by run.sh, with its `check`, `$kinetic`,
+# `$scenes` and `$tmp`. Every case runs under a time bound generous for a loaded CI
+# machine and, where memory is the risk, under `ulimit -v`; none may crash (no Swift
+# runtime failure, no signal), and each refusal names FILE:LINE:COL or the flag.
+hostile=$scenes/hostile
+
+# bounded SECONDS KBYTES COMMAND… — the command under a time and virtual-memory cap;
+# stdout and stderr in $tmp/stdout and $tmp/stderr.
+bounded() {
+    local secs=$1 mem=$2; shift 2
+    ( ulimit -v "$mem"; exec timeout -k 5 "$secs" "$@" ) >"$tmp/stdout" 2>"$tmp/stderr"
+}
+
+# no_crash_report — stderr has none of the Swift runtime's or Chipmunk's crash reports.
+no_crash_report() {
+    ! grep -qE 'Backtracing|Fatal error|Program crashed|runtime failure|Aborting due to|CRITICAL' "$tmp/stderr" ||
+        { echo "crash report:"; head -c 1500 "$tmp/stderr"; return 1; }
+}
+
+# refuses CODE REGEX COMMAND… — exits CODE within 60 s and 4 GB, stderr matches REGEX.
+refuses() {
+    local want=$1 pattern=$2; shift 2
+    bounded 60 4000000 "$@"; local got=$?
+    [ "$got" = "$want" ] || { echo "exit $got, wanted $want"; head -c 1500 "$tmp/stderr"; return 1; }
+    no_crash_report || return 1
+    grep -qE -- "$pattern" "$tmp/stderr" || { echo "stderr lacks /$pattern/:"; head -c 1500 "$tmp/stderr"; return 1; }
+}
+
+# --- Crashes: numbers checked before they become integers or sizes -------------------
+check "duration 1e18 is refused at its key" refuses 65 'duration-1e18.yaml:2:44: scene.duration: .*over the limit of 86400 s' \
+    "$kinetic" validate "$hostile/duration-1e18.yaml"
+check "a 29-digit duration is refused at its key" refuses 65 'duration-29-digits.yaml:2:44: scene.duration: ' \
+    "$kinetic" validate "$hostile/duration-29-digits.yaml"
+check "fps 1e300 is refused with the frame limit" refuses 65 'fps-1e300.yaml:2:47: scene.duration: 1e\+300 frames exceed the limit of 100000' \
+    "$kinetic" validate "$hostile/fps-1e300.yaml"
+check "fps 1e-20 for 3e20 s (3 frames) is refused" refuses 65 'fps-tiny-duration-huge.yaml:2:47: scene.duration: ' \
+    "$kinetic" validate "$hostile/fps-tiny-duration-huge.yaml"
+check "--duration 1e30 is a usage error" refuses 64 '^--duration/--fps: a duration of 1e\+30 s is over the limit' \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --duration 1e30
+check "--fps 1e30 is a usage error" refuses 64 '^--duration/--fps: 5e\+29 frames exceed the limit' \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --fps 1e30
+check "--fps 1e-20 (one frame lasting 1e20 s) is a usage error" refuses 64 'at 1e-20 fps the frames last longer than the limit' \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --fps 1e-20
+check "emitter contents of 1e300 pt are refused at their size" \
+    refuses 65 'emitter-contents-huge.yaml:10:64: layers\[0\]\.emitterCells\[0\]\.contents\.size: each side .* at most 10000 pt' \
+    "$kinetic" validate "$hostile/emitter-contents-huge.yaml"
+check "an emitter pre-warmed 1e300 s is refused (it would step for ever)" \
+    refuses 65 'emitter-preroll-huge.yaml:8:16: layers\[0\]\.beginTime: -1e\+300 is out of range -3600…86400' \
+    "$kinetic" validate "$hostile/emitter-preroll-huge.yaml"
+check "an attachment of frequency 1e300 is refused by validate (Chipmunk aborted on it)" \
+    refuses 65 'attachment-absurd.yaml:8:95: dynamics\.behaviors\[0\]\.attachment\.frequency: must be ≥ 0 and ≤ 10000, got 1e\+300' \
+    "$kinetic" validate "$hostile/attachment-absurd.yaml"
+check "the stiffest accepted spring renders or blows up with exit 70, never aborts" bash -c "
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render '$hostile/attachment-stiff.yaml' -o stiff.gif --quiet ) 2>stiff.err; c=\$?
+    cat stiff.err; ! grep -qE 'Backtracing|Aborting' stiff.err &&
+    { [ \$c = 0 ] || { [ \$c = 70 ] && grep -q 'blew up at t = .* item .box.' stiff.err; }; }"
+check "validate refuses the physics' ranges at their keys" bash -c "
+    '$kinetic' validate '$hostile/dynamics-ranges.yaml' 2>r.txt; [ \$? = 65 ] || exit 1; cat r.txt
+    grep -q 'dynamics-ranges.yaml:8:20: dynamics.referenceBounds: must be finite and within ±10000000' r.txt &&
+    grep -q 'dynamics-ranges.yaml:10:42: dynamics.behaviors\[0\].gravity.magnitude: must be finite' r.txt &&
+    grep -q 'dynamics-ranges.yaml:11:88: dynamics.behaviors\[1\].itemBehavior.density: must be > 0 and ≤ 1000000, got 10000000' r.txt &&
+    grep -q 'dynamics-ranges.yaml:12:60: dynamics.behaviors\[2\].field.strength: must be finite' r.txt &&
+    grep -q 'dynamics-ranges.yaml:13:41: dynamics.behaviors\[3\].collision.insets: must be finite' r.txt &&
+    grep -q 'dynamics-ranges.yaml:14:22: dynamics.behaviors\[4\].push.items\[0\]: .far.: a dynamic item.s center must be finite' r.txt"
+check "SIGQUIT stops a render like SIGTERM: no crash report, no temporary file" bash -c "
+    mkdir quit; '$kinetic' render '$scenes/moving-square.yaml' -o quit/long.gif --duration 600 --scale 8 --quiet 2>quit.err & pid=\$!
+    sleep 1; [ -n \"\$(ls -A quit)\" ] || { echo 'no temporary file while rendering'; exit 1; }
+    kill -QUIT \$pid; wait \$pid; code=\$?; cat quit.err
+    [ \$code = 131 ] && [ -z \"\$(ls -A quit)\" ] && ! grep -q Backtracing quit.err"
+
+# --- Memory: limits on totals, checked before allocating ---------------------------
+check "nested replicators (10^10 layers) are refused at load" \
+    refuses 65 'replicators-nested.yaml:5:3: layers: the replicators make 10000100001 layers, over the limit of 262144 layer instances' \
+    "$kinetic" validate "$hostile/replicators-nested.yaml"
+check "an animated count that multiplies past the limit stops the render" \
+    refuses 65 'replicators-animated.yaml: at t = 0.100 s the replicators make more than 262144 layers' \
+    "$kinetic" render "$hostile/replicators-animated.yaml" -o rep.gif --quiet
+check "the particle limit is on all emitters together" \
+    refuses 65 "particles-together.yaml: emitter 'e.' and the others: 1000001 live particles at t = .* exceed the limit of 1000000" \
+    "$kinetic" render "$hostile/particles-together.yaml" -o part.gif --quiet
+check "--max-particles 2000000 lets the three emitters render" bash -c "
+    ( ulimit -v 4000000; exec timeout 120 '$kinetic' render '$hostile/particles-together.yaml' -o part.gif --quiet --max-particles 2000000 --frames 0-1 ) && [ -s part.gif ]"
+check "a canvas side past Cairo's 32767 px is a usage error, not a crash" \
+    refuses 64 "max-canvas-side must be 1…32767" \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --max-canvas-side 100000
+check "a canvas over the memory budget is refused before rendering" bash -c "
+    printf 'kinetic: 1\nscene: {size: [30000, 30000], scale: 1, fps: 10, duration: 0.2}\nlayers:\n  - {bounds: [5, 5], backgroundColor: red}\n' > huge.yaml
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render huge.yaml -o huge.gif --max-canvas-side 30000 --max-canvas-pixels 900000000 ) 2>h.err; c=\$?
+    cat h.err; [ \$c = 64 ] && grep -q 'a 30000×30000 px frame needs about .* over the memory budget' h.err && [ ! -e huge.gif ]"
+check "--max-memory takes sizes and refuses nonsense" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o mm.gif --quiet --max-memory 512M &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o mm.gif --quiet --max-memory 12X 2>mm.err; [ \$? = 64 ] && grep -q 'max-memory takes a size' mm.err"
+check "fewer workers when frames in flight would not fit --max-memory" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o w.gif --jobs 8 --scale 30 --max-memory 500M 2>w.err; c=\$?; cat w.err
+    [ \$c = 0 ] && grep -q 'warning: [1-7] workers instead of 8' w.err"
+check "a contact sheet over the memory budget is refused" \
+    refuses 64 "--contact-sheet: 12 frames of 3600×2400 px need about .* over --max-memory 256M" \
+    "$kinetic" render "$scenes/moving-square.yaml" --contact-sheet cs.png --scale 30 --max-memory 256M --quiet

@@ -198,18 +198,28 @@ final class CairoContext {
     func translate(_ x: Double, _ y: Double) { transform((1, 0, 0, 1, x, y)) }
     func scale(_ sx: Double, _ sy: Double) { transform((sx, 0, 0, sy, 0, 0)) }
 
-    /// Applies `m` to user space (the new user space maps through `m` into the old one).
-    /// Returns false, changing nothing, for a map that is not finite and invertible: Cairo
-    /// would put the whole context in a permanent error state, and such a map draws
-    /// nothing anyway (a layer scaled to 0 has no area).
     /// Whether Cairo ran out of memory while drawing (an image it could not allocate then
     /// draws nothing: the frame must not be used).
     var isOutOfMemory: Bool { cairo_status(raw) == CAIRO_STATUS_NO_MEMORY }
 
+    /// The largest device scale a drawing may have: Cairo's fixed-point device coordinates
+    /// end at ±2²³ px, and past this its arcs take unbounded time (a layer scaled by 1e40
+    /// with a corner radius ran for minutes). Such a layer is not drawn.
+    static let largestDeviceScale = 8_388_608.0
+
+    /// Applies `m` to user space (the new user space maps through `m` into the old one).
+    /// Returns false, changing nothing, for a map that is not finite and invertible: Cairo
+    /// would put the whole context in a permanent error state, and such a map draws
+    /// nothing anyway (a layer scaled to 0 has no area); and for one that scales past
+    /// ``largestDeviceScale``.
     @discardableResult
     func transform(_ m: Affine) -> Bool {
         let det = m.a * m.d - m.b * m.c
         guard det.isFinite, det != 0, m.tx.isFinite, m.ty.isFinite else { return false }
+        // The new device map's linear part, m then the current one: no entry past the limit.
+        let c = matrix
+        let linear = [m.a * c.a + m.b * c.c, m.a * c.b + m.b * c.d, m.c * c.a + m.d * c.c, m.c * c.b + m.d * c.d]
+        guard linear.allSatisfy({ abs($0) <= Self.largestDeviceScale }) else { return false }
         var cm = cairo_matrix_t()
         cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
         cairo_transform(raw, &cm)

@@ -96,3 +96,23 @@ check "fewer workers when frames in flight would not fit --max-memory" bash -c "
 check "a contact sheet over the memory budget is refused" \
     refuses 64 "--contact-sheet: 12 frames of 3600×2400 px need about .* over --max-memory 256M" \
     "$kinetic" render "$scenes/moving-square.yaml" --contact-sheet cs.png --scale 30 --max-memory 256M --quiet
+
+# --- Hangs and super-linear time -----------------------------------------------------
+mkdir -p big && ( cd big && python3 "$here/gen_hostile.py" )
+check "YAML aliases expanding to 2^22 layers are refused (billion laughs)" \
+    refuses 65 'laughs.yaml:[0-9]+:[0-9]+: the file has more than 524288 YAML nodes, aliases counted each time' \
+    "$kinetic" validate big/laughs.yaml
+check "20,000 chained references validate and render (linear ordering)" bash -c "
+    ( ulimit -v 4000000; timeout 60 '$kinetic' validate big/chain.yaml && timeout 60 '$kinetic' render big/chain.yaml -o chain.gif --quiet ) && [ -s chain.gif ]"
+check "a 5,000-reference cycle is reported quickly, naming it" \
+    refuses 65 'cycle.yaml:4:25: layers\[0\]\.position\[0\]: reference cycle: l0\.position\.x → l1\.position\.x → ' \
+    timeout 30 "$kinetic" validate big/cycle.yaml
+check "a 100,000-segment stroked path is refused at its key" \
+    refuses 65 'stroke.yaml:4:[0-9]+: layers\[0\]\.path: the path has 100001 segments, over the limit of 10000' \
+    "$kinetic" validate big/stroke.yaml
+check "a 100,000-segment collision boundary is refused at its key" \
+    refuses 65 'boundary.yaml:8:[0-9]+: dynamics\.behaviors\[1\]\.collision\.boundaries\[0\]\.path: the path has 100001 segments' \
+    "$kinetic" validate big/boundary.yaml
+check "a layer scaled by 1e40 with a corner radius renders at once, the rest drawn" bash -c "
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render '$hostile/scale-1e40.yaml' -o s40.png --frame 0 --quiet ) &&
+    [ \"\$(convert s40.png -format '%[pixel:p{6,6}]' info:)\" = 'srgb(0,0,255)' ]"

@@ -6,7 +6,21 @@ extension Field {
     /// A path value of section 3.1: SVG path data, a primitive or a named shape (built
     /// once, from constant parameters: see `namedShapeState`). Live cubics and
     /// references are reported as not yet supported.
+    /// The most elements a path may have: stroking self-intersecting paths and colliding
+    /// with boundary segments take superlinear time (300,000 random segments stroked for
+    /// minutes; 30,000 take seconds).
+    static let maxPathElements = 10_000
+
     var path: BezierPath? {
+        guard let path = unlimitedPath else { return nil }
+        guard path.elements.count <= Self.maxPathElements else {
+            report("the path has \(path.elements.count) segments, over the limit of \(Self.maxPathElements)")
+            return nil
+        }
+        return path
+    }
+
+    private var unlimitedPath: BezierPath? {
         switch node {
         case .scalar(let s):
             let text = s.string
@@ -171,6 +185,10 @@ extension Field {
             let points = items.map(numbers.point)
             guard !points.contains(where: { $0 == nil }) else { return nil }
             guard points.count >= 2 else { f.report("a polyline needs at least 2 points"); return nil }
+            guard points.count <= Self.maxPathElements else {
+                f.report("the polyline has \(points.count) points, over the limit of \(Self.maxPathElements)")
+                return nil
+            }
             guard let closed = m["closed"].map({ $0.bool }) ?? false else { return nil }
             return .polyline(points.compactMap { $0 }, closed: closed)
         default:  // star

@@ -66,6 +66,13 @@ public enum SceneLoader {
         } catch let error as YamlError {
             throw SceneLoadError(problems: [syntaxProblem(error, file: file)])
         }
+        // Aliases share their anchor's node, so the tree can be exponentially larger than
+        // the text: it is counted (within the budget) before anything walks it.
+        if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
+            diagnostics.report("the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they "
+                               + "are used (the limit from --max-memory)", at: mark, keyPath: "")
+            throw SceneLoadError(problems: diagnostics.problems)
+        }
         let top = Field(node: root, keyPath: "", diagnostics: diagnostics)
         let scene = read(top, file: file, baseDirectory: baseDirectory, limits: limits)
         if let scene, diagnostics.problems.isEmpty { return scene }
@@ -177,6 +184,24 @@ public enum SceneLoader {
         // The frames' own span: one frame at least, each 1 / fps long.
         if !(max(frames, 1) / fps <= limits.maxDuration) {
             return "at \(Field.format(fps)) fps the frames last longer than the limit of \(Field.format(limits.maxDuration)) s"
+        }
+        return nil
+    }
+
+    /// Counts the nodes under `root` as the decoders will walk them (an alias's node every
+    /// time it is used), stopping once `budget` is spent: then the mark of the node that
+    /// spent it (an alias's anchor, typically); nil within the budget.
+    static func nodeBudgetOverrun(_ root: Node, budget: Int) -> Mark? {
+        var left = budget
+        var stack = [root]
+        while let node = stack.popLast() {
+            left -= 1
+            if left < 0 { return node.mark }
+            switch node {
+            case .scalar, .alias: break
+            case .sequence(let seq): stack.append(contentsOf: seq)
+            case .mapping(let map): for (k, v) in map { stack.append(k); stack.append(v) }
+            }
         }
         return nil
     }

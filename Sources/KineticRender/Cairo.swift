@@ -29,6 +29,21 @@ enum SurfaceFormat {
     var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
 }
 
+/// The bytes a stream surface writes, collected in memory.
+final class ByteSink {
+    var bytes: [UInt8] = []
+    /// The creation date written into PDFs (Cairo would write the current time).
+    static let fixedDate = "2000-01-01T00:00:00Z"
+
+    /// Cairo 1.16 writes a set date without the `D:` a PDF date starts with; the same
+    /// date to the minute, `D:` included, has the same length, so the offsets stay right.
+    func fixPDFDate() {
+        let written = Array("/CreationDate (20000101000000Z)".utf8), fixed = Array("/CreationDate (D:200001010000Z)".utf8)
+        guard written.count == fixed.count, let start = bytes.firstRange(of: written)?.lowerBound else { return }
+        bytes.replaceSubrange(start..<(start + written.count), with: fixed)
+    }
+}
+
 /// An owned cairo_surface_t.
 final class CairoSurface {
     let raw: OpaquePointer
@@ -67,10 +82,25 @@ final class CairoSurface {
     }
 
     /// A vector surface writing to `path`, `width`×`height` points.
-    static func vector(svg: Bool, path: String, width: Double, height: Double) -> CairoSurface {
-        CairoSurface(raw: svg ? cairo_svg_surface_create(path, width, height)
-                              : cairo_pdf_surface_create(path, width, height))
+    /// A vector surface writing its file into `sink` (the caller writes the bytes out
+    /// atomically). A PDF's creation and modification dates are fixed, so the same frame
+    /// always gives the same bytes.
+    static func vector(svg: Bool, width: Double, height: Double, into sink: ByteSink) -> CairoSurface {
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes
+                .append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }
+        let surface = CairoSurface(raw: svg ? cairo_svg_surface_create_for_stream(write, closure, width, height)
+                                            : cairo_pdf_surface_create_for_stream(write, closure, width, height))
+        surface.sink = sink
+        if !svg { cairo_pdf_surface_set_metadata(surface.raw, CAIRO_PDF_METADATA_CREATE_DATE, ByteSink.fixedDate) }
+        return surface
     }
+    /// Keeps a stream surface's sink alive as long as the surface.
+    private var sink: ByteSink?
 
     var width: Int { Int(cairo_image_surface_get_width(raw)) }
     var height: Int { Int(cairo_image_surface_get_height(raw)) }

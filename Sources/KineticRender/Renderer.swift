@@ -75,26 +75,33 @@ public struct Renderer: Sendable {
         return PixelImage(width: width, height: height, stride: surface.stride, bytes: surface.bytes())
     }
 
-    /// Writes the frame as a vector file one unit per point (`scale` does not apply).
-    /// Shadows are embedded as bitmaps at one pixel per point. The file appears at `path`
-    /// only once complete.
-    /// - Throws: `RenderError.cannotWrite` when the file cannot be created or completed.
-    public func renderVector(_ frame: SceneFrame, format: VectorFormat, to path: String) throws(RenderError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
-        let surface = CairoSurface.vector(svg: format == .svg, path: temporary,
-                                          width: max(frame.size.width, 0), height: max(frame.size.height, 0))
+    /// The frame as a vector file's bytes, one unit per point (`scale` does not apply).
+    /// Shadows are embedded as bitmaps at one pixel per point. The caller writes them out
+    /// (atomically); Cairo's status is checked after drawing and after finishing.
+    /// - Throws: `RenderError.cannotWrite` (with `path` for the message) when Cairo fails.
+    public func vectorData(_ frame: SceneFrame, format: VectorFormat, for path: String) throws(RenderError) -> [UInt8] {
+        let sink = ByteSink()
+        let surface = CairoSurface.vector(svg: format == .svg, width: max(frame.size.width, 0),
+                                          height: max(frame.size.height, 0), into: sink)
         do {
             let ctx = CairoContext(surface)
             draw(frame, rasterDensity: 2, in: ctx)
+            if ctx.isOutOfMemory { throw .cannotWrite(path: path, reason: "out of memory") }
         }
         surface.finish()
-        do {
-            try surface.check()
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .cannotWrite(path: path, reason: error.description)
+        do { try surface.check() } catch { throw .cannotWrite(path: path, reason: error.description) }
+        if format == .pdf { sink.fixPDFDate() }
+        return sink.bytes
+    }
+
+    /// Writes ``vectorData(_:format:for:)`` to `path` through a temporary file renamed
+    /// into place (the CLI uses `AtomicFile`; this is for tests and tools).
+    /// - Throws: `RenderError.cannotWrite` when the file cannot be created or completed.
+    public func renderVector(_ frame: SceneFrame, format: VectorFormat, to path: String) throws(RenderError) {
+        let bytes = try vectorData(frame, format: format, for: path)
+        let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).partial"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw .cannotWrite(path: path, reason: "cannot create the file")
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -116,3 +116,52 @@ check "a 100,000-segment collision boundary is refused at its key" \
 check "a layer scaled by 1e40 with a corner radius renders at once, the rest drawn" bash -c "
     ( ulimit -v 4000000; exec timeout 60 '$kinetic' render '$hostile/scale-1e40.yaml' -o s40.png --frame 0 --quiet ) &&
     [ \"\$(convert s40.png -format '%[pixel:p{6,6}]' info:)\" = 'srgb(0,0,255)' ]"
+
+# --- Outputs that lie ----------------------------------------------------------------
+check "-o '' is a usage error" refuses 64 "-o needs a file or folder name" \
+    "$kinetic" render "$scenes/moving-square.yaml" -o ''
+check "a frame pattern 10 GB wide is a usage error" refuses 64 "at most 2 digits wide" \
+    "$kinetic" render "$scenes/moving-square.yaml" -o 'p-%09999999999d.png'
+check "PDF is byte-identical run to run (fixed creation date)" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o p1.pdf --frame 10 --quiet && sleep 1.1 &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o p2.pdf --frame 10 --quiet && cmp p1.pdf p2.pdf &&
+    grep -aq 'CreationDate (D:200001010000Z)' p1.pdf"
+check "SVG and PDF into a read-only folder exit 73 and leave nothing" bash -c "
+    mkdir rov && chmod 500 rov && if [ \$(id -u) = 0 ]; then touch rov-blocker; dir=rov-blocker; else dir=rov; fi
+    for ext in svg pdf; do
+        '$kinetic' render '$scenes/moving-square.yaml' -o \$dir/x.\$ext --frame 1 --quiet 2>v.err; c=\$?
+        [ \$c = 73 ] || { echo \"\$ext: exit \$c\"; cat v.err; exit 1; }
+    done; [ -z \"\$(ls -A rov)\" ]"
+# A 16 KB tmpfs is a full disk (root only; elsewhere the check says it was skipped).
+full_disk() {
+    local fmt=$1 dir=$tmp/full-$1
+    mkdir -p "$dir"
+    if ! mount -t tmpfs -o size=16k tmpfs "$dir" 2>/dev/null; then echo "skipped: cannot mount a tmpfs"; return 0; fi
+    head -c 12000 /dev/zero > "$dir/filler"
+    local args=(--frame 3); [ "$fmt" = gif ] && args=()
+    "$kinetic" render "$scenes/inspect-cases.yaml" -o "$dir/out.$fmt" "${args[@]}" --scale 4 --quiet 2>"$tmp/full.err"; local c=$?
+    local left; left=$(ls -A "$dir" | grep -v '^filler$')
+    umount "$dir"
+    cat "$tmp/full.err"
+    [ "$c" = 73 ] && [ -z "$left" ] && grep -q "No space left on device" "$tmp/full.err"
+}
+for fmt in pdf svg png gif; do
+    check "$fmt to a full disk exits 73 and leaves nothing" full_disk $fmt
+done
+check "a killed run's temporary file is removed by the next run, which says so" bash -c "
+    mkdir stale && touch stale/.out.gif.999999999.abc123.tmp stale/.keep.tmp stale/.other.gif.$$.zz9.tmp
+    '$kinetic' render '$scenes/moving-square.yaml' -o stale/out.gif --quiet 2>s.err; c=\$?; cat s.err
+    [ \$c = 0 ] && [ ! -e stale/.out.gif.999999999.abc123.tmp ] && [ -e stale/.keep.tmp ] &&
+    grep -q 'removed stale/.out.gif.999999999.abc123.tmp, a temporary file left by process 999999999' s.err"
+check "SIGHUP, SIGPIPE and SIGUSR1 leave no temporary file" bash -c "
+    for sig in HUP PIPE USR1; do
+        mkdir sig-\$sig; '$kinetic' render '$scenes/moving-square.yaml' -o sig-\$sig/long.gif --duration 600 --scale 8 --quiet 2>/dev/null & pid=\$!
+        sleep 1; [ -n \"\$(ls -A sig-\$sig)\" ] || { echo \"\$sig: no temporary file while rendering\"; exit 1; }
+        kill -\$sig \$pid; wait \$pid; code=\$?
+        [ -z \"\$(ls -A sig-\$sig)\" ] && [ \$code -gt 128 ] || { echo \"\$sig: exit \$code, left \$(ls -A sig-\$sig)\"; exit 1; }
+    done"
+check "frames of an earlier, longer render are removed; frames in range are kept" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o stalef/ --quiet --duration 1 && [ \$(ls stalef | wc -l) = 50 ] &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o stalef/ --frames 0-9 2>f.err >/dev/null; cat f.err
+    [ \$(ls stalef | wc -l) = 25 ] && [ -f stalef/frame-0024.png ] && [ ! -e stalef/frame-0025.png ] &&
+    grep -q 'removed 25 frames of an earlier render past the last frame (24) from stalef' f.err"

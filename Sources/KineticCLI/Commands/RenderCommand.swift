@@ -80,6 +80,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard output != nil || contactSheet != nil || discard else { throw ValidationError("give an output with -o (or --contact-sheet)") }
+        if output?.isEmpty == true { throw ValidationError("-o needs a file or folder name, not an empty one") }
         if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be greater than 0") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be greater than 0") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be greater than 0") }
@@ -98,7 +99,7 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--frame and --time go with a .png, .svg or .pdf output")
             }
             if case .pngFrames(let pattern) = target, !OutputTarget.isValidPattern(pattern) {
-                throw ValidationError("\(output): a frame pattern needs exactly one %d (e.g. frame-%04d.png)")
+                throw ValidationError("\(output): a frame pattern needs exactly one %d, at most 2 digits wide (e.g. frame-%04d.png)")
             }
         }
         if let contactSheet, !contactSheet.lowercased().hasSuffix(".png") {
@@ -122,6 +123,15 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode(error.exitCode)
         }
         sceneRenderer.renderer.debug = debug
+        // What killed runs and longer renders left beside the outputs goes first.
+        for path in [output, contactSheet].compactMap({ $0 }) {
+            if case .pngFrames(let pattern) = OutputTarget.parse(path) {
+                StaleOutputs.removeTemporaries(besides: pattern)
+                StaleOutputs.removeFrames(of: pattern, from: scene.frameCount)
+            } else {
+                StaleOutputs.removeTemporaries(besides: path)
+            }
+        }
         let timeline = sceneRenderer.timeline, renderer = sceneRenderer.renderer
         let fps = sceneRenderer.fps
         let count = scene.frameCount
@@ -201,8 +211,8 @@ struct RenderCommand: ParsableCommand {
 
     private func writeStill(_ tree: SceneFrame, target: OutputTarget, path: String, renderer: Renderer) throws {
         switch target {
-        case .svg: try renderer.renderVector(tree, format: .svg, to: path)
-        case .pdf: try renderer.renderVector(tree, format: .pdf, to: path)
+        case .svg: try AtomicFile.write(renderer.vectorData(tree, format: .svg, for: path), to: path)
+        case .pdf: try AtomicFile.write(renderer.vectorData(tree, format: .pdf, for: path), to: path)
         default: try PNGWriter.write(renderer.rasterize(tree), to: path)
         }
     }

@@ -165,3 +165,47 @@ check "frames of an earlier, longer render are removed; frames in range are kept
     '$kinetic' render '$scenes/moving-square.yaml' -o stalef/ --frames 0-9 2>f.err >/dev/null; cat f.err
     [ \$(ls stalef | wc -l) = 25 ] && [ -f stalef/frame-0024.png ] && [ ! -e stalef/frame-0025.png ] &&
     grep -q 'removed 25 frames of an earlier render past the last frame (24) from stalef' f.err"
+
+# --- Validation that agrees with rendering; errors at the right place ----------------
+check "a duplicate key is reported where it is, not at 1:1" refuses 65 \
+    "duplicate-key.yaml:5:41: duplicate key 'opacity' in one mapping" "$kinetic" validate "$hostile/duplicate-key.yaml"
+check "a control character is reported where it is" refuses 65 \
+    "control-character.yaml:4:46: YAML syntax error: control characters are not allowed" "$kinetic" validate "$hostile/control-character.yaml"
+check "UTF-16 without a byte-order mark is named, at its first NUL" refuses 65 \
+    "utf16-no-bom.yaml:1:2: a NUL character: the file is UTF-16 without a byte-order mark" "$kinetic" validate "$hostile/utf16-no-bom.yaml"
+check "seed 9223372036854775807 is an integer" status_is 0 "$kinetic" validate "$hostile/seed-max.yaml"
+check "!!str 1 is no number; fontSize 1e9 is refused (no Pango CRITICAL)" bash -c "
+    '$kinetic' validate '$hostile/number-edges.yaml' 2>e.txt; [ \$? = 65 ] || exit 1; cat e.txt
+    grep -q 'number-edges.yaml:3:72: scene.fps: expected a number, found the string .10. (tagged !!str)' e.txt &&
+    grep -q 'number-edges.yaml:5:40: layers\[0\].fontSize: fontSize must be at most 10000, found 1000000000' e.txt &&
+    ! grep -q seed e.txt"
+
+# --- Assets and trust ------------------------------------------------------------------
+make_assets() { # make_assets SCENE — the scene and the files it names, in ./trust
+    rm -rf trust outside.png; mkdir trust; cp "$1" trust/
+    convert -size 4x4 xc:red outside.png && ln -s ../outside.png trust/link.png && mkfifo trust/fifo.png &&
+    printf 'not a png\n' > trust/text.png &&
+    python3 -c "
+import struct, zlib
+ihdr = struct.pack('>IIBBBBB', 20000, 20000, 8, 6, 0, 0, 0)
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open('trust/huge.png', 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr) + chunk(b'IEND', b''))"
+}
+check "assets outside the scene's folder, FIFOs, huge and non-PNG files are refused at their keys, at once" bash -c "
+    $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
+    ( ulimit -v 4000000; exec timeout 30 '$kinetic' validate trust/assets-escape.yaml ) 2>a.txt; c=\$?; cat a.txt; [ \$c = 65 ] &&
+    grep -q \"assets-escape.yaml:7:16: layers\[0\].contents: asset '/etc/hostname.png' is outside the scene's folder (an absolute path)\" a.txt &&
+    grep -q \"assets-escape.yaml:8:16: layers\[1\].contents: asset '../outside.png' is outside the scene's folder (it resolves to\" a.txt &&
+    grep -q \"assets-escape.yaml:9:16: layers\[2\].contents: asset 'link.png' is outside the scene's folder\" a.txt &&
+    grep -q \"assets-escape.yaml:10:16: layers\[3\].contents: asset 'fifo.png' is not a regular file\" a.txt &&
+    grep -q \"assets-escape.yaml:11:16: layers\[4\].contents: image asset 'huge.png' is 20000×20000 px, over the limit\" a.txt &&
+    grep -q \"assets-escape.yaml:12:16: layers\[5\].contents: cannot read image asset 'text.png': not a PNG file\" a.txt"
+check "--allow-any-path trusts the paths, never a FIFO or a huge image" bash -c "
+    $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
+    ( exec timeout 30 '$kinetic' validate trust/assets-escape.yaml --allow-any-path ) 2>a.txt; c=\$?; cat a.txt; [ \$c = 65 ] &&
+    [ \$(wc -l < a.txt) = 4 ] && grep -q \"missing asset file '/etc/hostname.png'\" a.txt && grep -q 'fifo.png. is not a regular file' a.txt &&
+    grep -q \"'huge.png' is 20000×20000 px\" a.txt && grep -q \"'text.png': not a PNG file\" a.txt"
+check "--asset-root widens the root to a named folder" bash -c "
+    $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
+    printf 'kinetic: 1\nscene: {size: [40, 30], duration: 0.2}\nlayers:\n  - {contents: ../outside.png, bounds: [5, 5]}\n' > trust/up.yaml
+    '$kinetic' validate trust/up.yaml 2>/dev/null; [ \$? = 65 ] && '$kinetic' validate trust/up.yaml --asset-root ."

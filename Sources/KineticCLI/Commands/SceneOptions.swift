@@ -17,6 +17,10 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Memory budget (bytes, or with K, M, G); the limits on layer instances, YAML nodes and frames in flight derive from it.",
                                valueName: "SIZE"))
     var maxMemory = "4G"
+    @Option(help: ArgumentHelp("Folder image assets must resolve inside (default: the scene file's folder).", valueName: "DIR"))
+    var assetRoot: String?
+    @Flag(help: "Trust the scene's asset paths: absolute paths, .. and symlinks leaving the asset root.")
+    var allowAnyPath = false
 
     /// Cairo draws images up to 32767 pixels a side.
     static let largestCanvasSide = 32767
@@ -47,7 +51,18 @@ struct LimitOptions: ParsableArguments {
         l.maxCanvasPixels = min(maxCanvasPixels, bytes / 4)
         l.maxFrames = min(maxFrames, bytes / 1024)
         l.maxParticles = min(maxParticles, bytes / SceneLimits.bytesPerParticle)
+        l.assets.root = assetRoot
+        l.assets.allowsAnyPath = allowAnyPath
         return l
+    }
+
+    /// The flags again, for a child process (`batch` renders each scene in one).
+    var arguments: [String] {
+        var a = ["--max-canvas-side", String(maxCanvasSide), "--max-canvas-pixels", String(maxCanvasPixels),
+                 "--max-frames", String(maxFrames), "--max-particles", String(maxParticles), "--max-memory", maxMemory]
+        if let assetRoot { a += ["--asset-root", assetRoot] }
+        if allowAnyPath { a.append("--allow-any-path") }
+        return a
     }
 
     /// `4G`, `512M`, `64k` or a plain number of bytes; nil when malformed or absurd.

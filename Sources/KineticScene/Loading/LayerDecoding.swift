@@ -24,7 +24,13 @@ struct LayerDecoder {
     /// Expression values met so far (section 4), shared with the other readers.
     let binder = ExpressionBinder()
 
-    init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+    /// Which assets may be read (the root, decoder size caps).
+    var assetPolicy = AssetPolicy()
+
+    init(baseDirectory: String, assetPolicy: AssetPolicy = AssetPolicy()) {
+        self.baseDirectory = baseDirectory
+        self.assetPolicy = assetPolicy
+    }
 
     static let commonKeys = [
         "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden", "doubleSided",
@@ -392,18 +398,18 @@ struct LayerDecoder {
     /// An image asset: resolved against the scene's folder, and it must exist.
     mutating func asset(_ f: Field) -> String? {
         guard let name = f.string else { return nil }
-        let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
-            f.report("missing asset file '\(name)' (looked for \(path))")
-            return nil
-        }
         guard name.lowercased().hasSuffix(".png") else {
             f.report("image assets must be PNG files, found '\(name)'")
             return nil
         }
-        assets.insert(path)
-        return path
+        switch assetPolicy.resolve(name, baseDirectory: baseDirectory) {
+        case .success(let path):
+            assets.insert(path)
+            return path
+        case .failure(let problem):
+            f.report(problem.message(for: name))
+            return nil
+        }
     }
 
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
@@ -484,7 +490,10 @@ struct LayerDecoder {
         var t = TextStyle()
         if let f = m["string"], let v = f.string { t.string = v }
         if let f = m["font"], let v = f.string { t.font = v }
-        if let f = m["fontSize"], let v = f.positiveNumber { t.fontSize = v }
+        // Pango's sizes end near 1e6 pt (it prints CRITICAL warnings past them).
+        if let f = m["fontSize"], let v = f.positiveNumber {
+            if v <= 10_000 { t.fontSize = v } else { f.report("fontSize must be at most 10000, found \(Field.format(v))") }
+        }
         if let f = m["foregroundColor"], let c = f.color { t.foregroundColor = c }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }

@@ -24,6 +24,9 @@ public struct SceneLimits: Sendable {
     public var maxYAMLNodes: Int { maxMemory / 8_192 }
     /// Bytes a live particle takes (its state, snapshot and draw record).
     public static let bytesPerParticle = 256
+    /// Which image assets may be read; decoded images are capped at a sixteenth of the
+    /// budget (64 Mpx by default).
+    public var assets = AssetPolicy()
     public init() {}
 }
 
@@ -44,6 +47,7 @@ public enum SceneLoader {
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
             throw SceneFileError(path: path, reason: !exists ? "no such file" : isDir.boolValue ? "is a folder, not a scene file" : "cannot be read")
         }
+        if let problem = encodingProblem([UInt8](data), file: path) { throw SceneLoadError(problems: [problem]) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: path, line: 1, column: 1),
                                                          keyPath: "", message: "the file is not UTF-8 text")])
@@ -93,7 +97,9 @@ public enum SceneLoader {
             vf.report("unknown format version \(version); this kinetic reads version \(supportedVersions.map(String.init).joined(separator: ", "))")
             return nil
         }
-        var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
+        var assetPolicy = limits.assets
+        assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
+        var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
@@ -259,6 +265,64 @@ public enum SceneLoader {
         return g
     }
 
+    /// Where the bytes stop being UTF-8 text, or hold a NUL (UTF-16 without a byte-order
+    /// mark looks like ASCII with NULs between): nil for valid text.
+    static func encodingProblem(_ bytes: [UInt8], file: String) -> SceneProblem? {
+        var line = 1, column = 1, i = 0
+        func problem(_ message: String) -> SceneProblem {
+            SceneProblem(location: SourceLocation(file: file, line: line, column: column), keyPath: "", message: message)
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return problem("the file is UTF-16: save scenes as UTF-8")
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
+            guard length > 0, i + length <= bytes.count,
+                  bytes[(i + 1)..<(i + length)].allSatisfy({ $0 >> 6 == 0b10 }) else {
+                return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", b))
+            }
+            if b == 0 {
+                return problem("a NUL character: the file is UTF-16 without a byte-order mark, or binary; save scenes as UTF-8")
+            }
+            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+        return nil
+    }
+
+    /// The line and column of the `offset`th byte of `text` (libyaml's reader counts bytes).
+    private static func position(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+        var line = 1, column = 1, consumed = 0
+        for scalar in text.unicodeScalars {
+            if consumed >= offset { break }
+            consumed += String(scalar).utf8.count
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    /// Where `key` is written next after `mark` (as a key: followed by a colon); the mark
+    /// itself when it is not found.
+    private static func nextOccurrence(of key: String, after mark: Mark, in text: String) -> (line: Int, column: Int) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        let needle = Array(key.unicodeScalars)
+        var line = mark.line - 1, start = mark.column  // just past the first key's first character
+        while line < lines.count, !needle.isEmpty {
+            let l = lines[line]
+            var i = start
+            while i + needle.count <= l.count {
+                if Array(l[i..<(i + needle.count)]) == needle,
+                   l[(i + needle.count)...].first(where: { $0 != " " && $0 != "\"" && $0 != "'" }) == ":" {
+                    return (line + 1, i + 1)
+                }
+                i += 1
+            }
+            line += 1; start = 0
+        }
+        return (mark.line, mark.column)
+    }
+
     /// A YAML syntax error as a located problem.
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
         func at(_ mark: Mark, _ problem: String) -> SceneProblem {
@@ -268,6 +332,15 @@ public enum SceneLoader {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return at(mark, problem)
+        case .reader(let problem, let offset, _, let yaml):
+            let (line, column) = position(ofByte: offset ?? 0, in: yaml)
+            return SceneProblem(location: SourceLocation(file: file, line: line, column: column), keyPath: "",
+                                message: "YAML syntax error: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            // Yams marks the first of the keys; the duplicate is the next one spelt so.
+            let (line, column) = nextOccurrence(of: duplicates.first ?? "", after: context.mark, in: context.text)
+            return SceneProblem(location: SourceLocation(file: file, line: line, column: column),
+                                keyPath: "", message: "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping")
         default:
             return SceneProblem(location: SourceLocation(file: file, line: 1, column: 1), keyPath: "",
                                 message: "YAML error: \(error)")

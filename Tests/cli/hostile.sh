@@ -209,3 +209,17 @@ check "--asset-root widens the root to a named folder" bash -c "
     $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
     printf 'kinetic: 1\nscene: {size: [40, 30], duration: 0.2}\nlayers:\n  - {contents: ../outside.png, bounds: [5, 5]}\n' > trust/up.yaml
     '$kinetic' validate trust/up.yaml 2>/dev/null; [ \$? = 65 ] && '$kinetic' validate trust/up.yaml --asset-root ."
+
+# --- batch: each scene in its own process ----------------------------------------------
+check "batch: a scene killed mid-render is its own row; the others render" bash -c "
+    mkdir -p bscenes && cp '$scenes/moving-square.yaml' bscenes/b.yaml &&
+    sed 's/duration: 0.5/duration: 600/' '$scenes/moving-square.yaml' > bscenes/a.yaml
+    '$kinetic' batch bscenes -o bout --jobs 1 2>b.err & pid=\$!
+    for i in \$(seq 50); do child=\$(pgrep -P \$pid); [ -n \"\$child\" ] && break; sleep 0.1; done
+    sleep 0.5; kill -KILL \$child; wait \$pid; c=\$?; cat b.err
+    [ \$c = 70 ] && [ -s bout/b.gif ] && grep -q 'bscenes/a.yaml: crashed (signal 9)' b.err &&
+    grep -Eq 'bscenes/a.yaml +- +[0-9.]+ +- +FAILED \(70\): crashed \(signal 9\)' b.err && grep -q '2 scenes, 1 failed' b.err"
+check "batch reports a scene's real status and message" bash -c "
+    mkdir -p b2 && cp '$hostile/attachment-stiff.yaml' b2/ && cp '$hostile/particles-together.yaml' b2/
+    '$kinetic' batch b2 -o b2out --jobs 1 2>b2.err; c=\$?; cat b2.err
+    grep -Eq 'particles-together.yaml .*FAILED \(65\)' b2.err && [ \$c != 0 ] && ! grep -q 'SimulationError error' b2.err"

@@ -119,7 +119,7 @@ struct RenderCommand: ParsableCommand {
         do {
             sceneRenderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: jobs, showsProgress: !quiet)
         } catch {
-            if case .assets = error { Terminal.error("\(self.scene): \(error)") } else { Terminal.error("\(error)") }
+            Terminal.error("\(self.scene): \(error)")
             throw ExitCode(error.exitCode)
         }
         sceneRenderer.renderer.debug = debug

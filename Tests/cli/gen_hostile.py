@@ -36,3 +36,8 @@ write("boundary.yaml", ["kinetic: 1", "scene: {size: [100, 100], fps: 10, durati
                         "  - {id: box, position: [50, 50], bounds: [10, 10], backgroundColor: red}",
                         "dynamics:", "  behaviors:", "    - gravity: {items: [box]}",
                         f"    - collision: {{items: [box], boundaries: [{{identifier: z, path: \"{scribble(100000)}\"}}]}}"])
+
+# 5,000 random cubics: few elements, but ~90,000 chords to stroke (73 s for 10,000).
+curves = "M 0 0 " + " ".join("C " + " ".join(f"{random.uniform(0, 100):.1f}" for _ in range(6)) for _ in range(5000))
+write("curves.yaml", ["kinetic: 1", "scene: {size: [100, 100], fps: 10, duration: 0.1}", "layers:",
+                      f"  - {{type: shape, bounds: [100, 100], strokeColor: black, lineWidth: 3, path: \"{curves}\"}}"])

@@ -116,6 +116,9 @@ check "a 100,000-segment collision boundary is refused at its key" \
 check "5,000 random cubics (under the element limit) are counted by their chords" \
     refuses 65 'curves.yaml:4:[0-9]+: layers\[0\]\.path: the path has [0-9]+ segments \(curves counted as chords within 0\.25 pt\), over the limit of 10000' \
     "$kinetic" validate big/curves.yaml
+check "a motion path through -1e300 is refused at once (fuzz finding)" \
+    refuses 65 "motion-path-huge.yaml:9:12: animations\[0\]\.path: a path's coordinates must be within ±10000000" \
+    timeout 20 "$kinetic" validate "$hostile/motion-path-huge.yaml"
 check "a layer scaled by 1e40 with a corner radius renders at once, the rest drawn" bash -c "
     ( ulimit -v 4000000; exec timeout 60 '$kinetic' render '$hostile/scale-1e40.yaml' -o s40.png --frame 0 --quiet ) &&
     [ \"\$(convert s40.png -format '%[pixel:p{6,6}]' info:)\" = 'srgb(0,0,255)' ]"

@@ -14,6 +14,12 @@ extension Field {
 
     var path: BezierPath? {
         guard let path = unlimitedPath else { return nil }
+        // Coordinates far past any canvas make arc-length measurement (motion paths)
+        // recurse to its depth limit everywhere: 1e300 took a minute to validate.
+        guard path.elements.allSatisfy({ $0.points.allSatisfy { abs($0.x) <= 1e7 && abs($0.y) <= 1e7 } }) else {
+            report("a path's coordinates must be within ±10000000")
+            return nil
+        }
         // Elements first: counting chords walks them.
         let segments = path.elements.count > Self.maxPathElements ? path.elements.count
             : path.flattenedPointCount(tolerance: 0.25)

@@ -21,7 +21,7 @@ APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant
                libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
                webp python3-pil parallel
 
-.PHONY: deps build demo demos test golden bench gallery clean
+.PHONY: deps build demo demos test golden bench gallery clean fuzz
 
 ## deps: install every system package (idempotent; skips apt when all are present)
 deps:
@@ -46,12 +46,19 @@ demo: build
 demos: build
 	$(KINETIC) batch scenes -o $(OUT)
 
-## test: every unit test, the CLI checks, then the golden frames of every scene
+## test: every unit test, the CLI checks, the golden frames of every scene, a short fuzz run
 test: deps
 	$(SWIFT) build -c $(CONFIG) --product kinetic
 	$(SWIFT) test --parallel
 	KINETIC=$(KINETIC) bash Tests/cli/run.sh
 	$(KINETIC) golden check
+	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count 2000 --render-every 8 --seed 14
+
+# fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
+FUZZ_COUNT ?= 20000
+FUZZ_SEED  ?= $(shell date +%s)
+fuzz: build
+	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --render-every 4 --jobs 2
 
 ## golden: re-render the golden frames of every scene (look at them before committing)
 golden: build

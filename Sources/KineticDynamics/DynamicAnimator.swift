@@ -250,8 +250,10 @@ public final class DynamicAnimator {
     /// - Throws: `DynamicsError.nonFiniteState` when an item's state stops being finite
     ///   (or exceeds 1e12); the animator must not be stepped again after that.
     public func step(to time: Double) throws(DynamicsError) {
-        guard time.isFinite else { throw .invalidValue(path: "time", reason: "must be finite") }
-        let target = Int((time * Double(stepsPerSecond) + 1e-7).rounded(.down))
+        let steps = (time * Double(stepsPerSecond) + 1e-7).rounded(.down)
+        // A step count past 1e12 would take days: a time no scene's limits let through.
+        guard steps.isFinite, steps < 1e12 else { throw .invalidValue(path: "time", reason: "must be finite and under 1e12 steps") }
+        let target = Int(steps)
         while stepIndex < target { try stepOnce() }
         // Behaviors due now are live in what the caller reads (joints, added velocities).
         refreshLiveness()
@@ -758,6 +760,11 @@ public final class DynamicAnimator {
     /// well inside the range where Chipmunk's sums keep their precision.
     public static let largestValue = 1e7
 
+    /// `v` as messages print it: whole numbers without a fraction.
+    private static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
     private static func check(_ values: [Double], _ path: String) throws(DynamicsError) {
         guard values.allSatisfy({ $0.isFinite && abs($0) <= largestValue }) else {
             throw .invalidValue(path: path, reason: "must be finite and within ±\(Int(largestValue))")
@@ -771,17 +778,33 @@ public final class DynamicAnimator {
             throw .invalidValue(path: path, reason: "begin must be finite and ≤ end")
         }
         for id in behavior.itemIDs where itemIndex[id] == nil { throw .unknownItem(behavior: behavior.id, item: id) }
+        do { try Self.checkValues(of: behavior.kind) } catch {
+            guard case .invalidValue(let key, let reason) = error else { throw error }
+            throw .invalidValue(path: "\(path).\(key)", reason: reason)
+        }
+    }
+
+    /// The largest attachment `frequency` (Hz) and `damping` ratio accepted: far past any
+    /// spring a scene animates, small enough that a spring too stiff for the step rate
+    /// blows up through finite values (caught as a blow-up, exit 70), never into the NaN
+    /// Chipmunk aborts on.
+    public static let largestSpringValue = 1e4
+
+    /// Checks a behavior's values as the animator will see them; the scene loader calls
+    /// it too, so `validate` refuses what a render would. The error's path is the key
+    /// (`frequency`, `boundaries.wall`, `region.radius`), without the behavior.
+    public static func checkValues(of kind: DynamicBehavior.Kind) throws(DynamicsError) {
         func finite(_ key: String, _ values: Double...) throws(DynamicsError) {
-            try Self.check(values, "\(path).\(key)")
+            try Self.check(values, key)
         }
         func range(_ key: String, _ v: Double?, _ lo: Double, _ hi: Double = .infinity, open: Bool = false) throws(DynamicsError) {
             guard let v else { return }
             guard v.isFinite, open ? v > lo : v >= lo, v <= hi else {
-                throw .invalidValue(path: "\(path).\(key)",
-                                    reason: "must be \(open ? ">" : "≥") \(lo)\(hi.isFinite ? " and ≤ \(hi)" : ""), got \(v)")
+                throw .invalidValue(path: key,
+                                    reason: "must be \(open ? ">" : "≥") \(Self.format(lo))\(hi.isFinite ? " and ≤ \(Self.format(hi))" : ""), got \(Self.format(v))")
             }
         }
-        switch behavior.kind {
+        switch kind {
         case .gravity(let g): try finite("gravityDirection", g.gravityDirection.x, g.gravityDirection.y)
         case .collision(let c):
             let e = c.insets
@@ -790,7 +813,7 @@ public final class DynamicAnimator {
                 switch b.shape {
                 case .line(let from, let to): try finite("boundaries.\(b.identifier)", from.x, from.y, to.x, to.y)
                 case .path(let p):
-                    try Self.check(p.elements.flatMap(\.points).flatMap { [$0.x, $0.y] }, "\(path).boundaries.\(b.identifier)")
+                    try Self.check(p.elements.flatMap(\.points).flatMap { [$0.x, $0.y] }, "boundaries.\(b.identifier)")
                 }
             }
         case .push(let p):
@@ -803,18 +826,18 @@ public final class DynamicAnimator {
             case .item(let other, let o):
                 try finite("attachedOffsetFromCenter", o.x, o.y)
                 guard other != a.item else {
-                    throw .invalidValue(path: "\(path).attachedTo", reason: "an item cannot be attached to itself")
+                    throw .invalidValue(path: "attachedTo", reason: "an item cannot be attached to itself")
                 }
             }
             try range("length", a.length, 0)
-            try range("frequency", a.frequency, 0)
-            try range("damping", a.damping, 0)
+            try range("frequency", a.frequency, 0, largestSpringValue)
+            try range("damping", a.damping, 0, largestSpringValue)
             try range("frictionTorque", a.frictionTorque, 0)
             if let r = a.attachmentRange { try finite("attachmentRange", r.lowerBound, r.upperBound) }
             if case .sliding(let axis) = a.kind {
                 try finite("axisOfTranslation", axis.x, axis.y)
                 guard axis.length > 0 else {
-                    throw .invalidValue(path: "\(path).axisOfTranslation", reason: "must not be the zero vector")
+                    throw .invalidValue(path: "axisOfTranslation", reason: "must not be the zero vector")
                 }
             }
         case .snap(let s):

@@ -309,6 +309,9 @@ public struct SceneFrame: Sendable {
     public var background: Background
     /// Root layers, back to front.
     public var layers: [Layer]
+    /// Why the frame must not be drawn (a limit met while it was built: `layers` is then
+    /// incomplete); nil for a complete frame.
+    public var refusal: String?
 
     public init(index: Int, time: Double, size: Size, background: Background, layers: [Layer]) {
         self.index = index; self.time = time; self.size = size

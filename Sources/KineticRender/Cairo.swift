@@ -29,6 +29,21 @@ enum SurfaceFormat {
     var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
 }
 
+/// The bytes a stream surface writes, collected in memory.
+final class ByteSink {
+    var bytes: [UInt8] = []
+    /// The creation date written into PDFs (Cairo would write the current time).
+    static let fixedDate = "2000-01-01T00:00:00Z"
+
+    /// Cairo 1.16 writes a set date without the `D:` a PDF date starts with; the same
+    /// date to the minute, `D:` included, has the same length, so the offsets stay right.
+    func fixPDFDate() {
+        let written = Array("/CreationDate (20000101000000Z)".utf8), fixed = Array("/CreationDate (D:200001010000Z)".utf8)
+        guard written.count == fixed.count, let start = bytes.firstRange(of: written)?.lowerBound else { return }
+        bytes.replaceSubrange(start..<(start + written.count), with: fixed)
+    }
+}
+
 /// An owned cairo_surface_t.
 final class CairoSurface {
     let raw: OpaquePointer
@@ -40,7 +55,7 @@ final class CairoSurface {
 
     /// A cleared image surface.
     static func image(_ format: SurfaceFormat, width: Int, height: Int) -> CairoSurface {
-        CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(width), Int32(height)))
+        CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(clamping: width), Int32(clamping: height)))
     }
 
     /// An ARGB32 image surface holding a copy of `image`'s pixels.
@@ -69,10 +84,25 @@ final class CairoSurface {
     }
 
     /// A vector surface writing to `path`, `width`×`height` points.
-    static func vector(svg: Bool, path: String, width: Double, height: Double) -> CairoSurface {
-        CairoSurface(raw: svg ? cairo_svg_surface_create(path, width, height)
-                              : cairo_pdf_surface_create(path, width, height))
+    /// A vector surface writing its file into `sink` (the caller writes the bytes out
+    /// atomically). A PDF's creation and modification dates are fixed, so the same frame
+    /// always gives the same bytes.
+    static func vector(svg: Bool, width: Double, height: Double, into sink: ByteSink) -> CairoSurface {
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes
+                .append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }
+        let surface = CairoSurface(raw: svg ? cairo_svg_surface_create_for_stream(write, closure, width, height)
+                                            : cairo_pdf_surface_create_for_stream(write, closure, width, height))
+        surface.sink = sink
+        if !svg { cairo_pdf_surface_set_metadata(surface.raw, CAIRO_PDF_METADATA_CREATE_DATE, ByteSink.fixedDate) }
+        return surface
     }
+    /// Keeps a stream surface's sink alive as long as the surface.
+    private var sink: ByteSink?
 
     var width: Int { Int(cairo_image_surface_get_width(raw)) }
     var height: Int { Int(cairo_image_surface_get_height(raw)) }
@@ -200,14 +230,28 @@ final class CairoContext {
     func translate(_ x: Double, _ y: Double) { transform((1, 0, 0, 1, x, y)) }
     func scale(_ sx: Double, _ sy: Double) { transform((sx, 0, 0, sy, 0, 0)) }
 
+    /// Whether Cairo ran out of memory while drawing (an image it could not allocate then
+    /// draws nothing: the frame must not be used).
+    var isOutOfMemory: Bool { cairo_status(raw) == CAIRO_STATUS_NO_MEMORY }
+
+    /// The largest device scale a drawing may have: Cairo's fixed-point device coordinates
+    /// end at ±2²³ px, and past this its arcs take unbounded time (a layer scaled by 1e40
+    /// with a corner radius ran for minutes). Such a layer is not drawn.
+    static let largestDeviceScale = 8_388_608.0
+
     /// Applies `m` to user space (the new user space maps through `m` into the old one).
     /// Returns false, changing nothing, for a map that is not finite and invertible: Cairo
     /// would put the whole context in a permanent error state, and such a map draws
-    /// nothing anyway (a layer scaled to 0 has no area).
+    /// nothing anyway (a layer scaled to 0 has no area); and for one that scales past
+    /// ``largestDeviceScale``.
     @discardableResult
     func transform(_ m: Affine) -> Bool {
         let det = m.a * m.d - m.b * m.c
         guard det.isFinite, det != 0, m.tx.isFinite, m.ty.isFinite else { return false }
+        // The new device map's linear part, m then the current one: no entry past the limit.
+        let c = matrix
+        let linear = [m.a * c.a + m.b * c.c, m.a * c.b + m.b * c.d, m.c * c.a + m.d * c.c, m.c * c.b + m.d * c.d]
+        guard linear.allSatisfy({ abs($0) <= Self.largestDeviceScale }) else { return false }
         var cm = cairo_matrix_t()
         cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
         cairo_transform(raw, &cm)

@@ -40,6 +40,9 @@ public struct ImageCache: Sendable {
     /// The loaded paths.
     public var paths: [String] { images.keys.sorted() }
 
+    /// The decoded pixels' bytes, counted against the memory budget.
+    public var byteCount: Int { images.values.reduce(0) { $0 + $1.bytes.count } }
+
     private static func decode(_ path: String) throws(ImageCacheError) -> PixelImage {
         let surface: CairoSurface
         do {

@@ -11,10 +11,13 @@ public enum VectorFormat: String, Sendable, CaseIterable {
 public enum RenderError: Error, Equatable, CustomStringConvertible {
     /// The output file could not be created or completed.
     case cannotWrite(path: String, reason: String)
+    /// The frame's pixels could not be allocated.
+    case outOfMemory(width: Int, height: Int)
 
     public var description: String {
         switch self {
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .outOfMemory(let w, let h): "out of memory: cannot allocate a \(w)×\(h) px frame"
         }
     }
 }
@@ -51,37 +54,54 @@ public struct Renderer: Sendable {
     /// The frame as premultiplied ARGB32 pixels, y down, antialiased; the same frame
     /// always gives the same bytes.
     public func render(_ frame: SceneFrame) -> PixelImage {
+        (try? rasterize(frame)) ?? PixelImage(width: 0, height: 0)
+    }
+
+    /// ``render(_:)`` for outputs: a frame whose pixels cannot be allocated is an error,
+    /// never a frame drawn without them.
+    public func rasterize(_ frame: SceneFrame) throws(RenderError) -> PixelImage {
         let (width, height) = pixelSize(of: frame.size)
         let surface = CairoSurface.image(.argb32, width: width, height: height)
+        guard (try? surface.check()) != nil, surface.width == width, surface.height == height else {
+            throw .outOfMemory(width: width, height: height)
+        }
         do {
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
             draw(frame, in: ctx)
             if debug { DebugOverlay.draw(frame, in: ctx) }
+            if ctx.isOutOfMemory { throw .outOfMemory(width: width, height: height) }
         }
         return PixelImage(width: width, height: height, stride: surface.stride, bytes: surface.bytes())
     }
 
-    /// Writes the frame as a vector file one unit per point (`scale` does not apply).
-    /// Shadows are embedded as bitmaps at one pixel per point. The file appears at `path`
-    /// only once complete.
-    /// - Throws: `RenderError.cannotWrite` when the file cannot be created or completed.
-    public func renderVector(_ frame: SceneFrame, format: VectorFormat, to path: String) throws(RenderError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial").path
-        let surface = CairoSurface.vector(svg: format == .svg, path: temporary,
-                                          width: max(frame.size.width, 0), height: max(frame.size.height, 0))
+    /// The frame as a vector file's bytes, one unit per point (`scale` does not apply).
+    /// Shadows are embedded as bitmaps at one pixel per point. The caller writes them out
+    /// (atomically); Cairo's status is checked after drawing and after finishing.
+    /// - Throws: `RenderError.cannotWrite` (with `path` for the message) when Cairo fails.
+    public func vectorData(_ frame: SceneFrame, format: VectorFormat, for path: String) throws(RenderError) -> [UInt8] {
+        let sink = ByteSink()
+        let surface = CairoSurface.vector(svg: format == .svg, width: max(frame.size.width, 0),
+                                          height: max(frame.size.height, 0), into: sink)
         do {
             let ctx = CairoContext(surface)
             draw(frame, rasterDensity: 2, in: ctx)
+            if ctx.isOutOfMemory { throw .cannotWrite(path: path, reason: "out of memory") }
         }
         surface.finish()
-        do {
-            try surface.check()
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .cannotWrite(path: path, reason: error.description)
+        do { try surface.check() } catch { throw .cannotWrite(path: path, reason: error.description) }
+        if format == .pdf { sink.fixPDFDate() }
+        return sink.bytes
+    }
+
+    /// Writes ``vectorData(_:format:for:)`` to `path` through a temporary file renamed
+    /// into place (the CLI uses `AtomicFile`; this is for tests and tools).
+    /// - Throws: `RenderError.cannotWrite` when the file cannot be created or completed.
+    public func renderVector(_ frame: SceneFrame, format: VectorFormat, to path: String) throws(RenderError) {
+        let bytes = try vectorData(frame, format: format, for: path)
+        let temporary = path + ".\(ProcessInfo.processInfo.processIdentifier).partial"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw .cannotWrite(path: path, reason: "cannot create the file")
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

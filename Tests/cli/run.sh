@@ -274,6 +274,7 @@ check "encode: a gap or another size is an error naming the frame; no output" ba
     '$kinetic' encode size -o g.mp4 --fps 50 2>err.txt; [ \$? = 65 ] && grep -q 'size/frame-0007.png is 96×64, but size/frame-0000.png is 120×80' err.txt &&
     '$kinetic' encode nothere -o g.mp4 --fps 50 2>/dev/null; [ \$? = 66 ] &&
     '$kinetic' encode frames -o g.avi --fps 50 2>/dev/null; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^g\\.')\" ]"
+source "$here/hostile.sh"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

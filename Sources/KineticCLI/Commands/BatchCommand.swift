@@ -12,7 +12,9 @@ struct BatchCommand: ParsableCommand {
         A folder stands for its .yaml, .yml and .json files. An output newer than its
         scene and the scene's image assets is left alone (--force renders it anyway).
         A scene that fails is reported and the others still render; a table of every
-        scene (frames, seconds, size, status) ends the run on stderr.
+        scene (frames, seconds, size, status) ends the run on stderr. Each scene renders
+        in a child process of kinetic, so even one that crashes or is killed is only its
+        own row (with its real exit status and message).
 
         Parallelism: --jobs threads in all (default: every core). Scenes render one
         after another, each rasterizing and encoding its frames on all --jobs threads,
@@ -64,6 +66,13 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    /// Set on the child process that renders one scene for the batch (see `isolated`).
+    @Flag(help: .hidden)
+    var oneScene = false
+
+    @Flag(help: .hidden)
+    var noProgress = false
+
     func validate() throws {
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if parallelScenes < 1 { throw ValidationError("--parallel-scenes must be at least 1") }
@@ -85,7 +94,46 @@ struct BatchCommand: ParsableCommand {
         var status: Status
     }
 
+    /// A row as the child process reports it on stdout (one JSON line).
+    private struct RowReport: Codable {
+        var frames: Int?
+        var seconds: Double
+        var bytes: Int?
+        /// `rendered`, `upToDate` or `failed`.
+        var status: String
+        var code: Int32
+        var message: String
+
+        init(_ row: Row) {
+            frames = row.frames; seconds = row.seconds; bytes = row.bytes; code = 0; message = ""
+            switch row.status {
+            case .rendered: status = "rendered"
+            case .upToDate: status = "upToDate"
+            case .failed(let c, let m): status = "failed"; code = c.rawValue; message = m
+            }
+        }
+
+        func row(scene: String) -> Row {
+            let s: Row.Status = switch status {
+            case "rendered": .rendered
+            case "upToDate": .upToDate
+            default: .failed(ExitCode(code), message)
+            }
+            return Row(scene: scene, frames: frames, seconds: seconds, bytes: bytes, status: s)
+        }
+    }
+
     func run() throws {
+        if oneScene {
+            // The child: one scene, its row on stdout, its status as the exit code.
+            guard let path = inputs.first else { throw ExitStatus.usage }
+            let row = render(path, frameJobs: jobs, showsProgress: !noProgress)
+            if let data = try? JSONEncoder().encode(RowReport(row)) {
+                FileHandle.standardOutput.write(data + Data("\n".utf8))
+            }
+            if case .failed(let code, _) = row.status { throw code }
+            return
+        }
         let scenes = try scenePaths()
         // Two scenes with one name would write one output: the later ones fail instead.
         var owner: [String: String] = [:]
@@ -100,12 +148,57 @@ struct BatchCommand: ParsableCommand {
                 return Row(scene: path, frames: nil, seconds: 0, bytes: nil,
                            status: .failed(ExitStatus.usage, "same output name as \(first)"))
             }
-            return render(path, frameJobs: frameJobs, showsProgress: sceneJobs == 1)
+            // In-process only where this is not the kinetic executable (the unit tests).
+            guard let executable = Self.executable else { return render(path, frameJobs: frameJobs, showsProgress: sceneJobs == 1) }
+            return isolated(path, executable: executable, frameJobs: frameJobs, showsProgress: sceneJobs == 1)
         }
         if !quiet { Terminal.error(Self.table(rows)) }
         for row in rows {
             if case .failed(let code, _) = row.status { throw code }
         }
+    }
+
+    /// Renders one scene in a child process (this executable, `batch --one-scene`): a
+    /// scene that crashes, aborts or is killed is that scene's row, and the others render.
+    private func isolated(_ path: String, executable: String, frameJobs: Int, showsProgress: Bool) -> Row {
+        let started = Date()
+        func failed(_ code: ExitCode, _ message: String) -> Row {
+            Row(scene: path, frames: nil, seconds: Date().timeIntervalSince(started), bytes: nil, status: .failed(code, message))
+        }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        var arguments = ["batch", path, "-o", output, "--one-scene", "--jobs", String(frameJobs), "--loop", String(loop)]
+        if png { arguments.append("--png") }
+        if force { arguments.append("--force") }
+        if quiet { arguments.append("--quiet") }
+        if !showsProgress { arguments.append("--no-progress") }
+        if let frames { arguments += ["--frames", frames] }
+        arguments += limitOptions.arguments
+        child.arguments = arguments
+        let stdout = Pipe()
+        child.standardOutput = stdout
+        do { try child.run() } catch { return failed(ExitStatus.software, "cannot start a process for it: \(error)") }
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        if child.terminationReason == .uncaughtSignal {
+            let message = "crashed (signal \(child.terminationStatus))"
+            Terminal.error("\(path): \(message)")
+            return failed(ExitStatus.software, message)
+        }
+        guard let line = data.split(separator: UInt8(ascii: "\n")).last,
+              let report = try? JSONDecoder().decode(RowReport.self, from: Data(line)) else {
+            let message = "stopped with exit \(child.terminationStatus) and no report"
+            Terminal.error("\(path): \(message)")
+            return failed(ExitCode(child.terminationStatus == 0 ? ExitStatus.software.rawValue : child.terminationStatus), message)
+        }
+        return report.row(scene: path)
+    }
+
+    /// This executable's path, for the child processes; nil unless it is `kinetic`.
+    private static var executable: String? {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+              (path as NSString).lastPathComponent == "kinetic" else { return nil }
+        return path
     }
 
     /// The scene files: folders expand to their scenes in name order.
@@ -175,10 +268,12 @@ struct BatchCommand: ParsableCommand {
                 } else {
                     try renderer.renderGIF(frames: indices, to: outputs[0], loopCount: loop)
                 }
-            } catch let error as EncodeError {
-                return fail(ExitStatus.cannotCreate, "\(error)")
             } catch {
-                return fail(ExitStatus.cannotCreate, error.localizedDescription)
+                // The real status and message (a simulation that blew up is 70, not 73).
+                let code = SceneLoading.exit(for: error, scene: path)
+                row.seconds = Date().timeIntervalSince(started)
+                row.status = .failed(code, error is ExitCode ? "" : "\(error)")
+                return row
             }
         }
         row.seconds = Date().timeIntervalSince(started)

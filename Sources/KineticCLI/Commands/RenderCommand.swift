@@ -90,6 +90,7 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard output != nil || contactSheet != nil || discard else { throw ValidationError("give an output with -o (or --contact-sheet)") }
+        if output?.isEmpty == true { throw ValidationError("-o needs a file or folder name, not an empty one") }
         if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be greater than 0") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be greater than 0") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be greater than 0") }
@@ -112,7 +113,7 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--frame and --time go with a .png, .svg or .pdf output")
             }
             if case .pngFrames(let pattern) = target, !OutputTarget.isValidPattern(pattern) {
-                throw ValidationError("\(output): a frame pattern needs exactly one %d (e.g. frame-%04d.png)")
+                throw ValidationError("\(output): a frame pattern needs exactly one %d, at most 2 digits wide (e.g. frame-%04d.png)")
             }
         }
         if let contactSheet, !contactSheet.lowercased().hasSuffix(".png") {
@@ -136,6 +137,15 @@ struct RenderCommand: ParsableCommand {
             throw ExitCode(error.exitCode)
         }
         sceneRenderer.renderer.debug = debug
+        // What killed runs and longer renders left beside the outputs goes first.
+        for path in [output, contactSheet].compactMap({ $0 }) {
+            if case .pngFrames(let pattern) = OutputTarget.parse(path) {
+                StaleOutputs.removeTemporaries(besides: pattern)
+                StaleOutputs.removeFrames(of: pattern, from: scene.frameCount)
+            } else {
+                StaleOutputs.removeTemporaries(besides: path)
+            }
+        }
         let timeline = sceneRenderer.timeline, renderer = sceneRenderer.renderer
         let fps = sceneRenderer.fps
         let count = scene.frameCount
@@ -182,6 +192,12 @@ struct RenderCommand: ParsableCommand {
         if let scale { scene.settings.scale = scale }
         if let duration { scene.settings.duration = duration }
         if let fps { scene.settings.fps = fps }
+        if duration != nil || fps != nil,
+           let problem = SceneLoader.checkTiming(duration: scene.settings.duration, fps: scene.settings.fps,
+                                                 limits: limitOptions.limits) {
+            Terminal.error("--duration/--fps: \(problem)")
+            throw ExitStatus.usage
+        }
         if debug { scene.dynamics?.debug = true }
         if let background {
             guard let color = SceneValues.color(background) else {
@@ -217,15 +233,23 @@ struct RenderCommand: ParsableCommand {
 
     private func writeStill(_ tree: SceneFrame, target: OutputTarget, path: String, renderer: Renderer) throws {
         switch target {
-        case .svg: try renderer.renderVector(tree, format: .svg, to: path)
-        case .pdf: try renderer.renderVector(tree, format: .pdf, to: path)
-        default: try PNGWriter.write(renderer.render(tree), to: path)
+        case .svg: try AtomicFile.write(renderer.vectorData(tree, format: .svg, for: path), to: path)
+        case .pdf: try AtomicFile.write(renderer.vectorData(tree, format: .pdf, for: path), to: path)
+        default: try PNGWriter.write(renderer.rasterize(tree), to: path)
         }
     }
 
     /// Twelve evenly spaced frames, four to a row, labelled with frame and time.
     private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
         let n = min(12, count)
+        // The frames are rasterized together: all of them must fit the memory budget.
+        let size = renderer.pixelSize(of: timeline.scene.settings.size)
+        let bytes = Double(size.width) * Double(size.height) * 4 * Double(n + 1)
+        guard bytes <= Double(limitOptions.limits.maxMemory) else {
+            Terminal.error("--contact-sheet: \(n) frames of \(size.width)×\(size.height) px need about \(ByteCount.format(Int(bytes))), "
+                           + "over --max-memory \(limitOptions.maxMemory) (lower --scale)")
+            throw ExitStatus.usage
+        }
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
         // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.
         let simulation = Simulation(timeline: timeline)
@@ -233,7 +257,7 @@ struct RenderCommand: ParsableCommand {
         let trees = try indices.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
         let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
             let i = tree.index
-            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: renderer.render(tree))
+            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: try renderer.rasterize(tree))
         }
         let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)
         try PNGWriter.write(sheet, to: path)

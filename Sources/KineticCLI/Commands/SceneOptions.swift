@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KineticEncode
 import KineticGeometry
+import KineticRender
 import KineticScene
 
 /// Limits of section 9 that flags can raise, shared by every command that loads scenes.
@@ -12,17 +13,75 @@ struct LimitOptions: ParsableArguments {
     var maxCanvasPixels = SceneLimits().maxCanvasPixels
     @Option(help: "Most frames a render may have.")
     var maxFrames = SceneLimits().maxFrames
-    @Option(help: "Most live particles one emitter may have.")
+    @Option(help: "Most live particles all emitters together may have.")
     var maxParticles = SceneLimits().maxParticles
     @Option(help: "Resolve semantic and system colors (label, systemBackground, systemBlue, …) in the light or dark appearance; overrides scene.appearance.")
     var appearance: Appearance?
 
+    @Option(help: ArgumentHelp("Memory budget (bytes, or with K, M, G); the limits on layer instances, YAML nodes and frames in flight derive from it.",
+                               valueName: "SIZE"))
+    var maxMemory = "4G"
+    @Option(help: ArgumentHelp("Folder image assets must resolve inside (default: the scene file's folder).", valueName: "DIR"))
+    var assetRoot: String?
+    @Flag(help: "Trust the scene's asset paths: absolute paths, .. and symlinks leaving the asset root.")
+    var allowAnyPath = false
+
+    /// Cairo draws images up to 32767 pixels a side.
+    static let largestCanvasSide = 32767
+
+    func validate() throws {
+        guard let bytes = Self.bytes(maxMemory), bytes >= 64 << 20 else {
+            throw ValidationError("--max-memory takes a size of at least 64M, e.g. 2G, 512M or 1073741824")
+        }
+        if !(1...Self.largestCanvasSide).contains(maxCanvasSide) {
+            throw ValidationError("--max-canvas-side must be 1…\(Self.largestCanvasSide) (Cairo's largest image)")
+        }
+        // Raised limits must fit the budget; the defaults shrink with a smaller one.
+        let d = SceneLimits()
+        for (flag, value, fallback, cap) in [("--max-canvas-pixels", maxCanvasPixels, d.maxCanvasPixels, bytes / 4),
+                                             ("--max-frames", maxFrames, d.maxFrames, bytes / 1024),
+                                             ("--max-particles", maxParticles, d.maxParticles, bytes / SceneLimits.bytesPerParticle)] {
+            if value < 1 || (value != fallback && value > cap) {
+                throw ValidationError("\(flag) must be 1…\(cap) with --max-memory \(maxMemory)")
+            }
+        }
+    }
+
     var limits: SceneLimits {
         var l = SceneLimits()
-        l.maxCanvasSide = maxCanvasSide; l.maxCanvasPixels = maxCanvasPixels; l.maxFrames = maxFrames
-        l.maxParticles = maxParticles
+        let bytes = Self.bytes(maxMemory) ?? l.maxMemory
+        l.maxMemory = bytes
+        l.maxCanvasSide = maxCanvasSide
+        l.maxCanvasPixels = min(maxCanvasPixels, bytes / 4)
+        l.maxFrames = min(maxFrames, bytes / 1024)
+        l.maxParticles = min(maxParticles, bytes / SceneLimits.bytesPerParticle)
+        l.assets.root = assetRoot
+        l.assets.allowsAnyPath = allowAnyPath
         l.appearance = appearance
         return l
+    }
+
+    /// The flags again, for a child process (`batch` renders each scene in one).
+    var arguments: [String] {
+        var a = ["--max-canvas-side", String(maxCanvasSide), "--max-canvas-pixels", String(maxCanvasPixels),
+                 "--max-frames", String(maxFrames), "--max-particles", String(maxParticles), "--max-memory", maxMemory]
+        if let assetRoot { a += ["--asset-root", assetRoot] }
+        if allowAnyPath { a.append("--allow-any-path") }
+        if let appearance { a += ["--appearance", appearance.rawValue] }
+        return a
+    }
+
+    /// `4G`, `512M`, `64k` or a plain number of bytes; nil when malformed or absurd.
+    static func bytes(_ text: String) -> Int? {
+        let k = 1024.0
+        let units: [Character: Double] = ["k": k, "K": k, "m": k * k, "M": k * k, "g": k * k * k, "G": k * k * k,
+                                          "t": k * k * k * k, "T": k * k * k * k]
+        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        var factor = 1.0
+        if digits.last == "B" || digits.last == "b" { digits = digits.dropLast() }
+        if let last = digits.last, let f = units[last] { factor = f; digits = digits.dropLast() }
+        guard let v = Double(digits), v.isFinite, v > 0, v * factor <= k * k * k * k * k else { return nil }
+        return Int(v * factor)
     }
 }
 
@@ -51,6 +110,10 @@ enum SceneLoading {
         Terminal.error("\(path): \(error)")
         if let e = error as? SimulationError, case .blewUp = e.kind { return ExitStatus.software }
         if error is EncodeError { return ExitStatus.cannotCreate }
+        if let e = error as? RenderError {
+            if case .outOfMemory = e { return ExitStatus.software }
+            return ExitStatus.cannotCreate
+        }
         return ExitStatus.dataError
     }
 }

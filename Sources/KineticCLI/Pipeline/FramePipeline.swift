@@ -31,7 +31,7 @@ struct FramePipeline {
         try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
             // Sequential: the scene's state advances frame by frame.
             let trees = try chunk.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
-            return try Parallel.map(trees, jobs: jobs) { renderer.render($0) }
+            return try Parallel.map(trees, jobs: jobs) { try renderer.rasterize($0) }
         }, encode: encode, consume: consume)
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import KineticEncode
 
-/// Ctrl-C and SIGTERM: remove the temporary files of unfinished outputs, then exit with
-/// the shell's convention (128 + signal number).
+/// Ctrl-C, SIGTERM, SIGQUIT (no crash report: it is a request to stop), SIGHUP (the
+/// terminal closed), SIGPIPE (stderr's reader went away) and SIGUSR1: remove the
+/// temporary files of unfinished outputs, then exit with the shell's convention
+/// (128 + signal number).
 ///
 /// The signal handler only writes the signal number into a pipe (all a handler may
 /// safely do, whichever thread the kernel picks); a waiting thread reads it, removes the
@@ -16,7 +18,7 @@ enum Interruption {
         guard pipe(&pipeFDs) == 0 else { return }
         writeFD = pipeFDs[1]
         let readFD = pipeFDs[0]
-        for signalNumber in [SIGINT, SIGTERM] {
+        for signalNumber in [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGUSR1] {
             signal(signalNumber) { received in
                 var byte = UInt8(truncatingIfNeeded: received)
                 _ = write(Interruption.writeFD, &byte, 1)
@@ -26,7 +28,9 @@ enum Interruption {
             var byte: UInt8 = 0
             while read(readFD, &byte, 1) < 0, errno == EINTR {}
             TemporaryFiles.removeAll()
-            FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
+            // write(2), not FileHandle: stderr may be the closed pipe that raised SIGPIPE.
+            let message = Array("\ninterrupted\n".utf8)
+            _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             _exit(128 + Int32(byte))
         }
         waiter.start()

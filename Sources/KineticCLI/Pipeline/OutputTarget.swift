@@ -68,7 +68,9 @@ enum OutputTarget: Equatable {
         let percents = pattern.filter { $0 == "%" }.count
         guard percents == 1, let r = pattern.range(of: "%"),
               let d = pattern[r.upperBound...].firstIndex(of: "d") else { return false }
-        return pattern[r.upperBound..<d].allSatisfy(\.isNumber)
+        let spec = pattern[r.upperBound..<d]
+        // A width like %09999999999d would pad every name to gigabytes.
+        return spec.allSatisfy(\.isNumber) && spec.count <= 2
     }
 }
 

@@ -50,16 +50,35 @@ struct SceneRenderer {
         if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits) {
             throw .outOfLimits(problem)
         }
-        if scene.frameCount > limits.maxFrames {
-            throw .outOfLimits("\(scene.frameCount) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)")
+        if let problem = SceneLoader.checkTiming(duration: scene.settings.duration, fps: scene.settings.fps, limits: limits) {
+            throw .outOfLimits(problem)
         }
         let images: ImageCache
         do { images = try ImageCache(loading: scene.assets) } catch { throw .assets(error) }
         self.timeline = Timeline(scene: scene)
         self.renderer = Renderer(scale: scene.settings.scale, images: images)
-        self.jobs = max(1, jobs)
         self.showsProgress = showsProgress
+        self.jobs = max(1, jobs)
+        // Frames in flight share the memory budget with the decoded assets: fewer workers
+        // when the canvas is large, a refusal when not even one fits.
+        let size = renderer.pixelSize(of: scene.settings.size)
+        let frameBytes = Double(size.width) * Double(size.height) * 4
+        let free = Double(limits.maxMemory) - Double(images.byteCount)
+        let fitting = Int(max(0, min((free / frameBytes - Self.framesInFlightBase) / Self.framesInFlightPerJob, 1e6)))
+        guard fitting >= 1 else {
+            throw .outOfLimits("a \(size.width)×\(size.height) px frame needs about \(ByteCount.format(Int(frameBytes * (Self.framesInFlightBase + Self.framesInFlightPerJob)))) "
+                               + "to render, over the memory budget (raise --max-memory or lower --scale)")
+        }
+        if fitting < self.jobs {
+            Terminal.warning("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not fit --max-memory")
+            self.jobs = fitting
+        }
     }
+
+    /// Rasters held per worker (its chunk of two frames, their encoded and straight
+    /// copies) and besides the workers (the previous frame, the encoder's canvas).
+    static let framesInFlightPerJob = 5.0
+    static let framesInFlightBase = 2.0
 
     /// Browsers show a frame shorter than a format allows (GIF's 0–1 cs, WebP's and
     /// APNG's under 11 ms) for 100 ms, so GIF plays at most 50 fps, WebP and APNG 90: a

@@ -31,6 +31,12 @@ extension BezierPath {
     /// One polyline per subpath whose chords stay within `tolerance` points of the
     /// curves. A closed subpath ends with its start point repeated; a subpath that only
     /// moves yields no polyline.
+    /// The points ``flattened(tolerance:)`` would give (repeats counted), without making
+    /// them: what a path costs to stroke or to collide with.
+    public func flattenedPointCount(tolerance: Double) -> Int {
+        pieces.reduce(0) { $0 + $1.segment.flattenedCount(tolerance: tolerance) }
+    }
+
     public func flattened(tolerance: Double) -> [[Point]] {
         var result: [[Point]] = []
         var currentSubpath = -1

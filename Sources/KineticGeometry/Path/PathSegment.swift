@@ -162,15 +162,20 @@ struct PathSegment: Equatable {
     /// Uniform in t with n from the second-difference bound |B − chord| ≤ M/(8n²),
     /// M = d(d−1)·max|Δ²P|.
     func flattened(tolerance: Double) -> [Point] {
-        guard degree > 1 else { return [end] }
+        let n = flattenedCount(tolerance: tolerance)
+        return (1...n).map { $0 == n ? end : point(at: Double($0) / Double(n)) }
+    }
+
+    /// How many points ``flattened(tolerance:)`` gives (1 for a line), without making them.
+    func flattenedCount(tolerance: Double) -> Int {
+        guard degree > 1 else { return 1 }
         var m = 0.0
         for i in 0..<(degree - 1) {
             m = max(m, (points[i + 2] - points[i + 1] * 2 + points[i]).length)
         }
         m *= Double(degree * (degree - 1))
         let raw = (m / (8 * max(tolerance, 1e-9))).squareRoot().rounded(.up)
-        let n = Int(min(max(raw, 1), 10_000))
-        return (1...n).map { $0 == n ? end : point(at: Double($0) / Double(n)) }
+        return raw.isNaN ? 1 : Int(min(max(raw, 1), 10_000))
     }
 }
 

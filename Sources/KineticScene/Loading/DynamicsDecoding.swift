@@ -23,7 +23,10 @@ struct DynamicsDecoder {
         guard let m = f.mapping(allowed: Self.keys) else { return nil }
         var spec = DynamicsSpec()
         if let r = m["referenceBounds"]?.rect {
-            if r.isEmpty { m["referenceBounds"]?.report("width and height must be greater than 0") } else { spec.referenceBounds = r }
+            if r.isEmpty { m["referenceBounds"]?.report("width and height must be greater than 0") }
+            else if ![r.origin.x, r.origin.y, r.size.width, r.size.height].allSatisfy(Self.isWithinPhysicsRange) {
+                m["referenceBounds"]?.report(Self.physicsRangeMessage)
+            } else { spec.referenceBounds = r }
         }
         if let sf = m["stepsPerSecond"], let v = sf.integer {
             if (1...100_000).contains(v) { spec.stepsPerSecond = v } else { sf.report("must be 1…100000, found \(v)") }
@@ -128,10 +131,26 @@ struct DynamicsDecoder {
         default: decoded = field(m).map { .field($0) }
         }
         guard let decoded else { return nil }
+        // The animator's own checks, here with the key's location: `validate` refuses
+        // what a render would.
+        do { try DynamicAnimator.checkValues(of: decoded) } catch {
+            guard case .invalidValue(let key, let reason) = error else { return nil }
+            let top = String(key.prefix { $0 != "." })
+            let candidates = [top] + (Self.writtenAs[top] ?? [])
+            (candidates.lazy.compactMap { m[$0] }.first ?? body).report(reason)
+            return nil
+        }
         let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
         guard let expressions = expressions(written, of: behavior, m) else { return nil }
         return (behavior, expressions)
     }
+
+    /// The keys a checked property can come from, besides its own name.
+    static let writtenAs: [String: [String]] = [
+        "gravityDirection": ["magnitude", "angle"], "pushDirection": ["magnitude", "angle"],
+        "anchorPoint": Array(anchorKeys), "offsetFromCenter": ["attachmentAnchor"],
+        "attachedOffsetFromCenter": ["attachmentAnchor"],
+    ]
 
     /// Keys a behavior cannot be built without: a point stands for their expressions.
     static let requiredPoints: Set = anchorKeys.union(["snapPoint"])
@@ -227,8 +246,24 @@ struct DynamicsDecoder {
             f.report("'\(name)' has empty bounds: a dynamic item's body is its bounds, give it a size")
             return nil
         }
+        let c = center(of: name)
+        if let layer = layers[entry.address] {
+            let w = layer.bounds.width, h = layer.bounds.height
+            if ![c.x, c.y].allSatisfy(Self.isWithinPhysicsRange) {
+                f.report("'\(name)': a dynamic item's center " + Self.physicsRangeMessage)
+                return nil
+            }
+            if !(w >= 0.001 && h >= 0.001 && w <= DynamicAnimator.largestValue && h <= DynamicAnimator.largestValue) {
+                f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicAnimator.largestValue)) pt")
+                return nil
+            }
+        }
         return name
     }
+
+    /// The animator's range for coordinates and vectors (Chipmunk keeps its precision there).
+    static func isWithinPhysicsRange(_ v: Double) -> Bool { v.isFinite && abs(v) <= DynamicAnimator.largestValue }
+    static let physicsRangeMessage = "must be finite and within ±\(Int(DynamicAnimator.largestValue))"
 
     /// `items: [a, b]` (required, every id a layer).
     private func items(_ m: Mapping) -> [String]? {

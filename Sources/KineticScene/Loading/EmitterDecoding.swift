@@ -32,7 +32,9 @@ extension LayerDecoder {
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
         }
-        if let f = m["beginTime"], let v = f.number { e.beginTime = v }
+        // A negative beginTime pre-runs the emitter, stepping through every second of it:
+        // at most an hour.
+        if let f = m["beginTime"], let v = f.number(in: -3600...86_400) { e.beginTime = v }
         if let f = m["emitterCells"] { e.emitterCells = cells(f, owner: address.map { CellOwner(address: $0, label: label, names: []) }) }
         return e
     }
@@ -116,11 +118,19 @@ extension LayerDecoder {
 
     /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
     /// so the cell's `color` tints it entirely).
+    /// The largest side of inline contents: sprites are rasterized from it (several
+    /// canvases wide already).
+    static let largestContentsSide = 10_000.0
+
     private mutating func particleContents(_ f: Field) -> ParticleContents? {
         guard case .mapping = f.node else { return asset(f).map { .image($0) } }
         guard let m = f.mapping(allowed: ["path", "size", "fillColor"]) else { return nil }
         let path = m.required("path")?.path
-        let size = m.required("size")?.nonNegativeSize
+        var size = m.required("size")?.nonNegativeSize
+        if let s = size, !(s.width <= Self.largestContentsSide && s.height <= Self.largestContentsSide) {
+            m["size"]?.report("each side of a particle's contents must be at most \(Int(Self.largestContentsSide)) pt")
+            size = nil
+        }
         let fill = m["fillColor"].map { $0.color } ?? .white
         guard let path, let size, let fill else { return nil }
         return .path(path, size: size, fillColor: fill)

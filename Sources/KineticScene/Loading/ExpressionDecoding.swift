@@ -441,9 +441,12 @@ final class ExpressionBinder {
         self.behaviorIDs = behaviorIDs
         for (value, field) in deferred { _ = check(value, field: field, layers: layers) }
         let valid = pending.indices.filter { check(pending[$0].binding.value, field: pending[$0].field, layers: layers) }
-        // Binding j feeds binding i when i reads the property j writes.
-        func writes(_ j: Int) -> (LayerAddress, String) {
-            (pending[j].binding.layer, ReferenceKeyPaths.group(pending[j].binding.keyPath))
+        // Binding j feeds binding i when i reads the property j writes. The writers are
+        // indexed by layer, so ordering stays linear in the bindings (20,000 chained
+        // references took minutes when every read scanned every binding).
+        var writers: [LayerAddress: [(index: Int, group: String)]] = [:]
+        for j in valid {
+            writers[pending[j].binding.layer, default: []].append((j, ReferenceKeyPaths.group(pending[j].binding.keyPath)))
         }
         func dependencies(_ i: Int) -> [Int] {
             let reads = pending[i].binding.expressions.flatMap(\.references).flatMap { ref -> [(LayerAddress, String)] in
@@ -458,10 +461,11 @@ final class ExpressionBinder {
                 guard let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return [] }
                 return [(entry.address, ReferenceKeyPaths.group(kp))]
             }
-            return valid.filter { j in
-                let w = writes(j)
-                return reads.contains { $0.0 == w.0 && ReferenceKeyPaths.overlap($0.1, w.1) }
+            var fed = Set<Int>()
+            for (address, group) in reads {
+                for w in writers[address] ?? [] where ReferenceKeyPaths.overlap(group, w.group) { fed.insert(w.index) }
             }
+            return fed.sorted()  // in `valid`'s order, as the walk expects
         }
         switch DependencyOrder.sort(valid, dependencies: dependencies) {
         case .success(let order):

@@ -24,7 +24,13 @@ struct LayerDecoder {
     /// Expression values met so far (section 4), shared with the other readers.
     let binder = ExpressionBinder()
 
-    init(baseDirectory: String) { self.baseDirectory = baseDirectory }
+    /// Which assets may be read (the root, decoder size caps).
+    var assetPolicy = AssetPolicy()
+
+    init(baseDirectory: String, assetPolicy: AssetPolicy = AssetPolicy()) {
+        self.baseDirectory = baseDirectory
+        self.assetPolicy = assetPolicy
+    }
 
     /// The scene's pixels per point: which `@Nx` variant of an asset is looked for first.
     var deviceScale = 2.0
@@ -421,25 +427,28 @@ struct LayerDecoder {
     /// An image asset: resolved against the scene's folder, and it must exist.
     mutating func asset(_ f: Field) -> String? {
         guard let name = f.string else { return nil }
-        let written = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
-        func isFile(_ path: String) -> Bool {
-            var isDir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
-        }
-        // UIImage(named:) finds `name@3x.png` or `name@2x.png` for `name.png`, the screen's
-        // scale first.
-        let stem = (written as NSString).deletingPathExtension, ext = (written as NSString).pathExtension
-        let preferred = [deviceScale.rounded(), 3, 2].filter { $0 >= 2 && $0 <= 9 }.map { "\(stem)@\(Int($0))x.\(ext)" }
-        guard let path = ([written] + (Layer.contentsScale(ofAsset: written) == 1 ? preferred : [])).first(where: isFile) else {
-            f.report("missing asset file '\(name)' (looked for \(written))")
-            return nil
-        }
         guard name.lowercased().hasSuffix(".png") else {
             f.report("image assets must be PNG files, found '\(name)'")
             return nil
         }
-        assets.insert(path)
-        return path
+        var resolved = assetPolicy.resolve(name, baseDirectory: baseDirectory)
+        // UIImage(named:) finds `name@3x.png` or `name@2x.png` for `name.png`, the screen's
+        // scale first.
+        if case .failure(.missing) = resolved, Layer.contentsScale(ofAsset: name) == 1 {
+            let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+            for scale in [deviceScale.rounded(), 3, 2] where scale >= 2 && scale <= 9 {
+                let variant = assetPolicy.resolve("\(stem)@\(Int(scale))x.\(ext)", baseDirectory: baseDirectory)
+                if case .success = variant { resolved = variant; break }
+            }
+        }
+        switch resolved {
+        case .success(let path):
+            assets.insert(path)
+            return path
+        case .failure(let problem):
+            f.report(problem.message(for: name))
+            return nil
+        }
     }
 
     /// A font file beside the scene (`font: Name.ttf`): resolved against the scene's
@@ -532,7 +541,10 @@ struct LayerDecoder {
         var t = TextStyle()
         if let f = m["string"], let v = f.string { t.string = v }
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
-        if let f = m["fontSize"], let v = f.positiveNumber { t.fontSize = v }
+        // Pango's sizes end near 1e6 pt (it prints CRITICAL warnings past them).
+        if let f = m["fontSize"], let v = f.positiveNumber {
+            if v <= 10_000 { t.fontSize = v } else { f.report("fontSize must be at most 10000, found \(Field.format(v))") }
+        }
         if let f = m["foregroundColor"], let c = f.color { t.foregroundColor = c }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }

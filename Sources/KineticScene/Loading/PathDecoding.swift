@@ -6,7 +6,31 @@ extension Field {
     /// A path value of section 3.1: SVG path data, a primitive or a named shape (built
     /// once, from constant parameters: see `namedShapeState`). Live cubics and
     /// references are reported as not yet supported.
+    /// The most segments a path may have, its curves counted as the chords that flatten
+    /// them to within 0.25 pt: stroking self-intersecting paths and colliding with boundary
+    /// segments take super-linear time (300,000 random lines stroked for minutes, 10,000
+    /// random cubics for 73 s and, as a boundary, past 120 s and 1.4 GB).
+    static let maxPathElements = 10_000
+
     var path: BezierPath? {
+        guard let path = unlimitedPath else { return nil }
+        // Coordinates far past any canvas make arc-length measurement (motion paths)
+        // recurse to its depth limit everywhere: 1e300 took a minute to validate.
+        guard path.elements.allSatisfy({ $0.points.allSatisfy { abs($0.x) <= 1e7 && abs($0.y) <= 1e7 } }) else {
+            report("a path's coordinates must be within ±10000000")
+            return nil
+        }
+        // Elements first: counting chords walks them.
+        let segments = path.elements.count > Self.maxPathElements ? path.elements.count
+            : path.flattenedPointCount(tolerance: 0.25)
+        guard segments <= Self.maxPathElements else {
+            report("the path has \(segments) segments (curves counted as chords within 0.25 pt), over the limit of \(Self.maxPathElements)")
+            return nil
+        }
+        return path
+    }
+
+    private var unlimitedPath: BezierPath? {
         switch node {
         case .scalar(let s):
             let text = s.string
@@ -171,6 +195,10 @@ extension Field {
             let points = items.map(numbers.point)
             guard !points.contains(where: { $0 == nil }) else { return nil }
             guard points.count >= 2 else { f.report("a polyline needs at least 2 points"); return nil }
+            guard points.count <= Self.maxPathElements else {
+                f.report("the polyline has \(points.count) points, over the limit of \(Self.maxPathElements)")
+                return nil
+            }
             guard let closed = m["closed"].map({ $0.bool }) ?? false else { return nil }
             return .polyline(points.compactMap { $0 }, closed: closed)
         default:  // star

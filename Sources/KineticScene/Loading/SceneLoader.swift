@@ -13,6 +13,23 @@ public struct SceneLimits: Sendable {
     /// Not a limit but a load setting every command passes with the limits: the
     /// `--appearance` override of `scene.appearance`.
     public var appearance: Appearance? = nil
+    /// The longest scene, in seconds (a day): simulation steps and GIF delays are counted
+    /// in integers from it.
+    public var maxDuration = 86_400.0
+    /// The memory budget in bytes (`--max-memory`, 4 GiB by default). The limits on
+    /// totals below derive from it, and a render's frames in flight are fitted into it.
+    public var maxMemory = 4 << 30
+    /// Layers in one frame once replicators expand (nested ones multiply), at about
+    /// 16 KiB each: 262,144 with the default budget.
+    public var maxLayerInstances: Int { maxMemory / 16_384 }
+    /// YAML nodes in one scene file, an alias counted again each time it is used (the
+    /// "billion laughs" defence), at about 8 KiB each decoded: 524,288 by default.
+    public var maxYAMLNodes: Int { maxMemory / 8_192 }
+    /// Bytes a live particle takes (its state, snapshot and draw record).
+    public static let bytesPerParticle = 256
+    /// Which image assets may be read; decoded images are capped at a sixteenth of the
+    /// budget (64 Mpx by default).
+    public var assets = AssetPolicy()
     public init() {}
 }
 
@@ -33,6 +50,7 @@ public enum SceneLoader {
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
             throw SceneFileError(path: path, reason: !exists ? "no such file" : isDir.boolValue ? "is a folder, not a scene file" : "cannot be read")
         }
+        if let problem = encodingProblem([UInt8](data), file: path) { throw SceneLoadError(problems: [problem]) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: path, line: 1, column: 1),
                                                          keyPath: "", message: "the file is not UTF-8 text")])
@@ -55,6 +73,13 @@ public enum SceneLoader {
         } catch let error as YamlError {
             throw SceneLoadError(problems: [syntaxProblem(error, file: file)])
         }
+        // Aliases share their anchor's node, so the tree can be exponentially larger than
+        // the text: it is counted (within the budget) before anything walks it.
+        if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
+            diagnostics.report("the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they "
+                               + "are used (the limit from --max-memory)", at: mark, keyPath: "")
+            throw SceneLoadError(problems: diagnostics.problems)
+        }
         let top = Field(node: root, keyPath: "", diagnostics: diagnostics)
         let scene = read(top, file: file, baseDirectory: baseDirectory, limits: limits)
         if let scene, diagnostics.problems.isEmpty { return scene }
@@ -75,7 +100,9 @@ public enum SceneLoader {
             vf.report("unknown format version \(version); this kinetic reads version \(supportedVersions.map(String.init).joined(separator: ", "))")
             return nil
         }
-        var layerDecoder = LayerDecoder(baseDirectory: baseDirectory)
+        var assetPolicy = limits.assets
+        assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
+        var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
         let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         if let scale = settings?.scale { layerDecoder.deviceScale = scale }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
@@ -100,9 +127,16 @@ public enum SceneLoader {
             layers: layerDecoder.ids, behaviorIDs: Set(((dynamics?.behaviors ?? []) + added).map(\.id)))
         eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }
+        let instances = layerInstances(layers)
+        if instances > Double(limits.maxLayerInstances) {
+            m["layers"]?.report("the replicators make \(Field.format(instances)) layers, over the limit of "
+                                + "\(limits.maxLayerInstances) layer instances (from --max-memory)")
+            return nil
+        }
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
                           dynamics: dynamics, events: events,
                           assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
+        scene.maxLayerInstances = limits.maxLayerInstances
         scene.bindings = bindings
         scene.behaviorAnimations = behaviorAnimations
         scene.layerIDs = layerDecoder.ids.mapValues(\.address)
@@ -143,11 +177,56 @@ public enum SceneLoader {
         }
         // The canvas limit is checked where frames are drawn, at the scale they are drawn
         // at (`--scale`, golden frames' scale): `inspect` draws nothing.
-        if Double(s.frameCount) > Double(limits.maxFrames) || !(duration * s.fps).isFinite {
-            (m["duration"] ?? f).report("\(Field.format((duration * s.fps).rounded())) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)")
+        if let problem = checkTiming(duration: duration, fps: s.fps, limits: limits) {
+            (m["duration"] ?? f).report(problem)
             return nil
         }
         return s
+    }
+
+    /// The duration and frame-count limits, checked on the numbers before any becomes an
+    /// integer; nil when within them.
+    public static func checkTiming(duration: Double, fps: Double, limits: SceneLimits) -> String? {
+        if !(duration <= limits.maxDuration) {
+            return "a duration of \(Field.format(duration)) s is over the limit of \(Field.format(limits.maxDuration)) s"
+        }
+        let frames = (duration * fps).rounded()
+        if !(frames <= Double(limits.maxFrames)) {
+            return "\(Field.format(frames)) frames exceed the limit of \(limits.maxFrames) (raise it with --max-frames)"
+        }
+        // The frames' own span: one frame at least, each 1 / fps long.
+        if !(max(frames, 1) / fps <= limits.maxDuration) {
+            return "at \(Field.format(fps)) fps the frames last longer than the limit of \(Field.format(limits.maxDuration)) s"
+        }
+        return nil
+    }
+
+    /// Counts the nodes under `root` as the decoders will walk them (an alias's node every
+    /// time it is used), stopping once `budget` is spent: then the mark of the node that
+    /// spent it (an alias's anchor, typically); nil within the budget.
+    static func nodeBudgetOverrun(_ root: Node, budget: Int) -> Mark? {
+        var left = budget
+        var stack = [root]
+        while let node = stack.popLast() {
+            left -= 1
+            if left < 0 { return node.mark }
+            switch node {
+            case .scalar, .alias: break
+            case .sequence(let seq): stack.append(contentsOf: seq)
+            case .mapping(let map): for (k, v) in map { stack.append(k); stack.append(v) }
+            }
+        }
+        return nil
+    }
+
+    /// The layers a frame has with every replicator's model `instanceCount` (a Double:
+    /// nested counts multiply past any integer). Animated counts are checked per frame.
+    static func layerInstances(_ layers: [Layer]) -> Double {
+        layers.reduce(0) { total, layer in
+            let below = layerInstances(layer.sublayers)
+            let copies = layer.replicator.map { Double(max($0.instanceCount, 0)) * below } ?? below
+            return total + 1 + copies + (layer.mask.map { layerInstances([$0]) } ?? 0)
+        }
     }
 
     /// The canvas limit of section 9, in pixels; nil when within it.
@@ -198,6 +277,64 @@ public enum SceneLoader {
         return g
     }
 
+    /// Where the bytes stop being UTF-8 text, or hold a NUL (UTF-16 without a byte-order
+    /// mark looks like ASCII with NULs between): nil for valid text.
+    static func encodingProblem(_ bytes: [UInt8], file: String) -> SceneProblem? {
+        var line = 1, column = 1, i = 0
+        func problem(_ message: String) -> SceneProblem {
+            SceneProblem(location: SourceLocation(file: file, line: line, column: column), keyPath: "", message: message)
+        }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return problem("the file is UTF-16: save scenes as UTF-8")
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
+            guard length > 0, i + length <= bytes.count,
+                  bytes[(i + 1)..<(i + length)].allSatisfy({ $0 >> 6 == 0b10 }) else {
+                return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", b))
+            }
+            if b == 0 {
+                return problem("a NUL character: the file is UTF-16 without a byte-order mark, or binary; save scenes as UTF-8")
+            }
+            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+        return nil
+    }
+
+    /// The line and column of the `offset`th byte of `text` (libyaml's reader counts bytes).
+    private static func position(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
+        var line = 1, column = 1, consumed = 0
+        for scalar in text.unicodeScalars {
+            if consumed >= offset { break }
+            consumed += String(scalar).utf8.count
+            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
+    }
+
+    /// Where `key` is written next after `mark` (as a key: followed by a colon); the mark
+    /// itself when it is not found.
+    private static func nextOccurrence(of key: String, after mark: Mark, in text: String) -> (line: Int, column: Int) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
+        let needle = Array(key.unicodeScalars)
+        var line = mark.line - 1, start = mark.column  // just past the first key's first character
+        while line < lines.count, !needle.isEmpty {
+            let l = lines[line]
+            var i = start
+            while i + needle.count <= l.count {
+                if Array(l[i..<(i + needle.count)]) == needle,
+                   l[(i + needle.count)...].first(where: { $0 != " " && $0 != "\"" && $0 != "'" }) == ":" {
+                    return (line + 1, i + 1)
+                }
+                i += 1
+            }
+            line += 1; start = 0
+        }
+        return (mark.line, mark.column)
+    }
+
     /// A YAML syntax error as a located problem.
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
         func at(_ mark: Mark, _ problem: String) -> SceneProblem {
@@ -207,6 +344,15 @@ public enum SceneLoader {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return at(mark, problem)
+        case .reader(let problem, let offset, _, let yaml):
+            let (line, column) = position(ofByte: offset ?? 0, in: yaml)
+            return SceneProblem(location: SourceLocation(file: file, line: line, column: column), keyPath: "",
+                                message: "YAML syntax error: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            // Yams marks the first of the keys; the duplicate is the next one spelt so.
+            let (line, column) = nextOccurrence(of: duplicates.first ?? "", after: context.mark, in: context.text)
+            return SceneProblem(location: SourceLocation(file: file, line: line, column: column),
+                                keyPath: "", message: "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping")
         default:
             return SceneProblem(location: SourceLocation(file: file, line: 1, column: 1), keyPath: "",
                                 message: "YAML error: \(error)")

@@ -23,8 +23,15 @@ extension Field {
 
     /// A finite number. NaN and infinity are rejected anywhere.
     var number: Double? {
-        guard !rejectExpression(), let text = scalarText else { return nil }
+        guard !rejectExpression(), !isExplicitString, let text = scalarText else { return nil }
         return Self.parseNumber(text, field: self)
+    }
+
+    /// `!!str 1`: the file says it is text, so it is no number (reported).
+    var isExplicitString: Bool {
+        guard case .scalar(let s) = node, s.style == .plain, s.tag.description == Tag.Name.str.rawValue else { return false }
+        report("expected a number, found the string '\(s.string)' (tagged !!str)")
+        return true
     }
 
     /// `expected` names what the value may be, for the message when it is no number.
@@ -94,6 +101,9 @@ extension Field {
 
     /// A whole number.
     var integer: Int? {
+        // Exactly, when written as an integer: a Double would round 9223372036854775807.
+        if case .scalar(let s) = node, s.style == .plain, s.tag.description != Tag.Name.str.rawValue,
+           let exact = Int(s.string.trimmingCharacters(in: .whitespaces)) { return exact }
         guard let v = number else { return nil }
         guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
         return Int(v)

@@ -25,6 +25,9 @@ public struct Scene: Sendable {
     /// Every image asset the scene uses, resolved to file paths.
     public var assets: Set<String>
 
+    /// The most layers a frame may have once replicators are expanded (`SceneLimits`).
+    public var maxLayerInstances = SceneLimits().maxLayerInstances
+
     /// `round(duration × fps)` frames; frame `i` shows time `i / fps`.
     public var frameCount: Int { settings.frameCount }
 }
@@ -42,7 +45,12 @@ public struct SceneSettings: Sendable {
 
     public init(size: Size, duration: Double) { self.size = size; self.duration = duration }
 
-    public var frameCount: Int { max(1, Int((duration * fps).rounded())) }
+    /// Never traps: a count too large for an `Int` (the loader and the CLI refuse it with
+    /// ``SceneLoader/checkTiming(duration:fps:limits:)`` first) reads as `Int.max`.
+    public var frameCount: Int {
+        let n = (duration * fps).rounded()
+        return n < 9e18 ? max(1, Int(n)) : n.isNaN ? 1 : Int.max
+    }
 }
 
 /// The `golden:` block of section 8.

@@ -13,11 +13,18 @@ struct ExpressionEvaluation {
     /// leaves its property as it was, as for behavior properties; the rest still run.
     func apply(to layers: inout [Layer], time: Double, frame: Int) {
         for binding in bindings {
-            let context = Self.context(reading: layers, ids: layerIDs, time: time, frame: frame, seed: seed,
-                                       seedSalt: binding.seedSalt)
-            guard let value = binding.value.evaluate(context)?.converted(to: binding.keyPath.valueKind) else { continue }
+            guard let value = evaluate(binding, reading: layers, time: time, frame: frame) else { continue }
             layers.modify(at: binding.layer) { $0.setValue(value, at: binding.keyPath) }
         }
+    }
+
+    /// One binding's value. Its own function so the context (which holds `layers`) is gone
+    /// before the caller changes them: otherwise each change copies the whole tree, and
+    /// 20,000 chained bindings take quadratic time.
+    private func evaluate(_ binding: ExpressionBinding, reading layers: [Layer], time: Double, frame: Int) -> AnimatableValue? {
+        let context = Self.context(reading: layers, ids: layerIDs, time: time, frame: frame, seed: seed,
+                                   seedSalt: binding.seedSalt)
+        return binding.value.evaluate(context)?.converted(to: binding.keyPath.valueKind)
     }
 
     /// Applies the bindings an emitter's own values need (see `bindings(feeding:in:)`) to

@@ -16,7 +16,7 @@ import KineticLayers
 /// `emitterCells.NAME.birthRate` is timed to the step, not to the frame.
 public struct ParticleSimulation: Sendable {
     public let scene: Scene
-    /// Most particles alive at once in one emitter (section 9's limit).
+    /// Most particles alive at once in all emitters together (section 9's limit).
     public var maxParticles: Int
 
     private struct Emitter: Sendable {
@@ -98,9 +98,19 @@ public struct ParticleSimulation: Sendable {
             }
             var e = emitters[k]
             let source = self, address = e.address, animations = e.animations, bindings = e.bindings
-            try e.system.advance(to: local, limit: maxParticles) {
-                source.style(at: address, animations: animations, bindings: bindings,
-                             time: clock.sceneTime($0 + begin) ?? frame.time)
+            // The limit is on the total: this emitter may have what the others leave.
+            let others = emitters.indices.reduce(0) { $1 == k ? $0 : $0 + emitters[$1].system.storedCount }
+            do {
+                try e.system.advance(to: local, limit: max(0, maxParticles - others)) {
+                    source.style(at: address, animations: animations, bindings: bindings,
+                                 time: clock.sceneTime($0 + begin) ?? frame.time)
+                }
+            } catch {
+                var total = error
+                total.count += others
+                total.limit = maxParticles
+                total.together = others > 0
+                throw total
             }
             e.system.snapshot(at: local, into: &e.snapshot)
             emitters[k] = e

@@ -10,9 +10,12 @@ public struct ParticleLimitError: Error, Sendable, CustomStringConvertible {
     public var time: Double
     public var count: Int
     public var limit: Int
+    /// Whether other emitters' particles count in `count` (the limit is on the total).
+    public var together = false
 
     public var description: String {
-        "emitter '\(layer)': \(count) live particles at t = \(String(format: "%.3f", time)) s exceed the limit of \(limit) (raise it with --max-particles)"
+        let whose = together ? "emitter '\(layer)' and the others" : "emitter '\(layer)'"
+        return "\(whose): \(count) live particles at t = \(String(format: "%.3f", time)) s exceed the limit of \(limit) (raise it with --max-particles)"
     }
 }
 

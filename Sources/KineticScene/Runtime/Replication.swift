@@ -19,32 +19,48 @@ public enum Replication {
     /// replicator, `dot#1#2` copy 2 of the inner replicator in copy 1 of the outer one,
     /// `dot#0#2` the same in the outer copy 0. The originals (copy 0 throughout) keep
     /// their keys.
-    public static func expand(_ layers: [Layer], at time: Double,
-                              presentation: (Double) -> [Layer]) -> [Layer] {
-        expand(layers, parent: [], at: time, suffix: "", presentation: presentation)
+    ///
+    /// At most `limit` layers are made in all (nested replicators multiply): past it the
+    /// copying stops and `exceeded` is true, so the caller refuses the frame instead of
+    /// running out of memory.
+    public static func expand(_ layers: [Layer], at time: Double, limit: Int = .max,
+                              presentation: (Double) -> [Layer]) -> (layers: [Layer], exceeded: Bool) {
+        let budget = Budget(remaining: limit)
+        let expanded = expand(layers, parent: [], at: time, suffix: "", budget: budget, presentation: presentation)
             .map { $0.removingZeroCopySuffixes() }
+        return (expanded, budget.exceeded)
+    }
+
+    /// The layers still allowed, shared down the recursion.
+    private final class Budget {
+        var remaining: Int
+        var exceeded = false
+        init(remaining: Int) { self.remaining = remaining }
+        func take() { remaining -= 1; if remaining < 0 { exceeded = true } }
     }
 
     /// `suffix`: the copy indices of the enclosing replicators' copies, `#i#j…`.
     private static func expand(_ layers: [Layer], parent: [Int], at time: Double, suffix: String,
-                               presentation: (Double) -> [Layer]) -> [Layer] {
+                               budget: Budget, presentation: (Double) -> [Layer]) -> [Layer] {
         layers.enumerated().map { i, layer in
-            expand(layer, address: parent + [i], at: time, suffix: suffix, presentation: presentation)
+            expand(layer, address: parent + [i], at: time, suffix: suffix, budget: budget, presentation: presentation)
         }
     }
 
     /// The layer at `address` with the replicators in its subtree and in its mask (a mask
     /// may be any layer, a replicator of dots included) expanded.
     private static func expand(_ original: Layer, address: [Int], at time: Double, suffix: String,
-                               presentation: (Double) -> [Layer]) -> Layer {
+                               budget: Budget, presentation: (Double) -> [Layer]) -> Layer {
         var layer = original
+        budget.take()
+        if budget.exceeded { return layer }
         if let mask = layer.mask {
             layer.mask = expand(mask, address: address + [LayerAddress.mask], at: time, suffix: suffix,
-                                presentation: presentation)
+                                budget: budget, presentation: presentation)
         }
         guard let r = layer.replicator else {
             layer.sublayers = expand(layer.sublayers, parent: address, at: time, suffix: suffix,
-                                     presentation: presentation)
+                                     budget: budget, presentation: presentation)
             return layer
         }
         let centre = Point(layer.bounds.midX, layer.bounds.midY)
@@ -53,7 +69,7 @@ public enum Replication {
             .concatenating(.translation(centre.x, centre.y))
         var copies: [Layer] = []
         var accumulated = Transform3D.identity  // `step` applied k times
-        for k in 0..<max(r.instanceCount, 0) {
+        for k in 0..<max(r.instanceCount, 0) where !budget.exceeded {
             let copyTime = time - Double(k) * r.instanceDelay
             let source = k == 0 || copyTime == time
                 ? layer.sublayers
@@ -63,7 +79,7 @@ public enum Replication {
             let copySuffix = suffix + "#\(k)"
             let named = source.map { $0.renamed(suffix: copySuffix) }
             for sublayer in expand(named, parent: address, at: copyTime, suffix: copySuffix,
-                                   presentation: presentation) {
+                                   budget: budget, presentation: presentation) {
                 var copy = sublayer
                 copy.transform = placed(copy, by: accumulated)
                 if color != .white { copy.colorMultiplier = copy.colorMultiplier.map { $0.multiplied(by: color) } ?? color }

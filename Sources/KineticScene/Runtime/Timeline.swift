@@ -36,16 +36,23 @@ public struct Timeline: Sendable {
         var layers = animatedLayers(at: time, index: index, animations: animations, changes: changes)
         // Replicator copies run their animations at earlier times: each time once.
         var earlier: [Double: [Layer]] = [:]
-        layers = Replication.expand(layers, at: time) { t in
+        let limit = scene.maxLayerInstances
+        let expanded = Replication.expand(layers, at: time, limit: limit) { t in
             if let cached = earlier[t] { return cached }
             let tree = animatedLayers(at: t, index: index, animations: animations, changes: changes)
             earlier[t] = tree
             return tree
         }
+        layers = expanded.layers
         // Facing depends on every transform down to the canvas, copies' placements included.
         if hasSingleSidedLayers { layers = Layer.hidingBackFaces(layers) }
-        return SceneFrame(index: index, time: time, size: scene.settings.size,
-                          background: scene.settings.background, layers: layers)
+        var frame = SceneFrame(index: index, time: time, size: scene.settings.size,
+                               background: scene.settings.background, layers: layers)
+        if expanded.exceeded {
+            frame.refusal = "at t = \(String(format: "%.3f", time)) s the replicators make more than \(limit) layers "
+                + "(the limit of layer instances, from --max-memory)"
+        }
+        return frame
     }
 
     /// The model tree with animations, then the events' changes, then expressions (which

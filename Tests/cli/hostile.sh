@@ -1,0 +1,231 @@
+# Hostile and careless input (issue 14): sourced by run.sh, with its `check`, `$kinetic`,
+# `$scenes` and `$tmp`. Every case runs under a time bound generous for a loaded CI
+# machine and, where memory is the risk, under `ulimit -v`; none may crash (no Swift
+# runtime failure, no signal), and each refusal names FILE:LINE:COL or the flag.
+hostile=$scenes/hostile
+
+# bounded SECONDS KBYTES COMMAND… — the command under a time and virtual-memory cap;
+# stdout and stderr in $tmp/stdout and $tmp/stderr.
+bounded() {
+    local secs=$1 mem=$2; shift 2
+    ( ulimit -v "$mem"; exec timeout -k 5 "$secs" "$@" ) >"$tmp/stdout" 2>"$tmp/stderr"
+}
+
+# no_crash_report — stderr has none of the Swift runtime's or Chipmunk's crash reports.
+no_crash_report() {
+    ! grep -qE 'Backtracing|Fatal error|Program crashed|runtime failure|Aborting due to|CRITICAL' "$tmp/stderr" ||
+        { echo "crash report:"; head -c 1500 "$tmp/stderr"; return 1; }
+}
+
+# refuses CODE REGEX COMMAND… — exits CODE within 60 s and 4 GB, stderr matches REGEX.
+refuses() {
+    local want=$1 pattern=$2; shift 2
+    bounded 60 4000000 "$@"; local got=$?
+    [ "$got" = "$want" ] || { echo "exit $got, wanted $want"; head -c 1500 "$tmp/stderr"; return 1; }
+    no_crash_report || return 1
+    grep -qE -- "$pattern" "$tmp/stderr" || { echo "stderr lacks /$pattern/:"; head -c 1500 "$tmp/stderr"; return 1; }
+}
+
+# --- Crashes: numbers checked before they become integers or sizes -------------------
+check "duration 1e18 is refused at its key" refuses 65 'duration-1e18.yaml:2:44: scene.duration: .*over the limit of 86400 s' \
+    "$kinetic" validate "$hostile/duration-1e18.yaml"
+check "a 29-digit duration is refused at its key" refuses 65 'duration-29-digits.yaml:2:44: scene.duration: ' \
+    "$kinetic" validate "$hostile/duration-29-digits.yaml"
+check "fps 1e300 is refused with the frame limit" refuses 65 'fps-1e300.yaml:2:47: scene.duration: 1e\+300 frames exceed the limit of 100000' \
+    "$kinetic" validate "$hostile/fps-1e300.yaml"
+check "fps 1e-20 for 3e20 s (3 frames) is refused" refuses 65 'fps-tiny-duration-huge.yaml:2:47: scene.duration: ' \
+    "$kinetic" validate "$hostile/fps-tiny-duration-huge.yaml"
+check "--duration 1e30 is a usage error" refuses 64 '^--duration/--fps: a duration of 1e\+30 s is over the limit' \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --duration 1e30
+check "--fps 1e30 is a usage error" refuses 64 '^--duration/--fps: 5e\+29 frames exceed the limit' \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --fps 1e30
+check "--fps 1e-20 (one frame lasting 1e20 s) is a usage error" refuses 64 'at 1e-20 fps the frames last longer than the limit' \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --fps 1e-20
+check "emitter contents of 1e300 pt are refused at their size" \
+    refuses 65 'emitter-contents-huge.yaml:10:64: layers\[0\]\.emitterCells\[0\]\.contents\.size: each side .* at most 10000 pt' \
+    "$kinetic" validate "$hostile/emitter-contents-huge.yaml"
+check "an emitter pre-warmed 1e300 s is refused (it would step for ever)" \
+    refuses 65 'emitter-preroll-huge.yaml:8:16: layers\[0\]\.beginTime: -1e\+300 is out of range -3600…86400' \
+    "$kinetic" validate "$hostile/emitter-preroll-huge.yaml"
+check "an attachment of frequency 1e300 is refused by validate (Chipmunk aborted on it)" \
+    refuses 65 'attachment-absurd.yaml:8:95: dynamics\.behaviors\[0\]\.attachment\.frequency: must be ≥ 0 and ≤ 10000, got 1e\+300' \
+    "$kinetic" validate "$hostile/attachment-absurd.yaml"
+check "the stiffest accepted spring renders or blows up with exit 70, never aborts" bash -c "
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render '$hostile/attachment-stiff.yaml' -o stiff.gif --quiet ) 2>stiff.err; c=\$?
+    cat stiff.err; ! grep -qE 'Backtracing|Aborting' stiff.err &&
+    { [ \$c = 0 ] || { [ \$c = 70 ] && grep -q 'blew up at t = .* item .box.' stiff.err; }; }"
+check "validate refuses the physics' ranges at their keys" bash -c "
+    '$kinetic' validate '$hostile/dynamics-ranges.yaml' 2>r.txt; [ \$? = 65 ] || exit 1; cat r.txt
+    grep -q 'dynamics-ranges.yaml:8:20: dynamics.referenceBounds: must be finite and within ±10000000' r.txt &&
+    grep -q 'dynamics-ranges.yaml:10:42: dynamics.behaviors\[0\].gravity.magnitude: must be finite' r.txt &&
+    grep -q 'dynamics-ranges.yaml:11:88: dynamics.behaviors\[1\].itemBehavior.density: must be > 0 and ≤ 1000000, got 10000000' r.txt &&
+    grep -q 'dynamics-ranges.yaml:12:60: dynamics.behaviors\[2\].field.strength: must be finite' r.txt &&
+    grep -q 'dynamics-ranges.yaml:13:41: dynamics.behaviors\[3\].collision.insets: must be finite' r.txt &&
+    grep -q 'dynamics-ranges.yaml:14:22: dynamics.behaviors\[4\].push.items\[0\]: .far.: a dynamic item.s center must be finite' r.txt"
+check "SIGQUIT stops a render like SIGTERM: no crash report, no temporary file" bash -c "
+    mkdir quit; '$kinetic' render '$scenes/moving-square.yaml' -o quit/long.gif --duration 600 --scale 8 --quiet 2>quit.err & pid=\$!
+    sleep 1; [ -n \"\$(ls -A quit)\" ] || { echo 'no temporary file while rendering'; exit 1; }
+    kill -QUIT \$pid; wait \$pid; code=\$?; cat quit.err
+    [ \$code = 131 ] && [ -z \"\$(ls -A quit)\" ] && ! grep -q Backtracing quit.err"
+
+# --- Memory: limits on totals, checked before allocating ---------------------------
+check "nested replicators (10^10 layers) are refused at load" \
+    refuses 65 'replicators-nested.yaml:5:3: layers: the replicators make 10000100001 layers, over the limit of 262144 layer instances' \
+    "$kinetic" validate "$hostile/replicators-nested.yaml"
+check "an animated count that multiplies past the limit stops the render" \
+    refuses 65 'replicators-animated.yaml: at t = 0.100 s the replicators make more than 262144 layers' \
+    "$kinetic" render "$hostile/replicators-animated.yaml" -o rep.gif --quiet
+check "the particle limit is on all emitters together" \
+    refuses 65 "particles-together.yaml: emitter 'e.' and the others: 1000001 live particles at t = .* exceed the limit of 1000000" \
+    "$kinetic" render "$hostile/particles-together.yaml" -o part.gif --quiet
+check "--max-particles 2000000 lets the three emitters render" bash -c "
+    ( ulimit -v 4000000; exec timeout 120 '$kinetic' render '$hostile/particles-together.yaml' -o part.gif --quiet --max-particles 2000000 --frames 0-1 ) && [ -s part.gif ]"
+check "a canvas side past Cairo's 32767 px is a usage error, not a crash" \
+    refuses 64 "max-canvas-side must be 1…32767" \
+    "$kinetic" render "$scenes/moving-square.yaml" -o big.gif --max-canvas-side 100000
+check "a canvas over the memory budget is refused before rendering" bash -c "
+    printf 'kinetic: 1\nscene: {size: [30000, 30000], scale: 1, fps: 10, duration: 0.2}\nlayers:\n  - {bounds: [5, 5], backgroundColor: red}\n' > huge.yaml
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render huge.yaml -o huge.gif --max-canvas-side 30000 --max-canvas-pixels 900000000 ) 2>h.err; c=\$?
+    cat h.err; [ \$c = 64 ] && grep -q 'a 30000×30000 px frame needs about .* over the memory budget' h.err && [ ! -e huge.gif ]"
+check "--max-memory takes sizes and refuses nonsense" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o mm.gif --quiet --max-memory 512M &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o mm.gif --quiet --max-memory 12X 2>mm.err; [ \$? = 64 ] && grep -q 'max-memory takes a size' mm.err"
+check "fewer workers when frames in flight would not fit --max-memory" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o w.gif --jobs 8 --scale 30 --max-memory 500M 2>w.err; c=\$?; cat w.err
+    [ \$c = 0 ] && grep -q 'warning: [1-7] workers instead of 8' w.err"
+check "a contact sheet over the memory budget is refused" \
+    refuses 64 "--contact-sheet: 12 frames of 3600×2400 px need about .* over --max-memory 256M" \
+    "$kinetic" render "$scenes/moving-square.yaml" --contact-sheet cs.png --scale 30 --max-memory 256M --quiet
+
+# --- Hangs and super-linear time -----------------------------------------------------
+mkdir -p big && ( cd big && python3 "$here/gen_hostile.py" )
+check "YAML aliases expanding to 2^22 layers are refused (billion laughs)" \
+    refuses 65 'laughs.yaml:[0-9]+:[0-9]+: the file has more than 524288 YAML nodes, aliases counted each time' \
+    "$kinetic" validate big/laughs.yaml
+check "20,000 chained references validate and render (linear ordering)" bash -c "
+    ( ulimit -v 4000000; timeout 60 '$kinetic' validate big/chain.yaml && timeout 60 '$kinetic' render big/chain.yaml -o chain.gif --quiet ) && [ -s chain.gif ]"
+check "a 5,000-reference cycle is reported quickly, naming it" \
+    refuses 65 'cycle.yaml:4:25: layers\[0\]\.position\[0\]: reference cycle: l0\.position\.x → l1\.position\.x → ' \
+    timeout 30 "$kinetic" validate big/cycle.yaml
+check "a 100,000-segment stroked path is refused at its key" \
+    refuses 65 'stroke.yaml:4:[0-9]+: layers\[0\]\.path: the path has 100001 segments .*, over the limit of 10000' \
+    "$kinetic" validate big/stroke.yaml
+check "a 100,000-segment collision boundary is refused at its key" \
+    refuses 65 'boundary.yaml:8:[0-9]+: dynamics\.behaviors\[1\]\.collision\.boundaries\[0\]\.path: the path has 100001 segments' \
+    "$kinetic" validate big/boundary.yaml
+check "5,000 random cubics (under the element limit) are counted by their chords" \
+    refuses 65 'curves.yaml:4:[0-9]+: layers\[0\]\.path: the path has [0-9]+ segments \(curves counted as chords within 0\.25 pt\), over the limit of 10000' \
+    "$kinetic" validate big/curves.yaml
+check "a motion path through -1e300 is refused at once (fuzz finding)" \
+    refuses 65 "motion-path-huge.yaml:9:12: animations\[0\]\.path: a path's coordinates must be within ±10000000" \
+    timeout 20 "$kinetic" validate "$hostile/motion-path-huge.yaml"
+check "a layer scaled by 1e40 with a corner radius renders at once, the rest drawn" bash -c "
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render '$hostile/scale-1e40.yaml' -o s40.png --frame 0 --quiet ) &&
+    [ \"\$(convert s40.png -format '%[pixel:p{6,6}]' info:)\" = 'srgb(0,0,255)' ]"
+
+# --- Outputs that lie ----------------------------------------------------------------
+check "-o '' is a usage error" refuses 64 "-o needs a file or folder name" \
+    "$kinetic" render "$scenes/moving-square.yaml" -o ''
+check "a frame pattern 10 GB wide is a usage error" refuses 64 "at most 2 digits wide" \
+    "$kinetic" render "$scenes/moving-square.yaml" -o 'p-%09999999999d.png'
+check "PDF is byte-identical run to run (fixed creation date)" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o p1.pdf --frame 10 --quiet && sleep 1.1 &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o p2.pdf --frame 10 --quiet && cmp p1.pdf p2.pdf &&
+    grep -aq 'CreationDate (D:200001010000Z)' p1.pdf"
+check "SVG and PDF into a read-only folder exit 73 and leave nothing" bash -c "
+    mkdir rov && chmod 500 rov && if [ \$(id -u) = 0 ]; then touch rov-blocker; dir=rov-blocker; else dir=rov; fi
+    for ext in svg pdf; do
+        '$kinetic' render '$scenes/moving-square.yaml' -o \$dir/x.\$ext --frame 1 --quiet 2>v.err; c=\$?
+        [ \$c = 73 ] || { echo \"\$ext: exit \$c\"; cat v.err; exit 1; }
+    done; [ -z \"\$(ls -A rov)\" ]"
+# A 16 KB tmpfs is a full disk (root only; elsewhere the check says it was skipped).
+full_disk() {
+    local fmt=$1 dir=$tmp/full-$1
+    mkdir -p "$dir"
+    if ! mount -t tmpfs -o size=16k tmpfs "$dir" 2>/dev/null; then echo "skipped: cannot mount a tmpfs"; return 0; fi
+    head -c 12000 /dev/zero > "$dir/filler"
+    local args=(--frame 3); [ "$fmt" = gif ] && args=()
+    "$kinetic" render "$scenes/inspect-cases.yaml" -o "$dir/out.$fmt" "${args[@]}" --scale 4 --quiet 2>"$tmp/full.err"; local c=$?
+    local left; left=$(ls -A "$dir" | grep -v '^filler$')
+    umount "$dir"
+    cat "$tmp/full.err"
+    [ "$c" = 73 ] && [ -z "$left" ] && grep -q "No space left on device" "$tmp/full.err"
+}
+for fmt in pdf svg png gif; do
+    check "$fmt to a full disk exits 73 and leaves nothing" full_disk $fmt
+done
+check "a killed run's temporary file is removed by the next run, which says so" bash -c "
+    mkdir stale && touch stale/.out.gif.999999999.abc123.tmp stale/.keep.tmp stale/.other.gif.$$.zz9.tmp
+    '$kinetic' render '$scenes/moving-square.yaml' -o stale/out.gif --quiet 2>s.err; c=\$?; cat s.err
+    [ \$c = 0 ] && [ ! -e stale/.out.gif.999999999.abc123.tmp ] && [ -e stale/.keep.tmp ] &&
+    grep -q 'removed stale/.out.gif.999999999.abc123.tmp, a temporary file left by process 999999999' s.err"
+check "SIGHUP, SIGPIPE and SIGUSR1 leave no temporary file" bash -c "
+    for sig in HUP PIPE USR1; do
+        mkdir sig-\$sig; '$kinetic' render '$scenes/moving-square.yaml' -o sig-\$sig/long.gif --duration 600 --scale 8 --quiet 2>/dev/null & pid=\$!
+        sleep 1; [ -n \"\$(ls -A sig-\$sig)\" ] || { echo \"\$sig: no temporary file while rendering\"; exit 1; }
+        kill -\$sig \$pid; wait \$pid; code=\$?
+        [ -z \"\$(ls -A sig-\$sig)\" ] && [ \$code -gt 128 ] || { echo \"\$sig: exit \$code, left \$(ls -A sig-\$sig)\"; exit 1; }
+    done"
+check "frames of an earlier, longer render are removed; frames in range are kept" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o stalef/ --quiet --duration 1 && [ \$(ls stalef | wc -l) = 50 ] &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o stalef/ --frames 0-9 2>f.err >/dev/null; cat f.err
+    [ \$(ls stalef | wc -l) = 25 ] && [ -f stalef/frame-0024.png ] && [ ! -e stalef/frame-0025.png ] &&
+    grep -q 'removed 25 frames of an earlier render past the last frame (24) from stalef' f.err"
+
+# --- Validation that agrees with rendering; errors at the right place ----------------
+check "a duplicate key is reported where it is, not at 1:1" refuses 65 \
+    "duplicate-key.yaml:5:41: duplicate key 'opacity' in one mapping" "$kinetic" validate "$hostile/duplicate-key.yaml"
+check "a control character is reported where it is" refuses 65 \
+    "control-character.yaml:4:46: YAML syntax error: control characters are not allowed" "$kinetic" validate "$hostile/control-character.yaml"
+check "UTF-16 without a byte-order mark is named, at its first NUL" refuses 65 \
+    "utf16-no-bom.yaml:1:2: a NUL character: the file is UTF-16 without a byte-order mark" "$kinetic" validate "$hostile/utf16-no-bom.yaml"
+check "seed 9223372036854775807 is an integer" status_is 0 "$kinetic" validate "$hostile/seed-max.yaml"
+check "!!str 1 is no number; fontSize 1e9 is refused (no Pango CRITICAL)" bash -c "
+    '$kinetic' validate '$hostile/number-edges.yaml' 2>e.txt; [ \$? = 65 ] || exit 1; cat e.txt
+    grep -q 'number-edges.yaml:3:72: scene.fps: expected a number, found the string .10. (tagged !!str)' e.txt &&
+    grep -q 'number-edges.yaml:5:40: layers\[0\].fontSize: fontSize must be at most 10000, found 1000000000' e.txt &&
+    ! grep -q seed e.txt"
+
+# --- Assets and trust ------------------------------------------------------------------
+make_assets() { # make_assets SCENE — the scene and the files it names, in ./trust
+    rm -rf trust outside.png; mkdir trust; cp "$1" trust/
+    convert -size 4x4 xc:red outside.png && ln -s ../outside.png trust/link.png && mkfifo trust/fifo.png &&
+    printf 'not a png\n' > trust/text.png &&
+    python3 -c "
+import struct, zlib
+ihdr = struct.pack('>IIBBBBB', 20000, 20000, 8, 6, 0, 0, 0)
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open('trust/huge.png', 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr) + chunk(b'IEND', b''))"
+}
+check "assets outside the scene's folder, FIFOs, huge and non-PNG files are refused at their keys, at once" bash -c "
+    $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
+    ( ulimit -v 4000000; exec timeout 30 '$kinetic' validate trust/assets-escape.yaml ) 2>a.txt; c=\$?; cat a.txt; [ \$c = 65 ] &&
+    grep -q \"assets-escape.yaml:7:16: layers\[0\].contents: asset '/etc/hostname.png' is outside the scene's folder (an absolute path)\" a.txt &&
+    grep -q \"assets-escape.yaml:8:16: layers\[1\].contents: asset '../outside.png' is outside the scene's folder (it resolves to\" a.txt &&
+    grep -q \"assets-escape.yaml:9:16: layers\[2\].contents: asset 'link.png' is outside the scene's folder\" a.txt &&
+    grep -q \"assets-escape.yaml:10:16: layers\[3\].contents: asset 'fifo.png' is not a regular file\" a.txt &&
+    grep -q \"assets-escape.yaml:11:16: layers\[4\].contents: image asset 'huge.png' is 20000×20000 px, over the limit\" a.txt &&
+    grep -q \"assets-escape.yaml:12:16: layers\[5\].contents: cannot read image asset 'text.png': not a PNG file\" a.txt"
+check "--allow-any-path trusts the paths, never a FIFO or a huge image" bash -c "
+    $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
+    ( exec timeout 30 '$kinetic' validate trust/assets-escape.yaml --allow-any-path ) 2>a.txt; c=\$?; cat a.txt; [ \$c = 65 ] &&
+    [ \$(wc -l < a.txt) = 4 ] && grep -q \"missing asset file '/etc/hostname.png'\" a.txt && grep -q 'fifo.png. is not a regular file' a.txt &&
+    grep -q \"'huge.png' is 20000×20000 px\" a.txt && grep -q \"'text.png': not a PNG file\" a.txt"
+check "--asset-root widens the root to a named folder" bash -c "
+    $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
+    printf 'kinetic: 1\nscene: {size: [40, 30], duration: 0.2}\nlayers:\n  - {contents: ../outside.png, bounds: [5, 5]}\n' > trust/up.yaml
+    '$kinetic' validate trust/up.yaml 2>/dev/null; [ \$? = 65 ] && '$kinetic' validate trust/up.yaml --asset-root ."
+
+# --- batch: each scene in its own process ----------------------------------------------
+check "batch: a scene killed mid-render is its own row; the others render" bash -c "
+    mkdir -p bscenes && cp '$scenes/moving-square.yaml' bscenes/b.yaml &&
+    sed 's/duration: 0.5/duration: 600/' '$scenes/moving-square.yaml' > bscenes/a.yaml
+    '$kinetic' batch bscenes -o bout --jobs 1 2>b.err & pid=\$!
+    for i in \$(seq 50); do child=\$(pgrep -P \$pid); [ -n \"\$child\" ] && break; sleep 0.1; done
+    sleep 0.5; kill -KILL \$child; wait \$pid; c=\$?; cat b.err
+    [ \$c = 70 ] && [ -s bout/b.gif ] && grep -q 'bscenes/a.yaml: crashed (signal 9)' b.err &&
+    grep -Eq 'bscenes/a.yaml +- +[0-9.]+ +- +FAILED \(70\): crashed \(signal 9\)' b.err && grep -q '2 scenes, 1 failed' b.err"
+check "batch reports a scene's real status and message" bash -c "
+    mkdir -p b2 && cp '$hostile/attachment-stiff.yaml' b2/ && cp '$hostile/particles-together.yaml' b2/
+    '$kinetic' batch b2 -o b2out --jobs 1 2>b2.err; c=\$?; cat b2.err
+    grep -Eq 'particles-together.yaml .*FAILED \(65\)' b2.err && [ \$c != 0 ] && ! grep -q 'SimulationError error' b2.err"

@@ -139,7 +139,7 @@ struct RenderCommand: ParsableCommand {
         sceneRenderer.renderer.debug = debug
         // What killed runs and longer renders left beside the outputs goes first.
         for path in [output, contactSheet].compactMap({ $0 }) {
-            if case .pngFrames(let pattern) = OutputTarget.parse(path) {
+            if case .pngFrames(let pattern)? = try? OutputTarget.parse(path) {
                 StaleOutputs.removeTemporaries(besides: pattern)
                 StaleOutputs.removeFrames(of: pattern, from: scene.frameCount)
             } else {

@@ -11,9 +11,12 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time packages: Cairo and Pango (raster and text), giflib and
 # libimagequant (GIF), Chipmunk2D (physics), fonts for text; ffmpeg and ImageMagick
-# decode GIFs independently in tests and are the peers in `make bench`.
+# decode GIFs independently in tests and are the peers in `make bench`; headless
+# Chromium and its WebDriver drive `kinetic preview` in the browser test, and python3's
+# jsonschema checks the scenes against `kinetic schema`.
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
-               libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick time
+               libchipmunk-dev libpng-dev fonts-dejavu-core ffmpeg imagemagick time \
+               chromium chromium-driver python3 python3-jsonschema python3-yaml
 
 .PHONY: deps build demo demos test golden bench gallery clean
 
@@ -40,12 +43,17 @@ demo: build
 demos: build
 	$(KINETIC) batch scenes -o $(OUT)
 
-## test: every unit test, the CLI checks, then the golden frames of every scene
+## test: every unit test, the CLI checks, the golden frames of every scene, the schema
+## against the scenes, then `kinetic preview` in headless Chromium (with a 20 s soak;
+## PREVIEW_SOAK_SECONDS=1800 for the long one)
+PREVIEW_SOAK_SECONDS ?= 20
 test: deps
 	$(SWIFT) build -c $(CONFIG) --product kinetic
 	$(SWIFT) test --parallel
 	KINETIC=$(KINETIC) bash Tests/cli/run.sh
 	$(KINETIC) golden check
+	KINETIC=$(KINETIC) python3 Tests/schema/check.py
+	KINETIC=$(KINETIC) PREVIEW_SOAK_SECONDS=$(PREVIEW_SOAK_SECONDS) python3 Tests/browser/preview_test.py
 
 ## golden: re-render the golden frames of every scene (look at them before committing)
 golden: build
@@ -58,7 +66,8 @@ bench: build
 clean:
 	rm -rf $(BUILD_DIR) $(OUT)
 
-## gallery: docs/gallery.png (each scene's name and four frames) and a few GIFs for the README
+## gallery: docs/gallery.png (each scene's name and four frames), a few GIFs and the
+## preview's screenshot docs/preview.png for the README
 GALLERY_GIFS = flow-menu sticky-bubble tvos-card fireworks-button
 gallery: build
 	@rm -rf $(OUT)/gallery && mkdir -p $(OUT)/gallery docs
@@ -72,4 +81,5 @@ gallery: build
 	@for n in $(GALLERY_GIFS); do \
 	  $(KINETIC) render scenes/$$n.yaml -o docs/$$n.gif --scale 1 --quiet || exit 1; \
 	done
-	@echo "docs/gallery.png and $(foreach n,$(GALLERY_GIFS),docs/$(n).gif) written"
+	KINETIC=$(KINETIC) PREVIEW_SCREENSHOT=docs/preview.png python3 Tests/browser/preview_test.py
+	@echo "docs/gallery.png, docs/preview.png and $(foreach n,$(GALLERY_GIFS),docs/$(n).gif) written"

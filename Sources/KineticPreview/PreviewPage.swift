@@ -121,7 +121,7 @@ function requestFrame() {
       g.drawImage(bitmap, 0, 0);
       bitmap.close();
       kinetic.drawn = want;
-      $("status").dataset.renderError = "";
+      if (!kinetic.state.problems.length) $("status").textContent = "";
       drawOverlay();
     })
     .catch(e => { $("status").textContent = "frame " + want.frame + ": " + e.message; })

@@ -141,6 +141,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="kinetic-preview-test-")
     scene = os.path.join(folder, "scene.yaml")
     shutil.copy(os.path.join(HERE, "scene.yaml"), scene)
+    shutil.copy(os.path.join(HERE, "badge.png"), os.path.join(folder, "badge.png"))
     os.mkdir(os.path.join(folder, "sub"))
     with open(os.path.join(folder, "..", os.path.basename(folder) + "-secret.txt"), "w") as f:
         f.write("outside")
@@ -216,6 +217,17 @@ def main():
         elapsed = time.time() - t0
         ok, detail = same_pixels(browser, scene, 53, folder)
         check(ok and elapsed < 2.0, f"an edit shows within 2 s ({elapsed:.2f} s) at the same frame, as rendered ({detail})")
+
+        # An asset is watched too: a new badge.png shows within 2 s.
+        generation = browser.script("return window.kinetic.state.generation;")
+        subprocess.run(["convert", "-size", "16x16", "xc:#7A3DB8", os.path.join(folder, "badge.swp.png")], check=True)
+        os.replace(os.path.join(folder, "badge.swp.png"), os.path.join(folder, "badge.png"))
+        t0 = time.time()
+        browser.wait("const d = window.kinetic.drawn; return d && d.generation > arguments[0] && d.frame === 53;",
+                     2.0, generation)
+        elapsed = time.time() - t0
+        ok, detail = same_pixels(browser, scene, 53, folder)
+        check(ok, f"a changed image asset shows within 2 s ({elapsed:.2f} s), as rendered ({detail})")
 
         # A typo: every problem `kinetic validate` prints, with FILE:LINE:COL; the last good frame stays.
         generation = browser.script("return window.kinetic.state.generation;")

@@ -91,14 +91,15 @@ def start_server(scene):
 
 
 def raw_request(port, data):
-    """Sends raw bytes and returns the status line (b'' when the server closed at once)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+    """Sends raw bytes; returns the status line, b"closed" when the server closed the
+    connection, or b"no answer" after 3 s."""
+    with socket.create_connection(("127.0.0.1", port), timeout=3) as s:
         s.sendall(data)
         try:
             reply = s.recv(200)
         except socket.timeout:
-            reply = b""
-    return reply.split(b"\r\n", 1)[0]
+            return b"no answer"
+    return reply.split(b"\r\n", 1)[0] if reply else b"closed"
 
 
 def status_of(port, method, path):
@@ -160,8 +161,11 @@ def main():
         check(status_of(port, "GET", "/files/scene.yaml") == 200, "a file under the scene's folder is served")
         check(status_of(port, "GET", "/etc/passwd") == 404, "any other path gets 404")
         check(status_of(port, "DELETE", "/api/scene") in (404, 405), "an unknown method gets 4xx")
+        # An unparsable request line: hummingbird-websocket's upgrade channel neither answers
+        # nor closes it (its plain HTTP/1 channel answers 400); the server goes on serving.
         garbage = raw_request(port, b"\x00\x01GARBAGE\r\n\r\n")
-        check(garbage == b"" or garbage.split(b" ")[1].startswith(b"4"), f"garbage gets 4xx or a closed connection ({garbage!r})")
+        check(garbage in (b"no answer", b"closed") or garbage.split(b" ")[1].startswith(b"4"),
+              f"an unparsable request gets 4xx, a closed connection or no answer ({garbage.decode()})")
         check(server.poll() is None and status_of(port, "GET", "/api/scene") == 200, "the server survived them")
 
         browser = Browser()

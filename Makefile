@@ -14,12 +14,15 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # and Cyrillic, Noto CJK for Chinese, Japanese and Korean, Noto Color Emoji); ffmpeg and
 # ImageMagick decode GIFs independently in tests and are the peers in `make bench`;
 # FFmpeg's libraries (MP4, WebM, MOV, APNG) and libwebp (animated WebP); webp (img2webp,
-# webpmux) and python3-pil decode WebP independently; parallel runs the shard recipe.
+# webpmux) and python3-pil decode WebP independently; parallel runs the shard recipe;
+# headless Chromium and its WebDriver drive `kinetic preview` in the browser test, and
+# python3's jsonschema checks the scenes against `kinetic schema`.
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
                libchipmunk-dev libpng-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
                ffmpeg imagemagick time \
                libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
-               webp python3-pil parallel
+               webp python3-pil parallel \
+               chromium chromium-driver python3 python3-jsonschema python3-yaml
 
 .PHONY: deps build demo demos test golden bench gallery clean fuzz
 
@@ -46,13 +49,18 @@ demo: build
 demos: build
 	$(KINETIC) batch scenes -o $(OUT)
 
-## test: every unit test, the CLI checks, the golden frames of every scene, a short fuzz run
+## test: every unit test, the CLI checks, the golden frames of every scene, a short fuzz
+## run, the schema against the scenes, then `kinetic preview` in headless Chromium (with a
+## 20 s soak; PREVIEW_SOAK_SECONDS=1800 for the long one)
+PREVIEW_SOAK_SECONDS ?= 20
 test: deps
 	$(SWIFT) build -c $(CONFIG) --product kinetic
 	$(SWIFT) test --parallel
 	KINETIC=$(KINETIC) bash Tests/cli/run.sh
 	$(KINETIC) golden check
 	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count 2000 --render-every 8 --seed 14
+	KINETIC=$(KINETIC) /usr/bin/python3 Tests/schema/check.py
+	KINETIC=$(KINETIC) PREVIEW_SOAK_SECONDS=$(PREVIEW_SOAK_SECONDS) /usr/bin/python3 Tests/browser/preview_test.py
 
 # fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
 FUZZ_COUNT ?= 20000
@@ -71,7 +79,8 @@ bench: build
 clean:
 	rm -rf $(BUILD_DIR) $(OUT)
 
-## gallery: docs/gallery.png (each scene's name and four frames) and a few GIFs for the README
+## gallery: docs/gallery.png (each scene's name and four frames), a few GIFs and the
+## preview's screenshot docs/preview.png for the README
 GALLERY_GIFS = flow-menu sticky-bubble tvos-card fireworks-button
 gallery: build
 	@rm -rf $(OUT)/gallery && mkdir -p $(OUT)/gallery docs
@@ -85,4 +94,5 @@ gallery: build
 	@for n in $(GALLERY_GIFS); do \
 	  $(KINETIC) render scenes/$$n.yaml -o docs/$$n.gif --scale 1 --quiet || exit 1; \
 	done
-	@echo "docs/gallery.png and $(foreach n,$(GALLERY_GIFS),docs/$(n).gif) written"
+	KINETIC=$(KINETIC) PREVIEW_SCREENSHOT=docs/preview.png python3 Tests/browser/preview_test.py
+	@echo "docs/gallery.png, docs/preview.png and $(foreach n,$(GALLERY_GIFS),docs/$(n).gif) written"

@@ -5,6 +5,7 @@
 //   KineticGeometry ← KineticAnimation / KineticLayers / KineticDynamics / KineticExpressions
 //   ← KineticScene
 //   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
+// KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it. CResample is
 // our own C: the projected-layer pixel loop, called only by ProjectiveResampler.swift.
@@ -18,6 +19,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
     ],
     targets: [
         // System libraries (installed by `make deps`).
@@ -46,9 +51,15 @@ let package = Package(
         .target(name: "CResample"),
         .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "CResample", "CCairo", "CPango"]),
         .target(name: "KineticEncode", dependencies: ["KineticGeometry", "CGif", "CImageQuant", "CCairo", "CFFmpeg", "CWebP"]),
-        // Stage 5: the command line.
+        // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
+        .target(name: "KineticPreview", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode",
+            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
@@ -61,6 +72,7 @@ let package = Package(
         .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
         .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
+        .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -21,9 +21,12 @@ public struct Kinetic: ParsableCommand {
           kinetic batch scenes -o out/                    # every scene to out/NAME.gif
           kinetic golden check                            # scenes/*.yaml against golden/
           kinetic golden update scenes/jump-star.yaml     # re-bless its golden frames
+          kinetic preview scenes/jump-star.yaml           # live player in the browser
+          kinetic schema > kinetic.schema.json            # JSON Schema for editors
         """,
         subcommands: [RenderCommand.self, ValidateCommand.self, InspectCommand.self,
-                      BatchCommand.self, GoldenCommand.self, EncodeCommand.self, PlanCommand.self])
+                      BatchCommand.self, GoldenCommand.self, EncodeCommand.self, PlanCommand.self,
+                      PreviewCommand.self, SchemaCommand.self])
     public init() {}
 
     /// Removes unfinished outputs' temporary files on Ctrl-C or SIGTERM.

@@ -276,5 +276,17 @@ check "encode: a gap or another size is an error naming the frame; no output" ba
     '$kinetic' encode frames -o g.avi --fps 50 2>/dev/null; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^g\\.')\" ]"
 source "$here/hostile.sh"
 
+# kinetic preview (the page itself: Tests/browser/preview_test.py) and kinetic schema.
+check "preview of a missing scene exits 66" status_is 66 "$kinetic" preview missing.yaml
+check "preview refuses port 0 and 70000 (64)" bash -c "
+    '$kinetic' preview '$scenes/moving-square.yaml' --port 0 2>/dev/null; [ \$? = 64 ] &&
+    '$kinetic' preview '$scenes/moving-square.yaml' --port 70000 2>/dev/null; [ \$? = 64 ]"
+check "preview on a non-loopback host warns, prints its URL" bash -c "
+    '$kinetic' preview '$scenes/moving-square.yaml' --host 0.0.0.0 2> p.txt & pid=\$!
+    for i in \$(seq 50); do grep -q 'http://0.0.0.0:' p.txt && break; sleep 0.1; done; kill \$pid
+    grep -q '^warning: --host 0.0.0.0' p.txt && grep -q 'http://0.0.0.0:[0-9]*/' p.txt"
+check "schema prints draft 2020-12 JSON" bash -c "
+    '$kinetic' schema | python3 -c 'import json,sys; s=json.load(sys.stdin); sys.exit(s[\"\$schema\"] != \"https://json-schema.org/draft/2020-12/schema\")'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

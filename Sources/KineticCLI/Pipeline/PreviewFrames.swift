@@ -1,0 +1,99 @@
+import Foundation
+import KineticEncode
+import KineticLayers
+import KineticPreview
+import KineticRender
+import KineticScene
+
+/// A loaded scene for `kinetic preview`: frames as `render --frame N` makes them
+/// (the same `SceneRenderer`, simulation and particles, `render --debug`'s settings for the
+/// debug overlay), and `inspect`'s report.
+///
+/// Simulation is incremental: each variant (plain, debug) keeps its physics and particle
+/// state, so frames asked in increasing order step forward from the last one. An earlier
+/// frame starts that variant again from 0 (Chipmunk's space cannot be copied, so there are
+/// no checkpoints); the session's frame cache makes going back over frames seen cheap.
+final class PreviewFrames: PreviewScene {
+    private let path: String
+    private let limits: SceneLimits
+    private let scene: Scene
+    private var plain: Variant
+    private var debugged: Variant?
+
+    private struct Variant {
+        var sceneRenderer: SceneRenderer
+        let simulation: Simulation
+        var particles: ParticleSimulation
+
+        init(scene: Scene, limits: SceneLimits, debug: Bool) throws(SceneRenderError) {
+            var scene = scene
+            if debug { scene.dynamics?.debug = true }
+            sceneRenderer = try SceneRenderer(scene: scene, limits: limits, jobs: 1, showsProgress: false)
+            sceneRenderer.renderer.debug = debug
+            simulation = Simulation(timeline: sceneRenderer.timeline)
+            particles = ParticleSimulation(scene: scene, maxParticles: limits.maxParticles)
+        }
+
+        /// Frame `index`'s presentation tree, at time index / fps as `render --frame N`.
+        mutating func tree(_ index: Int) throws -> SceneFrame {
+            let choice = try FrameChoice(frame: index, time: nil, frameCount: sceneRenderer.scene.frameCount,
+                                         fps: sceneRenderer.fps)
+            return try particles.frame(simulation.frame(at: choice.time, index: choice.index))
+        }
+    }
+
+    private init(path: String, scene: Scene, limits: SceneLimits) throws(SceneRenderError) {
+        self.path = path
+        self.scene = scene
+        self.limits = limits
+        plain = try Variant(scene: scene, limits: limits, debug: false)
+    }
+
+    /// Loads the scene at `path`: every problem as the CLI prints it on failure.
+    static func load(path: String, limits: SceneLimits) -> Result<any PreviewScene, PreviewLoadFailure> {
+        do {
+            let scene = try SceneLoader.load(path: path, limits: limits)
+            return .success(try PreviewFrames(path: path, scene: scene, limits: limits))
+        } catch let error as SceneLoadError {
+            return .failure(PreviewLoadFailure(messages: error.problems.map(\.description)))
+        } catch let error as SceneRenderError {
+            return .failure(PreviewLoadFailure(messages: ["\(path): \(error)"]))
+        } catch {
+            return .failure(PreviewLoadFailure(messages: ["\(error)"]))
+        }
+    }
+
+    var info: PreviewSceneInfo {
+        PreviewSceneInfo(fps: scene.settings.fps, frameCount: scene.frameCount,
+                         width: scene.settings.size.width, height: scene.settings.size.height,
+                         scale: scene.settings.scale, files: [path] + scene.assets.sorted())
+    }
+
+    func png(frame index: Int, debug: Bool) throws -> [UInt8] {
+        if debug {
+            var variant = try debugged ?? Variant(scene: scene, limits: limits, debug: true)
+            let tree = try variant.tree(index)
+            debugged = variant
+            return try PNGWriter.encode(variant.sceneRenderer.renderer.render(tree))
+        }
+        let tree = try plain.tree(index)
+        return try PNGWriter.encode(plain.sceneRenderer.renderer.render(tree))
+    }
+
+    func inspect(frame index: Int) throws -> String {
+        let tree = try plain.tree(index)
+        return InspectReport.json(for: tree, items: plain.simulation.itemStates)
+    }
+
+    /// The GIF `render SCENE -o NAME.gif` writes, next to the scene.
+    func export() throws -> String {
+        var scene = self.scene
+        if let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: false) { Terminal.warning(warning) }
+        let renderer = try SceneRenderer(scene: scene, limits: limits, jobs: ProcessInfo.processInfo.activeProcessorCount,
+                                         showsProgress: false)
+        let output = ((path as NSString).deletingPathExtension) + ".gif"
+        let frames = try renderer.frames(nil)
+        try renderer.renderGIF(frames: frames, to: output, loopCount: 0)
+        return "wrote \(output) (\(frames.count) frames, \(RenderCommand.fileSize(output)))"
+    }
+}

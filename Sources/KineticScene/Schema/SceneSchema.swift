@@ -1,0 +1,157 @@
+import Foundation
+import KineticAnimation
+import KineticDynamics
+import KineticGeometry
+import KineticLayers
+
+/// The JSON Schema (draft 2020-12) of the scene format, for editors (`kinetic schema`).
+///
+/// The keys of each mapping come from the loader's own key lists (`SceneLoader.topKeys`,
+/// `LayerDecoder.commonKeys`, `AnimationDecoder.keys`, …) and the enum values from the
+/// enums it reads them into, so a key the loader learns shows up here as undocumented
+/// until `KeyDocs` describes it (a test fails meanwhile). `KeyDocs` holds only what the
+/// loader has no table for: each key's value type, range, default and one-line
+/// description. Mappings the loader checks against an inline list (behaviors' own keys,
+/// transforms, path primitives, golden) are described from `KeyDocs` alone; a test loads
+/// each of their keys to prove the loader takes it.
+public enum SceneSchema {
+    /// The schema as pretty-printed JSON with sorted keys (stable for a committed copy).
+    public static func json() -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: document(),
+                                                options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Where each mapping's keys come from: the loader's list, or (nil) `KeyDocs` alone.
+    static var loaderKeys: [String: [String]?] {
+        [
+            "top": SceneLoader.topKeys,
+            "scene": SceneLoader.sceneKeys,
+            "layer": LayerDecoder.commonKeys,
+            "shape": LayerDecoder.shapeKeys,
+            "gradient": LayerDecoder.gradientKeys,
+            "text": LayerDecoder.textKeys,
+            "emitter": LayerDecoder.emitterKeys,
+            "replicator": LayerDecoder.replicatorKeys,
+            "emitterCell": LayerDecoder.emitterCellKeys,
+            "animation": AnimationDecoder.keys,
+            "dynamics": DynamicsDecoder.keys,
+            "dynamicItem": DynamicsDecoder.itemKeys,
+            "behaviorKinds": DynamicsDecoder.behaviorKinds,
+            "behavior": DynamicsDecoder.commonKeys,
+            "action": EventsDecoder.actionKeys,
+            "event": nil,
+            "gravity": nil, "collision": nil, "push": nil, "attachment": nil, "snap": nil, "itemBehavior": nil,
+            "field": nil, "boundary": nil, "trigger": nil, "golden": nil, "tolerance": nil, "transform": nil,
+            "spring": nil, "oscillation": nil, "region": nil, "pathPrimitive": nil, "arc": nil, "star": nil,
+            "cellContents": nil, "doAction": nil,
+        ]
+    }
+
+    /// The keys of one mapping: the loader's list where it has one.
+    static func keys(of context: String) -> [String] {
+        if case .some(.some(let list)) = loaderKeys[context] { return list }
+        return KeyDocs.table[context].map { $0.keys.sorted() } ?? []
+    }
+
+    /// The properties of one mapping, each with its schema and description.
+    static func properties(_ context: String, except: Set<String> = []) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for key in keys(of: context) where !except.contains(key) {
+            result[key] = KeyDocs.table[context]?[key] ?? ["description": "(not yet described)"]
+        }
+        return result
+    }
+
+    static func object(_ context: String, required: [String] = [], except: Set<String> = []) -> [String: Any] {
+        var o: [String: Any] = ["type": "object", "properties": properties(context, except: except),
+                                "additionalProperties": false]
+        if !required.isEmpty { o["required"] = required }
+        return o
+    }
+
+    static func names<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] where E.RawValue == String {
+        E.allCases.map(\.rawValue)
+    }
+
+    static func document() -> [String: Any] {
+        // A layer: the common keys, and its type's own keys when `type` says so.
+        let typeKeys: [(LayerType, String)] = [(.shape, "shape"), (.gradient, "gradient"), (.text, "text"),
+                                                (.emitter, "emitter"), (.replicator, "replicator")]
+        let layer: [String: Any] = [
+            "type": "object",
+            "description": "A layer (CALayer and its subclasses, by `type`).",
+            "properties": properties("layer"),
+            "allOf": typeKeys.map { type, context -> [String: Any] in
+                ["if": ["properties": ["type": ["const": type.rawValue]], "required": ["type"]],
+                 "then": ["properties": properties(context)]]
+            },
+            "unevaluatedProperties": false,
+        ]
+        let behaviorKinds = keys(of: "behaviorKinds")
+        let behavior: [String: Any] = [
+            "type": "object",
+            "description": "One UIKit Dynamics behavior, as `- KIND: {…}`.",
+            "properties": Dictionary(uniqueKeysWithValues: behaviorKinds.map { kind -> (String, Any) in
+                var body = object(kind)
+                var props = body["properties"] as? [String: Any] ?? [:]
+                props.merge(properties("behavior")) { own, _ in own }
+                body["properties"] = props
+                body["description"] = KeyDocs.behaviorDescriptions[kind] ?? "(not yet described)"
+                return (kind, body)
+            }),
+            "minProperties": 1, "maxProperties": 1, "additionalProperties": false,
+        ]
+        // An event: when (`at` or `on`) and the actions themselves, or `do` with delays.
+        var event = object("event")
+        event["properties"] = properties("event").merging(properties("action")) { own, _ in own }
+        var golden = object("golden")
+        golden["description"] = "Golden frames checked by `kinetic golden check` (docs/golden.md)."
+        let defs: [String: Any] = [
+            "expression": ["type": "string", "pattern": #"^\s*="#,
+                           "description": "An expression (section 4): `= …` over t, frame, functions and references ID.KEYPATH."],
+            "number": ["anyOf": [["type": "number"], ["$ref": "#/$defs/expression"]], "description": "A number or an expression."],
+            "angle": ["anyOf": [["type": "number"], ["type": "string", "pattern": #"^\s*[-+]?[0-9.]+([eE][-+]?[0-9]+)?\s*deg\s*$"#],
+                                ["$ref": "#/$defs/expression"]],
+                      "description": "Radians, or degrees written \"45deg\", or an expression."],
+            "point": ["anyOf": [["type": "array", "items": ["$ref": "#/$defs/number"], "minItems": 2, "maxItems": 2],
+                                ["type": "string", "pattern": #"^\s*[=@]"#]],
+                      "description": "[x, y] in points, or a reference \"@ID\" / expression."],
+            "size": ["type": "array", "items": ["$ref": "#/$defs/number"], "minItems": 2, "maxItems": 2,
+                     "description": "[width, height] in points."],
+            "rect": ["type": "array", "items": ["$ref": "#/$defs/number"], "minItems": 4, "maxItems": 4,
+                     "description": "[x, y, width, height] in points."],
+            "color": ["type": "string",
+                      "description": "\"#RGB\", \"#RRGGBB\", \"#RRGGBBAA\", rgba(r, g, b, a) or a UIColor name (black, clear, systemBlue, …)."],
+            "path": ["anyOf": [["type": "string"], ["$ref": "#/$defs/pathPrimitive"],
+                               ["type": "object", "required": ["shape"],
+                                "properties": ["shape": ["enum": names(NamedShape.self)]],
+                                "description": "A named shape with its parameters (path.PARAM animates them)."],
+                               ["type": "object", "required": ["cubic"], "additionalProperties": false,
+                                "properties": ["cubic": ["type": "array", "items": ["$ref": "#/$defs/point"], "minItems": 4, "maxItems": 4]],
+                                "description": "A cubic through live points [p0, c1, c2, p1]."]],
+                     "description": "SVG path data, a primitive, a named shape or a cubic through live points (section 3.1)."],
+            "scene": object("scene", required: ["size", "duration"]),
+            "pathPrimitive": object("pathPrimitive"),
+            "transform": object("transform"),
+            "layer": layer,
+            "animation": object("animation"),
+            "behavior": behavior,
+            "action": object("action"),
+            "golden": golden,
+            "event": event,
+        ].merging(["gradient", "dynamics", "emitterCell", "cellContents", "spring", "oscillation", "dynamicItem",
+                   "boundary", "region", "trigger", "doAction", "tolerance", "arc", "star"].map { ($0, object($0)) }) { a, _ in a }
+        return [
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://kinetic.invalid/kinetic.schema.json",
+            "title": "Kinetic scene",
+            "description": "A Kinetic scene file (YAML or JSON): layers, animations, dynamics, events. Generated by `kinetic schema`.",
+            "type": "object",
+            "properties": properties("top"),
+            "required": ["kinetic", "scene"],
+            "additionalProperties": false,
+            "$defs": defs,
+        ]
+    }
+}

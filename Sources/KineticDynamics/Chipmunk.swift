@@ -314,11 +314,20 @@ final class ChipmunkSpace {
         if let body = anchorBodies.removeValue(forKey: handle) { cpSpaceRemoveBody(space, body); cpBodyFree(body) }
     }
 
-    /// Gives the anchor body of `handle` the velocity that brings it to `target` in `dt`
-    /// (zero once there), so an animated anchor drags its joints instead of jumping.
+    /// Moves the anchor body of `handle` to `target`. Under rigid joints it gets the
+    /// velocity that brings it there in `dt` (zero once there), so a moving anchor drags
+    /// the item at its speed. Under a spring it jumps there and stays at rest:
+    /// UIKit's anchor point has no velocity, so the spring's damping acts on the item's
+    /// own velocity, and a moved anchor pulls the item without a damping kick.
     func moveAnchor(_ handle: Int, to target: Point, within dt: Double) {
         guard let body = anchorBodies[handle] else { return }
-        cpBodySetVelocity(body, vect((target - point(cpBodyGetPosition(body))) / dt))
+        // A spring is never mixed with a rigid joint (at most with rotary friction).
+        if (joints[handle] ?? []).contains(where: { cpConstraintIsDampedSpring($0) != 0 }) {
+            if point(cpBodyGetPosition(body)) != target { cpBodySetPosition(body, vect(target)) }
+            cpBodySetVelocity(body, cpvzero)
+        } else {
+            cpBodySetVelocity(body, vect((target - point(cpBodyGetPosition(body))) / dt))
+        }
     }
 
     /// Updates the stiffness and damping of the springs under `handle`.

@@ -51,8 +51,12 @@ import KineticLayers
     }
 
     @Test func anAnchorFollowsAnAnimatedLayer() throws {
-        // An anchor that reads the finger layer every step moves the box exactly as the
-        // same keyframes animating the anchor do (BehaviorAnimationTests' scripted pan).
+        // An anchor that reads the finger layer every step moves the box as the same
+        // keyframes animating the anchor do (BehaviorAnimationTests' scripted pan), a step
+        // behind: the expression reads where the finger is now and the anchor gets there at
+        // the step's end, while the animation gives where the finger is at the step's end.
+        // The finger moves at most 200 pt / 0.75 s ≈ 1.1 pt a step; the rod passes that on
+        // to the box: within 3 pt.
         func centers(anchor: String, animation: String) throws -> [Point] {
             let scene = try load("""
             layers:
@@ -70,7 +74,8 @@ import KineticLayers
         }
         let followed = try centers(anchor: "\"@finger\"", animation: "layer: finger, keyPath: position")
         let animated = try centers(anchor: "[100, 50]", animation: "behavior: pan, keyPath: anchorPoint")
-        #expect(followed == animated)
+        #expect(followed.count == animated.count)
+        for (f, a) in zip(followed, animated) { #expect(f.distance(to: a) < 3, "\(f) vs \(a)") }
         #expect((followed.map(\.x).max() ?? 0) > 250)
     }
 

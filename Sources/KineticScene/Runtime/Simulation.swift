@@ -231,13 +231,20 @@ public final class Simulation {
     /// Sets every animated behavior property to its value at the animator's time (as
     /// UIKit code setting `anchorPoint` during a pan). A value the behavior refuses is
     /// skipped; a behavior not live now is left alone.
+    ///
+    /// An animated `anchorPoint` is given its value at the end of the coming step: the
+    /// anchor body travels there during the step, so it moves at the animation's
+    /// derivative (its mean over the step) and a rigid rod carries the item at the
+    /// finger's speed, which the item keeps when the attachment goes.
     private func applyBehaviorAnimations(_ animator: DynamicAnimator) throws(DynamicsError) {
+        let stepEnd = animator.time + 1 / Double(animator.stepsPerSecond)
         for a in behaviorAnimations where !a.spec.needsCapture {
             // The animation machinery of layers, on a one-layer carrier: no second engine.
             var carrier = [Layer(place: "behavior")]
             var spec = a.spec
             spec.layer = LayerAddress([0])
-            Timeline.apply(spec, at: animator.time, to: &carrier)
+            let ahead = a.property == "anchorPoint" && spec.timing.progress(at: stepEnd) != nil
+            Timeline.apply(spec, at: ahead ? stepEnd : animator.time, to: &carrier)
             guard spec.timing.progress(at: animator.time) != nil,
                   let value = carrier[0].value(at: spec.keyPath).flatMap(BehaviorValue.init),
                   let current = animator.behavior(id: a.behavior),

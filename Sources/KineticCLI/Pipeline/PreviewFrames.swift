@@ -88,7 +88,7 @@ final class PreviewFrames: PreviewScene {
     /// The GIF `render SCENE -o NAME.gif` writes, next to the scene.
     func export() throws -> String {
         var scene = self.scene
-        if let warning = SceneRenderer.applyGIFFrameRateRule(to: &scene, fpsGiven: false) { Terminal.warning(warning) }
+        if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: .gif, fpsGiven: false) { Terminal.warning(warning) }
         let renderer = try SceneRenderer(scene: scene, limits: limits, jobs: ProcessInfo.processInfo.activeProcessorCount,
                                          showsProgress: false)
         let output = ((path as NSString).deletingPathExtension) + ".gif"

@@ -738,20 +738,48 @@ public final class DynamicAnimator {
                 if let i = itemIndex[s.item] { g.joints.append((space.position(i), s.snapPoint)) }
             case .field(let f):
                 g.anchors.append(f.position)
-                // Arrows of the force on a unit mass on a 5×5 grid around the field.
-                for gx in -2...2 {
-                    for gy in -2...2 {
-                        let p = f.position + Point(Double(gx), Double(gy)) * 40
-                        let force = f.force(center: p, velocity: .zero, mass: 1, charge: 1, time: time, seed: seed)
-                        let length = force.length
-                        guard length > 0 else { continue }
-                        g.fieldArrows.append((p, p + force / length * min(18, 4 + length / 50)))
-                    }
-                }
+                g.fieldArrows += fieldArrows(f)
             default: break
             }
         }
         return g
+    }
+
+    /// Arrows of the force on a still unit mass over the field's whole region (clipped to
+    /// the reference bounds; all of them for an infinite region), as UIKit's field debug
+    /// view covers it: a grid of at most 24 cells along the longer side, each arrow scaled
+    /// against the strongest one so the field's pattern shows whatever its strength.
+    func fieldArrows(_ f: FieldBehavior) -> [(Point, Point)] {
+        let area: Rect
+        switch f.region {
+        case .infinite: area = referenceBounds
+        case .radius(let r): area = Rect(f.position.x - r, f.position.y - r, 2 * r, 2 * r)
+        case .rect(let r): area = Rect(f.position.x + r.origin.x, f.position.y + r.origin.y, r.size.width, r.size.height)
+        }
+        let minX = max(area.origin.x, referenceBounds.origin.x)
+        let minY = max(area.origin.y, referenceBounds.origin.y)
+        let maxX = min(area.origin.x + area.size.width, referenceBounds.origin.x + referenceBounds.size.width)
+        let maxY = min(area.origin.y + area.size.height, referenceBounds.origin.y + referenceBounds.size.height)
+        guard maxX > minX, maxY > minY else { return [] }
+        let pitch = max(16, max(maxX - minX, maxY - minY) / 24)
+        // The tiny tolerance keeps 400 / (400 / 24) at 24 whatever the rounding.
+        let columns = max(1, Int((maxX - minX) / pitch + 1e-9)), rows = max(1, Int((maxY - minY) / pitch + 1e-9))
+        // The grid centred in the area.
+        let x0 = minX + (maxX - minX - Double(columns - 1) * pitch) / 2
+        let y0 = minY + (maxY - minY - Double(rows - 1) * pitch) / 2
+        var samples: [(Point, Point)] = []
+        for cx in 0..<columns {
+            for cy in 0..<rows {
+                let p = Point(x0 + Double(cx) * pitch, y0 + Double(cy) * pitch)
+                guard f.contains(p) else { continue }
+                samples.append((p, f.force(center: p, velocity: .zero, mass: 1, charge: 1, time: time, seed: seed)))
+            }
+        }
+        let strongest = samples.map { $0.1.length }.max() ?? 0
+        guard strongest > 0 else { return [] }
+        return samples.compactMap { p, force in
+            force.length > 0 ? (p, p + force / strongest * (0.8 * pitch)) : nil
+        }
     }
 
     // MARK: Validation

@@ -286,6 +286,36 @@ import Testing
         #expect(try #require(a.state(of: "out")).velocity == .zero)
     }
 
+    @Test func fieldDebugArrowsCoverTheRegionNotOnlyItsMiddle() throws {
+        // A radial field of radius 150 at (200, 200) in 400×400 bounds: the debug grid
+        // (pitch max(16, 300/24) = 16 pt, 18 columns and rows) spans the region's whole width, only inside the
+        // circle, every arrow pointing at the centre and none longer than 0.8 pitch.
+        let a = try DynamicAnimator(referenceBounds: bounds, items: [ball("a", 100, 100)], behaviors: [
+            DynamicBehavior(id: "f", .field(FieldBehavior(kind: .radialGravity, items: ["a"], position: Point(200, 200),
+                                                          region: .radius(150), strength: 1))),
+        ])
+        try a.step(to: 1.0 / 240)   // behaviors go live at the first step
+        let arrows = a.debugGeometry().fieldArrows
+        let starts = arrows.map(\.0)
+        #expect(arrows.count > 200)   // π/4 of the 18×18 grid ≈ 254
+        #expect(try #require(starts.map(\.x).min()) < 70 && starts.map(\.x).max() ?? 0 > 330)
+        #expect(try #require(starts.map(\.y).min()) < 70 && starts.map(\.y).max() ?? 0 > 330)
+        for (p, q) in arrows {
+            #expect(p.distance(to: Point(200, 200)) <= 150)
+            let toCentre = Point(200, 200) - p, d = q - p
+            #expect(d.length <= 0.8 * 16 + 1e-9)
+            #expect(toCentre.x * d.x + toCentre.y * d.y > 0)
+        }
+        // An infinite region covers the reference bounds.
+        let b = try DynamicAnimator(referenceBounds: bounds, items: [ball("a", 100, 100)], behaviors: [
+            DynamicBehavior(id: "f", .field(FieldBehavior(kind: .linearGravity, items: ["a"]))),
+        ])
+        try b.step(to: 1.0 / 240)
+        let all = b.debugGeometry().fieldArrows.map(\.0)
+        #expect(all.count == 24 * 24)   // pitch 400/24: 24 columns and rows
+        #expect(all.allSatisfy { bounds.contains($0) })
+    }
+
     @Test func jointsBetweenImmovableEndsWaitUntilAnEndCanMove() throws {
         // Chipmunk cannot solve a joint between two immovable ends (it aborts): such
         // joints are left out while both ends are anchored, and made once one is free.

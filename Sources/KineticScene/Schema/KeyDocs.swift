@@ -1,3 +1,4 @@
+import KineticGeometry
 import KineticAnimation
 import KineticDynamics
 import KineticLayers
@@ -64,6 +65,7 @@ enum KeyDocs {
             "duration": d(positive, "Length in seconds (required); frames = round(duration × fps)."),
             "background": d(oneOf(color, ref("gradient")), "A color, or a gradient (the gradient layer's keys).", "#FFFFFF"),
             "seed": d(integer(), "Seed of every random choice (emitters, random()).", 0),
+            "appearance": d(choice(Appearance.self), "Light or dark: how semantic colors (label, systemBackground, …) resolve.", "light"),
         ],
         "layer": [
             "id": d(["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"], "Unique name others refer to."),
@@ -81,6 +83,16 @@ enum KeyDocs {
             "borderWidth": d(nonNegative, "Border width in points, drawn inside the bounds.", 0),
             "borderColor": d(color, "Border color.", "black"),
             "masksToBounds": d(bool, "Clips sublayers and contents to the rounded bounds.", false),
+            "maskedCorners": d(list(choice(CornerMask.names.map(\.0))), "The corners cornerRadius rounds (CACornerMask names; MinY is the top).",
+                               CornerMask.names.map(\.0)),
+            "cornerCurve": d(choice(CornerCurve.self), "circular, or continuous (the iOS squircle).", "circular"),
+            "contentsScale": d(positive, "Pixels of contents per point (an asset named @2x/@3x sets it).", 1),
+            "filters": d(list(ref("filter")), "Filters on the layer's rendering and its sublayers: [{gaussianBlur: RADIUS}]."),
+            "backgroundFilters": d(list(ref("filter")), "Filters on what is behind the layer, within its outline."),
+            "compositingFilter": d(choice(BlendMode.self), "How the layer blends with what is behind it."),
+            "begin": d(number, "The layer's beginTime: its local time starts then (CAMediaTiming).", 0),
+            "speed": d(number, "Rate of the layer's local time relative to its parent's; 0 pauses the subtree.", 1),
+            "timeOffset": d(number, "Added to the layer's local time (CAMediaTiming).", 0),
             "shadowColor": d(color, "Shadow color.", "black"),
             "shadowOpacity": d(fraction, "Shadow opacity (0 draws no shadow).", 0),
             "shadowOffset": d(size, "Shadow offset in points.", [0, -3]),
@@ -211,6 +223,9 @@ enum KeyDocs {
                                 "A CAMediaTimingFunction name or cubic Bézier [c1x, c1y, c2x, c2y].", "linear"),
             "repeatCount": d(oneOf(number(min: 0), choice(["forever"])), "Cycles to play, or forever.", 1),
             "autoreverses": d(bool, "Plays each cycle forward then back.", false),
+            "speed": d(number, "Rate of the animation's time relative to its layer's (CAMediaTiming).", 1),
+            "timeOffset": d(number, "Added to the animation's active time (CAMediaTiming).", 0),
+            "repeatDuration": d(oneOf(number(min: 0), choice(["forever"])), "Seconds to repeat for, instead of repeatCount."),
             "fillMode": d(choice(FillMode.self), "Whether the value holds before the begin or after the end.", "forwards"),
             "additive": d(bool, "Adds the animated value to the model value.", false),
             "spring": d(ref("spring"), "A spring (UIView damping or CASpringAnimation)."),

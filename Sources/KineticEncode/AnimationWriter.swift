@@ -146,9 +146,11 @@ public final class AnimationWriter {
     private var webp: WebPAnimationEncoder?
     private var file: AtomicFile?
 
-    /// Every frame of H.264 and VP9 is encoded by this many threads whatever the machine
-    /// (the bytes depend on it).
-    static let encoderThreads: Int32 = 4
+    /// H.264 and VP9 are encoded on one thread whatever the machine: their bytes depend on
+    /// the thread count, and with 4 frame threads two runs of the same frames once gave
+    /// different MP4s on a loaded machine (a clean clone's `make test`). Rasterizing and
+    /// the YUV conversion still run in parallel.
+    static let encoderThreads: Int32 = 1
 
     public init(path: String, format: AnimationFormat, width: Int, height: Int, frameCount: Int,
                 settings: AnimationSettings) throws(EncodeError) {

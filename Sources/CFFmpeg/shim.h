@@ -1,3 +1,4 @@
+#include <string.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
@@ -36,6 +37,10 @@ static inline int kinetic_frame_copy_planes(AVFrame *frame, const uint8_t *src) 
     uint8_t *planes[4];
     int lines[4];
     if (av_image_fill_arrays(planes, lines, src, frame->format, frame->width, frame->height, 1) < 0) return -1;
+    // The rows' padding past the width is uninitialized after av_frame_get_buffer and
+    // av_frame_make_writable, and encoders' SIMD reads it: zero it, or two encodes of the
+    // same frames differ.
+    for (int i = 0; i < AV_NUM_DATA_POINTERS && frame->buf[i]; i++) memset(frame->buf[i]->data, 0, frame->buf[i]->size);
     av_image_copy(frame->data, frame->linesize, (const uint8_t **)planes, lines, frame->format,
                   frame->width, frame->height);
     return 0;

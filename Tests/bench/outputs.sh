@@ -13,12 +13,7 @@
 # Reports only: exits 0 unless a tool fails. Environment: KINETIC, BENCH_SCENE (the
 # head-to-head scene), BENCH_GALLERY (three scene names), BENCH_OUT (keep the files).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-kinetic=${KINETIC:-$root/.build/release/kinetic}
-case "$kinetic" in /*) ;; *) kinetic="$root/$kinetic" ;; esac
-scene=${BENCH_SCENE:-$here/scenes/app-screen.yaml}
-case "$scene" in /*) ;; *) scene="$PWD/$scene" ;; esac
+source "$(dirname "$0")/common.sh"
 gallery=${BENCH_GALLERY:-snow tvos-card fireworks-button}
 
 for tool in "$kinetic" /usr/bin/time ffmpeg img2webp python3; do

@@ -20,12 +20,7 @@
 # frame) and quantize-experiment.py (what dithering, shared palettes and lossy
 # differencing would change in kinetic's GIF bytes and PSNR).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-kinetic=${KINETIC:-$root/.build/release/kinetic}
-case "$kinetic" in /*) ;; *) kinetic="$root/$kinetic" ;; esac
-scene=${BENCH_SCENE:-$here/scenes/app-screen.yaml}
-case "$scene" in /*) ;; *) scene="$PWD/$scene" ;; esac
+source "$(dirname "$0")/common.sh"
 repeat=${BENCH_REPEAT:-2}
 
 for tool in "$kinetic" /usr/bin/time ffmpeg python3; do

@@ -66,6 +66,7 @@ let package = Package(
 
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
         .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
+        .testTarget(name: "KineticLayersTests", dependencies: ["KineticLayers"]),
         .testTarget(name: "KineticDynamicsTests", dependencies: ["KineticDynamics"]),
         .testTarget(name: "KineticExpressionsTests", dependencies: ["KineticExpressions"]),
         .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),

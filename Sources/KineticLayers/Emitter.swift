@@ -133,61 +133,6 @@ public enum ParticleContents: Sendable, Hashable {
     case path(BezierPath, size: Size, fillColor: Color)
 }
 
-/// An animatable key of a cell (`emitterCells.NAME.KEY`).
-public enum EmitterCellKey: String, Sendable, CaseIterable {
-    case enabled, birthRate, lifetime, lifetimeRange, emissionLatitude, emissionLongitude, emissionRange
-    case velocity, velocityRange, xAcceleration, yAcceleration, zAcceleration
-    case scale, scaleRange, scaleSpeed, spin, spinRange
-    case color, redRange, greenRange, blueRange, alphaRange, redSpeed, greenSpeed, blueSpeed, alphaSpeed
-    case beginTime, duration
-
-    public var valueKind: AnimatableValue.Kind {
-        switch self {
-        case .enabled: .bool
-        case .color: .color
-        default: .number
-        }
-    }
-
-    /// Keys whose values are angles (accept `"45deg"`).
-    public var isAngle: Bool { [.emissionLatitude, .emissionLongitude, .emissionRange, .spin, .spinRange].contains(self) }
-
-    /// The number keys as writable key paths (bool and color are handled apart).
-    static let numbers: [EmitterCellKey: WritableKeyPath<EmitterCell, Double>] = [
-        .birthRate: \.birthRate, .lifetime: \.lifetime, .lifetimeRange: \.lifetimeRange,
-        .emissionLatitude: \.emissionLatitude, .emissionLongitude: \.emissionLongitude,
-        .emissionRange: \.emissionRange, .velocity: \.velocity, .velocityRange: \.velocityRange,
-        .xAcceleration: \.xAcceleration, .yAcceleration: \.yAcceleration, .zAcceleration: \.zAcceleration,
-        .scale: \.scale, .scaleRange: \.scaleRange, .scaleSpeed: \.scaleSpeed, .spin: \.spin, .spinRange: \.spinRange,
-        .redRange: \.redRange, .greenRange: \.greenRange, .blueRange: \.blueRange, .alphaRange: \.alphaRange,
-        .redSpeed: \.redSpeed, .greenSpeed: \.greenSpeed, .blueSpeed: \.blueSpeed, .alphaSpeed: \.alphaSpeed,
-        .beginTime: \.beginTime,
-    ]
-}
-
-extension EmitterCell {
-    /// The value of an animatable key.
-    public func value(for key: EmitterCellKey) -> AnimatableValue {
-        switch key {
-        case .enabled: .bool(enabled)
-        case .color: .color(color)
-        case .duration: .number(duration ?? 0)
-        default: .number(EmitterCellKey.numbers[key].map { self[keyPath: $0] } ?? 0)
-        }
-    }
-
-    /// Sets an animatable key; a value of the wrong kind is ignored.
-    public mutating func setValue(_ value: AnimatableValue, for key: EmitterCellKey) {
-        switch (key, value) {
-        case (.enabled, .bool(let b)): enabled = b
-        case (.color, .color(let c)): color = c
-        case (.duration, .number(let v)): duration = v > 0 ? v : nil
-        case (_, .number(let v)): if let kp = EmitterCellKey.numbers[key] { self[keyPath: kp] = v }
-        default: break
-        }
-    }
-}
-
 /// The live particles of one emitter at one frame, in the emitter layer's coordinates,
 /// with the per-cell counts `inspect` reports. Struct-of-arrays: one allocation per
 /// array per frame, none per particle.

@@ -1,57 +1,36 @@
 import KineticGeometry
 
 /// A layer key an event's `set:` can change but no animation can (section 7 sets any
-/// property; section 5 animates only some). Its new value is read, with the checks a
-/// layer definition gets, into a layer of the target's type, and copied whole from there.
-public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
-    case masksToBounds, shadowPath, contentsGravity, doubleSided, maskedCorners, cornerCurve
-    case filters, backgroundFilters, compositingFilter
-    // CAShapeLayer
-    case fillRule, lineCap, lineJoin, lineDashPattern
-    // CAGradientLayer
-    case gradientType
-    // CATextLayer
-    case string, font, alignmentMode, isWrapped
-    // CAEmitterLayer (birthRate, the geometry and the multipliers are animatable key paths)
-    case emitterShape, emitterMode, renderMode
+/// property; section 5 animates only some): an entry of `LayerSchema` with a `copy`.
+/// Its new value is read, with the checks a layer definition gets, into a layer of the
+/// target's type, and copied whole from there.
+public struct LayerProperty: Hashable, Sendable {
+    public let key: LayerKey
+
+    public init?(rawValue: String, schema: LayerSchema = .standard) {
+        guard let spec = schema[rawValue], spec.copy != nil else { return nil }
+        key = LayerKey(spec)
+    }
+
+    public var rawValue: String { key.name }
+
+    /// `doubleSided`, which the timeline looks for (a layer may turn single-sided later).
+    public static let doubleSided: LayerProperty = {
+        guard let p = LayerProperty(rawValue: "doubleSided") else { preconditionFailure("LayerSchema has no doubleSided") }
+        return p
+    }()
+
+    /// Every such property of the standard schema, in table order.
+    public static var allCases: [LayerProperty] {
+        LayerSchema.standard.entries.compactMap { $0.copy == nil ? nil : LayerProperty(rawValue: $0.name) }
+    }
 
     /// The layer types the property applies to; nil for every type.
-    public var layerTypes: Set<LayerType>? {
-        switch self {
-        case .masksToBounds, .shadowPath, .contentsGravity, .doubleSided, .maskedCorners, .cornerCurve,
-             .filters, .backgroundFilters, .compositingFilter: nil
-        case .fillRule, .lineCap, .lineJoin, .lineDashPattern: [.shape]
-        case .gradientType: [.gradient]
-        case .string, .font, .alignmentMode, .isWrapped: [.text]
-        case .emitterShape, .emitterMode, .renderMode: [.emitter]
-        }
-    }
+    public var layerTypes: Set<LayerType>? { key.spec.layerTypes }
 
     /// Gives `target` the property's value in `source` (a layer of a type it applies to).
     public func copy(from source: Layer, to target: inout Layer) {
-        switch self {
-        case .masksToBounds: target.masksToBounds = source.masksToBounds
-        case .shadowPath: target.shadowPath = source.shadowPath
-        case .contentsGravity: target.contentsGravity = source.contentsGravity
-        case .doubleSided: target.isDoubleSided = source.isDoubleSided
-        case .maskedCorners: target.maskedCorners = source.maskedCorners
-        case .cornerCurve: target.cornerCurve = source.cornerCurve
-        case .filters: target.filters = source.filters
-        case .backgroundFilters: target.backgroundFilters = source.backgroundFilters
-        case .compositingFilter: target.compositingFilter = source.compositingFilter
-        case .fillRule: if let s = source.shape { target.shape?.fillRule = s.fillRule }
-        case .lineCap: if let s = source.shape { target.shape?.lineCap = s.lineCap }
-        case .lineJoin: if let s = source.shape { target.shape?.lineJoin = s.lineJoin }
-        case .lineDashPattern: if let s = source.shape { target.shape?.lineDashPattern = s.lineDashPattern }
-        case .gradientType: if let g = source.gradient { target.gradient?.gradientType = g.gradientType }
-        case .string: if let t = source.text { target.text?.string = t.string }
-        case .font: if let t = source.text { target.text?.font = t.font }
-        case .alignmentMode: if let t = source.text { target.text?.alignmentMode = t.alignmentMode }
-        case .isWrapped: if let t = source.text { target.text?.isWrapped = t.isWrapped }
-        case .emitterShape: if let e = source.emitter { target.emitter?.emitterShape = e.emitterShape }
-        case .emitterMode: if let e = source.emitter { target.emitter?.emitterMode = e.emitterMode }
-        case .renderMode: if let e = source.emitter { target.emitter?.renderMode = e.renderMode }
-        }
+        key.spec.copy?(source, &target)
     }
 }
 

@@ -159,7 +159,7 @@ import KineticLayers
              emitterCells: [{name: rocket, birthRate: 1, lifetime: 10,
                              emitterCells: [{name: spark, birthRate: "= 0 * t + 4", lifetime: 10}]}]}
         """)
-        #expect(scene.bindings.map(\.keyPath) == [.emitterCell(names: ["rocket", "spark"], key: .birthRate)])
+        #expect(scene.bindings.map(\.keyPath) == [LayerKeyPath.parsing("emitterCells.rocket.emitterCells.spark.birthRate")])
         #expect(scene.bindings.first?.label == "e.emitterCells.rocket.emitterCells.spark.birthRate")
         // Rockets are born at 1 s and 2 s; each emits 4 sparks a second from its birth:
         // 6 from the first by 2.5 s, 2 from the second.
@@ -189,7 +189,7 @@ import KineticLayers
           - {id: e, type: emitter, frame: [0, 0, 400, 400], lifetime: "= 1 + t", velocity: "= 2 * t", scale: "= t",
              spin: "= -t", emitterCells: [{name: a, birthRate: 20, lifetime: 10, velocity: 10, scale: 2, spin: 3}]}
         """)
-        #expect(Set(scene.bindings.map(\.keyPath)) == [.lifetime, .velocity, .scale, .spin])
+        #expect(Set(scene.bindings.map(\.keyPath)) == Set(["lifetime", "velocity", "scale", "spin"].compactMap { LayerKeyPath.named[$0] }))
         let p = try particles(scene, at: 1.5)
         #expect(p.count == 30)
         let tolerance = halfStep + 1e-9

@@ -9,10 +9,12 @@ enum InspectReport {
     /// `items` are the dynamic items' simulated states (empty without dynamics);
     /// `particles` lists every live particle of the emitters.
     static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:], particles: Bool = false) -> String {
-        var report = entries(for: frame, items: items, detail: particles ? .particles : .standard)
-        report["frame"] = frame.index
-        report["time"] = number(frame.time)
-        let data = (try? JSONSerialization.data(withJSONObject: report, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        var whole = report(for: frame, items: items, detail: particles ? .particles : .standard)
+        whole["frame"] = .integer(frame.index)
+        whole["time"] = .number(number(frame.time))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(whole)) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -29,133 +31,178 @@ enum InspectReport {
         case state
     }
 
-    /// The report's `layers`, `items` and `emitters` of one frame, as JSON objects.
-    static func entries(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: Any] {
-        var layers: [String: Any] = [:]
+    /// The report's `layers`, `items` and `emitters` of one frame.
+    static func report(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: ReportValue] {
+        var layers: [String: ReportValue] = [:]
         // The renderer's composition: each layer's plane flattened into its superlayer's.
         Listing.forEachLayer(frame.layers) { key, layer, placement in
-            layers[key] = describe(layer, placement: placement, detail: detail)
+            layers[key] = .object(describe(layer, placement: placement, detail: detail))
         }
-        var emitters: [String: Any] = [:]
+        var emitters: [String: ReportValue] = [:]
         for layer in frame.layers {
             layer.forEach { describeEmitter($0, particles: detail == .particles, into: &emitters) }
         }
         return [
-            "layers": layers,
-            "items": items.mapValues { s -> [String: Any] in
-                ["center": point(s.center), "angle": number(s.angle),
-                 "velocity": point(s.velocity), "angularVelocity": number(s.angularVelocity)]
-            },
-            "emitters": emitters,
+            "layers": .object(layers),
+            "items": .object(items.mapValues { s in
+                .object(["center": point(s.center), "angle": .number(number(s.angle)),
+                         "velocity": point(s.velocity), "angularVelocity": .number(number(s.angularVelocity))])
+            }),
+            "emitters": .object(emitters),
         ]
     }
 
-    /// One layer's entry; `placement` is how it reaches the canvas.
-    private static func describe(_ layer: Layer, placement: Listing.Placement, detail: Detail) -> [String: Any] {
-        var d: [String: Any] = [
-            "type": layer.type.rawValue,
-            "position": point(layer.position),
-            "bounds": [layer.bounds.origin.x, layer.bounds.origin.y, layer.bounds.size.width, layer.bounds.size.height].map(number),
-            "anchorPoint": point(layer.anchorPoint),
-            "opacity": number(layer.opacity),
-            "hidden": layer.isHidden,
-            "zPosition": number(layer.zPosition),
-            "transform": layer.transform.fields.map(number),
-            "cornerRadius": number(layer.cornerRadius),
-            "shadowOpacity": number(layer.shadowOpacity),
-            "shadowRadius": number(layer.shadowRadius),
-            "shadowOffset": [number(layer.shadowOffset.width), number(layer.shadowOffset.height)],
-            "shadowColor": layer.shadowColor.hexString,
-        ]
+    /// The report as plain JSON objects (what a state golden reads).
+    static func entries(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: Any] {
+        report(for: frame, items: items, detail: detail).mapValues(\.plain)
+    }
+
+    /// One layer's entry; `placement` is how it reaches the canvas. Every animatable key
+    /// of the layer's type (`LayerSchema`) is listed, in the contract's units; a state
+    /// golden keeps the keys it was recorded with (`stateKeeps`).
+    private static func describe(_ layer: Layer, placement: Listing.Placement, detail: Detail) -> [String: ReportValue] {
+        var d: [String: ReportValue] = ["type": .string(layer.type.rawValue)]
+        for spec in LayerSchema.standard.animatableFileKeys(for: layer.type) {
+            guard detail != .state || stateKeeps(spec.name, of: layer), let value = spec.get?(layer) else { continue }
+            d[spec.name] = spec.kind == .integer ? .integer(Int(value.numberValue ?? 0)) : encode(value)
+        }
         if detail != .state {
             // A corner the renderer cannot place (at or behind the eye) is null.
-            d["corners"] = layer.bounds.corners.map { corner -> Any in placement.canvasPoint(of: corner).map(point) ?? NSNull() }
+            d["corners"] = .list(layer.bounds.corners.map { corner in placement.canvasPoint(of: corner).map(point) ?? .null })
         }
-        if let c = layer.backgroundColor { d["backgroundColor"] = c.hexString }
-        if layer.borderWidth > 0 {
-            d["borderWidth"] = number(layer.borderWidth)
-            d["borderColor"] = layer.borderColor.hexString
-        }
-        if !layer.properties.isEmpty { d["properties"] = layer.properties.mapValues(number) }
-        if let c = layer.contents { d["contents"] = c }
-        if !layer.sublayerTransform.isIdentity { d["sublayerTransform"] = layer.sublayerTransform.fields.map(number) }
+        if !layer.properties.isEmpty { d["properties"] = .object(layer.properties.mapValues { .number(number($0)) }) }
         switch layer.content {
         case .shape(let s):
             if detail == .state {
+                d["path"] = nil
                 let box = s.path.boundingBox
-                d["pathBounds"] = [box.origin.x, box.origin.y, box.size.width, box.size.height].map(number)
-                d["pathLength"] = number(s.path.length)
+                d["pathBounds"] = numbers([box.origin.x, box.origin.y, box.size.width, box.size.height])
+                d["pathLength"] = .number(number(s.path.length))
             } else {
                 let trimmed = s.strokeStart == 0 && s.strokeEnd == 1 ? s.path : s.path.trimmed(from: s.strokeStart, to: s.strokeEnd)
-                d["path"] = trimmed.svgData()
+                d["path"] = .string(trimmed.svgData())
             }
-            d["strokeStart"] = number(s.strokeStart)
-            d["strokeEnd"] = number(s.strokeEnd)
-            d["fillColor"] = s.fillColor?.hexString ?? NSNull()
-            d["strokeColor"] = s.strokeColor?.hexString ?? NSNull()
-            d["lineWidth"] = number(s.lineWidth)
-            d["lineDashPattern"] = s.lineDashPattern.map(number)
-            d["lineDashPhase"] = number(s.lineDashPhase)
+            d["fillColor"] = s.fillColor.map { .string($0.hexString) } ?? .null
+            d["strokeColor"] = s.strokeColor.map { .string($0.hexString) } ?? .null
+            d["lineDashPattern"] = numbers(s.lineDashPattern)
         case .gradient(let g):
-            d["colors"] = g.colors.map(\.hexString)
-            d["locations"] = (g.locations ?? Layer.evenLocations(g.colors.count)).map(number)
-            d["startPoint"] = point(g.startPoint)
-            d["endPoint"] = point(g.endPoint)
-            d["gradientType"] = g.gradientType.rawValue
+            d["gradientType"] = .string(g.gradientType.rawValue)
         case .text(let t):
-            d["string"] = t.string
-            d["fontSize"] = number(t.fontSize)
-            d["foregroundColor"] = t.foregroundColor.hexString
-        case .replicator(let r):
-            d["instanceCount"] = r.instanceCount
-            d["instanceDelay"] = number(r.instanceDelay)
-            d["instanceTransform"] = r.instanceTransform.fields.map(number)
-            d["instanceColor"] = r.instanceColor.hexString
-        case .emitter(let e):
-            d["emitterPosition"] = point(e.emitterPosition)
-            d["birthRate"] = number(e.birthRate)
-        case .plain:
+            d["string"] = .string(t.string)
+        case .replicator, .emitter, .plain:
             break
         }
-        if let c = placement.colorMultiplier { d["colorMultiplier"] = c.hexString }
-        if let mask = placement.maskKey { d["mask"] = mask }
+        if let c = placement.colorMultiplier { d["colorMultiplier"] = .string(c.hexString) }
+        if let mask = placement.maskKey { d["mask"] = .string(mask) }
         return d
+    }
+
+    /// Whether a state golden records `key` of `layer`: the keys state goldens were
+    /// recorded with, so that a key `inspect` learns does not change every state.jsonl.
+    private static func stateKeeps(_ key: String, of layer: Layer) -> Bool {
+        switch key {
+        case "backgroundColor": layer.backgroundColor != nil
+        case "borderWidth", "borderColor": layer.borderWidth > 0
+        case "contents": layer.contents != nil
+        case "sublayerTransform": !layer.sublayerTransform.isIdentity
+        case "path", "miterLimit", "emitterZPosition", "emitterSize", "emitterDepth", "lifetime", "velocity", "scale", "spin",
+             "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset": false
+        default: true
+        }
+    }
+
+    /// A value in the contract's units: numbers plain, points `[x, y]`, rects
+    /// `[x, y, w, h]`, colors `#RRGGBBAA`, transforms m11…m44.
+    static func encode(_ value: AnimatableValue) -> ReportValue {
+        switch value {
+        case .number(let v): .number(number(v))
+        case .point(let p): point(p)
+        case .size(let s): numbers([s.width, s.height])
+        case .rect(let r): numbers([r.origin.x, r.origin.y, r.size.width, r.size.height])
+        case .color(let c): .string(c.hexString)
+        case .colors(let cs): .list(cs.map { .string($0.hexString) })
+        case .numbers(let v): numbers(v)
+        case .transform(let t): numbers(t.fields)
+        case .path(let p): .string(p.svgData())
+        case .bool(let b): .bool(b)
+        case .image(let path): path.map { .string($0) } ?? .null
+        }
     }
 
     /// Section 10's `emitters` entry: per cell (name path, `a.b` for a sub-cell) the
     /// particles alive and born; with `particles`, every live particle (with its `angle`,
     /// radians turned by its spin, beyond the contract's list).
-    private static func describeEmitter(_ layer: Layer, particles: Bool, into out: inout [String: Any]) {
+    private static func describeEmitter(_ layer: Layer, particles: Bool, into out: inout [String: ReportValue]) {
         guard let e = layer.emitter else { return }
         let p = e.particles
-        var cells: [String: Any] = [:]
+        var cells: [String: ReportValue] = [:]
         for (c, entry) in e.flattenedCells.enumerated() {
             let name = entry.names.contains("") ? "emitterCells[\(c)]" : entry.names.joined(separator: ".")
-            var d: [String: Any] = ["alive": c < p.alive.count ? p.alive[c] : 0, "born": c < p.born.count ? p.born[c] : 0]
+            var d: [String: ReportValue] = ["alive": .integer(c < p.alive.count ? p.alive[c] : 0),
+                                            "born": .integer(c < p.born.count ? p.born[c] : 0)]
             if particles {
-                var list: [[String: Any]] = []
+                var list: [ReportValue] = []
                 for i in 0..<p.count where Int(p.cell[i]) == c {
-                    list.append([
-                        "position": [number(p.x[i]), number(p.y[i])],
-                        "velocity": [number(p.vx[i]), number(p.vy[i])],
-                        "age": number(p.age[i]), "lifetime": number(p.lifetime[i]),
-                        "scale": number(p.scale[i]), "angle": number(p.angle[i]), "alpha": number(Double(p.alpha[i])),
-                        "color": Color(red: Double(p.red[i]), green: Double(p.green[i]), blue: Double(p.blue[i]),
-                                       alpha: Double(p.alpha[i])).hexString,
-                    ])
+                    list.append(.object([
+                        "position": numbers([p.x[i], p.y[i]]),
+                        "velocity": numbers([p.vx[i], p.vy[i]]),
+                        "age": .number(number(p.age[i])), "lifetime": .number(number(p.lifetime[i])),
+                        "scale": .number(number(p.scale[i])), "angle": .number(number(p.angle[i])),
+                        "alpha": .number(number(Double(p.alpha[i]))),
+                        "color": .string(Color(red: Double(p.red[i]), green: Double(p.green[i]), blue: Double(p.blue[i]),
+                                               alpha: Double(p.alpha[i])).hexString),
+                    ]))
                 }
-                d["particles"] = list
+                d["particles"] = .list(list)
             }
-            cells[name] = d
+            cells[name] = .object(d)
         }
-        out[layer.key] = ["cells": cells]
+        out[layer.key] = .object(["cells": .object(cells)])
     }
 
-    private static func point(_ p: Point) -> [Double] { [number(p.x), number(p.y)] }
+    private static func point(_ p: Point) -> ReportValue { numbers([p.x, p.y]) }
+    private static func numbers(_ v: [Double]) -> ReportValue { .list(v.map { .number(number($0)) }) }
 
     /// Rounded to 1e-9 so float noise does not show, and −0 printed as 0.
     static func number(_ v: Double) -> Double {
         let r = (v * 1e9).rounded() / 1e9
         return r == 0 ? 0 : r
+    }
+}
+
+/// A value of the report: what JSON holds, encoded by `JSONEncoder`.
+indirect enum ReportValue: Encodable, Equatable {
+    case number(Double)
+    case integer(Int)
+    case bool(Bool)
+    case string(String)
+    case null
+    case list([ReportValue])
+    case object([String: ReportValue])
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .number(let v): try c.encode(v)
+        case .integer(let v): try c.encode(v)
+        case .bool(let v): try c.encode(v)
+        case .string(let v): try c.encode(v)
+        case .null: try c.encodeNil()
+        case .list(let v): try c.encode(v)
+        case .object(let v): try c.encode(v)
+        }
+    }
+
+    /// As `JSONSerialization` objects: Double, Int, Bool, String, NSNull, arrays, dictionaries.
+    var plain: Any {
+        switch self {
+        case .number(let v): v
+        case .integer(let v): v
+        case .bool(let v): v
+        case .string(let v): v
+        case .null: NSNull()
+        case .list(let v): v.map(\.plain)
+        case .object(let v): v.mapValues(\.plain)
+        }
     }
 }

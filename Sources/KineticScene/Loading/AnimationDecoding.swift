@@ -11,10 +11,7 @@ struct AnimationDecoder {
     /// Records expression values (section 4) for the checks at the end of the load.
     let binder: ExpressionBinder
 
-    static let keys = ["id", "layer", "behavior", "keyPath", "from", "to", "by", "values", "keyTimes",
-                       "timingFunctions", "calculationMode", "path", "rotationMode", "duration", "begin", "after",
-                       "timingFunction", "repeatCount", "autoreverses", "fillMode", "additive", "spring",
-                       "oscillation", "group", "speed", "timeOffset", "repeatDuration"]
+    static let keys = AnimationKeys.entries.map(\.name)
 
     /// Core Animation's names (as Swift spells them too), and `timingFunctionName`, for keys
     /// named otherwise here, with the key to write: the unknown-key message says it (see
@@ -505,7 +502,9 @@ struct AnimationDecoder {
         return SpringAnimation(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
     }
 
-    private func keyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {
+    /// Parses an animatable key path of the layer `entry` (an animation's `keyPath`, an
+    /// event's `set:` key), reporting why it is none.
+    func keyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {
         // Before the named key paths, which include `path`: animations of it would be
         // overwritten every frame by the shape rebuilt from its parameters.
         if text == "path", let shape = entry.namedShape {
@@ -573,42 +572,11 @@ struct AnimationDecoder {
         return binder.deferredValue(f, kind: keyPath.valueKind).map { ($0.placeholder, $0.value) }
     }
 
-    /// A value of the key path's kind.
+    /// A value of the key path's kind, checked against its range: the reader and the
+    /// check of the layer definition (`Field.value`).
     mutating func value(_ f: Field, for keyPath: LayerKeyPath) -> AnimatableValue? {
-        switch keyPath.valueKind {
-        case .number:
-            let isAngle = [.transformRotationX, .transformRotationY, .transformRotationZ].contains(keyPath) || keyPath.isEmitterAngle
-            guard let v = isAngle ? f.angle : f.number else { return nil }
-            if keyPath.isUnitInterval, !(0...1).contains(v) {
-                f.report("\(Field.format(v)) is out of range 0…1")
-                return nil
-            }
-            if [.boundsWidth, .boundsHeight, .cornerRadius, .borderWidth, .shadowRadius, .lineWidth, .miterLimit, .fontSize]
-                .contains(keyPath), v < 0 {
-                f.report("must not be negative, found \(Field.format(v))")
-                return nil
-            }
-            return .number(v)
-        case .point: return f.point.map { .point($0) }
-        case .size: return (keyPath == .boundsSize ? f.nonNegativeSize : f.size).map { .size($0) }
-        case .rect:
-            guard case .sequence(let s) = f.node else {
-                f.report("expected a size [w, h] or a rect [x, y, w, h], found \(f.node.kindName)")
-                return nil
-            }
-            if s.count == 2 { return f.nonNegativeSize.map { .rect(Rect(origin: .zero, size: $0)) } }
-            return f.rect.map { .rect($0) }
-        case .color: return f.color.map { .color($0) }
-        case .transform: return f.transform.map { .transform($0) }
-        case .path: return f.path.map { .path($0) }
-        case .colors:
-            guard let items = f.elements else { return nil }
-            let cs = items.map(\.color)
-            return cs.contains(where: { $0 == nil }) ? nil : .colors(cs.compactMap { $0 })
-        case .numbers: return f.numbers().map { .numbers($0) }
-        case .bool: return f.bool.map { .bool($0) }
-        case .image: return f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }
-        }
+        if keyPath.valueKind == .image { return f.isNull ? .image(nil) : assets.asset(f).map { .image($0) } }
+        return f.value(keyPath.valueKind, isAngle: keyPath.isAngle, problem: keyPath.problem)
     }
 
     /// CAMediaTiming's `speed` (≥ 0; 0 holds the animation at `timeOffset`),

@@ -3,40 +3,24 @@ import KineticLayers
 
 /// Reads the CAEmitterLayer and CAEmitterCell keys of section 3.2.
 extension LayerDecoder {
-    static let emitterCellKeys = [
-        "name", "enabled", "birthRate", "lifetime", "lifetimeRange", "emissionLatitude", "emissionLongitude",
-        "emissionRange", "velocity", "velocityRange", "xAcceleration", "yAcceleration", "zAcceleration",
-        "scale", "scaleRange", "scaleSpeed", "spin", "spinRange", "color", "redRange", "greenRange",
-        "blueRange", "alphaRange", "redSpeed", "greenSpeed", "blueSpeed", "alphaSpeed", "contents",
-        "beginTime", "duration", "emitterCells",
-    ]
+    static let emitterCellKeys = EmitterCellSchema.fileKeys
 
-    /// The emitter part of an emitter layer, with its cells. With an `address` (a layer of
-    /// the file, not an event's `set:`), the cells' expressions are taken: live ones bound
-    /// to `emitterCells.NAME.KEY`, constant ones evaluated (the layer's own keys were taken
-    /// with the other layer keys).
-    mutating func emitter(_ m: Mapping, address: LayerAddress?, label: String) -> EmitterStyle {
-        var e = EmitterStyle()
-        if let f = m["emitterPosition"], let p = f.point { e.emitterPosition = p }
-        if let f = m["emitterZPosition"], let v = f.number { e.emitterZPosition = v }
-        if let f = m["emitterSize"], let s = f.nonNegativeSize { e.emitterSize = s }
-        if let f = m["emitterDepth"], let v = f.nonNegativeNumber { e.emitterDepth = v }
+    /// The emitter keys `readValues` leaves: the choices, the seed, the clock and the
+    /// cells. With an `address` (a layer of the file, not an event's `set:`), the cells'
+    /// expressions are taken: live ones bound to `emitterCells.NAME.KEY`, constant ones
+    /// evaluated (the layer's own keys were taken with the other layer keys).
+    mutating func readEmitter(_ m: Mapping, into layer: inout Layer, address: LayerAddress?, label: String) {
+        guard var e = layer.emitter else { return }
         if let f = m["emitterShape"], let v = f.choice(EmitterShape.self) { e.emitterShape = v }
         if let f = m["emitterMode"], let v = f.choice(EmitterMode.self) { e.emitterMode = v }
         if let f = m["renderMode"], let v = f.choice(EmitterRenderMode.self) { e.renderMode = v }
-        if let f = m["birthRate"], let v = f.nonNegativeNumber { e.birthRate = v }
-        if let f = m["lifetime"], let v = f.nonNegativeNumber { e.lifetime = v }
-        if let f = m["velocity"], let v = f.number { e.velocity = v }
-        if let f = m["scale"], let v = f.number { e.scale = v }
-        if let f = m["spin"], let v = f.number { e.spin = v }
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
         }
-        // A negative beginTime pre-runs the emitter, stepping through every second of it:
-        // at most an hour.
-        if let f = m["beginTime"], let v = f.number(in: -3600...86_400) { e.beginTime = v }
+        if let f = m["beginTime"], let spec = LayerSchema.standard["beginTime"],
+           case .number(let v)? = f.value(.number, problem: spec.problem) { e.beginTime = v }
         if let f = m["emitterCells"] { e.emitterCells = cells(f, owner: address.map { CellOwner(address: $0, label: label, names: []) }) }
-        return e
+        layer.emitter = e
     }
 
     /// The emitter layer a cell's expressions bind to, and the names leading to the cell
@@ -76,27 +60,12 @@ extension LayerDecoder {
         var owner = owner
         owner?.names = names
         if let owner { m = takeCellExpressions(m, owner: owner) }
-        if let v = m["enabled"]?.bool { c.enabled = v }
-        let nonNegative: [(String, WritableKeyPath<EmitterCell, Double>)] = [
-            ("birthRate", \.birthRate), ("lifetime", \.lifetime), ("lifetimeRange", \.lifetimeRange),
-            ("velocityRange", \.velocityRange), ("scaleRange", \.scaleRange),
-            ("redRange", \.redRange), ("greenRange", \.greenRange), ("blueRange", \.blueRange), ("alphaRange", \.alphaRange),
-        ]
-        for (key, kp) in nonNegative { if let v = m[key]?.nonNegativeNumber { c[keyPath: kp] = v } }
-        let angles: [(String, WritableKeyPath<EmitterCell, Double>)] = [
-            ("emissionLatitude", \.emissionLatitude), ("emissionLongitude", \.emissionLongitude),
-            ("emissionRange", \.emissionRange), ("spin", \.spin), ("spinRange", \.spinRange),
-        ]
-        for (key, kp) in angles { if let v = m[key]?.angle { c[keyPath: kp] = v } }
-        let plain: [(String, WritableKeyPath<EmitterCell, Double>)] = [
-            ("velocity", \.velocity), ("xAcceleration", \.xAcceleration), ("yAcceleration", \.yAcceleration),
-            ("zAcceleration", \.zAcceleration), ("scale", \.scale), ("scaleSpeed", \.scaleSpeed),
-            ("redSpeed", \.redSpeed), ("greenSpeed", \.greenSpeed), ("blueSpeed", \.blueSpeed),
-            ("alphaSpeed", \.alphaSpeed), ("beginTime", \.beginTime),
-        ]
-        for (key, kp) in plain { if let v = m[key]?.number { c[keyPath: kp] = v } }
-        if let v = m["duration"]?.nonNegativeNumber { c.duration = v > 0 ? v : nil }
-        if let v = m["color"]?.color { c.color = v }
+        for key in m.order {
+            guard let spec = EmitterCellSchema.entries.first(where: { $0.name == key }), let set = spec.set,
+                  let kind = spec.valueKind, let f = m[key],
+                  let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
+            set(&c, v)
+        }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }
         return (c, m["name"])
@@ -166,7 +135,3 @@ extension AnimationDecoder {
     }
 }
 
-extension LayerKeyPath {
-    /// Emitter keys whose values are angles (accept `"45deg"`).
-    var isEmitterAngle: Bool { if case .emitterCell(_, let key) = self { key.isAngle } else { false } }
-}

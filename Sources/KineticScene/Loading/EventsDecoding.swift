@@ -313,6 +313,12 @@ struct EventsDecoder {
             if let entry = dynamics.layerIDs[id] {
                 type = entry.type
                 if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
+                // A cell's key or a named shape's parameter: parsed against the layer, as an
+                // animation's key path is (section 7 sets any property).
+                if keyPath == nil, text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
+                    guard let kp = animations.keyPath(text, field: vf, entry: entry, layerName: id) else { return nil }
+                    keyPath = kp
+                }
             }
         }
         func applies(to types: Set<LayerType>?) -> Bool {

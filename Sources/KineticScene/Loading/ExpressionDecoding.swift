@@ -17,18 +17,24 @@ final class ExpressionBinder {
     /// The scene's behavior ids, for the message of a reference that names one.
     private var behaviorIDs: Set<String> = []
 
+    /// The layer keys bound by `LayerDecoder.takeBoundExpressions`: the number, point and
+    /// size keys of `LayerSchema` that take live expressions, but for the emitter's and the
+    /// replicator's (taken with their own keys).
+    private static func boundKeys(_ kinds: Set<AnimatableValue.Kind>) -> [String: LayerKeyPath] {
+        var keys: [String: LayerKeyPath] = [:]
+        for spec in LayerSchema.standard.entries where spec.isFileKey && spec.isAnimatable && spec.allowsExpressions {
+            guard let kind = spec.valueKind, kinds.contains(kind), spec.layerTypes != [.emitter],
+                  spec.layerTypes != [.replicator], let kp = LayerKeyPath.named[spec.name] else { continue }
+            keys[spec.name] = kp
+        }
+        return keys
+    }
+
     /// Number keys that may hold an expression, with the property they drive.
-    static let numberKeys: [String: LayerKeyPath] = [
-        "zPosition": .zPosition, "opacity": .opacity, "cornerRadius": .cornerRadius, "borderWidth": .borderWidth,
-        "shadowOpacity": .shadowOpacity, "shadowRadius": .shadowRadius, "strokeStart": .strokeStart,
-        "strokeEnd": .strokeEnd, "lineWidth": .lineWidth, "miterLimit": .miterLimit, "lineDashPhase": .lineDashPhase,
-        "fontSize": .fontSize,
-    ]
-    /// Point and size keys that may hold expressions (whole, or per component).
-    static let pointKeys: [String: LayerKeyPath] = [
-        "position": .position, "anchorPoint": .anchorPoint, "startPoint": .startPoint, "endPoint": .endPoint,
-        "shadowOffset": .shadowOffset, "bounds": .boundsSize,
-    ]
+    static let numberKeys = boundKeys([.number])
+    /// Point and size keys that may hold expressions (whole, or per component); a
+    /// two-number `bounds` drives `bounds.size`.
+    static let pointKeys = boundKeys([.point, .size]).merging(["bounds": .boundsSize]) { a, _ in a }
 
     /// Whether a value is, or contains, an expression or reference.
     static func containsExpression(_ f: Field) -> Bool {

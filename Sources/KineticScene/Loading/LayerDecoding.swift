@@ -35,23 +35,13 @@ struct LayerDecoder {
     /// The scene's pixels per point: which `@Nx` variant of an asset is looked for first.
     var deviceScale = 2.0
 
-    static let commonKeys = [
-        "id", "type", "frame", "position", "bounds", "anchorPoint", "zPosition", "opacity", "hidden", "doubleSided",
-        "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor", "masksToBounds",
-        "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
-        "contents", "contentsGravity", "mask", "transform", "sublayerTransform", "sublayers", "properties",
-        "begin", "speed", "timeOffset", "contentsScale",
-        "filters", "backgroundFilters", "compositingFilter",
-    ]
-    static let shapeKeys = ["path", "fillColor", "fillRule", "strokeColor", "lineWidth", "lineCap", "lineJoin",
-                            "miterLimit", "lineDashPattern", "lineDashPhase", "strokeStart", "strokeEnd"]
-    static let gradientKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
-    static let textKeys = ["string", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped"]
-    static let emitterKeys = ["emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "emitterShape",
-                              "emitterMode", "renderMode", "birthRate", "lifetime", "velocity", "scale", "spin",
-                              "seed", "emitterCells", "beginTime"]
-    static let replicatorKeys = ["instanceCount", "instanceDelay", "instanceTransform", "instanceColor",
-                                 "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
+    /// The keys of a layer mapping, by group: `LayerSchema`'s file keys.
+    static let commonKeys = LayerSchema.standard.fileKeys(ownedBy: nil)
+    static let shapeKeys = LayerSchema.standard.fileKeys(ownedBy: [.shape])
+    static let gradientKeys = LayerSchema.standard.fileKeys(ownedBy: [.gradient])
+    static let textKeys = LayerSchema.standard.fileKeys(ownedBy: [.text])
+    static let emitterKeys = LayerSchema.standard.fileKeys(ownedBy: [.emitter])
+    static let replicatorKeys = LayerSchema.standard.fileKeys(ownedBy: [.replicator])
 
     /// What CATransformLayer does not render: "the CALayer properties that are rendered
     /// by a layer are ignored" and so are "the properties that assume 2D image processing".
@@ -81,16 +71,7 @@ struct LayerDecoder {
             guard let parsed = tf.choice(LayerType.self) else { return nil }
             type = parsed
         }
-        var allowed = Self.commonKeys
-        switch type {
-        case .shape: allowed += Self.shapeKeys
-        case .gradient: allowed += Self.gradientKeys
-        case .text: allowed += Self.textKeys
-        case .replicator: allowed += Self.replicatorKeys
-        case .emitter: allowed += Self.emitterKeys
-        case .layer, .image, .transformLayer: break
-        }
-        guard var m = field.mapping(allowed: allowed) else { return nil }
+        guard var m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type)) else { return nil }
         if type == .transformLayer {
             for key in Self.transformLayerIgnoredKeys where m[key] != nil {
                 m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
@@ -112,6 +93,7 @@ struct LayerDecoder {
             m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
         }
         readCommon(m, into: &layer, address: address)
+        readValues(m, into: &layer)
         if let f = liveFrame, let address {
             // Converted with the anchor point as written (a live one is not followed), as
             // CALayer converts a frame with the anchor point of the moment.
@@ -119,10 +101,10 @@ struct LayerDecoder {
         }
         switch type {
         case .shape: readShape(m, into: &layer, address: address)
-        case .gradient: if let g = gradient(m) { layer.content = .gradient(g) }
+        case .gradient: readGradient(m, into: &layer)
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
-        case .emitter: layer.content = .emitter(emitter(m, address: address.map(LayerAddress.init), label: id ?? place))
+        case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: id ?? place)
         case .image:
             if m["contents"] == nil { field.report("an image layer needs 'contents'") }
         case .layer, .transformLayer: break
@@ -225,17 +207,18 @@ struct LayerDecoder {
     ]
 
     /// Number and point keys of the static readers, with the key path a live value binds
-    /// to (nil: constant expressions only).
-    static let replicatorExpressionKeys: [String: LayerKeyPath?] = [
-        "instanceDelay": .instanceDelay, "instanceCount": .instanceCount, "instanceRedOffset": .instanceRedOffset,
-        "instanceGreenOffset": .instanceGreenOffset, "instanceBlueOffset": .instanceBlueOffset,
-        "instanceAlphaOffset": .instanceAlphaOffset,
-    ]
-    static let emitterExpressionKeys: [String: LayerKeyPath?] = [
-        "emitterPosition": .emitterPosition, "emitterZPosition": .emitterZPosition, "emitterSize": .emitterSize,
-        "emitterDepth": .emitterDepth, "birthRate": .birthRate, "lifetime": .lifetime, "velocity": .velocity,
-        "scale": .scale, "spin": .spin, "seed": nil, "beginTime": nil,
-    ]
+    /// to (nil: not animatable, so constant expressions only): `LayerSchema`'s keys of
+    /// `type` that take expressions.
+    static func expressionKeys(of type: LayerType) -> [String: LayerKeyPath?] {
+        var keys: [String: LayerKeyPath?] = [:]
+        for spec in LayerSchema.standard.entries where spec.layerTypes == [type] && spec.allowsExpressions {
+            guard let kind = spec.valueKind, [.number, .point, .size].contains(kind) else { continue }
+            keys[spec.name] = .some(LayerKeyPath.named[spec.name])
+        }
+        return keys
+    }
+    static let replicatorExpressionKeys = expressionKeys(of: .replicator)
+    static let emitterExpressionKeys = expressionKeys(of: .emitter)
 
     /// `m` with the expressions of `keys` taken: a live value bound to the key's path (the
     /// key removed) or reported with `unbindable(key)`, a constant one replaced by its value.
@@ -288,7 +271,7 @@ struct LayerDecoder {
         /// The component's literal; nil when it was bound or reported.
         func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Node? {
             // A bound component is named by its key path (`a.transform.rotation.z` in a cycle).
-            let spelling = keyPath.flatMap { kp in LayerKeyPath.named.filter { $0.value == kp }.keys.max { $0.count < $1.count } }
+            let spelling = keyPath?.description
             // A live component without a key path is one the written form has no room for
             // (a fourth `translate` entry): the static reader reports it.
             return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
@@ -341,12 +324,13 @@ struct LayerDecoder {
         var layer = Layer(place: value.keyPath, type: type)
         let m = Mapping(owner: value, fields: [key: value], order: [key])
         readCommon(m, into: &layer, address: nil)
+        readValues(m, into: &layer)
         switch type {
         case .shape: readShape(m, into: &layer, address: nil)
-        case .gradient: layer.content = .gradient(gradient(m) ?? Gradient())
+        case .gradient: readGradient(m, into: &layer)
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
-        case .emitter: layer.content = .emitter(emitter(m, address: nil, label: value.keyPath))
+        case .emitter: readEmitter(m, into: &layer, address: nil, label: value.keyPath)
         case .layer, .image, .transformLayer: break
         }
         return layer
@@ -363,35 +347,18 @@ struct LayerDecoder {
                                        r.origin.y + layer.anchorPoint.y * r.height)
             }
         }
-        if let f = m["position"], let p = f.point { layer.position = p }
-        if let f = m["bounds"] {
-            if case .sequence(let s) = f.node, s.count == 2 {
-                if let size = f.nonNegativeSize { layer.bounds = Rect(origin: .zero, size: size) }
-            } else if let r = f.rect { layer.bounds = r }
-        }
-        if let f = m["zPosition"], let v = f.number { layer.zPosition = v }
         if let f = m["begin"], let v = f.number { layer.timing.begin = v }
         if let f = m["speed"], let v = f.number {
             if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { layer.timing.speed = v }
         }
         if let f = m["timeOffset"], let v = f.number { layer.timing.timeOffset = v }
-        if let f = m["opacity"], let v = f.number(in: 0...1) { layer.opacity = v }
-        if let f = m["hidden"], let v = f.bool { layer.isHidden = v }
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
-        if let f = m["backgroundColor"], let c = f.color { layer.backgroundColor = c }
-        if let f = m["cornerRadius"], let v = f.nonNegativeNumber { layer.cornerRadius = v }
         if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
         if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }
         if let f = m["filters"], let v = f.layerFilters { layer.filters = v }
         if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
         if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
-        if let f = m["borderWidth"], let v = f.nonNegativeNumber { layer.borderWidth = v }
-        if let f = m["borderColor"], let c = f.color { layer.borderColor = c }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
-        if let f = m["shadowColor"], let c = f.color { layer.shadowColor = c }
-        if let f = m["shadowOpacity"], let v = f.number(in: 0...1) { layer.shadowOpacity = v }
-        if let f = m["shadowOffset"], let s = f.size { layer.shadowOffset = s }
-        if let f = m["shadowRadius"], let v = f.nonNegativeNumber { layer.shadowRadius = v }
         if let f = m["shadowPath"], let p = f.path { layer.shadowPath = p }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
@@ -399,7 +366,6 @@ struct LayerDecoder {
         if let f = m["transform"], let t = f.transformParts {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
-        if let f = m["sublayerTransform"], let t = f.transform { layer.sublayerTransform = t }
         if let f = m["mask"] {
             // Masks are addressable: animations and expressions may drive them.
             layer.mask = self.layer(f, address: address.map { $0 + [LayerAddress.mask] }, place: f.keyPath)
@@ -463,8 +429,26 @@ struct LayerDecoder {
         return path
     }
 
+    /// The layer's keys of `LayerSchema` read as plain values (`readValues`), and the
+    /// ones the loader reads itself: the layout keys, transforms, assets, paths, the
+    /// keys no value kind covers (choices, lists of layers) and the ones with checks
+    /// across keys.
+    static let ownReaders: Set<String> = ["anchorPoint", "transform", "contents", "path", "fillColor", "strokeColor",
+                                          "locations", "instanceCount"]
+
+    /// Every key of `m` that `LayerSchema` reads and writes as a value: read with
+    /// its kind and range (`Field.value`), as animations and `set:` read it, and set
+    /// through the schema.
+    func readValues(_ m: Mapping, into layer: inout Layer) {
+        for key in m.order where !Self.ownReaders.contains(key) {
+            guard let spec = LayerSchema.standard[key], spec.isFileKey, let set = spec.set, let kind = spec.valueKind,
+                  let f = m[key], let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
+            set(&layer, v)
+        }
+    }
+
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
-        var s = ShapeStyle()
+        guard var s = layer.shape else { return }
         if let f = m["path"], case .mapping(let raw) = f.node, raw["shape"] != nil {
             s.namedShape = namedShape(f, address: address, label: layer.key)
             s.updateNamedShape()
@@ -472,19 +456,14 @@ struct LayerDecoder {
         if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
         if let f = m["fillRule"], let v = f.choice(FillRule.self) { s.fillRule = v }
         if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
-        if let f = m["lineWidth"], let v = f.nonNegativeNumber { s.lineWidth = v }
         if let f = m["lineCap"], let v = f.choice(LineCap.self) { s.lineCap = v }
         if let f = m["lineJoin"], let v = f.choice(LineJoin.self) { s.lineJoin = v }
-        if let f = m["miterLimit"], let v = f.nonNegativeNumber { s.miterLimit = v }
         if let f = m["lineDashPattern"], let v = f.numbers() {
             if v.contains(where: { $0 < 0 }) || (!v.isEmpty && v.allSatisfy { $0 == 0 }) {
                 f.report("dash lengths must not be negative, and not all zero")
             } else { s.lineDashPattern = v }
         }
-        if let f = m["lineDashPhase"], let v = f.number { s.lineDashPhase = v }
-        if let f = m["strokeStart"], let v = f.number(in: 0...1) { s.strokeStart = v }
-        if let f = m["strokeEnd"], let v = f.number(in: 0...1) { s.strokeEnd = v }
-        layer.content = .shape(s)
+        layer.shape = s
     }
 
     /// `{shape: NAME, …parameters}` (section 3.1) as a shape layer's own `path`: its
@@ -499,55 +478,44 @@ struct LayerDecoder {
         }
     }
 
-    /// CAGradientLayer keys; also used for a gradient scene background.
+    /// CAGradientLayer keys as a scene background.
     func gradient(_ m: Mapping) -> Gradient? {
-        var g = Gradient()
-        if let f = m["colors"], let items = f.elements {
-            let colors = items.map(\.color)
-            if !colors.contains(where: { $0 == nil }) { g.colors = colors.compactMap { $0 } }
-        }
-        if let f = m["locations"], let v = f.numbers() {
+        var layer = Layer(place: "", type: .gradient)
+        readValues(m, into: &layer)
+        readGradient(m, into: &layer)
+        return layer.gradient
+    }
+
+    /// The gradient keys `readValues` leaves: `locations` (one per color, not
+    /// decreasing) and `gradientType`.
+    func readGradient(_ m: Mapping, into layer: inout Layer) {
+        guard var g = layer.gradient else { return }
+        if let f = m["locations"], case .numbers(let v)? = f.value(.numbers, problem: LayerKeyPath.locations.problem) {
             if v.count != g.colors.count {
                 f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
             } else if zip(v, v.dropFirst()).contains(where: { $0 > $1 }) {
                 f.report("locations must not decrease")
             } else { g.locations = v }
         }
-        if let f = m["startPoint"], let p = f.point { g.startPoint = p }
-        if let f = m["endPoint"], let p = f.point { g.endPoint = p }
         if let f = m["gradientType"], let t = f.choice(GradientType.self) { g.gradientType = t }
-        return g
+        layer.gradient = g
     }
 
     private func readReplicator(_ m: Mapping, into layer: inout Layer) {
-        var r = ReplicatorStyle()
         if let f = m["instanceCount"], let v = f.integer {
             if v < 0 { f.report("instanceCount must not be negative") }
             else if v > ReplicatorStyle.maximumInstanceCount {
                 f.report("instanceCount must be at most \(ReplicatorStyle.maximumInstanceCount), found \(v)")
-            } else { r.instanceCount = v }
+            } else { layer.replicator?.instanceCount = v }
         }
-        if let f = m["instanceDelay"], let v = f.number { r.instanceDelay = v }
-        if let f = m["instanceTransform"], let t = f.transform { r.instanceTransform = t }
-        if let f = m["instanceColor"], let c = f.color { r.instanceColor = c }
-        if let f = m["instanceRedOffset"], let v = f.number { r.instanceRedOffset = v }
-        if let f = m["instanceGreenOffset"], let v = f.number { r.instanceGreenOffset = v }
-        if let f = m["instanceBlueOffset"], let v = f.number { r.instanceBlueOffset = v }
-        if let f = m["instanceAlphaOffset"], let v = f.number { r.instanceAlphaOffset = v }
-        layer.content = .replicator(r)
     }
 
     private func readText(_ m: Mapping, into layer: inout Layer) {
-        var t = TextStyle()
+        guard var t = layer.text else { return }
         if let f = m["string"], let v = f.string { t.string = v }
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
-        // Pango's sizes end near 1e6 pt (it prints CRITICAL warnings past them).
-        if let f = m["fontSize"], let v = f.positiveNumber {
-            if v <= 10_000 { t.fontSize = v } else { f.report("fontSize must be at most 10000, found \(Field.format(v))") }
-        }
-        if let f = m["foregroundColor"], let c = f.color { t.foregroundColor = c }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }
-        layer.content = .text(t)
+        layer.text = t
     }
 }

@@ -307,3 +307,44 @@ extension Field {
         return numbers()
     }
 }
+
+extension Field {
+    /// A literal value of `kind` (a number in radians or `"45deg"` when `isAngle`),
+    /// checked by `problem` (a schema entry's range): the one reader of the values of
+    /// layer and cell keys, for their definitions, animations and `set:` alike — so a
+    /// value accepted in one is accepted in all. Image assets are resolved by the caller.
+    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false,
+               problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
+        let read: AnimatableValue?
+        switch kind {
+        case .number: read = (isAngle ? angle : number).map { .number($0) }
+        case .point: read = point.map { .point($0) }
+        case .size: read = size.map { .size($0) }
+        case .rect:
+            guard case .sequence(let s) = node else {
+                report("expected a size [w, h] or a rect [x, y, w, h], found \(node.kindName)")
+                return nil
+            }
+            // `[w, h]`: a size at the origin, checked as a size.
+            if s.count == 2 {
+                guard let size else { return nil }
+                if let p = problem(.size(size)) { report(p); return nil }
+                return .rect(Rect(origin: .zero, size: size))
+            }
+            read = rect.map { .rect($0) }
+        case .color: read = color.map { .color($0) }
+        case .transform: read = transform.map { .transform($0) }
+        case .path: read = path.map { .path($0) }
+        case .colors:
+            guard let items = elements else { return nil }
+            let colors = items.map(\.color)
+            read = colors.contains(where: { $0 == nil }) ? nil : .colors(colors.compactMap { $0 })
+        case .numbers: read = numbers().map { .numbers($0) }
+        case .bool: read = bool.map { .bool($0) }
+        case .image: read = nil
+        }
+        guard let read else { return nil }
+        if let p = problem(read) { report(p); return nil }
+        return read
+    }
+}

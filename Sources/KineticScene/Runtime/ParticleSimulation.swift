@@ -27,6 +27,8 @@ public struct ParticleSimulation: Sendable {
         var animations: [AnimationSpec]
         /// The expression bindings its values need at each step.
         var bindings: [ExpressionBinding]
+        /// The literal values time events `set:` on it, from their time on (section 7).
+        var settings: [(time: Double, setting: LayerSetting)] = []
         var snapshot = ParticleSnapshot()
     }
     private var emitters: [Emitter] = []
@@ -51,13 +53,27 @@ public struct ParticleSimulation: Sendable {
                     let system = ParticleSystem(name: layer.key, model: style, seed: scene.settings.seed)
                     let bindings = ExpressionEvaluation.bindings(feeding: address, in: scene.bindings)
                     let specs = bindings.isEmpty ? animations.filter { targets($0, address) } : animations
-                    found.append(Emitter(address: address, system: system, animations: specs, bindings: bindings))
+                    found.append(Emitter(address: address, system: system, animations: specs, bindings: bindings,
+                                         settings: layer.id.map { timedSettings(of: $0, in: scene) } ?? []))
                 }
                 walk(layer.sublayers, prefix + [i])
             }
         }
         walk(scene.layers, [])
         return found
+    }
+
+    /// What the time events `set:` on layer `id` without expressions (an
+    /// `emitterCells.NAME.birthRate: 500` starting a burst), with the time each takes
+    /// effect; contact events depend on the physics, which particles do not see.
+    private static func timedSettings(of id: String, in scene: Scene) -> [(time: Double, setting: LayerSetting)] {
+        scene.events.flatMap { event -> [(time: Double, setting: LayerSetting)] in
+            guard case .time(let at) = event.trigger else { return [] }
+            return event.actions.flatMap { action -> [(time: Double, setting: LayerSetting)] in
+                guard case .set(_, let layers) = action.kind else { return [] }
+                return layers.filter { $0.layer == .id(id) && $0.expression == nil }.map { (at + action.delay, $0.setting) }
+            }
+        }
     }
 
     private static func targets(_ spec: AnimationSpec, _ address: LayerAddress) -> Bool {
@@ -69,13 +85,15 @@ public struct ParticleSimulation: Sendable {
     /// target it, then the expressions driving it, applied as the timeline applies them
     /// (without physics and events).
     private func style(at address: LayerAddress, animations: [AnimationSpec], bindings: [ExpressionBinding],
-                       time: Double) -> EmitterStyle {
+                       settings: [(time: Double, setting: LayerSetting)], time: Double) -> EmitterStyle {
         guard var layer = scene.layers[address] else { return EmitterStyle() }
-        guard !animations.isEmpty || !bindings.isEmpty else { return layer.emitter ?? EmitterStyle() }
+        guard !animations.isEmpty || !bindings.isEmpty || !settings.isEmpty else { return layer.emitter ?? EmitterStyle() }
         // The animations address layers from the root: apply them to a tree with only the
         // emitter's branch filled in.
         var layers = scene.layers
         for spec in animations { Timeline.apply(spec, at: time, to: &layers) }
+        // Set values hold over the animations (as `LayerChanges` applies them).
+        for s in settings where time >= s.time { layers.modify(at: address) { $0.apply(s.setting) } }
         ExpressionEvaluation.applyFeeding(bindings, of: scene, to: &layers, time: time)
         layer = layers[address] ?? layer
         return layer.emitter ?? EmitterStyle()
@@ -97,12 +115,12 @@ public struct ParticleSimulation: Sendable {
                                                     seed: scene.settings.seed)
             }
             var e = emitters[k]
-            let source = self, address = e.address, animations = e.animations, bindings = e.bindings
+            let source = self, address = e.address, animations = e.animations, bindings = e.bindings, settings = e.settings
             // The limit is on the total: this emitter may have what the others leave.
             let others = emitters.indices.reduce(0) { $1 == k ? $0 : $0 + emitters[$1].system.storedCount }
             do {
                 try e.system.advance(to: local, limit: max(0, maxParticles - others)) {
-                    source.style(at: address, animations: animations, bindings: bindings,
+                    source.style(at: address, animations: animations, bindings: bindings, settings: settings,
                                  time: clock.sceneTime($0 + begin) ?? frame.time)
                 }
             } catch {

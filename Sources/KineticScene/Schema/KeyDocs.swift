@@ -3,8 +3,10 @@ import KineticAnimation
 import KineticDynamics
 import KineticLayers
 
-/// Each key's value type, range, default and one-line description, by mapping: what the
-/// loader's key lists do not say. `SceneSchema` takes the keys themselves from the loader.
+/// Each key's value type, range, default and one-line description, by mapping: for the
+/// layers, emitter cells and animations, generated from their tables (`LayerSchema`,
+/// `EmitterCellSchema`, `AnimationKeys`); for the rest, written here. `SceneSchema` takes
+/// the keys themselves from the loader.
 enum KeyDocs {
     typealias S = [String: Any]
 
@@ -48,7 +50,79 @@ enum KeyDocs {
     static let positive = number(above: 0)
     static let ids = d(strings, "Layer ids.")
 
-    static let table: [String: [String: S]] = [
+    /// Every mapping's keys: the layer, cell and animation tables' (`LayerSchema`,
+    /// `EmitterCellSchema`, `AnimationKeys`), and the ones written here.
+    static var table: [String: [String: S]] {
+        written.merging(generated) { own, _ in own }
+    }
+
+    static var generated: [String: [String: S]] {
+        let layers = LayerSchema.standard
+        let groups: [(String, Set<LayerType>?)] = [("layer", nil), ("shape", [.shape]), ("gradient", [.gradient]),
+                                                   ("text", [.text]), ("emitter", [.emitter]), ("replicator", [.replicator])]
+        var result: [String: [String: S]] = [:]
+        for (context, types) in groups {
+            result[context] = docs(layers.entries.filter { $0.isFileKey && $0.layerTypes == types })
+        }
+        result["emitterCell"] = docs(EmitterCellSchema.entries)
+        result["animation"] = docs(AnimationKeys.entries)
+        return result
+    }
+
+    /// The schema of each entry's value, with its description and default.
+    static func docs<Object>(_ entries: [PropertySpec<Object>]) -> [String: S] {
+        Dictionary(entries.map { ($0.name, d(schema(of: $0), $0.doc, $0.defaultValue?.json)) }) { first, _ in first }
+    }
+
+    /// The JSON schema of a property's values.
+    static func schema<Object>(of spec: PropertySpec<Object>) -> S {
+        let range = spec.range
+        func bounded(_ type: String) -> S {
+            var n: S = ["type": type]
+            if let lo = range?.lowerBound { n[range?.excludesLowerBound == true ? "exclusiveMinimum" : "minimum"] = lo }
+            if let hi = range?.upperBound { n["maximum"] = hi }
+            return n
+        }
+        let numberSchema: S = range == nil ? number : spec.allowsExpressions ? ["anyOf": [bounded("number"), ref("expression")]]
+            : bounded("number")
+        switch spec.kind {
+        case .number: return numberSchema
+        case .angle: return angle
+        case .integer: return bounded("integer")
+        case .point: return point
+        case .size: return size
+        case .rect: return rect
+        case .sizeOrRect: return oneOf(size, rect)
+        case .color: return color
+        case .colors: return list(color)
+        case .numbers: return list(range == nil ? number : numberSchema)
+        case .transform: return transform
+        case .path: return path
+        case .bool: return bool
+        case .image: return string
+        case .string:
+            // A layer's id is checked against the pattern (others' ids are any text).
+            return spec.name == "id" && Object.self == Layer.self ? ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] : string
+        case .choice(let names): return choice(names)
+        case .names(let names): return list(choice(names))
+        case .filters: return list(ref("filter"))
+        case .layer: return ref("layer")
+        case .layers: return list(ref("layer"))
+        case .numberMap: return ["type": "object", "additionalProperties": number]
+        case .cells: return list(ref("emitterCell"))
+        case .cellContents: return oneOf(string, ref("cellContents"))
+        case .value: return any
+        case .values, .timingFunctions: return list(any)
+        case .timingFunction:
+            return oneOf(choice(AnimationDecoder.timingFunctionNames.keys.sorted()),
+                         ["type": "array", "items": ["type": "number"], "minItems": 4, "maxItems": 4])
+        case .countOrForever: return oneOf(bounded("number"), choice(["forever"]))
+        case .mapping(let name): return ref(name)
+        case .mappings(let name): return list(ref(name))
+        }
+    }
+
+    static let written: [String: [String: S]] = [
         "top": [
             "kinetic": d(["enum": SceneLoader.supportedVersions], "The format version: 1."),
             "scene": d(ref("scene"), "Canvas, timing and background."),
@@ -67,170 +141,10 @@ enum KeyDocs {
             "seed": d(integer(), "Seed of every random choice (emitters, random()).", 0),
             "appearance": d(choice(Appearance.self), "Light or dark: how semantic colors (label, systemBackground, …) resolve.", "light"),
         ],
-        "layer": [
-            "id": d(["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"], "Unique name others refer to."),
-            "type": d(choice(LayerType.self), "The layer class.", "layer"),
-            "frame": d(rect, "Sets position (from anchorPoint) and bounds size."),
-            "position": d(point, "Where the anchor point sits in the superlayer, in points."),
-            "bounds": d(oneOf(size, rect), "[w, h] or [x, y, w, h] in points."),
-            "anchorPoint": d(point, "The point of the bounds (unit coordinates) position refers to.", [0.5, 0.5]),
-            "zPosition": d(number, "Depth: orders siblings and takes part in 3D transforms.", 0),
-            "opacity": d(fraction, "0 transparent … 1 opaque.", 1),
-            "hidden": d(bool, "Not drawn when true.", false),
-            "doubleSided": d(bool, "Whether the back of the layer is drawn when turned away.", true),
-            "backgroundColor": d(color, "Fill of the bounds.", "clear"),
-            "cornerRadius": d(nonNegative, "Radius of the bounds' corners in points.", 0),
-            "borderWidth": d(nonNegative, "Border width in points, drawn inside the bounds.", 0),
-            "borderColor": d(color, "Border color.", "black"),
-            "masksToBounds": d(bool, "Clips sublayers and contents to the rounded bounds.", false),
-            "maskedCorners": d(list(choice(CornerMask.names.map(\.0))), "The corners cornerRadius rounds (CACornerMask names; MinY is the top).",
-                               CornerMask.names.map(\.0)),
-            "cornerCurve": d(choice(CornerCurve.self), "circular, or continuous (the iOS squircle).", "circular"),
-            "contentsScale": d(positive, "Pixels of contents per point (an asset named @2x/@3x sets it).", 1),
-            "filters": d(list(ref("filter")), "Filters on the layer's rendering and its sublayers: [{gaussianBlur: RADIUS}]."),
-            "backgroundFilters": d(list(ref("filter")), "Filters on what is behind the layer, within its outline."),
-            "compositingFilter": d(choice(BlendMode.self), "How the layer blends with what is behind it."),
-            "begin": d(number, "The layer's beginTime: its local time starts then (CAMediaTiming).", 0),
-            "speed": d(number, "Rate of the layer's local time relative to its parent's; 0 pauses the subtree.", 1),
-            "timeOffset": d(number, "Added to the layer's local time (CAMediaTiming).", 0),
-            "shadowColor": d(color, "Shadow color.", "black"),
-            "shadowOpacity": d(fraction, "Shadow opacity (0 draws no shadow).", 0),
-            "shadowOffset": d(size, "Shadow offset in points.", [0, -3]),
-            "shadowRadius": d(nonNegative, "Shadow blur radius in points.", 3),
-            "shadowPath": d(path, "The shadow's shape instead of the layer's alpha."),
-            "contents": d(string, "An image asset, relative to the scene file."),
-            "contentsGravity": d(choice(ContentsGravity.self), "How contents fit the bounds.", "resize"),
-            "mask": d(ref("layer"), "A layer whose alpha masks this one, in this layer's coordinates."),
-            "transform": d(transform, "CATransform3D about the anchor point."),
-            "sublayerTransform": d(transform, "CATransform3D applied to the sublayers."),
-            "sublayers": d(list(ref("layer")), "Child layers, in this layer's bounds coordinates."),
-            "properties": d(["type": "object", "additionalProperties": number],
-                            "Custom animatable numbers, by name (animate them with keyPath NAME)."),
-        ],
-        "shape": [
-            "path": d(path, "The shape's path (section 3.1)."),
-            "fillColor": d(color, "Fill color.", "black"),
-            "fillRule": d(choice(FillRule.self), "Which areas the fill covers.", "nonZero"),
-            "strokeColor": d(color, "Stroke color (none by default)."),
-            "lineWidth": d(nonNegative, "Stroke width in points.", 1),
-            "lineCap": d(choice(LineCap.self), "Ends of open strokes.", "butt"),
-            "lineJoin": d(choice(LineJoin.self), "Corners of strokes.", "miter"),
-            "miterLimit": d(nonNegative, "Longest miter before a bevel, in line widths.", 10),
-            "lineDashPattern": d(list(number), "Dash and gap lengths in points."),
-            "lineDashPhase": d(number, "Offset into the dash pattern in points.", 0),
-            "strokeStart": d(fraction, "Where the stroke starts, as a share of the path's length.", 0),
-            "strokeEnd": d(fraction, "Where the stroke ends, as a share of the path's length.", 1),
-        ],
-        "gradient": [
-            "colors": d(list(color), "The gradient's colors."),
-            "locations": d(list(fraction), "Where each color sits, 0…1 (evenly spaced by default)."),
-            "startPoint": d(point, "Start in unit coordinates of the bounds.", [0.5, 0]),
-            "endPoint": d(point, "End in unit coordinates of the bounds.", [0.5, 1]),
-            "gradientType": d(choice(GradientType.self), "Axial, radial or conic.", "axial"),
-        ],
-        "text": [
-            "string": d(string, "The text."),
-            "font": d(string, "Font family name."),
-            "fontSize": d(positive, "Font size in points (Core Animation's default is 36).", 36),
-            "foregroundColor": d(color, "Text color.", "white"),
-            "alignmentMode": d(choice(TextAlignment.self), "Horizontal alignment.", "natural"),
-            "isWrapped": d(bool, "Wraps lines at the bounds' width.", false),
-        ],
-        "emitter": [
-            "emitterPosition": d(point, "Center of the emission shape.", [0, 0]),
-            "emitterZPosition": d(number, "Depth of the emission shape's center.", 0),
-            "emitterSize": d(size, "Size of the emission shape.", [0, 0]),
-            "emitterDepth": d(number, "Depth of the emission shape.", 0),
-            "emitterShape": d(choice(EmitterShape.self), "Shape particles are emitted from.", "point"),
-            "emitterMode": d(choice(EmitterMode.self), "Which part of the shape emits.", "volume"),
-            "renderMode": d(choice(EmitterRenderMode.self), "Order and blending of particles.", "unordered"),
-            "birthRate": d(nonNegative, "Multiplies every cell's birth rate.", 1),
-            "lifetime": d(nonNegative, "Multiplies every cell's lifetime.", 1),
-            "velocity": d(number, "Multiplies every cell's velocity.", 1),
-            "scale": d(number, "Multiplies every cell's scale.", 1),
-            "spin": d(number, "Multiplies every cell's spin.", 1),
-            "seed": d(integer(), "Random seed of this emitter."),
-            "emitterCells": d(list(ref("emitterCell")), "The particle kinds (CAEmitterCell)."),
-            "beginTime": d(number, "When the emitter's clock starts, in seconds.", 0),
-        ],
-        "replicator": [
-            "instanceCount": d(number(min: 0), "Copies of the sublayers, the original included.", 1),
-            "instanceDelay": d(number, "Delay of copy k's animations: k × instanceDelay seconds.", 0),
-            "instanceTransform": d(transform, "Applied k times to copy k."),
-            "instanceColor": d(color, "Multiplies the copies' colors.", "white"),
-            "instanceRedOffset": d(number, "Added to copy k's red multiplier k times.", 0),
-            "instanceGreenOffset": d(number, "Added to copy k's green multiplier k times.", 0),
-            "instanceBlueOffset": d(number, "Added to copy k's blue multiplier k times.", 0),
-            "instanceAlphaOffset": d(number, "Added to copy k's alpha multiplier k times.", 0),
-        ],
-        "emitterCell": [
-            "name": d(string, "Name for emitterCells.NAME.KEY key paths."),
-            "enabled": d(bool, "Whether the cell emits.", true),
-            "birthRate": d(nonNegative, "Particles per second.", 0),
-            "lifetime": d(nonNegative, "Seconds a particle lives.", 0),
-            "lifetimeRange": d(nonNegative, "Random ± range of lifetime.", 0),
-            "emissionLatitude": d(angle, "Emission direction's angle from the z axis.", 0),
-            "emissionLongitude": d(angle, "Emission direction in the x-y plane.", 0),
-            "emissionRange": d(angle, "Cone around the emission direction.", 0),
-            "velocity": d(number, "Initial speed in points per second.", 0),
-            "velocityRange": d(number, "Random ± range of velocity.", 0),
-            "xAcceleration": d(number, "Acceleration along x, points/s².", 0),
-            "yAcceleration": d(number, "Acceleration along y, points/s².", 0),
-            "zAcceleration": d(number, "Acceleration along z, points/s².", 0),
-            "scale": d(number, "Size multiplier of contents.", 1),
-            "scaleRange": d(number, "Random ± range of scale.", 0),
-            "scaleSpeed": d(number, "Change of scale per second.", 0),
-            "spin": d(angle, "Rotation speed, radians per second.", 0),
-            "spinRange": d(angle, "Random ± range of spin.", 0),
-            "color": d(color, "Multiplies the contents' colors.", "white"),
-            "redRange": d(number, "Random ± range of red.", 0),
-            "greenRange": d(number, "Random ± range of green.", 0),
-            "blueRange": d(number, "Random ± range of blue.", 0),
-            "alphaRange": d(number, "Random ± range of alpha.", 0),
-            "redSpeed": d(number, "Change of red per second.", 0),
-            "greenSpeed": d(number, "Change of green per second.", 0),
-            "blueSpeed": d(number, "Change of blue per second.", 0),
-            "alphaSpeed": d(number, "Change of alpha per second.", 0),
-            "contents": d(oneOf(string, ref("cellContents")), "An image asset, or an inline {path, size, fillColor}."),
-            "beginTime": d(number, "When the cell starts emitting, seconds into the emitter's clock.", 0),
-            "duration": d(number, "How long the cell emits (0: always).", 0),
-            "emitterCells": d(list(ref("emitterCell")), "Sub-cells each particle emits."),
-        ],
         "cellContents": [
             "path": d(path, "The particle's shape."),
             "size": d(size, "The particle image's size in points."),
             "fillColor": d(color, "The shape's fill.", "white"),
-        ],
-        "animation": [
-            "id": d(string, "Name for `after:` and animationStop events."),
-            "layer": d(string, "The layer animated (or $item in an event)."),
-            "behavior": d(string, "The behavior animated, instead of a layer."),
-            "keyPath": d(string, "The animated property, e.g. position.x, transform.rotation.z, path.progress."),
-            "from": d(any, "Start value (default: the current presentation value)."),
-            "to": d(any, "End value."),
-            "by": d(any, "Change added to the start value, instead of to."),
-            "values": d(list(any), "Keyframe values (CAKeyframeAnimation)."),
-            "keyTimes": d(list(fraction), "Keyframe times, 0…1 of the duration."),
-            "timingFunctions": d(list(any), "Timing function of each keyframe interval."),
-            "calculationMode": d(choice(KeyframeAnimation.CalculationMode.self), "How keyframes are interpolated.", "linear"),
-            "path": d(path, "Moves position along this path (keyframe animation)."),
-            "rotationMode": d(choice(AnimationSpec.RotationMode.self), "Turns the layer along the path."),
-            "duration": d(nonNegative, "Seconds of one cycle.", 0.25),
-            "begin": d(number, "beginTime: seconds from the scene start (or after `after`).", 0),
-            "after": d(string, "Starts when the animation with this id stops."),
-            "timingFunction": d(oneOf(choice(AnimationDecoder.timingFunctionNames.keys.sorted()),
-                                      ["type": "array", "items": ["type": "number"], "minItems": 4, "maxItems": 4]),
-                                "A CAMediaTimingFunction name or cubic Bézier [c1x, c1y, c2x, c2y].", "linear"),
-            "repeatCount": d(oneOf(number(min: 0), choice(["forever"])), "Cycles to play, or forever.", 1),
-            "autoreverses": d(bool, "Plays each cycle forward then back.", false),
-            "speed": d(number, "Rate of the animation's time relative to its layer's (CAMediaTiming).", 1),
-            "timeOffset": d(number, "Added to the animation's active time (CAMediaTiming).", 0),
-            "repeatDuration": d(oneOf(number(min: 0), choice(["forever"])), "Seconds to repeat for, instead of repeatCount."),
-            "fillMode": d(choice(FillMode.self), "Whether the value holds before the begin or after the end.", "forwards"),
-            "additive": d(bool, "Adds the animated value to the model value.", false),
-            "spring": d(ref("spring"), "A spring (UIView damping or CASpringAnimation)."),
-            "oscillation": d(ref("oscillation"), "A damped oscillation from → to."),
-            "group": d(list(ref("animation")), "Animations sharing this one's duration, begin and repeatCount."),
         ],
         "spring": [
             "dampingRatio": d(number(min: 0), "UIView's damping ratio (1 = critical)."),
@@ -417,4 +331,17 @@ enum KeyDocs {
         "itemBehavior": "UIDynamicItemBehavior: elasticity, friction, density, resistance of items.",
         "field": "UIFieldBehavior: a field acting on items in a region.",
     ]
+}
+
+extension DocValue {
+    /// As JSON.
+    var json: Any {
+        switch self {
+        case .number(let v): v
+        case .string(let s): s
+        case .bool(let b): b
+        case .numbers(let v): v
+        case .strings(let s): s
+        }
+    }
 }

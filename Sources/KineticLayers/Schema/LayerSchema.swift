@@ -1,0 +1,308 @@
+import KineticGeometry
+
+/// Every key of every layer type (section 3 of the contract), written once: what the
+/// loader accepts and checks, what key paths name, what animations and `set:` reach on
+/// the presentation tree, what `inspect` lists and what the docs say all come from here.
+/// A new animatable property is one entry here, plus its drawing in the renderer.
+public struct LayerSchema: Sendable {
+    public let entries: [PropertySpec<Layer>]
+    /// Entries by name and alias.
+    private let byName: [String: Int]
+
+    public init(entries: [PropertySpec<Layer>]) {
+        self.entries = entries
+        var byName: [String: Int] = [:]
+        for (i, e) in entries.enumerated() {
+            for name in [e.name] + e.aliases where byName[name] == nil { byName[name] = i }
+        }
+        self.byName = byName
+    }
+
+    /// The schema of Kinetic's layers.
+    public static let standard = LayerSchema(entries: common + shape + gradient + text + emitter + replicator)
+
+    public subscript(name: String) -> PropertySpec<Layer>? { byName[name].map { entries[$0] } }
+
+    /// The keys of a layer mapping of `type`, common keys first, in table order.
+    public func fileKeys(for type: LayerType) -> [String] {
+        entries.filter { $0.isFileKey && $0.applies(to: type) }.map(\.name)
+    }
+
+    /// The keys of one group of the table: the common keys (nil) or a type's own.
+    public func fileKeys(ownedBy types: Set<LayerType>?) -> [String] {
+        entries.filter { $0.isFileKey && $0.layerTypes == types }.map(\.name)
+    }
+
+    /// The animatable key paths by their scene-file spelling (aliases included).
+    public var animatableNames: [String] {
+        entries.filter(\.isAnimatable).flatMap { [$0.name] + $0.aliases }
+    }
+
+    /// The animatable keys a layer of `type` has in its mapping: what `inspect` lists.
+    public func animatableFileKeys(for type: LayerType) -> [PropertySpec<Layer>] {
+        entries.filter { $0.isAnimatable && $0.isFileKey && $0.applies(to: type) }
+    }
+}
+
+// MARK: - The table
+
+extension LayerSchema {
+    typealias Entry = PropertySpec<Layer>
+
+    private static let shapeTypes: Set<LayerType> = [.shape]
+    private static let gradientTypes: Set<LayerType> = [.gradient]
+    private static let textTypes: Set<LayerType> = [.text]
+    private static let emitterTypes: Set<LayerType> = [.emitter]
+    private static let replicatorTypes: Set<LayerType> = [.replicator]
+
+    static let unit = ValueRange.unit("a fraction: 0 is none, 1 all")
+    static let length = ValueRange.nonNegative("a length in points; Core Graphics draws nothing sensible below 0")
+
+    /// A transform component as a number key path (`transform.rotation.z`).
+    private static func component(_ name: String, aliases: [String] = [], doc: String,
+                                  _ read: @escaping @Sendable (Transform3D.Components) -> Double,
+                                  _ write: @escaping @Sendable (inout Transform3D.Components, Double) -> Void) -> Entry {
+        Entry(name, name.contains("rotation") ? .angle : .number, animatable: true, expressions: true, fileKey: false,
+              aliases: aliases, doc: doc,
+              get: { .number(read($0.transformComponents)) },
+              set: { l, v in if case .number(let n) = v { write(&l.transformComponents, n) } })
+    }
+
+    /// A key of the subclass part (`shape`, `gradient`, …) through its key path.
+    private static func part<Part: Sendable, T: Sendable>(
+        _ name: String, _ kind: PropertyKind, _ partPath: WritableKeyPath<Layer, Part?> & Sendable,
+        _ keyPath: WritableKeyPath<Part, T> & Sendable, types: Set<LayerType>,
+        wrap: @escaping @Sendable (T) -> AnimatableValue, unwrap: @escaping @Sendable (AnimatableValue) -> T?,
+        range: ValueRange? = nil, default defaultValue: DocValue? = nil, expressions: Bool = false, doc: String
+    ) -> Entry {
+        Entry(name, kind, range: range, default: defaultValue, animatable: true, expressions: expressions, types: types,
+              doc: doc,
+              get: { $0[keyPath: partPath].map { wrap($0[keyPath: keyPath]) } },
+              set: { l, v in if let t = unwrap(v) { l[keyPath: partPath]?[keyPath: keyPath] = t } })
+    }
+
+    private static func partNumber<Part: Sendable>(
+        _ name: String, _ partPath: WritableKeyPath<Layer, Part?> & Sendable, _ keyPath: WritableKeyPath<Part, Double> & Sendable,
+        types: Set<LayerType>, range: ValueRange? = nil, default defaultValue: Double, expressions: Bool = true, doc: String
+    ) -> Entry {
+        part(name, .number, partPath, keyPath, types: types, wrap: { .number($0) }, unwrap: \.numberValue,
+             range: range, default: .number(defaultValue), expressions: expressions, doc: doc)
+    }
+
+    /// A key no animation reaches, copied by `set:` from a layer read with its new value.
+    private static func partCopied<Part: Sendable, T: Sendable>(
+        _ name: String, _ kind: PropertyKind, _ partPath: WritableKeyPath<Layer, Part?> & Sendable,
+        _ keyPath: WritableKeyPath<Part, T> & Sendable, types: Set<LayerType>, default defaultValue: DocValue? = nil,
+        doc: String
+    ) -> Entry {
+        Entry(name, kind, default: defaultValue, types: types, doc: doc,
+              copy: { source, target in
+                  if let value = source[keyPath: partPath]?[keyPath: keyPath] { target[keyPath: partPath]?[keyPath: keyPath] = value }
+              })
+    }
+
+    private static func names<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] where E.RawValue == String {
+        E.allCases.map(\.rawValue)
+    }
+
+    static let common: [Entry] = [
+        Entry("id", .string, doc: "Unique name others refer to."),
+        Entry("type", .choice(names(LayerType.self)), default: .string("layer"), doc: "The layer class."),
+        Entry("frame", .rect, expressions: true, doc: "Sets position (from anchorPoint) and bounds size."),
+        .stored("position", .point, \.position, wrap: { .point($0) }, unwrap: \.pointValue, expressions: true,
+                doc: "Where the anchor point sits in the superlayer, in points."),
+        Entry("position.x", .number, animatable: true, expressions: true, fileKey: false, doc: "The x of position.",
+              get: { .number($0.position.x) }, set: { l, v in if let n = v.numberValue { l.position.x = n } }),
+        Entry("position.y", .number, animatable: true, expressions: true, fileKey: false, doc: "The y of position.",
+              get: { .number($0.position.y) }, set: { l, v in if let n = v.numberValue { l.position.y = n } }),
+        Entry("bounds", .sizeOrRect, range: ValueRange.nonNegative("a size: width and height are not negative"),
+              animatable: true, expressions: true, doc: "[w, h] or [x, y, w, h] in points.",
+              get: { .rect($0.bounds) }, set: { l, v in if case .rect(let r) = v { l.bounds = r } }),
+        Entry("bounds.size", .size, range: ValueRange.nonNegative("a size: width and height are not negative"),
+              animatable: true, expressions: true, fileKey: false, doc: "The size of bounds.",
+              get: { .size($0.bounds.size) }, set: { l, v in if let s = v.sizeValue { l.bounds.size = s } }),
+        Entry("bounds.size.width", .number, range: length, animatable: true, expressions: true, fileKey: false,
+              doc: "The width of bounds.",
+              get: { .number($0.bounds.size.width) }, set: { l, v in if let n = v.numberValue { l.bounds.size.width = n } }),
+        Entry("bounds.size.height", .number, range: length, animatable: true, expressions: true, fileKey: false,
+              doc: "The height of bounds.",
+              get: { .number($0.bounds.size.height) }, set: { l, v in if let n = v.numberValue { l.bounds.size.height = n } }),
+        .stored("anchorPoint", .point, \.anchorPoint, wrap: { .point($0) }, unwrap: \.pointValue,
+                default: .numbers([0.5, 0.5]), expressions: true,
+                doc: "The point of the bounds (unit coordinates) position refers to."),
+        .stored("zPosition", .number, \.zPosition, default: 0, doc: "Depth: orders siblings and takes part in 3D transforms."),
+        .stored("opacity", .number, \.opacity, range: unit, default: 1, doc: "0 transparent … 1 opaque."),
+        .stored("hidden", .bool, \.isHidden, wrap: { .bool($0) }, unwrap: \.boolValue, default: .bool(false),
+                doc: "Not drawn when true."),
+        .copied("doubleSided", .bool, \.isDoubleSided, default: .bool(true),
+                doc: "Whether the back of the layer is drawn when turned away."),
+        Entry("backgroundColor", .color, default: .string("clear"), animatable: true, doc: "Fill of the bounds.",
+              get: { .color($0.backgroundColor ?? .clear) }, set: { l, v in if let c = v.colorValue { l.backgroundColor = c } }),
+        .stored("cornerRadius", .number, \.cornerRadius, range: length, default: 0,
+                doc: "Radius of the bounds' corners in points."),
+        .copied("maskedCorners", .names(CornerMask.names.map(\.0)), \.maskedCorners, default: .strings(CornerMask.names.map(\.0)),
+                doc: "The corners cornerRadius rounds (CACornerMask names; MinY is the top)."),
+        .copied("cornerCurve", .choice(names(CornerCurve.self)), \.cornerCurve, default: .string("circular"),
+                doc: "circular, or continuous (the iOS squircle)."),
+        .stored("borderWidth", .number, \.borderWidth, range: length, default: 0,
+                doc: "Border width in points, drawn inside the bounds."),
+        .stored("borderColor", .color, \.borderColor, wrap: { .color($0) }, unwrap: \.colorValue, default: .string("black"),
+                doc: "Border color."),
+        .copied("masksToBounds", .bool, \.masksToBounds, default: .bool(false),
+                doc: "Clips sublayers and contents to the rounded bounds."),
+        .stored("shadowColor", .color, \.shadowColor, wrap: { .color($0) }, unwrap: \.colorValue, default: .string("black"),
+                doc: "Shadow color."),
+        .stored("shadowOpacity", .number, \.shadowOpacity, range: unit, default: 0, doc: "Shadow opacity (0 draws no shadow)."),
+        .stored("shadowOffset", .size, \.shadowOffset, wrap: { .size($0) }, unwrap: \.sizeValue, default: .numbers([0, -3]),
+                expressions: true, doc: "Shadow offset in points."),
+        .stored("shadowRadius", .number, \.shadowRadius, range: length, default: 3, doc: "Shadow blur radius in points."),
+        .copied("shadowPath", .path, \.shadowPath, doc: "The shadow's shape instead of the layer's alpha."),
+        .stored("contents", .image, \.contents, wrap: { .image($0) },
+                unwrap: { if case .image(let p) = $0 { p } else { nil } },
+                doc: "An image asset, relative to the scene file (animations cross-fade it)."),
+        .copied("contentsGravity", .choice(names(ContentsGravity.self)), \.contentsGravity, default: .string("resize"),
+                doc: "How contents fit the bounds."),
+        Entry("mask", .layer, doc: "A layer whose alpha masks this one, in this layer's coordinates."),
+        Entry("transform", .transform, animatable: true, expressions: true, doc: "CATransform3D about the anchor point.",
+              get: { .transform($0.transform) }, set: { l, v in if let t = v.transformValue { l.transform = t } }),
+        component("transform.rotation.x", doc: "Rotation about x, radians.", { $0.rotationX }, { $0.rotationX = $1 }),
+        component("transform.rotation.y", doc: "Rotation about y, radians.", { $0.rotationY }, { $0.rotationY = $1 }),
+        component("transform.rotation.z", aliases: ["transform.rotation"], doc: "Rotation about z, radians.",
+                  { $0.rotationZ }, { $0.rotationZ = $1 }),
+        component("transform.scale", doc: "Scale along x, y and z.", { $0.sx }, { $0.sx = $1; $0.sy = $1; $0.sz = $1 }),
+        component("transform.scale.x", doc: "Scale along x.", { $0.sx }, { $0.sx = $1 }),
+        component("transform.scale.y", doc: "Scale along y.", { $0.sy }, { $0.sy = $1 }),
+        component("transform.translation.x", doc: "Translation along x, points.", { $0.tx }, { $0.tx = $1 }),
+        component("transform.translation.y", doc: "Translation along y, points.", { $0.ty }, { $0.ty = $1 }),
+        component("transform.translation.z", doc: "Translation along z, points.", { $0.tz }, { $0.tz = $1 }),
+        .stored("sublayerTransform", .transform, \.sublayerTransform, wrap: { .transform($0) }, unwrap: \.transformValue,
+                expressions: true, doc: "CATransform3D applied to the sublayers."),
+        Entry("sublayers", .layers, doc: "Child layers, in this layer's bounds coordinates."),
+        Entry("properties", .numberMap, expressions: true,
+              doc: "Custom animatable numbers, by name (animate them with keyPath NAME)."),
+        Entry("begin", .number, default: .number(0), doc: "The layer's beginTime: its local time starts then (CAMediaTiming)."),
+        Entry("speed", .number, range: .nonNegative("playing backwards is not supported; 0 pauses"), default: .number(1),
+              doc: "Rate of the layer's local time relative to its parent's; 0 pauses the subtree."),
+        Entry("timeOffset", .number, default: .number(0), doc: "Added to the layer's local time (CAMediaTiming)."),
+        Entry("contentsScale", .number, range: .positive("pixels per point"), default: .number(1),
+              doc: "Pixels of contents per point (an asset named @2x/@3x sets it)."),
+        .copied("filters", .filters, \.filters, doc: "Filters on the layer's rendering and its sublayers: [{gaussianBlur: RADIUS}]."),
+        .copied("backgroundFilters", .filters, \.backgroundFilters, doc: "Filters on what is behind the layer, within its outline."),
+        .copied("compositingFilter", .choice(names(BlendMode.self)), \.compositingFilter,
+                doc: "How the layer blends with what is behind it."),
+    ]
+
+    static let shape: [Entry] = [
+        Entry("path", .path, animatable: true, expressions: true, types: shapeTypes, doc: "The shape's path (section 3.1).",
+              get: { $0.shape.map { .path($0.path) } },
+              set: { l, v in if case .path(let p) = v { l.shape?.path = p } }),
+        Entry("fillColor", .color, default: .string("black"), animatable: true, types: shapeTypes, doc: "Fill color.",
+              get: { $0.shape.map { .color($0.fillColor ?? .clear) } },
+              set: { l, v in if let c = v.colorValue { l.shape?.fillColor = c } }),
+        partCopied("fillRule", .choice(names(FillRule.self)), \.shape, \.fillRule, types: shapeTypes,
+                   default: .string("nonZero"), doc: "Which areas the fill covers."),
+        Entry("strokeColor", .color, animatable: true, types: shapeTypes, doc: "Stroke color (none by default).",
+              get: { $0.shape.map { .color($0.strokeColor ?? .clear) } },
+              set: { l, v in if let c = v.colorValue { l.shape?.strokeColor = c } }),
+        partNumber("lineWidth", \.shape, \.lineWidth, types: shapeTypes, range: length, default: 1,
+                   doc: "Stroke width in points."),
+        partCopied("lineCap", .choice(names(LineCap.self)), \.shape, \.lineCap, types: shapeTypes, default: .string("butt"),
+                   doc: "Ends of open strokes."),
+        partCopied("lineJoin", .choice(names(LineJoin.self)), \.shape, \.lineJoin, types: shapeTypes,
+                   default: .string("miter"), doc: "Corners of strokes."),
+        partNumber("miterLimit", \.shape, \.miterLimit, types: shapeTypes,
+                   range: .nonNegative("a ratio of lengths"), default: 10, doc: "Longest miter before a bevel, in line widths."),
+        partCopied("lineDashPattern", .numbers, \.shape, \.lineDashPattern, types: shapeTypes,
+                   doc: "Dash and gap lengths in points (not negative, not all zero)."),
+        partNumber("lineDashPhase", \.shape, \.lineDashPhase, types: shapeTypes, default: 0,
+                   doc: "Offset into the dash pattern in points."),
+        partNumber("strokeStart", \.shape, \.strokeStart, types: shapeTypes, range: .unit("a share of the path's length"),
+                   default: 0, doc: "Where the stroke starts, as a share of the path's length."),
+        partNumber("strokeEnd", \.shape, \.strokeEnd, types: shapeTypes, range: .unit("a share of the path's length"),
+                   default: 1, doc: "Where the stroke ends, as a share of the path's length."),
+    ]
+
+    static let gradient: [Entry] = [
+        part("colors", .colors, \.gradient, \.colors, types: gradientTypes, wrap: { .colors($0) },
+             unwrap: { if case .colors(let c) = $0 { c } else { nil } }, doc: "The gradient's colors."),
+        Entry("locations", .numbers, range: .unit("unit positions along the axis"), animatable: true, expressions: true,
+              types: gradientTypes, doc: "Where each color sits, 0…1 (evenly spaced by default).",
+              get: { $0.gradient.map { g in .numbers(g.locations ?? Layer.evenLocations(g.colors.count)) } },
+              set: { l, v in if case .numbers(let n) = v { l.gradient?.locations = n } }),
+        part("startPoint", .point, \.gradient, \.startPoint, types: gradientTypes, wrap: { .point($0) },
+             unwrap: \.pointValue, default: .numbers([0.5, 0]), expressions: true, doc: "Start in unit coordinates of the bounds."),
+        part("endPoint", .point, \.gradient, \.endPoint, types: gradientTypes, wrap: { .point($0) },
+             unwrap: \.pointValue, default: .numbers([0.5, 1]), expressions: true, doc: "End in unit coordinates of the bounds."),
+        partCopied("gradientType", .choice(names(GradientType.self)), \.gradient, \.gradientType, types: gradientTypes,
+                   default: .string("axial"), doc: "Axial, radial or conic."),
+    ]
+
+    static let text: [Entry] = [
+        partCopied("string", .string, \.text, \.string, types: textTypes, doc: "The text."),
+        partCopied("font", .string, \.text, \.font, types: textTypes, doc: "Font family name, or a font file beside the scene."),
+        partNumber("fontSize", \.text, \.fontSize, types: textTypes,
+                   range: .positive("Pango's sizes end near 1e6 pt; past 10000 a glyph outgrows any canvas", atMost: 10_000),
+                   default: 36, doc: "Font size in points (Core Animation's default is 36)."),
+        part("foregroundColor", .color, \.text, \.foregroundColor, types: textTypes, wrap: { .color($0) },
+             unwrap: \.colorValue, default: .string("white"), doc: "Text color."),
+        partCopied("alignmentMode", .choice(names(TextAlignment.self)), \.text, \.alignmentMode, types: textTypes,
+                   default: .string("natural"), doc: "Horizontal alignment."),
+        partCopied("isWrapped", .bool, \.text, \.isWrapped, types: textTypes, default: .bool(false),
+                   doc: "Wraps lines at the bounds' width."),
+    ]
+
+    static let emitter: [Entry] = [
+        part("emitterPosition", .point, \.emitter, \.emitterPosition, types: emitterTypes, wrap: { .point($0) },
+             unwrap: \.pointValue, default: .numbers([0, 0]), expressions: true, doc: "Center of the emission shape."),
+        partNumber("emitterZPosition", \.emitter, \.emitterZPosition, types: emitterTypes, default: 0,
+                   doc: "Depth of the emission shape's center."),
+        part("emitterSize", .size, \.emitter, \.emitterSize, types: emitterTypes, wrap: { .size($0) }, unwrap: \.sizeValue,
+             range: .nonNegative("a size"), default: .numbers([0, 0]), expressions: true, doc: "Size of the emission shape."),
+        partNumber("emitterDepth", \.emitter, \.emitterDepth, types: emitterTypes, range: .nonNegative("a length"),
+                   default: 0, doc: "Depth of the emission shape."),
+        partCopied("emitterShape", .choice(names(EmitterShape.self)), \.emitter, \.emitterShape, types: emitterTypes,
+                   default: .string("point"), doc: "Shape particles are emitted from."),
+        partCopied("emitterMode", .choice(names(EmitterMode.self)), \.emitter, \.emitterMode, types: emitterTypes,
+                   default: .string("volume"), doc: "Which part of the shape emits."),
+        partCopied("renderMode", .choice(names(EmitterRenderMode.self)), \.emitter, \.renderMode, types: emitterTypes,
+                   default: .string("unordered"), doc: "Order and blending of particles."),
+        partNumber("birthRate", \.emitter, \.birthRate, types: emitterTypes,
+                   range: .nonNegative("particles are born, never unborn"), default: 1,
+                   doc: "Multiplies every cell's birth rate."),
+        partNumber("lifetime", \.emitter, \.lifetime, types: emitterTypes, range: .nonNegative("a duration"), default: 1,
+                   doc: "Multiplies every cell's lifetime."),
+        partNumber("velocity", \.emitter, \.velocity, types: emitterTypes, default: 1, doc: "Multiplies every cell's velocity."),
+        partNumber("scale", \.emitter, \.scale, types: emitterTypes, default: 1, doc: "Multiplies every cell's scale."),
+        partNumber("spin", \.emitter, \.spin, types: emitterTypes, default: 1, doc: "Multiplies every cell's spin."),
+        Entry("seed", .integer, range: .nonNegative("a seed is unsigned"), expressions: true, types: emitterTypes,
+              doc: "Random seed of this emitter (mixed with the scene's)."),
+        Entry("emitterCells", .cells, types: emitterTypes, doc: "The particle kinds (CAEmitterCell)."),
+        Entry("beginTime", .number,
+              range: ValueRange(-3600, 86_400, reason: "a negative beginTime pre-runs the emitter second by second: at most an hour"),
+              default: .number(0), expressions: true, types: emitterTypes, doc: "When the emitter's clock starts, in seconds."),
+    ]
+
+    static let replicator: [Entry] = [
+        Entry("instanceCount", .integer,
+              range: ValueRange(0, Double(ReplicatorStyle.maximumInstanceCount),
+                                reason: "copies of the sublayers; beyond the maximum a frame would not fit in memory"),
+              default: .number(1), animatable: true, expressions: true, types: replicatorTypes,
+              doc: "Copies of the sublayers, the original included.",
+              get: { $0.replicator.map { .number(Double($0.instanceCount)) } },
+              set: { l, v in if let n = v.numberValue { l.replicator?.instanceCount = ReplicatorStyle.instanceCount(n) } }),
+        partNumber("instanceDelay", \.replicator, \.instanceDelay, types: replicatorTypes, default: 0,
+                   doc: "Delay of copy k's animations: k × instanceDelay seconds."),
+        part("instanceTransform", .transform, \.replicator, \.instanceTransform, types: replicatorTypes,
+             wrap: { .transform($0) }, unwrap: \.transformValue, expressions: true, doc: "Applied k times to copy k."),
+        part("instanceColor", .color, \.replicator, \.instanceColor, types: replicatorTypes, wrap: { .color($0) },
+             unwrap: \.colorValue, default: .string("white"), doc: "Multiplies the copies' colors."),
+        partNumber("instanceRedOffset", \.replicator, \.instanceRedOffset, types: replicatorTypes, default: 0,
+                   doc: "Added to copy k's red multiplier k times."),
+        partNumber("instanceGreenOffset", \.replicator, \.instanceGreenOffset, types: replicatorTypes, default: 0,
+                   doc: "Added to copy k's green multiplier k times."),
+        partNumber("instanceBlueOffset", \.replicator, \.instanceBlueOffset, types: replicatorTypes, default: 0,
+                   doc: "Added to copy k's blue multiplier k times."),
+        partNumber("instanceAlphaOffset", \.replicator, \.instanceAlphaOffset, types: replicatorTypes, default: 0,
+                   doc: "Added to copy k's alpha multiplier k times."),
+    ]
+}

@@ -1,0 +1,87 @@
+import KineticLayers
+
+/// docs/keys.md: the key reference, generated from the schema tables (`LayerSchema`,
+/// `EmitterCellSchema`, `AnimationKeys`); a test checks the committed file against it.
+public enum KeyReference {
+    public static func markdown() -> String {
+        var out = """
+        # Key reference
+
+        Every key of a layer, an emitter cell and an animation, generated from Kinetic's schema
+        tables (`LayerSchema`, `EmitterCellSchema`, `AnimationKeys`) — the same tables the loader,
+        the animations, `set:`, `inspect` and `kinetic schema` read. Do not edit by hand: run
+        `KINETIC_UPDATE_DOCS=1 swift test --filter KeyReferenceTests` after changing a table.
+
+        Columns: the value (section 1 of the scene format), the values allowed and why, the
+        default, whether animations reach the key (**anim**) and whether a live expression may
+        drive it (**expr**; constant expressions are allowed wherever a number is).
+
+
+        """
+        let schema = LayerSchema.standard
+        let groups: [(String, Set<LayerType>?)] = [
+            ("Every layer (CALayer)", nil), ("`shape` (CAShapeLayer)", [.shape]), ("`gradient` (CAGradientLayer)", [.gradient]),
+            ("`text` (CATextLayer)", [.text]), ("`emitter` (CAEmitterLayer)", [.emitter]),
+            ("`replicator` (CAReplicatorLayer)", [.replicator]),
+        ]
+        for (title, types) in groups {
+            out += "## \(title)\n\n" + table(schema.entries.filter { $0.isFileKey && $0.layerTypes == types })
+            let paths = schema.entries.filter { !$0.isFileKey && $0.layerTypes == types }
+            if !paths.isEmpty {
+                out += "Key paths into these keys (animations, `set:`, references):\n\n" + table(paths)
+            }
+        }
+        out += "## Emitter cells (CAEmitterCell)\n\nAnimatable as `emitterCells.NAME.KEY` "
+            + "(`emitterCells.A.emitterCells.B.KEY` for a sub-cell).\n\n" + table(EmitterCellSchema.entries)
+        out += "## Animations (CAAnimation)\n\n" + table(AnimationKeys.entries)
+        return out
+    }
+
+    private static func table<Object>(_ entries: [PropertySpec<Object>]) -> String {
+        var rows = "| key | value | allowed | default | anim | expr | description |\n"
+            + "| --- | --- | --- | --- | --- | --- | --- |\n"
+        for e in entries {
+            let name = ([e.name] + e.aliases).map { "`\($0)`" }.joined(separator: ", ")
+            let allowed = e.range.map { "\($0.text) (\($0.reason))" } ?? ""
+            let cells = [name, describe(e.kind), allowed, e.defaultValue.map { "`\($0.text)`" } ?? "",
+                         e.isAnimatable ? "yes" : "", e.allowsExpressions ? "yes" : "", e.doc]
+            rows += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+        }
+        return rows + "\n"
+    }
+
+    private static func describe(_ kind: PropertyKind) -> String {
+        switch kind {
+        case .number: "number"
+        case .angle: "angle (radians or \"45deg\")"
+        case .integer: "whole number"
+        case .point: "point [x, y]"
+        case .size: "size [w, h]"
+        case .rect: "rect [x, y, w, h]"
+        case .sizeOrRect: "[w, h] or [x, y, w, h]"
+        case .color: "color"
+        case .colors: "list of colors"
+        case .numbers: "list of numbers"
+        case .transform: "transform"
+        case .path: "path"
+        case .bool: "true or false"
+        case .image: "image asset (PNG)"
+        case .string: "string"
+        case .choice(let names): names.joined(separator: ", ")
+        case .names(let names): "list of " + names.joined(separator: ", ")
+        case .filters: "list of filters"
+        case .layer: "layer"
+        case .layers: "list of layers"
+        case .numberMap: "{name: number}"
+        case .cells: "list of emitter cells"
+        case .cellContents: "image asset or {path, size, fillColor}"
+        case .value: "a value of the key path's kind"
+        case .values: "list of values"
+        case .timingFunction: "timing function"
+        case .timingFunctions: "list of timing functions"
+        case .countOrForever: "number or forever"
+        case .mapping(let name): "\(name) mapping"
+        case .mappings(let name): "list of \(name) mappings"
+        }
+    }
+}

@@ -86,6 +86,24 @@ check "validate fails a scene over the particle limit exactly as render does" ba
     ( exec timeout 120 '$kinetic' validate '$hostile/particles-together.yaml' ) 2>v.err; v=\$?
     cat v.err; [ \$r = 65 ] && [ \$v = 65 ] && [ \$(wc -l < v.err) = 1 ] && cmp r.err v.err &&
     grep -Eq 'particles-together.yaml:(6|11|16):5: layers' v.err"
+check "--jobs 2 under a memory cap: exit 70 with a message, or every frame with its image" bash -c "
+    # A 2250×4002 px frame with its PNG asset; the virtual-memory caps run from too small
+    # for two workers' frames to enough (one malloc arena a thread keeps the process's
+    # own footprint steady). Each run either stops with exit 70 and the message, or
+    # writes exactly the frames of an uncapped one-worker render.
+    '$kinetic' render '$here/../../scenes/twitter-launch.yaml' -o memref/ --frames 40-43 --jobs 1 --quiet --scale 6 || exit 1
+    for cap in 600000 700000 900000; do
+        rm -rf memout
+        ( ulimit -v \$cap; export MALLOC_ARENA_MAX=2; exec timeout 120 '$kinetic' render '$here/../../scenes/twitter-launch.yaml' \
+            -o memout/ --frames 40-43 --jobs 2 --quiet --scale 6 ) 2>mem.err; c=\$?
+        case \$c in
+            0) for f in memref/*.png; do cmp \$f memout/\$(basename \$f) || { echo \"cap \$cap: \$f differs\"; exit 1; }; done ;;
+            70) grep -q 'out of memory: cannot allocate a 2250×4002 px frame' mem.err || { echo \"cap \$cap:\"; cat mem.err; exit 1; }
+                ! ls memout 2>/dev/null | grep -q tmp || { echo \"cap \$cap: temporary files left\"; exit 1; } ;;
+            *) echo \"cap \$cap: exit \$c\"; head -c 1500 mem.err; exit 1 ;;
+        esac
+        echo \"cap \$cap: exit \$c\"
+    done"
 check "--max-particles 2000000 lets the three emitters render" bash -c "
     ( ulimit -v 4000000; exec timeout 120 '$kinetic' render '$hostile/particles-together.yaml' -o part.gif --quiet --max-particles 2000000 --frames 0-1 ) && [ -s part.gif ]"
 check "a canvas side past Cairo's 32767 px is a usage error, not a crash" \

@@ -118,6 +118,7 @@ enum Parallel {
         let outcome = Outcome<[R]>()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
+            guard outcome.claim() else { return }
             do {
                 let values = try await withThrowingTaskGroup(of: (Int, R).self) { group in
                     var results = [R?](repeating: nil, count: items.count)
@@ -140,14 +141,24 @@ enum Parallel {
             }
             done.signal()
         }
-        done.wait()
+        // The pool may have no thread to give (an address-space cap refusing new threads):
+        // when the group has not started after a second, the caller runs the map itself.
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            if outcome.claim() { return try items.map(body) }
+        }
         return try outcome.get()
     }
 }
 
-/// The result of the detached group, handed to the waiting caller.
+/// The result of the detached group, handed to the waiting caller, and who runs the map
+/// (the group, or the caller when the group never started).
 private final class Outcome<R: Sendable>: Sendable {
     private let result = Mutex<Result<R, Error>?>(nil)
+    private let claimed = Atomic<Bool>(false)
+    /// True for the first caller only.
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
     func set(_ r: Result<R, Error>) { result.withLock { $0 = r } }
     func get() throws -> R {
         guard let r = result.withLock({ $0 }) else { throw CancellationError() }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 
 /// The `kinetic` command.
 public struct Kinetic: ParsableCommand {
@@ -31,4 +32,15 @@ public struct Kinetic: ParsableCommand {
 
     /// Removes unfinished outputs' temporary files on Ctrl-C or SIGTERM.
     public static func installInterruptionHandler() { Interruption.install() }
+
+    /// The executable's entry point: runs the command line, with this process known to be
+    /// the `kinetic` executable (whatever its file is named), so `batch` may start copies of
+    /// it for its scenes. In-process callers (the unit tests) never are.
+    public static func main() {
+        runningAsExecutable.store(true, ordering: .relaxed)
+        main(nil)
+    }
+
+    /// Set once by `main()`, before any command runs.
+    static let runningAsExecutable = Atomic<Bool>(false)
 }

@@ -18,8 +18,7 @@ import KineticScene
             emitterCells: [{name: dot, birthRate: 10, lifetime: 5, velocity: 0, spin: 2,
                             contents: {path: {oval: [0, 0, 4, 4]}, size: [4, 4], fillColor: white}}]
         """, file: "t.yaml")
-        var particles = ParticleSimulation(scene: scene)
-        let frame = try particles.addingParticles(to: try Simulation(timeline: Timeline(scene: scene)).frame(at: 1, index: 10))
+        let frame = try FrameClock(scene: scene).frame(at: 1, index: 10)
         let json = InspectReport.json(for: frame, particles: true)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let cells = try #require((object["emitters"] as? [String: Any])?["e"] as? [String: Any])

@@ -73,11 +73,37 @@ check "nested replicators (10^10 layers) are refused at load" \
     refuses 65 'replicators-nested.yaml:5:3: layers: the replicators make 10000100001 layers, over the limit of 262144 layer instances' \
     "$kinetic" validate "$hostile/replicators-nested.yaml"
 check "an animated count that multiplies past the limit stops the render" \
-    refuses 65 'replicators-animated.yaml: at t = 0.100 s the replicators make more than 262144 layers' \
+    refuses 65 'replicators-animated.yaml:6:3: layers: at t = 0.100 s the replicators make more than 262144 layers' \
     "$kinetic" render "$hostile/replicators-animated.yaml" -o rep.gif --quiet
+check "validate finds the animated count over the limit as render does" \
+    refuses 65 'replicators-animated.yaml:6:3: layers: at t = 0.100 s the replicators make more than 262144 layers' \
+    "$kinetic" validate "$hostile/replicators-animated.yaml"
 check "the particle limit is on all emitters together" \
-    refuses 65 "particles-together.yaml: emitter 'e.' and the others: 1000001 live particles at t = .* exceed the limit of 1000000" \
+    refuses 65 "particles-together.yaml:(6|11|16):5: layers\[[0-2]\]: emitter 'e.' and the others: 1000001 live particles at t = .* exceed the limit of 1000000" \
     "$kinetic" render "$hostile/particles-together.yaml" -o part.gif --quiet
+check "validate fails a scene over the particle limit exactly as render does" bash -c "
+    ( exec timeout 120 '$kinetic' render '$hostile/particles-together.yaml' -o part2.gif --quiet ) 2>r.err; r=\$?
+    ( exec timeout 120 '$kinetic' validate '$hostile/particles-together.yaml' ) 2>v.err; v=\$?
+    cat v.err; [ \$r = 65 ] && [ \$v = 65 ] && [ \$(wc -l < v.err) = 1 ] && cmp r.err v.err &&
+    grep -Eq 'particles-together.yaml:(6|11|16):5: layers' v.err"
+check "--jobs 2 under a memory cap: exit 70 with a message, or every frame with its image" bash -c "
+    # A 2250×4002 px frame with its PNG asset; the virtual-memory caps run from too small
+    # for two workers' frames to enough (one malloc arena a thread keeps the process's
+    # own footprint steady). Each run either stops with exit 70 and the message, or
+    # writes exactly the frames of an uncapped one-worker render.
+    '$kinetic' render '$here/../../scenes/twitter-launch.yaml' -o memref/ --frames 40-43 --jobs 1 --quiet --scale 6 || exit 1
+    for cap in 600000 700000 900000; do
+        rm -rf memout
+        ( ulimit -v \$cap; export MALLOC_ARENA_MAX=2; exec timeout 120 '$kinetic' render '$here/../../scenes/twitter-launch.yaml' \
+            -o memout/ --frames 40-43 --jobs 2 --quiet --scale 6 ) 2>mem.err; c=\$?
+        case \$c in
+            0) for f in memref/*.png; do cmp \$f memout/\$(basename \$f) || { echo \"cap \$cap: \$f differs\"; exit 1; }; done ;;
+            70) grep -q 'out of memory: cannot allocate a 2250×4002 px frame' mem.err || { echo \"cap \$cap:\"; cat mem.err; exit 1; }
+                ! ls memout 2>/dev/null | grep -q tmp || { echo \"cap \$cap: temporary files left\"; exit 1; } ;;
+            *) echo \"cap \$cap: exit \$c\"; head -c 1500 mem.err; exit 1 ;;
+        esac
+        echo \"cap \$cap: exit \$c\"
+    done"
 check "--max-particles 2000000 lets the three emitters render" bash -c "
     ( ulimit -v 4000000; exec timeout 120 '$kinetic' render '$hostile/particles-together.yaml' -o part.gif --quiet --max-particles 2000000 --frames 0-1 ) && [ -s part.gif ]"
 check "a canvas side past Cairo's 32767 px is a usage error, not a crash" \
@@ -225,6 +251,15 @@ check "batch: a scene killed mid-render is its own row; the others render" bash 
     sleep 0.5; kill -KILL \$child; wait \$pid; c=\$?; cat b.err
     [ \$c = 70 ] && [ -s bout/b.gif ] && grep -q 'bscenes/a.yaml: crashed (signal 9)' b.err &&
     grep -Eq 'bscenes/a.yaml +- +[0-9.]+ +- +FAILED \(70\): crashed \(signal 9\)' b.err && grep -q '2 scenes, 1 failed' b.err"
+check "batch isolates scenes in child processes when the executable has another name" bash -c "
+    mkdir -p bscenes3 && cp '$scenes/moving-square.yaml' bscenes3/b.yaml &&
+    sed 's/duration: 0.5/duration: 600/' '$scenes/moving-square.yaml' > bscenes3/a.yaml
+    ln '$kinetic' renamed-kinetic 2>/dev/null || cp '$kinetic' renamed-kinetic
+    ./renamed-kinetic batch bscenes3 -o bout3 --jobs 1 2>b3.err & pid=\$!
+    for i in \$(seq 50); do child=\$(pgrep -P \$pid); [ -n \"\$child\" ] && break; sleep 0.1; done
+    [ -n \"\$child\" ] || { kill \$pid; echo 'no child process'; exit 1; }
+    sleep 0.5; kill -KILL \$child; wait \$pid; c=\$?; cat b3.err; rm -f renamed-kinetic
+    [ \$c = 70 ] && [ -s bout3/b.gif ] && grep -Eq 'bscenes3/a.yaml +- +[0-9.]+ +- +FAILED \(70\): crashed \(signal 9\)' b3.err"
 check "batch reports a scene's real status and message" bash -c "
     mkdir -p b2 && cp '$hostile/attachment-stiff.yaml' b2/ && cp '$hostile/particles-together.yaml' b2/
     '$kinetic' batch b2 -o b2out --jobs 1 2>b2.err; c=\$?; cat b2.err

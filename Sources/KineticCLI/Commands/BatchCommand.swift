@@ -49,17 +49,17 @@ struct BatchCommand: ParsableCommand {
     @Flag(help: "Render even when an output is newer than its scene and assets.")
     var force = false
 
-    @Option(help: ArgumentHelp("Render only frames A through B (0-based, inclusive) of every scene.", valueName: "A-B"))
-    var frames: String?
+    @OptionGroup var frameRange: FrameRangeOptions
 
-    @Option(help: "Worker threads in all.")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobOptions: JobOptions
+    /// Worker threads in all, shared by the scenes rendered at once.
+    var jobs: Int { jobOptions.jobs }
 
     @Option(help: "Scenes rendered at once, sharing the --jobs threads.")
     var parallelScenes = 1
 
-    @Option(help: "GIF loop count; 0 loops forever.")
-    var loop = 0
+    @OptionGroup var loopOptions: LoopOptions
+    var loop: Int { loopOptions.loop }
 
     @Flag(name: .shortAndLong, help: "Report only failures: no progress, no table.")
     var quiet = false
@@ -74,10 +74,7 @@ struct BatchCommand: ParsableCommand {
     var noProgress = false
 
     func validate() throws {
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if parallelScenes < 1 { throw ValidationError("--parallel-scenes must be at least 1") }
-        if loop < 0 || loop > 65535 { throw ValidationError("--loop must be 0…65535") }
-        if let frames, parseFrameRange(frames) == nil { throw ValidationError("--frames takes A-B with 0 ≤ A ≤ B, e.g. 0-49") }
     }
 
     /// What became of one scene.
@@ -148,7 +145,7 @@ struct BatchCommand: ParsableCommand {
                 return Row(scene: path, frames: nil, seconds: 0, bytes: nil,
                            status: .failed(ExitStatus.usage, "same output name as \(first)"))
             }
-            // In-process only where this is not the kinetic executable (the unit tests).
+            // In-process only where this process is not the kinetic executable (the unit tests).
             guard let executable = Self.executable else { return render(path, frameJobs: frameJobs, showsProgress: sceneJobs == 1) }
             return isolated(path, executable: executable, frameJobs: frameJobs, showsProgress: sceneJobs == 1)
         }
@@ -172,7 +169,7 @@ struct BatchCommand: ParsableCommand {
         if force { arguments.append("--force") }
         if quiet { arguments.append("--quiet") }
         if !showsProgress { arguments.append("--no-progress") }
-        if let frames { arguments += ["--frames", frames] }
+        if let frames = frameRange.frames { arguments += ["--frames", frames.argument] }
         arguments += limitOptions.arguments
         child.arguments = arguments
         let stdout = Pipe()
@@ -194,11 +191,12 @@ struct BatchCommand: ParsableCommand {
         return report.row(scene: path)
     }
 
-    /// This executable's path, for the child processes; nil unless it is `kinetic`.
+    /// This executable's path, for the child processes, whatever the file is named (a copy,
+    /// a link); nil when this process is not the kinetic executable (the unit tests).
     private static var executable: String? {
-        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-              (path as NSString).lastPathComponent == "kinetic" else { return nil }
-        return path
+        guard Kinetic.runningAsExecutable.load(ordering: .relaxed) else { return nil }
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        return Bundle.main.executablePath
     }
 
     /// The scene files: folders expand to their scenes in name order.
@@ -249,7 +247,7 @@ struct BatchCommand: ParsableCommand {
         do {
             renderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: frameJobs,
                                          showsProgress: showsProgress && !quiet)
-            indices = try renderer.frames(frames.flatMap(parseFrameRange))
+            indices = try renderer.frames(frameRange.frames?.range)
         } catch {
             return fail(ExitCode(error.exitCode), "\(error)")
         }

@@ -35,20 +35,19 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "Frames per second.")
     var fps: Double
 
-    @Option(help: "GIF, WebP and APNG loop count; 0 loops forever.")
-    var loop = 0
+    @OptionGroup var loopOptions: LoopOptions
+    var loop: Int { loopOptions.loop }
 
     @OptionGroup var animationOptions: AnimationOptions
 
-    @Option(help: "Worker threads for decoding and encoding.")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobOptions: JobOptions
+    var jobs: Int { jobOptions.jobs }
 
     @Flag(name: .shortAndLong, help: "No progress bar or summary on stderr.")
     var quiet = false
 
     func validate() throws {
         guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be greater than 0") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         let target: OutputTarget
         do { target = try OutputTarget.parse(output, animated: animationOptions.animated) } catch {
             throw ValidationError(error.description)

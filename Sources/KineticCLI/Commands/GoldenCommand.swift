@@ -36,14 +36,10 @@ struct GoldenCommand: ParsableCommand {
                                    valueName: "DIR"))
         var goldenDir: String?
 
-        @Option(help: "Worker threads for rasterizing frames.")
-        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var jobOptions: JobOptions
+        var jobs: Int { jobOptions.jobs }
 
         @OptionGroup var limitOptions: LimitOptions
-
-        func validate() throws {
-            if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        }
 
         /// The scenes named, or every `scenes/*.yaml` of the current folder in name order.
         func scenePaths() throws -> [String] {

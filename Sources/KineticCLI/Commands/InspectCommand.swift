@@ -51,11 +51,10 @@ struct InspectCommand: ParsableCommand {
             Terminal.error("\(error)")
             throw error.exitCode
         }
-        let simulation = Simulation(timeline: Timeline(scene: loaded))
-        var particleSimulation = ParticleSimulation(scene: loaded, maxParticles: limitOptions.limits.maxParticles)
+        let clock = FrameClock(scene: loaded, limits: limitOptions.limits)
         do {
-            let state = try particleSimulation.addingParticles(to: simulation.frame(at: choice.time, index: choice.index))
-            print(InspectReport.json(for: state, items: simulation.itemStates, particles: particles))
+            let state = try clock.commandFrame(at: choice.time, index: choice.index)
+            print(InspectReport.json(for: state, items: clock.itemStates, particles: particles))
         } catch {
             throw SceneLoading.exit(for: error, scene: scene)
         }

@@ -51,8 +51,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Duration in seconds (overrides the scene's).")
     var duration: Double?
 
-    @Option(help: ArgumentHelp("Render only frames A through B (0-based, inclusive), e.g. 0-49.", valueName: "A-B"))
-    var frames: String?
+    @OptionGroup var frameRange: FrameRangeOptions
 
     @Option(help: "The single frame to write for .png/.svg/.pdf outputs, at most the last frame.")
     var frame: Int?
@@ -69,13 +68,13 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Overlay every layer's bounds and anchor point, and the physics: bodies, velocities, joints, boundaries, fields (as dynamics.debug).")
     var debug = false
 
-    @Option(help: "GIF, WebP and APNG loop count; 0 loops forever.")
-    var loop = 0
+    @OptionGroup var loopOptions: LoopOptions
+    var loop: Int { loopOptions.loop }
 
     @OptionGroup var animationOptions: AnimationOptions
 
-    @Option(help: "Worker threads for rasterizing and encoding.")
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobOptions: JobOptions
+    var jobs: Int { jobOptions.jobs }
 
     @Option(help: ArgumentHelp("Also write a grid of evenly spaced frames to this PNG.", valueName: "FILE.png"))
     var contactSheet: String?
@@ -94,12 +93,9 @@ struct RenderCommand: ParsableCommand {
         if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be greater than 0") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be greater than 0") }
         if let scale, !(scale.isFinite && scale > 0) { throw ValidationError("--scale must be greater than 0") }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if loop < 0 || loop > 65535 { throw ValidationError("--loop must be 0…65535") }
         if frame != nil, time != nil { throw ValidationError("give --frame or --time, not both") }
         if let frame, frame < 0 { throw ValidationError("--frame must not be negative") }
         if let time, !(time.isFinite && time >= 0) { throw ValidationError("--time must be a finite number ≥ 0") }
-        if let frames, parseFrameRange(frames) == nil { throw ValidationError("--frames takes A-B with 0 ≤ A ≤ B, e.g. 0-49") }
         if let output {
             let target: OutputTarget
             do { target = try OutputTarget.parse(output, animated: animationOptions.animated) } catch {
@@ -156,8 +152,8 @@ struct RenderCommand: ParsableCommand {
                 switch target {
                 case .png(let path), .svg(let path), .pdf(let path):
                     let choice = try still ?? frameChoice(frameCount: count, fps: fps)
-                    var particles = ParticleSimulation(scene: scene, maxParticles: limitOptions.limits.maxParticles)
-                    let tree = try particles.addingParticles(to: Simulation(timeline: timeline).frame(at: choice.time, index: choice.index))
+                    let clock = FrameClock(timeline: timeline, maxParticles: limitOptions.limits.maxParticles)
+                    let tree = try clock.commandFrame(at: choice.time, index: choice.index)
                     try writeStill(tree, target: target, path: path, renderer: renderer)
                     summary("wrote \(path)", started: started)
                 case let .animation(format, path):
@@ -225,7 +221,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     private func frameRange(_ sceneRenderer: SceneRenderer) throws -> [Int] {
-        do { return try sceneRenderer.frames(frames.flatMap(parseFrameRange)) } catch {
+        do { return try sceneRenderer.frames(frameRange.frames?.range) } catch {
             Terminal.error("\(error)")
             throw ExitCode(error.exitCode)
         }
@@ -252,9 +248,8 @@ struct RenderCommand: ParsableCommand {
         }
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
         // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.
-        let simulation = Simulation(timeline: timeline)
-        var particles = ParticleSimulation(scene: timeline.scene, maxParticles: limitOptions.limits.maxParticles)
-        let trees = try indices.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
+        let clock = FrameClock(timeline: timeline, maxParticles: limitOptions.limits.maxParticles)
+        let trees = try indices.map { try clock.commandFrame($0, fps: fps) }
         let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
             let i = tree.index
             return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: try renderer.rasterize(tree))
@@ -271,16 +266,6 @@ struct RenderCommand: ParsableCommand {
     static func fileSize(_ path: String) -> String {
         ByteCount.format((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     }
-}
-
-/// `A-B`, inclusive, 0 ≤ A ≤ B.
-func parseFrameRange(_ text: String) -> ClosedRange<Int>? {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else {
-        if let single = Int(text), single >= 0 { return single...single }
-        return nil
-    }
-    return a...b
 }
 
 extension Background {

@@ -114,12 +114,11 @@ extension StateTable {
 
     /// Records the state of every frame of `scene`, simulated in order as a render does.
     static func record(_ scene: Scene, maxParticles: Int) throws -> StateTable {
-        let simulation = Simulation(timeline: Timeline(scene: scene))
-        var particles = ParticleSimulation(scene: scene, maxParticles: maxParticles)
+        let clock = FrameClock(timeline: Timeline(scene: scene), maxParticles: maxParticles)
         var builder = Builder(frameCount: scene.frameCount)
         for index in 0..<scene.frameCount {
-            let frame = try particles.addingParticles(to: simulation.frame(index))
-            builder.add(InspectReport.entries(for: frame, items: simulation.itemStates, detail: .state), frame: index)
+            let frame = try clock.commandFrame(index)
+            builder.add(InspectReport.entries(for: frame, items: clock.itemStates, detail: .state), frame: index)
             if builder.columns.count * scene.frameCount > maxValues {
                 throw StateTooLarge(keys: builder.columns.count, frames: scene.frameCount)
             }

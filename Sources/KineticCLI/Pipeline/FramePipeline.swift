@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import KineticGeometry
 import KineticLayers
 import KineticRender
@@ -22,15 +23,14 @@ struct FramePipeline {
 
     /// Runs `encode(frame, previous)` on worker threads and `consume(index, encoded)` on the
     /// calling thread in frame order.
-    func run<Encoded>(encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+    func run<Encoded: Sendable>(encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
         // Physics and emitters are stateful: they advance with the frames, in order.
-        let simulation = Simulation(timeline: timeline)
-        var particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
+        let clock = FrameClock(timeline: timeline, maxParticles: maxParticles)
         let renderer = self.renderer, fps = self.fps, jobs = self.jobs
         try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
             // Sequential: the scene's state advances frame by frame.
-            let trees = try chunk.map { try particles.addingParticles(to: simulation.frame($0, fps: fps)) }
+            let trees = try chunk.map { try clock.commandFrame($0, fps: fps) }
             return try Parallel.map(trees, jobs: jobs) { try renderer.rasterize($0) }
         }, encode: encode, consume: consume)
     }
@@ -50,7 +50,7 @@ struct FrameStream {
     var jobs: Int
     var progress: Progress
 
-    func run<Encoded>(rasters: ([Int]) throws -> [PixelImage],
+    func run<Encoded: Sendable>(rasters: ([Int]) throws -> [PixelImage],
                       encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
         try withoutActuallyEscaping(consume) { consume in
@@ -103,28 +103,65 @@ private final class FirstError: @unchecked Sendable {
     }
 }
 
-/// A parallel map over at most `jobs` threads that keeps the order and rethrows the first
-/// error.
+/// A parallel map on structured concurrency: a task group with at most `jobs` child tasks
+/// running at once (one more is added as one finishes), results kept in input order, the
+/// first error rethrown (the rest are cancelled).
+///
+/// The commands are synchronous: the caller waits for the group. A call made from inside
+/// a task (a map nested in another's body) runs in order on that task instead: the outer
+/// map already fills the cores, and blocking a pool thread on more tasks could starve it.
 enum Parallel {
-    static func map<T, R>(_ items: [T], jobs: Int, _ body: @escaping @Sendable (T) throws -> R) throws -> [R] {
-        let results = ResultSlots<R>(count: items.count)
-        let workers = max(1, min(jobs, items.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            var i = w
-            while i < items.count {
-                results.set(i, Result { try body(items[i]) })
-                i += workers
+    static func map<T: Sendable, R: Sendable>(_ items: [T], jobs: Int,
+                                              _ body: @escaping @Sendable (T) throws -> R) throws -> [R] {
+        let width = max(1, min(jobs, items.count))
+        if width == 1 || withUnsafeCurrentTask(body: { $0 != nil }) { return try items.map(body) }
+        let outcome = Outcome<[R]>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            guard outcome.claim() else { return }
+            do {
+                let values = try await withThrowingTaskGroup(of: (Int, R).self) { group in
+                    var results = [R?](repeating: nil, count: items.count)
+                    var next = 0
+                    func add() {
+                        let i = next
+                        group.addTask { (i, try body(items[i])) }
+                        next += 1
+                    }
+                    while next < width { add() }
+                    while let (i, r) = try await group.next() {
+                        results[i] = r
+                        if next < items.count { add() }
+                    }
+                    return results.compactMap { $0 }
+                }
+                outcome.set(.success(values))
+            } catch {
+                outcome.set(.failure(error))
             }
+            done.signal()
         }
-        return try results.values()
+        // The pool may have no thread to give (an address-space cap refusing new threads):
+        // when the group has not started after a second, the caller runs the map itself.
+        while done.wait(timeout: .now() + 1) == .timedOut {
+            if outcome.claim() { return try items.map(body) }
+        }
+        return try outcome.get()
     }
 }
 
-/// Result storage written from several threads, each slot by exactly one.
-private final class ResultSlots<R>: @unchecked Sendable {
-    private var slots: [Result<R, Error>?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<R, Error>) { lock.lock(); slots[i] = r; lock.unlock() }
-    func values() throws -> [R] { try slots.map { try $0!.get() } }
+/// The result of the detached group, handed to the waiting caller, and who runs the map
+/// (the group, or the caller when the group never started).
+private final class Outcome<R: Sendable>: Sendable {
+    private let result = Mutex<Result<R, Error>?>(nil)
+    private let claimed = Atomic<Bool>(false)
+    /// True for the first caller only.
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+    func set(_ r: Result<R, Error>) { result.withLock { $0 = r } }
+    func get() throws -> R {
+        guard let r = result.withLock({ $0 }) else { throw CancellationError() }
+        return try r.get()
+    }
 }

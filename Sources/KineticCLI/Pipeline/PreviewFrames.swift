@@ -22,23 +22,24 @@ final class PreviewFrames: PreviewScene {
 
     private struct Variant {
         var sceneRenderer: SceneRenderer
-        let simulation: Simulation
-        var particles: ParticleSimulation
+        let clock: FrameClock
 
         init(scene: Scene, limits: SceneLimits, debug: Bool) throws(SceneRenderError) {
             var scene = scene
             if debug { scene.dynamics?.debug = true }
             sceneRenderer = try SceneRenderer(scene: scene, limits: limits, jobs: 1, showsProgress: false)
             sceneRenderer.renderer.debug = debug
-            simulation = Simulation(timeline: sceneRenderer.timeline)
-            particles = ParticleSimulation(scene: scene, maxParticles: limits.maxParticles)
+            clock = FrameClock(timeline: sceneRenderer.timeline, maxParticles: limits.maxParticles)
         }
 
         /// Frame `index`'s presentation tree, at time index / fps as `render --frame N`.
-        mutating func tree(_ index: Int) throws -> SceneFrame {
+        func tree(_ index: Int) throws -> SceneFrame {
             let choice = try FrameChoice(frame: index, time: nil, frameCount: sceneRenderer.scene.frameCount,
                                          fps: sceneRenderer.fps)
-            return try particles.frame(simulation.frame(at: choice.time, index: choice.index))
+            // Over a limit the located problem is the error the page shows.
+            do { return try clock.frame(at: choice.time, index: choice.index) } catch {
+                throw PreviewFrameError(message: error.problem(in: clock.scene)?.description ?? "\(clock.scene.file): \(error)")
+            }
         }
     }
 
@@ -71,7 +72,7 @@ final class PreviewFrames: PreviewScene {
 
     func png(frame index: Int, debug: Bool) throws -> [UInt8] {
         if debug {
-            var variant = try debugged ?? Variant(scene: scene, limits: limits, debug: true)
+            let variant = try debugged ?? Variant(scene: scene, limits: limits, debug: true)
             let tree = try variant.tree(index)
             debugged = variant
             return try PNGWriter.encode(variant.sceneRenderer.renderer.render(tree))
@@ -82,7 +83,7 @@ final class PreviewFrames: PreviewScene {
 
     func inspect(frame index: Int) throws -> String {
         let tree = try plain.tree(index)
-        return InspectReport.json(for: tree, items: plain.simulation.itemStates)
+        return InspectReport.json(for: tree, items: plain.clock.itemStates)
     }
 
     /// The GIF `render SCENE -o NAME.gif` writes, next to the scene.
@@ -96,4 +97,10 @@ final class PreviewFrames: PreviewScene {
         try renderer.renderGIF(frames: frames, to: output, loopCount: 0)
         return "wrote \(output) (\(frames.count) frames, \(RenderCommand.fileSize(output)))"
     }
+}
+
+/// A preview frame that cannot be had, with the message `render` prints for it.
+struct PreviewFrameError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

@@ -128,6 +128,7 @@ public struct ParticleSimulation: Sendable {
                 total.count += others
                 total.limit = maxParticles
                 total.together = others > 0
+                total.place = scene.layers[address]?.place ?? ""
                 throw total
             }
             e.system.snapshot(at: local, into: &e.snapshot)

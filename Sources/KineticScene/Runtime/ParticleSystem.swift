@@ -12,6 +12,9 @@ public struct ParticleLimitError: Error, Sendable, CustomStringConvertible {
     public var limit: Int
     /// Whether other emitters' particles count in `count` (the limit is on the total).
     public var together = false
+    /// The emitter layer's place in the file (`layers[0].sublayers[2]`), where the
+    /// problem is reported.
+    public var place = ""
 
     public var description: String {
         let whose = together ? "emitter '\(layer)' and the others" : "emitter '\(layer)'"

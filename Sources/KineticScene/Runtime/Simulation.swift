@@ -110,29 +110,24 @@ public final class Simulation {
     }
 
     /// What a frame at `time` shows, from the physics as it stands: the timeline's tree
-    /// (only the animations beginning before `limit`) with the events' layer changes,
-    /// each item where the physics has it, then expressions and named shapes run again
-    /// over the moved items (a rope drawn through their centers).
+    /// (only the animations beginning before `limit`) with the events' layer changes and
+    /// each item where the physics has it, before expressions and named shapes run (once),
+    /// so they read the moved items (a rope drawn through their centers).
     private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
         let scene = timeline.scene
         let begun = { (spec: AnimationSpec) in !Instant.reached(spec.sceneBegin(in: scene.layers), limit) }
-        var frame = timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
-                                   changes: changes.beginning(before: limit, layers: scene.layers))
-        if let animator {
+        let animator = self.animator, bindings = self.bindings
+        return timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
+                              changes: changes.beginning(before: limit, layers: scene.layers)) { layers in
+            guard let animator else { return }
             for b in bindings {
                 guard let s = animator.state(of: b.id) else { continue }
-                frame.layers.modify(at: b.address) { layer in
+                layers.modify(at: b.address) { layer in
                     layer.position = s.center - Self.rotate(b.offset, by: s.angle)
                     layer.setValue(.number(s.angle), at: .transformRotationZ)
                 }
             }
-            if !scene.bindings.isEmpty {
-                ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
-                    .apply(to: &frame.layers, time: time, frame: index)
-                for i in frame.layers.indices { frame.layers[i].updateNamedShapes() }
-            }
         }
-        return frame
     }
 
     /// Steps to `time`, one step at a time when events are pending or listening, so each

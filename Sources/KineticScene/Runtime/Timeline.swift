@@ -29,11 +29,13 @@ public struct Timeline: Sendable {
         frame(at: time, index: index, animations: animations)
     }
 
-    /// The presentation tree at `time` with `animations` in place of the scene's and the
-    /// events' `changes` applied.
+    /// The presentation tree at `time` with `animations` in place of the scene's, the
+    /// events' `changes` applied and `moving` (the physics: each dynamic item where the
+    /// simulation has it) run before the expressions, so they read the items where they are.
+    /// Replicator copies of other times are the timeline's alone (physics has no past).
     func frame(at time: Double, index: Int, animations: [AnimationSpec],
-               changes: LayerChanges = LayerChanges()) -> SceneFrame {
-        var layers = animatedLayers(at: time, index: index, animations: animations, changes: changes)
+               changes: LayerChanges = LayerChanges(), moving: ((inout [Layer]) -> Void)? = nil) -> SceneFrame {
+        var layers = animatedLayers(at: time, index: index, animations: animations, changes: changes, moving: moving)
         // Replicator copies run their animations at earlier times: each time once.
         var earlier: [Double: [Layer]] = [:]
         let limit = scene.maxLayerInstances
@@ -55,15 +57,17 @@ public struct Timeline: Sendable {
         return frame
     }
 
-    /// The model tree with animations, then the events' changes, then expressions (which
-    /// read presentation values), then named shapes (which follow their parameters)
-    /// applied at `time` — before replicators expand, so every copy carries the result at
-    /// its own time.
+    /// The model tree with animations, then the events' changes, then `moving` (the
+    /// physics), then expressions (which read presentation values, once), then named
+    /// shapes (which follow their parameters) applied at `time` — before replicators
+    /// expand, so every copy carries the result at its own time. `FrameClock` documents
+    /// the whole order.
     func animatedLayers(at time: Double, index: Int, animations: [AnimationSpec],
-                        changes: LayerChanges = LayerChanges()) -> [Layer] {
+                        changes: LayerChanges = LayerChanges(), moving: ((inout [Layer]) -> Void)? = nil) -> [Layer] {
         var layers = scene.layers
         for spec in animations { Self.apply(spec, at: time, to: &layers) }
         if !changes.isEmpty { changes.apply(to: &layers, at: time, ids: scene.layerIDs) }
+        moving?(&layers)
         if !scene.bindings.isEmpty {
             ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
                 .apply(to: &layers, time: time, frame: index)

@@ -1,0 +1,208 @@
+import Foundation
+import KineticDynamics
+import KineticGeometry
+import KineticLayers
+import Yams
+
+/// The one frame clock: the presentation tree of frame N, and of a run of frames
+/// incrementally. `render` (animations, PNG frames, stills, the contact sheet), `inspect`,
+/// `batch`, `golden` (frames and state), `preview` and `validate` all take their frames
+/// from it; they only read input and write output.
+///
+/// A frame at time t is built in this order (docs/frame-order.md):
+/// 1. **Events** due by t run, at the physics step they fall in (time events, delayed
+///    actions, contact handlers): values set, animations started, layers removed,
+///    behaviors added or removed.
+/// 2. **Animations** (the scene's, in file order, then those events started) are applied
+///    to the model tree; expression values of animations are fixed when each begins.
+/// 3. **Events' layer changes** are applied over them.
+/// 4. **Dynamics**: the animator is stepped to t (240 Hz by default, independent of the
+///    fps) and each dynamic item's center and angle replace its layer's `position` and
+///    `transform.rotation.z`.
+/// 5. **Expressions** run once, in dependency order, reading what 1–4 left.
+/// 6. **Named shapes** rebuild their paths from their parameters.
+/// 7. **Replicators** expand (copies of other times are the timeline's at that time) and
+///    back faces are hidden; over the limit of layer instances the frame is refused.
+/// 8. The `dynamics.debug` overlay is added on top.
+/// 9. **Particles**: every emitter is advanced to t (its own clock) and its live
+///    particles put into the emitter layer; over the total particle limit the frame is
+///    refused.
+///
+/// Stateful (physics and particles advance with the frames): ask for frames in
+/// increasing time. An earlier time starts again from 0 (correct, only slower).
+public final class FrameClock {
+    public let timeline: Timeline
+    private let simulation: Simulation
+    private var particles: ParticleSimulation
+
+    public var scene: Scene { timeline.scene }
+
+    /// The state of every dynamic item at the last frame, by layer id (`inspect`'s `items`).
+    public var itemStates: [String: DynamicItemState] { simulation.itemStates }
+
+    /// A clock over `timeline`'s scene; `maxParticles` is the total particle limit.
+    public init(timeline: Timeline, maxParticles: Int = SceneLimits().maxParticles) {
+        self.timeline = timeline
+        simulation = Simulation(timeline: timeline)
+        particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
+    }
+
+    /// A clock over `scene` with the limits of `limits`.
+    public convenience init(scene: Scene, limits: SceneLimits = SceneLimits()) {
+        self.init(timeline: Timeline(scene: scene), maxParticles: limits.maxParticles)
+    }
+
+    /// Frame `index` at `fps` (default the scene's): time `index / fps`.
+    public func frame(_ index: Int, fps: Double? = nil) throws(FrameError) -> SceneFrame {
+        try frame(at: Double(index) / (fps ?? scene.settings.fps), index: index)
+    }
+
+    /// The presentation tree at `time` (frame `index`, which expressions read as `frame`).
+    /// - Throws: `FrameError` when the physics fails or a limit is met: nothing of such a
+    ///   frame may be drawn.
+    public func frame(at time: Double, index: Int) throws(FrameError) -> SceneFrame {
+        let tree: SceneFrame
+        do { tree = try simulation.frame(at: time, index: index) } catch { throw .simulation(error) }
+        if let refusal = tree.refusal { throw .layerInstances(refusal) }
+        do { return try particles.frame(tree) } catch { throw .particles(error) }
+    }
+
+    /// The frames `indices` (increasing) at `fps`, computed one after the other.
+    public func frames(_ indices: [Int], fps: Double? = nil) throws(FrameError) -> [SceneFrame] {
+        var result: [SceneFrame] = []
+        result.reserveCapacity(indices.count)
+        for i in indices { result.append(try frame(i, fps: fps)) }
+        return result
+    }
+
+    // MARK: Limits met while frames are computed, checked by `validate`
+
+    /// Runs the scene's frames as a render of every frame does, for the limits met only
+    /// while frames are computed (the total particle limit; the layer instances of
+    /// replicator counts that animations, expressions or events change), and returns the
+    /// first one met, located in the scene file; nil when the scene keeps within them.
+    ///
+    /// The same code refuses the frame in `render`: particles are advanced frame by frame
+    /// as there. Only what the limits need is computed: frames are built (with physics
+    /// and events) only when a replicator's count may change; otherwise particles are
+    /// advanced over empty frames, as they read nothing of the tree but its time.
+    public static func limitProblem(in scene: Scene, limits: SceneLimits) -> SceneProblem? {
+        let count = scene.frameCount, fps = scene.settings.fps
+        if mayChangeInstanceCounts(scene) {
+            let clock = FrameClock(scene: scene, limits: limits)
+            for i in 0..<count {
+                do { _ = try clock.frame(i) } catch {
+                    // A physics failure is the render's to report (with its time and item).
+                    if case .simulation = error { return nil }
+                    return error.problem(in: scene)
+                }
+            }
+            return nil
+        }
+        var particles = ParticleSimulation(scene: scene, maxParticles: limits.maxParticles)
+        guard !particles.isEmpty else { return nil }
+        for i in 0..<count {
+            let empty = SceneFrame(index: i, time: Double(i) / fps, size: scene.settings.size,
+                                   background: scene.settings.background, layers: [])
+            do { _ = try particles.frame(empty) } catch { return FrameError.particles(error).problem(in: scene) }
+        }
+        return nil
+    }
+
+    /// Whether some animation, expression or event may change a replicator's
+    /// `instanceCount` (the loader checks the model's counts).
+    private static func mayChangeInstanceCounts(_ scene: Scene) -> Bool {
+        func animates(_ spec: AnimationSpec) -> Bool {
+            if case .group(let children) = spec.values { return children.contains(where: animates) }
+            return spec.keyPath == .instanceCount
+        }
+        func changes(_ action: EventAction) -> Bool {
+            switch action.kind {
+            case .animate(let spec, _): return animates(spec)
+            case .set(_, let layers):
+                return layers.contains { if case .value(.instanceCount, _) = $0.setting { true } else { false } }
+            default: return false
+            }
+        }
+        return scene.animations.contains(where: animates) || scene.bindings.contains { $0.keyPath == .instanceCount }
+            || scene.events.contains { $0.actions.contains(where: changes) }
+    }
+}
+
+/// Why a frame cannot be had: the physics failed, or a limit was met while building it.
+public enum FrameError: Error, CustomStringConvertible, Sendable {
+    /// Invalid values the physics refuses (exit 65), or a blow-up (exit 70).
+    case simulation(SimulationError)
+    /// More live particles than the limit (exit 65).
+    case particles(ParticleLimitError)
+    /// The replicators make more layers than the limit of layer instances (exit 65).
+    case layerInstances(String)
+
+    public var description: String {
+        switch self {
+        case .simulation(let e): "\(e)"
+        case .particles(let e): "\(e)"
+        case .layerInstances(let message): message
+        }
+    }
+
+    /// The problem at its place in the scene file: the emitter's layer for particles, the
+    /// `layers` key for layer instances; nil for the physics (its message names the item
+    /// and the time).
+    public func problem(in scene: Scene) -> SceneProblem? {
+        let keyPath: String
+        switch self {
+        case .simulation: return nil
+        case .particles(let e): keyPath = e.place
+        case .layerInstances: keyPath = "layers"
+        }
+        let location = SceneSourceMap.location(of: keyPath, inFile: scene.file)
+            ?? SourceLocation(file: scene.file, line: 1, column: 1)
+        return SceneProblem(location: location, keyPath: keyPath, message: description)
+    }
+}
+
+/// Where a key path (`layers[1].sublayers[0]`, `layers[2].mask`) stands in a scene file,
+/// found again in the file's text: the runtime model keeps no source positions.
+enum SceneSourceMap {
+    /// The location of the node at `keyPath` in the file at `path` (or of its nearest
+    /// ancestor found); nil when the file cannot be read or parsed.
+    static func location(of keyPath: String, inFile path: String) -> SourceLocation? {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
+              let root = try? Yams.compose(yaml: text) else { return nil }
+        var node = root
+        for part in components(keyPath) {
+            let next: Node?
+            switch part {
+            case .key(let k): next = node.mapping?[k]
+            case .index(let i): next = node.sequence.flatMap { $0.indices.contains(i) ? $0[i] : nil }
+            }
+            guard let next else { break }
+            node = next
+        }
+        guard let mark = node.mark else { return nil }
+        return SourceLocation(file: path, line: mark.line, column: mark.column)
+    }
+
+    private enum Component { case key(String), index(Int) }
+
+    /// `layers[1].sublayers[0]` → key layers, index 1, key sublayers, index 0.
+    private static func components(_ keyPath: String) -> [Component] {
+        var result: [Component] = []
+        for part in keyPath.split(separator: ".") {
+            var rest = Substring(part)
+            if let open = rest.firstIndex(of: "[") {
+                result.append(.key(String(rest[..<open])))
+                rest = rest[open...]
+                while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+                    guard let i = Int(rest[rest.index(after: rest.startIndex)..<close]) else { return result }
+                    result.append(.index(i))
+                    rest = rest[rest.index(after: close)...]
+                }
+            } else {
+                result.append(.key(String(rest)))
+            }
+        }
+        return result
+    }
+}

@@ -141,7 +141,7 @@ public enum LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
     public static let transformTranslationY = schema("transform.translation.y")
     public static let transformTranslationZ = schema("transform.translation.z")
     public static let path = schema("path"), locations = schema("locations"), contents = schema("contents")
-    public static let instanceTransform = schema("instanceTransform")
+    public static let instanceTransform = schema("instanceTransform"), instanceCount = schema("instanceCount")
 }
 
 extension Layer {

@@ -31,8 +31,18 @@ func withServer(scene: RecordingScene, _ body: (Int) async throws -> Void) async
 }
 
 /// Sends `bytes` over a plain TCP connection and returns everything the server answers
-/// until it closes the connection (or 10 s pass).
-func exchange(port: Int, _ bytes: [UInt8]) throws -> String {
+/// until it closes the connection (or 10 s pass). The blocking socket calls run on a
+/// dispatch thread: on the concurrency pool (two threads on two cores) they would starve
+/// the server's own tasks.
+func exchange(port: Int, _ bytes: [UInt8]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try blockingExchange(port: port, bytes) })
+        }
+    }
+}
+
+private func blockingExchange(port: Int, _ bytes: [UInt8]) throws -> String {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     try #require(fd >= 0)
     defer { close(fd) }
@@ -66,7 +76,7 @@ func exchange(port: Int, _ bytes: [UInt8]) throws -> String {
     ])
     func malformedRequestsGetBadRequest(bytes: [UInt8]) async throws {
         try await withServer(scene: RecordingScene()) { port in
-            let answer = try exchange(port: port, bytes)
+            let answer = try await exchange(port: port, bytes)
             #expect(answer.hasPrefix("HTTP/1.1 400"), "answer: \(answer.prefix(80).debugDescription)")
         }
     }
@@ -75,8 +85,8 @@ func exchange(port: Int, _ bytes: [UInt8]) throws -> String {
     /// mistaken for garbage.
     @Test func aGoodRequestAfterGarbageIsServed() async throws {
         try await withServer(scene: RecordingScene()) { port in
-            _ = try exchange(port: port, Array("\u{16}\u{03}\u{01} not http\r\n\r\n".utf8))
-            let answer = try exchange(port: port, Array("GET /api/scene HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            _ = try await exchange(port: port, Array("\u{16}\u{03}\u{01} not http\r\n\r\n".utf8))
+            let answer = try await exchange(port: port, Array("GET /api/scene HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(answer.hasPrefix("HTTP/1.1 200"))
             #expect(answer.contains("\"exportFormats\":[\"gif\",\"mp4\",\"webp\"]"))
         }
@@ -87,14 +97,14 @@ func exchange(port: Int, _ bytes: [UInt8]) throws -> String {
     @Test func exportWritesTheFormatAsked() async throws {
         let scene = RecordingScene()
         try await withServer(scene: scene) { port in
-            func post(_ target: String) throws -> String {
-                try exchange(port: port, Array("POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+            func post(_ target: String) async throws -> String {
+                try await exchange(port: port, Array("POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
             }
-            let mp4 = try post("/api/export?format=mp4")
+            let mp4 = try await post("/api/export?format=mp4")
             #expect(mp4.hasPrefix("HTTP/1.1 200") && mp4.contains("wrote scene.mp4"))
-            let gif = try post("/api/export")
+            let gif = try await post("/api/export")
             #expect(gif.hasPrefix("HTTP/1.1 200") && gif.contains("wrote scene.gif"))
-            let bad = try post("/api/export?format=exe")
+            let bad = try await post("/api/export?format=exe")
             #expect(bad.hasPrefix("HTTP/1.1 400") && bad.contains("cannot export .exe"))
         }
         #expect(scene.exported == ["mp4", "gif"])

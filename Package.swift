@@ -57,6 +57,7 @@ let package = Package(
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "KineticCLI", dependencies: [
             "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",

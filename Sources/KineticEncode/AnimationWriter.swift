@@ -146,11 +146,13 @@ public final class AnimationWriter {
     private var webp: WebPAnimationEncoder?
     private var file: AtomicFile?
 
-    /// H.264 and VP9 are encoded on one thread whatever the machine: their bytes depend on
-    /// the thread count, and with 4 frame threads two runs of the same frames once gave
-    /// different MP4s on a loaded machine (a clean clone's `make test`). Rasterizing and
-    /// the YUV conversion still run in parallel.
+    /// Encoder threads, fixed whatever the machine: x264's and libvpx's bytes depend on the
+    /// thread count (not on timing). VP9 runs on one thread; x264 on 4 frame threads, which
+    /// keeps an MP4 render's wall time within ffmpeg's (which uses 1.5 per core) at the
+    /// same size and quality. Different MP4s of the same frames came from x264's AVX-512
+    /// code, not from its threads (see ``FFmpegEncoder/x264DeterminismOptions``).
     static let encoderThreads: Int32 = 1
+    static let x264Threads: Int32 = 4
 
     public init(path: String, format: AnimationFormat, width: Int, height: Int, frameCount: Int,
                 settings: AnimationSettings) throws(EncodeError) {
@@ -193,7 +195,9 @@ public final class AnimationWriter {
                                       "(change --scale, or use --pix-fmt yuv444p)")
             }
             s.muxer = "mp4"; s.encoder = "libx264"; s.pixelFormat = settings.pixelFormat.rawValue
+            s.threads = x264Threads
             s.encoderOptions = [("crf", String(settings.crf ?? 23)), ("preset", "medium")]
+                + FFmpegEncoder.x264DeterminismOptions
             // The index up front, so browsers start playing before the whole file arrives.
             s.muxerOptions = [("movflags", "+faststart")]
         case .webm:

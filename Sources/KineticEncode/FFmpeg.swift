@@ -202,6 +202,16 @@ final class FFmpegEncoder {
         return keys
     }
 
+    /// x264's options that make its bytes a function of the frames alone. x264 (core 164)
+    /// reads memory it never wrote in its AVX-512 code: on a CPU with AVX-512, the same
+    /// frames gave different bytes depending on what the heap held before (glibc's
+    /// MALLOC_PERTURB_ changed them, and so did earlier encodes in the process or the
+    /// threads' allocation order), whatever the thread count. Capped at AVX2 they never
+    /// change, and equal what an AVX2-only CPU writes. No effect elsewhere.
+    static var x264DeterminismOptions: [(String, String)] {
+        kinetic_cpu_has_avx512() != 0 ? [("x264-params", "asm=AVX2")] : []
+    }
+
     /// Frames per second as a fraction (exact for whole and decimal rates such as 29.97).
     static func rate(_ fps: Double) -> (num: Int32, den: Int32) {
         let q = av_d2q(fps, 1_000_000)

@@ -41,7 +41,8 @@ enum PreviewPage {
     <span id="file"></span>
     <span id="status"></span>
     <label><input type="checkbox" id="fit" checked> fit</label>
-    <button id="export">Export GIF</button>
+    <select id="exportFormat" title="the format the export writes next to the scene"><option value="gif">GIF</option></select>
+    <button id="export">Export</button>
     <span id="exportOut"></span>
   </header>
   <ul id="problems"></ul>
@@ -84,6 +85,13 @@ function applyState(state) {
   list.replaceChildren(...state.problems.map(p => { const li = document.createElement("li"); li.textContent = p; return li; }));
   $("status").textContent = state.problems.length ? state.problems.length + " problem(s): showing the last good render" : "";
   if (state.frameCount === undefined) return;
+  const formats = $("exportFormat"), chosen = formats.value;
+  if ([...formats.options].map(o => o.value).join() !== state.exportFormats.join()) {
+    formats.replaceChildren(...state.exportFormats.map(f => {
+      const o = document.createElement("option"); o.value = f; o.textContent = f.toUpperCase(); return o;
+    }));
+    if (state.exportFormats.includes(chosen)) formats.value = chosen;
+  }
   $("scrub").max = state.frameCount - 1;
   if (!old || old.generation !== state.generation) {
     // Keep the time when the scene changes.
@@ -231,7 +239,7 @@ $("bounds").onchange = () => { drawOverlay(); requestInspect(); };
 $("fit").onchange = layout;
 $("export").onclick = () => {
   $("exportOut").textContent = "exporting…";
-  fetch("/api/export", { method: "POST" })
+  fetch("/api/export?format=" + encodeURIComponent($("exportFormat").value), { method: "POST" })
     .then(r => r.json())
     .then(j => { $("exportOut").textContent = j.message || j.error; });
 };

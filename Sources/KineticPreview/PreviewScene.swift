@@ -12,8 +12,9 @@ public protocol PreviewScene: AnyObject {
     func png(frame index: Int, debug: Bool) throws -> [UInt8]
     /// `kinetic inspect --frame index`'s JSON.
     func inspect(frame index: Int) throws -> String
-    /// Writes the scene's GIF next to the scene file; returns what was written.
-    func export() throws -> String
+    /// Writes the scene as `format` (one of ``PreviewSceneInfo/exportFormats``) next to
+    /// the scene file, as `render SCENE -o NAME.format` does; returns what was written.
+    func export(format: String) throws -> String
 }
 
 /// What the page needs to lay out the player.
@@ -26,14 +27,18 @@ public struct PreviewSceneInfo: Sendable, Equatable {
     public var scale: Double
     /// The scene file and every asset it reads: watched for changes.
     public var files: [String]
+    /// The extensions the export button offers, the first the default (`gif`).
+    public var exportFormats: [String]
 
-    public init(fps: Double, frameCount: Int, width: Double, height: Double, scale: Double, files: [String]) {
+    public init(fps: Double, frameCount: Int, width: Double, height: Double, scale: Double, files: [String],
+                exportFormats: [String] = ["gif"]) {
         self.fps = fps
         self.frameCount = frameCount
         self.width = width
         self.height = height
         self.scale = scale
         self.files = files
+        self.exportFormats = exportFormats
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -13,7 +14,7 @@ import NIOCore
 ///   GET  /api/scene           timing, canvas, generation, problems (JSON)
 ///   GET  /api/frame/N.png     frame N as `render --frame N` writes it (?debug=1: `--debug`)
 ///   GET  /api/inspect/N       `inspect --frame N`'s JSON
-///   POST /api/export          writes the scene's GIF next to it
+///   POST /api/export?format=F writes the scene as F (gif, the default; mp4, webm, …) next to it
 ///   GET  /files/PATH          a file under the scene's folder (no folders, no `..`)
 ///   GET  /ws                  WebSocket: the state JSON each time the scene reloads
 public struct PreviewServer: Sendable {
@@ -52,14 +53,18 @@ public struct PreviewServer: Sendable {
         let hub = self.hub
         let app = Application(
             router: router(),
-            server: .http1WebSocketUpgrade { request, _, _ in
-                guard request.path == "/ws" else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    let id = await hub.add(outbound)
-                    // The page sends nothing; reading until it closes keeps the socket served.
-                    do { for try await _ in inbound {} } catch {}
-                    await hub.remove(id)
-                }
+            server: HTTPServerBuilder { responder in
+                AnswersMalformedRequests(base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, configuration: .init()
+                ) { request, _, _ in
+                    guard request.path == "/ws" else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        let id = await hub.add(outbound)
+                        // The page sends nothing; reading until it closes keeps the socket served.
+                        do { for try await _ in inbound {} } catch {}
+                        await hub.remove(id)
+                    }
+                })
             },
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? 0) },
@@ -100,8 +105,9 @@ public struct PreviewServer: Sendable {
             }
             return Self.reply(await session.inspect(frame: index), type: "application/json")
         }
-        router.post("/api/export") { _, _ in
-            switch await session.export() {
+        router.post("/api/export") { request, _ in
+            let format = request.uri.queryParameters.get("format") ?? "gif"
+            switch await session.export(format: format) {
             case .success(let message): return Self.response(.ok, PreviewSession.json(["message": message]), type: "application/json")
             case .failure(let failure): return Self.reply(.failure(failure), type: "application/json")
             }
@@ -131,6 +137,7 @@ public struct PreviewServer: Sendable {
         case .success(let bytes): response(.ok, bytes, type: type)
         case .failure(.notFound(let message)): problem(.notFound, message)
         case .failure(.failed(let message)): problem(.unprocessableContent, message)
+        case .failure(.invalid(let message)): problem(.badRequest, message)
         }
     }
 

@@ -78,6 +78,7 @@ public final class PreviewSession: @unchecked Sendable {
                 state["width"] = info.width
                 state["height"] = info.height
                 state["scale"] = info.scale
+                state["exportFormats"] = info.exportFormats
             }
             return Self.json(state)
         }
@@ -88,6 +89,8 @@ public final class PreviewSession: @unchecked Sendable {
         case notFound(String)
         /// Rendering failed (a simulation that blew up): the scene's problem (422).
         case failed(String)
+        /// The request asked for something the scene does not offer (400).
+        case invalid(String)
     }
 
     /// Frame `index` as PNG, from the cache or rendered now.
@@ -122,11 +125,15 @@ public final class PreviewSession: @unchecked Sendable {
         }
     }
 
-    /// Writes the scene's GIF next to it.
-    public func export() async -> Result<String, FrameFailure> {
+    /// Writes the scene as `format` (GIF, or another of the scene's export formats) next to it.
+    public func export(format: String) async -> Result<String, FrameFailure> {
         await run { [self] in
             guard let scene else { return .failure(.notFound("the scene has not loaded")) }
-            do { return .success(try scene.export()) } catch { return .failure(.failed("\(error)")) }
+            let formats = scene.info.exportFormats
+            guard formats.contains(format) else {
+                return .failure(.invalid("cannot export .\(format); the formats are \(formats.joined(separator: ", "))"))
+            }
+            do { return .success(try scene.export(format: format)) } catch { return .failure(.failed("\(error)")) }
         }
     }
 

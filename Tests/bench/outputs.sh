@@ -4,7 +4,7 @@
 #
 # 1. MP4: kinetic's whole render (simulate + rasterize + encode) against ffmpeg's libx264
 #    encode alone of the very PNG frames kinetic wrote, same CRF (23) and preset (medium);
-#    wall time, size and PSNR (RGB, against the PNG frames) as ratios of one run.
+#    wall time, size, PSNR and SSIM (RGB, against the PNG frames) as ratios of one run.
 # 2. WebP: kinetic's whole render against img2webp on the same frames, both lossless at
 #    method 4 (img2webp's defaults) and both lossy at quality 75.
 # 3. Per format, three gallery scenes: size, kinetic's wall time, PSNR against the PNG
@@ -43,7 +43,9 @@ ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
 kib() { python3 -c "import os, sys; print(f'{os.path.getsize(sys.argv[1]) / 1024:.0f}')" "$1"; }
 
 # psnr FILE FRAMES_DIR FPS [DECODER…] — mean PSNR (RGB) of FILE's frames against the PNG
-# frames; identical frames count as 100 dB.
+# frames; identical frames count as 100 dB. Both sides go to RGB through ffmpeg's own
+# conversion, each video by the matrix its stream is tagged with (kinetic's BT.709,
+# ffmpeg's untagged BT.601), so neither is judged by the other's conversion.
 psnr() {
     local file=$1 dir=$2 fps=$3; shift 3
     local log=psnr-$(basename "$file").log
@@ -52,8 +54,16 @@ psnr() {
     python3 - "$log" <<'PY'
 import re, sys
 vals = [min(100.0, float(v)) for v in re.findall(r'psnr_avg:(\S+)', open(sys.argv[1]).read())]
-print(f"{sum(vals) / len(vals):.2f}" if vals else "n/a")
+print(f"{sum(vals) / len(vals):.3f}" if vals else "n/a")
 PY
+}
+
+# ssim FILE FRAMES_DIR FPS — mean SSIM (RGB, ffmpeg's "All") against the PNG frames.
+ssim() {
+    local file=$1 dir=$2 fps=$3
+    ffmpeg -i "$file" -framerate "$fps" -i "$dir/frame-%04d.png" \
+        -lavfi "[0:v]format=rgb24[a];[1:v]format=rgb24[b];[a][b]ssim" -f null - 2>&1 |
+        sed -n 's/.*All:\([0-9.]*\).*/\1/p' | tail -1
 }
 
 # The scene's fps: `kinetic plan` knows the frame count, the scene file the rate.
@@ -84,6 +94,7 @@ done
 T_mp4=$(python3 -c "print(min($T_mp4_1, $T_mp4_2))"); T_ffx264=$(python3 -c "print(min($T_ffx264_1, $T_ffx264_2))")
 C_mp4=$(python3 -c "print(min($C_mp4_1, $C_mp4_2))"); C_ffx264=$(python3 -c "print(min($C_ffx264_1, $C_ffx264_2))")
 p_mp4=$(psnr kinetic.mp4 frames "$fps"); p_ffx264=$(psnr ffmpeg.mp4 frames "$fps")
+s_mp4=$(ssim kinetic.mp4 frames "$fps"); s_ffx264=$(ssim ffmpeg.mp4 frames "$fps")
 timed mp4x4 "$kinetic" render "$scene" -o kinetic-4x.mp4 --quiet \
     --duration "$(python3 -c "print($frames * 4 / $fps)")"
 
@@ -100,17 +111,17 @@ cat <<EOF
 
 Load average (1, 5, 15 min) after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown).
 
-| run | wall s | CPU s | peak RSS MiB | KiB | PSNR dB |
-| --- | ---: | ---: | ---: | ---: | ---: |
-| kinetic render → MP4 (crf 23, medium; whole render) | $T_mp4 | $C_mp4 | $M_mp4_2 | $(kib kinetic.mp4) | $p_mp4 |
-| ffmpeg libx264 (crf 23, medium; PNG frames → MP4, encode alone) | $T_ffx264 | $C_ffx264 | $M_ffx264_2 | $(kib ffmpeg.mp4) | $p_ffx264 |
+| run | wall s | CPU s | peak RSS MiB | KiB | PSNR dB | SSIM |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| kinetic render → MP4 (crf 23, medium; whole render) | $T_mp4 | $C_mp4 | $M_mp4_2 | $(kib kinetic.mp4) | $p_mp4 | $s_mp4 |
+| ffmpeg libx264 (crf 23, medium; PNG frames → MP4, encode alone) | $T_ffx264 | $C_ffx264 | $M_ffx264_2 | $(kib ffmpeg.mp4) | $p_ffx264 | $s_ffx264 |
 | kinetic render → MP4, 4× frames | $T_mp4x4 | $C_mp4x4 | $M_mp4x4 | $(kib kinetic-4x.mp4) | |
 | kinetic render → WebP lossless (whole render) | $T_webp | $C_webp | $M_webp | $(kib kinetic.webp) | lossless |
 | img2webp -lossless -m 4 (PNG frames → WebP) | $T_img2webp | $C_img2webp | $M_img2webp | $(kib img2webp.webp) | lossless |
 | kinetic render → WebP --quality 75 | $T_webpq | $C_webpq | $M_webpq | $(kib kinetic-q75.webp) | |
 | img2webp -lossy -q 75 -m 4 | $T_img2webpq | $C_img2webpq | $M_img2webpq | $(kib img2webp-q75.webp) | |
 
-- MP4, kinetic ÷ ffmpeg: wall time $(ratio "$T_mp4" "$T_ffx264")×, CPU time $(ratio "$C_mp4" "$C_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.2f}')") dB; peak RSS 4× frames ÷ 1×: $(ratio "$M_mp4x4" "$M_mp4_2")×
+- MP4, kinetic ÷ ffmpeg: wall time $(ratio "$T_mp4" "$T_ffx264")×, CPU time $(ratio "$C_mp4" "$C_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.3f}')") dB, SSIM $(python3 -c "print(f'{$s_mp4 - $s_ffx264:+.4f}')"); peak RSS 4× frames ÷ 1×: $(ratio "$M_mp4x4" "$M_mp4_2")×
 - WebP lossless, kinetic ÷ img2webp: wall time $(ratio "$T_webp" "$T_img2webp")×, CPU time $(ratio "$C_webp" "$C_img2webp")×, size $(ratio "$(stat -c %s kinetic.webp)" "$(stat -c %s img2webp.webp)")×; lossy q75: wall $(ratio "$T_webpq" "$T_img2webpq")×, size $(ratio "$(stat -c %s kinetic-q75.webp)" "$(stat -c %s img2webp-q75.webp)")×
 EOF
 

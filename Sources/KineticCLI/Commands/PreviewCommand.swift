@@ -12,7 +12,8 @@ struct PreviewCommand: ParsableCommand {
         a scrubber with frame and time, play/pause at the scene's fps, loop, step
         ±1 frame (arrow keys), speed 0.25×/1×, the physics debug overlay, layer
         bounds, a layer list that outlines the chosen layer and shows its `inspect`
-        JSON, and an export button that writes the scene's GIF next to it.
+        JSON, and an export button that writes the scene as GIF, APNG, WebP, MP4,
+        WebM or MOV next to it (as `render -o NAME.gif` and the like would).
 
         Frames are rendered on demand exactly as `render --frame N` renders them
         and kept in a cache of at most --cache-mb megabytes. When the scene file or

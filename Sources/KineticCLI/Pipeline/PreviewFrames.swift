@@ -67,7 +67,8 @@ final class PreviewFrames: PreviewScene {
     var info: PreviewSceneInfo {
         PreviewSceneInfo(fps: scene.settings.fps, frameCount: scene.frameCount,
                          width: scene.settings.size.width, height: scene.settings.size.height,
-                         scale: scene.settings.scale, files: [path] + scene.assets.sorted())
+                         scale: scene.settings.scale, files: [path] + scene.assets.sorted(),
+                         exportFormats: AnimationFormat.allCases.map(\.rawValue))
     }
 
     func png(frame index: Int, debug: Bool) throws -> [UInt8] {
@@ -86,15 +87,18 @@ final class PreviewFrames: PreviewScene {
         return InspectReport.json(for: tree, items: plain.clock.itemStates)
     }
 
-    /// The GIF `render SCENE -o NAME.gif` writes, next to the scene.
-    func export() throws -> String {
+    /// The file `render SCENE -o NAME.FORMAT` writes (GIF, APNG, WebP, MP4, WebM or MOV),
+    /// next to the scene.
+    func export(format name: String) throws -> String {
+        guard let format = AnimationFormat(rawValue: name) else { throw EncodeError.invalidOptions(reason: "no format .\(name)") }
         var scene = self.scene
-        if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: .gif, fpsGiven: false) { Terminal.warning(warning) }
+        if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: format, fpsGiven: false) { Terminal.warning(warning) }
         let renderer = try SceneRenderer(scene: scene, limits: limits, jobs: ProcessInfo.processInfo.activeProcessorCount,
                                          showsProgress: false)
-        let output = ((path as NSString).deletingPathExtension) + ".gif"
+        let output = ((path as NSString).deletingPathExtension) + "." + format.rawValue
         let frames = try renderer.frames(nil)
-        try renderer.renderGIF(frames: frames, to: output, loopCount: 0)
+        try renderer.renderAnimation(frames: frames, to: output, format: format,
+                                     settings: AnimationSettings(fps: renderer.fps, loopCount: 0))
         return "wrote \(output) (\(frames.count) frames, \(RenderCommand.fileSize(output)))"
     }
 }

@@ -40,7 +40,7 @@ import Testing
         #expect(gif.delays == delays)
         #expect(gif.disposals.allSatisfy { $0 == DISPOSE_DO_NOT })
         // The transparent index follows the frame's colours in the smallest table that fits.
-        for (t, n) in zip(gif.transparentIndices, gif.colorCounts) {
+        for (t, n) in zip(gif.transparentIndices, gif.tableSizes) {
             #expect(t < n && n <= 256 && n.nonzeroBitCount == 1 && (n == 2 || Int(t) >= n / 2))
         }
         for (i, canvas) in gif.canvases.enumerated() {
@@ -57,13 +57,16 @@ import Testing
             #expect(e.mean <= 3, "frame \(i): mean error \(e.mean)")
         }
         // NETSCAPE2.0 loop extension directly after the 13-byte header + screen descriptor
-        // (no global colour table with per-frame palettes): loop count 3, little-endian.
+        // and the global colour table (the first frame's colours, 3 bytes an entry, its
+        // size 2^(n+1) in the descriptor's low bits): loop count 3, little-endian.
         let bytes = try #require(FileManager.default.contents(atPath: folder + "/r.gif")).map { $0 }
         #expect(Array(bytes[0..<6]) == Array("GIF89a".utf8))
-        #expect(bytes[10] & 0x80 == 0)
-        #expect(Array(bytes[13..<16]) == [0x21, 0xFF, 0x0B])
-        #expect(Array(bytes[16..<27]) == Array("NETSCAPE2.0".utf8))
-        #expect(Array(bytes[27..<32]) == [3, 1, 3, 0, 0])
+        #expect(bytes[10] & 0x80 != 0)
+        let table = 3 * (2 << Int(bytes[10] & 7))
+        #expect(table == 3 * gif.globalColorCount && gif.colorCounts[0] == 0)
+        #expect(Array(bytes[(13 + table)..<(16 + table)]) == [0x21, 0xFF, 0x0B])
+        #expect(Array(bytes[(16 + table)..<(27 + table)]) == Array("NETSCAPE2.0".utf8))
+        #expect(Array(bytes[(27 + table)..<(32 + table)]) == [3, 1, 3, 0, 0])
         #expect(bytes.last == 0x3B)
     }
 

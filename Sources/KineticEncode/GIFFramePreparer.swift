@@ -122,12 +122,15 @@ public enum GIFFramePreparer {
         }
     }
 
-    /// The pixels the palette is built from: above 256 × 256 pixels, every second pixel of
-    /// every second row. Building the histogram (with libimagequant's edge and noise maps)
-    /// costs more than remapping at speeds ≤ 7; a quarter of a smooth rendered image has
-    /// nearly the same colours, and every pixel is still remapped with dithering.
+    /// The pixels the palette is built from: when more than 256 × 256 of them changed
+    /// (are opaque), every second pixel of every second row. Building the histogram (with
+    /// libimagequant's edge and noise maps) costs about as much as remapping; a quarter
+    /// of a smooth rendered image has nearly the same colours, and every pixel is still
+    /// remapped. Fewer changed pixels are all used: a large rectangle of which only thin
+    /// antialiased edges changed (flow-menu) lost most edge colours to the sample, which
+    /// doubled the frame's error.
     static func paletteSample(_ rgba: [UInt8], width: Int, height: Int) -> (rgba: [UInt8], width: Int, height: Int) {
-        guard width * height > 256 * 256, width >= 2, height >= 2 else { return (rgba, width, height) }
+        guard width >= 2, height >= 2, opaqueCount(rgba, atLeast: 256 * 256 + 1) else { return (rgba, width, height) }
         let w = width / 2, h = height / 2
         let sample = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, initialized in
             rgba.withUnsafeBytes { src in
@@ -176,6 +179,19 @@ public enum GIFFramePreparer {
             .map { word, _ in
                 withUnsafeBytes(of: word) { b in ImageQuant.Entry(r: b[0], g: b[1], b: b[2], a: 255) }
             }
+    }
+
+    /// Whether `rgba` has at least `count` opaque (alpha ≠ 0) pixels.
+    static func opaqueCount(_ rgba: [UInt8], atLeast count: Int) -> Bool {
+        guard rgba.count / 4 >= count else { return false }
+        var seen = 0
+        return rgba.withUnsafeBufferPointer { p in
+            for i in stride(from: 3, to: p.count, by: 4) where p[i] != 0 {
+                seen += 1
+                if seen >= count { return true }
+            }
+            return false
+        }
     }
 
     static func hasTransparentPixel(_ rgba: [UInt8]) -> Bool {

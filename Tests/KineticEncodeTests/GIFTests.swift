@@ -136,6 +136,32 @@ import Testing
         #expect(worst <= 32)
     }
 
+    /// A large rectangle of which few pixels changed builds its palette from all of them:
+    /// 240 distinct colours, one on every row at an odd x (which a 2 × 2 sample never
+    /// sees), spread over 300 × 240 pixels, all come out exact.
+    @Test func sparseChangesInALargeRectangleKeepTheirColours() throws {
+        let (w, h) = (300, 240)
+        var first = PixelImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { Synthetic.put(&first, x, y, r: 0.5, g: 0.5, b: 0.5, a: 1) } }
+        var second = first
+        var changed: [(x: Int, y: Int, rgb: [UInt8])] = []
+        for k in 0..<240 {
+            let x = 1 + 2 * ((k * 37) % 150), y = k
+            let rgb = [UInt8(k), UInt8(255 - k), UInt8((k * 7) % 256)]
+            Synthetic.put(&second, x, y, r: Double(rgb[0]) / 255, g: Double(rgb[1]) / 255, b: Double(rgb[2]) / 255, a: 1)
+            changed.append((x, y, rgb))
+        }
+        #expect(Set(changed.map { $0.y * w + $0.x }).count == 240)
+        let frame = try GIFFramePreparer.prepare(second, previous: first, options: GIFOptions())
+        #expect(frame.rect.width * frame.rect.height > 256 * 256)
+        let palette = try #require(frame.localPalette)
+        for p in changed {
+            let index = frame.indices[(p.y - frame.rect.y) * frame.rect.width + p.x - frame.rect.x]
+            let c = palette[Int(index)]
+            #expect([c.red, c.green, c.blue] == p.rgb, "pixel \(p.x),\(p.y)")
+        }
+    }
+
     @Test func transparentBackgroundKeepsCoverageAndReplacesFrames() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

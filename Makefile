@@ -72,7 +72,8 @@ fuzz: build
 golden: build
 	$(KINETIC) golden update
 
-## bench: kinetic vs ffmpeg and ImageMagick on the same frames (Tests/bench/run.sh)
+## bench: kinetic vs ffmpeg, ImageMagick and Pillow on the same frames (Tests/bench/run.sh;
+## GIF_BENCH_SCENES=all for the GIF table of every gallery scene, see Tests/bench/gif.sh)
 bench: build
 	KINETIC=$(KINETIC) bash Tests/bench/run.sh
 

@@ -10,8 +10,10 @@ struct GifEncoder: ~Copyable {
     private let sink: UnsafeMutablePointer<[UInt8]>
 
     /// Starts a GIF89a stream: screen descriptor (with `globalPalette` as the global
-    /// colour table, if any) followed by the NETSCAPE2.0 looping extension.
-    init(width: Int, height: Int, globalPalette: [GIFColor]?, loopCount: Int) throws(EncodeError) {
+    /// colour table of `tableSize` entries, a power of two from 2 to 256, if any)
+    /// followed by the NETSCAPE2.0 looping extension.
+    init(width: Int, height: Int, globalPalette: [GIFColor]?, tableSize: Int,
+         loopCount: Int) throws(EncodeError) {
         sink = .allocate(capacity: 1)
         sink.initialize(to: [])
         var error: Int32 = 0
@@ -23,7 +25,7 @@ struct GifEncoder: ~Copyable {
         }, &error)
         guard let gif = handle else { throw Self.failure(error) }
         EGifSetGifVersion(gif, true)
-        let colorMap = globalPalette.map { Self.makeColorMap($0, size: 256) }
+        let colorMap = globalPalette.map { Self.makeColorMap($0, size: tableSize) }
         defer { if let colorMap { GifFreeMapObject(colorMap) } }
         guard EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, colorMap ?? nil) == GIF_OK else {
             throw Self.failure(gif.pointee.Error)

@@ -75,7 +75,9 @@ import Testing
     }
 
     /// Colour tables hold the frame's colours plus the transparent index, rounded up to a
-    /// power of two; colours that skipping left unused are dropped.
+    /// power of two; colours that skipping left unused are dropped. The first frame's
+    /// table is the global one, and a later frame whose colours are all in it (here the
+    /// empty frame 3) has no table of its own.
     @Test func colourTableIsTheSmallestPowerOfTwo() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -94,8 +96,9 @@ import Testing
         try writer.write(wide, delayCentiseconds: 2)
         try writer.finish()
         let gif = try DecodedGIF(path: path)
-        #expect(gif.colorCounts == [4, 4, 2, 2, 8])
-        #expect(gif.transparentIndices == [3, 2, 1, 0, 4])
+        #expect(gif.globalColorCount == 4)
+        #expect(gif.colorCounts == [0, 4, 2, 0, 8])
+        #expect(gif.transparentIndices == [3, 2, 1, 3, 4])
         #expect(gif.rects[1] == GIFRect(x: 2, y: 0, width: 2, height: 1))
         func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
         #expect(greys(gif.canvases[2]) == [11, 20, 31, 40])
@@ -103,6 +106,50 @@ import Testing
         // The header's 256-colour sizes are gone: each table is 3 bytes an entry.
         let bytes = try #require(FileManager.default.contents(atPath: path)).count
         #expect(bytes < 500)
+    }
+
+    /// A frame drawing only colours of the first frame (in another order) refers to the
+    /// global colour table instead of carrying its own, and decodes to exactly those colours.
+    @Test func frameWithTheFirstFramesColoursUsesTheGlobalTable() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/g.gif"
+        let writer = try GIFWriter(path: path, width: 4, height: 1, options: GIFOptions())
+        let row = GIFRect(x: 0, y: 0, width: 4, height: 1)
+        try writer.write(Self.greyFrame([10, 20, 30, 40], at: row), delayCentiseconds: 2)
+        try writer.write(Self.greyFrame([30, 10, 40, 20], at: row), delayCentiseconds: 3)
+        try writer.write(Self.greyFrame([30, 10, 40, 50], at: row), delayCentiseconds: 4)
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
+        #expect(gif.globalColorCount == 8)  // 4 colours + the transparent index → 8
+        #expect(gif.colorCounts == [0, 0, 2])  // 50 is new: a local table (1 colour + transparent)
+        #expect(greys(gif.canvases[1]) == [30, 10, 40, 20])
+        #expect(greys(gif.canvases[2]) == [30, 10, 40, 50])
+        #expect(gif.delays == [2, 3, 4])
+    }
+
+    /// With tolerance 0 a changed pixel is still left transparent when what is displayed
+    /// is closer to its new colour than the palette colour it would be drawn with.
+    @Test func pixelIsNotRedrawnWithAWorseColour() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/w.gif"
+        let writer = try GIFWriter(path: path, width: 2, height: 1, options: GIFOptions(tolerance: 0))
+        let row = GIFRect(x: 0, y: 0, width: 2, height: 1)
+        try writer.write(Self.greyFrame([100, 100], at: row), delayCentiseconds: 2)
+        // Sources 102 and 120, both quantized to 110: 102 is 2 levels from the displayed
+        // 100 but 8 from 110, so it stays; 120 is 20 from 100 and 10 from 110: redrawn.
+        try writer.write(PreparedGIFFrame(rect: row, indices: [0, 0],
+                                          localPalette: [GIFColor(red: 110, green: 110, blue: 110)],
+                                          disposal: .doNotDispose,
+                                          sourcePixels: [102, 102, 102, 255, 120, 120, 120, 255]),
+                         delayCentiseconds: 2)
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
+        #expect(greys(gif.canvases[1]) == [100, 110])
+        #expect(gif.rects[1] == GIFRect(x: 1, y: 0, width: 1, height: 1))
     }
 
     /// An out-of-palette index is an error, not a crash.
@@ -158,7 +205,7 @@ import Testing
         } }
     }
 
-    /// Only runs of 8 or more identical opaque pixels count, covering ≥ 1 % of the pixels.
+    /// Only runs of 8 or more identical opaque pixels count, covering ≥ 5 % of the pixels.
     @Test func dominantColoursAreLongRuns() {
         // 100 × 2 pixels: row 0 = 50 × A then 50 alternating B/C; row 1 = 7 × D, 93 × A.
         func px(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) -> [UInt8] { [r, g, b, a] }

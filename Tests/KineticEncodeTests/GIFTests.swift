@@ -40,7 +40,7 @@ import Testing
         #expect(gif.delays == delays)
         #expect(gif.disposals.allSatisfy { $0 == DISPOSE_DO_NOT })
         // The transparent index follows the frame's colours in the smallest table that fits.
-        for (t, n) in zip(gif.transparentIndices, gif.colorCounts) {
+        for (t, n) in zip(gif.transparentIndices, gif.tableSizes) {
             #expect(t < n && n <= 256 && n.nonzeroBitCount == 1 && (n == 2 || Int(t) >= n / 2))
         }
         for (i, canvas) in gif.canvases.enumerated() {
@@ -57,13 +57,16 @@ import Testing
             #expect(e.mean <= 3, "frame \(i): mean error \(e.mean)")
         }
         // NETSCAPE2.0 loop extension directly after the 13-byte header + screen descriptor
-        // (no global colour table with per-frame palettes): loop count 3, little-endian.
+        // and the global colour table (the first frame's colours, 3 bytes an entry, its
+        // size 2^(n+1) in the descriptor's low bits): loop count 3, little-endian.
         let bytes = try #require(FileManager.default.contents(atPath: folder + "/r.gif")).map { $0 }
         #expect(Array(bytes[0..<6]) == Array("GIF89a".utf8))
-        #expect(bytes[10] & 0x80 == 0)
-        #expect(Array(bytes[13..<16]) == [0x21, 0xFF, 0x0B])
-        #expect(Array(bytes[16..<27]) == Array("NETSCAPE2.0".utf8))
-        #expect(Array(bytes[27..<32]) == [3, 1, 3, 0, 0])
+        #expect(bytes[10] & 0x80 != 0)
+        let table = 3 * (2 << Int(bytes[10] & 7))
+        #expect(table == 3 * gif.globalColorCount && gif.colorCounts[0] == 0)
+        #expect(Array(bytes[(13 + table)..<(16 + table)]) == [0x21, 0xFF, 0x0B])
+        #expect(Array(bytes[(16 + table)..<(27 + table)]) == Array("NETSCAPE2.0".utf8))
+        #expect(Array(bytes[(27 + table)..<(32 + table)]) == [3, 1, 3, 0, 0])
         #expect(bytes.last == 0x3B)
     }
 
@@ -131,6 +134,32 @@ import Testing
         // A 2-D gradient of 300 × 240 colours in 254 entries: cells of about 19 × 15
         // pixels, about 16 levels per channel across; dithering adds up to about a cell.
         #expect(worst <= 32)
+    }
+
+    /// A large rectangle of which few pixels changed builds its palette from all of them:
+    /// 240 distinct colours, one on every row at an odd x (which a 2 × 2 sample never
+    /// sees), spread over 300 × 240 pixels, all come out exact.
+    @Test func sparseChangesInALargeRectangleKeepTheirColours() throws {
+        let (w, h) = (300, 240)
+        var first = PixelImage(width: w, height: h)
+        for y in 0..<h { for x in 0..<w { Synthetic.put(&first, x, y, r: 0.5, g: 0.5, b: 0.5, a: 1) } }
+        var second = first
+        var changed: [(x: Int, y: Int, rgb: [UInt8])] = []
+        for k in 0..<240 {
+            let x = 1 + 2 * ((k * 37) % 150), y = k
+            let rgb = [UInt8(k), UInt8(255 - k), UInt8((k * 7) % 256)]
+            Synthetic.put(&second, x, y, r: Double(rgb[0]) / 255, g: Double(rgb[1]) / 255, b: Double(rgb[2]) / 255, a: 1)
+            changed.append((x, y, rgb))
+        }
+        #expect(Set(changed.map { $0.y * w + $0.x }).count == 240)
+        let frame = try GIFFramePreparer.prepare(second, previous: first, options: GIFOptions())
+        #expect(frame.rect.width * frame.rect.height > 256 * 256)
+        let palette = try #require(frame.localPalette)
+        for p in changed {
+            let index = frame.indices[(p.y - frame.rect.y) * frame.rect.width + p.x - frame.rect.x]
+            let c = palette[Int(index)]
+            #expect([c.red, c.green, c.blue] == p.rgb, "pixel \(p.x),\(p.y)")
+        }
     }
 
     @Test func transparentBackgroundKeepsCoverageAndReplacesFrames() throws {

@@ -57,6 +57,10 @@ struct DecodedGIF {
     var transparentIndices: [Int32] = []
     /// Entries in each frame's local colour table (0 when it uses the global one).
     var colorCounts: [Int] = []
+    /// Entries in the global colour table (0 when there is none).
+    var globalColorCount = 0
+    /// Entries in the table each frame's indices refer to (local, else global).
+    var tableSizes: [Int] { colorCounts.map { $0 == 0 ? globalColorCount : $0 } }
 
     init(path: String) throws {
         var error: Int32 = 0
@@ -64,6 +68,7 @@ struct DecodedGIF {
         defer { DGifCloseFile(gif, &error) }
         guard DGifSlurp(gif) == GIF_OK else { throw DecodeFailure(code: gif.pointee.Error) }
         width = Int(gif.pointee.SWidth); height = Int(gif.pointee.SHeight)
+        globalColorCount = Int(gif.pointee.SColorMap?.pointee.ColorCount ?? 0)
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<Int(gif.pointee.ImageCount) {
             let image = gif.pointee.SavedImages[i]

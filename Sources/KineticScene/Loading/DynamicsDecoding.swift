@@ -133,7 +133,7 @@ struct DynamicsDecoder {
         guard let decoded else { return nil }
         // The animator's own checks, here with the key's location: `validate` refuses
         // what a render would.
-        do { try DynamicAnimator.checkValues(of: decoded) } catch {
+        do { try DynamicBehavior(id: id, begin: begin, end: end, decoded).validate() } catch {
             guard case .invalidValue(let key, let reason) = error else { return nil }
             let top = String(key.prefix { $0 != "." })
             let candidates = [top] + (Self.writtenAs[top] ?? [])
@@ -185,7 +185,7 @@ struct DynamicsDecoder {
                 let reason = switch error {
                 case .unknownProperty(_, let known):
                     "a behavior's expressions are set at every step, and it can change only \(known.joined(separator: ", "))"
-                case .wrongValue: "\(error)"
+                case .wrongValue, .outOfRange: "\(error)"
                 }
                 field.report("not yet supported: an expression for '\(key)' (\(reason))")
                 ok = false
@@ -253,8 +253,8 @@ struct DynamicsDecoder {
                 f.report("'\(name)': a dynamic item's center " + Self.physicsRangeMessage)
                 return nil
             }
-            if !(w >= 0.001 && h >= 0.001 && w <= DynamicAnimator.largestValue && h <= DynamicAnimator.largestValue) {
-                f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicAnimator.largestValue)) pt")
+            if !(w >= 0.001 && h >= 0.001 && w <= DynamicsLimits.largestValue && h <= DynamicsLimits.largestValue) {
+                f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicsLimits.largestValue)) pt")
                 return nil
             }
         }
@@ -262,8 +262,8 @@ struct DynamicsDecoder {
     }
 
     /// The animator's range for coordinates and vectors (Chipmunk keeps its precision there).
-    static func isWithinPhysicsRange(_ v: Double) -> Bool { v.isFinite && abs(v) <= DynamicAnimator.largestValue }
-    static let physicsRangeMessage = "must be finite and within ±\(Int(DynamicAnimator.largestValue))"
+    static func isWithinPhysicsRange(_ v: Double) -> Bool { v.isFinite && abs(v) <= DynamicsLimits.largestValue }
+    static let physicsRangeMessage = "must be finite and within ±\(Int(DynamicsLimits.largestValue))"
 
     /// `items: [a, b]` (required, every id a layer).
     private func items(_ m: Mapping) -> [String]? {

@@ -58,9 +58,9 @@ enum ChipmunkShapeTag: Hashable {
     }
 }
 
-/// Which shapes collide (a shape's set of collision groups): two shapes collide when
-/// their sets share a group. The animator gives each live collision behavior a group for
-/// its items (mode `.items`) and one for its items with its boundaries (`.boundaries`).
+/// A set of collision groups. The animator gives each live collision behavior a group
+/// for its items (mode `.items`: two items collide when they share one) and one for its
+/// boundaries (`.boundaries`: an item collides with a boundary whose group it is in).
 struct CollisionGroups: Equatable {
     /// Bit k of word k / 64 = member of group k.
     private(set) var words: [UInt64] = []
@@ -76,11 +76,12 @@ struct CollisionGroups: Equatable {
         zip(words, other.words).contains { $0 & $1 != 0 }
     }
 
-    /// The groups as a Chipmunk category bitmask, when they all fit its 32 bits.
+    /// The groups as bits of a Chipmunk bitmask, when they fit its 31 low bits (the top
+    /// one marks items, see `setCollisionGroups`).
     var bitmask: UInt32? {
         guard words.dropFirst().allSatisfy({ $0 == 0 }) else { return nil }
         let w = words.first ?? 0
-        return w <= UInt64(UInt32.max) ? UInt32(w) : nil
+        return w < 1 << 31 ? UInt32(w) : nil
     }
 }
 
@@ -123,9 +124,10 @@ final class ChipmunkSpace {
     private var nextHandle = 0
     /// The boundary tag of each boundary handle.
     private var boundaryTags: [Int: Int] = [:]
-    /// Each shape's collision groups, for the callback filter (more groups than a
-    /// Chipmunk bitmask holds).
+    /// Each item's item groups and boundary groups, each boundary's group, for the
+    /// callback filter (more groups than a Chipmunk bitmask holds).
     private var itemGroups: [CollisionGroups] = []
+    private var itemBoundaryGroups: [CollisionGroups] = []
     private var boundaryGroups: [Int: CollisionGroups] = [:]
     /// Whether the collision callbacks decide which shapes collide (more than 32 groups),
     /// instead of Chipmunk's shape filters.
@@ -200,7 +202,7 @@ final class ChipmunkSpace {
     private func begin(_ arbiter: OpaquePointer) -> Bool {
         guard let (a, b) = Self.tags(arbiter) else { return true }
         if filtersInCallbacks {
-            guard groups(a).intersects(groups(b)) else { return false }
+            guard collide(a, b) else { return false }
             acceptedArbiters.insert(arbiter)
         }
         if reportsContacts { contacts.append(ChipmunkContact(a: a, b: b, began: true)) }
@@ -209,7 +211,7 @@ final class ChipmunkSpace {
 
     private func collides(_ arbiter: OpaquePointer) -> Bool {
         guard let (a, b) = Self.tags(arbiter) else { return true }
-        return groups(a).intersects(groups(b))
+        return collide(a, b)
     }
 
     private func separate(_ arbiter: OpaquePointer) {
@@ -218,33 +220,42 @@ final class ChipmunkSpace {
         contacts.append(ChipmunkContact(a: a, b: b, began: false))
     }
 
-    private func groups(_ tag: ChipmunkShapeTag) -> CollisionGroups {
-        switch tag {
-        case .item(let i): return itemGroups[i]
-        case .boundary(let b): return boundaryGroups[b] ?? .none
+    private func collide(_ a: ChipmunkShapeTag, _ b: ChipmunkShapeTag) -> Bool {
+        switch (a, b) {
+        case (.item(let i), .item(let j)): return itemGroups[i].intersects(itemGroups[j])
+        case (.item(let i), .boundary(let t)), (.boundary(let t), .item(let i)):
+            return itemBoundaryGroups[i].intersects(boundaryGroups[t] ?? .none)
+        case (.boundary, .boundary): return false
         }
     }
 
-    /// Says which shapes collide: items by index, boundaries by handle (absent = none).
-    /// Chipmunk's shape filters do it while the groups fit a 32-bit mask (the broad phase
-    /// then drops the other pairs before any callback); beyond, the callbacks do.
-    func setCollisionGroups(items: [CollisionGroups], boundaries byHandle: [Int: CollisionGroups]) {
+    /// Says which shapes collide: each item's item groups and boundary groups (by item
+    /// index), each boundary's group (by handle; absent = none). Chipmunk's shape filters
+    /// do it while the groups fit 31 bits — an item's categories are its item groups and
+    /// bit 31, its mask its item and boundary groups; a boundary's category is its group,
+    /// its mask everything — so the broad phase drops the other pairs before any callback;
+    /// beyond, the callbacks do.
+    func setCollisionGroups(items: [CollisionGroups], itemBoundaries: [CollisionGroups],
+                            boundaries byHandle: [Int: CollisionGroups]) {
         itemGroups = items
+        itemBoundaryGroups = itemBoundaries
         boundaryGroups = [:]
         for (handle, groups) in byHandle { if let tag = boundaryTags[handle] { boundaryGroups[tag] = groups } }
-        let masks = items.map(\.bitmask) + byHandle.values.map(\.bitmask)
+        let masks = items.map(\.bitmask) + itemBoundaries.map(\.bitmask) + byHandle.values.map(\.bitmask)
         let inCallbacks = masks.contains(nil)
-        func filter(_ groups: CollisionGroups) -> cpShapeFilter {
-            let bits = inCallbacks ? UInt32.max : groups.bitmask ?? 0
-            return cpShapeFilter(group: 0, categories: bits, mask: bits)
-        }
+        let all = cpShapeFilter(group: 0, categories: UInt32.max, mask: UInt32.max)
         func apply(_ f: cpShapeFilter, to shape: OpaquePointer) {
             let old = cpShapeGetFilter(shape)
             if old.categories != f.categories || old.mask != f.mask { cpShapeSetFilter(shape, f) }
         }
-        for (i, shape) in itemShapes.enumerated() { apply(filter(i < items.count ? items[i] : .none), to: shape) }
+        for (i, shape) in itemShapes.enumerated() {
+            let own = i < items.count ? items[i].bitmask ?? 0 : 0
+            let boundaries = i < itemBoundaries.count ? itemBoundaries[i].bitmask ?? 0 : 0
+            apply(inCallbacks ? all : cpShapeFilter(group: 0, categories: own | 1 << 31, mask: own | boundaries), to: shape)
+        }
         for (handle, shapes) in boundaries {
-            let f = filter(boundaryTags[handle].flatMap { boundaryGroups[$0] } ?? .none)
+            let bits = byHandle[handle]?.bitmask ?? 0
+            let f = inCallbacks ? all : cpShapeFilter(group: 0, categories: bits, mask: UInt32.max)
             for shape in shapes { apply(f, to: shape) }
         }
         if inCallbacks != filtersInCallbacks {

@@ -62,10 +62,11 @@ extension DynamicAnimator {
 
     /// Tells the space which shapes collide, from the live collision behaviors: each
     /// gives its items a group of their own (mode `.items`: they collide with one
-    /// another) and one they share with its boundaries (mode `.boundaries`). Items in no
-    /// live collision behavior collide with nothing.
+    /// another) and its boundaries a group its items collide with (mode `.boundaries`).
+    /// Items in no live collision behavior collide with nothing.
     func rebuildCollisionGroups() {
         var itemGroups = Array(repeating: CollisionGroups.none, count: items.count)
+        var itemBoundaryGroups = itemGroups
         var boundaryGroups: [Int: CollisionGroups] = [:]
         var next = 0
         for entry in entries where entry.isLive {
@@ -75,12 +76,12 @@ extension DynamicAnimator {
                 next += 1
             }
             if c.collisionMode.contains(.boundaries) {
-                for i in entry.items { itemGroups[i].insert(next) }
+                for i in entry.items { itemBoundaryGroups[i].insert(next) }
                 for handle in entry.boundaries { boundaryGroups[handle, default: .none].insert(next) }
                 next += 1
             }
         }
-        space.setCollisionGroups(items: itemGroups, boundaries: boundaryGroups)
+        space.setCollisionGroups(items: itemGroups, itemBoundaries: itemBoundaryGroups, boundaries: boundaryGroups)
     }
 
     /// Turns the contacts the space logged into events (time: the end of the current step).

@@ -51,9 +51,9 @@ public struct DynamicsRange: Hashable, Sendable {
 
     /// "must be ≥ 0 and ≤ 10000, got 20000".
     public func message(for v: Double) -> String {
-        let low = lower == -upper && !lowerOpen ? "within ±\(Self.format(upper))"
+        let bounds = lower == -upper && !lowerOpen ? "finite and within ±\(Self.format(upper))"
             : "\(lowerOpen ? ">" : "≥") \(Self.format(lower)) and ≤ \(Self.format(upper))"
-        return "must be finite and \(low), got \(Self.format(v)) (\(why))"
+        return "must be \(bounds), got \(Self.format(v)) (\(why))"
     }
 
     /// `v` as messages print it: whole numbers without a fraction.

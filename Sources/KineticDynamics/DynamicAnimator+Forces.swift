@@ -48,6 +48,13 @@ extension DynamicAnimator {
 
     func applyForces(h: Double, time t: Double) throws(DynamicsError) {
         let n = items.count
+        // Locals: a class's arrays pay an exclusivity check at every element access.
+        var force = self.force, torque = self.torque
+        self.force = []
+        self.torque = []
+        defer { self.force = force; self.torque = torque }
+        let materials = self.materials, items = self.items
+        func mass(_ i: Int) -> Double { itemMass(density: materials[i].density, size: items[i].size) }
         for i in 0..<n { force[i] = .zero; torque[i] = 0 }
         var snaps: [(Int, SnapBehavior)] = []
         for entry in entries where entry.isLive {

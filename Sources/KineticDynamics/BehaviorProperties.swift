@@ -14,12 +14,15 @@ public enum BehaviorPropertyError: Error, Hashable, Sendable, CustomStringConver
     case unknownProperty(String, known: [String])
     /// The value is of the wrong kind (`expected` names the kind wanted).
     case wrongValue(String, expected: String)
+    /// The value is outside the property's range in `DynamicsSchema` (`reason` says which and why).
+    case outOfRange(String, reason: String)
 
     public var description: String {
         switch self {
         case .unknownProperty(let name, let known):
             return "no property '\(name)' (settable: \(known.joined(separator: ", ")))"
         case .wrongValue(let name, let expected): return "'\(name)' takes \(expected)"
+        case .outOfRange(let name, let reason): return "'\(name)' \(reason)"
         }
     }
 }
@@ -41,7 +44,10 @@ extension DynamicBehavior {
     }
 
     /// This behavior with one property changed (UIKit's setters: `magnitude`, `anchorPoint`,
-    /// `active`…). Range checks happen when the animator receives it.
+    /// `active`…), checked as the animator will check it: a value out of its range in
+    /// `DynamicsSchema` is refused here, so the loader refuses a `set:` of it with its
+    /// location, and a value an expression or animation drives out of range at run time
+    /// is skipped like any other refused value, never handed to the animator.
     public func setting(_ property: String, to value: BehaviorValue) throws(BehaviorPropertyError) -> DynamicBehavior {
         func number() throws(BehaviorPropertyError) -> Double {
             guard case .number(let v) = value else { throw .wrongValue(property, expected: "a number") }
@@ -124,6 +130,10 @@ extension DynamicBehavior {
             default: throw unknown
             }
             b.kind = .field(f)
+        }
+        do { try b.validate() } catch {
+            guard case .invalidValue(_, let reason) = error else { return b }
+            throw .outOfRange(property, reason: reason)
         }
         return b
     }

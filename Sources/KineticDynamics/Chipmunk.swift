@@ -58,14 +58,38 @@ enum ChipmunkShapeTag: Hashable {
     }
 }
 
-/// Receives Chipmunk's collision callbacks during `ChipmunkSpace.step`.
-protocol ChipmunkContactDelegate: AnyObject {
-    /// Whether the two shapes collide now (asked when they start touching and every step after).
-    func shouldCollide(_ a: ChipmunkShapeTag, _ b: ChipmunkShapeTag) -> Bool
-    /// The two shapes started touching (and `shouldCollide` allowed it).
-    func contactBegan(_ a: ChipmunkShapeTag, _ b: ChipmunkShapeTag)
-    /// Two shapes whose contact had begun stopped touching.
-    func contactEnded(_ a: ChipmunkShapeTag, _ b: ChipmunkShapeTag)
+/// A set of collision groups. The animator gives each live collision behavior a group
+/// for its items (mode `.items`: two items collide when they share one) and one for its
+/// boundaries (`.boundaries`: an item collides with a boundary whose group it is in).
+struct CollisionGroups: Equatable {
+    /// Bit k of word k / 64 = member of group k.
+    private(set) var words: [UInt64] = []
+
+    static let none = CollisionGroups()
+
+    mutating func insert(_ group: Int) {
+        while words.count <= group / 64 { words.append(0) }
+        words[group / 64] |= 1 << UInt64(group % 64)
+    }
+
+    func intersects(_ other: CollisionGroups) -> Bool {
+        zip(words, other.words).contains { $0 & $1 != 0 }
+    }
+
+    /// The groups as bits of a Chipmunk bitmask, when they fit its 31 low bits (the top
+    /// one marks items, see `setCollisionGroups`).
+    var bitmask: UInt32? {
+        guard words.dropFirst().allSatisfy({ $0 == 0 }) else { return nil }
+        let w = words.first ?? 0
+        return w < 1 << 31 ? UInt32(w) : nil
+    }
+}
+
+/// A contact as Chipmunk's callbacks saw it, in callback order.
+struct ChipmunkContact {
+    var a: ChipmunkShapeTag
+    var b: ChipmunkShapeTag
+    var began: Bool
 }
 
 /// Chipmunk prints "Initializing cpSpace – Chipmunk v7 (Debug Enabled)" on stdout at its
@@ -98,50 +122,161 @@ final class ChipmunkSpace {
     /// The kinematic anchor body of a joint handle, if it has one.
     private var anchorBodies: [Int: OpaquePointer] = [:]
     private var nextHandle = 0
-    /// Arbiters whose begin was accepted: Chipmunk also calls separate for rejected ones.
+    /// The boundary tag of each boundary handle.
+    private var boundaryTags: [Int: Int] = [:]
+    /// Each item's item groups and boundary groups, each boundary's group, for the
+    /// callback filter (more groups than a Chipmunk bitmask holds).
+    private var itemGroups: [CollisionGroups] = []
+    private var itemBoundaryGroups: [CollisionGroups] = []
+    private var boundaryGroups: [Int: CollisionGroups] = [:]
+    /// Whether the collision callbacks decide which shapes collide (more than 32 groups),
+    /// instead of Chipmunk's shape filters.
+    private var filtersInCallbacks = false
+    /// Whether contacts are logged in `contacts`.
+    private var reportsContacts = false
+    /// Arbiters whose begin was accepted (callback filter only: Chipmunk also calls
+    /// separate for the ones begin rejected).
     private var acceptedArbiters: Set<OpaquePointer> = []
-    weak var contactDelegate: ChipmunkContactDelegate?
+    /// Contacts begun and ended since the caller last emptied it (when `reportsContacts`).
+    var contacts: [ChipmunkContact] = []
 
-    init(iterations: Int) {
+    /// A space in which no shape collides until `setCollisionGroups` says which do.
+    /// Without `reportsContacts` no collision callback is installed: Chipmunk runs its
+    /// own do-nothing handler, and the shape filters alone decide what collides.
+    init(iterations: Int, reportsContacts: Bool) {
         _ = chipmunkBannerSilenced
         // Safe: cpSpaceNew only returns nil when malloc fails, which Chipmunk does not handle either.
         space = cpSpaceNew()!
         cpSpaceSetIterations(space, Int32(iterations))
         cpSpaceSetGravity(space, cpvzero)   // gravity is per item (UIGravityBehavior), applied as force
         cpSpaceSetSleepTimeThreshold(space, .infinity)
+        self.reportsContacts = reportsContacts
+        installCallbacks()
+    }
+
+    /// Installs the default handler's callbacks this space needs: begin and separate to
+    /// log contacts, begin and pre-solve to filter when the groups outgrow the bitmasks.
+    /// (Chipmunk has no way to remove a handler: once installed, unneeded callbacks
+    /// become trivial ones.)
+    private func installCallbacks() {
+        guard reportsContacts || filtersInCallbacks || handlerInstalled else { return }
+        // Safe: cpSpaceAddDefaultCollisionHandler returns the space's own handler struct.
         let handler = cpSpaceAddDefaultCollisionHandler(space)!
+        handlerInstalled = true
         handler.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
-        handler.pointee.beginFunc = { arbiter, _, data in
-            guard let arbiter, let data, let (a, b) = ChipmunkSpace.tags(arbiter) else { return 1 }
-            let owner = Unmanaged<ChipmunkSpace>.fromOpaque(data).takeUnretainedValue()
-            guard let delegate = owner.contactDelegate else { return 1 }
-            guard delegate.shouldCollide(a, b) else { return 0 }
-            owner.acceptedArbiters.insert(arbiter)
-            delegate.contactBegan(a, b)
-            return 1
+        // Chipmunk's default pre- and post-solve look up wildcard handlers at every contact.
+        handler.pointee.postSolveFunc = { _, _, _ in }
+        if filtersInCallbacks {
+            handler.pointee.beginFunc = { arbiter, _, data in
+                guard let arbiter, let data else { return 1 }
+                return Unmanaged<ChipmunkSpace>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.begin(arbiter) } ? 1 : 0
+            }
+            handler.pointee.preSolveFunc = { arbiter, _, data in
+                guard let arbiter, let data else { return 1 }
+                return Unmanaged<ChipmunkSpace>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.collides(arbiter) } ? 1 : 0
+            }
+        } else {
+            if reportsContacts {
+                handler.pointee.beginFunc = { arbiter, _, data in
+                    guard let arbiter, let data else { return 1 }
+                    return Unmanaged<ChipmunkSpace>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.begin(arbiter) } ? 1 : 0
+                }
+            } else {
+                handler.pointee.beginFunc = { _, _, _ in 1 }
+            }
+            handler.pointee.preSolveFunc = { _, _, _ in 1 }
         }
-        handler.pointee.preSolveFunc = { arbiter, _, data in
-            guard let arbiter, let data, let (a, b) = ChipmunkSpace.tags(arbiter) else { return 1 }
-            let owner = Unmanaged<ChipmunkSpace>.fromOpaque(data).takeUnretainedValue()
-            return (owner.contactDelegate?.shouldCollide(a, b) ?? true) ? 1 : 0
+        if reportsContacts || filtersInCallbacks {
+            handler.pointee.separateFunc = { arbiter, _, data in
+                guard let arbiter, let data else { return }
+                Unmanaged<ChipmunkSpace>.fromOpaque(data)._withUnsafeGuaranteedRef { $0.separate(arbiter) }
+            }
+        } else {
+            handler.pointee.separateFunc = { _, _, _ in }
         }
-        handler.pointee.separateFunc = { arbiter, _, data in
-            guard let arbiter, let data, let (a, b) = ChipmunkSpace.tags(arbiter) else { return }
-            let owner = Unmanaged<ChipmunkSpace>.fromOpaque(data).takeUnretainedValue()
-            guard owner.acceptedArbiters.remove(arbiter) != nil else { return }
-            owner.contactDelegate?.contactEnded(a, b)
+    }
+
+    private var handlerInstalled = false
+
+    /// Two shapes start touching: whether they collide (the callback filter), logged.
+    private func begin(_ arbiter: OpaquePointer) -> Bool {
+        guard let (a, b) = Self.tags(arbiter) else { return true }
+        if filtersInCallbacks {
+            guard collide(a, b) else { return false }
+            acceptedArbiters.insert(arbiter)
+        }
+        if reportsContacts { contacts.append(ChipmunkContact(a: a, b: b, began: true)) }
+        return true
+    }
+
+    private func collides(_ arbiter: OpaquePointer) -> Bool {
+        guard let (a, b) = Self.tags(arbiter) else { return true }
+        return collide(a, b)
+    }
+
+    private func separate(_ arbiter: OpaquePointer) {
+        if filtersInCallbacks { guard acceptedArbiters.remove(arbiter) != nil else { return } }
+        guard reportsContacts, let (a, b) = Self.tags(arbiter) else { return }
+        contacts.append(ChipmunkContact(a: a, b: b, began: false))
+    }
+
+    private func collide(_ a: ChipmunkShapeTag, _ b: ChipmunkShapeTag) -> Bool {
+        switch (a, b) {
+        case (.item(let i), .item(let j)): return itemGroups[i].intersects(itemGroups[j])
+        case (.item(let i), .boundary(let t)), (.boundary(let t), .item(let i)):
+            return itemBoundaryGroups[i].intersects(boundaryGroups[t] ?? .none)
+        case (.boundary, .boundary): return false
+        }
+    }
+
+    /// Says which shapes collide: each item's item groups and boundary groups (by item
+    /// index), each boundary's group (by handle; absent = none). Chipmunk's shape filters
+    /// do it while the groups fit 31 bits — an item's categories are its item groups and
+    /// bit 31, its mask its item and boundary groups; a boundary's category is its group,
+    /// its mask everything — so the broad phase drops the other pairs before any callback;
+    /// beyond, the callbacks do.
+    func setCollisionGroups(items: [CollisionGroups], itemBoundaries: [CollisionGroups],
+                            boundaries byHandle: [Int: CollisionGroups]) {
+        itemGroups = items
+        itemBoundaryGroups = itemBoundaries
+        boundaryGroups = [:]
+        for (handle, groups) in byHandle { if let tag = boundaryTags[handle] { boundaryGroups[tag] = groups } }
+        let masks = items.map(\.bitmask) + itemBoundaries.map(\.bitmask) + byHandle.values.map(\.bitmask)
+        let inCallbacks = masks.contains(nil)
+        let all = cpShapeFilter(group: 0, categories: UInt32.max, mask: UInt32.max)
+        func apply(_ f: cpShapeFilter, to shape: OpaquePointer) {
+            let old = cpShapeGetFilter(shape)
+            if old.categories != f.categories || old.mask != f.mask { cpShapeSetFilter(shape, f) }
+        }
+        for (i, shape) in itemShapes.enumerated() {
+            let own = i < items.count ? items[i].bitmask ?? 0 : 0
+            let boundaries = i < itemBoundaries.count ? itemBoundaries[i].bitmask ?? 0 : 0
+            apply(inCallbacks ? all : cpShapeFilter(group: 0, categories: own | 1 << 31, mask: own | boundaries), to: shape)
+        }
+        for (handle, shapes) in boundaries {
+            let bits = byHandle[handle]?.bitmask ?? 0
+            let f = inCallbacks ? all : cpShapeFilter(group: 0, categories: bits, mask: UInt32.max)
+            for shape in shapes { apply(f, to: shape) }
+        }
+        if inCallbacks != filtersInCallbacks {
+            filtersInCallbacks = inCallbacks
+            installCallbacks()
         }
     }
 
     deinit {
-        // Separate callbacks fire while shapes are removed: the delegate must not hear them.
-        contactDelegate = nil
+        // Separate callbacks fire while shapes are removed: nothing may be logged then.
+        reportsContacts = false
+        filtersInCallbacks = false
         for handle in Array(joints.keys) { removeJoints(handle) }
         for list in boundaries.values { for s in list { cpSpaceRemoveShape(space, s); cpShapeFree(s) } }
         for s in itemShapes { cpSpaceRemoveShape(space, s); cpShapeFree(s) }
         for b in bodies { cpSpaceRemoveBody(space, b); cpBodyFree(b) }
         cpSpaceFree(space)
     }
+
+    /// A filter no other shape passes (until `setCollisionGroups`).
+    private static let collidesWithNothing = cpShapeFilter(group: 0, categories: 0, mask: 0)
 
     private static func tags(_ arbiter: OpaquePointer) -> (ChipmunkShapeTag, ChipmunkShapeTag)? {
         var a: OpaquePointer?, b: OpaquePointer?
@@ -173,6 +308,7 @@ final class ChipmunkSpace {
         cpSpaceAddBody(space, body)
         let s = makeShape(shape, body: body)
         cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.item(bodies.count).bits))
+        cpShapeSetFilter(s, Self.collidesWithNothing)
         cpSpaceAddShape(space, s)
         bodies.append(body)
         itemShapes.append(s)
@@ -250,14 +386,17 @@ final class ChipmunkSpace {
             cpShapeSetElasticity(s, elasticity)
             cpShapeSetFriction(s, friction)
             cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.boundary(tag).bits))
+            cpShapeSetFilter(s, Self.collidesWithNothing)
             cpSpaceAddShape(space, s)
         }
         nextHandle += 1
         boundaries[nextHandle] = shapes
+        boundaryTags[nextHandle] = tag
         return nextHandle
     }
 
     func removeBoundary(_ handle: Int) {
+        boundaryTags[handle] = nil
         for s in boundaries.removeValue(forKey: handle) ?? [] { cpSpaceRemoveShape(space, s); cpShapeFree(s) }
     }
 

@@ -66,24 +66,3 @@ public struct EdgeInsets: Hashable, Sendable {
 
     public static let zero = EdgeInsets()
 }
-
-/// The debug overlay's geometry (UIDynamicAnimator's debug mode): polylines in
-/// reference-bounds coordinates.
-public struct DynamicsDebugGeometry {
-    /// Each item's collision outline, closed.
-    public var bodies: [[Point]] = []
-    /// From each item's center to where it will be in 0.1 s at its velocity.
-    public var velocities: [(Point, Point)] = []
-    /// Attachment and snap lines, from the item's attach point to the other end.
-    public var joints: [(Point, Point)] = []
-    /// Anchor, snap and field points.
-    public var anchors: [Point] = []
-    /// Boundary outlines of live collision behaviors.
-    public var boundaries: [[Point]] = []
-    /// Field force directions on a grid around each field.
-    public var fieldArrows: [(Point, Point)] = []
-    /// Other marks (a circle's radius, showing its rotation).
-    public var segments: [(Point, Point)] = []
-
-    public init() {}
-}

@@ -125,3 +125,31 @@ public struct FieldBehavior: Hashable, Sendable {
         return Double(z >> 11) / Double(1 << 52) - 1
     }
 }
+
+extension FieldBehavior {
+    /// Checks the values against `DynamicsSchema` ("field", "region"); the error's path is
+    /// the key (`region.radius`).
+    func validate() throws(DynamicsError) {
+        func check(_ values: Double..., key: String) throws(DynamicsError) {
+            try DynamicsSchema.check(values, key, in: "field")
+        }
+        try check(position.x, position.y, key: "position")
+        try check(strength, key: "strength")
+        try check(direction.x, direction.y, key: "direction")
+        try check(falloff, key: "falloff")
+        try check(minimumRadius, key: "minimumRadius")
+        try check(smoothness, key: "smoothness")
+        try check(animationSpeed, key: "animationSpeed")
+        do {
+            switch region {
+            case .infinite: break
+            case .radius(let r): try DynamicsSchema.check(r, "radius", in: "region")
+            case .rect(let r):
+                try DynamicsSchema.check([r.origin.x, r.origin.y, r.size.width, r.size.height], "rect", in: "region")
+            }
+        } catch {
+            guard case .invalidValue(let key, let reason) = error else { throw error }
+            throw .invalidValue(path: "region.\(key)", reason: reason)
+        }
+    }
+}

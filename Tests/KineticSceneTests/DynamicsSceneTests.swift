@@ -191,7 +191,7 @@ import Testing
         let text = p.map(\.description)
         #expect(text.contains("t.yaml:6:31: dynamics.behaviors[0].gravity.magnitud: unknown key 'magnitud' (did you mean 'magnitude'?)"))
         #expect(text.contains("t.yaml:6:25: dynamics.behaviors[0].gravity.items[0]: unknown layer id 'bal' (did you mean 'ball'?)"))
-        #expect(p.contains { $0.keyPath == "dynamics.behaviors[1].snap.damping" && $0.message.contains("out of range") })
+        #expect(p.contains { $0.keyPath == "dynamics.behaviors[1].snap.damping" && $0.message.contains("must be ≥ 0 and ≤ 1, got 2") })
         #expect(p.contains { $0.keyPath == "dynamics.behaviors[2].spin" && $0.message.contains("unknown key 'spin'") })
         #expect(p.count == 4)
     }

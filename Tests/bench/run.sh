@@ -236,6 +236,10 @@ verdict "20,000 particles ≥ 30 frames/s on one core ($(python3 -c "print(f'{10
     le "$F_particles" "$(python3 -c "print(1000 / 30)")"
 [ "$fails" = 0 ] || echo "bench: $fails of 6 targets missed (reported, not gating)"
 
+# Physics against pymunk (issue 15): 500 and 2000 bodies.
+echo
+KINETIC=$kinetic bash "$here/physics.sh" || echo "bench: the physics rows failed"
+
 # The output formats (issue 19): MP4 against ffmpeg's libx264, WebP against img2webp, and
 # a per-format table of three gallery scenes.
 KINETIC=$kinetic BENCH_SCENE=$scene bash "$here/outputs.sh" || echo "bench: the outputs rows failed"

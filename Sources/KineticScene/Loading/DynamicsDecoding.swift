@@ -13,11 +13,14 @@ struct DynamicsDecoder {
     /// Records expression values (section 4) for the checks at the end of the load.
     let binder: ExpressionBinder
 
-    static let keys = ["referenceBounds", "stepsPerSecond", "debug", "items", "behaviors"]
-    static let itemKeys = ["collisionBoundsType", "collisionBoundingPath"]
-    static let behaviorKinds = ["gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field"]
-    static let commonKeys = ["id", "begin", "end"]
-    static let directionKeys = ["angle", "magnitude"]
+    // The keys of each mapping, from the one table of the dynamics keys.
+    static let keys = DynamicsSchema.keys(of: "dynamics")
+    static let itemKeys = DynamicsSchema.keys(of: "dynamicItem")
+    static let behaviorKinds = DynamicsSchema.behaviorKinds.map(\.name)
+    static let commonKeys = DynamicsSchema.keys(of: "behavior")
+
+    /// The keys of one behavior kind, besides the common ones.
+    static func allowedKeys(of kind: String) -> [String] { DynamicsSchema.keys(of: kind) }
 
     func dynamics(_ f: Field) -> DynamicsSpec? {
         guard let m = f.mapping(allowed: Self.keys) else { return nil }
@@ -28,8 +31,9 @@ struct DynamicsDecoder {
                 m["referenceBounds"]?.report(Self.physicsRangeMessage)
             } else { spec.referenceBounds = r }
         }
-        if let sf = m["stepsPerSecond"], let v = sf.integer {
-            if (1...100_000).contains(v) { spec.stepsPerSecond = v } else { sf.report("must be 1…100000, found \(v)") }
+        if let sf = m["stepsPerSecond"], let v = sf.integer,
+           let range = DynamicsSchema.key("stepsPerSecond", in: "dynamics")?.range {
+            if range.contains(Double(v)) { spec.stepsPerSecond = v } else { sf.report(range.message(for: Double(v))) }
         }
         if let v = m["debug"]?.bool { spec.debug = v }
         if let itemsField = m["items"], let im = itemsField.mapping(allowed: Array(layerIDs.keys)) {
@@ -88,23 +92,7 @@ struct DynamicsDecoder {
             f.report("a behavior is one of \(Self.behaviorKinds.joined(separator: ", ")), as `- gravity: {…}`")
             return nil
         }
-        let allowed: [String]
-        switch kind {
-        case "gravity": allowed = ["items", "gravityDirection"] + Self.directionKeys
-        case "collision": allowed = ["items", "collisionMode", "translatesReferenceBoundsIntoBoundary", "insets", "boundaries"]
-        case "push": allowed = ["items", "mode", "pushDirection", "targetOffsetFromCenter", "active"] + Self.directionKeys
-        case "attachment":
-            allowed = ["kind", "item", "attachedTo", "attachedToAnchor", "anchorPoint", "attachmentAnchor",
-                       "offsetFromCenter", "attachedOffsetFromCenter", "length", "damping", "frequency",
-                       "frictionTorque", "attachmentRange", "axisOfTranslation"]
-        case "snap": allowed = ["item", "snapPoint", "damping"]
-        case "itemBehavior":
-            allowed = ["items", "elasticity", "friction", "density", "resistance", "angularResistance",
-                       "allowsRotation", "anchored", "charge", "linearVelocity", "angularVelocity"]
-        default:
-            allowed = ["kind", "items", "position", "region", "strength", "falloff", "minimumRadius", "direction",
-                       "smoothness", "animationSpeed"]
-        }
+        let allowed = Self.allowedKeys(of: kind)
         guard var m = body.mapping(allowed: Self.commonKeys + allowed) else { return nil }
         let id = m["id"]?.string ?? f.keyPath
         // Expression values are left out while the behavior is built (a point stands in
@@ -133,7 +121,7 @@ struct DynamicsDecoder {
         guard let decoded else { return nil }
         // The animator's own checks, here with the key's location: `validate` refuses
         // what a render would.
-        do { try DynamicAnimator.checkValues(of: decoded) } catch {
+        do { try DynamicBehavior(id: id, begin: begin, end: end, decoded).validate() } catch {
             guard case .invalidValue(let key, let reason) = error else { return nil }
             let top = String(key.prefix { $0 != "." })
             let candidates = [top] + (Self.writtenAs[top] ?? [])
@@ -185,7 +173,7 @@ struct DynamicsDecoder {
                 let reason = switch error {
                 case .unknownProperty(_, let known):
                     "a behavior's expressions are set at every step, and it can change only \(known.joined(separator: ", "))"
-                case .wrongValue: "\(error)"
+                case .wrongValue, .outOfRange: "\(error)"
                 }
                 field.report("not yet supported: an expression for '\(key)' (\(reason))")
                 ok = false
@@ -253,8 +241,8 @@ struct DynamicsDecoder {
                 f.report("'\(name)': a dynamic item's center " + Self.physicsRangeMessage)
                 return nil
             }
-            if !(w >= 0.001 && h >= 0.001 && w <= DynamicAnimator.largestValue && h <= DynamicAnimator.largestValue) {
-                f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicAnimator.largestValue)) pt")
+            if !(w >= 0.001 && h >= 0.001 && w <= DynamicsLimits.largestValue && h <= DynamicsLimits.largestValue) {
+                f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicsLimits.largestValue)) pt")
                 return nil
             }
         }
@@ -262,8 +250,8 @@ struct DynamicsDecoder {
     }
 
     /// The animator's range for coordinates and vectors (Chipmunk keeps its precision there).
-    static func isWithinPhysicsRange(_ v: Double) -> Bool { v.isFinite && abs(v) <= DynamicAnimator.largestValue }
-    static let physicsRangeMessage = "must be finite and within ±\(Int(DynamicAnimator.largestValue))"
+    static func isWithinPhysicsRange(_ v: Double) -> Bool { v.isFinite && abs(v) <= DynamicsLimits.largestValue }
+    static let physicsRangeMessage = "must be finite and within ±\(Int(DynamicsLimits.largestValue))"
 
     /// `items: [a, b]` (required, every id a layer).
     private func items(_ m: Mapping) -> [String]? {
@@ -330,7 +318,7 @@ struct DynamicsDecoder {
     }
 
     private func boundary(_ f: Field) -> CollisionBoundary? {
-        guard let m = f.mapping(allowed: ["identifier", "from", "to", "path"]) else { return nil }
+        guard let m = f.mapping(allowed: DynamicsSchema.keys(of: "boundary")) else { return nil }
         let identifier = m["identifier"]?.string ?? f.keyPath
         if let pf = m["path"] {
             if m["from"] != nil || m["to"] != nil { pf.report("a boundary is either a path or from + to, not both") }
@@ -427,10 +415,10 @@ struct DynamicsDecoder {
         case "limit": a.kind = .limit
         default: a.kind = .distance
         }
-        if let v = m["length"]?.nonNegativeNumber { a.length = v }
-        if let v = m["frequency"]?.nonNegativeNumber { a.frequency = v }
-        if let v = m["damping"]?.nonNegativeNumber { a.damping = v }
-        if let v = m["frictionTorque"]?.nonNegativeNumber { a.frictionTorque = v }
+        if let v = m["length"]?.number { a.length = v }
+        if let v = m["frequency"]?.number { a.frequency = v }
+        if let v = m["damping"]?.number { a.damping = v }
+        if let v = m["frictionTorque"]?.number { a.frictionTorque = v }
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
             if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
         }
@@ -446,7 +434,7 @@ struct DynamicsDecoder {
     private func snap(_ m: Mapping) -> SnapBehavior? {
         let item = m.required("item").flatMap(itemID)
         let point = m.required("snapPoint")?.point
-        let damping = m["damping"].map { $0.number(in: 0...1) }
+        let damping = m["damping"].map { $0.number }
         guard let item, let point, damping != .some(nil) else { return nil }
         return SnapBehavior(item: item, snapPoint: point, damping: (damping ?? nil) ?? 0.5)
     }
@@ -454,11 +442,11 @@ struct DynamicsDecoder {
     private func itemBehavior(_ m: Mapping) -> DynamicItemBehavior? {
         guard let items = items(m) else { return nil }
         var b = DynamicItemBehavior(items: items)
-        b.elasticity = m["elasticity"]?.nonNegativeNumber
-        b.friction = m["friction"]?.nonNegativeNumber
-        b.density = m["density"]?.positiveNumber
-        b.resistance = m["resistance"]?.nonNegativeNumber
-        b.angularResistance = m["angularResistance"]?.nonNegativeNumber
+        b.elasticity = m["elasticity"]?.number
+        b.friction = m["friction"]?.number
+        b.density = m["density"]?.number
+        b.resistance = m["resistance"]?.number
+        b.angularResistance = m["angularResistance"]?.number
         b.allowsRotation = m["allowsRotation"]?.bool
         b.anchored = m["anchored"]?.bool
         b.charge = m["charge"]?.number
@@ -473,20 +461,20 @@ struct DynamicsDecoder {
         guard let kind, let items else { return nil }
         var f = FieldBehavior(kind: kind, items: items)
         if let v = m["position"]?.point { f.position = v }
-        if let rf = m["region"], let rm = rf.mapping(allowed: ["radius", "rect"]) {
+        if let rf = m["region"], let rm = rf.mapping(allowed: DynamicsSchema.keys(of: "region")) {
             if rm["radius"] != nil && rm["rect"] != nil {
                 rf.report("a region is a radius or a rect, not both")
-            } else if let v = rm["radius"]?.nonNegativeNumber {
+            } else if let v = rm["radius"]?.number {
                 f.region = .radius(v)
             } else if let v = rm["rect"]?.rect {
                 f.region = .rect(v)
             }
         }
         if let v = m["strength"]?.number { f.strength = v }
-        if let v = m["falloff"]?.nonNegativeNumber { f.falloff = v }
-        if let v = m["minimumRadius"]?.nonNegativeNumber { f.minimumRadius = v }
+        if let v = m["falloff"]?.number { f.falloff = v }
+        if let v = m["minimumRadius"]?.number { f.minimumRadius = v }
         if let v = m["direction"]?.point { f.direction = v }
-        if let v = m["smoothness"]?.number(in: 0...1) { f.smoothness = v }
+        if let v = m["smoothness"]?.number { f.smoothness = v }
         if let v = m["animationSpeed"]?.number { f.animationSpeed = v }
         return f
     }

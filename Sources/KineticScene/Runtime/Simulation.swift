@@ -435,8 +435,10 @@ public final class Simulation {
         let behaviors = spec.behaviors.map { b in
             Self.setting(behaviorExpressions[b.id] ?? [], on: b, reading: initial, at: 0, scene: scene)
         }
+        // Without a contact handler, Chipmunk runs without collision callbacks.
+        let listens = scene.events.contains { if case .contact = $0.trigger { true } else { false } }
         animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
-                                       behaviors: behaviors, seed: scene.settings.seed)
+                                       behaviors: behaviors, seed: scene.settings.seed, reportsContacts: listens)
         itemStates = [:]
     }
 

@@ -122,7 +122,8 @@ enum KeyDocs {
         }
     }
 
-    static let written: [String: [String: S]] = [
+    // The dynamics entries come from DynamicsSchema (DynamicsKeyDocs.swift).
+    static let written: [String: [String: S]] = dynamicsTable.merging([
         "top": [
             "kinetic": d(["enum": SceneLoader.supportedVersions], "The format version: 1."),
             "scene": d(ref("scene"), "Canvas, timing and background."),
@@ -156,103 +157,6 @@ enum KeyDocs {
         "oscillation": [
             "damping": d(number, "Decay rate d of to − (to − from)·e^(−d·x)·cos(v·x)."),
             "velocity": d(number, "Angular speed v of the oscillation."),
-        ],
-        "dynamics": [
-            "referenceBounds": d(rect, "The reference view's bounds (default: the scene's)."),
-            "stepsPerSecond": d(positive, "Fixed simulation steps per second.", 240),
-            "debug": d(bool, "Overlays bodies, joints, boundaries and field arrows.", false),
-            "items": d(["type": "object", "additionalProperties": ref("dynamicItem")],
-                       "Per-item settings by layer id."),
-            "behaviors": d(list(ref("behavior")), "The behaviors, as `- KIND: {…}`."),
-        ],
-        "dynamicItem": [
-            "collisionBoundsType": d(choice(["rectangle", "ellipse", "path"]), "The item's body shape.", "rectangle"),
-            "collisionBoundingPath": d(path, "A convex body in item coordinates (collisionBoundsType: path)."),
-        ],
-        "behaviorKinds": [:],
-        "behavior": [
-            "id": d(string, "Name for events and `behavior:` animations."),
-            "begin": d(number(min: 0), "Active from this time, in seconds.", 0),
-            "end": d(number(min: 0), "Active until this time, in seconds."),
-        ],
-        "gravity": [
-            "items": ids,
-            "gravityDirection": d(point, "Acceleration vector; 1 = 1000 points/s².", [0, 1]),
-            "angle": d(angle, "Direction, instead of gravityDirection."),
-            "magnitude": d(number, "Strength with angle; 1 = 1000 points/s².", 1),
-        ],
-        "collision": [
-            "items": ids,
-            "collisionMode": d(choice(["items", "boundaries", "everything"]), "What the items collide with.", "everything"),
-            "translatesReferenceBoundsIntoBoundary": d(bool, "Makes the reference bounds a boundary.", false),
-            "insets": d(["type": "array", "items": number, "minItems": 4, "maxItems": 4],
-                        "Insets of that boundary: [top, left, bottom, right]."),
-            "boundaries": d(list(ref("boundary")), "Named line or path boundaries."),
-        ],
-        "boundary": [
-            "identifier": d(string, "Name for contact events."),
-            "from": d(point, "Line start."),
-            "to": d(point, "Line end."),
-            "path": d(oneOf(path, string), "A closed path boundary, or \"@layerId\" for a shape layer's path."),
-        ],
-        "push": [
-            "items": ids,
-            "mode": d(choice(["continuous", "instantaneous"]), "A force, or a single impulse.", "continuous"),
-            "pushDirection": d(point, "Force vector; 1 accelerates a 100×100 item at 100 points/s²."),
-            "angle": d(angle, "Direction, instead of pushDirection."),
-            "magnitude": d(number, "Strength with angle.", 0),
-            "targetOffsetFromCenter": d(point, "Where the force applies, from the item's center.", [0, 0]),
-            "active": d(bool, "Whether it pushes.", true),
-        ],
-        "attachment": [
-            "kind": d(choice(["distance", "sliding", "fixed", "pin", "limit"]), "The attachment form (iOS 9 kinds).", "distance"),
-            "item": d(string, "The attached item."),
-            "attachedTo": d(string, "The other item."),
-            "attachedToAnchor": d(point, "A fixed anchor, instead of an item."),
-            "anchorPoint": d(point, "The anchor (animatable: a scripted pan)."),
-            "attachmentAnchor": d(point, "The anchor of sliding, fixed, pin and limit attachments."),
-            "offsetFromCenter": d(point, "Attachment point on the item, from its center.", [0, 0]),
-            "attachedOffsetFromCenter": d(point, "Attachment point on the other item.", [0, 0]),
-            "length": d(nonNegative, "Rest length (default: the initial distance)."),
-            "damping": d(number(min: 0), "Damping ratio of the spring.", 0),
-            "frequency": d(number(min: 0), "Spring frequency in Hz (0: a rigid rod).", 0),
-            "frictionTorque": d(nonNegative, "Resistance to rotation about the attachment.", 0),
-            "attachmentRange": d(["type": "array", "items": number, "minItems": 2, "maxItems": 2], "[min, max] of a sliding or limit attachment."),
-            "axisOfTranslation": d(point, "The axis a sliding attachment allows."),
-        ],
-        "snap": [
-            "item": d(string, "The snapped item."),
-            "snapPoint": d(point, "Where it snaps to."),
-            "damping": d(fraction, "0 = most oscillation … 1.", 0.5),
-        ],
-        "itemBehavior": [
-            "items": ids,
-            "elasticity": d(fraction, "Restitution of collisions.", 0),
-            "friction": d(nonNegative, "Coulomb friction between items.", 0),
-            "density": d(positive, "Mass = density × area / 10000.", 1),
-            "resistance": d(nonNegative, "Linear velocity damping.", 0),
-            "angularResistance": d(nonNegative, "Angular velocity damping.", 0),
-            "allowsRotation": d(bool, "Whether the items turn.", true),
-            "anchored": d(bool, "Fixes the items in place (they still collide).", false),
-            "charge": d(number, "Charge for electric and magnetic fields.", 0),
-            "linearVelocity": d(point, "Velocity added at the start, points/s.", [0, 0]),
-            "angularVelocity": d(number, "Angular velocity added at the start, radians/s.", 0),
-        ],
-        "field": [
-            "kind": d(choice(FieldBehavior.Kind.self), "The UIFieldBehavior kind."),
-            "items": ids,
-            "position": d(point, "The field's position."),
-            "region": d(ref("region"), "Where the field acts: {radius} or {rect}."),
-            "strength": d(number, "Field strength.", 1),
-            "falloff": d(number, "How strength falls with distance.", 0),
-            "minimumRadius": d(nonNegative, "Distance below which the field does not grow.", 0),
-            "direction": d(point, "Direction of linearGravity and velocity fields."),
-            "smoothness": d(fraction, "Noise and turbulence smoothness.", 1),
-            "animationSpeed": d(number, "Noise and turbulence change per second.", 1),
-        ],
-        "region": [
-            "radius": d(nonNegative, "A circle of this radius around the position."),
-            "rect": d(rect, "A rectangle."),
         ],
         "event": [
             "at": d(number(min: 0), "Time in seconds the actions run."),
@@ -311,7 +215,7 @@ enum KeyDocs {
             "outerRadius": d(nonNegative, "Radius of the points."),
             "innerRadius": d(nonNegative, "Radius of the notches."),
         ],
-    ]
+    ]) { own, _ in own }
 
     static let actionDocs: [String: S] = [
         "removeAllBehaviors": d(bool, "Removes every behavior."),
@@ -320,16 +224,6 @@ enum KeyDocs {
         "set": d(["type": "object"], "Values to set, by ID.KEYPATH (a layer's or a behavior's)."),
         "removeLayers": d(strings, "Layer ids to remove ($item allowed)."),
         "animate": d(ref("animation"), "An animation to start now."),
-    ]
-
-    static let behaviorDescriptions: [String: String] = [
-        "gravity": "UIGravityBehavior: constant acceleration of its items.",
-        "collision": "UICollisionBehavior: items collide with each other and boundaries.",
-        "push": "UIPushBehavior: a continuous or instantaneous force.",
-        "attachment": "UIAttachmentBehavior: a spring, rod or joint between items or an anchor.",
-        "snap": "UISnapBehavior: moves an item to a point with a damped spring.",
-        "itemBehavior": "UIDynamicItemBehavior: elasticity, friction, density, resistance of items.",
-        "field": "UIFieldBehavior: a field acting on items in a region.",
     ]
 }
 

@@ -1,0 +1,54 @@
+import Foundation
+import KineticGeometry
+
+/// UIPushBehavior.
+///
+/// A force of `magnitude` × 100 in UIKit's mass units (density × area / 10000), so a
+/// 100×100 item of density 1 accelerates at 100 points/s² per unit of magnitude.
+public struct PushBehavior: Hashable, Sendable, DirectedBehavior {
+    /// Force (continuous) or impulse (instantaneous) per unit of magnitude, in
+    /// UIKit mass units × points/s² (or × points/s).
+    public static let forcePerMagnitude = 100.0
+
+    public enum Mode: Hashable, Sendable {
+        /// A constant force while active.
+        case continuous
+        /// One impulse each time the behavior becomes active, then `active` turns false.
+        case instantaneous
+    }
+
+    public var items: [String]
+    public var mode: Mode
+    /// The push vector; its length is the magnitude. Default (0, 0) = no push.
+    public var pushDirection: Point {
+        didSet { if pushDirection != .zero { heading = atan2(pushDirection.y, pushDirection.x) } }
+    }
+    public var heading = 0.0
+    public var active: Bool
+    /// Where the force applies, relative to each item's center (in screen orientation):
+    /// off center, the push also turns the item.
+    public var targetOffsetFromCenter: Point
+
+    public var direction: Point {
+        get { pushDirection }
+        set { pushDirection = newValue }
+    }
+
+    public init(items: [String], mode: Mode = .continuous, pushDirection: Point = .zero,
+                active: Bool = true, targetOffsetFromCenter: Point = .zero) {
+        self.items = items
+        self.mode = mode
+        self.pushDirection = pushDirection
+        if pushDirection != .zero { heading = atan2(pushDirection.y, pushDirection.x) }
+        self.active = active
+        self.targetOffsetFromCenter = targetOffsetFromCenter
+    }
+}
+
+extension PushBehavior {
+    /// Checks the values against `DynamicsSchema` ("push"); the error's path is the key.
+    func validate() throws(DynamicsError) {
+        try DynamicsSchema.check([pushDirection.x, pushDirection.y], "pushDirection", in: "push")
+        try DynamicsSchema.check([targetOffsetFromCenter.x, targetOffsetFromCenter.y], "targetOffsetFromCenter", in: "push")
+    }
+}

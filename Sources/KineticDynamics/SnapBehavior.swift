@@ -1,0 +1,35 @@
+import Foundation
+import KineticGeometry
+
+/// UISnapBehavior: pulls an item to `snapPoint` and turns it back to rotation 0.
+///
+/// Modelled as UIKit builds it (its `_associate` as disassembled): four soft distance
+/// joints of `springLength` points, `frequency` Hz and damping ratio `damping`, from
+/// the item's top-left and bottom-right corners to fixed points beside a copy of the
+/// item at the snap point. The joints pull unevenly while the item travels, so it tilts
+/// and wobbles back to 0 (an item behavior's `allowsRotation: false` turns that off).
+public struct SnapBehavior: Hashable, Sendable {
+    /// Each joint's frequency, in Hz (UIKit's `_frequency`, 4).
+    public static let frequency = 4.0
+    /// Each joint's length, in points (UIKit's `_distance`, 50).
+    public static let springLength = 50.0
+
+    public var item: String
+    public var snapPoint: Point
+    /// 0…1, default 0.5; 0 = the most oscillation. Each joint's damping ratio.
+    public var damping: Double
+
+    public init(item: String, snapPoint: Point, damping: Double = 0.5) {
+        self.item = item
+        self.snapPoint = snapPoint
+        self.damping = damping
+    }
+}
+
+extension SnapBehavior {
+    /// Checks the values against `DynamicsSchema` ("snap"); the error's path is the key.
+    func validate() throws(DynamicsError) {
+        try DynamicsSchema.check([snapPoint.x, snapPoint.y], "snapPoint", in: "snap")
+        try DynamicsSchema.check(damping, "damping", in: "snap")
+    }
+}

@@ -76,5 +76,5 @@ let package = Package(
         .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

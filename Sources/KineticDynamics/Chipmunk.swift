@@ -94,14 +94,15 @@ struct ChipmunkContact {
 
 /// Chipmunk prints "Initializing cpSpace – Chipmunk v7 (Debug Enabled)" on stdout at its
 /// first `cpSpaceNew`; stdout carries JSON (`inspect`) or image data, so that first call
-/// runs once, here, with file descriptor 1 pointed at /dev/null.
+/// runs once, here, with file descriptor 1 pointed at /dev/null. (`fflush(nil)` flushes
+/// every stream, stdout included, without touching the C global Swift 6 calls unsafe.)
 private let chipmunkBannerSilenced: Void = {
-    fflush(stdout)
+    fflush(nil)
     let saved = dup(1)
     let null = open("/dev/null", O_WRONLY)
     if saved >= 0, null >= 0 { dup2(null, 1) }
     let space = cpSpaceNew()
-    fflush(stdout)
+    fflush(nil)
     if saved >= 0, null >= 0 { dup2(saved, 1) }
     if null >= 0 { close(null) }
     if saved >= 0 { close(saved) }

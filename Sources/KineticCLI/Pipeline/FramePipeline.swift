@@ -73,10 +73,11 @@ struct FrameStream {
                 consuming.wait()
                 try failure.rethrow()
                 let progress = self.progress
+                let consumer = SerialCall(consume)
                 writer.async(group: consuming) {
                     do {
                         for (k, e) in encoded.enumerated() {
-                            try consume(chunk[k], e)
+                            try consumer.call(chunk[k], e)
                             progress.advance()
                         }
                     } catch {
@@ -164,4 +165,12 @@ private final class Outcome<R: Sendable>: Sendable {
         guard let r = result.withLock({ $0 }) else { throw CancellationError() }
         return try r.get()
     }
+}
+
+/// A closure handed to the writer queue. Unchecked because the frame stream runs it on
+/// that one serial queue and waits for it (`consuming.wait()`) before the next chunk and
+/// before returning, so it never runs on two threads at once or after its scope ends.
+private struct SerialCall<Value>: @unchecked Sendable {
+    let call: (Int, Value) throws -> Void
+    init(_ call: @escaping (Int, Value) throws -> Void) { self.call = call }
 }

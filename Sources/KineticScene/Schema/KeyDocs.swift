@@ -12,11 +12,18 @@ enum KeyDocs {
 
     // Value types.
     static func ref(_ name: String) -> S { ["$ref": "#/$defs/\(name)"] }
-    static let number = ref("number"), angle = ref("angle"), point = ref("point"), size = ref("size")
-    static let rect = ref("rect"), color = ref("color"), path = ref("path"), transform = ref("transform")
-    static let string: S = ["type": "string"], bool: S = ["type": "boolean"]
-    static let strings: S = ["type": "array", "items": ["type": "string"]]
-    static let any: S = [:]
+    static var number: S { ref("number") }
+    static var angle: S { ref("angle") }
+    static var point: S { ref("point") }
+    static var size: S { ref("size") }
+    static var rect: S { ref("rect") }
+    static var color: S { ref("color") }
+    static var path: S { ref("path") }
+    static var transform: S { ref("transform") }
+    static var string: S { ["type": "string"] }
+    static var bool: S { ["type": "boolean"] }
+    static var strings: S { ["type": "array", "items": ["type": "string"]] }
+    static var any: S { [:] }
     static func number(min: Double? = nil, max: Double? = nil, above: Double? = nil) -> S {
         var n: S = ["type": "number"]
         if let min { n["minimum"] = min }
@@ -45,10 +52,10 @@ enum KeyDocs {
         return s
     }
 
-    static let fraction = number(min: 0, max: 1)
-    static let nonNegative = number(min: 0)
-    static let positive = number(above: 0)
-    static let ids = d(strings, "Layer ids.")
+    static var fraction: S { number(min: 0, max: 1) }
+    static var nonNegative: S { number(min: 0) }
+    static var positive: S { number(above: 0) }
+    static var ids: S { d(strings, "Layer ids.") }
 
     /// Every mapping's keys: the layer, cell and animation tables' (`LayerSchema`,
     /// `EmitterCellSchema`, `AnimationKeys`), and the ones written here.
@@ -123,7 +130,8 @@ enum KeyDocs {
     }
 
     // The dynamics entries come from DynamicsSchema (DynamicsKeyDocs.swift).
-    static let written: [String: [String: S]] = dynamicsTable.merging([
+    // Computed, not stored: `[String: Any]` is not Sendable, and only `kinetic schema` reads it.
+    static var written: [String: [String: S]] { dynamicsTable.merging([
         "top": [
             "kinetic": d(["enum": SceneLoader.supportedVersions], "The format version: 1."),
             "scene": d(ref("scene"), "Canvas, timing and background."),
@@ -215,16 +223,16 @@ enum KeyDocs {
             "outerRadius": d(nonNegative, "Radius of the points."),
             "innerRadius": d(nonNegative, "Radius of the notches."),
         ],
-    ]) { own, _ in own }
+    ]) { own, _ in own } }
 
-    static let actionDocs: [String: S] = [
+    static var actionDocs: [String: S] { [
         "removeAllBehaviors": d(bool, "Removes every behavior."),
         "removeBehaviors": d(strings, "Behavior ids to remove."),
         "addBehaviors": d(list(ref("behavior")), "Behaviors to add."),
         "set": d(["type": "object"], "Values to set, by ID.KEYPATH (a layer's or a behavior's)."),
         "removeLayers": d(strings, "Layer ids to remove ($item allowed)."),
         "animate": d(ref("animation"), "An animation to start now."),
-    ]
+    ] }
 }
 
 extension DocValue {

@@ -236,4 +236,6 @@ verdict "20,000 particles ≥ 30 frames/s on one core ($(python3 -c "print(f'{10
 # The output formats (issue 19): MP4 against ffmpeg's libx264, WebP against img2webp, and
 # a per-format table of three gallery scenes.
 KINETIC=$kinetic BENCH_SCENE=$scene bash "$here/outputs.sh" || echo "bench: the outputs rows failed"
+# Shadows and opacity groups against the same layers without them (issue 15).
+KINETIC=$kinetic bash "$here/layers.sh" || echo "bench: the layer-effect rows failed"
 exit 0

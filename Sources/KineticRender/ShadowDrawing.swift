@@ -17,9 +17,8 @@ extension LayerRenderer {
     /// reach), found from the layer's geometry; only when that is unknown (particles,
     /// projected sublayers…) is it recorded and probed. Blurred silhouettes are kept in
     /// `shadows` and reused while the layer draws the same thing under the same device
-    /// map up to a translation: whole pixels for a crisp shadow, any amount once σ is two
-    /// pixels or more (the blur is then smooth enough that the mask's bilinear placement
-    /// stays within a level or two of an exact redraw).
+    /// map up to a translation: whole pixels for a crisp shadow, any amount (to the
+    /// nearest quarter pixel) once σ is four pixels or more.
     func drawShadow(of layer: Layer, alpha: Double, in ctx: CairoContext) {
         let m = ctx.matrix
         guard let shadow = ShadowLook(of: layer, alpha: alpha, matrix: m) else { return }
@@ -48,8 +47,8 @@ extension LayerRenderer {
                                  clip: (Double, Double, Double, Double)) -> ShadowMask? {
         // The silhouette is drawn under the device map moved by whole pixels, and put
         // back by `displacement` when painted. A wide blur is drawn with the offset folded in and
-        // its phase rounded to a quarter pixel (a shift under ⅛ px moves a profile of
-        // σ ≥ 4 px by at most 255 × 0.4 / 32 ≈ 3 levels), then brought to device
+        // its phase rounded to a quarter pixel (a shift of at most ⅛ px; a unit test holds
+        // it within the golden tolerance of an exact redraw), then brought to device
         // resolution once: every later frame masks with it at whole pixels, the fast path.
         let wide = shadow.sigma >= ShadowLook.wideSigma
         let t = wide ? Point(m.tx + shadow.offset.x, m.ty + shadow.offset.y) : Point(m.tx, m.ty)
@@ -166,7 +165,6 @@ extension LayerRenderer {
             // Projected sublayers need no more detail than the blur keeps.
             var silhouette = self
             silhouette.projectionDetail = 1 / max(1, sigma / 2)
-            silhouette.deviceCanvas = nil
             silhouette.drawBody(layer, alpha: 1, castsShadow: false, in: ctx)
         }
     }
@@ -276,21 +274,28 @@ enum GaussianBlur {
     }
 
     /// A running-sum box average along each row; samples past the ends count as zero
-    /// (transparent), so the shadow fades beyond the edge.
+    /// (transparent), so the shadow fades beyond the edge. Each row is read from a copy
+    /// padded with r + 1 zeros each side, so the loop has no edge tests: adding or
+    /// taking away 0 leaves a Float sum unchanged, so the result is the same bit for bit.
     private static func horizontalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
                                        stride: Int, radius r: Int) {
         let scale = 1 / Float(2 * r + 1)
+        var padded = [Float](repeating: 0, count: width + 2 * r + 2)
         src.withUnsafeBufferPointer { src in
             dst.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    let base = y * stride
-                    var sum: Float = 0
-                    for i in 0..<min(r, width) { sum += src[base + i] }
-                    for i in 0..<width {
-                        let enter = i + r, leave = i - r - 1
-                        if enter < width { sum += src[base + enter] }
-                        if leave >= 0 { sum -= src[base + leave] }
-                        dst[base + i] = sum * scale
+                padded.withUnsafeMutableBufferPointer { pad in
+                    guard let s = src.baseAddress, let d = dst.baseAddress, let p = pad.baseAddress else { return }
+                    // Row sample i sits at p[i + r + 1].
+                    for y in 0..<height {
+                        let base = y * stride
+                        (p + r + 1).update(from: s + base, count: width)
+                        var sum: Float = 0
+                        for i in 0..<min(r, width) { sum += p[i + r + 1] }
+                        for i in 0..<width {
+                            sum += p[i + 2 * r + 1]
+                            sum -= p[i]
+                            d[base + i] = sum * scale
+                        }
                     }
                 }
             }

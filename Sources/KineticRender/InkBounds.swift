@@ -62,6 +62,21 @@ extension LayerRenderer {
         return x1 >= x0 ? Rect(x0, y0, x1 - x0, y1 - y0) : nil
     }
 
+    /// Whether a stroke of the path has joins: a subpath of two segments or more, or closed.
+    static func hasJoins(_ path: BezierPath) -> Bool {
+        var segments = 0
+        for element in path.elements {
+            switch element {
+            case .move: segments = 0
+            case .close: return true
+            case .line, .quadCurve, .curve:
+                segments += 1
+                if segments > 1 { return true }
+            }
+        }
+        return false
+    }
+
     /// The device reach of a layer's shadow whose silhouette covers `silhouette`: moved
     /// by the offset, grown by the blur's 3σ and two pixels, as `drawShadow` crops it.
     static func shadowBox(of layer: Layer, silhouette: DeviceBox, matrix m: Affine) -> DeviceBox {
@@ -99,8 +114,10 @@ extension LayerRenderer {
         case .shape(let s):
             if s.namedShape?.controlPoints != nil { return nil }
             if let r = controlBounds(s.path) {
-                // A miter reaches lineWidth / 2 × miterLimit from the path; a square cap √2 × half.
-                let reach = s.strokeColor != nil ? s.lineWidth / 2 * max(s.miterLimit, 1.5) + 1 : 0
+                // A miter join reaches lineWidth / 2 × miterLimit from the path (only where
+                // two segments meet); a square cap √2 × half.
+                let spread = s.lineJoin == .miter && hasJoins(s.path) ? max(s.miterLimit, 1.5) : 1.5
+                let reach = s.strokeColor != nil ? s.lineWidth / 2 * spread + 1 : 0
                 guard reach.isFinite else { return nil }
                 box = union(box, device(Rect(r.minX - reach, r.minY - reach, r.width + 2 * reach, r.height + 2 * reach), m))
             }

@@ -50,12 +50,18 @@ extension LayerRenderer {
         // its phase rounded to a quarter pixel (a shift of at most ⅛ px; a unit test holds
         // it within the golden tolerance of an exact redraw), then brought to device
         // resolution once: every later frame masks with it at whole pixels, the fast path.
-        let wide = shadow.sigma >= ShadowLook.wideSigma
+        // A wide blur is also drawn with its linear map rounded to 1/8192 (under ⅛ px
+        // across 1000 px): a body the dynamics barely turn (rope) keeps its entry. A
+        // crisp shadow is cached only unturned. The choices depend on the layer and its
+        // map alone, so every thread draws the same bytes.
+        let wide = shadows != nil && shadow.sigma >= ShadowLook.wideSigma
+        let cacheable = wide || (shadows != nil && m.b == 0 && m.c == 0)
+        func linear(_ v: Double) -> Double { wide ? (v * 8192).rounded() / 8192 : v }
         let t = wide ? Point(m.tx + shadow.offset.x, m.ty + shadow.offset.y) : Point(m.tx, m.ty)
         func quantized(_ v: Double) -> Double { wide ? (v * 4).rounded() / 4 : v }
         let q = Point(quantized(t.x), quantized(t.y))
         let base = Point(q.x.rounded(.down), q.y.rounded(.down))
-        let moved: Affine = (m.a, m.b, m.c, m.d, q.x - base.x, q.y - base.y)
+        let moved: Affine = (linear(m.a), linear(m.b), linear(m.c), linear(m.d), q.x - base.x, q.y - base.y)
         // Mask space to device: the shadow lands `displacement` from where it is drawn.
         let displacement = wide ? base : Point(base.x + shadow.offset.x, base.y + shadow.offset.y)
         let ink: DeviceBox?
@@ -100,7 +106,7 @@ extension LayerRenderer {
         }
         let area = (whole.x1 - whole.x0) * (whole.y1 - whole.y0)
         var found: ShadowMask
-        if let shadows, area <= Double(ShadowCache.maxEntryPixels) {
+        if let shadows, cacheable, area <= Double(ShadowCache.maxEntryPixels) {
             // The cache holds plain bytes: each render call makes its own Cairo surface.
             let key = ShadowCache.Key(layer: layer, matrix: moved, sigma: shadow.sigma)
             if let known = shadows.pixels(for: key) {

@@ -7,7 +7,8 @@
 //   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
-// each wrapped by exactly one Swift file set in the stage that owns it. CResample is
+// each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
+// both the renderer and the encoders use, in its own KineticCairo). CResample is
 // our own C: the projected-layer pixel loop, called only by ProjectiveResampler.swift.
 import PackageDescription
 
@@ -49,8 +50,9 @@ let package = Package(
         ]),
         // Stage 4: pixels and files.
         .target(name: "CResample"),
-        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "CResample", "CCairo", "CPango"]),
-        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "CGif", "CImageQuant", "CCairo", "CFFmpeg", "CWebP"]),
+        .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo"]),
+        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango"]),
+        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -71,7 +73,7 @@ let package = Package(
         .testTarget(name: "KineticDynamicsTests", dependencies: ["KineticDynamics"]),
         .testTarget(name: "KineticExpressionsTests", dependencies: ["KineticExpressions"]),
         .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
-        .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene"]),
+        .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
         .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),

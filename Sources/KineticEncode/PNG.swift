@@ -1,3 +1,4 @@
+import KineticCairo
 import KineticGeometry
 
 /// Writes frames as 8-bit RGBA PNG files.
@@ -8,7 +9,10 @@ public enum PNGWriter {
     /// PNG bytes for `image`, un-premultiplied by Cairo.
     /// - Throws: ``EncodeError/invalidImage(reason:)`` for an empty or oversized image.
     public static func encode(_ image: PixelImage) throws(EncodeError) -> [UInt8] {
-        try CairoPNG.encode(image)
+        guard image.width > 0, image.height > 0, image.width <= 32767, image.height <= 32767 else {
+            throw .invalidImage(reason: "cannot encode a \(image.width)×\(image.height) PNG")
+        }
+        do throws(CairoFailure) { return try CairoSurface.encodePNG(image) } catch { throw .invalidImage(reason: "Cairo: \(error)") }
     }
 
     /// Writes `image` to `path` through an ``AtomicFile``: the file appears complete or
@@ -24,6 +28,10 @@ public enum PNGReader {
     /// The PNG at `path` converted to ARGB32, whatever its colour type or bit depth.
     /// - Throws: ``EncodeError/cannotRead(path:reason:)`` if it is missing or not a PNG.
     public static func read(_ path: String) throws(EncodeError) -> PixelImage {
-        try CairoPNG.decode(path: path)
+        do throws(CairoFailure) {
+            return try CairoSurface.decodePNG(atPath: path)
+        } catch {
+            throw .cannotRead(path: path, reason: error.isFileNotFound ? "no such file" : error.description)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import KineticCairo
 import KineticGeometry
 
 /// A grid of labelled thumbnails (`kinetic --contact-sheet`).

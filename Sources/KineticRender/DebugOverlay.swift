@@ -1,3 +1,4 @@
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 

@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 
@@ -30,7 +31,11 @@ extension LayerRenderer {
     /// is then painted through Cairo in a single operation (so clips, groups and opacity
     /// apply as to any layer content); `additive` adds both inside the buffer and onto
     /// what lies below (CAIRO_OPERATOR_ADD).
-    func drawParticles(_ style: EmitterStyle, alpha: Double, in ctx: CairoContext) {
+    ///
+    /// With a `shadow`, the layer's shadow is painted first from the same buffer's alpha
+    /// (the layer paints nothing else), which then also holds the particles whose shadow
+    /// falls inside the clip.
+    func drawParticles(_ style: EmitterStyle, alpha: Double, shadow: ShadowLook? = nil, in ctx: CairoContext) {
         let p = style.particles
         guard p.count > 0, alpha > 0 else { return }
         let cells = style.flattenedCells.map(\.cell)
@@ -55,6 +60,13 @@ extension LayerRenderer {
         defer { ctx.restore() }
         ctx.matrix = (1, 0, 0, 1, 0, 0)
         var clip = ctx.clipExtents
+        // The shadow's silhouette: the particles within its reach of the clip.
+        let blurs = (shadow?.sigma ?? 0) > GaussianBlur.minimumSigma
+        if let shadow {
+            let margin = blurs ? shadow.margin : 0
+            clip = (min(clip.0, clip.0 - shadow.offset.x - margin), min(clip.1, clip.1 - shadow.offset.y - margin),
+                    max(clip.2, clip.2 - shadow.offset.x + margin), max(clip.3, clip.3 - shadow.offset.y + margin))
+        }
         if let canvas = deviceCanvas {
             clip = (max(clip.0, canvas.0), max(clip.1, canvas.1), min(clip.2, canvas.2), min(clip.3, canvas.3))
         }
@@ -188,6 +200,29 @@ extension LayerRenderer {
                 }
             }
         } }
+        if let shadow {
+            if blurs {
+                let margin = Int(shadow.margin)
+                let silhouette = CairoSurface.image(.a8, width: bw + 2 * margin, height: bh + 2 * margin)
+                let stride = silhouette.stride
+                var alphas = [UInt8](repeating: 0, count: stride * (bh + 2 * margin))
+                buffer.withPixels { pixels, wordsPerRow in
+                    for y in 0..<bh {
+                        let row = (y + margin) * stride + margin
+                        for x in 0..<bw { alphas[row + x] = UInt8(truncatingIfNeeded: pixels[y * wordsPerRow + x] >> 24) }
+                    }
+                }
+                GaussianBlur.apply(to: &alphas, width: bw + 2 * margin, height: bh + 2 * margin, stride: stride, sigma: shadow.sigma)
+                silhouette.replaceBytes(alphas, stride: stride)
+                paintShadow(ShadowMask(surface: silhouette, x: Double(bx - margin) + shadow.offset.x,
+                                       y: Double(by - margin) + shadow.offset.y, cell: 1),
+                            shadow: shadow, in: ctx)
+            } else {
+                // A crisp shadow: the buffer's own alpha is the mask.
+                paintShadow(ShadowMask(surface: buffer, x: Double(bx) + shadow.offset.x, y: Double(by) + shadow.offset.y, cell: 1),
+                            shadow: shadow, in: ctx)
+            }
+        }
         ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
         ctx.setAdditive(style.renderMode == .additive)
         ctx.paint(alpha: alpha)

@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 
@@ -99,19 +100,32 @@ extension LayerRenderer {
         let grow = pad ? Int((3 * sigma).rounded(.up)) + 1 : 0
         let width = raster.width + 2 * grow, height = raster.height + 2 * grow
         var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: width * height), count: 4)
-        for row in 0..<raster.height {
-            for col in 0..<raster.width {
-                let i = row * raster.stride + col * 4, o = (row + grow) * width + col + grow
-                for c in 0..<4 { planes[c][o] = raster.bytes[i + c] }
+        // Through buffer pointers: indexing the nested arrays checked uniqueness per byte.
+        raster.bytes.withUnsafeBufferPointer { src in
+            for c in 0..<4 {
+                planes[c].withUnsafeMutableBufferPointer { dst in
+                    for row in 0..<raster.height {
+                        let i = row * raster.stride + c, o = (row + grow) * width + grow
+                        for col in 0..<raster.width { dst[o + col] = src[i + col * 4] }
+                    }
+                }
             }
         }
         for c in 0..<4 { GaussianBlur.apply(to: &planes[c], width: width, height: height, stride: width, sigma: sigma) }
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        for o in 0..<(width * height) {
-            // Premultiplied: no channel may exceed alpha (the rounding of separate blurs).
-            let alpha = planes[3][o]
-            for c in 0..<3 { bytes[o * 4 + c] = min(planes[c][o], alpha) }
-            bytes[o * 4 + 3] = alpha
+        bytes.withUnsafeMutableBufferPointer { out in
+            planes[0].withUnsafeBufferPointer { b in planes[1].withUnsafeBufferPointer { g in
+                planes[2].withUnsafeBufferPointer { r in planes[3].withUnsafeBufferPointer { a in
+                    for o in 0..<(width * height) {
+                        // Premultiplied: no channel may exceed alpha (the rounding of separate blurs).
+                        let alpha = a[o]
+                        out[o * 4] = min(b[o], alpha)
+                        out[o * 4 + 1] = min(g[o], alpha)
+                        out[o * 4 + 2] = min(r[o], alpha)
+                        out[o * 4 + 3] = alpha
+                    }
+                } }
+            } }
         }
         return Raster(x: raster.x - grow, y: raster.y - grow, width: width, height: height, stride: width * 4, bytes: bytes)
     }

@@ -16,7 +16,7 @@ import KineticLayers
 ///
 /// Shared by the frames of one scene (one `Renderer`); bounded by `capacityBytes`, the
 /// least recently used entries going first.
-public final class FlatRasterCache: @unchecked Sendable {
+public final class FlatRasterCache: Sendable {
     struct Key: Equatable {
         var layer: Layer
         var opacity: Double
@@ -41,52 +41,22 @@ public final class FlatRasterCache: @unchecked Sendable {
         var extra: Double
     }
 
-    /// Guards `entries` and `bytes` (frames may render on several threads).
-    private let lock = NSLock()
-    /// Most recently used last.
-    private var entries: [(key: Key, entry: Entry)] = []
-    private var bytes = 0
-    let capacityBytes: Int
-    /// Bounds the deep comparisons a lookup makes.
-    let capacityEntries: Int
+    private let entries: RecentlyUsed<Key, Entry>
 
     /// `capacityBytes`: pixel memory the cache may hold (64 MB by default: four flat
     /// images at the 2048² budget).
     public init(capacityBytes: Int = 64 << 20, capacityEntries: Int = 32) {
-        self.capacityBytes = capacityBytes; self.capacityEntries = capacityEntries
+        entries = RecentlyUsed(capacityBytes: capacityBytes, capacityEntries: capacityEntries)
     }
 
     /// The entry for `key`, made by `make` (outside the lock) when missing.
     func entry(for key: Key, make: () -> Entry) -> Entry {
-        if let hit = lookUp(key) { return hit }
+        if let hit = entries.value(for: key) { return hit }
         let made = make()
-        store(made, for: key)
+        entries.store(made, size: made.raster?.bytes.count ?? 0, for: key)
         return made
     }
 
     /// How many entries are held (tests).
-    var count: Int { lock.withLock { entries.count } }
-
-    private func lookUp(_ key: Key) -> Entry? {
-        lock.withLock {
-            guard let i = entries.lastIndex(where: { $0.key == key }) else { return nil }
-            let found = entries.remove(at: i)
-            entries.append(found)
-            return found.entry
-        }
-    }
-
-    private func store(_ entry: Entry, for key: Key) {
-        let size = entry.raster?.bytes.count ?? 0
-        guard size <= capacityBytes else { return }
-        lock.withLock {
-            // Another thread may have made the same entry meanwhile: keep one.
-            guard !entries.contains(where: { $0.key == key }) else { return }
-            entries.append((key, entry))
-            bytes += size
-            while bytes > capacityBytes || entries.count > capacityEntries {
-                bytes -= entries.removeFirst().entry.raster?.bytes.count ?? 0
-            }
-        }
-    }
+    var count: Int { entries.count }
 }

@@ -1,3 +1,4 @@
+import KineticCairo
 import KineticGeometry
 
 /// Why an image asset could not be loaded.
@@ -43,15 +44,13 @@ public struct ImageCache: Sendable {
     /// The decoded pixels' bytes, counted against the memory budget.
     public var byteCount: Int { images.values.reduce(0) { $0 + $1.bytes.count } }
 
+    /// Through the project's one PNG decoder, which converts every PNG to premultiplied ARGB32.
     private static func decode(_ path: String) throws(ImageCacheError) -> PixelImage {
-        let surface: CairoSurface
-        do {
-            surface = try CairoSurface.png(atPath: path)
+        do throws(CairoFailure) {
+            return try CairoSurface.decodePNG(atPath: path)
         } catch {
             if error.isFileNotFound { throw .missingFile(path: path) }
             throw .unreadableImage(path: path, reason: error.description)
         }
-        return PixelImage(width: surface.width, height: surface.height,
-                          stride: surface.stride, bytes: surface.bytes())
     }
 }

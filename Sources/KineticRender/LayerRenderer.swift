@@ -1,3 +1,4 @@
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 
@@ -17,6 +18,8 @@ struct LayerRenderer {
     var deviceCanvas: (Double, Double, Double, Double)? = nil
     /// Flat renderings of projected layers shared by a scene's frames; nil draws each anew.
     var flatRasters: FlatRasterCache? = nil
+    /// Blurred shadow silhouettes shared by a scene's frames; nil makes each anew.
+    var shadows: ShadowCache? = nil
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {
@@ -117,6 +120,13 @@ struct LayerRenderer {
     /// Draws a layer in its own bounds space (the context already maps it), with its
     /// mask and its group opacity.
     func drawInPlane(_ layer: Layer, opacity: Double, in ctx: CairoContext) {
+        let grouped = layer.mask != nil || (opacity < 1 && Self.drawsSeveralThings(layer))
+        if grouped {
+            ctx.save()
+            // Groups cover the layer's ink only, not the canvas.
+            guard clipToInk(of: layer, in: ctx) else { return ctx.restore() }
+        }
+        defer { if grouped { ctx.restore() } }
         if let mask = layer.mask {
             // The layer's subtree composited through the mask layer's alpha; the mask
             // carries the group's opacity, which scales that alpha.
@@ -139,6 +149,21 @@ struct LayerRenderer {
             // One drawing operation at most: its own alpha equals the group's.
             drawBody(layer, alpha: opacity, castsShadow: true, in: ctx)
         }
+    }
+
+    /// Narrows the clip to the device rectangle the layer paints (whole pixels, so no
+    /// pixel changes), which sizes the groups pushed under it. False when it paints
+    /// nothing; the clip is left as it was when its ink cannot be bounded.
+    private func clipToInk(of layer: Layer, in ctx: CairoContext) -> Bool {
+        let m = ctx.matrix
+        guard let box = deviceInk(of: layer, matrix: m, ownShadow: true) else { return true }
+        guard box.x1 > box.x0, box.y1 > box.y0 else { return false }
+        ctx.matrix = (1, 0, 0, 1, 0, 0)
+        ctx.newPath()
+        ctx.rectangle(Rect(box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0))
+        ctx.clip()
+        ctx.matrix = m
+        return true
     }
 
     /// Whether the layer paints more than one overlapping operation (then opacity needs
@@ -179,8 +204,15 @@ struct LayerRenderer {
             appendRoundedRect(bounds, corners: layer.corners, to: ctx)
             ctx.clip()
         }
+        // An emitter that paints nothing but particles casts its shadow from their buffer.
+        var particleShadow: ShadowLook? = nil
         if castsShadow && layer.shadowOpacity > 0 {
-            drawShadow(of: layer, alpha: alpha, in: ctx)
+            let look = ShadowLook(of: layer, alpha: alpha, matrix: ctx.matrix)
+            if let look, look.cell == 1, Self.paintsOnlyParticles(layer) {
+                particleShadow = look
+            } else {
+                drawShadow(of: layer, alpha: alpha, in: ctx)
+            }
         }
         if let bg = layer.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
             ctx.newPath()
@@ -196,11 +228,21 @@ struct LayerRenderer {
             drawGradient(gradient, in: bounds, corners: layer.corners, alpha: alpha, in: ctx)
         case .text(let style): drawText(style, in: bounds, alpha: alpha, ctx: ctx)
         case .replicator: break  // its copies are sublayers of the presentation tree
-        case .emitter(let style): drawParticles(style, alpha: alpha, in: ctx)
+        case .emitter(let style): drawParticles(style, alpha: alpha, shadow: particleShadow, in: ctx)
         }
         drawSublayers(of: layer, alpha: alpha, in: ctx)
         if layer.masksToBounds { ctx.restore() }
         drawBorder(of: layer, alpha: alpha, in: ctx)
+    }
+
+    /// An emitter layer with no background, contents, border, shadow path or visible
+    /// sublayer: its silhouette is its particles' buffer.
+    static func paintsOnlyParticles(_ layer: Layer) -> Bool {
+        guard case .emitter = layer.content, layer.shadowPath == nil, layer.contents == nil,
+              layer.contentsCrossFade == nil else { return false }
+        if let bg = layer.backgroundColor, bg.alpha > 0 { return false }
+        if layer.borderWidth > 0 && layer.borderColor.alpha > 0 { return false }
+        return !layer.sublayers.contains(where: isVisible)
     }
 
     /// Sublayers live in the layer's bounds space, through `sublayerTransform` applied

@@ -1,5 +1,6 @@
 import CPango
 import Foundation
+import KineticCairo
 import KineticGeometry
 
 // The thin wrapper over Pango (pangocairo): every pango_* call of the renderer lives in

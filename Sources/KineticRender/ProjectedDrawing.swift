@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 
@@ -33,7 +34,7 @@ extension LayerRenderer {
             let rc = CairoContext(recording)
             rc.matrix = matrix
             // Inside the offscreen a device unit is a raster pixel.
-            body(rc, LayerRenderer(images: images, rasterDensity: 1, flatRasters: flatRasters))
+            body(rc, LayerRenderer(images: images, rasterDensity: 1, flatRasters: flatRasters, shadows: shadows))
         }
         var ink = recording.inkExtents
         guard ink.width > 0, ink.height > 0, ink.width.isFinite, ink.height.isFinite else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 
@@ -36,10 +37,13 @@ public struct Renderer: Sendable {
     public var debug: Bool
     /// Flat renderings of projected layers, reused by later frames (nil: none kept).
     public var flatRasters: FlatRasterCache?
+    /// Blurred shadow silhouettes, reused by later frames (nil: none kept).
+    public var shadows: ShadowCache?
 
     public init(scale: Double, images: ImageCache = ImageCache(), debug: Bool = false,
-                flatRasters: FlatRasterCache? = FlatRasterCache()) {
+                flatRasters: FlatRasterCache? = FlatRasterCache(), shadows: ShadowCache? = ShadowCache()) {
         self.scale = scale; self.images = images; self.debug = debug; self.flatRasters = flatRasters
+        self.shadows = shadows
     }
 
     /// The canvas size in pixels for a frame of `size` points: size × scale, rounded.
@@ -89,7 +93,7 @@ public struct Renderer: Sendable {
             if ctx.isOutOfMemory { throw .cannotWrite(path: path, reason: "out of memory") }
         }
         surface.finish()
-        do { try surface.check() } catch { throw .cannotWrite(path: path, reason: error.description) }
+        do throws(CairoFailure) { try surface.check() } catch { throw .cannotWrite(path: path, reason: error.description) }
         if format == .pdf { sink.fixPDFDate() }
         return sink.bytes
     }
@@ -116,7 +120,7 @@ public struct Renderer: Sendable {
         let m = ctx.matrix
         let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity,
                                      deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height),
-                                     flatRasters: flatRasters)
+                                     flatRasters: flatRasters, shadows: shadows)
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 import KineticGeometry
 import KineticLayers
 
@@ -11,21 +12,121 @@ extension LayerRenderer {
     /// σ = r (WebKit hands CSS drop-shadow's standard deviation to `shadowRadius` as is;
     /// docs/extensions.md has the evidence), approximated here by three box blurs on
     /// device pixels.
+    ///
+    /// The silhouette is drawn on an alpha image covering just its ink (plus the blur's
+    /// reach), found from the layer's geometry; only when that is unknown (particles,
+    /// projected sublayers…) is it recorded and probed. Blurred silhouettes are kept in
+    /// `shadows` and reused while the layer draws the same thing under the same device
+    /// map up to a translation: whole pixels for a crisp shadow, any amount (to the
+    /// nearest quarter pixel) once σ is four pixels or more.
     func drawShadow(of layer: Layer, alpha: Double, in ctx: CairoContext) {
-        let color = layer.shadowColor.multiplyingAlpha(min(layer.shadowOpacity, 1) * alpha)
-        guard color.alpha > 0 else { return }
         let m = ctx.matrix
-        let deviceScale = abs(m.a * m.d - m.b * m.c).squareRoot()
-        let sigma = max(0, layer.shadowRadius) * deviceScale
-        let offset = Point(m.a * layer.shadowOffset.width + m.c * layer.shadowOffset.height,
-                           m.b * layer.shadowOffset.width + m.d * layer.shadowOffset.height)
-
-        // Only the part whose shadow can land inside the current clip matters.
-        let margin = (3 * sigma).rounded(.up) + 2
+        guard let shadow = ShadowLook(of: layer, alpha: alpha, matrix: m) else { return }
         ctx.save()
         ctx.matrix = (1, 0, 0, 1, 0, 0)
         let clip = ctx.clipExtents
         ctx.restore()
+        let mask = knownSilhouette(of: layer, shadow: shadow, matrix: m, clip: clip)
+            ?? recordedSilhouette(of: layer, shadow: shadow, matrix: m, clip: clip)
+        guard let mask else { return }
+        paintShadow(mask, shadow: shadow, in: ctx)
+    }
+
+    /// Paints a blurred silhouette (placed, its offset included) tinted with the shadow's color.
+    func paintShadow(_ mask: ShadowMask, shadow: ShadowLook, in ctx: CairoContext) {
+        ctx.save()
+        ctx.matrix = (mask.cell, 0, 0, mask.cell, mask.x, mask.y)
+        ctx.setSource(shadow.color)
+        ctx.mask(mask.surface, x: 0, y: 0)
+        ctx.restore()
+    }
+
+    /// The silhouette drawn straight on its alpha image, when the layer's ink can be
+    /// bounded from its geometry; cached when it does not depend on the clip.
+    private func knownSilhouette(of layer: Layer, shadow: ShadowLook, matrix m: Affine,
+                                 clip: (Double, Double, Double, Double)) -> ShadowMask? {
+        // The silhouette is drawn under the device map moved by whole pixels, and put
+        // back by `displacement` when painted. A wide blur is drawn with the offset folded in and
+        // its phase rounded to a quarter pixel (a shift of at most ⅛ px; a unit test holds
+        // it within the golden tolerance of an exact redraw), then brought to device
+        // resolution once: every later frame masks with it at whole pixels, the fast path.
+        // A wide blur is also drawn with its linear map rounded to 1/8192 (under ⅛ px
+        // across 1000 px): a body the dynamics barely turn (rope) keeps its entry. A
+        // crisp shadow is cached only unturned. The choices depend on the layer and its
+        // map alone, so every thread draws the same bytes.
+        let wide = shadows != nil && shadow.sigma >= ShadowLook.wideSigma
+        let cacheable = wide || (shadows != nil && m.b == 0 && m.c == 0)
+        func linear(_ v: Double) -> Double { wide ? (v * 8192).rounded() / 8192 : v }
+        let t = wide ? Point(m.tx + shadow.offset.x, m.ty + shadow.offset.y) : Point(m.tx, m.ty)
+        func quantized(_ v: Double) -> Double { wide ? (v * 4).rounded() / 4 : v }
+        let q = Point(quantized(t.x), quantized(t.y))
+        let base = Point(q.x.rounded(.down), q.y.rounded(.down))
+        let moved: Affine = (linear(m.a), linear(m.b), linear(m.c), linear(m.d), q.x - base.x, q.y - base.y)
+        // Mask space to device: the shadow lands `displacement` from where it is drawn.
+        let displacement = wide ? base : Point(base.x + shadow.offset.x, base.y + shadow.offset.y)
+        let ink: DeviceBox?
+        if let path = layer.shadowPath {
+            ink = Self.controlBounds(path).map { r in
+                let b = Self.device(r, moved)
+                return ((b.x0 - 1).rounded(.down), (b.y0 - 1).rounded(.down), (b.x1 + 1).rounded(.up), (b.y1 + 1).rounded(.up))
+            } ?? (0, 0, 0, 0)
+        } else {
+            ink = deviceInk(of: layer, matrix: moved, ownShadow: false)
+        }
+        guard let ink else { return nil }
+        guard ink.x1 > ink.x0, ink.y1 > ink.y0 else { return ShadowMask.none }
+        let margin = shadow.margin, cell = shadow.cell
+        let whole: DeviceBox = (ink.x0 - margin, ink.y0 - margin, ink.x1 + margin, ink.y1 + margin)
+        // Only the part whose shadow can land inside the clip matters.
+        let reach: DeviceBox = (clip.0 - displacement.x - margin, clip.1 - displacement.y - margin,
+                                clip.2 - displacement.x + margin, clip.3 - displacement.y + margin)
+        let clipped: DeviceBox = (max(whole.x0, reach.x0), max(whole.y0, reach.y0), min(whole.x1, reach.x1), min(whole.y1, reach.y1))
+        guard clipped.x1 > clipped.x0, clipped.y1 > clipped.y0 else { return ShadowMask.none }
+        func make(_ box: DeviceBox) -> ShadowMask {
+            let left = box.x0.rounded(.down), top = box.y0.rounded(.down)
+            let width = Int(((box.x1 - left) / cell).rounded(.up)), height = Int(((box.y1 - top) / cell).rounded(.up))
+            let image = CairoSurface.image(.a8, width: width, height: height)
+            do {
+                let sc = CairoContext(image)
+                sc.matrix = Self.concatenate(moved, (1 / cell, 0, 0, 1 / cell, -left / cell, -top / cell))
+                drawSilhouette(of: layer, sigma: shadow.sigma, in: sc)
+            }
+            blur(image, sigma: shadow.sigma / cell)
+            guard wide, cell > 1 else { return ShadowMask(surface: image, x: left, y: top, cell: cell) }
+            // Bilinear, as masking with the coarse image would sample it.
+            let full = CairoSurface.image(.a8, width: Int((Double(width) * cell).rounded(.up)),
+                                          height: Int((Double(height) * cell).rounded(.up)))
+            do {
+                let fc = CairoContext(full)
+                fc.scale(cell, cell)
+                fc.setSource(replaying: image, x: 0, y: 0)
+                fc.paint()
+            }
+            return ShadowMask(surface: full, x: left, y: top, cell: 1)
+        }
+        let area = (whole.x1 - whole.x0) * (whole.y1 - whole.y0)
+        var found: ShadowMask
+        if let shadows, cacheable, area <= Double(ShadowCache.maxEntryPixels) {
+            // The cache holds plain bytes: each render call makes its own Cairo surface.
+            let key = ShadowCache.Key(layer: layer, matrix: moved, sigma: shadow.sigma)
+            if let known = shadows.pixels(for: key) {
+                found = ShadowMask(known)
+            } else {
+                found = make(whole)
+                shadows.store(ShadowPixels(found), for: key)
+            }
+        } else {
+            found = make(clipped)
+        }
+        found.x += displacement.x; found.y += displacement.y
+        return found
+    }
+
+    /// The silhouette recorded, its ink probed, then painted on its alpha image: for
+    /// layers whose ink cannot be bounded from their geometry.
+    private func recordedSilhouette(of layer: Layer, shadow: ShadowLook, matrix m: Affine,
+                                    clip: (Double, Double, Double, Double)) -> ShadowMask? {
+        let margin = shadow.margin, offset = shadow.offset
         // Record the silhouette in device space, bounded to that part: on an unbounded
         // recording a masked sublayer's group reports no ink (and cast no shadow).
         let reach = Rect(clip.0 - offset.x - margin, clip.1 - offset.y - margin,
@@ -34,49 +135,112 @@ extension LayerRenderer {
         do {
             let rc = CairoContext(recording)
             rc.matrix = m
-            if let path = layer.shadowPath {
-                appendPath(path, to: rc)
-                rc.setSource(.black)
-                rc.fill()
-            } else {
-                // Projected sublayers need no more detail than the blur keeps.
-                var silhouette = self
-                silhouette.projectionDetail = 1 / max(1, sigma / 2)
-                silhouette.drawBody(layer, alpha: 1, castsShadow: false, in: rc)
-            }
+            drawSilhouette(of: layer, sigma: shadow.sigma, in: rc)
         }
         // A bounded recording reports a group's whole extents as ink: measure it.
         let recorded = recording.inkExtents
         guard recorded.width > 0, recorded.height > 0, let ink = Self.measuredInk(of: recording, within: recorded) else {
-            return
+            return nil
         }
         let x0 = max(ink.x, clip.0 - offset.x) - margin
         let y0 = max(ink.y, clip.1 - offset.y) - margin
         let x1 = min(ink.x + ink.width, clip.2 - offset.x) + margin
         let y1 = min(ink.y + ink.height, clip.3 - offset.y) + margin
-        guard x1 > x0, y1 > y0 else { return }
-
-        // A wide blur loses nothing at lower resolution: blur at most σ = 8 cells, one
-        // cell `cell` device pixels, which keeps memory and time bounded for any radius.
-        let cell = max(1, sigma / 8)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let cell = shadow.cell
         let left = x0.rounded(.down), top = y0.rounded(.down)
         let width = Int(((x1 - left) / cell).rounded(.up)), height = Int(((y1 - top) / cell).rounded(.up))
-        let silhouette = CairoSurface.image(.a8, width: width, height: height)
+        let image = CairoSurface.image(.a8, width: width, height: height)
         do {
-            let sc = CairoContext(silhouette)
+            let sc = CairoContext(image)
             sc.scale(1 / cell, 1 / cell)
             sc.setSource(replaying: recording, x: -left, y: -top)
             sc.paint()
         }
-        var bytes = silhouette.bytes()
-        GaussianBlur.apply(to: &bytes, width: width, height: height, stride: silhouette.stride, sigma: sigma / cell)
-        silhouette.replaceBytes(bytes, stride: silhouette.stride)
+        blur(image, sigma: shadow.sigma / cell)
+        return ShadowMask(surface: image, x: left + offset.x, y: top + offset.y, cell: cell)
+    }
 
-        ctx.save()
-        ctx.matrix = (cell, 0, 0, cell, left + offset.x, top + offset.y)
-        ctx.setSource(color)
-        ctx.mask(silhouette, x: 0, y: 0)
-        ctx.restore()
+    /// The layer's alpha silhouette (or its `shadowPath`) in the context's space.
+    private func drawSilhouette(of layer: Layer, sigma: Double, in ctx: CairoContext) {
+        if let path = layer.shadowPath {
+            appendPath(path, to: ctx)
+            ctx.setSource(.black)
+            ctx.fill()
+        } else {
+            // Projected sublayers need no more detail than the blur keeps.
+            var silhouette = self
+            silhouette.projectionDetail = 1 / max(1, sigma / 2)
+            silhouette.drawBody(layer, alpha: 1, castsShadow: false, in: ctx)
+        }
+    }
+
+    /// Blurs an alpha image in place (σ in its pixels).
+    func blur(_ image: CairoSurface, sigma: Double) {
+        guard sigma > GaussianBlur.minimumSigma else { return }
+        var bytes = image.bytes()
+        GaussianBlur.apply(to: &bytes, width: image.width, height: image.height, stride: image.stride, sigma: sigma)
+        image.replaceBytes(bytes, stride: image.stride)
+    }
+}
+
+/// How a layer's shadow looks on the device: its tint, its offset and blur in device
+/// pixels, the crop margin the blur needs and the raster cell it is blurred on.
+struct ShadowLook {
+    var color: Color
+    var offset: Point
+    var sigma: Double
+
+    /// nil when the shadow is invisible.
+    init?(of layer: Layer, alpha: Double, matrix m: Affine) {
+        color = layer.shadowColor.multiplyingAlpha(min(layer.shadowOpacity, 1) * alpha)
+        guard color.alpha > 0 else { return nil }
+        let deviceScale = abs(m.a * m.d - m.b * m.c).squareRoot()
+        sigma = max(0, layer.shadowRadius) * deviceScale
+        offset = Point(m.a * layer.shadowOffset.width + m.c * layer.shadowOffset.height,
+                       m.b * layer.shadowOffset.width + m.d * layer.shadowOffset.height)
+    }
+
+    /// From this σ (device pixels) a cached silhouette is reused at any translation.
+    static let wideSigma = 4.0
+
+    /// The blur's reach beyond the silhouette, device pixels.
+    var margin: Double { (3 * sigma).rounded(.up) + 2 }
+    /// A wide blur loses nothing at lower resolution: blur at most σ = 8 cells, one cell
+    /// `cell` device pixels, which keeps memory and time bounded for any radius.
+    var cell: Double { max(1, sigma / 8) }
+}
+
+/// A blurred silhouette: an alpha image whose top-left corner goes at device (`x`, `y`)
+/// (the shadow's offset included), one pixel `cell` device pixels.
+struct ShadowMask {
+    var surface: CairoSurface
+    var x: Double, y: Double, cell: Double
+
+    init(surface: CairoSurface, x: Double, y: Double, cell: Double) {
+        self.surface = surface; self.x = x; self.y = y; self.cell = cell
+    }
+
+    init(_ pixels: ShadowPixels) {
+        surface = CairoSurface.image(.a8, width: pixels.width, height: pixels.height)
+        surface.replaceBytes(pixels.bytes, stride: pixels.stride)
+        x = pixels.x; y = pixels.y; cell = pixels.cell
+    }
+
+    /// A silhouette with no ink.
+    static var none: ShadowMask { ShadowMask(surface: CairoSurface.image(.a8, width: 0, height: 0), x: 0, y: 0, cell: 1) }
+}
+
+/// A blurred silhouette's bytes, as ``ShadowCache`` keeps them between frames.
+struct ShadowPixels: Sendable {
+    var bytes: [UInt8]
+    var width: Int, height: Int, stride: Int
+    var x: Double, y: Double, cell: Double
+
+    init(_ mask: ShadowMask) {
+        bytes = mask.surface.bytes()
+        width = mask.surface.width; height = mask.surface.height; stride = mask.surface.stride
+        x = mask.x; y = mask.y; cell = mask.cell
     }
 }
 
@@ -97,8 +261,11 @@ enum GaussianBlur {
         return (0..<n).map { $0 < m ? lower : upper }
     }
 
+    /// Below this σ (pixels) the blur changes nothing visible and is skipped.
+    static let minimumSigma = 0.2
+
     static func apply(to bytes: inout [UInt8], width: Int, height: Int, stride: Int, sigma: Double) {
-        guard sigma > 0.2, width > 0, height > 0 else { return }
+        guard sigma > minimumSigma, width > 0, height > 0 else { return }
         // Float: the sums stay far below 2²⁴ × 255, so rounding error is ≪ one level.
         var buffer = bytes.map(Float.init)
         var scratch = buffer
@@ -113,21 +280,28 @@ enum GaussianBlur {
     }
 
     /// A running-sum box average along each row; samples past the ends count as zero
-    /// (transparent), so the shadow fades beyond the edge.
+    /// (transparent), so the shadow fades beyond the edge. Each row is read from a copy
+    /// padded with r + 1 zeros each side, so the loop has no edge tests: adding or
+    /// taking away 0 leaves a Float sum unchanged, so the result is the same bit for bit.
     private static func horizontalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
                                        stride: Int, radius r: Int) {
         let scale = 1 / Float(2 * r + 1)
+        var padded = [Float](repeating: 0, count: width + 2 * r + 2)
         src.withUnsafeBufferPointer { src in
             dst.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    let base = y * stride
-                    var sum: Float = 0
-                    for i in 0..<min(r, width) { sum += src[base + i] }
-                    for i in 0..<width {
-                        let enter = i + r, leave = i - r - 1
-                        if enter < width { sum += src[base + enter] }
-                        if leave >= 0 { sum -= src[base + leave] }
-                        dst[base + i] = sum * scale
+                padded.withUnsafeMutableBufferPointer { pad in
+                    guard let s = src.baseAddress, let d = dst.baseAddress, let p = pad.baseAddress else { return }
+                    // Row sample i sits at p[i + r + 1].
+                    for y in 0..<height {
+                        let base = y * stride
+                        (p + r + 1).update(from: s + base, count: width)
+                        var sum: Float = 0
+                        for i in 0..<min(r, width) { sum += p[i + r + 1] }
+                        for i in 0..<width {
+                            sum += p[i + 2 * r + 1]
+                            sum -= p[i]
+                            d[base + i] = sum * scale
+                        }
                     }
                 }
             }

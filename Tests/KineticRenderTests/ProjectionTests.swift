@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 import Testing
 import KineticGeometry
 import KineticLayers

@@ -247,4 +247,7 @@ KINETIC=$kinetic BENCH_SCENE=$scene bash "$here/outputs.sh" || echo "bench: the 
 # GIF against ffmpeg on gallery scenes and against Pillow on frames changing everywhere
 # (issue 15); GIF_BENCH_SCENES=all gives the table of every gallery scene.
 KINETIC=$kinetic BENCH_SCENE=$scene bash "$here/gif.sh" || echo "bench: the GIF rows failed"
+
+# Shadows and opacity groups against the same layers without them (issue 15).
+KINETIC=$kinetic bash "$here/layers.sh" || echo "bench: the layer-effect rows failed"
 exit 0

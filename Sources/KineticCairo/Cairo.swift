@@ -2,42 +2,45 @@ import CCairo
 import KineticGeometry
 import KineticLayers
 
-// The thin wrapper over Cairo: every cairo_* call and C pointer of the renderer lives in
-// this file. Each object owns one Cairo reference and releases it in `deinit`; none is
-// shared between threads (every render call builds its own).
+// The one thin wrapper over Cairo: every cairo_* call and C pointer of the project lives
+// in this file (the renderer draws through it, the encoders read and write PNG through
+// it; Pango.swift hands `CairoContext.raw` to pango_cairo). Each object owns one Cairo
+// reference and releases it in `deinit`; none is shared between threads (every render
+// call builds its own).
 
 /// A Cairo failure, with Cairo's own description.
-struct CairoFailure: Error, CustomStringConvertible {
-    var description: String
+package struct CairoFailure: Error, CustomStringConvertible {
+    package var description: String
     /// The failure was a file that does not exist.
-    var isFileNotFound: Bool
-    init(_ status: cairo_status_t) {
+    package var isFileNotFound: Bool
+    package init(_ status: cairo_status_t) {
         description = String(cString: cairo_status_to_string(status))
         isFileNotFound = status == CAIRO_STATUS_FILE_NOT_FOUND
     }
 }
 
 /// A 2D affine map in CGAffineTransform's order: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
-typealias Affine = (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
+package typealias Affine = (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
 
-enum SurfaceFormat {
+package enum SurfaceFormat {
     /// Premultiplied ARGB, 32 bits a pixel (what `PixelImage` holds).
     case argb32
     /// Alpha only, 8 bits a pixel (shadow silhouettes).
     case a8
 
-    var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
+    package var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
 }
 
 /// The bytes a stream surface writes, collected in memory.
-final class ByteSink {
-    var bytes: [UInt8] = []
+package final class ByteSink {
+    package var bytes: [UInt8] = []
+    package init() {}
     /// The creation date written into PDFs (Cairo would write the current time).
-    static let fixedDate = "2000-01-01T00:00:00Z"
+    package static let fixedDate = "2000-01-01T00:00:00Z"
 
     /// Cairo 1.16 writes a set date without the `D:` a PDF date starts with; the same
     /// date to the minute, `D:` included, has the same length, so the offsets stay right.
-    func fixPDFDate() {
+    package func fixPDFDate() {
         let written = Array("/CreationDate (20000101000000Z)".utf8), fixed = Array("/CreationDate (D:200001010000Z)".utf8)
         guard written.count == fixed.count, let start = bytes.firstRange(of: written)?.lowerBound else { return }
         bytes.replaceSubrange(start..<(start + written.count), with: fixed)
@@ -45,8 +48,8 @@ final class ByteSink {
 }
 
 /// An owned cairo_surface_t.
-final class CairoSurface {
-    let raw: OpaquePointer
+package final class CairoSurface {
+    package let raw: OpaquePointer
 
     private init(raw: OpaquePointer) { self.raw = raw }
     /// Holds a reference of its own to a surface Cairo lends (a group target).
@@ -54,29 +57,57 @@ final class CairoSurface {
     deinit { cairo_surface_destroy(raw) }
 
     /// A cleared image surface.
-    static func image(_ format: SurfaceFormat, width: Int, height: Int) -> CairoSurface {
+    package static func image(_ format: SurfaceFormat, width: Int, height: Int) -> CairoSurface {
         CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(clamping: width), Int32(clamping: height)))
     }
 
     /// An ARGB32 image surface holding a copy of `image`'s pixels.
-    static func image(copying image: PixelImage) -> CairoSurface {
+    package static func image(copying image: PixelImage) -> CairoSurface {
         let s = CairoSurface.image(.argb32, width: image.width, height: image.height)
         s.replaceBytes(image.bytes, stride: image.stride)
         return s
     }
 
-    /// Decodes a PNG file (cairo_image_surface_create_from_png).
-    static func png(atPath path: String) throws(CairoFailure) -> CairoSurface {
-        let s = CairoSurface(raw: cairo_image_surface_create_from_png(path))
-        let status = cairo_surface_status(s.raw)
+    /// The PNG at `path` as premultiplied ARGB32 pixels, whatever its colour type or bit
+    /// depth: the project's one PNG decoder (image assets, golden frames).
+    package static func decodePNG(atPath path: String) throws(CairoFailure) -> PixelImage {
+        let loaded = CairoSurface(raw: cairo_image_surface_create_from_png(path))
+        try loaded.check()
+        // Painting with OPERATOR_SOURCE onto an ARGB32 surface converts any format Cairo
+        // loaded (RGB24 for opaque PNGs, A8, …) to premultiplied ARGB32.
+        let target = CairoSurface.image(.argb32, width: loaded.width, height: loaded.height)
+        try target.check()
+        do {
+            let ctx = CairoContext(target)
+            ctx.setReplacing()
+            ctx.setSource(replaying: loaded, x: 0, y: 0)
+            ctx.paint()
+            let drawn = cairo_status(ctx.raw)
+            guard drawn == CAIRO_STATUS_SUCCESS else { throw CairoFailure(drawn) }
+        }
+        return PixelImage(width: target.width, height: target.height, stride: target.stride, bytes: target.bytes())
+    }
+
+    /// PNG bytes of `image` (premultiplied ARGB32, rows 4-byte aligned); Cairo
+    /// un-premultiplies while writing, and writes no timestamp.
+    package static func encodePNG(_ image: PixelImage) throws(CairoFailure) -> [UInt8] {
+        let surface = CairoSurface.image(copying: image)
+        try surface.check()
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(surface.raw, { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().bytes
+                .append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
-        return s
+        return sink.bytes
     }
 
     /// An unbounded recording surface: records drawing to measure its ink and replay it.
     /// A recording surface; `extents` bounds it (device units). Masks and groups need
     /// bounded extents: on an unbounded recording Cairo reports no ink for them.
-    static func recording(alphaOnly: Bool, extents: Rect? = nil) -> CairoSurface {
+    package static func recording(alphaOnly: Bool, extents: Rect? = nil) -> CairoSurface {
         let content = alphaOnly ? CAIRO_CONTENT_ALPHA : CAIRO_CONTENT_COLOR_ALPHA
         guard let r = extents else { return CairoSurface(raw: cairo_recording_surface_create(content, nil)) }
         var box = cairo_rectangle_t(x: r.minX, y: r.minY, width: r.width, height: r.height)
@@ -87,7 +118,7 @@ final class CairoSurface {
     /// A vector surface writing its file into `sink` (the caller writes the bytes out
     /// atomically). A PDF's creation and modification dates are fixed, so the same frame
     /// always gives the same bytes.
-    static func vector(svg: Bool, width: Double, height: Double, into sink: ByteSink) -> CairoSurface {
+    package static func vector(svg: Bool, width: Double, height: Double, into sink: ByteSink) -> CairoSurface {
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         let write: cairo_write_func_t = { closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
@@ -104,28 +135,28 @@ final class CairoSurface {
     /// Keeps a stream surface's sink alive as long as the surface.
     private var sink: ByteSink?
 
-    var width: Int { Int(cairo_image_surface_get_width(raw)) }
-    var height: Int { Int(cairo_image_surface_get_height(raw)) }
-    var stride: Int { Int(cairo_image_surface_get_stride(raw)) }
+    package var width: Int { Int(cairo_image_surface_get_width(raw)) }
+    package var height: Int { Int(cairo_image_surface_get_height(raw)) }
+    package var stride: Int { Int(cairo_image_surface_get_stride(raw)) }
 
     /// The surface's status, thrown when it is an error.
-    func check() throws(CairoFailure) {
+    package func check() throws(CairoFailure) {
         let status = cairo_surface_status(raw)
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
     }
 
     /// Ends drawing and writes out a vector surface.
-    func finish() { cairo_surface_finish(raw) }
+    package func finish() { cairo_surface_finish(raw) }
 
     /// The bounding box of everything drawn on a recording surface, in its device space.
-    var inkExtents: (x: Double, y: Double, width: Double, height: Double) {
+    package var inkExtents: (x: Double, y: Double, width: Double, height: Double) {
         var x = 0.0, y = 0.0, w = 0.0, h = 0.0
         cairo_recording_surface_ink_extents(raw, &x, &y, &w, &h)
         return (x, y, w, h)
     }
 
     /// A copy of an image surface's pixel rows (`stride` bytes each).
-    func bytes() -> [UInt8] {
+    package func bytes() -> [UInt8] {
         cairo_surface_flush(raw)
         let count = stride * height
         guard count > 0, let data = cairo_image_surface_get_data(raw) else { return [] }
@@ -133,7 +164,7 @@ final class CairoSurface {
     }
 
     /// Overwrites an image surface's pixels with `bytes` laid out `stride` bytes a row.
-    func replaceBytes(_ bytes: [UInt8], stride source: Int) {
+    package func replaceBytes(_ bytes: [UInt8], stride source: Int) {
         cairo_surface_flush(raw)
         guard let data = cairo_image_surface_get_data(raw) else { return }
         let rowBytes = min(source, stride)
@@ -150,7 +181,7 @@ final class CairoSurface {
     /// Lends an image surface's ARGB32 pixels (rows `stride / 4` words apart) for direct
     /// writing — the particle compositor draws sprites this way, far faster than one Cairo
     /// call per particle. Does nothing on a surface without pixel data.
-    func withPixels(_ body: (UnsafeMutablePointer<UInt32>, _ wordsPerRow: Int) -> Void) {
+    package func withPixels(_ body: (UnsafeMutablePointer<UInt32>, _ wordsPerRow: Int) -> Void) {
         cairo_surface_flush(raw)
         guard let data = cairo_image_surface_get_data(raw) else { return }
         data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { body($0, stride / 4) }
@@ -158,46 +189,46 @@ final class CairoSurface {
     }
 
     /// Writes an image surface as PNG (debugging and contact sheets).
-    func writePNG(to path: String) throws(CairoFailure) {
+    package func writePNG(to path: String) throws(CairoFailure) {
         let status = cairo_surface_write_to_png(raw, path)
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
     }
 }
 
 /// An owned cairo_pattern_t: gradients, mesh patches, groups.
-final class CairoPattern {
-    let raw: OpaquePointer
+package final class CairoPattern {
+    package let raw: OpaquePointer
 
-    init(raw: OpaquePointer) { self.raw = raw }
+    package init(raw: OpaquePointer) { self.raw = raw }
     deinit { cairo_pattern_destroy(raw) }
 
-    static func linear(from p0: Point, to p1: Point) -> CairoPattern {
+    package static func linear(from p0: Point, to p1: Point) -> CairoPattern {
         CairoPattern(raw: cairo_pattern_create_linear(p0.x, p0.y, p1.x, p1.y))
     }
 
     /// A radial pattern between two circles.
-    static func radial(center: Point, innerRadius r0: Double, outerRadius r1: Double) -> CairoPattern {
+    package static func radial(center: Point, innerRadius r0: Double, outerRadius r1: Double) -> CairoPattern {
         CairoPattern(raw: cairo_pattern_create_radial(center.x, center.y, r0, center.x, center.y, r1))
     }
 
-    static func mesh() -> CairoPattern { CairoPattern(raw: cairo_pattern_create_mesh()) }
+    package static func mesh() -> CairoPattern { CairoPattern(raw: cairo_pattern_create_mesh()) }
 
-    func addColorStop(_ offset: Double, _ color: Color) {
+    package func addColorStop(_ offset: Double, _ color: Color) {
         cairo_pattern_add_color_stop_rgba(raw, offset, color.red, color.green, color.blue, color.alpha)
     }
 
     /// Paints beyond the ends with the end colors, as Core Graphics' extended gradients.
-    func extendPad() { cairo_pattern_set_extend(raw, CAIRO_EXTEND_PAD) }
+    package func extendPad() { cairo_pattern_set_extend(raw, CAIRO_EXTEND_PAD) }
 
     /// Sets the pattern-space-from-user-space matrix.
-    func setMatrix(_ m: Affine) {
+    package func setMatrix(_ m: Affine) {
         var cm = cairo_matrix_t()
         cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
         cairo_pattern_set_matrix(raw, &cm)
     }
 
     /// Adds a four-sided patch with straight sides p0→p1→p2→p3 and one color a corner.
-    func addPatch(_ corners: [(Point, Color)]) {
+    package func addPatch(_ corners: [(Point, Color)]) {
         guard corners.count == 4 else { return }
         cairo_mesh_pattern_begin_patch(raw)
         cairo_mesh_pattern_move_to(raw, corners[0].0.x, corners[0].0.y)
@@ -210,34 +241,34 @@ final class CairoPattern {
 }
 
 /// An owned cairo_t drawing on one surface.
-final class CairoContext {
-    let raw: OpaquePointer
+package final class CairoContext {
+    package let raw: OpaquePointer
     /// Keeps the target alive as long as the context.
-    let surface: CairoSurface
+    package let surface: CairoSurface
 
-    init(_ surface: CairoSurface) {
+    package init(_ surface: CairoSurface) {
         self.surface = surface
         raw = cairo_create(surface.raw)
         cairo_set_antialias(raw, CAIRO_ANTIALIAS_DEFAULT)
     }
     deinit { cairo_destroy(raw) }
 
-    func save() { cairo_save(raw) }
-    func restore() { cairo_restore(raw) }
+    package func save() { cairo_save(raw) }
+    package func restore() { cairo_restore(raw) }
 
     // MARK: Coordinates
 
-    func translate(_ x: Double, _ y: Double) { transform((1, 0, 0, 1, x, y)) }
-    func scale(_ sx: Double, _ sy: Double) { transform((sx, 0, 0, sy, 0, 0)) }
+    package func translate(_ x: Double, _ y: Double) { transform((1, 0, 0, 1, x, y)) }
+    package func scale(_ sx: Double, _ sy: Double) { transform((sx, 0, 0, sy, 0, 0)) }
 
     /// Whether Cairo ran out of memory while drawing (an image it could not allocate then
     /// draws nothing: the frame must not be used).
-    var isOutOfMemory: Bool { cairo_status(raw) == CAIRO_STATUS_NO_MEMORY }
+    package var isOutOfMemory: Bool { cairo_status(raw) == CAIRO_STATUS_NO_MEMORY }
 
     /// The largest device scale a drawing may have: Cairo's fixed-point device coordinates
     /// end at ±2²³ px, and past this its arcs take unbounded time (a layer scaled by 1e40
     /// with a corner radius ran for minutes). Such a layer is not drawn.
-    static let largestDeviceScale = 8_388_608.0
+    package static let largestDeviceScale = 8_388_608.0
 
     /// Applies `m` to user space (the new user space maps through `m` into the old one).
     /// Returns false, changing nothing, for a map that is not finite and invertible: Cairo
@@ -245,7 +276,7 @@ final class CairoContext {
     /// nothing anyway (a layer scaled to 0 has no area); and for one that scales past
     /// ``largestDeviceScale``.
     @discardableResult
-    func transform(_ m: Affine) -> Bool {
+    package func transform(_ m: Affine) -> Bool {
         let det = m.a * m.d - m.b * m.c
         guard det.isFinite, det != 0, m.tx.isFinite, m.ty.isFinite else { return false }
         // The new device map's linear part, m then the current one: no entry past the limit.
@@ -259,7 +290,7 @@ final class CairoContext {
     }
 
     /// The current user-to-device matrix.
-    var matrix: Affine {
+    package var matrix: Affine {
         get {
             var cm = cairo_matrix_t()
             cairo_get_matrix(raw, &cm)
@@ -273,7 +304,7 @@ final class CairoContext {
     }
 
     /// The clip's bounding box in user space (x1, y1, x2, y2).
-    var clipExtents: (Double, Double, Double, Double) {
+    package var clipExtents: (Double, Double, Double, Double) {
         var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
         cairo_clip_extents(raw, &x1, &y1, &x2, &y2)
         return (x1, y1, x2, y2)
@@ -281,13 +312,13 @@ final class CairoContext {
 
     // MARK: Paths
 
-    func newPath() { cairo_new_path(raw) }
-    func move(to p: Point) { cairo_move_to(raw, p.x, p.y) }
-    func line(to p: Point) { cairo_line_to(raw, p.x, p.y) }
-    func curve(to p: Point, _ c1: Point, _ c2: Point) { cairo_curve_to(raw, c1.x, c1.y, c2.x, c2.y, p.x, p.y) }
-    func closePath() { cairo_close_path(raw) }
-    func rectangle(_ r: Rect) { cairo_rectangle(raw, r.minX, r.minY, r.width, r.height) }
-    func arc(center: Point, radius: Double, from a0: Double, to a1: Double) {
+    package func newPath() { cairo_new_path(raw) }
+    package func move(to p: Point) { cairo_move_to(raw, p.x, p.y) }
+    package func line(to p: Point) { cairo_line_to(raw, p.x, p.y) }
+    package func curve(to p: Point, _ c1: Point, _ c2: Point) { cairo_curve_to(raw, c1.x, c1.y, c2.x, c2.y, p.x, p.y) }
+    package func closePath() { cairo_close_path(raw) }
+    package func rectangle(_ r: Rect) { cairo_rectangle(raw, r.minX, r.minY, r.width, r.height) }
+    package func arc(center: Point, radius: Double, from a0: Double, to a1: Double) {
         cairo_arc(raw, center.x, center.y, radius, a0, a1)
     }
 
@@ -295,7 +326,7 @@ final class CairoContext {
 
     /// Turns off font hinting and metric rounding, so text lays out the same at every
     /// scale and on every thread (Pango reads these from the context).
-    func disableFontHinting() {
+    package func disableFontHinting() {
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
@@ -304,60 +335,60 @@ final class CairoContext {
         cairo_font_options_destroy(options)
     }
 
-    func setSource(_ c: Color) { cairo_set_source_rgba(raw, c.red, c.green, c.blue, c.alpha) }
-    func setSource(_ p: CairoPattern) { cairo_set_source(raw, p.raw) }
+    package func setSource(_ c: Color) { cairo_set_source_rgba(raw, c.red, c.green, c.blue, c.alpha) }
+    package func setSource(_ p: CairoPattern) { cairo_set_source(raw, p.raw) }
 
     /// Uses an image as the source at (x, y), filtered GOOD and padded at its edges.
-    func setSource(_ s: CairoSurface, x: Double, y: Double) {
+    package func setSource(_ s: CairoSurface, x: Double, y: Double) {
         cairo_set_source_surface(raw, s.raw, x, y)
         let p = cairo_get_source(raw)
         cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
         cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD)
     }
 
-    func setEvenOddFill(_ evenOdd: Bool) {
+    package func setEvenOddFill(_ evenOdd: Bool) {
         cairo_set_fill_rule(raw, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     }
 
-    func setLineWidth(_ w: Double) { cairo_set_line_width(raw, w) }
-    func setLineCap(_ cap: LineCap) {
+    package func setLineWidth(_ w: Double) { cairo_set_line_width(raw, w) }
+    package func setLineCap(_ cap: LineCap) {
         switch cap {
         case .butt: cairo_set_line_cap(raw, CAIRO_LINE_CAP_BUTT)
         case .round: cairo_set_line_cap(raw, CAIRO_LINE_CAP_ROUND)
         case .square: cairo_set_line_cap(raw, CAIRO_LINE_CAP_SQUARE)
         }
     }
-    func setLineJoin(_ join: LineJoin) {
+    package func setLineJoin(_ join: LineJoin) {
         switch join {
         case .miter: cairo_set_line_join(raw, CAIRO_LINE_JOIN_MITER)
         case .round: cairo_set_line_join(raw, CAIRO_LINE_JOIN_ROUND)
         case .bevel: cairo_set_line_join(raw, CAIRO_LINE_JOIN_BEVEL)
         }
     }
-    func setMiterLimit(_ limit: Double) { cairo_set_miter_limit(raw, limit) }
+    package func setMiterLimit(_ limit: Double) { cairo_set_miter_limit(raw, limit) }
     /// An empty pattern turns dashing off. The caller keeps Cairo's rules (no negative
     /// length, not all zero), which would otherwise put the context in an error state.
-    func setDash(_ pattern: [Double], phase: Double) {
+    package func setDash(_ pattern: [Double], phase: Double) {
         cairo_set_dash(raw, pattern, Int32(pattern.count), phase)
     }
 
     // MARK: Operations
 
-    func fill(preserve: Bool = false) { preserve ? cairo_fill_preserve(raw) : cairo_fill(raw) }
-    func stroke() { cairo_stroke(raw) }
-    func clip() { cairo_clip(raw) }
-    func paint(alpha: Double = 1) { alpha >= 1 ? cairo_paint(raw) : cairo_paint_with_alpha(raw, alpha) }
-    func mask(_ p: CairoPattern) { cairo_mask(raw, p.raw) }
-    func mask(_ s: CairoSurface, x: Double, y: Double) { cairo_mask_surface(raw, s.raw, x, y) }
+    package func fill(preserve: Bool = false) { preserve ? cairo_fill_preserve(raw) : cairo_fill(raw) }
+    package func stroke() { cairo_stroke(raw) }
+    package func clip() { cairo_clip(raw) }
+    package func paint(alpha: Double = 1) { alpha >= 1 ? cairo_paint(raw) : cairo_paint_with_alpha(raw, alpha) }
+    package func mask(_ p: CairoPattern) { cairo_mask(raw, p.raw) }
+    package func mask(_ s: CairoSurface, x: Double, y: Double) { cairo_mask_surface(raw, s.raw, x, y) }
 
     /// Composites with addition (CAEmitterLayer's `additive` render mode) or normally.
-    func setAdditive(_ additive: Bool) {
+    package func setAdditive(_ additive: Bool) {
         cairo_set_operator(raw, additive ? CAIRO_OPERATOR_ADD : CAIRO_OPERATOR_OVER)
     }
 
     /// Composites with a compositing filter's blend mode: Cairo's operators of the same
     /// names (PDF's blend modes).
-    func setBlendMode(_ mode: BlendMode) {
+    package func setBlendMode(_ mode: BlendMode) {
         let op: cairo_operator_t
         switch mode {
         case .multiply: op = CAIRO_OPERATOR_MULTIPLY
@@ -380,11 +411,11 @@ final class CairoContext {
     }
 
     /// Replaces what lies under the clip (cairo's SOURCE operator) until restored.
-    func setReplacing() { cairo_set_operator(raw, CAIRO_OPERATOR_SOURCE) }
+    package func setReplacing() { cairo_set_operator(raw, CAIRO_OPERATOR_SOURCE) }
 
     /// What drawing lands on now: the surface, or the innermost group being drawn. nil
     /// unless it can be read back as pixels (an image or a recording; not SVG or PDF).
-    var readableTarget: CairoSurface? {
+    package var readableTarget: CairoSurface? {
         guard let target = cairo_get_group_target(raw) else { return nil }
         let type = cairo_surface_get_type(target)
         guard type == CAIRO_SURFACE_TYPE_IMAGE || type == CAIRO_SURFACE_TYPE_RECORDING else { return nil }
@@ -392,9 +423,9 @@ final class CairoContext {
     }
 
     /// Redirects drawing into a transparent group (cairo_push_group).
-    func pushGroup() { cairo_push_group(raw) }
+    package func pushGroup() { cairo_push_group(raw) }
     /// Ends a group and returns it as a pattern.
-    func popGroup() -> CairoPattern { CairoPattern(raw: cairo_pop_group(raw)) }
+    package func popGroup() -> CairoPattern { CairoPattern(raw: cairo_pop_group(raw)) }
     /// Replays a recording (or any surface) as the source with its origin at (x, y).
-    func setSource(replaying s: CairoSurface, x: Double, y: Double) { cairo_set_source_surface(raw, s.raw, x, y) }
+    package func setSource(replaying s: CairoSurface, x: Double, y: Double) { cairo_set_source_surface(raw, s.raw, x, y) }
 }

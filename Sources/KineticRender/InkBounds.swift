@@ -1,0 +1,147 @@
+import KineticCairo
+import KineticGeometry
+import KineticLayers
+
+/// A device-space rectangle, as pixel edges (x0, y0, x1, y1).
+typealias DeviceBox = (x0: Double, y0: Double, x1: Double, y1: Double)
+
+extension LayerRenderer {
+    /// A device rectangle holding every pixel `layer` paints when drawn with `matrix` as
+    /// its bounds-space-to-device map (its own shadow counted when `ownShadow`): whole
+    /// pixels, one more each way for antialiasing. Empty (x1 ≤ x0) when it paints nothing,
+    /// nil when that is not known cheaply — particles, projected or filtered sublayers,
+    /// text that could overflow… — and the caller falls back to the clip.
+    ///
+    /// Offscreen work (opacity groups, shadow silhouettes) is bounded by it, so it must
+    /// never be smaller than the ink: every case it cannot bound is nil.
+    func deviceInk(of layer: Layer, matrix m: Affine, ownShadow: Bool) -> DeviceBox? {
+        guard var box = Self.ink(of: layer, matrix: m, ownShadow: ownShadow, images: images) else { return nil }
+        guard box.x1 > box.x0, box.y1 > box.y0 else { return (0, 0, 0, 0) }
+        box = ((box.x0 - 1).rounded(.down), (box.y0 - 1).rounded(.down), (box.x1 + 1).rounded(.up), (box.y1 + 1).rounded(.up))
+        guard [box.x0, box.y0, box.x1, box.y1].allSatisfy({ abs($0) < 1e9 }) else { return nil }
+        return box
+    }
+
+    /// The empty box `union` starts from.
+    private static let nothing: DeviceBox = (.infinity, .infinity, -.infinity, -.infinity)
+
+    private static func union(_ a: DeviceBox, _ b: DeviceBox) -> DeviceBox {
+        (min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
+    }
+
+    /// The device box of a bounds-space rectangle.
+    static func device(_ r: Rect, _ m: Affine) -> DeviceBox {
+        var box = nothing
+        for p in r.corners {
+            let x = m.a * p.x + m.c * p.y + m.tx, y = m.b * p.x + m.d * p.y + m.ty
+            box = union(box, (x, y, x, y))
+        }
+        return box
+    }
+
+    /// `m` after `inner`: the map of a space `inner` maps into `m`'s space (Cairo's
+    /// `transform` order).
+    static func concatenate(_ inner: Affine, _ m: Affine) -> Affine {
+        (inner.a * m.a + inner.b * m.c, inner.a * m.b + inner.b * m.d,
+         inner.c * m.a + inner.d * m.c, inner.c * m.b + inner.d * m.d,
+         inner.tx * m.a + inner.ty * m.c + m.tx, inner.tx * m.b + inner.ty * m.d + m.ty)
+    }
+
+    /// The bounding box of a path's points and control points (the curve lies inside).
+    static func controlBounds(_ path: BezierPath) -> Rect? {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        func add(_ p: Point) { x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y) }
+        for element in path.elements {
+            switch element {
+            case .move(let p), .line(let p): add(p)
+            case .quadCurve(let p, let c): add(p); add(c)
+            case .curve(let p, let c1, let c2): add(p); add(c1); add(c2)
+            case .close: break
+            }
+        }
+        return x1 >= x0 ? Rect(x0, y0, x1 - x0, y1 - y0) : nil
+    }
+
+    /// Whether a stroke of the path has joins: a subpath of two segments or more, or closed.
+    static func hasJoins(_ path: BezierPath) -> Bool {
+        var segments = 0
+        for element in path.elements {
+            switch element {
+            case .move: segments = 0
+            case .close: return true
+            case .line, .quadCurve, .curve:
+                segments += 1
+                if segments > 1 { return true }
+            }
+        }
+        return false
+    }
+
+    /// The device reach of a layer's shadow whose silhouette covers `silhouette`: moved
+    /// by the offset, grown by the blur's 3σ and two pixels, as `drawShadow` crops it.
+    static func shadowBox(of layer: Layer, silhouette: DeviceBox, matrix m: Affine) -> DeviceBox {
+        let sigma = max(0, layer.shadowRadius) * abs(m.a * m.d - m.b * m.c).squareRoot()
+        let margin = (3 * sigma).rounded(.up) + 2
+        let dx = m.a * layer.shadowOffset.width + m.c * layer.shadowOffset.height
+        let dy = m.b * layer.shadowOffset.width + m.d * layer.shadowOffset.height
+        return (silhouette.x0 + dx - margin, silhouette.y0 + dy - margin, silhouette.x1 + dx + margin, silhouette.y1 + dy + margin)
+    }
+
+    private static func ink(of layer: Layer, matrix m: Affine, ownShadow: Bool, images: ImageSurfaces) -> DeviceBox? {
+        let bounds = layer.bounds
+        // Layers that draw through other machinery, or whose ink is not geometry we know.
+        if isFiltered(layer) || layer.colorMultiplier.map({ $0 != .white }) == true { return nil }
+        var box = nothing
+        if layer.masksToBounds {
+            // Everything but the border (which lies inside the bounds) is clipped to them,
+            // the layer's own shadow included.
+            return device(bounds, m)
+        }
+        if layer.backgroundColor.map({ $0.alpha > 0 }) == true || layer.borderWidth > 0 {
+            box = union(box, device(bounds, m))
+        }
+        // Contents overflow the bounds per their gravity (the faded-out image too).
+        for path in [layer.contents, layer.contentsCrossFade?.from].compactMap({ $0 }) {
+            guard let image = images.surface(for: path) else { continue }
+            let scale = layer.contentsScale(for: path)
+            let size = Size(Double(image.width) / scale, Double(image.height) / scale)
+            box = union(box, device(contentsRect(gravity: layer.contentsGravity, imageSize: size, bounds: bounds), m))
+        }
+        switch layer.content {
+        case .plain, .replicator: break
+        case .gradient, .text: box = union(box, device(bounds, m))  // both clipped to the bounds
+        case .emitter(let e): if e.particles.count > 0 { return nil }
+        case .shape(let s):
+            if s.namedShape?.controlPoints != nil { return nil }
+            if let r = controlBounds(s.path) {
+                // A miter join reaches lineWidth / 2 × miterLimit from the path (only where
+                // two segments meet); a square cap √2 × half.
+                let spread = s.lineJoin == .miter && hasJoins(s.path) ? max(s.miterLimit, 1.5) : 1.5
+                let reach = s.strokeColor != nil ? s.lineWidth / 2 * spread + 1 : 0
+                guard reach.isFinite else { return nil }
+                box = union(box, device(Rect(r.minX - reach, r.minY - reach, r.width + 2 * reach, r.height + 2 * reach), m))
+            }
+        }
+        for sublayer in layer.sublayers where isVisible(sublayer) {
+            if sublayer.type == .transformLayer { return nil }
+            let projection = sublayer.projectionToSuperlayer(through: layer.sublayerSpace)
+            guard projection.isFinite else { continue }
+            guard let affine = projection.affine else { return nil }
+            guard projection.m33 > 0 else { continue }
+            guard let inner = ink(of: sublayer, matrix: concatenate(affine, m), ownShadow: true, images: images) else {
+                return nil
+            }
+            box = union(box, inner)
+        }
+        if ownShadow && layer.shadowOpacity > 0 {
+            var silhouette = box
+            if let path = layer.shadowPath {
+                silhouette = controlBounds(path).map { device($0, m) } ?? nothing
+            }
+            if silhouette.x1 > silhouette.x0 {
+                box = union(box, shadowBox(of: layer, silhouette: silhouette, matrix: m))
+            }
+        }
+        return box
+    }
+}

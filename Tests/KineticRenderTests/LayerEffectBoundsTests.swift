@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import KineticGeometry
+import KineticLayers
+@testable import KineticRender
+
+/// Shadows and opacity groups are worked out on offscreen images bounded to the layer's
+/// ink (issue 15); these check that the bounds hold all of it, and that the faster paths
+/// (cached silhouettes, an emitter's shadow from its particle buffer) draw what the
+/// general one draws.
+@Suite struct LayerEffectBoundsTests {
+    /// The largest channel difference between two images of the same size.
+    func maxDifference(_ a: PixelImage, _ b: PixelImage) -> Int {
+        var worst = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.rgba(x: x, y: y), q = b.rgba(x: x, y: y)
+                worst = max(worst, abs(Int(p.r) - Int(q.r)), abs(Int(p.g) - Int(q.g)),
+                            abs(Int(p.b) - Int(q.b)), abs(Int(p.a) - Int(q.a)))
+            }
+        }
+        return worst
+    }
+
+    /// A card: rounded white background, a stroked triangle overflowing its top edge
+    /// (a miter point), and a turned sublayer.
+    func card(at position: Point, shadowRadius: Double = 4) -> Layer {
+        var layer = solid(.white, size: Size(60, 40), at: position)
+        layer.cornerRadius = 8
+        var shape = Layer(place: "s", type: .shape)
+        shape.bounds = Rect(0, 0, 60, 40)
+        shape.position = Point(30, 20)
+        var style = ShapeStyle()
+        style.path = .polyline([Point(10, 10), Point(30, 2), Point(50, 10)], closed: true)
+        style.fillColor = blue
+        style.strokeColor = red
+        style.lineWidth = 6
+        shape.content = .shape(style)
+        var turned = solid(green, size: Size(20, 10), at: Point(45, 35))
+        turned.transform = Transform3D.rotation(0.6, 0, 0, 1)
+        layer.sublayers = [shape, turned]
+        layer.shadowOpacity = 0.8
+        layer.shadowRadius = shadowRadius
+        layer.shadowOffset = Size(3, 5)
+        return layer
+    }
+
+    func image(_ layers: [Layer], renderer: Renderer = Renderer(scale: 2)) -> PixelImage {
+        renderer.render(frame(layers))
+    }
+
+    @Test func theInkBoundsHoldEveryPaintedPixel() {
+        for radius in [0.0, 4] {
+            let layer = card(at: Point(100, 90), shadowRadius: radius)
+            let picture = image([layer])
+            let renderer = LayerRenderer(images: ImageSurfaces(ImageCache()))
+            // Canvas (points) → device at scale 2, then the layer's own map.
+            let affine = layer.projectionToSuperlayer(through: .identity).affine!
+            let m = LayerRenderer.concatenate(affine, (2, 0, 0, 2, 0, 0))
+            let box = renderer.deviceInk(of: layer, matrix: m, ownShadow: true)!
+            var outside = 0, inside = 0
+            for y in 0..<picture.height {
+                for x in 0..<picture.width where picture.alpha(x, y) > 0 {
+                    let within = Double(x) >= box.x0 && Double(x) < box.x1 && Double(y) >= box.y0 && Double(y) < box.y1
+                    if within { inside += 1 } else { outside += 1 }
+                }
+            }
+            #expect(outside == 0 && inside > 0, "radius \(radius): \(outside) painted pixels outside \(box)")
+        }
+    }
+
+    @Test func aFadedFillAndStrokeIsOneGroup() {
+        // Fill blue, stroke red, opacity 0.5 on white: where the stroke covers the fill the
+        // group shows red at half strength only (no blue under it), at 50 % over white.
+        var layer = Layer(place: "s", type: .shape)
+        layer.bounds = Rect(0, 0, 200, 200)
+        layer.position = Point(100, 100)
+        var style = ShapeStyle()
+        style.path = .rect(Rect(50, 50, 100, 100))
+        style.fillColor = blue
+        style.strokeColor = red
+        style.lineWidth = 20
+        layer.content = .shape(style)
+        layer.opacity = 0.5
+        let picture = render([layer], background: .color(.white))
+        let onStroke = picture.rgba(x: 55, y: 100), onFill = picture.rgba(x: 100, y: 100), off = picture.rgba(x: 20, y: 20)
+        #expect(abs(Int(onStroke.r) - 255) <= 1 && abs(Int(onStroke.g) - 128) <= 1 && abs(Int(onStroke.b) - 128) <= 1)
+        #expect(abs(Int(onFill.r) - 128) <= 1 && abs(Int(onFill.g) - 128) <= 1 && abs(Int(onFill.b) - 255) <= 1)
+        #expect(off.r == 255 && off.g == 255 && off.b == 255)
+    }
+
+    /// The layer with a sublayer that paints nothing but whose ink cannot be bounded (an
+    /// emitter with one invisible particle): its shadow takes the recorded, exact path.
+    func exactly(_ layer: Layer) -> Layer {
+        var copy = layer
+        var invisible = snowLayer(radius: 0, withEmptySublayer: false)
+        invisible.shadowOpacity = 0
+        if case .emitter(var style) = invisible.content {
+            style.particles.alpha = style.particles.alpha.map { _ in 0 }
+            invisible.content = .emitter(style)
+        }
+        copy.sublayers.append(invisible)
+        return copy
+    }
+
+    @Test func aCachedShadowDrawsWhatAnExactOneDoes() {
+        // σ = 2 × 4 = 8 px: the cached silhouette, drawn at a quarter-pixel phase and
+        // masked at whole pixels, stays within the golden tolerance (8 levels) of an exact
+        // redraw (measured: 4–6 levels here, more than the ⅛-px shift of the profile
+        // alone explains; see the issue-15 report).
+        let cached = Renderer(scale: 2)
+        for x in [100.0, 100.3, 117.8, 100.1] {
+            let reused = image([card(at: Point(x, 90))], renderer: cached)
+            let exact = image([exactly(card(at: Point(x, 90)))], renderer: Renderer(scale: 2, shadows: nil))
+            #expect(maxDifference(reused, exact) <= 8, "x \(x)")
+        }
+        // 100 and 117.8 (device phases 0 and 0.6 → ½… and 100.3 → ½) share entries by phase.
+        #expect((cached.shadows?.count ?? 0) <= 3)
+        // A crisp shadow is reused only for whole-pixel moves, and then draws the same bytes.
+        let crisp = Renderer(scale: 2)
+        for x in [100.0, 103.5, 100.25] {
+            let reused = image([card(at: Point(x, 90), shadowRadius: 0)], renderer: crisp)
+            let exact = image([exactly(card(at: Point(x, 90), shadowRadius: 0))], renderer: Renderer(scale: 2, shadows: nil))
+            #expect(reused.bytes == exact.bytes, "x \(x)")
+        }
+        #expect(crisp.shadows?.count == 2)  // 100 and 103.5 share an entry, 100.25 has its own
+    }
+
+    /// Particles drawn by an emitter layer casting a shadow.
+    func snowLayer(radius: Double, withEmptySublayer: Bool) -> Layer {
+        var layer = Layer(place: "e", type: .emitter)
+        layer.bounds = Rect(0, 0, 200, 200)
+        layer.position = Point(100, 100)
+        var style = EmitterStyle()
+        var cell = EmitterCell()
+        cell.contents = .path(BezierPath.rect(Rect(0, 0, 10, 10)), size: Size(10, 10), fillColor: .white)
+        style.emitterCells = [cell]
+        var p = ParticleSnapshot()
+        let items: [(Double, Double, Double)] = [(40, 50, 0), (47, 55, 0.5), (150, 3, 1), (120, 196, 0.2)]
+        p.alive = [items.count]; p.born = [items.count]
+        for (i, it) in items.enumerated() {
+            p.cell.append(0); p.x.append(it.0); p.y.append(it.1); p.z.append(0)
+            p.vx.append(0); p.vy.append(0); p.vz.append(0)
+            p.age.append(Double(i)); p.lifetime.append(100)
+            p.scale.append(1); p.angle.append(it.2)
+            p.red.append(0.6); p.green.append(0.7); p.blue.append(0.8); p.alpha.append(0.9)
+        }
+        style.particles = p
+        layer.content = .emitter(style)
+        layer.shadowOpacity = 0.7
+        layer.shadowRadius = radius
+        layer.shadowOffset = Size(0, -4)
+        layer.shadowColor = red
+        if withEmptySublayer {
+            // Paints nothing, but sends the shadow down the general path.
+            var empty = Layer(place: "x")
+            empty.bounds = Rect(0, 0, 10, 10)
+            layer.sublayers = [empty]
+        }
+        return layer
+    }
+
+    @Test func anEmitterCastsItsShadowFromItsParticleBuffer() {
+        for radius in [0.0, 2] {
+            let fast = render([snowLayer(radius: radius, withEmptySublayer: false)], scale: 2, background: .color(.black))
+            let general = render([snowLayer(radius: radius, withEmptySublayer: true)], scale: 2, background: .color(.black))
+            #expect(LayerRenderer.paintsOnlyParticles(snowLayer(radius: radius, withEmptySublayer: false)))
+            #expect(!LayerRenderer.paintsOnlyParticles(snowLayer(radius: radius, withEmptySublayer: true)))
+            #expect(maxDifference(fast, general) <= 1, "radius \(radius)")
+            // The shadow is there: red above the particle at (40, 50) pt, 4 pt up.
+            #expect(fast.rgba(x: 80, y: 84).r > 100)
+        }
+    }
+}

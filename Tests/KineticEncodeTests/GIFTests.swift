@@ -222,7 +222,8 @@ import Testing
         let options = GIFOptions(speed: 6)  // the speed where OpenMP threads would matter
         let sequential = try encodeGIF(frames, to: folder + "/a.gif", options: options)
         // Prepare the same frames concurrently, as the render pipeline does.
-        let results = UnsafeMutableBufferPointer<PreparedGIFFrame?>.allocate(capacity: frames.count)
+        // Unsafe on purpose: each iteration writes only its own element.
+        nonisolated(unsafe) let results = UnsafeMutableBufferPointer<PreparedGIFFrame?>.allocate(capacity: frames.count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in

@@ -5,6 +5,7 @@ import Foundation
 /// hidden is left behind either.
 public enum TemporaryFiles {
     private static let lock = NSLock()
+    // Every access holds `lock`.
     nonisolated(unsafe) private static var paths = Set<String>()
 
     static func register(_ path: String) {

@@ -349,6 +349,7 @@ private struct SpriteDraw {
 
 /// Turned path sprites, kept across frames and renders: rasterizing a cell's contents at
 /// every angle each frame would cost more than drawing the particles.
+// @unchecked: `made` is only touched with `lock` held.
 private final class TurnedSprites: @unchecked Sendable {
     static let shared = TurnedSprites()
     private struct Key: Hashable {

@@ -61,6 +61,8 @@ struct PreviewCommand: ParsableCommand {
         let server = PreviewServer(host: host, port: port ?? 0, session: session)
         let scene = self.scene
         let finished = DispatchSemaphore(value: 0)
+        // Written by the server task before `finished.signal()`, read after `wait()`: the
+        // semaphore orders the two accesses.
         nonisolated(unsafe) var failure: Error?
         Task.detached {
             do {

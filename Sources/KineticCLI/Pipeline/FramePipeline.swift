@@ -94,6 +94,7 @@ struct FrameStream {
 }
 
 /// The first error a background consumer met, read by the thread that waits for it.
+// @unchecked: `error` is only touched with `lock` held.
 private final class FirstError: @unchecked Sendable {
     private var error: Error?
     private let lock = NSLock()

@@ -10,6 +10,8 @@ import KineticEncode
 /// safely do, whichever thread the kernel picks); a waiting thread reads it, removes the
 /// files and exits.
 enum Interruption {
+    // Both are written once, in `install()`, before any handler is installed or the
+    // reading thread starts; afterwards they are only read.
     nonisolated(unsafe) private static var pipeFDs: [Int32] = [-1, -1]
     /// The pipe's write end, read by the handler (a C function cannot capture).
     nonisolated(unsafe) private static var writeFD: Int32 = -1

@@ -217,7 +217,7 @@ extension Field {
 
     /// `[x, y, w, h]`, its numbers read by `numbers`, checked as `rect` checks literals.
     func rectTerms(_ numbers: NumberReaders) -> ExpressionBinding.RectTerms? {
-        if node.sequence == nil { report("expected a rect [x, y, w, h], found \(node.kindName)"); return nil }
+        if !isList { report("expected a rect [x, y, w, h], found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         guard items.count == 4 else { report("expected 4 numbers, found \(items.count)"); return nil }
         // All four are read before giving up, so each reports its problems.

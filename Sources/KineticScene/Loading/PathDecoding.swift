@@ -52,7 +52,7 @@ extension Field {
         case .mapping:
             return primitivePath
         default:
-            report("expected SVG path data or a path primitive, found \(node.kindName)")
+            report("expected SVG path data or a path primitive, found \(kindName)")
             return nil
         }
     }
@@ -86,7 +86,7 @@ extension Field {
     /// - Returns: nil when anything was reported.
     func namedShapeState(live: ((Field, ShapeParameter, AnimatableValue.Kind) -> Bool)? = nil) -> NamedShapeState? {
         guard case .mapping(let raw) = node, let nameNode = raw["shape"] else {
-            report("expected a named shape {shape: NAME, …parameters}, found \(node.kindName)")
+            report("expected a named shape {shape: NAME, …parameters}, found \(kindName)")
             return nil
         }
         let nameField = child(nameNode, key: "shape")

@@ -77,7 +77,13 @@ struct Field {
         case .number?: "a single value"
         case .items?: "a list"
         case .entries?: "a mapping"
-        case nil: node.kindName
+        case nil:
+            switch node {
+            case .scalar: "a single value"
+            case .mapping: "a mapping"
+            case .sequence: "a list"
+            case .alias: "an alias"
+            }
         }
     }
 
@@ -99,8 +105,8 @@ struct Field {
 
     /// The scalar's text, or nil (reported) when the node is not a scalar.
     var scalarText: String? {
-        if case .scalar(let s) = node { return s.string }
-        report("expected a single value, found \(node.kindName)")
+        if case .scalar(let s) = node, !isList { return s.string }
+        report("expected a single value, found \(kindName)")
         return nil
     }
 
@@ -186,16 +192,5 @@ struct Mapping {
         if let f = fields[key] { return f }
         owner.report("missing required key '\(key)'")
         return nil
-    }
-}
-
-extension Node {
-    var kindName: String {
-        switch self {
-        case .scalar: "a single value"
-        case .mapping: "a mapping"
-        case .sequence: "a list"
-        case .alias: "an alias"
-        }
     }
 }

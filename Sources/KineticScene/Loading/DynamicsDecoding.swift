@@ -101,7 +101,8 @@ struct DynamicsDecoder {
         for key in m.order {
             guard let vf = m[key], ExpressionBinder.containsExpression(vf) else { continue }
             written.append((key, vf))
-            m = Self.requiredPoints.contains(key) ? m.replacing(key, with: Node([Node("0"), Node("0")])) : m.removing([key])
+            let origin = vf.folding(.items([vf.folding(.number(0)), vf.folding(.number(0))]))
+            m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
         }
         var begin = 0.0, end = Double.infinity
         if let v = m["begin"]?.nonNegativeNumber { begin = v }

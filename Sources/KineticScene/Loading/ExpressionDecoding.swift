@@ -38,6 +38,8 @@ final class ExpressionBinder {
 
     /// Whether a value is, or contains, an expression or reference.
     static func containsExpression(_ f: Field) -> Bool {
+        // A folded value's expressions were taken when it was folded.
+        guard f.folded == nil else { return false }
         switch f.node {
         case .scalar(let s): return isExpressionText(s.string)
         case .sequence(let seq): return seq.contains { n in n.scalar.map { isExpressionText($0.string) } ?? false }
@@ -290,6 +292,7 @@ final class ExpressionBinder {
     /// every expression in it is constant. One that does not parse counts as constant: its
     /// error is reported where it is evaluated.
     static func liveness(of f: Field) -> String? {
+        guard f.folded == nil else { return nil }
         for s in scalars(of: f.node) where isExpressionText(s.string) {
             if let e = try? expression(s.string), let what = liveness(e) { return what }
         }
@@ -299,15 +302,15 @@ final class ExpressionBinder {
     /// Whether a value holds an expression or reference anywhere (in a transform's
     /// components, a point's, a matrix's entries).
     static func containsExpressionText(_ f: Field) -> Bool {
-        scalars(of: f.node).contains { isExpressionText($0.string) }
+        f.folded == nil && scalars(of: f.node).contains { isExpressionText($0.string) }
     }
 
     /// A value read by a static reader (the number and point keys of emitters, emitter
     /// cells, replicators, transform components) written with expressions. A live one —
     /// reading `t`, `frame`, `random()` or a reference — is bound to `keyPath`, or, when the
     /// key has none, reported with `unbindable` (why it cannot follow a live value). A
-    /// constant one is evaluated now and returned as the literal it stands for, for the
-    /// static reader to check as if written so. Nil when the value was bound or is wrong
+    /// constant one is evaluated now and returned folded into `f`, for the static reader
+    /// to check as if written so. Nil when the value was bound or is wrong
     /// (reported).
     func take(_ f: Field, key: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?, layer: LayerAddress,
               label: String, unbindable: @autoclosure () -> String) -> Field? {
@@ -321,47 +324,44 @@ final class ExpressionBinder {
             return nil
         }
         guard let value = Self.constantValue(f, kind: kind, parameter: key, whyConstant: unbindable()) else { return nil }
-        return Self.literal(value, for: f)
+        return Self.folded(value, for: f)
     }
 
-    /// A value whose expressions are all constant, as the literal YAML they stand for, for
-    /// a static reader to check as if written so (`opacity: "= 2"` is out of range): a
+    /// A value whose expressions are all constant, folded into the value they stand for,
+    /// for a static reader to check as if written so (`opacity: "= 2"` is out of range): a
     /// number, point or size (`kind`), or, for a list (`[x, y, w, h]`, `locations`), each
     /// entry a number. Nil when an expression is live, or reported.
-    static func constantLiteral(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> Field? {
+    static func foldedConstant(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> Field? {
         guard liveness(of: f) == nil else { return nil }
         let why = "this expression is constant"
         if case .sequence(let seq) = f.node, seq.count != 2 || kind == .numbers {
-            var items: [Node] = []
+            var items: [Field] = []
             for (i, item) in seq.enumerated() {
                 let ef = f.element(item, index: i)
-                guard isExpressionText(item.scalar?.string ?? "") else { items.append(item); continue }
+                guard isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
                 guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
-                      let literal = literal(v, for: ef) else { return nil }
-                items.append(literal.node)
+                      let folded = folded(v, for: ef) else { return nil }
+                items.append(folded)
             }
-            return Field(node: .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark)), keyPath: f.keyPath,
-                         diagnostics: f.diagnostics)
+            return f.folding(.items(items))
         }
         return constantValue(f, kind: kind == .numbers ? .number : kind, parameter: parameter, whyConstant: why)
-            .flatMap { literal($0, for: f) }
+            .flatMap { folded($0, for: f) }
     }
 
-    /// A number, point or size as the YAML a file would write for it, at `f`'s place (a
-    /// point's components at its items' places).
-    private static func literal(_ value: AnimatableValue, for f: Field) -> Field? {
-        func number(_ v: Double, _ mark: Mark?) -> Node { .scalar(Node.Scalar(String(v), .implicit, .plain, mark)) }
+    /// `f` with a number, point or size folded in; a point's components keep its items'
+    /// places when it is written `[x, y]`, the expression's when it is one.
+    private static func folded(_ value: AnimatableValue, for f: Field) -> Field? {
         let p: Point
         switch value {
-        case .number(let v): return Field(node: number(v, f.mark), keyPath: f.keyPath, diagnostics: f.diagnostics)
+        case .number(let v): return f.folding(.number(v))
         case .point(let point): p = point
         case .size(let s): p = Point(s.width, s.height)
         default: return nil
         }
-        let items = f.node.sequence.map { Array($0) } ?? []
-        let marks = items.count == 2 ? items.map(\.mark) : [f.mark, f.mark]
-        let node = Node.sequence(Node.Sequence([number(p.x, marks[0]), number(p.y, marks[1])], .implicit, .flow, f.mark))
-        return Field(node: node, keyPath: f.keyPath, diagnostics: f.diagnostics)
+        let written = f.node.sequence.map { Array($0) } ?? []
+        let nodes = written.count == 2 ? written : [f.node, f.node]
+        return f.folding(.items([p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding(.number($1)) }))
     }
 
     /// A value of `kind` (a number, or a point or size: whole or per component) written

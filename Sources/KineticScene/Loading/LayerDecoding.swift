@@ -147,8 +147,8 @@ struct LayerDecoder {
             guard let f = m[key], ExpressionBinder.containsExpression(f) else { continue }
             if ExpressionBinder.liveness(of: f) == nil {
                 let kind = ExpressionBinder.numberKeys[key]?.valueKind ?? ExpressionBinder.pointKeys[key]?.valueKind ?? .numbers
-                if let literal = ExpressionBinder.constantLiteral(f, kind: kind, parameter: key) {
-                    m = m.replacing(key, with: literal.node)
+                if let folded = ExpressionBinder.foldedConstant(f, kind: kind, parameter: key) {
+                    m = m.replacing(key, with: folded)
                 } else {
                     taken.insert(key)
                 }
@@ -161,14 +161,14 @@ struct LayerDecoder {
                 taken.insert(key)
             } else if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
                       seq.filter({ ExpressionBinder.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
-                var items = Array(seq)
-                for (i, item) in items.enumerated() where ExpressionBinder.isExpressionText(item.scalar?.string ?? "") {
-                    _ = binder.bind(f.element(item, index: i), key: paths[i].name, keyPath: paths[i].keyPath,
-                                    layer: address, label: label)
+                let items = seq.enumerated().map { i, item in
+                    let ef = f.element(item, index: i)
+                    guard ExpressionBinder.isExpressionText(item.scalar?.string ?? "") else { return ef }
+                    _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: address, label: label)
                     // The identity's value until the binding runs.
-                    items[i] = .scalar(Node.Scalar("0", .implicit, .plain, item.mark))
+                    return ef.folding(.number(0))
                 }
-                m = m.replacing(key, with: .sequence(Node.Sequence(items, seq.tag, seq.style, seq.mark)))
+                m = m.replacing(key, with: f.folding(.items(items)))
             } else if binder.bind(f, key: key, keyPath: nil, layer: address, label: label) {
                 taken.insert(key)
             }
@@ -184,7 +184,7 @@ struct LayerDecoder {
         var m = m
         for key in ["transform", "sublayerTransform", "instanceTransform"] {
             guard let f = m[key], ExpressionBinder.containsExpressionText(f) else { continue }
-            m = m.replacing(key, with: transformTakingExpressions(f, key: key, address: address, label: label).node)
+            m = m.replacing(key, with: transformTakingExpressions(f, key: key, address: address, label: label))
         }
         switch type {
         case .replicator:
@@ -228,9 +228,9 @@ struct LayerDecoder {
         for key in m.order {
             guard let f = m[key], let keyPath = keys[key], ExpressionBinder.containsExpression(f) else { continue }
             let name = keyName(key)
-            if let literal = binder.take(f, key: name, kind: keyPath?.valueKind ?? .number, keyPath: keyPath,
-                                         layer: address, label: label, unbindable: unbindable(name)) {
-                m = m.replacing(key, with: literal.node)
+            if let folded = binder.take(f, key: name, kind: keyPath?.valueKind ?? .number, keyPath: keyPath,
+                                        layer: address, label: label, unbindable: unbindable(name)) {
+                m = m.replacing(key, with: folded)
             } else {
                 m = m.removing([key])
             }
@@ -265,24 +265,23 @@ struct LayerDecoder {
         }
         if needsWhole, let keyPath = LayerKeyPath.named[key] {
             binder.bindTransform(f, key: key, keyPath: keyPath, layer: address, label: label)
-            return Field(node: .mapping(Node.Mapping([], raw.tag, raw.style, raw.mark)), keyPath: f.keyPath,
-                         diagnostics: f.diagnostics)
+            return f.folding(.entries([]))
         }
-        /// The component's literal; nil when it was bound or reported.
-        func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Node? {
+        /// The component folded; nil when it was bound or reported.
+        func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Field? {
             // A bound component is named by its key path (`a.transform.rotation.z` in a cycle).
             let spelling = keyPath?.description
             // A live component without a key path is one the written form has no room for
             // (a fourth `translate` entry): the static reader reports it.
             return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
-                               unbindable: "it has no sub-key path")?.node
+                               unbindable: "it has no sub-key path")
         }
-        var pairs: [(Node, Node)] = []
+        var pairs: [(key: Node, value: Field)] = []
         for (k, v) in raw {
-            guard let name = k.scalar?.string, ExpressionBinder.containsExpressionText(f.child(v, key: name)) else {
-                pairs.append((k, v)); continue
+            let cf = f.child(v, key: k.scalar?.string ?? "")
+            guard let name = k.scalar?.string, ExpressionBinder.containsExpressionText(cf) else {
+                pairs.append((k, cf)); continue
             }
-            let cf = f.child(v, key: name)
             switch v {
             case .scalar:
                 // One number; a point for `translate` (a constant vector expression).
@@ -290,25 +289,23 @@ struct LayerDecoder {
                     : name.hasPrefix("rotate") ? paths[name]?.first : nil
                 // Bound or reported: left out, so the component keeps the identity's value
                 // until the binding runs.
-                if let node = taken(cf, name: name, kind: name == "translate" ? .point : .number, keyPath: keyPath) {
-                    pairs.append((k, node))
+                if let folded = taken(cf, name: name, kind: name == "translate" ? .point : .number, keyPath: keyPath) {
+                    pairs.append((k, folded))
                 }
-            case .sequence(var items):
-                for (i, item) in items.enumerated() {
+            case .sequence(let items):
+                let folded = items.enumerated().map { i, item in
                     let ef = cf.element(item, index: i)
-                    guard ExpressionBinder.containsExpression(ef) else { continue }
+                    guard ExpressionBinder.containsExpression(ef) else { return ef }
                     let keyPath = paths[name].flatMap { i < $0.count ? $0[i] : nil }
                     // Bound or reported: the identity's value until the binding runs.
-                    let identity = Node.scalar(Node.Scalar(name == "scale" ? "1" : "0", .implicit, .plain, ef.mark))
-                    items[i] = taken(ef, name: name, kind: .number, keyPath: keyPath) ?? identity
+                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(.number(name == "scale" ? 1 : 0))
                 }
-                pairs.append((k, .sequence(items)))
+                pairs.append((k, cf.folding(.items(folded))))
             default:
-                pairs.append((k, v))
+                pairs.append((k, cf))
             }
         }
-        return Field(node: .mapping(Node.Mapping(pairs, raw.tag, raw.style, raw.mark)), keyPath: f.keyPath,
-                     diagnostics: f.diagnostics)
+        return f.folding(.entries(pairs))
     }
 
     /// Sublayers of a mask are drawn but not addressable by animations.

@@ -52,7 +52,7 @@ extension Field {
         case .mapping:
             return primitivePath
         default:
-            report("expected SVG path data or a path primitive, found \(node.kindName)")
+            report("expected SVG path data or a path primitive, found \(kindName)")
             return nil
         }
     }
@@ -86,7 +86,7 @@ extension Field {
     /// - Returns: nil when anything was reported.
     func namedShapeState(live: ((Field, ShapeParameter, AnimatableValue.Kind) -> Bool)? = nil) -> NamedShapeState? {
         guard case .mapping(let raw) = node, let nameNode = raw["shape"] else {
-            report("expected a named shape {shape: NAME, …parameters}, found \(node.kindName)")
+            report("expected a named shape {shape: NAME, …parameters}, found \(kindName)")
             return nil
         }
         let nameField = child(nameNode, key: "shape")
@@ -217,7 +217,7 @@ extension Field {
 
     /// `[x, y, w, h]`, its numbers read by `numbers`, checked as `rect` checks literals.
     func rectTerms(_ numbers: NumberReaders) -> ExpressionBinding.RectTerms? {
-        if node.sequence == nil { report("expected a rect [x, y, w, h], found \(node.kindName)"); return nil }
+        if !isList { report("expected a rect [x, y, w, h], found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         guard items.count == 4 else { report("expected 4 numbers, found \(items.count)"); return nil }
         // All four are read before giving up, so each reports its problems.

@@ -52,8 +52,46 @@ struct Field {
     let node: Node
     let keyPath: String
     let diagnostics: Diagnostics
+    /// What the loader put in place of the written value — a constant expression folded,
+    /// the identity standing for a component a binding drives — which the typed readers
+    /// read as if written. `node` stays the written one: errors point at it.
+    var folded: Folded? = nil
+
+    enum Folded {
+        case number(Double)
+        case items([Field])
+        case entries([(key: Node, value: Field)])
+    }
 
     var mark: Mark? { node.mark }
+
+    func folding(_ value: Folded) -> Field {
+        var f = self
+        f.folded = value
+        return f
+    }
+
+    /// The value's kind as messages name it.
+    var kindName: String {
+        switch folded {
+        case .number?: "a single value"
+        case .items?: "a list"
+        case .entries?: "a mapping"
+        case nil:
+            switch node {
+            case .scalar: "a single value"
+            case .mapping: "a mapping"
+            case .sequence: "a list"
+            case .alias: "an alias"
+            }
+        }
+    }
+
+    /// Whether the value is a list: written, or folded into one.
+    var isList: Bool {
+        if case .items? = folded { return true }
+        return folded == nil && node.sequence != nil
+    }
 
     func report(_ message: String) { diagnostics.report(message, at: mark, keyPath: keyPath) }
 
@@ -67,21 +105,22 @@ struct Field {
 
     /// The scalar's text, or nil (reported) when the node is not a scalar.
     var scalarText: String? {
-        if case .scalar(let s) = node { return s.string }
-        report("expected a single value, found \(node.kindName)")
+        if case .scalar(let s) = node, !isList { return s.string }
+        report("expected a single value, found \(kindName)")
         return nil
     }
 
     /// True when the node is YAML's null (`~`, `null`, or empty).
     var isNull: Bool {
-        guard let s = node.scalar, s.style == .plain else { return false }
+        guard folded == nil, let s = node.scalar, s.style == .plain else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(s.string)
     }
 
     /// The sequence's elements as fields, or nil (reported).
     var elements: [Field]? {
-        guard case .sequence(let seq) = node else {
-            report("expected a list, found \(node.kindName)")
+        if case .items(let items)? = folded { return items }
+        guard folded == nil, case .sequence(let seq) = node else {
+            report("expected a list, found \(kindName)")
             return nil
         }
         return seq.enumerated().map { element($1, index: $0) }
@@ -91,14 +130,18 @@ struct Field {
     /// suggestion, or with their entry in `hints` (names from Apple's APIs, spelt otherwise
     /// here); duplicate keys are reported. Returns nil (reported) when not a mapping.
     func mapping(allowed: [String], hints: [String: String] = [:]) -> Mapping? {
-        guard case .mapping(let m) = node else {
-            report("expected a mapping (key: value), found \(node.kindName)")
+        let pairs: [(key: Node, value: Field)]
+        if case .entries(let entries)? = folded {
+            pairs = entries
+        } else if folded == nil, case .mapping(let m) = node {
+            pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
+        } else {
+            report("expected a mapping (key: value), found \(kindName)")
             return nil
         }
         var fields: [String: Field] = [:]
-        var keyMarks: [String: Mark?] = [:]
         var order: [String] = []
-        for (k, v) in m {
+        for (k, v) in pairs {
             guard let key = k.scalar?.string else {
                 diagnostics.report("keys must be plain names", at: k.mark, keyPath: keyPath)
                 continue
@@ -114,8 +157,7 @@ struct Field {
                                    at: k.mark, keyPath: childKeyPath)
                 continue
             }
-            fields[key] = child(v, key: key)
-            keyMarks[key] = k.mark
+            fields[key] = v
             order.append(key)
         }
         return Mapping(owner: self, fields: fields, order: order)
@@ -136,12 +178,12 @@ struct Mapping {
         Mapping(owner: owner, fields: fields.filter { !keys.contains($0.key) }, order: order.filter { !keys.contains($0) })
     }
 
-    /// The mapping with `key`'s value replaced by `node`, at the same key path (a
+    /// The mapping with `key`'s value replaced by `field` (the value folded, or a
     /// placeholder for a value another reader took).
-    func replacing(_ key: String, with node: Node) -> Mapping {
-        guard let f = fields[key] else { return self }
+    func replacing(_ key: String, with field: Field) -> Mapping {
+        guard fields[key] != nil else { return self }
         var changed = fields
-        changed[key] = Field(node: node, keyPath: f.keyPath, diagnostics: f.diagnostics)
+        changed[key] = field
         return Mapping(owner: owner, fields: changed, order: order)
     }
 
@@ -150,16 +192,5 @@ struct Mapping {
         if let f = fields[key] { return f }
         owner.report("missing required key '\(key)'")
         return nil
-    }
-}
-
-extension Node {
-    var kindName: String {
-        switch self {
-        case .scalar: "a single value"
-        case .mapping: "a mapping"
-        case .sequence: "a list"
-        case .alias: "an alias"
-        }
     }
 }

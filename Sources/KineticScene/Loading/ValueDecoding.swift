@@ -8,7 +8,7 @@ import Yams
 extension Field {
     /// Strings that start like an expression or reference (section 4).
     private var isExpression: Bool {
-        guard case .scalar(let s) = node else { return false }
+        guard folded == nil, case .scalar(let s) = node else { return false }
         let t = s.string.trimmingCharacters(in: .whitespaces)
         return t.hasPrefix("=") || t.hasPrefix("@")
     }
@@ -23,6 +23,7 @@ extension Field {
 
     /// A finite number. NaN and infinity are rejected anywhere.
     var number: Double? {
+        if case .number(let v)? = folded { return v }
         guard !rejectExpression(), !isExplicitString, let text = scalarText else { return nil }
         return Self.parseNumber(text, field: self)
     }
@@ -55,6 +56,7 @@ extension Field {
 
     /// An angle: a number in radians, or a string like `"45deg"` in degrees.
     var angle: Double? {
+        if case .number(let v)? = folded { return v }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.hasSuffix("deg") {
@@ -78,6 +80,7 @@ extension Field {
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
+        if case .number(let v)? = folded { return nonNegative(v) }
         if node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
         // Swift's `.infinity` and YAML's `.inf` mean what the word says.
@@ -117,8 +120,8 @@ extension Field {
     /// in the message when it is not a list.
     func numbers(count: Int? = nil, form: String? = nil) -> [Double]? {
         if rejectExpression() { return nil }
-        if let form, node.sequence == nil {
-            report("expected \(form), found \(node.kindName)")
+        if let form, !isList {
+            report("expected \(form), found \(kindName)")
             return nil
         }
         guard let items = elements else { return nil }
@@ -280,7 +283,7 @@ extension Field {
         var c = Transform3D.Components()
         var ok = true
         if let f = m["scale"] {
-            if case .sequence = f.node {
+            if f.isList {
                 if let v = f.numbers(count: 2) { c.sx = v[0]; c.sy = v[1] } else { ok = false }
             } else if let s = f.number { c.sx = s; c.sy = s } else { ok = false }
         }
@@ -321,12 +324,12 @@ extension Field {
         case .point: read = point.map { .point($0) }
         case .size: read = size.map { .size($0) }
         case .rect:
-            guard case .sequence(let s) = node else {
-                report("expected a size [w, h] or a rect [x, y, w, h], found \(node.kindName)")
+            guard isList, let items = elements else {
+                report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
                 return nil
             }
             // `[w, h]`: a size at the origin, checked as a size.
-            if s.count == 2 {
+            if items.count == 2 {
                 guard let size else { return nil }
                 if let p = problem(.size(size)) { report(p); return nil }
                 return .rect(Rect(origin: .zero, size: size))

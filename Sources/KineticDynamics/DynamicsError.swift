@@ -15,6 +15,50 @@ public enum DynamicsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// at `time` seconds. Nothing after this time is trustworthy.
     case nonFiniteState(time: Double, item: String)
 
+    /// What an error can be about, for a caller that knows where each was written.
+    public enum Subject: Hashable, Sendable {
+        case item(String), behavior(String)
+    }
+
+    /// The item or behavior this error is about, nil for the animator's own settings
+    /// (`stepsPerSecond`, `time`). An `invalidValue` path is `item ID[.key]` or
+    /// `behavior ID[.key]`, and ids may hold dots (`dynamics.behaviors[2]`), so the
+    /// longest id that `isItem` / `isBehavior` accepts is taken.
+    public func subject(isItem: (String) -> Bool, isBehavior: (String) -> Bool) -> Subject? {
+        switch self {
+        case .nonFiniteState(_, let item): return .item(item)
+        case .unknownItem(let behavior, _), .duplicateBehavior(let behavior), .unknownBehavior(let behavior):
+            return .behavior(behavior)
+        case .invalidValue(let path, _):
+            if let id = Self.id(in: path, after: "item ", isKnown: isItem) { return .item(id) }
+            if let id = Self.id(in: path, after: "behavior ", isKnown: isBehavior) { return .behavior(id) }
+            return nil
+        }
+    }
+
+    /// The description for a message that already starts at `subject`'s place: an
+    /// `invalidValue` without `item ID` / `behavior ID` (keeping a property key after it).
+    public func detail(about subject: Subject) -> String {
+        guard case .invalidValue(let path, let reason) = self else { return description }
+        let name: String
+        switch subject {
+        case .item(let id): name = "item \(id)"
+        case .behavior(let id): name = "behavior \(id)"
+        }
+        if path == name { return reason }
+        if path.hasPrefix(name + ".") { return "\(path.dropFirst(name.count + 1)): \(reason)" }
+        return description
+    }
+
+    /// The longest known id that `path` holds after `prefix`: the whole rest, or the part
+    /// before one of its dots.
+    private static func id(in path: String, after prefix: String, isKnown: (String) -> Bool) -> String? {
+        guard path.hasPrefix(prefix) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        let ends = [rest.endIndex] + rest.indices.filter { rest[$0] == "." }.reversed()
+        return ends.lazy.map { String(rest[..<$0]) }.first(where: isKnown)
+    }
+
     public var description: String {
         switch self {
         case .invalidValue(let path, let reason): return "\(path): \(reason)"

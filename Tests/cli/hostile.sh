@@ -264,3 +264,14 @@ check "batch reports a scene's real status and message" bash -c "
     mkdir -p b2 && cp '$hostile/attachment-stiff.yaml' b2/ && cp '$hostile/particles-together.yaml' b2/
     '$kinetic' batch b2 -o b2out --jobs 1 2>b2.err; c=\$?; cat b2.err
     grep -Eq 'particles-together.yaml .*FAILED \(65\)' b2.err && [ \$c != 0 ] && ! grep -q 'SimulationError error' b2.err"
+
+# --- runtime dynamics failures, at their place in the file (issue 13) -------------------
+check "a push that runs away exits 70 at the item's layer" bash -c "
+    '$kinetic' validate '$hostile/push-blows-up.yaml' || exit 1
+    '$kinetic' render '$hostile/push-blows-up.yaml' -o blow.gif --quiet 2>blow.err; c=\$?; cat blow.err; [ \$c = 70 ] && [ ! -e blow.gif ] &&
+    [ \$(wc -l < blow.err) = 1 ] &&
+    grep -Eq '^[^ ]*push-blows-up.yaml:6:10: layers\[0\]\.id: simulation blew up at t = 0\.50[0-9]* s: item .ball. has a non-finite' blow.err"
+check "an unsolvable pin exits 65 at its behavior" bash -c "
+    '$kinetic' validate '$hostile/attachment-unsolvable.yaml' || exit 1
+    '$kinetic' render '$hostile/attachment-unsolvable.yaml' -o pin.gif --quiet 2>pin.err; c=\$?; cat pin.err; [ \$c = 65 ] && [ ! -e pin.gif ] &&
+    grep -q '^[^ ]*attachment-unsolvable.yaml:10:7: dynamics.behaviors\[1\]: an attach point this far from so small an item cannot be solved' pin.err"

@@ -107,7 +107,9 @@ enum SceneLoading {
     /// (too many particles, an impossible joint) 65.
     static func exit(for error: Error, scene path: String) -> ExitCode {
         if let code = error as? ExitCode { return code }
-        Terminal.error("\(path): \(error)")
+        // A failure placed in the file already starts with FILE:LINE:COLUMN.
+        let located = (error as? SimulationError)?.place != nil
+        Terminal.error(located ? "\(error)" : "\(path): \(error)")
         if let e = error as? SimulationError, case .blewUp = e.kind { return ExitStatus.software }
         if error is EncodeError { return ExitStatus.cannotCreate }
         if let e = error as? RenderError {

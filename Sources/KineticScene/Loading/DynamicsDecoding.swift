@@ -50,8 +50,10 @@ struct DynamicsDecoder {
                 seen[b.id] = element
                 spec.behaviors.append(b)
                 spec.behaviorExpressions += expressions
+                spec.behaviorPlaces[b.id] = element.place
             }
         }
+        for id in spec.itemIDs { spec.itemPlaces[id] = layerIDs[id]?.field.place }
         return spec
     }
 
@@ -478,5 +480,14 @@ struct DynamicsDecoder {
         if let v = m["smoothness"]?.number { f.smoothness = v }
         if let v = m["animationSpeed"]?.number { f.animationSpeed = v }
         return f
+    }
+}
+
+extension Field {
+    /// Where this value was written, for errors found after the load (section 9's
+    /// `FILE:LINE:COLUMN: KEY.PATH`).
+    var place: SourcePlace {
+        SourcePlace(location: SourceLocation(file: diagnostics.file, line: mark?.line ?? 1, column: mark?.column ?? 1),
+                    keyPath: keyPath)
     }
 }

@@ -15,6 +15,10 @@ public struct DynamicsSpec: Sendable {
     public var behaviors: [DynamicBehavior] = []
     /// The behaviors' properties written as expressions, set at every step.
     public var behaviorExpressions: [BehaviorExpression] = []
+    /// Where each dynamic item's layer is defined, by layer id, and each behavior, by
+    /// behavior id: a runtime failure (a blow-up, an unsolvable joint) is reported there.
+    public var itemPlaces: [String: SourcePlace] = [:]
+    public var behaviorPlaces: [String: SourcePlace] = [:]
 
     public init() {}
 
@@ -24,6 +28,33 @@ public struct DynamicsSpec: Sendable {
         for id in behaviors.flatMap(\.itemIDs) where seen.insert(id).inserted { ids.append(id) }
         return ids
     }
+
+    /// Where the item or behavior `error` is about was written, and the error's message
+    /// to follow that place; nil when it is about neither or was not written in the file
+    /// (a scene built in code, a behavior added by an event).
+    public func place(of error: DynamicsError) -> (place: SourcePlace, message: String)? {
+        guard let subject = error.subject(isItem: { itemPlaces[$0] != nil }, isBehavior: { behaviorPlaces[$0] != nil })
+        else { return nil }
+        let place: SourcePlace?
+        switch subject {
+        case .item(let id): place = itemPlaces[id]
+        case .behavior(let id): place = behaviorPlaces[id]
+        }
+        return place.map { ($0, error.detail(about: subject)) }
+    }
+}
+
+/// Where a value was written: its location and key path, as a `SceneProblem` starts.
+public struct SourcePlace: Hashable, Sendable, CustomStringConvertible {
+    public var location: SourceLocation
+    public var keyPath: String
+
+    public init(location: SourceLocation, keyPath: String) {
+        self.location = location; self.keyPath = keyPath
+    }
+
+    /// `FILE:LINE:COLUMN: KEY.PATH`, the start of a located message.
+    public var description: String { "\(location.file):\(location.line):\(location.column): \(keyPath)" }
 }
 
 /// An animation of a behavior's property (`behavior: ID` in `animations:`): UIKit code that

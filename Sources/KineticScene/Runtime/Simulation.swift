@@ -9,7 +9,8 @@ import KineticLayers
 public typealias DynamicItemState = KineticDynamics.DynamicItemState
 
 /// Why a scene's physics could not go on: invalid values the loader could not see
-/// (exit 65), or a blow-up at `time` (exit 70).
+/// (exit 65), or a blow-up at `time` (exit 70). With a `place` (the item's layer or the
+/// behavior in the scene file) the description starts `FILE:LINE:COLUMN: KEY.PATH: `.
 public struct SimulationError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
         /// A layer or behavior value Chipmunk must not see (a zero-size item, a flat collision path).
@@ -19,15 +20,20 @@ public struct SimulationError: Error, CustomStringConvertible, Sendable {
     }
 
     public var kind: Kind
+    /// Where what failed was written; nil when it was not in the file.
+    public var place: SourcePlace?
     public var description: String
 
-    init(_ error: DynamicsError) {
+    /// `error`, placed where `spec` says its item or behavior was written.
+    init(_ error: DynamicsError, in spec: DynamicsSpec) {
         if case .nonFiniteState(let time, let item) = error {
             kind = .blewUp(time: time, item: item)
         } else {
             kind = .invalidScene
         }
-        description = "dynamics: \(error)"
+        let located = spec.place(of: error)
+        place = located?.place
+        description = located.map { "\($0.place): \($0.message)" } ?? "dynamics: \(error)"
     }
 }
 
@@ -102,7 +108,7 @@ public final class Simulation {
             for b in bindings { if let s = animator.state(of: b.id) { itemStates[b.id] = s } }
             if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
         } catch {
-            throw SimulationError(error)
+            throw SimulationError(error, in: spec)
         }
         var frame = presentation(at: time, index: index)
         frame.layers += debugLayers

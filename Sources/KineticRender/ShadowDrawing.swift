@@ -83,8 +83,8 @@ extension LayerRenderer {
                                  clip: (Double, Double, Double, Double)) -> ShadowMask? {
         // The silhouette is drawn under the device map moved by whole pixels, and put
         // back by `displacement` when painted. A wide blur is drawn with the offset folded in and
-        // its phase rounded to a quarter pixel (a shift of at most ⅛ px; a unit test holds
-        // it within the golden tolerance of an exact redraw), then brought to device
+        // its phase rounded to a quarter pixel (a shift of at most ⅛ px: a unit test holds
+        // the stored bytes within 2 levels of an exact redraw), then brought to device
         // resolution once: every later frame masks with it at whole pixels, the fast path.
         // A wide blur is also drawn with its linear map rounded to 1/8192 (under ⅛ px
         // across 1000 px): a body the dynamics barely turn (rope) keeps its entry. A

@@ -20,6 +20,9 @@ struct LayerRenderer {
     var flatRasters: FlatRasterCache? = nil
     /// Blurred shadow silhouettes shared by a scene's frames; nil makes each anew.
     var shadows: ShadowCache? = nil
+    /// Whether a shadow leaves out what its layer's opaque background paints over (the
+    /// same pixels, less work); off only in tests, to compare.
+    var skipsCoveredShadow = true
 
     /// Draws a frame's background over the whole canvas (`size` in points).
     func drawBackground(_ background: Background, size: Size, in ctx: CairoContext) {

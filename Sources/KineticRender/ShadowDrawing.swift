@@ -29,16 +29,52 @@ extension LayerRenderer {
         let mask = knownSilhouette(of: layer, shadow: shadow, matrix: m, clip: clip)
             ?? recordedSilhouette(of: layer, shadow: shadow, matrix: m, clip: clip)
         guard let mask else { return }
-        paintShadow(mask, shadow: shadow, in: ctx)
+        let covered = skipsCoveredShadow ? Self.coveredBox(of: layer, alpha: alpha, matrix: m) : nil
+        paintShadow(mask, shadow: shadow, except: covered, in: ctx)
     }
 
-    /// Paints a blurred silhouette (placed, its offset included) tinted with the shadow's color.
-    func paintShadow(_ mask: ShadowMask, shadow: ShadowLook, in ctx: CairoContext) {
+    /// Paints a blurred silhouette (placed, its offset included) tinted with the shadow's
+    /// color, leaving out `covered` (whole device pixels the layer paints over opaquely).
+    func paintShadow(_ mask: ShadowMask, shadow: ShadowLook, except covered: DeviceBox? = nil, in ctx: CairoContext) {
         ctx.save()
+        if let covered {
+            // A pixel-aligned even-odd ring is a region clip: Cairo composites its boxes only.
+            ctx.matrix = (1, 0, 0, 1, 0, 0)
+            ctx.newPath()
+            let x0 = mask.x.rounded(.down) - 1, y0 = mask.y.rounded(.down) - 1
+            let x1 = (mask.x + Double(mask.surface.width) * mask.cell).rounded(.up) + 1
+            let y1 = (mask.y + Double(mask.surface.height) * mask.cell).rounded(.up) + 1
+            ctx.rectangle(Rect(x0, y0, x1 - x0, y1 - y0))
+            ctx.rectangle(Rect(covered.x0, covered.y0, covered.x1 - covered.x0, covered.y1 - covered.y0))
+            ctx.setEvenOddFill(true)
+            ctx.clip()
+        }
         ctx.matrix = (mask.cell, 0, 0, mask.cell, mask.x, mask.y)
         ctx.setSource(shadow.color)
         ctx.mask(mask.surface, x: 0, y: 0)
         ctx.restore()
+    }
+
+    /// The whole device pixels an unturned layer's opaque background covers, which
+    /// hide its shadow there (the background is painted over it, nothing paints in
+    /// between); nil when there are none worth leaving out. The box is the bounds inset
+    /// by 0.3 corner radii (a circular corner crosses the diagonal 0.293 radii in, a
+    /// continuous one 0.2915), less a pixel for the edge's antialiasing.
+    static func coveredBox(of layer: Layer, alpha: Double, matrix m: Affine) -> DeviceBox? {
+        guard alpha >= 1, m.b == 0, m.c == 0, let bg = layer.backgroundColor, bg.alpha >= 1 else { return nil }
+        let bounds = layer.bounds
+        let r: Double
+        switch layer.corners.shape(in: bounds) {
+        case .square: r = 0
+        case .circular(let radius), .continuous(let radius): r = radius
+        }
+        let inner = bounds.insetBy(dx: 0.3 * r, dy: 0.3 * r)
+        guard inner.width > 0, inner.height > 0 else { return nil }
+        let b = device(inner, m)
+        let box: DeviceBox = ((b.x0 + 1).rounded(.up), (b.y0 + 1).rounded(.up), (b.x1 - 1).rounded(.down), (b.y1 - 1).rounded(.down))
+        // A small hole saves less than the clip's boxes cost.
+        guard box.x1 - box.x0 >= 8, box.y1 - box.y0 >= 8, (box.x1 - box.x0) * (box.y1 - box.y0) < 1e12 else { return nil }
+        return box
     }
 
     /// The silhouette drawn straight on its alpha image, when the layer's ink can be
@@ -47,8 +83,8 @@ extension LayerRenderer {
                                  clip: (Double, Double, Double, Double)) -> ShadowMask? {
         // The silhouette is drawn under the device map moved by whole pixels, and put
         // back by `displacement` when painted. A wide blur is drawn with the offset folded in and
-        // its phase rounded to a quarter pixel (a shift of at most ⅛ px; a unit test holds
-        // it within the golden tolerance of an exact redraw), then brought to device
+        // its phase rounded to a quarter pixel (a shift of at most ⅛ px: a unit test holds
+        // the stored bytes within 2 levels of an exact redraw), then brought to device
         // resolution once: every later frame masks with it at whole pixels, the fast path.
         // A wide blur is also drawn with its linear map rounded to 1/8192 (under ⅛ px
         // across 1000 px): a body the dynamics barely turn (rope) keeps its entry. A

@@ -33,15 +33,7 @@ case "${GIF_BENCH_SCENES:-sample}" in
     all) names=$(cd "$root/scenes" && ls *.yaml | sed 's/\.yaml$//') ;;
     *) names=$GIF_BENCH_SCENES ;;
 esac
-for tool in "$kinetic" /usr/bin/time ffmpeg /usr/bin/python3; do
-    command -v "$tool" >/dev/null || { echo "gif bench: $tool is missing (run make deps)" >&2; exit 1; }
-done
-if [ -n "${BENCH_OUT:-}" ]; then
-    work=$BENCH_OUT/gif; rm -rf "$work"; mkdir -p "$work"
-else
-    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-fi
-cd "$work"
+bench_setup "gif bench" gif "$kinetic" /usr/bin/time ffmpeg /usr/bin/python3
 
 # cpu NAME COMMAND… — runs the command under GNU time and prints its CPU seconds.
 cpu() {

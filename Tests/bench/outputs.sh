@@ -16,15 +16,7 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 gallery=${BENCH_GALLERY:-snow tvos-card fireworks-button}
 
-for tool in "$kinetic" /usr/bin/time ffmpeg img2webp python3; do
-    command -v "$tool" >/dev/null || { echo "bench: $tool is missing (run make deps)" >&2; exit 1; }
-done
-if [ -n "${BENCH_OUT:-}" ]; then
-    work=$BENCH_OUT/outputs; rm -rf "$work"; mkdir -p "$work"
-else
-    work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-fi
-cd "$work"
+bench_setup "bench" outputs "$kinetic" /usr/bin/time ffmpeg img2webp python3
 
 # timed NAME COMMAND… — wall seconds in T_NAME, CPU seconds (user + system) in C_NAME,
 # peak RSS MiB in M_NAME. CPU time varies less than wall time on a shared machine.

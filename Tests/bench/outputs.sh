@@ -11,7 +11,8 @@
 #    frames (ffmpeg decodes; WebP, which ffmpeg 5.1 cannot decode animated, is marked
 #    lossless or left blank), GIF beside the others.
 # Reports only: exits 0 unless a tool fails. Environment: KINETIC, BENCH_SCENE (the
-# head-to-head scene), BENCH_GALLERY (three scene names), BENCH_OUT (keep the files).
+# head-to-head scene), BENCH_GALLERY (three scene names), BENCH_OUT (keep the files),
+# BENCH_ONLY=mp4 (part 1 alone: its two rows and ratios, each run shown).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 gallery=${BENCH_GALLERY:-snow tvos-card fireworks-button}
@@ -87,6 +88,20 @@ T_mp4=$(python3 -c "print(min($T_mp4_1, $T_mp4_2))"); T_ffx264=$(python3 -c "pri
 C_mp4=$(python3 -c "print(min($C_mp4_1, $C_mp4_2))"); C_ffx264=$(python3 -c "print(min($C_ffx264_1, $C_ffx264_2))")
 p_mp4=$(psnr kinetic.mp4 frames "$fps"); p_ffx264=$(psnr ffmpeg.mp4 frames "$fps")
 s_mp4=$(ssim kinetic.mp4 frames "$fps"); s_ffx264=$(ssim ffmpeg.mp4 frames "$fps")
+if [ "${BENCH_ONLY:-}" = mp4 ]; then
+    cat <<EOF
+
+### kinetic MP4 — $(basename "$scene"): $frames frames at $fps fps, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)
+
+| run | wall s (runs) | CPU s (runs) | KiB | PSNR dB | SSIM |
+| --- | ---: | ---: | ---: | ---: | ---: |
+| kinetic render → MP4 | $T_mp4 ($T_mp4_1, $T_mp4_2) | $C_mp4 ($C_mp4_1, $C_mp4_2) | $(kib kinetic.mp4) | $p_mp4 | $s_mp4 |
+| ffmpeg libx264 (encode alone) | $T_ffx264 ($T_ffx264_1, $T_ffx264_2) | $C_ffx264 ($C_ffx264_1, $C_ffx264_2) | $(kib ffmpeg.mp4) | $p_ffx264 | $s_ffx264 |
+
+- kinetic ÷ ffmpeg: wall $(ratio "$T_mp4" "$T_ffx264")×, CPU $(ratio "$C_mp4" "$C_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.3f}')") dB, SSIM $(python3 -c "print(f'{$s_mp4 - $s_ffx264:+.4f}')")
+EOF
+    exit 0
+fi
 timed mp4x4 "$kinetic" render "$scene" -o kinetic-4x.mp4 --quiet \
     --duration "$(python3 -c "print($frames * 4 / $fps)")"
 

@@ -221,6 +221,16 @@ check "WebP: webpmux sees 5 frames of 100 ms, lossless by default, lossy with --
     webpmux -info s.webp > info.txt && grep -q 'Canvas size: 96 x 64' info.txt && grep -q 'Number of frames: 5' info.txt &&
     [ \"\$(awk '/^ *[0-9]+:/ {s += \$7} END {print s}' info.txt)\" = 500 ] && grep -q lossless info.txt && ! grep -q lossy info.txt &&
     '$kinetic' render '$shadow' -o q.webp --quality 70 --quiet && webpmux -info q.webp | grep -q lossy"
+check "APNG: Pillow's own reader (not FFmpeg's) sees 5 frames of 100 ms, looping, with the soft shadow" /usr/bin/python3 -c "
+from PIL import Image
+im = Image.open('s.apng')
+assert (im.format, im.size, im.n_frames, im.info.get('loop')) == ('PNG', (96, 64), 5, 0), (im.format, im.size, im.n_frames, im.info)
+durations = []
+for i in range(im.n_frames):
+    im.seek(i); im.load(); durations.append(im.info.get('duration'))
+assert durations == [100] * 5, durations
+im.seek(0); px = im.convert('RGBA')
+assert px.getpixel((24, 24)) == (255, 0, 0, 255) and 0 < px.getpixel((24, 44))[3] < 255 and px.getpixel((2, 62))[3] == 0, px.getpixel((24, 44))"
 check "decoded colours: sRGB red comes back red; alpha formats keep the soft shadow" bash -c "
     for f in s.apng s.webp s.webm s.mov; do /usr/bin/python3 '$here/decode-check.py' \$f 1 4 || exit 1; done
     /usr/bin/python3 '$here/decode-check.py' s.mp4 0 4 && /usr/bin/python3 '$here/decode-check.py' s444.mp4 0 4 &&

@@ -1,4 +1,5 @@
 import KineticCLI
 
+Kinetic.tuneAllocator()
 Kinetic.installInterruptionHandler()
 Kinetic.main()

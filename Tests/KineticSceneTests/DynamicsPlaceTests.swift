@@ -112,7 +112,7 @@ import Testing
         """)
         let r = try outOfRange(scene)
         #expect(abs(r.time - 1.0 / 240) < 1e-12 && r.behavior == "p" && r.property == "magnitude")
-        #expect(r.text.hasPrefix("t.yaml:6:68: dynamics.behaviors[0].push.magnitude: at t = 0.00416"), "\(r.text)")
+        #expect(r.text.hasPrefix("t.yaml:6:70: dynamics.behaviors[0].push.magnitude: at t = 0.00416"), "\(r.text)")
         #expect(r.text.contains(" s the expression drives behavior 'p' out of range: 'magnitude' must be finite and "
                                 + "within ±10000000, got 4.1666"), "\(r.text)")
     }
@@ -184,7 +184,7 @@ import Testing
         """)
         let r = try outOfRange(scene)
         #expect(r.time > 0 && r.time < 0.8 && r.behavior == "g" && r.property == "magnitude")
-        #expect(r.text.hasPrefix("t.yaml:7:15: animations[0]: at t = "), "\(r.text)")
+        #expect(r.text.hasPrefix("t.yaml:7:14: animations[0]: at t = "), "\(r.text)")
         #expect(r.text.contains(" s the animation drives behavior 'g' out of range: 'magnitude' must be"), "\(r.text)")
     }
 }

@@ -154,14 +154,16 @@ import KineticLayers
         let scene = try load("""
         layers:
           - id: a
-            sublayers: [{id: b, opacity: 0.5}]
+            sublayers:
+              - id: b
+                opacity: 0.5
         """)
         let map = try #require(scene.sourceMap)
-        #expect(map.location(of: "layers[0].sublayers[0].opacity") == SourceLocation(file: "t.yaml", line: 5, column: 34))
-        #expect(map.location(of: "layers[0].sublayers[0]") == SourceLocation(file: "t.yaml", line: 5, column: 17))
+        #expect(map.location(of: "layers[0].sublayers[0].opacity") == SourceLocation(file: "t.yaml", line: 7, column: 18))
+        #expect(map.location(of: "layers[0].sublayers[0]") == SourceLocation(file: "t.yaml", line: 6, column: 9))
         #expect(map.location(of: "layers[0].id") == SourceLocation(file: "t.yaml", line: 4, column: 9))
         // Not in the file: the nearest ancestor that is.
-        #expect(map.location(of: "layers[0].sublayers[3].mask") == map.location(of: "layers[0].sublayers"))
+        #expect(map.location(of: "layers[0].sublayers[3].mask") == SourceLocation(file: "t.yaml", line: 6, column: 7))
         #expect(map.location(of: "nowhere.at.all") == SourceLocation(file: "t.yaml", line: 1, column: 1))
     }
 }

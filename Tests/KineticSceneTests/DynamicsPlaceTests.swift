@@ -30,13 +30,13 @@ import Testing
             - push: {id: shove, items: [ball], pushDirection: [1, 0]}
         """)
         let spec = try #require(scene.dynamics)
-        #expect(spec.behaviorPlaces["dynamics.behaviors[0]"] == SourcePlace(location: .init(file: "t.yaml", line: 6, column: 7),
+        #expect(spec.places.behaviors["dynamics.behaviors[0]"] == SourcePlace(location: .init(file: "t.yaml", line: 6, column: 7),
                                                                               keyPath: "dynamics.behaviors[0]"))
-        #expect(spec.behaviorPlaces["shove"] == SourcePlace(location: .init(file: "t.yaml", line: 7, column: 7),
+        #expect(spec.places.behaviors["shove"] == SourcePlace(location: .init(file: "t.yaml", line: 7, column: 7),
                                                              keyPath: "dynamics.behaviors[1]"))
         // The item's place is where its layer's id is written.
-        #expect(spec.itemPlaces["ball"] == SourcePlace(location: .init(file: "t.yaml", line: 3, column: 15), keyPath: "layers[0].id"))
-        #expect(spec.itemPlaces.count == 1 && spec.behaviorPlaces.count == 2)
+        #expect(spec.places.items["ball"] == SourcePlace(location: .init(file: "t.yaml", line: 3, column: 15), keyPath: "layers[0].id"))
+        #expect(spec.places.items.count == 1 && spec.places.behaviors.count == 2)
     }
 
     @Test func aBlowUpStartsAtTheItemsLayer() throws {
@@ -61,8 +61,7 @@ import Testing
                 + "an attach point this far from so small an item cannot be solved; attach nearer the item")
     }
 
-    @Test func aBehaviorAddedByAnEventIsNotPlacedYet() throws {
-        // Events' behaviors are not recorded (yet): the message keeps its old form.
+    @Test func aBehaviorAddedByAnEventStartsAtItsKeyInTheEvent() throws {
         let scene = try load("""
         kinetic: 1
         scene: {size: [100, 100], duration: 1}
@@ -73,7 +72,119 @@ import Testing
               - attachment: {item: ball, kind: pin, attachedToAnchor: [50, 0], offsetFromCenter: [100, 0]}
         """)
         let e = try #require(failure(scene))
-        #expect(e.place == nil)
-        #expect(e.description.hasPrefix("dynamics: behavior "))
+        guard case .invalidScene = e.kind else { Issue.record("\(e.kind)"); return }
+        #expect(e.description == "t.yaml:7:9: events[0].addBehaviors[0]: "
+                + "an attach point this far from so small an item cannot be solved; attach nearer the item")
+    }
+
+    @Test func anItemOnlyAnEventMovesBlowsUpAtItsLayer() throws {
+        // No `dynamics:` block: the item is the event's behavior's only.
+        let scene = try load("""
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers: [{id: ball, bounds: [0, 0, 0.01, 0.01]}]
+        events:
+          - at: 0.5
+            addBehaviors: [{push: {id: shove, items: [ball], pushDirection: [1e7, 0]}}]
+        """)
+        let e = try #require(failure(scene))
+        guard case .blewUp(_, "ball") = e.kind else { Issue.record("\(e.kind)"); return }
+        #expect(e.description.hasPrefix("t.yaml:3:15: layers[0].id: simulation blew up at t = 0.50"))
+    }
+
+    // MARK: Values expressions drive out of range (docs/dynamics.md)
+
+    /// The kind, time and description of the failure an expression's value causes.
+    func outOfRange(_ scene: Scene) throws -> (time: Double, behavior: String, property: String, text: String) {
+        let e = try #require(failure(scene))
+        guard case .valueOutOfRange(let time, let behavior, let property) = e.kind else {
+            Issue.record("\(e.kind): \(e)")
+            return (.nan, "", "", "")
+        }
+        return (time, behavior, property, e.description)
+    }
+
+    @Test func anExpressionDrivingAPushOutOfRangeStopsAtItsKey() throws {
+        // Zero at 0 s, 4.2e27 at the first step: UIKit clamps no magnitude, and the physics
+        // takes none beyond ±10⁷, so the render stops there (it used to go on, unpushed).
+        let scene = try load(head + """
+            - push: {id: p, items: [ball], pushDirection: [1, 0], magnitude: "= 1e30 * t"}
+        """)
+        let r = try outOfRange(scene)
+        #expect(abs(r.time - 1.0 / 240) < 1e-12 && r.behavior == "p" && r.property == "magnitude")
+        #expect(r.text.hasPrefix("t.yaml:6:70: dynamics.behaviors[0].push.magnitude: at t = 0.00416"), "\(r.text)")
+        #expect(r.text.contains(" s the expression drives behavior 'p' out of range: 'magnitude' must be finite and "
+                                + "within ±10000000, got 4.1666"), "\(r.text)")
+    }
+
+    @Test func aValueThatIsNotFiniteStopsAtItsKey() throws {
+        // 1 / 0 at the start: an attachment's length that is no number.
+        let scene = try load(head + """
+            - attachment: {id: rope, item: ball, attachedToAnchor: [50, 0], length: "= 1 / (t - t)"}
+        """)
+        let r = try outOfRange(scene)
+        #expect(r.time == 0 && r.behavior == "rope" && r.property == "length")
+        #expect(r.text.hasPrefix("t.yaml:6:"), "\(r.text)")
+        #expect(r.text.hasSuffix("dynamics.behaviors[0].attachment.length: at t = 0.0 s the expression drives behavior 'rope' "
+                                 + "out of range: 'length' must be finite, got a value that is not"), "\(r.text)")
+    }
+
+    @Test func anEventsExpressionOutOfRangeStopsAtItsKey() throws {
+        let scene = try load(head + """
+            - gravity: {id: g, items: [ball]}
+        events:
+          - {at: 0.5, set: {g.magnitude: "= 1e8 * t"}}
+        """)
+        let r = try outOfRange(scene)
+        #expect(abs(r.time - 0.5) < 1e-9 && r.behavior == "g" && r.property == "magnitude")
+        #expect(r.text.hasPrefix("t.yaml:8:"), "\(r.text)")
+        #expect(r.text.contains(": events[0].set.g.magnitude: at t = 0.5"), "\(r.text)")
+        #expect(r.text.contains("got 50000000 ("), "\(r.text)")
+    }
+
+    @Test func anEventsBehaviorsExpressionStopsAtItsKey() throws {
+        let scene = try load("""
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers: [{id: ball, bounds: [0, 0, 10, 10]}]
+        events:
+          - at: 0.25
+            addBehaviors: [{push: {id: p, items: [ball], pushDirection: [1, 0], magnitude: "= 1e8 * t"}}]
+        """)
+        let r = try outOfRange(scene)
+        #expect(abs(r.time - 0.25) < 1e-9 && r.behavior == "p")
+        #expect(r.text.hasPrefix("t.yaml:6:"), "\(r.text)")
+        #expect(r.text.contains(": events[0].addBehaviors[0].push.magnitude: at t = 0.25"), "\(r.text)")
+    }
+
+    @Test func valuesInRangeAreSetAsBefore() throws {
+        // The same push within range: pushed, no failure (a = magnitude · 100 / mass).
+        let scene = try load(head + """
+            - push: {id: p, items: [ball], pushDirection: [1, 0], magnitude: "= 1e-9 * t"}
+        """)
+        #expect(failure(scene) == nil)
+    }
+
+    @Test func aBehaviorAnimationsWrittenValuesAreCheckedAtLoad() throws {
+        let yaml = head + """
+            - gravity: {id: g, items: [ball]}
+        animations: [{behavior: g, keyPath: magnitude, from: 0, to: 1e30, duration: 1}]
+        """
+        let error = try #require(throws: SceneLoadError.self) { try load(yaml) }
+        #expect(error.description.hasPrefix("t.yaml:7:"), "\(error)")
+        #expect(error.description.contains("animations[0].to: behavior 'g': 'magnitude' must be finite and within ±10000000"),
+                "\(error)")
+    }
+
+    @Test func aBehaviorAnimationOvershootingTheRangeStopsAtIt() throws {
+        // Both ends in range; the underdamped spring passes its end, beyond ±10⁷.
+        let scene = try load(head + """
+            - gravity: {id: g, items: [ball]}
+        animations: [{behavior: g, keyPath: magnitude, from: 0, to: 1e7, spring: {dampingRatio: 0.2, initialVelocity: 0}, duration: 0.8}]
+        """)
+        let r = try outOfRange(scene)
+        #expect(r.time > 0 && r.time < 0.8 && r.behavior == "g" && r.property == "magnitude")
+        #expect(r.text.hasPrefix("t.yaml:7:14: animations[0]: at t = "), "\(r.text)")
+        #expect(r.text.contains(" s the animation drives behavior 'g' out of range: 'magnitude' must be"), "\(r.text)")
     }
 }

@@ -139,6 +139,8 @@ import KineticLayers
         """, fps: 10, duration: 1, limits: limits)
         let problem = try #require(FrameClock.limitProblem(in: scene, limits: limits))
         #expect(problem.keyPath == "layers")
+        // Placed by the load's source map: "t.yaml" is no file to read again.
+        #expect(problem.location == SourceLocation(file: "t.yaml", line: 4, column: 3), "\(problem)")
         #expect(problem.message.contains("the replicators make more than 4096 layers"), "\(problem)")
         do {
             _ = try FrameClock(scene: scene, limits: limits).frames(Array(0..<scene.frameCount))
@@ -146,5 +148,22 @@ import KineticLayers
         } catch {
             #expect(error.description == problem.message)
         }
+    }
+
+    @Test func theSourceMapPlacesEveryValueAndFallsBackToItsNearestAncestor() throws {
+        let scene = try load("""
+        layers:
+          - id: a
+            sublayers:
+              - id: b
+                opacity: 0.5
+        """)
+        let map = try #require(scene.sourceMap)
+        #expect(map.location(of: "layers[0].sublayers[0].opacity") == SourceLocation(file: "t.yaml", line: 7, column: 18))
+        #expect(map.location(of: "layers[0].sublayers[0]") == SourceLocation(file: "t.yaml", line: 6, column: 9))
+        #expect(map.location(of: "layers[0].id") == SourceLocation(file: "t.yaml", line: 4, column: 9))
+        // Not in the file: the nearest ancestor that is.
+        #expect(map.location(of: "layers[0].sublayers[3].mask") == SourceLocation(file: "t.yaml", line: 6, column: 7))
+        #expect(map.location(of: "nowhere.at.all") == SourceLocation(file: "t.yaml", line: 1, column: 1))
     }
 }

@@ -118,7 +118,18 @@ struct AnimationDecoder {
             guard let (spec, after) = animation(field, inheritedLayer: (entry, id), carrier: (carrier, property))
             else { return nil }
             if let after { after.report("'after' is not supported for behavior animations: use 'begin'") }
-            return BehaviorAnimation(behavior: id, property: property, spec: spec)
+            // The values written are checked as a `set:` of them is, so `validate` refuses
+            // what the physics would (only an overshooting timing can leave the range
+            // between them: the render stops there, at this animation).
+            for (slot, value) in spec.writtenValues {
+                guard let v = BehaviorValue(value) else { continue }
+                do { _ = try behavior.setting(property, to: v) } catch {
+                    let key = switch slot { case .from: "from"; case .to: "to"; case .by: "by"; case .keyframe: "values" }
+                    (raw[key].map { field.child($0, key: key) } ?? field).report("behavior '\(id)': \(error)")
+                    return nil
+                }
+            }
+            return BehaviorAnimation(behavior: id, property: property, spec: spec, place: field.place)
         }
     }
 

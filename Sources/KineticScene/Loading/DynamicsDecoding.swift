@@ -50,10 +50,10 @@ struct DynamicsDecoder {
                 seen[b.id] = element
                 spec.behaviors.append(b)
                 spec.behaviorExpressions += expressions
-                spec.behaviorPlaces[b.id] = element.place
+                spec.places.behaviors[b.id] = element.place
             }
         }
-        for id in spec.itemIDs { spec.itemPlaces[id] = layerIDs[id]?.field.place }
+        for id in spec.itemIDs { spec.places.items[id] = layerIDs[id]?.field.place }
         return spec
     }
 

@@ -58,17 +58,19 @@ struct EventsDecoder {
         return events
     }
 
-    /// The behaviors an `addBehaviors` action adds, with their expression values.
-    private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression])
+    /// The behaviors an `addBehaviors` action adds, with their expression values and places.
+    private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
 
     private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> AddedBehaviors {
-        guard let list = f.elements else { return ([], []) }
-        var result: AddedBehaviors = ([], [])
+        guard let list = f.elements else { return ([], [], DynamicsPlaces()) }
+        var result: AddedBehaviors = ([], [], DynamicsPlaces())
         for element in list {
             guard let (b, expressions) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
             result.behaviors.append(b)
             result.expressions += expressions
+            result.places.behaviors[b.id] = element.place
+            for id in b.itemIDs { result.places.items[id] = dynamics.layerIDs[id]?.field.place }
         }
         return result
     }
@@ -174,7 +176,7 @@ struct EventsDecoder {
             }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
         case "addBehaviors":
-            return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions) }
+            return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
         case "set":
             return set(f, known: known, contact: contact)
         case "removeLayers":

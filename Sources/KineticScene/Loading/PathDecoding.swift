@@ -246,6 +246,12 @@ struct NumberReaders {
     var angle: (Field) -> ExpressionBinding.Term?
     var point: (Field) -> ExpressionBinding.PointSource?
 
+    /// Literals only (expressions reported as not supported here).
+    static var literals: NumberReaders {
+        NumberReaders(number: { $0.number.map { .literal($0) } }, angle: { $0.angle.map { .literal($0) } },
+                      point: { $0.point.map { .components(.literal($0.x), .literal($0.y)) } })
+    }
+
     /// Literals, and expressions that are constant (no `t`, `frame`, `random()` or
     /// reference), evaluated now; a live one is reported with `reason`.
     static func constants(because reason: String) -> NumberReaders {

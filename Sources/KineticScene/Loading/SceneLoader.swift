@@ -81,8 +81,10 @@ public enum SceneLoader {
             throw SceneLoadError(problems: diagnostics.problems)
         }
         let top = Field(node: root, keyPath: "", diagnostics: diagnostics)
-        let scene = read(top, file: file, baseDirectory: baseDirectory, limits: limits)
-        if let scene, diagnostics.problems.isEmpty { return scene }
+        if var scene = read(top, file: file, baseDirectory: baseDirectory, limits: limits), diagnostics.problems.isEmpty {
+            scene.sourceMap = SourceMap(file: file, root: root)
+            return scene
+        }
         throw SceneLoadError(problems: diagnostics.problems.sorted {
             ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
         })
@@ -119,7 +121,7 @@ public enum SceneLoader {
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         // The dynamic items: those of the behaviors from the start and those events add.
         let added = events.flatMap(\.actions).flatMap { action -> [DynamicBehavior] in
-            if case .addBehaviors(let behaviors, _) = action.kind { behaviors } else { [] }
+            if case .addBehaviors(let behaviors, _, _) = action.kind { behaviors } else { [] }
         }
         layerDecoder.binder.rejectBindings(ofItems: Set((dynamics?.behaviors ?? []).flatMap(\.itemIDs) + added.flatMap(\.itemIDs)),
                                            layers: layerDecoder.ids)

@@ -194,3 +194,24 @@ struct Mapping {
         return nil
     }
 }
+
+extension SourceMap {
+    /// The parse's map of the YAML tree `root`: every node's mark, by its key path as
+    /// `Field` spells it (of duplicate keys, the first, which the readers take).
+    init(file: String, root: Node) {
+        self.init(file: file)
+        var stack: [(node: Node, path: String)] = [(root, "")]
+        while let (node, path) = stack.popLast() {
+            if let mark = node.mark { record(path, line: mark.line, column: mark.column) }
+            switch node {
+            case .scalar, .alias: break
+            case .sequence(let seq): for (i, n) in seq.enumerated().reversed() { stack.append((n, "\(path)[\(i)]")) }
+            case .mapping(let map):
+                for (k, v) in map.reversed() {
+                    let key = k.scalar?.string ?? ""
+                    stack.append((v, path.isEmpty ? key : "\(path).\(key)"))
+                }
+            }
+        }
+    }
+}

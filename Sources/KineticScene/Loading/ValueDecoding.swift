@@ -267,47 +267,76 @@ extension Field {
     var transform: Transform3D? { transformParts?.matrix }
 
     /// A transform with the components it was written with (nil for the matrix form), so
-    /// a layer keeps its rotateY past 90° exact for sub-key animations.
+    /// a layer keeps its rotateY past 90° exact for sub-key animations. Its expressions
+    /// were taken before (`LayerDecoder`): what is left is literals.
     var transformParts: (matrix: Transform3D, components: Transform3D.Components?)? {
+        switch transformSource(.literals) {
+        case .matrix(let entries)?:
+            return Transform3D(fields: entries.map(\.value)).map { ($0, nil) }
+        case .components(let written)?:
+            let c = written.components(number: \.value) { p in
+                if case .components(let x, let y) = p { Point(x.value, y.value) } else { Point(.nan, .nan) }
+            }
+            return (c.composed, c)
+        case nil:
+            return nil
+        }
+    }
+
+    /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
+    /// components, its numbers read by `numbers` (literals for a layer's own value, live
+    /// expressions too for the binder).
+    func transformSource(_ numbers: NumberReaders) -> ExpressionBinding.TransformSource? {
         guard let m = mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
             return nil
         }
-        if let matrix = m["matrix"] {
-            if m.order.count > 1 {
-                report("'matrix' cannot be combined with the named form")
-                return nil
+        if let mf = m["matrix"] {
+            guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
+            guard let items = mf.elements else { return nil }
+            guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return nil }
+            let entries = items.map(numbers.number)
+            guard !entries.contains(where: { $0 == nil }) else { return nil }
+            return .matrix(entries.compactMap { $0 })
+        }
+        var c = ExpressionBinding.TransformComponents(), ok = true
+        // Each component is read before giving up, so each reports its problems.
+        func read<T>(_ name: String, _ reader: (Field) -> T?) -> T? {
+            guard let cf = m[name] else { return nil }
+            let value = reader(cf)
+            if value == nil { ok = false }
+            return value
+        }
+        c.rotate = read("rotate", numbers.angle)
+        c.rotateX = read("rotateX", numbers.angle)
+        c.rotateY = read("rotateY", numbers.angle)
+        c.perspective = read("perspective") { pf in
+            // A written distance is checked now; a live one gives no transform when not positive.
+            guard let t = numbers.number(pf) else { return nil }
+            if case .literal(let d) = t, d <= 0 { pf.report("must be greater than 0, found \(Field.format(d))"); return nil }
+            return t
+        }
+        c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
+            guard sf.isList else { return numbers.number(sf).map { ($0, $0) } }
+            guard let items = sf.elements else { return nil }
+            guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
+            let x = numbers.number(items[0]), y = numbers.number(items[1])
+            guard let x, let y else { return nil }
+            return (x, y)
+        }
+        if let tf = m["translate"] {
+            if tf.isList, let items = tf.elements {
+                if items.count == 2 || items.count == 3 {
+                    let x = numbers.number(items[0]), y = numbers.number(items[1])
+                    let z = items.count == 3 ? numbers.number(items[2]) : .literal(0)
+                    if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
+                } else {
+                    tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
+                }
+            } else {
+                c.translate = read("translate", numbers.point)
             }
-            guard let v = matrix.numbers(count: 16), let t = Transform3D(fields: v) else { return nil }
-            return (t, nil)
         }
-        var c = Transform3D.Components()
-        var ok = true
-        if let f = m["scale"] {
-            if f.isList {
-                if let v = f.numbers(count: 2) { c.sx = v[0]; c.sy = v[1] } else { ok = false }
-            } else if let s = f.number { c.sx = s; c.sy = s } else { ok = false }
-        }
-        if let f = m["rotate"] { if let a = f.angle { c.rotationZ = a } else { ok = false } }
-        if let f = m["rotateY"] { if let a = f.angle { c.rotationY = a } else { ok = false } }
-        if let f = m["rotateX"] { if let a = f.angle { c.rotationX = a } else { ok = false } }
-        if let f = m["translate"] {
-            if let v = f.numbersAllowingCount([2, 3]) { c.tx = v[0]; c.ty = v[1]; c.tz = v.count > 2 ? v[2] : 0 } else { ok = false }
-        }
-        if let f = m["perspective"] {
-            if let d = f.positiveNumber { c.m34 = -1 / d } else { ok = false }
-        }
-        return ok ? (c.composed, c) : nil
-    }
-
-    /// A list of numbers whose length is one of `counts`.
-    func numbersAllowingCount(_ counts: [Int]) -> [Double]? {
-        if rejectExpression() { return nil }
-        guard let items = elements else { return nil }
-        guard counts.contains(items.count) else {
-            report("expected \(counts.map(String.init).joined(separator: " or ")) numbers, found \(items.count)")
-            return nil
-        }
-        return numbers()
+        return ok ? .components(c) : nil
     }
 }
 

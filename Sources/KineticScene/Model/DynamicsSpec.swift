@@ -15,10 +15,9 @@ public struct DynamicsSpec: Sendable {
     public var behaviors: [DynamicBehavior] = []
     /// The behaviors' properties written as expressions, set at every step.
     public var behaviorExpressions: [BehaviorExpression] = []
-    /// Where each dynamic item's layer is defined, by layer id, and each behavior, by
-    /// behavior id: a runtime failure (a blow-up, an unsolvable joint) is reported there.
-    public var itemPlaces: [String: SourcePlace] = [:]
-    public var behaviorPlaces: [String: SourcePlace] = [:]
+    /// Where the items and behaviors were written: a runtime failure (a blow-up, an
+    /// unsolvable joint) is reported there.
+    public var places = DynamicsPlaces()
 
     public init() {}
 
@@ -28,17 +27,26 @@ public struct DynamicsSpec: Sendable {
         for id in behaviors.flatMap(\.itemIDs) where seen.insert(id).inserted { ids.append(id) }
         return ids
     }
+}
+
+/// Where each dynamic item's layer is defined, by layer id, and each behavior, by
+/// behavior id (in `dynamics.behaviors`, or in the event that adds it).
+public struct DynamicsPlaces: Sendable {
+    public var items: [String: SourcePlace] = [:]
+    public var behaviors: [String: SourcePlace] = [:]
+
+    public init() {}
 
     /// Where the item or behavior `error` is about was written, and the error's message
     /// to follow that place; nil when it is about neither or was not written in the file
-    /// (a scene built in code, a behavior added by an event).
+    /// (a scene built in code).
     public func place(of error: DynamicsError) -> (place: SourcePlace, message: String)? {
-        guard let subject = error.subject(isItem: { itemPlaces[$0] != nil }, isBehavior: { behaviorPlaces[$0] != nil })
+        guard let subject = error.subject(isItem: { items[$0] != nil }, isBehavior: { behaviors[$0] != nil })
         else { return nil }
         let place: SourcePlace?
         switch subject {
-        case .item(let id): place = itemPlaces[id]
-        case .behavior(let id): place = behaviorPlaces[id]
+        case .item(let id): place = items[id]
+        case .behavior(let id): place = behaviors[id]
         }
         return place.map { ($0, error.detail(about: subject)) }
     }
@@ -66,6 +74,8 @@ public struct BehaviorAnimation: Sendable {
     /// The values and timing, as for a layer; its layer and key path only carry the kind
     /// of value (`position` for points, `zPosition` for numbers).
     public var spec: AnimationSpec
+    /// Where the animation was written: a value it drives out of range is reported there.
+    public var place: SourcePlace? = nil
 }
 
 extension BehaviorValue {

@@ -19,6 +19,11 @@ public struct ExpressionBinding: Sendable {
     public enum Term: Sendable {
         case literal(Double)
         case expression(SceneExpression)
+
+        /// A literal's value; NaN for an expression (not evaluated here).
+        var value: Double {
+            if case .literal(let v) = self { v } else { .nan }
+        }
     }
 
     /// The shapes of bound values.
@@ -137,6 +142,20 @@ public struct ExpressionBinding: Sendable {
         var terms: [Term] {
             [perspective, rotateX, rotateY, rotate, scale?.x, scale?.y, translateZ].compactMap { $0 }
         }
+
+        /// The components with the terms' values (`number`, `point`). As written, a
+        /// distance must be positive: anything else is no transform (NaN).
+        func components(number: (Term) -> Double, point: (PointSource) -> Point) -> Transform3D.Components {
+            var c = Transform3D.Components()
+            if let (x, y) = scale { c.sx = number(x); c.sy = number(y) }
+            if let r = rotate { c.rotationZ = number(r) }
+            if let r = rotateX { c.rotationX = number(r) }
+            if let r = rotateY { c.rotationY = number(r) }
+            if let p = translate.map(point) { c.tx = p.x; c.ty = p.y }
+            if let z = translateZ { c.tz = number(z) }
+            if let d = perspective.map(number) { c.m34 = d > 0 ? -1 / d : .nan }
+            return c
+        }
     }
 
     /// One point of a live cubic.
@@ -193,6 +212,8 @@ public struct ExpressionValue: Sendable {
     public var value: ExpressionBinding.BoundValue
     /// Stable across runs: keeps `random()` of different values apart.
     public var seedSalt: UInt64
+    /// Where it was written: a value it gives that its property refuses is reported there.
+    public var place: SourcePlace? = nil
 }
 
 /// A behavior property written as an expression: set at every simulation step, before

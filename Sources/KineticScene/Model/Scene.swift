@@ -24,6 +24,8 @@ public struct Scene: Sendable {
     public var events: [SceneEvent] = []
     /// Every image asset the scene uses, resolved to file paths.
     public var assets: Set<String>
+    /// Where each value was written (nil for a scene built in code).
+    public var sourceMap: SourceMap? = nil
 
     /// The most layers a frame may have once replicators are expanded (`SceneLimits`).
     public var maxLayerInstances = SceneLimits().maxLayerInstances

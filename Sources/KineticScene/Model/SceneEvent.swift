@@ -50,8 +50,9 @@ public struct EventAction: Sendable {
     public enum Kind: Sendable {
         case removeAllBehaviors
         case removeBehaviors([String])
-        /// The behaviors, and those of their properties written as expressions.
-        case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression])
+        /// The behaviors, those of their properties written as expressions, and where the
+        /// behaviors and their items were written (a runtime failure is reported there).
+        case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
         /// `BEHAVIOR.property: value`, and `LAYER.key: value` (the layer's value from then
         /// on, over its animations). A value written with expressions (section 4) is
         /// evaluated once, when the action runs, as a property set in UIKit then: until

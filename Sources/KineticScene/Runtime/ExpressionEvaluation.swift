@@ -138,16 +138,7 @@ extension ExpressionBinding.BoundValue {
             guard let t = Transform3D(fields: entries.map(number)) else { return nil }
             result = .transform(t)
         case .transform(.components(let w)):
-            var c = Transform3D.Components()
-            if let (x, y) = w.scale { c.sx = number(x); c.sy = number(y) }
-            if let r = w.rotate { c.rotationZ = number(r) }
-            if let r = w.rotateX { c.rotationX = number(r) }
-            if let r = w.rotateY { c.rotationY = number(r) }
-            if let p = w.translate.map(point) { c.tx = p.x; c.ty = p.y }
-            if let z = w.translateZ { c.tz = number(z) }
-            // As written, a distance must be positive: anything else is no transform.
-            if let d = w.perspective.map(number) { c.m34 = d > 0 ? -1 / d : .nan }
-            result = .transform(c.composed)
+            result = .transform(w.components(number: number, point: point).composed)
         case .rebuilt(let recipe):
             switch recipe {
             case .rect(let r):

@@ -1,8 +1,6 @@
-import Foundation
 import KineticDynamics
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// The one frame clock: the presentation tree of frame N, and of a run of frames
 /// incrementally. `render` (animations, PNG frames, stills, the contact sheet), `inspect`,
@@ -156,53 +154,7 @@ public enum FrameError: Error, CustomStringConvertible, Sendable {
         case .particles(let e): keyPath = e.place
         case .layerInstances: keyPath = "layers"
         }
-        let location = SceneSourceMap.location(of: keyPath, inFile: scene.file)
-            ?? SourceLocation(file: scene.file, line: 1, column: 1)
+        let location = scene.sourceMap?.location(of: keyPath) ?? SourceLocation(file: scene.file, line: 1, column: 1)
         return SceneProblem(location: location, keyPath: keyPath, message: description)
-    }
-}
-
-/// Where a key path (`layers[1].sublayers[0]`, `layers[2].mask`) stands in a scene file,
-/// found again in the file's text: the runtime model keeps no source positions.
-enum SceneSourceMap {
-    /// The location of the node at `keyPath` in the file at `path` (or of its nearest
-    /// ancestor found); nil when the file cannot be read or parsed.
-    static func location(of keyPath: String, inFile path: String) -> SourceLocation? {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8),
-              let root = try? Yams.compose(yaml: text) else { return nil }
-        var node = root
-        for part in components(keyPath) {
-            let next: Node?
-            switch part {
-            case .key(let k): next = node.mapping?[k]
-            case .index(let i): next = node.sequence.flatMap { $0.indices.contains(i) ? $0[i] : nil }
-            }
-            guard let next else { break }
-            node = next
-        }
-        guard let mark = node.mark else { return nil }
-        return SourceLocation(file: path, line: mark.line, column: mark.column)
-    }
-
-    private enum Component { case key(String), index(Int) }
-
-    /// `layers[1].sublayers[0]` → key layers, index 1, key sublayers, index 0.
-    private static func components(_ keyPath: String) -> [Component] {
-        var result: [Component] = []
-        for part in keyPath.split(separator: ".") {
-            var rest = Substring(part)
-            if let open = rest.firstIndex(of: "[") {
-                result.append(.key(String(rest[..<open])))
-                rest = rest[open...]
-                while rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-                    guard let i = Int(rest[rest.index(after: rest.startIndex)..<close]) else { return result }
-                    result.append(.index(i))
-                    rest = rest[rest.index(after: close)...]
-                }
-            } else {
-                result.append(.key(String(rest)))
-            }
-        }
-        return result
     }
 }

@@ -9,14 +9,19 @@ import KineticLayers
 public typealias DynamicItemState = KineticDynamics.DynamicItemState
 
 /// Why a scene's physics could not go on: invalid values the loader could not see
-/// (exit 65), or a blow-up at `time` (exit 70). With a `place` (the item's layer or the
-/// behavior in the scene file) the description starts `FILE:LINE:COLUMN: KEY.PATH: `.
+/// (exit 65), or a blow-up at `time` (exit 70). With a `place` (the item's layer, the
+/// behavior or the expression in the scene file) the description starts
+/// `FILE:LINE:COLUMN: KEY.PATH: `.
 public struct SimulationError: Error, CustomStringConvertible, Sendable {
     public enum Kind: Sendable {
         /// A layer or behavior value Chipmunk must not see (a zero-size item, a flat collision path).
         case invalidScene
         /// The state of `item` stopped being finite at `time`.
         case blewUp(time: Double, item: String)
+        /// An expression or a `behavior:` animation gave `behavior`'s `property` a value out
+        /// of its range in `DynamicsSchema`, or not finite, at `time` (exit 65, as the value
+        /// written so).
+        case valueOutOfRange(time: Double, behavior: String, property: String)
     }
 
     public var kind: Kind
@@ -24,16 +29,26 @@ public struct SimulationError: Error, CustomStringConvertible, Sendable {
     public var place: SourcePlace?
     public var description: String
 
-    /// `error`, placed where `spec` says its item or behavior was written.
-    init(_ error: DynamicsError, in spec: DynamicsSpec) {
+    /// `error`, placed where `places` says its item or behavior was written.
+    init(_ error: DynamicsError, in places: DynamicsPlaces) {
         if case .nonFiniteState(let time, let item) = error {
             kind = .blewUp(time: time, item: item)
         } else {
             kind = .invalidScene
         }
-        let located = spec.place(of: error)
+        let located = places.place(of: error)
         place = located?.place
         description = located.map { "\($0.place): \($0.message)" } ?? "dynamics: \(error)"
+    }
+
+    /// The value `source` (written at `place`) gave `property` of `behavior` at `time`,
+    /// refused (`reason`).
+    init(refusing reason: String, property: String, of behavior: String, at time: Double,
+         by source: String = "the expression", place: SourcePlace?) {
+        kind = .valueOutOfRange(time: time, behavior: behavior, property: property)
+        self.place = place
+        let message = "at t = \(time) s \(source) drives behavior '\(behavior)' out of range: \(reason)"
+        description = place.map { "\($0): \(message)" } ?? "dynamics: \(message)"
     }
 }
 
@@ -69,6 +84,9 @@ public final class Simulation {
     private var pendingCaptures: [(begin: Double, target: CaptureTarget)] = []
     /// Behavior properties set by expressions at every step, by behavior id.
     private var behaviorExpressions: [String: [BehaviorExpression]] = [:]
+    /// Where the live behaviors and the items were written (events' behaviors at the
+    /// event's key), for the failures they cause.
+    private var places = DynamicsPlaces()
 
     private enum CaptureTarget {
         /// An index in `animations`, `behaviorAnimations`, `changes.animations`.
@@ -101,15 +119,11 @@ public final class Simulation {
             return timeline.frame(at: time, index: index)
         }
         if let animator, !Instant.reached(time, animator.time) { self.animator = nil }
-        do throws(DynamicsError) {
-            if animator == nil { try start(spec) }
-            guard let animator else { return timeline.frame(at: time, index: index) }
-            try advance(animator, to: time)
-            for b in bindings { if let s = animator.state(of: b.id) { itemStates[b.id] = s } }
-            if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
-        } catch {
-            throw SimulationError(error, in: spec)
-        }
+        if animator == nil { try start(spec) }
+        guard let animator else { return timeline.frame(at: time, index: index) }
+        try advance(animator, to: time)
+        for b in bindings { if let s = animator.state(of: b.id) { itemStates[b.id] = s } }
+        if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
         var frame = presentation(at: time, index: index)
         frame.layers += debugLayers
         return frame
@@ -138,7 +152,7 @@ public final class Simulation {
 
     /// Steps to `time`, one step at a time when events are pending or listening, so each
     /// runs at its own step, in simulation order.
-    private func advance(_ animator: DynamicAnimator, to time: Double) throws(DynamicsError) {
+    private func advance(_ animator: DynamicAnimator, to time: Double) throws(SimulationError) {
         let events = timeline.scene.events
         let handlers = events.filter { if case .contact = $0.trigger { return true } else { return false } }
         let h = 1 / Double(animator.stepsPerSecond)
@@ -153,10 +167,10 @@ public final class Simulation {
             let target = Self.step(of: time, animator)
             if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty && behaviorAnimations.isEmpty
                 && behaviorExpressions.isEmpty && pendingCaptures.allSatisfy({ Self.step(of: $0.begin, animator) > target }) {
-                try animator.step(to: time)
+                try physics { () throws(DynamicsError) in try animator.step(to: time) }
                 break
             }
-            try animator.step(to: next)
+            try physics { () throws(DynamicsError) in try animator.step(to: next) }
             for contact in animator.takeContactEvents() {
                 for handler in handlers {
                     guard case .contact(let phase, let filter) = handler.trigger, phase == contact.phase,
@@ -168,7 +182,12 @@ public final class Simulation {
             }
         }
         // No step left before `time`: this brings behaviors due at `time` live.
-        try animator.step(to: time)
+        try physics { () throws(DynamicsError) in try animator.step(to: time) }
+    }
+
+    /// Runs `body`, a call into the physics, with its failure placed in the scene file.
+    private func physics<T>(_ body: () throws(DynamicsError) -> T) throws(SimulationError) -> T {
+        do { return try body() } catch { throw SimulationError(error, in: places) }
     }
 
     /// The step the animator counts `time` in (the last step at or before it).
@@ -203,41 +222,60 @@ public final class Simulation {
 
     /// Sets every expression-bound behavior property to its value now, read from what a
     /// frame now shows (UIKit's per-step `action` blocks).
-    private func applyBehaviorExpressions(_ animator: DynamicAnimator) throws(DynamicsError) {
+    private func applyBehaviorExpressions(_ animator: DynamicAnimator) throws(SimulationError) {
         guard !behaviorExpressions.isEmpty else { return }
         let time = animator.time
         let layers = presentation(at: time, index: AnimationSpec.frameIndex(at: time, fps: timeline.scene.settings.fps)).layers
         for (id, expressions) in behaviorExpressions.sorted(by: { $0.key < $1.key }) {
             guard let current = animator.behavior(id: id) else { continue }
-            let updated = Self.setting(expressions, on: current, reading: layers, at: time, scene: timeline.scene)
-            if updated != current { try animator.updateBehavior(id: id) { $0 = updated } }
+            let updated = try Self.setting(expressions, on: current, reading: layers, at: time, scene: timeline.scene)
+            guard updated != current else { continue }
+            try physics { () throws(DynamicsError) in try animator.updateBehavior(id: id) { $0 = updated } }
         }
     }
 
     /// `behavior` with the properties of `expressions` set, in order, to their values
-    /// read from `layers` at `time`. A value that is not finite, or that the behavior
-    /// refuses, leaves its property as it was.
+    /// read from `layers` at `time`.
     private static func setting(_ expressions: [BehaviorExpression], on behavior: DynamicBehavior, reading layers: [Layer],
-                                at time: Double, scene: Scene) -> DynamicBehavior {
+                                at time: Double, scene: Scene) throws(SimulationError) -> DynamicBehavior {
         let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
         var b = behavior
         for e in expressions {
-            guard let value = e.value.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index,
-                                               seed: scene.settings.seed).flatMap(BehaviorValue.init) else { continue }
-            if let updated = try? b.setting(e.property, to: value) { b = updated }
+            let value = e.value.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index,
+                                         seed: scene.settings.seed)
+            b = try setting(e.property, of: b, to: value, from: e.value, at: time)
         }
         return b
     }
 
+    /// `behavior` with `property` set to the value `expression` gave at `time`. UIKit
+    /// clamps none of these properties, and the physics must not see a value out of its
+    /// range (docs/dynamics.md): such a value, or one not finite, stops the simulation at
+    /// the expression's place, with the time. A value of a kind the property does not
+    /// take (the loader checks the kinds) leaves it as it was.
+    private static func setting(_ property: String, of behavior: DynamicBehavior, to value: AnimatableValue?,
+                                from expression: ExpressionValue, at time: Double) throws(SimulationError) -> DynamicBehavior {
+        guard let value else {
+            throw SimulationError(refusing: "'\(property)' must be finite, got a value that is not", property: property,
+                                  of: behavior.id, at: time, place: expression.place)
+        }
+        guard let behaviorValue = BehaviorValue(value) else { return behavior }
+        do { return try behavior.setting(property, to: behaviorValue) } catch {
+            guard case .outOfRange = error else { return behavior }
+            throw SimulationError(refusing: "\(error)", property: property, of: behavior.id, at: time, place: expression.place)
+        }
+    }
+
     /// Sets every animated behavior property to its value at the animator's time (as
-    /// UIKit code setting `anchorPoint` during a pan). A value the behavior refuses is
-    /// skipped; a behavior not live now is left alone.
+    /// UIKit code setting `anchorPoint` during a pan). A value out of the property's range
+    /// (an overshooting timing, a captured expression) stops the simulation at the
+    /// animation, as an expression's does; a behavior not live now is left alone.
     ///
     /// An animated `anchorPoint` is given its value at the end of the coming step: the
     /// anchor body travels there during the step, so it moves at the animation's
     /// derivative (its mean over the step) and a rigid rod carries the item at the
     /// finger's speed, which the item keeps when the attachment goes.
-    private func applyBehaviorAnimations(_ animator: DynamicAnimator) throws(DynamicsError) {
+    private func applyBehaviorAnimations(_ animator: DynamicAnimator) throws(SimulationError) {
         let stepEnd = animator.time + 1 / Double(animator.stepsPerSecond)
         for a in behaviorAnimations where !a.spec.needsCapture {
             // The animation machinery of layers, on a one-layer carrier: no second engine.
@@ -248,9 +286,14 @@ public final class Simulation {
             Timeline.apply(spec, at: ahead ? stepEnd : animator.time, to: &carrier)
             guard spec.timing.progress(at: animator.time) != nil,
                   let value = carrier[0].value(at: spec.keyPath).flatMap(BehaviorValue.init),
-                  let current = animator.behavior(id: a.behavior),
-                  let updated = try? current.setting(a.property, to: value) else { continue }
-            try animator.updateBehavior(id: a.behavior) { $0 = updated }
+                  let current = animator.behavior(id: a.behavior) else { continue }
+            let updated: DynamicBehavior
+            do { updated = try current.setting(a.property, to: value) } catch {
+                guard case .outOfRange = error else { continue }
+                throw SimulationError(refusing: "\(error)", property: a.property, of: a.behavior, at: animator.time,
+                                      by: "the animation", place: a.place)
+            }
+            try physics { () throws(DynamicsError) in try animator.updateBehavior(id: a.behavior) { $0 = updated } }
         }
     }
 
@@ -285,7 +328,7 @@ public final class Simulation {
     }
 
     /// Runs the time events and delayed actions due at or before `now`, in time order.
-    private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(DynamicsError) {
+    private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(SimulationError) {
         while let first = timeEvents.first, Instant.reached(now, first.time) {
             timeEvents.removeFirst()
             for action in first.actions { try run(action, contact: nil, animator) }
@@ -298,18 +341,24 @@ public final class Simulation {
         }
     }
 
-    private func run(_ action: EventAction, contact: ContactEvent?, _ animator: DynamicAnimator) throws(DynamicsError) {
+    private func run(_ action: EventAction, contact: ContactEvent?, _ animator: DynamicAnimator) throws(SimulationError) {
         switch action.kind {
         case .removeAllBehaviors:
             animator.removeAllBehaviors()
             behaviorExpressions = [:]
         case .removeBehaviors(let ids):
-            for id in ids where animator.behavior(id: id) != nil { try animator.removeBehavior(id: id) }
+            for id in ids where animator.behavior(id: id) != nil {
+                try physics { () throws(DynamicsError) in try animator.removeBehavior(id: id) }
+            }
             for id in ids { behaviorExpressions[id] = nil }
-        case .addBehaviors(let behaviors, let expressions):
+        case .addBehaviors(let behaviors, let expressions, let added):
+            places.items.merge(added.items) { current, _ in current }
             for b in behaviors {
                 // Re-adding a live id replaces it, as adding a behavior object again would.
-                if animator.behavior(id: b.id) != nil { try animator.removeBehavior(id: b.id) }
+                if animator.behavior(id: b.id) != nil {
+                    try physics { () throws(DynamicsError) in try animator.removeBehavior(id: b.id) }
+                }
+                places.behaviors[b.id] = added.behaviors[b.id]
                 var live = b
                 live.begin += animator.time
                 live.end += animator.time
@@ -318,28 +367,30 @@ public final class Simulation {
                 if !own.isEmpty {
                     // Built with its values now: an attachment's default length is measured then.
                     let index = AnimationSpec.frameIndex(at: animator.time, fps: timeline.scene.settings.fps)
-                    live = Self.setting(own, on: live, reading: presentation(at: animator.time, index: index).layers,
-                                        at: animator.time, scene: timeline.scene)
+                    live = try Self.setting(own, on: live, reading: presentation(at: animator.time, index: index).layers,
+                                            at: animator.time, scene: timeline.scene)
                 }
-                try animator.addBehavior(live)
+                try physics { () throws(DynamicsError) in try animator.addBehavior(live) }
             }
         case .set(let changes, let layerChanges):
             let evaluate = expressionValues(for: changes.map(\.expression) + layerChanges.map(\.expression), at: animator.time)
-            // An expression whose value is not finite leaves its property as it was.
             for change in changes {
-                var value = change.value
+                guard let current = animator.behavior(id: change.behavior) else { continue }
+                let updated: DynamicBehavior
                 if let e = change.expression {
-                    guard let v = evaluate(e).flatMap(BehaviorValue.init) else { continue }
-                    value = v
+                    updated = try Self.setting(change.property, of: current, to: evaluate(e), from: e, at: animator.time)
+                } else {
+                    // A literal is checked at load: what is refused here is of another kind.
+                    guard let set = try? current.setting(change.property, to: change.value) else { continue }
+                    updated = set
                 }
-                guard let current = animator.behavior(id: change.behavior),
-                      let updated = try? current.setting(change.property, to: value) else { continue }
-                try animator.updateBehavior(id: change.behavior) { $0 = updated }
+                try physics { () throws(DynamicsError) in try animator.updateBehavior(id: change.behavior) { $0 = updated } }
             }
             for change in layerChanges {
                 guard let id = Self.layerID(change.layer, contact) else { continue }
                 var setting = change.setting
                 if let e = change.expression, case .value(let keyPath, _) = setting {
+                    // A layer value that is not finite leaves the property as it was.
                     guard let value = evaluate(e)?.converted(to: keyPath.valueKind) else { continue }
                     setting = .value(keyPath, value)
                 }
@@ -363,7 +414,7 @@ public final class Simulation {
             for layer in layers {
                 guard let id = Self.layerID(layer, contact) else { continue }
                 changes.removed.insert(id)
-                if animator.state(of: id) != nil { try animator.removeItem(id) }
+                if animator.state(of: id) != nil { try physics { () throws(DynamicsError) in try animator.removeItem(id) } }
             }
         }
     }
@@ -390,16 +441,17 @@ public final class Simulation {
     }
 
     /// Builds the animator from the layers as they are at time 0.
-    private func start(_ spec: DynamicsSpec) throws(DynamicsError) {
+    private func start(_ spec: DynamicsSpec) throws(SimulationError) {
         let scene = timeline.scene
         let initial = timeline.frame(at: 0, index: 0).layers
         let addresses = scene.layerIDs
         var items: [DynamicItem] = []
         bindings = []
         var ids = spec.itemIDs
+        places = spec.places
         for event in scene.events {
             for action in event.actions {
-                guard case .addBehaviors(let added, _) = action.kind else { continue }
+                guard case .addBehaviors(let added, _, _) = action.kind else { continue }
                 for id in added.flatMap(\.itemIDs) where !ids.contains(id) { ids.append(id) }
             }
         }
@@ -438,13 +490,16 @@ public final class Simulation {
         behaviorExpressions = Dictionary(grouping: spec.behaviorExpressions, by: \.behavior)
         // The behaviors start with their expression values of time 0 (an attachment's
         // default length is the distance to where its anchor then is).
-        let behaviors = spec.behaviors.map { b in
-            Self.setting(behaviorExpressions[b.id] ?? [], on: b, reading: initial, at: 0, scene: scene)
+        var behaviors: [DynamicBehavior] = []
+        for b in spec.behaviors {
+            behaviors.append(try Self.setting(behaviorExpressions[b.id] ?? [], on: b, reading: initial, at: 0, scene: scene))
         }
         // Without a contact handler, Chipmunk runs without collision callbacks.
         let listens = scene.events.contains { if case .contact = $0.trigger { true } else { false } }
-        animator = try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
-                                       behaviors: behaviors, seed: scene.settings.seed, reportsContacts: listens)
+        animator = try physics { () throws(DynamicsError) in
+            try DynamicAnimator(referenceBounds: bounds, stepsPerSecond: spec.stepsPerSecond, items: items,
+                                behaviors: behaviors, seed: scene.settings.seed, reportsContacts: listens)
+        }
         itemStates = [:]
     }
 

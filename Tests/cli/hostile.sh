@@ -66,6 +66,13 @@ check "validate refuses the physics' ranges at their keys" bash -c "
     grep -q 'dynamics-ranges.yaml:12:60: dynamics.behaviors\[2\].field.strength: must be finite' r.txt &&
     grep -q 'dynamics-ranges.yaml:13:41: dynamics.behaviors\[3\].collision.insets: must be finite' r.txt &&
     grep -q 'dynamics-ranges.yaml:14:22: dynamics.behaviors\[4\].push.items\[0\]: .far.: a dynamic item.s center must be finite' r.txt"
+check "validate refuses velocities and charge past the physics' range at their keys" bash -c "
+    for v in 'linearVelocity: [1e300, 0]' 'angularVelocity: 1e300' 'charge: 1e300'; do
+        key=\${v%%:*}
+        printf 'kinetic: 1\nscene: {size: [100, 100], fps: 10, duration: 1}\nlayers:\n  - {id: box, position: [50, 50], bounds: [10, 10]}\ndynamics:\n  behaviors:\n    - itemBehavior: {items: [box], %s}\n' \"\$v\" > vel.yaml
+        ( exec timeout 60 '$kinetic' validate vel.yaml ) 2>vel.err; c=\$?; cat vel.err
+        [ \$c = 65 ] && grep -Eq \"^vel.yaml:7:[0-9]+: dynamics.behaviors\\[0\\].itemBehavior.\$key: must be finite and within ±10000000\" vel.err || exit 1
+    done"
 check "SIGQUIT stops a render like SIGTERM: no crash report, no temporary file" bash -c "
     mkdir quit; '$kinetic' render '$scenes/moving-square.yaml' -o quit/long.gif --duration 600 --scale 8 --quiet 2>quit.err & pid=\$!
     sleep 1; [ -n \"\$(ls -A quit)\" ] || { echo 'no temporary file while rendering'; exit 1; }

@@ -36,7 +36,8 @@ struct RenderCommand: ParsableCommand {
           kinetic render scene.yaml --contact-sheet sheet.png
 
         Exit status: 0 done, 64 usage, 65 invalid scene, 66 missing input, 70 simulation
-        failure, 73 output not writable.
+        failure or out of memory, 71 too little memory under ulimit -v or a cgroup limit,
+        73 output not writable.
         """)
 
     @Argument(help: "The scene file (.yaml, .yml or .json).")

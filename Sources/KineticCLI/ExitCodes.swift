@@ -10,6 +10,8 @@ enum ExitStatus {
     static let noInput = ExitCode(66)
     /// EX_SOFTWARE: the simulation blew up, or an internal error.
     static let software = ExitCode(70)
+    /// EX_OSERR: the system refuses what a render needs (memory under `ulimit -v`).
+    static let systemError = ExitCode(71)
     /// EX_CANTCREAT: an output cannot be written.
     static let cannotCreate = ExitCode(73)
 }

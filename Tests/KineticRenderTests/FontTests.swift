@@ -86,6 +86,26 @@ import KineticScene
         #expect(fromFile.bytes != (try Self.render("Kinetic", font: "DejaVu Sans")).bytes)
     }
 
+    @Test func fontFilesFollowTheAssetPolicy() throws {
+        let folder = NSTemporaryDirectory() + "kinetic-font-policy-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("not a font\n".utf8).write(to: URL(fileURLWithPath: folder + "/text.ttf"))
+        func problem(_ font: String) -> String? {
+            do { _ = try Self.render("a", font: font, folder: folder); return nil } catch let error as SceneLoadError {
+                return error.problems.first.map { "\($0.location.line):\($0.location.column): \($0.keyPath): \($0.message)" }
+            } catch { return "\(error)" }
+        }
+        #expect(problem("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")?.hasPrefix(
+            "4:61: layers[0].font: font file '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf' is outside the scene's folder (an absolute path)") == true)
+        #expect(problem("../DejaVuSerif.ttf")?.contains("is outside the scene's folder") == true
+                || problem("../DejaVuSerif.ttf")?.contains("missing font file") == true)
+        #expect(problem("text.ttf")?.hasSuffix("cannot read font file 'text.ttf': not a TrueType or OpenType font") == true)
+        // The same file is read where it is inside the folder.
+        try FileManager.default.copyItem(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", toPath: folder + "/serif.ttf")
+        #expect(problem("serif.ttf") == nil)
+    }
+
     @Test func aMissingFontFileIsALocatedError() {
         #expect(throws: SceneLoadError.self) { _ = try Self.render("a", font: "Nope.otf", folder: NSTemporaryDirectory()) }
     }

@@ -44,6 +44,10 @@ check "--fps 1e-20 (one frame lasting 1e20 s) is a usage error" refuses 64 'at 1
 check "emitter contents of 1e300 pt are refused at their size" \
     refuses 65 'emitter-contents-huge.yaml:10:64: layers\[0\]\.emitterCells\[0\]\.contents\.size: each side .* at most 10000 pt' \
     "$kinetic" validate "$hostile/emitter-contents-huge.yaml"
+check "emitter contents of 1e9 pt (finite, an allocation of 10^18 px) are refused at their size" bash -c "
+    sed 's/1e300, 1e300/1e9, 1e9/' '$hostile/emitter-contents-huge.yaml' > contents-1e9.yaml
+    ( ulimit -v 4000000; exec timeout 60 '$kinetic' render contents-1e9.yaml -o c9.gif --quiet ) 2>c9.err; c=\$?; cat c9.err
+    [ \$c = 65 ] && [ ! -e c9.gif ] && grep -Eq 'contents-1e9.yaml:10:64: layers\[0\]\.emitterCells\[0\]\.contents\.size: each side .* at most 10000 pt' c9.err"
 check "an emitter pre-warmed 1e300 s is refused (it would step for ever)" \
     refuses 65 'emitter-preroll-huge.yaml:8:16: layers\[0\]\.beginTime: -1e\+300 is out of range -3600…86400' \
     "$kinetic" validate "$hostile/emitter-preroll-huge.yaml"
@@ -62,6 +66,13 @@ check "validate refuses the physics' ranges at their keys" bash -c "
     grep -q 'dynamics-ranges.yaml:12:60: dynamics.behaviors\[2\].field.strength: must be finite' r.txt &&
     grep -q 'dynamics-ranges.yaml:13:41: dynamics.behaviors\[3\].collision.insets: must be finite' r.txt &&
     grep -q 'dynamics-ranges.yaml:14:22: dynamics.behaviors\[4\].push.items\[0\]: .far.: a dynamic item.s center must be finite' r.txt"
+check "validate refuses velocities and charge past the physics' range at their keys" bash -c "
+    for v in 'linearVelocity: [1e300, 0]' 'angularVelocity: 1e300' 'charge: 1e300'; do
+        key=\${v%%:*}
+        printf 'kinetic: 1\nscene: {size: [100, 100], fps: 10, duration: 1}\nlayers:\n  - {id: box, position: [50, 50], bounds: [10, 10]}\ndynamics:\n  behaviors:\n    - itemBehavior: {items: [box], %s}\n' \"\$v\" > vel.yaml
+        ( exec timeout 60 '$kinetic' validate vel.yaml ) 2>vel.err; c=\$?; cat vel.err
+        [ \$c = 65 ] && grep -Eq \"^vel.yaml:7:[0-9]+: dynamics.behaviors\\[0\\].itemBehavior.\$key: must be finite and within ±10000000\" vel.err || exit 1
+    done"
 check "SIGQUIT stops a render like SIGTERM: no crash report, no temporary file" bash -c "
     mkdir quit; '$kinetic' render '$scenes/moving-square.yaml' -o quit/long.gif --duration 600 --scale 8 --quiet 2>quit.err & pid=\$!
     sleep 1; [ -n \"\$(ls -A quit)\" ] || { echo 'no temporary file while rendering'; exit 1; }
@@ -86,23 +97,45 @@ check "validate fails a scene over the particle limit exactly as render does" ba
     ( exec timeout 120 '$kinetic' validate '$hostile/particles-together.yaml' ) 2>v.err; v=\$?
     cat v.err; [ \$r = 65 ] && [ \$v = 65 ] && [ \$(wc -l < v.err) = 1 ] && cmp r.err v.err &&
     grep -Eq 'particles-together.yaml:(6|11|16):5: layers' v.err"
-check "--jobs 2 under a memory cap: exit 70 with a message, or every frame with its image" bash -c "
-    # A 2250×4002 px frame with its PNG asset; the virtual-memory caps run from too small
-    # for two workers' frames to enough (one malloc arena a thread keeps the process's
-    # own footprint steady). Each run either stops with exit 70 and the message, or
-    # writes exactly the frames of an uncapped one-worker render.
-    '$kinetic' render '$here/../../scenes/twitter-launch.yaml' -o memref/ --frames 40-43 --jobs 1 --quiet --scale 6 || exit 1
-    for cap in 600000 700000 900000; do
-        rm -rf memout
-        ( ulimit -v \$cap; export MALLOC_ARENA_MAX=2; exec timeout 120 '$kinetic' render '$here/../../scenes/twitter-launch.yaml' \
-            -o memout/ --frames 40-43 --jobs 2 --quiet --scale 6 ) 2>mem.err; c=\$?
-        case \$c in
-            0) for f in memref/*.png; do cmp \$f memout/\$(basename \$f) || { echo \"cap \$cap: \$f differs\"; exit 1; }; done ;;
-            70) grep -q 'out of memory: cannot allocate a 2250×4002 px frame' mem.err || { echo \"cap \$cap:\"; cat mem.err; exit 1; }
-                ! ls memout 2>/dev/null | grep -q tmp || { echo \"cap \$cap: temporary files left\"; exit 1; } ;;
-            *) echo \"cap \$cap: exit \$c\"; head -c 1500 mem.err; exit 1 ;;
-        esac
-        echo \"cap \$cap: exit \$c\"
+# capped_render CAP NAME SCENE ARGS… — renders SCENE's frames 40-43 (or all, for a short
+# scene) with --jobs 2 under `ulimit -v CAP` (KiB) into NAME-out/, against NAME-ref/ (the
+# same render uncapped). Passes when the run writes exactly the reference's frames
+# (exit 0), or stops with a message and no temporary file: exit 70 when a frame's
+# pixels cannot be allocated, exit 71 when the limit leaves too little to start (127
+# when it is below the size of the shared libraries: ld.so's own message).
+# Never a hang (120 s: generous for a loaded machine), a signal (glib's abort is 133,
+# a crash 139) or exit 0 with frames missing.
+capped_render() {
+    local cap=$1 name=$2; shift 2
+    rm -rf "$name-out"
+    ( ulimit -v "$cap"; exec timeout -k 5 120 "$kinetic" render "$@" -o "$name-out/" --jobs 2 --quiet ) 2>"$name.err"; local c=$?
+    case $c in
+        0) [ "$(ls "$name-ref" | wc -l)" = "$(ls "$name-out" | wc -l)" ] || { echo "cap $cap: frames missing"; return 1; }
+           for f in "$name-ref"/*.png; do cmp "$f" "$name-out/$(basename "$f")" || { echo "cap $cap: $f differs"; return 1; }; done ;;
+        70) grep -q 'out of memory: cannot allocate a [0-9]*×[0-9]* px frame' "$name.err" || { echo "cap $cap:"; cat "$name.err"; return 1; } ;;
+        71) grep -q 'out of memory: .*the address-space limit (ulimit -v) of' "$name.err" || { echo "cap $cap:"; cat "$name.err"; return 1; } ;;
+        # Below the shared libraries' own size the dynamic loader stops before kinetic runs.
+        127) grep -q 'error while loading shared libraries: .*failed to map segment' "$name.err" || { echo "cap $cap:"; cat "$name.err"; return 1; } ;;
+        *) echo "cap $cap: exit $c"; head -c 1500 "$name.err"; return 1 ;;
+    esac
+    ! ls -A "$name-out" 2>/dev/null | grep -q tmp || { echo "cap $cap: temporary files left"; return 1; }
+    echo "cap $cap: exit $c"
+}
+check "--jobs 2 under memory caps of 200-900 MB: every frame, or exit 70/71 with a message" bash -c "
+    # A 2250×4002 px frame with its PNG asset; the caps run from too small to start to
+    # enough for two workers' frames.
+    $(declare -f capped_render); kinetic='$kinetic'
+    scene='$here/../../scenes/twitter-launch.yaml'
+    '$kinetic' render \$scene -o big-ref/ --frames 40-43 --jobs 1 --quiet --scale 6 || exit 1
+    for cap in 200000 300000 400000 500000 600000 700000 900000; do
+        capped_render \$cap big \$scene --frames 40-43 --scale 6 || exit 1
+    done"
+check "text (fontconfig, Pango, CJK and emoji fonts) under memory caps of 200-600 MB: every frame or exit 71" bash -c "
+    $(declare -f capped_render); kinetic='$kinetic'
+    scene='$here/../../scenes/text-cjk-emoji.yaml'
+    '$kinetic' render \$scene -o text-ref/ --frames 0-3 --jobs 1 --quiet || exit 1
+    for cap in 200000 300000 400000 450000 500000 600000; do
+        capped_render \$cap text \$scene --frames 0-3 || exit 1
     done"
 check "--max-particles 2000000 lets the three emitters render" bash -c "
     ( ulimit -v 4000000; exec timeout 120 '$kinetic' render '$hostile/particles-together.yaml' -o part.gif --quiet --max-particles 2000000 --frames 0-1 ) && [ -s part.gif ]"
@@ -216,14 +249,15 @@ check "!!str 1 is no number; fontSize 1e9 is refused (no Pango CRITICAL)" bash -
 make_assets() { # make_assets SCENE — the scene and the files it names, in ./trust
     rm -rf trust outside.png; mkdir trust; cp "$1" trust/
     convert -size 4x4 xc:red outside.png && ln -s ../outside.png trust/link.png && mkfifo trust/fifo.png &&
-    printf 'not a png\n' > trust/text.png &&
+    printf 'not a png\n' > trust/text.png && convert -size 64x64 gradient:red-blue whole.png &&
+    head -c $(($(stat -c %s whole.png) / 2)) whole.png > trust/cut.png &&
     python3 -c "
 import struct, zlib
 ihdr = struct.pack('>IIBBBBB', 20000, 20000, 8, 6, 0, 0, 0)
 chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
 open('trust/huge.png', 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', ihdr) + chunk(b'IEND', b''))"
 }
-check "assets outside the scene's folder, FIFOs, huge and non-PNG files are refused at their keys, at once" bash -c "
+check "assets outside the scene's folder, FIFOs, huge, non-PNG and cut PNG files are refused at their keys, at once" bash -c "
     $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
     ( ulimit -v 4000000; exec timeout 30 '$kinetic' validate trust/assets-escape.yaml ) 2>a.txt; c=\$?; cat a.txt; [ \$c = 65 ] &&
     grep -q \"assets-escape.yaml:7:16: layers\[0\].contents: asset '/etc/hostname.png' is outside the scene's folder (an absolute path)\" a.txt &&
@@ -231,16 +265,41 @@ check "assets outside the scene's folder, FIFOs, huge and non-PNG files are refu
     grep -q \"assets-escape.yaml:9:16: layers\[2\].contents: asset 'link.png' is outside the scene's folder\" a.txt &&
     grep -q \"assets-escape.yaml:10:16: layers\[3\].contents: asset 'fifo.png' is not a regular file\" a.txt &&
     grep -q \"assets-escape.yaml:11:16: layers\[4\].contents: image asset 'huge.png' is 20000×20000 px, over the limit\" a.txt &&
-    grep -q \"assets-escape.yaml:12:16: layers\[5\].contents: cannot read image asset 'text.png': not a PNG file\" a.txt"
+    grep -q \"assets-escape.yaml:12:16: layers\[5\].contents: cannot read image asset 'text.png': not a PNG file\" a.txt &&
+    grep -q \"assets-escape.yaml:13:16: layers\[6\].contents: cannot read image asset 'cut.png': the PNG file is cut short\" a.txt"
 check "--allow-any-path trusts the paths, never a FIFO or a huge image" bash -c "
     $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
     ( exec timeout 30 '$kinetic' validate trust/assets-escape.yaml --allow-any-path ) 2>a.txt; c=\$?; cat a.txt; [ \$c = 65 ] &&
-    [ \$(wc -l < a.txt) = 4 ] && grep -q \"missing asset file '/etc/hostname.png'\" a.txt && grep -q 'fifo.png. is not a regular file' a.txt &&
+    [ \$(wc -l < a.txt) = 5 ] && grep -q \"'cut.png': the PNG file is cut short\" a.txt && grep -q \"missing asset file '/etc/hostname.png'\" a.txt && grep -q 'fifo.png. is not a regular file' a.txt &&
     grep -q \"'huge.png' is 20000×20000 px\" a.txt && grep -q \"'text.png': not a PNG file\" a.txt"
 check "--asset-root widens the root to a named folder" bash -c "
     $(declare -f make_assets); make_assets '$hostile/assets-escape.yaml' || exit 1
     printf 'kinetic: 1\nscene: {size: [40, 30], duration: 0.2}\nlayers:\n  - {contents: ../outside.png, bounds: [5, 5]}\n' > trust/up.yaml
     '$kinetic' validate trust/up.yaml 2>/dev/null; [ \$? = 65 ] && '$kinetic' validate trust/up.yaml --asset-root ."
+
+make_fonts() { # make_fonts SCENE — the scene and the font files it names, in ./ftrust
+    rm -rf ftrust outside.ttf; mkdir ftrust; cp "$1" ftrust/
+    cp /usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf outside.ttf && cp outside.ttf ftrust/good.ttf &&
+    ln -s ../outside.ttf ftrust/link.ttf && mkfifo ftrust/fifo.otf && printf 'not a font\n' > ftrust/text.ttf &&
+    printf 'true' > ftrust/huge.ttc && truncate -s 100M ftrust/huge.ttc
+}
+check "font files outside the scene's folder, FIFOs, huge and non-font files are refused at their keys, at once" bash -c "
+    $(declare -f make_fonts); make_fonts '$hostile/fonts-escape.yaml' || exit 1
+    ( ulimit -v 4000000; exec timeout 30 '$kinetic' validate ftrust/fonts-escape.yaml ) 2>f.txt; c=\$?; cat f.txt; [ \$c = 65 ] &&
+    [ \$(wc -l < f.txt) = 6 ] &&
+    grep -q \"fonts-escape.yaml:7:35: layers\[0\].font: font file '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf' is outside the scene's folder (an absolute path)\" f.txt &&
+    grep -q \"fonts-escape.yaml:8:35: layers\[1\].font: font file '../outside.ttf' is outside the scene's folder (it resolves to\" f.txt &&
+    grep -q \"fonts-escape.yaml:9:35: layers\[2\].font: font file 'link.ttf' is outside the scene's folder\" f.txt &&
+    grep -q \"fonts-escape.yaml:10:35: layers\[3\].font: font file 'fifo.otf' is not a regular file\" f.txt &&
+    grep -q \"fonts-escape.yaml:11:35: layers\[4\].font: font file 'huge.ttc' is 104857600 bytes, over the limit of 67108864\" f.txt &&
+    grep -q \"fonts-escape.yaml:12:35: layers\[5\].font: cannot read font file 'text.ttf': not a TrueType or OpenType font\" f.txt"
+check "--allow-any-path trusts font paths, never a FIFO, a huge or a non-font file" bash -c "
+    $(declare -f make_fonts); make_fonts '$hostile/fonts-escape.yaml' || exit 1
+    ( exec timeout 30 '$kinetic' validate ftrust/fonts-escape.yaml --allow-any-path ) 2>f.txt; c=\$?; cat f.txt; [ \$c = 65 ] &&
+    [ \$(wc -l < f.txt) = 3 ] && grep -q 'fifo.otf. is not a regular file' f.txt &&
+    grep -q \"'huge.ttc' is 104857600 bytes\" f.txt && grep -q \"'text.ttf': not a TrueType\" f.txt &&
+    sed -Ei '/font: (fifo|huge|text|\\.\\.\\/outside|link)/d' ftrust/fonts-escape.yaml &&
+    ( exec timeout 60 '$kinetic' render ftrust/fonts-escape.yaml -o f.png --frame 0 --quiet --allow-any-path ) && [ -s f.png ]"
 
 # --- batch: each scene in its own process ----------------------------------------------
 check "batch: a scene killed mid-render is its own row; the others render" bash -c "

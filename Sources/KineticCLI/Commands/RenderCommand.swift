@@ -36,7 +36,8 @@ struct RenderCommand: ParsableCommand {
           kinetic render scene.yaml --contact-sheet sheet.png
 
         Exit status: 0 done, 64 usage, 65 invalid scene, 66 missing input, 70 simulation
-        failure, 73 output not writable.
+        failure or out of memory, 71 too little memory under ulimit -v or a cgroup limit,
+        73 output not writable.
         """)
 
     @Argument(help: "The scene file (.yaml, .yml or .json).")
@@ -241,10 +242,16 @@ struct RenderCommand: ParsableCommand {
         // The frames are rasterized together: all of them must fit the memory budget.
         let size = renderer.pixelSize(of: timeline.scene.settings.size)
         let bytes = Double(size.width) * Double(size.height) * 4 * Double(n + 1)
-        guard bytes <= Double(limitOptions.limits.maxMemory) else {
+        let budget: (bytes: Int, ceiling: MemoryCeiling?)
+        do throws(SceneRenderError) { budget = try MemoryCeiling.frameBudget(limitOptions.limits.maxMemory) } catch {
+            Terminal.error("--contact-sheet: \(error)")
+            throw ExitCode(error.exitCode)
+        }
+        guard bytes <= Double(budget.bytes) else {
+            let over = budget.ceiling.map { "more than \($0.name) leaves" } ?? "over --max-memory \(limitOptions.maxMemory)"
             Terminal.error("--contact-sheet: \(n) frames of \(size.width)×\(size.height) px need about \(ByteCount.format(Int(bytes))), "
-                           + "over --max-memory \(limitOptions.maxMemory) (lower --scale)")
-            throw ExitStatus.usage
+                           + "\(over) (lower --scale)")
+            throw budget.ceiling == nil ? ExitStatus.usage : ExitStatus.systemError
         }
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
         // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.

@@ -18,7 +18,7 @@ struct LimitOptions: ParsableArguments {
     @Option(help: "Resolve semantic and system colors (label, systemBackground, systemBlue, …) in the light or dark appearance; overrides scene.appearance.")
     var appearance: Appearance?
 
-    @Option(help: ArgumentHelp("Memory budget (bytes, or with K, M, G); the limits on layer instances, YAML nodes and frames in flight derive from it.",
+    @Option(help: ArgumentHelp("Memory budget (bytes, or with K, M, G); the limits on layer instances, YAML nodes and frames in flight derive from it. A render's frames also fit what ulimit -v or a cgroup limit leaves.",
                                valueName: "SIZE"))
     var maxMemory = "4G"
     @Option(help: ArgumentHelp("Folder image assets must resolve inside (default: the scene file's folder).", valueName: "DIR"))

@@ -55,11 +55,10 @@ struct FrameStream {
                       consume: (Int, Encoded) throws -> Void) throws {
         try withoutActuallyEscaping(consume) { consume in
             let chunkSize = max(2, jobs * 2)
-            let writer = DispatchQueue(label: "kinetic.frame-stream.consume")
-            let consuming = DispatchGroup()
+            var writer: WorkerThread?
             let failure = FirstError()
             // Whatever happens, the consumer is done before `consume` goes out of scope.
-            defer { consuming.wait() }
+            defer { writer?.join() }
             var previous: PixelImage?
             var start = 0
             while start < frames.count {
@@ -70,11 +69,12 @@ struct FrameStream {
                     try encode(rasters[k], k == 0 ? carried : rasters[k - 1])
                 }
                 // One chunk is consumed at a time, in order.
-                consuming.wait()
+                writer?.join()
+                writer = nil
                 try failure.rethrow()
                 let progress = self.progress
                 let consumer = SerialCall(consume)
-                writer.async(group: consuming) {
+                let consumeChunk: @Sendable () -> Void = {
                     do {
                         for (k, e) in encoded.enumerated() {
                             try consumer.call(chunk[k], e)
@@ -84,10 +84,14 @@ struct FrameStream {
                         failure.record(error)
                     }
                 }
+                // Without a thread (the system refuses one), the chunk is consumed here.
+                writer = WorkerThread.start(consumeChunk)
+                if writer == nil { consumeChunk() }
                 previous = rasters.last
                 start += chunk.count
             }
-            consuming.wait()
+            writer?.join()
+            writer = nil
             try failure.rethrow()
         }
     }
@@ -105,72 +109,79 @@ private final class FirstError: @unchecked Sendable {
     }
 }
 
-/// A parallel map on structured concurrency: a task group with at most `jobs` child tasks
-/// running at once (one more is added as one finishes), results kept in input order, the
-/// first error rethrown (the rest are cancelled).
+/// A parallel map on threads: `jobs` workers (the caller and up to `jobs - 1` threads)
+/// take the items in turn, results kept in input order, the first error rethrown (the
+/// workers then take no more items).
 ///
-/// The commands are synchronous: the caller waits for the group. A call made from inside
-/// a task (a map nested in another's body) runs in order on that task instead: the outer
-/// map already fills the cores, and blocking a pool thread on more tasks could starve it.
+/// The caller always works too, so a thread the system refuses (an address-space cap)
+/// means fewer workers, never a wait for one that never starts. A call made from inside
+/// a worker (a map nested in another's body), or from inside a task, runs in order: the
+/// outer map already fills the cores.
 enum Parallel {
     static func map<T: Sendable, R: Sendable>(_ items: [T], jobs: Int,
                                               _ body: @escaping @Sendable (T) throws -> R) throws -> [R] {
         let width = max(1, min(jobs, items.count))
-        if width == 1 || withUnsafeCurrentTask(body: { $0 != nil }) { return try items.map(body) }
-        let outcome = Outcome<[R]>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            guard outcome.claim() else { return }
-            do {
-                let values = try await withThrowingTaskGroup(of: (Int, R).self) { group in
-                    var results = [R?](repeating: nil, count: items.count)
-                    var next = 0
-                    func add() {
-                        let i = next
-                        group.addTask { (i, try body(items[i])) }
-                        next += 1
-                    }
-                    while next < width { add() }
-                    while let (i, r) = try await group.next() {
-                        results[i] = r
-                        if next < items.count { add() }
-                    }
-                    return results.compactMap { $0 }
-                }
-                outcome.set(.success(values))
-            } catch {
-                outcome.set(.failure(error))
+        if width == 1 || WorkerThread.isCurrent || withUnsafeCurrentTask(body: { $0 != nil }) { return try items.map(body) }
+        let work = SharedWork(items: items, body: body)
+        var helpers: [WorkerThread] = []
+        for _ in 1..<width {
+            guard let helper = WorkerThread.start({ work.run() }) else { break }
+            helpers.append(helper)
+        }
+        WorkerThread.markCurrent()
+        work.run()
+        WorkerThread.markCurrent(false)
+        for helper in helpers { helper.join() }
+        return try work.results()
+    }
+}
+
+/// The items of one `Parallel.map`, handed out one at a time to whichever worker asks.
+private final class SharedWork<T: Sendable, R: Sendable>: Sendable {
+    private struct State {
+        var next = 0
+        var results: [R?]
+        var error: (any Error)?
+    }
+    private let items: [T]
+    private let body: @Sendable (T) throws -> R
+    private let state: Mutex<State>
+
+    init(items: [T], body: @escaping @Sendable (T) throws -> R) {
+        self.items = items
+        self.body = body
+        state = Mutex(State(results: Array(repeating: nil, count: items.count)))
+    }
+
+    /// Takes items until none are left or one failed.
+    func run() {
+        while true {
+            let i: Int? = state.withLock { s in
+                guard s.error == nil, s.next < items.count else { return nil }
+                defer { s.next += 1 }
+                return s.next
             }
-            done.signal()
+            guard let i else { return }
+            do {
+                let r = try body(items[i])
+                state.withLock { $0.results[i] = r }
+            } catch {
+                state.withLock { if $0.error == nil { $0.error = error } }
+            }
         }
-        // The pool may have no thread to give (an address-space cap refusing new threads):
-        // when the group has not started after a second, the caller runs the map itself.
-        while done.wait(timeout: .now() + 1) == .timedOut {
-            if outcome.claim() { return try items.map(body) }
+    }
+
+    func results() throws -> [R] {
+        try state.withLock { s in
+            if let e = s.error { throw e }
+            return s.results.compactMap { $0 }
         }
-        return try outcome.get()
     }
 }
 
-/// The result of the detached group, handed to the waiting caller, and who runs the map
-/// (the group, or the caller when the group never started).
-private final class Outcome<R: Sendable>: Sendable {
-    private let result = Mutex<Result<R, Error>?>(nil)
-    private let claimed = Atomic<Bool>(false)
-    /// True for the first caller only.
-    func claim() -> Bool {
-        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-    }
-    func set(_ r: Result<R, Error>) { result.withLock { $0 = r } }
-    func get() throws -> R {
-        guard let r = result.withLock({ $0 }) else { throw CancellationError() }
-        return try r.get()
-    }
-}
-
-/// A closure handed to the writer queue. Unchecked because the frame stream runs it on
-/// that one serial queue and waits for it (`consuming.wait()`) before the next chunk and
-/// before returning, so it never runs on two threads at once or after its scope ends.
+/// A closure handed to the writer thread. Unchecked because the frame stream runs it on
+/// one thread at a time and joins that thread before the next chunk and before
+/// returning, so it never runs on two threads at once or after its scope ends.
 private struct SerialCall<Value>: @unchecked Sendable {
     let call: (Int, Value) throws -> Void
     init(_ call: @escaping (Int, Value) throws -> Void) { self.call = call }

@@ -12,11 +12,15 @@ enum SceneRenderError: Error, CustomStringConvertible {
     /// The canvas or frame count is over a limit, or a frame range is out of the scene
     /// (exit 64: a flag can change it).
     case outOfLimits(String)
+    /// The system's memory limit (`ulimit -v`, a cgroup) leaves too little to render
+    /// (exit 71: no flag can change it).
+    case outOfMemory(String)
 
     var description: String {
         switch self {
         case .assets(let error): "\(error)"
         case .outOfLimits(let message): message
+        case .outOfMemory(let message): "out of memory: \(message)"
         }
     }
 
@@ -24,6 +28,7 @@ enum SceneRenderError: Error, CustomStringConvertible {
         switch self {
         case .assets: ExitStatus.dataError.rawValue
         case .outOfLimits: ExitStatus.usage.rawValue
+        case .outOfMemory: ExitStatus.systemError.rawValue
         }
     }
 }
@@ -53,6 +58,9 @@ struct SceneRenderer {
         if let problem = SceneLoader.checkTiming(duration: scene.settings.duration, fps: scene.settings.fps, limits: limits) {
             throw .outOfLimits(problem)
         }
+        // The system's limit, when tighter than the budget, is the budget (checked before
+        // assets are decoded: decoding needs memory too).
+        let (budget, ceiling) = try MemoryCeiling.frameBudget(limits.maxMemory)
         let images: ImageCache
         do { images = try ImageCache(loading: scene.assets) } catch { throw .assets(error) }
         self.timeline = Timeline(scene: scene)
@@ -63,14 +71,24 @@ struct SceneRenderer {
         // when the canvas is large, a refusal when not even one fits.
         let size = renderer.pixelSize(of: scene.settings.size)
         let frameBytes = Double(size.width) * Double(size.height) * 4
-        let free = Double(limits.maxMemory) - Double(images.byteCount)
-        let fitting = Int(max(0, min((free / frameBytes - Self.framesInFlightBase) / Self.framesInFlightPerJob, 1e6)))
+        let free = Double(budget) - Double(images.byteCount)
+        // Under a system limit each worker also needs its own memory besides frames.
+        let perJob = frameBytes * Self.framesInFlightPerJob + Double(ceiling == nil ? 0 : MemoryCeiling.perWorker)
+        let fitting = Int(max(0, min((free - frameBytes * Self.framesInFlightBase) / perJob, 1e6)))
+        let needed = ByteCount.format(Int(frameBytes * (Self.framesInFlightBase + Self.framesInFlightPerJob)))
         guard fitting >= 1 else {
-            throw .outOfLimits("a \(size.width)×\(size.height) px frame needs about \(ByteCount.format(Int(frameBytes * (Self.framesInFlightBase + Self.framesInFlightPerJob)))) "
+            // Over --max-memory itself, the flag's refusal; within it, the system's.
+            let overBudget = Double(limits.maxMemory) - Double(images.byteCount) < frameBytes * (Self.framesInFlightBase + Self.framesInFlightPerJob)
+            if let ceiling, !overBudget {
+                throw .outOfMemory("a \(size.width)×\(size.height) px frame needs about \(needed) to render; "
+                                   + "\(ceiling.name) leaves \(ByteCount.format(max(0, Int(free)))) for frames")
+            }
+            throw .outOfLimits("a \(size.width)×\(size.height) px frame needs about \(needed) "
                                + "to render, over the memory budget (raise --max-memory or lower --scale)")
         }
         if fitting < self.jobs {
-            Terminal.warning("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not fit --max-memory")
+            let why = ceiling.map { "fit \($0.name)" } ?? "fit --max-memory"
+            Terminal.warning("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not \(why)")
             self.jobs = fitting
         }
     }

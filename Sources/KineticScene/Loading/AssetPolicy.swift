@@ -1,9 +1,10 @@
 import Foundation
 
-/// Which image assets a scene may read (scene files come from pull requests): regular
-/// PNG files inside the asset root — the scene's folder unless `--asset-root` names
-/// another — with dimensions read from the PNG header checked before anything decodes
-/// them. `--allow-any-path` lifts the root (absolute paths, `..`, symlinks out).
+/// Which files a scene may read (scene files come from pull requests): regular files
+/// inside the asset root — the scene's folder unless `--asset-root` names another —
+/// whose header is checked before anything decodes them: a PNG's dimensions, a font
+/// file's signature and size. `--allow-any-path` lifts the root (absolute paths, `..`,
+/// symlinks out), never the other checks.
 public struct AssetPolicy: Sendable {
     /// The folder assets must resolve inside; nil: the scene file's folder.
     public var root: String?
@@ -11,11 +12,14 @@ public struct AssetPolicy: Sendable {
     public var allowsAnyPath = false
     /// The most pixels a decoded image may have (4 bytes each).
     public var maxImagePixels = 64_000_000
+    /// The largest font file (bytes): fontconfig and Pango read it whole. The largest
+    /// system fonts (a CJK collection) are about 20 MB.
+    public var maxFontBytes = 64 << 20
     public init() {}
 
-    /// The resolved path of asset `name` written in a scene whose folder is
-    /// `baseDirectory`, or why it may not be read.
-    func resolve(_ name: String, baseDirectory: String) -> Result<String, AssetProblem> {
+    /// The resolved path of asset `name` (an image, or a font file with `kind: .font`)
+    /// written in a scene whose folder is `baseDirectory`, or why it may not be read.
+    func resolve(_ name: String, baseDirectory: String, kind: AssetKind = .image) -> Result<String, AssetProblem> {
         let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
         if !allowsAnyPath {
             if name.hasPrefix("/") { return .failure(.outsideRoot("an absolute path")) }
@@ -31,17 +35,28 @@ public struct AssetPolicy: Sendable {
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             return .failure(.notRegular((status.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file (a FIFO, device or socket)"))
         }
-        return checkHeader(path).map { .failure($0) } ?? .success(path)
+        if kind == .font, status.st_size > maxFontBytes {
+            return .failure(.fileTooLarge(bytes: Int(status.st_size), limit: maxFontBytes))
+        }
+        return checkHeader(path, kind: kind).map { .failure($0) } ?? .success(path)
     }
 
     /// Reads the PNG signature and IHDR (non-blocking, 24 bytes): the image's size is known
-    /// before Cairo allocates it.
-    private func checkHeader(_ path: String) -> AssetProblem? {
+    /// before Cairo allocates it. A font file's first 4 bytes name a TrueType or OpenType
+    /// font or collection, or fontconfig would not read it.
+    private func checkHeader(_ path: String, kind: AssetKind) -> AssetProblem? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return .unreadable(String(cString: strerror(errno))) }
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: 24)
         let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, 24) }
+        if kind == .font {
+            let fontSignatures: [[UInt8]] = [[0, 1, 0, 0], Array("OTTO".utf8), Array("true".utf8), Array("ttcf".utf8)]
+            guard count >= 4, fontSignatures.contains(Array(header[0..<4])) else {
+                return .unreadable("not a TrueType or OpenType font")
+            }
+            return nil
+        }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard count == 24, Array(header[0..<8]) == signature, Array(header[12..<16]) == Array("IHDR".utf8) else {
             return .unreadable("not a PNG file")
@@ -52,7 +67,25 @@ public struct AssetPolicy: Sendable {
         guard width <= 32767, height <= 32767, width * height <= maxImagePixels else {
             return .tooLarge(width: width, height: height, limit: maxImagePixels)
         }
-        return nil
+        return checkChunks(fd)
+    }
+
+    /// Walks the PNG's chunk headers to IEND: a file cut short (a careless copy, a
+    /// download stopped halfway) is refused where it is named, as the decoder would
+    /// refuse it at render. Chunk data is skipped, not read or checked.
+    private func checkChunks(_ fd: Int32) -> AssetProblem? {
+        var offset: off_t = 8, sawData = false
+        var header = [UInt8](repeating: 0, count: 8)
+        // A chunk takes at least 12 bytes: the walk ends within the file's size / 12 steps.
+        while true {
+            let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, offset) }
+            guard count == 8 else { return .unreadable("the PNG file is cut short (no IEND chunk)") }
+            let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if type == "IDAT" { sawData = true }
+            if type == "IEND" { return sawData ? nil : .unreadable("the PNG file has no image data (IDAT)") }
+            offset += off_t(12 + length)
+        }
     }
 
     static func realPath(_ path: String) -> String? {
@@ -62,6 +95,11 @@ public struct AssetPolicy: Sendable {
     }
 }
 
+/// What a scene names a file for: an image (`contents:`), or a font (`font: Name.ttf`).
+enum AssetKind: Sendable {
+    case image, font
+}
+
 /// Why an asset may not be read.
 enum AssetProblem: Error {
     case missing(String)
@@ -69,16 +107,20 @@ enum AssetProblem: Error {
     case notRegular(String)
     case unreadable(String)
     case tooLarge(width: Int, height: Int, limit: Int)
+    case fileTooLarge(bytes: Int, limit: Int)
 
-    func message(for name: String) -> String {
+    func message(for name: String, kind: AssetKind = .image) -> String {
+        let noun = kind == .font ? "font file" : "asset"
         switch self {
-        case .missing(let path): "missing asset file '\(name)' (looked for \(path))"
+        case .missing(let path): return "missing \(kind == .font ? "font" : "asset") file '\(name)' (looked for \(path))"
         case .outsideRoot(let why):
-            "asset '\(name)' is outside the scene's folder (\(why)): assets resolve inside it or --asset-root; pass --allow-any-path to trust the file"
-        case .notRegular(let what): "asset '\(name)' is \(what), not a PNG file"
-        case .unreadable(let why): "cannot read image asset '\(name)': \(why)"
+            return "\(noun) '\(name)' is outside the scene's folder (\(why)): assets resolve inside it or --asset-root; pass --allow-any-path to trust the file"
+        case .notRegular(let what): return "\(noun) '\(name)' is \(what), not \(kind == .font ? "a font" : "a PNG") file"
+        case .unreadable(let why): return "cannot read \(kind == .font ? "font file" : "image asset") '\(name)': \(why)"
         case .tooLarge(let w, let h, let limit):
-            "image asset '\(name)' is \(w)×\(h) px, over the limit of \(limit) px (and 32767 a side) decoded images may have"
+            return "image asset '\(name)' is \(w)×\(h) px, over the limit of \(limit) px (and 32767 a side) decoded images may have"
+        case .fileTooLarge(let bytes, let limit):
+            return "\(noun) '\(name)' is \(bytes) bytes, over the limit of \(limit) bytes"
         }
     }
 }

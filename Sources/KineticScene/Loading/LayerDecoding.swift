@@ -414,16 +414,15 @@ struct LayerDecoder {
         }
     }
 
-    /// A font file beside the scene (`font: Name.ttf`): resolved against the scene's
-    /// folder, and it must exist.
+    /// A font file beside the scene (`font: Name.ttf`): held to the asset policy as
+    /// images are (inside the root, a regular font file of a bounded size).
     private func fontFile(_ f: Field, _ name: String) -> String? {
-        let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
-            f.report("missing font file '\(name)' (looked for \(path))")
+        switch assetPolicy.resolve(name, baseDirectory: baseDirectory, kind: .font) {
+        case .success(let path): return path
+        case .failure(let problem):
+            f.report(problem.message(for: name, kind: .font))
             return nil
         }
-        return path
     }
 
     /// The layer's keys of `LayerSchema` read as plain values (`readValues`), and the

@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The memory the system grants this process, whatever `--max-memory` says: the
+/// address-space limit (`ulimit -v`, RLIMIT_AS) and a container's cgroup memory limit.
+///
+/// Under either, an allocation fails long before the budget is spent: a frame's pixels
+/// fail cleanly (exit 70), but glib and fontconfig abort the process when their own small
+/// allocations fail, and a worker thread that cannot get its stack never starts. So a
+/// render fits its frames into what the ceiling leaves after `reserve`, and refuses at
+/// start (exit 71) when that is not even `minimum`.
+struct MemoryCeiling: Sendable {
+    /// Bytes the process may still take.
+    var available: Int
+    /// The limit that binds, for messages ("the address-space limit (ulimit -v) of 300 MB").
+    var name: String
+
+    /// Kept back from the frame budget for what is not frames: fontconfig's caches (the
+    /// CJK and emoji fonts' are large), glib, the second malloc arena, the encoder.
+    /// Measured with the CJK and emoji text scene under caps: its address space grows
+    /// by about 190 MB past the check with one worker, 235 MB with two, besides frames.
+    static let reserve = 160 << 20
+    /// Kept back for each worker besides: its stack and Pango's font map (one a thread).
+    static let perWorker = 48 << 20
+    /// The least a render needs beyond `reserve` (one worker and a few small frames).
+    static let minimum = perWorker + (16 << 20)
+
+    /// The tighter of the two limits, nil when neither is set.
+    static func current() -> MemoryCeiling? {
+        var found: [MemoryCeiling] = []
+        var limit = rlimit()
+        if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+           let used = mappedBytes() {
+            let cap = Int(clamping: limit.rlim_cur)
+            found.append(MemoryCeiling(available: max(0, cap - used),
+                                       name: "the address-space limit (ulimit -v) of \(ByteCount.format(cap))"))
+        }
+        // cgroup v2 at the container's root, then v1's memory controller.
+        for (maxFile, usedFile) in [("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                                    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes")] {
+            guard let cap = number(in: maxFile), cap < 1 << 60, let used = number(in: usedFile) else { continue }
+            found.append(MemoryCeiling(available: max(0, cap - used),
+                                       name: "the container's memory limit (cgroup) of \(ByteCount.format(cap))"))
+            break
+        }
+        return found.min { $0.available < $1.available }
+    }
+
+    /// The frame budget a render may use: `budget`, or less when the ceiling leaves less.
+    /// Throws when the ceiling leaves less than `minimum` past `reserve`.
+    static func frameBudget(_ budget: Int) throws(SceneRenderError) -> (bytes: Int, ceiling: MemoryCeiling?) {
+        guard let ceiling = current() else { return (budget, nil) }
+        let left = ceiling.available - reserve
+        guard left >= minimum else {
+            throw .outOfMemory("\(ceiling.name) leaves \(ByteCount.format(ceiling.available)); a render needs at least "
+                               + "\(ByteCount.format(reserve + minimum))")
+        }
+        return left < budget ? (left, ceiling) : (budget, nil)
+    }
+
+    /// Under an address-space limit, at most two malloc arenas: glibc reserves 64 MB of
+    /// address space for each further thread's arena (up to 8 a core), which counts
+    /// against `ulimit -v` however little of it is used. Called once at start.
+    static func limitArenasUnderAddressCap() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return }
+        // mallopt is glibc's (malloc.h, which no imported module exposes): looked up.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        let mArenaMax: Int32 = -8  // M_ARENA_MAX
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(mArenaMax, 2)
+    }
+
+    /// The process's mapped address space (VmSize), from /proc/self/statm.
+    static func mappedBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+              let pages = text.split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The decimal number a cgroup file holds ("max" or anything else: nil).
+    private static func number(in path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -38,7 +38,7 @@ public struct Kinetic: ParsableCommand {
     /// it for its scenes. In-process callers (the unit tests) never are.
     public static func main() {
         runningAsExecutable.store(true, ordering: .relaxed)
-        MemoryCeiling.limitArenasUnderAddressCap()
+        MemoryCeiling.tuneAllocator()
         main(nil)
     }
 

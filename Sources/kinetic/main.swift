@@ -1,5 +1,4 @@
 import KineticCLI
 
-Kinetic.tuneAllocator()
 Kinetic.installInterruptionHandler()
 Kinetic.main()

@@ -29,10 +29,11 @@ enum ImageQuant {
     /// Builds a palette of at most `settings.maxColors` entries from the histogram of
     /// `sample` (the pixels themselves, or a subsample of them) and remaps `rgba`
     /// (4 bytes a pixel, `width × height`) to it with Floyd–Steinberg dithering.
-    /// With `transparent`, fully transparent pixels get a palette entry of their own even
-    /// if the sample missed them; the `fixed` colours are in the palette exactly.
+    /// The transparent colour (0, 0, 0, 0) always gets an entry of its own (counted in
+    /// `settings.maxColors`, so the GIF's table holds it too); the `fixed` colours are in
+    /// the palette exactly.
     static func quantize(rgba: [UInt8], width: Int, height: Int,
-                         sample: (rgba: [UInt8], width: Int, height: Int), transparent: Bool,
+                         sample: (rgba: [UInt8], width: Int, height: Int),
                          fixed: [Entry] = [],
                          settings: Settings) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
         precondition(rgba.count == width * height * 4 && sample.rgba.count == sample.width * sample.height * 4)
@@ -41,11 +42,7 @@ enum ImageQuant {
         defer { liq_attr_destroy(attr) }
         guard let histogram = liq_histogram_create(attr) else { throw .quantizationFailed(reason: "out of memory") }
         defer { liq_histogram_destroy(histogram) }
-        if transparent {
-            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: 0, g: 0, b: 0, a: 0), 0)
-            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
-        }
-        for entry in fixed {
+        for entry in [Entry(r: 0, g: 0, b: 0, a: 0)] + fixed {
             let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
             guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
         }
@@ -80,30 +77,57 @@ enum ImageQuant {
         return indices.map { translation[Int($0)] }
     }
 
-    /// A palette of at most `settings.maxColors` opaque colours representing all `images`
-    /// (each `rgba`, `width`, `height`) together.
-    static func palette(for images: [(rgba: [UInt8], width: Int, height: Int)],
-                        settings: Settings) throws(EncodeError) -> [Entry] {
-        singleThreadedOpenMP()
-        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
-        defer { liq_attr_destroy(attr) }
-        guard let histogram = liq_histogram_create(attr) else { throw .quantizationFailed(reason: "out of memory") }
-        defer { liq_histogram_destroy(histogram) }
-        for image in images {
-            let added: liq_error = image.rgba.withUnsafeBytes { pixels in
-                guard let liqImage = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(image.width),
-                                                           Int32(image.height), 0)
+    /// One palette for many images added one at a time (libimagequant's histogram keeps
+    /// their colour counts, not the images): a whole animation's palette without holding
+    /// its frames. Its palette has at most `settings.maxColors` entries, one of them the
+    /// transparent colour (0, 0, 0, 0), always reserved. Use from one thread at a time.
+    final class Histogram {
+        private let attr: OpaquePointer
+        private let histogram: OpaquePointer
+
+        init(settings: Settings) throws(EncodeError) {
+            guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+            guard let histogram = liq_histogram_create(attr) else {
+                liq_attr_destroy(attr)
+                throw .quantizationFailed(reason: "out of memory")
+            }
+            self.attr = attr; self.histogram = histogram
+            try addFixed(Entry(r: 0, g: 0, b: 0, a: 0))
+        }
+
+        deinit {
+            liq_histogram_destroy(histogram)
+            liq_attr_destroy(attr)
+        }
+
+        /// Counts the colours of `rgba` (4 bytes a pixel, `width × height`).
+        func add(rgba: [UInt8], width: Int, height: Int) throws(EncodeError) {
+            precondition(rgba.count == width * height * 4)
+            singleThreadedOpenMP()
+            let added: liq_error = rgba.withUnsafeBytes { pixels in
+                guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
                 else { return LIQ_OUT_OF_MEMORY }
-                defer { liq_image_destroy(liqImage) }
-                return liq_histogram_add_image(histogram, attr, liqImage)
+                defer { liq_image_destroy(image) }
+                return liq_histogram_add_image(histogram, attr, image)
             }
             guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
         }
-        var result: OpaquePointer? = nil
-        let status = liq_histogram_quantize(histogram, attr, &result)
-        guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
-        defer { liq_result_destroy(result) }
-        return entries(liq_get_palette(result))
+
+        /// Makes `entry` a palette entry exactly.
+        func addFixed(_ entry: Entry) throws(EncodeError) {
+            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
+            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        }
+
+        /// The palette of everything added, without the transparent entry.
+        func palette() throws(EncodeError) -> [Entry] {
+            singleThreadedOpenMP()
+            var result: OpaquePointer? = nil
+            let status = liq_histogram_quantize(histogram, attr, &result)
+            guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
+            defer { liq_result_destroy(result) }
+            return entries(liq_get_palette(result)).filter { $0.a >= 128 }
+        }
     }
 
     private static func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,

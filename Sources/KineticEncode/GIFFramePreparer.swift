@@ -109,12 +109,10 @@ public enum GIFFramePreparer {
             return PreparedGIFFrame(rect: rect, indices: indices.map { table[Int($0)] },
                                     localPalette: colors, disposal: disposal)
         case let .shared(palette):
-            // The transparent colour joins the fixed palette as entry `count`.
-            let entries = palette.colors.map { ImageQuant.Entry(r: $0.red, g: $0.green, b: $0.blue, a: 255) }
-                + [ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0)]
+            // The transparent colour is the remapper's entry `count`.
             let transparent = UInt8(palette.colors.count)
-            let indices = try ImageQuant.remap(rgba: rgba, width: rect.width, height: rect.height,
-                                               palette: entries, settings: settings)
+            let indices = try palette.remapper.remap(rgba: rgba, width: rect.width, height: rect.height,
+                                                     settings: settings)
             return PreparedGIFFrame(rect: rect,
                                     indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
                                     localPalette: nil, disposal: disposal)

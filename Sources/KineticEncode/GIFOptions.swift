@@ -22,7 +22,16 @@ public struct GIFPalette: Hashable, Sendable {
             throw .invalidOptions(reason: "a shared palette needs 1…255 colours, not \(colors.count)")
         }
         self.colors = colors
+        remapper = ImageQuant.Remapper(palette: colors.map { ImageQuant.Entry(r: $0.red, g: $0.green, b: $0.blue, a: 255) }
+                                       + [ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0)])
     }
+
+    /// Remaps frames to these colours, the transparent one last (entry `colors.count`);
+    /// made once for every frame (see ``ImageQuant/Remapper``).
+    let remapper: ImageQuant.Remapper
+
+    public static func == (a: GIFPalette, b: GIFPalette) -> Bool { a.colors == b.colors }
+    public func hash(into hasher: inout Hasher) { hasher.combine(colors) }
 }
 
 /// How frames get their colours.

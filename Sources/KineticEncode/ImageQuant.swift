@@ -1,5 +1,6 @@
 // The one file that touches libimagequant's C API (Debian's 2.17).
 import CImageQuant
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ import Glibc
 /// machine. Parallelism comes from preparing several frames at once instead, which also
 /// avoids oversubscribing cores with nested thread teams.
 enum ImageQuant {
-    struct Settings {
+    struct Settings: Hashable {
         var maxColors: Int
         var speed: Int
         var quality: Int
@@ -62,19 +63,59 @@ enum ImageQuant {
                          dithering: settings.dithering)
     }
 
-    /// Remaps `rgba` to exactly the colours `palette` (≤ 256 entries) with dithering;
-    /// the indices refer to `palette`.
-    static func remap(rgba: [UInt8], width: Int, height: Int, palette: [Entry],
-                      settings: Settings) throws(EncodeError) -> [UInt8] {
-        var fixedSettings = settings
-        fixedSettings.maxColors = max(2, palette.count)
-        let (result, indices) = try remap(rgba: rgba, width: width, height: height,
-                                          settings: fixedSettings, fixed: palette)
-        // libimagequant orders its palette its own way; translate back to ours.
-        let translation = result.map { entry in
-            UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+    /// Remaps images to exactly the colours of one palette (≤ 256 entries), frame after
+    /// frame, from any thread.
+    ///
+    /// A fixed-palette result is made once per thread that remaps at the same time and
+    /// reused: making one costs libimagequant a gamma table (256 `pow` calls) for each
+    /// fixed colour, which was 16 % of flow-menu's render when done for every frame.
+    /// Reuse does not change the output: remapping refines a copy of the result's
+    /// palette (`liq_remapping_result`), never the result's own, and fixed colours do not
+    /// move anyway.
+    // @unchecked: `idle` is only touched with `lock` held, and a result is used by one
+    // thread at a time (taken out of `idle` while it remaps).
+    final class Remapper: @unchecked Sendable {
+        let palette: [Entry]
+        private var idle: [Settings: [(attr: OpaquePointer, result: OpaquePointer)]] = [:]
+        private let lock = NSLock()
+
+        init(palette: [Entry]) { self.palette = palette }
+
+        deinit {
+            for pair in idle.values.joined() {
+                liq_result_destroy(pair.result)
+                liq_attr_destroy(pair.attr)
+            }
         }
-        return indices.map { translation[Int($0)] }
+
+        /// `rgba` remapped with dithering; the indices refer to `palette`.
+        func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings) throws(EncodeError) -> [UInt8] {
+            precondition(rgba.count == width * height * 4)
+            singleThreadedOpenMP()
+            var key = settings
+            key.maxColors = max(2, palette.count)
+            let pair = try take(key)
+            defer { lock.withLock { idle[key, default: []].append(pair) } }
+            let (result, indices) = try ImageQuant.remap(rgba: rgba, width: width, height: height, attr: pair.attr,
+                                                         result: pair.result, dithering: settings.dithering)
+            // libimagequant orders its palette its own way; translate back to ours.
+            let translation = result.map { entry in
+                UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+            }
+            return indices.map { translation[Int($0)] }
+        }
+
+        private func take(_ settings: Settings) throws(EncodeError) -> (attr: OpaquePointer, result: OpaquePointer) {
+            if let pair = lock.withLock({ idle[settings]?.popLast() }) { return pair }
+            guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+            var result: OpaquePointer? = nil
+            let status = fixedPaletteResult(palette, attr: attr, &result)
+            guard status == LIQ_OK, let result else {
+                liq_attr_destroy(attr)
+                throw .quantizationFailed(reason: message(status))
+            }
+            return (attr, result)
+        }
     }
 
     /// One palette for many images added one at a time (libimagequant's histogram keeps
@@ -128,20 +169,6 @@ enum ImageQuant {
             defer { liq_result_destroy(result) }
             return entries(liq_get_palette(result)).filter { $0.a >= 128 }
         }
-    }
-
-    private static func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,
-                              fixed: [Entry]) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
-        precondition(rgba.count == width * height * 4)
-        singleThreadedOpenMP()
-        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
-        defer { liq_attr_destroy(attr) }
-        var result: OpaquePointer? = nil
-        let status = fixedPaletteResult(fixed, attr: attr, &result)
-        guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
-        defer { liq_result_destroy(result) }
-        return try remap(rgba: rgba, width: width, height: height, attr: attr, result: result,
-                         dithering: settings.dithering)
     }
 
     /// Remaps `rgba` with `result`'s palette; the palette as refined by remapping.

@@ -39,11 +39,14 @@ import Testing
         #expect(gif.globalColorCount == table && table <= max(colors, 2))
         #expect(gif.colorCounts.allSatisfy { $0 == 0 })
         #expect(gif.transparentIndices.allSatisfy { Int($0) == palette.colors.count })
-        let allowed = Set(palette.colors.map { [$0.red, $0.green, $0.blue] })
+        let allowed: Set<[UInt8]> = Set(palette.colors.map { [$0.red, $0.green, $0.blue] })
         for canvas in gif.canvases {
-            #expect(stride(from: 0, to: canvas.count, by: 4).allSatisfy {
-                canvas[$0 + 3] == 255 && allowed.contains([canvas[$0], canvas[$0 + 1], canvas[$0 + 2]])
-            })
+            var outside = 0
+            for o in stride(from: 0, to: canvas.count, by: 4) {
+                let color: [UInt8] = [canvas[o], canvas[o + 1], canvas[o + 2]]
+                if canvas[o + 3] != 255 || !allowed.contains(color) { outside += 1 }
+            }
+            #expect(outside == 0)
         }
     }
 

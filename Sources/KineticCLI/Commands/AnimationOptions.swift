@@ -13,7 +13,7 @@ struct AnimationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Video constant rate factor: H.264 0–51 (default 23), VP9 0–63 (default 31); lower is better.", valueName: "N"))
     var crf: Int?
 
-    @Option(help: ArgumentHelp("GIF colour table entries, 2–256 (default 256), one of them kept for transparency: at most N − 1 colours; fewer make smaller files.", valueName: "N"))
+    @Option(help: ArgumentHelp("GIF colours, 2–256 (default 256), the transparent index counted: at most N − 1 colours in a table of the next power of two; fewer make smaller files.", valueName: "N"))
     var colors: Int?
 
     @Option(help: ArgumentHelp("GIF Floyd–Steinberg dithering level, libimagequant's 0–1 (default 0.2): 0 or off is none (flat bands, smaller files), 1 or on is full (smoothest gradients, larger files).", valueName: "LEVEL"))

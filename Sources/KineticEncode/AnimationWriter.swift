@@ -49,6 +49,13 @@ public struct AnimationSettings: Sendable {
     /// The frames may be less than opaque: GIF keeps 1-bit transparency, WebM an alpha
     /// channel, APNG RGBA; an opaque animation is stored without alpha.
     public var transparent: Bool
+    /// GIF only: colour table entries, 2…256 (nil: 256); see ``GIFOptions/colors``.
+    public var colors: Int?
+    /// GIF only: dithering level, 0 (off) … 1 (nil: 0.2); see ``GIFOptions/dithering``.
+    public var dithering: Double?
+    /// GIF only: the whole animation's palette (``GIFPaletteBuilder``), or nil for a
+    /// palette a frame.
+    public var gifPalette: GIFPalette?
 
     public init(fps: Double, loopCount: Int = 0, quality: Int? = nil, crf: Int? = nil,
                 pixelFormat: VideoPixelFormat = .yuv420p, transparent: Bool = false) {
@@ -62,6 +69,9 @@ public struct AnimationSettings: Sendable {
         options.loopCount = loopCount
         options.transparentBackground = transparent
         if let quality { options.quality = quality }
+        if let colors { options.colors = colors }
+        if let dithering { options.dithering = dithering }
+        if let gifPalette { options.palette = .shared(gifPalette) }
         return options
     }
 
@@ -83,6 +93,11 @@ public struct AnimationSettings: Sendable {
             case .webm: guard (0...63).contains(crf) else { throw .invalidOptions(reason: "--crf must be 0…63 for VP9") }
             default: throw .invalidOptions(reason: "--crf applies to .mp4 and .webm, not .\(format.rawValue)")
             }
+        }
+        if colors != nil || dithering != nil {
+            guard format == .gif else { throw .invalidOptions(reason: "--colors and --dither apply to .gif only") }
+            if let colors, !(2...256).contains(colors) { throw .invalidOptions(reason: "--colors must be 2…256") }
+            if let dithering, !(0...1).contains(dithering) { throw .invalidOptions(reason: "--dither must be 0…1, off or on") }
         }
         if pixelFormat != .yuv420p, format != .mp4 {
             throw .invalidOptions(reason: "--pix-fmt applies to .mp4 only")

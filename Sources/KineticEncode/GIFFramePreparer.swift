@@ -90,16 +90,15 @@ public enum GIFFramePreparer {
     /// Quantizes every row of `rgba` (`rect`'s size) as one image.
     private static func quantizedRows(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
                                       options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
-        // 255 colours at most: index 255 is reserved for transparency.
-        let settings = ImageQuant.Settings(maxColors: 255, speed: options.speed,
-                                           quality: options.quality, dithering: options.dithering)
+        // `options.colors` entries at most, one of them the transparent index.
+        let settings = options.quantizerSettings
         switch options.palette {
         case .perFrame:
             let sample = paletteSample(rgba, width: rect.width, height: rect.height)
             let (entries, indices) = try ImageQuant.quantize(
                 rgba: rgba, width: rect.width, height: rect.height, sample: sample,
-                transparent: hasTransparentPixel(rgba),
-                fixed: dominantColors(sample.rgba, width: sample.width), settings: settings)
+                fixed: Array(dominantColors(sample.rgba, width: sample.width).prefix(options.maximumFixedColors)),
+                settings: settings)
             // Move transparent entries to index 255, pack the opaque ones from 0.
             var table = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: 256)
             var colors: [GIFColor] = []
@@ -110,12 +109,10 @@ public enum GIFFramePreparer {
             return PreparedGIFFrame(rect: rect, indices: indices.map { table[Int($0)] },
                                     localPalette: colors, disposal: disposal)
         case let .shared(palette):
-            // The transparent colour joins the fixed palette as entry `count`.
-            let entries = palette.colors.map { ImageQuant.Entry(r: $0.red, g: $0.green, b: $0.blue, a: 255) }
-                + [ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0)]
+            // The transparent colour is the remapper's entry `count`.
             let transparent = UInt8(palette.colors.count)
-            let indices = try ImageQuant.remap(rgba: rgba, width: rect.width, height: rect.height,
-                                               palette: entries, settings: settings)
+            let indices = try palette.remapper.remap(rgba: rgba, width: rect.width, height: rect.height,
+                                                     settings: settings)
             return PreparedGIFFrame(rect: rect,
                                     indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
                                     localPalette: nil, disposal: disposal)
@@ -155,9 +152,27 @@ public enum GIFFramePreparer {
     /// (snow's sky, 1.8 % each) took 16 entries at the former 1 % threshold, which made
     /// the frame's MSE 0.19 against 0.021 with none (bench, issue 15).
     static func dominantColors(_ rgba: [UInt8], width: Int) -> [ImageQuant.Entry] {
+        dominantColors(runs: flatRuns(rgba, width: width), pixelCount: rgba.count / 4)
+    }
+
+    /// ``dominantColors(_:width:)`` of pixels whose ``flatRuns(_:width:)`` add up to
+    /// `runs` (several frames' together, for a shared palette).
+    static func dominantColors(runs: [UInt32: Int], pixelCount: Int) -> [ImageQuant.Entry] {
+        let threshold = max(1, pixelCount / 20)
+        return runs.filter { $0.value >= threshold }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(4)
+            .map { word, _ in
+                withUnsafeBytes(of: word) { b in ImageQuant.Entry(r: b[0], g: b[1], b: b[2], a: 255) }
+            }
+    }
+
+    /// How many pixels of `rgba` (`width` pixels a row) lie in runs of 8 or more identical
+    /// opaque pixels, by colour (the pixel's 4 bytes as a native word).
+    static func flatRuns(_ rgba: [UInt8], width: Int) -> [UInt32: Int] {
         let count = rgba.count / 4
-        guard width > 0, count > 0 else { return [] }
         var runs: [UInt32: Int] = [:]
+        guard width > 0, count > 0 else { return runs }
         rgba.withUnsafeBytes { p in
             for rowStart in stride(from: 0, to: count, by: width) {
                 var x = rowStart
@@ -172,13 +187,7 @@ public enum GIFFramePreparer {
                 }
             }
         }
-        let threshold = max(1, count / 20)
-        return runs.filter { $0.value >= threshold }
-            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .prefix(4)
-            .map { word, _ in
-                withUnsafeBytes(of: word) { b in ImageQuant.Entry(r: b[0], g: b[1], b: b[2], a: 255) }
-            }
+        return runs
     }
 
     /// Whether `rgba` has at least `count` opaque (alpha ≠ 0) pixels.
@@ -192,10 +201,6 @@ public enum GIFFramePreparer {
             }
             return false
         }
-    }
-
-    static func hasTransparentPixel(_ rgba: [UInt8]) -> Bool {
-        rgba.withUnsafeBufferPointer { p in stride(from: 3, to: p.count, by: 4).contains { p[$0] == 0 } }
     }
 
     /// The smallest rectangle containing every pixel where `frame` and `previous` differ,

@@ -22,26 +22,40 @@ public struct GIFPalette: Hashable, Sendable {
             throw .invalidOptions(reason: "a shared palette needs 1…255 colours, not \(colors.count)")
         }
         self.colors = colors
+        remapper = ImageQuant.Remapper(palette: colors.map { ImageQuant.Entry(r: $0.red, g: $0.green, b: $0.blue, a: 255) }
+                                       + [ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0)])
     }
+
+    /// Remaps frames to these colours, the transparent one last (entry `colors.count`);
+    /// made once for every frame (see ``ImageQuant/Remapper``).
+    let remapper: ImageQuant.Remapper
+
+    public static func == (a: GIFPalette, b: GIFPalette) -> Bool { a.colors == b.colors }
+    public func hash(into hasher: inout Hasher) { hasher.combine(colors) }
 }
 
 /// How frames get their colours.
 public enum GIFPaletteMode: Hashable, Sendable {
-    /// Each frame gets the best ≤ 255 colours for the part of it that changed (a local
-    /// colour table): the highest fidelity, and frames can be prepared independently.
+    /// Each frame gets the best colours for the part of it that changed (a local colour
+    /// table): frames can be prepared independently. Transparent-background GIFs, whose
+    /// frames are stored whole, use it.
     case perFrame
     /// Every frame is remapped to one palette, built beforehand from sample frames with
-    /// ``GIFPalette/make(from:options:)``: no palette flicker between frames, 768 bytes
-    /// less per frame, at some loss of fidelity when colours change over time.
+    /// ``GIFPaletteBuilder`` (what `render` and `encode` do for opaque scenes): no colour
+    /// tables after the global one, one quantization instead of one a frame, and the
+    /// same colour stays the same index from frame to frame, which LZW codes shorter.
     case shared(GIFPalette)
 }
 
 /// Settings of the GIF encoder.
 public struct GIFOptions: Hashable, Sendable {
-    /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full). The default 0.5 keeps
-    /// gradients free of visible bands while its noise compresses far better than full
-    /// dithering: on the bench scene's first frame 96.6 kB at 49.8 dB PSNR, against
-    /// 150.2 kB at 47.7 dB at 1.0 (0 gave 76.2 kB but banded glows).
+    /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full), libimagequant's dithering
+    /// level (`--dither`). The default 0.2: with one palette for the whole animation,
+    /// dithering noise is most of what grows the file and what lowers PSNR, and 0.2 still
+    /// breaks up the bands of slow gradients. On rope (issue 17), 0.5 gave 3.10 MB at
+    /// 54.6 dB, 0.2 2.99 MB at 55.1 dB (0 2.96 MB at 55.1 dB, banded; ffmpeg 53.4 dB). With a
+    /// palette a frame, 0.5 had been chosen on the bench scene's first frame (96.6 kB at
+    /// 49.8 dB, against 150.2 kB at 47.7 dB at 1.0).
     public var dithering: Double
     /// libimagequant's speed/quality trade-off, 1 (slowest, best palettes) … 10.
     /// The default 7 is the fastest setting that keeps full input precision: from 8 on,
@@ -55,6 +69,10 @@ public struct GIFOptions: Hashable, Sendable {
     public var quality: Int
     /// Per-frame or shared palettes.
     public var palette: GIFPaletteMode
+    /// Colour table entries at most, 2…256 (`--colors`), the transparent index included:
+    /// frames show at most `colors − 1` colours, and tables shrink to the power of two
+    /// that holds them (16 colours: 4 bits a pixel before LZW).
+    public var colors: Int
     /// The scene's background is not opaque: frames keep transparency (alpha < 128 becomes
     /// transparent), each frame replaces the previous one entirely. When false, frames are
     /// treated as opaque and only the changed part of each frame is stored.
@@ -75,10 +93,10 @@ public struct GIFOptions: Hashable, Sendable {
     /// ffmpeg's palettegen/paletteuse (issue 15).
     public var tolerance: Int
 
-    public init(dithering: Double = 0.5, speed: Int = 7, quality: Int = 100,
+    public init(dithering: Double = 0.2, speed: Int = 7, quality: Int = 100,
                 palette: GIFPaletteMode = .perFrame, transparentBackground: Bool = false,
-                loopCount: Int = 0, tolerance: Int = 0) {
-        self.dithering = dithering; self.speed = speed; self.quality = quality
+                loopCount: Int = 0, tolerance: Int = 0, colors: Int = 256) {
+        self.dithering = dithering; self.speed = speed; self.quality = quality; self.colors = colors
         self.palette = palette; self.transparentBackground = transparentBackground
         self.loopCount = loopCount; self.tolerance = tolerance
     }
@@ -98,7 +116,20 @@ public struct GIFOptions: Hashable, Sendable {
         guard (0...255).contains(tolerance) else {
             throw .invalidOptions(reason: "tolerance \(tolerance) is outside 0…255")
         }
+        guard (2...256).contains(colors) else { throw .invalidOptions(reason: "colors \(colors) is outside 2…256") }
+        if case let .shared(palette) = palette, palette.colors.count >= colors {
+            throw .invalidOptions(reason: "a shared palette of \(palette.colors.count) colours needs colors above that, not \(colors)")
+        }
     }
+
+    /// libimagequant's settings for these options (the transparent entry among `colors`).
+    var quantizerSettings: ImageQuant.Settings {
+        ImageQuant.Settings(maxColors: colors, speed: speed, quality: quality, dithering: dithering)
+    }
+
+    /// Exact palette entries for the flat colours of a frame or sample, at most 4, and
+    /// fewer when the palette is small (libimagequant still needs room for the rest).
+    var maximumFixedColors: Int { min(4, max(0, colors - 3)) }
 }
 
 /// A pixel rectangle of the GIF canvas.
@@ -163,21 +194,12 @@ public enum GIFTiming {
 }
 
 extension GIFPalette {
-    /// The best ≤ 255 colours for `frames` together (typically a sample: first, middle,
-    /// last, and a few in between), for ``GIFPaletteMode/shared(_:)``. Uses
-    /// `options.speed` and `options.quality`; alpha is ignored, as for opaque GIFs.
+    /// The best ≤ `options.colors − 1` colours for `frames` together, for
+    /// ``GIFPaletteMode/shared(_:)`` (``GIFPaletteBuilder`` with every frame added).
     /// - Throws: `.invalidImage` for no frames, `.quantizationFailed`.
     public static func make(from frames: [PixelImage], options: GIFOptions) throws(EncodeError) -> GIFPalette {
-        try options.validate()
-        guard !frames.isEmpty else { throw .invalidImage(reason: "no frames to build a palette from") }
-        let images = frames.map { frame in
-            (rgba: GIFFramePreparer.straightPixels(frame, in: GIFRect(x: 0, y: 0, width: frame.width, height: frame.height),
-                                                   previous: nil, keepAlpha: false),
-             width: frame.width, height: frame.height)
-        }
-        let settings = ImageQuant.Settings(maxColors: 255, speed: options.speed,
-                                           quality: options.quality, dithering: options.dithering)
-        let entries = try ImageQuant.palette(for: images, settings: settings)
-        return try GIFPalette(colors: entries.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
+        let builder = try GIFPaletteBuilder(options: options)
+        for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
+        return try builder.palette()
     }
 }

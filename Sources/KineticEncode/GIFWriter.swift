@@ -43,7 +43,7 @@ public final class GIFWriter {
         self.path = path; self.width = width; self.height = height; self.options = options
         file = try AtomicFile(path: path)
         if case let .shared(palette) = options.palette {
-            try start(globalPalette: palette.colors, tableSize: 256)
+            try start(globalPalette: palette.colors, tableSize: Self.tableSize(palette.colors.count + 1))
         }
     }
 
@@ -95,7 +95,14 @@ public final class GIFWriter {
                 skipNearUnchanged(&frame, source: source, palette: palette)
             }
             var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
-            if frame.localPalette != nil {
+            if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
+                // A small shared table: its transparent index follows its colours.
+                transparent = palette.count
+                let from = PreparedGIFFrame.transparentIndex, to = UInt8(transparent)
+                frame.indices.withUnsafeMutableBufferPointer { indices in
+                    for i in indices.indices where indices[i] == from { indices[i] = to }
+                }
+            } else if frame.localPalette != nil {
                 (transparent, tableSize) = Self.compactPalette(&frame)
                 if encoder == nil {
                     let colors = frame.localPalette ?? []
@@ -254,9 +261,14 @@ public final class GIFWriter {
             }
         }
         frame.localPalette = colors
+        return (transparent, tableSize(transparent + 1))
+    }
+
+    /// The smallest GIF colour table (a power of two, 2…256) with `entries` entries.
+    static func tableSize(_ entries: Int) -> Int {
         var size = 2
-        while size < transparent + 1 { size *= 2 }
-        return (transparent, size)
+        while size < entries { size *= 2 }
+        return size
     }
 
     /// Moves what giflib produced so far to the file, so memory stays bounded.

@@ -1,5 +1,6 @@
 // The one file that touches libimagequant's C API (Debian's 2.17).
 import CImageQuant
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ import Glibc
 /// machine. Parallelism comes from preparing several frames at once instead, which also
 /// avoids oversubscribing cores with nested thread teams.
 enum ImageQuant {
-    struct Settings {
+    struct Settings: Hashable {
         var maxColors: Int
         var speed: Int
         var quality: Int
@@ -29,10 +30,11 @@ enum ImageQuant {
     /// Builds a palette of at most `settings.maxColors` entries from the histogram of
     /// `sample` (the pixels themselves, or a subsample of them) and remaps `rgba`
     /// (4 bytes a pixel, `width × height`) to it with Floyd–Steinberg dithering.
-    /// With `transparent`, fully transparent pixels get a palette entry of their own even
-    /// if the sample missed them; the `fixed` colours are in the palette exactly.
+    /// The transparent colour (0, 0, 0, 0) always gets an entry of its own (counted in
+    /// `settings.maxColors`, so the GIF's table holds it too); the `fixed` colours are in
+    /// the palette exactly.
     static func quantize(rgba: [UInt8], width: Int, height: Int,
-                         sample: (rgba: [UInt8], width: Int, height: Int), transparent: Bool,
+                         sample: (rgba: [UInt8], width: Int, height: Int),
                          fixed: [Entry] = [],
                          settings: Settings) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
         precondition(rgba.count == width * height * 4 && sample.rgba.count == sample.width * sample.height * 4)
@@ -41,11 +43,7 @@ enum ImageQuant {
         defer { liq_attr_destroy(attr) }
         guard let histogram = liq_histogram_create(attr) else { throw .quantizationFailed(reason: "out of memory") }
         defer { liq_histogram_destroy(histogram) }
-        if transparent {
-            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: 0, g: 0, b: 0, a: 0), 0)
-            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
-        }
-        for entry in fixed {
+        for entry in [Entry(r: 0, g: 0, b: 0, a: 0)] + fixed {
             let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
             guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
         }
@@ -65,59 +63,112 @@ enum ImageQuant {
                          dithering: settings.dithering)
     }
 
-    /// Remaps `rgba` to exactly the colours `palette` (≤ 256 entries) with dithering;
-    /// the indices refer to `palette`.
-    static func remap(rgba: [UInt8], width: Int, height: Int, palette: [Entry],
-                      settings: Settings) throws(EncodeError) -> [UInt8] {
-        var fixedSettings = settings
-        fixedSettings.maxColors = max(2, palette.count)
-        let (result, indices) = try remap(rgba: rgba, width: width, height: height,
-                                          settings: fixedSettings, fixed: palette)
-        // libimagequant orders its palette its own way; translate back to ours.
-        let translation = result.map { entry in
-            UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+    /// Remaps images to exactly the colours of one palette (≤ 256 entries), frame after
+    /// frame, from any thread.
+    ///
+    /// A fixed-palette result is made once per thread that remaps at the same time and
+    /// reused: making one costs libimagequant a gamma table (256 `pow` calls) for each
+    /// fixed colour, which was 16 % of flow-menu's render when done for every frame.
+    /// Reuse does not change the output: remapping refines a copy of the result's
+    /// palette (`liq_remapping_result`), never the result's own, and fixed colours do not
+    /// move anyway.
+    // @unchecked: `idle` is only touched with `lock` held, and a result is used by one
+    // thread at a time (taken out of `idle` while it remaps).
+    final class Remapper: @unchecked Sendable {
+        let palette: [Entry]
+        private var idle: [Settings: [(attr: OpaquePointer, result: OpaquePointer)]] = [:]
+        private let lock = NSLock()
+
+        init(palette: [Entry]) { self.palette = palette }
+
+        deinit {
+            for pair in idle.values.joined() {
+                liq_result_destroy(pair.result)
+                liq_attr_destroy(pair.attr)
+            }
         }
-        return indices.map { translation[Int($0)] }
+
+        /// `rgba` remapped with dithering; the indices refer to `palette`.
+        func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings) throws(EncodeError) -> [UInt8] {
+            precondition(rgba.count == width * height * 4)
+            singleThreadedOpenMP()
+            var key = settings
+            key.maxColors = max(2, palette.count)
+            let pair = try take(key)
+            defer { lock.withLock { idle[key, default: []].append(pair) } }
+            let (result, indices) = try ImageQuant.remap(rgba: rgba, width: width, height: height, attr: pair.attr,
+                                                         result: pair.result, dithering: settings.dithering)
+            // libimagequant orders its palette its own way; translate back to ours.
+            let translation = result.map { entry in
+                UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+            }
+            return indices.map { translation[Int($0)] }
+        }
+
+        private func take(_ settings: Settings) throws(EncodeError) -> (attr: OpaquePointer, result: OpaquePointer) {
+            if let pair = lock.withLock({ idle[settings]?.popLast() }) { return pair }
+            guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+            var result: OpaquePointer? = nil
+            let status = fixedPaletteResult(palette, attr: attr, &result)
+            guard status == LIQ_OK, let result else {
+                liq_attr_destroy(attr)
+                throw .quantizationFailed(reason: message(status))
+            }
+            return (attr, result)
+        }
     }
 
-    /// A palette of at most `settings.maxColors` opaque colours representing all `images`
-    /// (each `rgba`, `width`, `height`) together.
-    static func palette(for images: [(rgba: [UInt8], width: Int, height: Int)],
-                        settings: Settings) throws(EncodeError) -> [Entry] {
-        singleThreadedOpenMP()
-        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
-        defer { liq_attr_destroy(attr) }
-        guard let histogram = liq_histogram_create(attr) else { throw .quantizationFailed(reason: "out of memory") }
-        defer { liq_histogram_destroy(histogram) }
-        for image in images {
-            let added: liq_error = image.rgba.withUnsafeBytes { pixels in
-                guard let liqImage = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(image.width),
-                                                           Int32(image.height), 0)
+    /// One palette for many images added one at a time (libimagequant's histogram keeps
+    /// their colour counts, not the images): a whole animation's palette without holding
+    /// its frames. Its palette has at most `settings.maxColors` entries, one of them the
+    /// transparent colour (0, 0, 0, 0), always reserved. Use from one thread at a time.
+    final class Histogram {
+        private let attr: OpaquePointer
+        private let histogram: OpaquePointer
+
+        init(settings: Settings) throws(EncodeError) {
+            guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
+            guard let histogram = liq_histogram_create(attr) else {
+                liq_attr_destroy(attr)
+                throw .quantizationFailed(reason: "out of memory")
+            }
+            self.attr = attr; self.histogram = histogram
+            try addFixed(Entry(r: 0, g: 0, b: 0, a: 0))
+        }
+
+        deinit {
+            liq_histogram_destroy(histogram)
+            liq_attr_destroy(attr)
+        }
+
+        /// Counts the colours of `rgba` (4 bytes a pixel, `width × height`).
+        func add(rgba: [UInt8], width: Int, height: Int) throws(EncodeError) {
+            precondition(rgba.count == width * height * 4)
+            singleThreadedOpenMP()
+            let added: liq_error = rgba.withUnsafeBytes { pixels in
+                guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
                 else { return LIQ_OUT_OF_MEMORY }
-                defer { liq_image_destroy(liqImage) }
-                return liq_histogram_add_image(histogram, attr, liqImage)
+                defer { liq_image_destroy(image) }
+                return liq_histogram_add_image(histogram, attr, image)
             }
             guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
         }
-        var result: OpaquePointer? = nil
-        let status = liq_histogram_quantize(histogram, attr, &result)
-        guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
-        defer { liq_result_destroy(result) }
-        return entries(liq_get_palette(result))
-    }
 
-    private static func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,
-                              fixed: [Entry]) throws(EncodeError) -> (palette: [Entry], indices: [UInt8]) {
-        precondition(rgba.count == width * height * 4)
-        singleThreadedOpenMP()
-        guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
-        defer { liq_attr_destroy(attr) }
-        var result: OpaquePointer? = nil
-        let status = fixedPaletteResult(fixed, attr: attr, &result)
-        guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
-        defer { liq_result_destroy(result) }
-        return try remap(rgba: rgba, width: width, height: height, attr: attr, result: result,
-                         dithering: settings.dithering)
+        /// Makes `entry` a palette entry exactly.
+        func addFixed(_ entry: Entry) throws(EncodeError) {
+            let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
+            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        }
+
+        /// The palette of everything added, without the transparent entry.
+        func palette() throws(EncodeError) -> [Entry] {
+            singleThreadedOpenMP()
+            var result: OpaquePointer? = nil
+            let status = liq_histogram_quantize(histogram, attr, &result)
+            guard status == LIQ_OK, let result else { throw .quantizationFailed(reason: message(status)) }
+            defer { liq_result_destroy(result) }
+            return entries(liq_get_palette(result)).filter { $0.a >= 128 }
+        }
     }
 
     /// Remaps `rgba` with `result`'s palette; the palette as refined by remapping.

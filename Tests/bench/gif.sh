@@ -22,8 +22,12 @@
 # Environment: KINETIC, BENCH_SCENE (see common.sh); GIF_BENCH_SCENES: `sample` (the
 # default: the bench scene and a few gallery scenes, about a quarter of the full run's
 # time), `all` (every scene in scenes/, the full table; long), or scene names separated
-# by spaces; BENCH_OUT keeps the work in BENCH_OUT/gif. Reports, never gates: exit 0
-# unless a tool fails.
+# by spaces; BENCH_OUT keeps the work in BENCH_OUT/gif. KINETIC_BEFORE: another kinetic
+# binary (an older build) measured in the same run on the same frames, for before/after
+# columns. GIF_BENCH_REUSE=1 with BENCH_OUT: keep the PNG frames and ffmpeg's GIFs, times and
+# PSNR of an earlier run in BENCH_OUT/gif instead of making them again (the peer does not
+# change between runs; the kinetic rows are always made afresh). Reports, never gates:
+# exit 0 unless a tool fails.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 sample="flow-menu snow tvos-card fireworks-button lock-screen replicator-grid"
@@ -33,7 +37,13 @@ case "${GIF_BENCH_SCENES:-sample}" in
     all) names=$(cd "$root/scenes" && ls *.yaml | sed 's/\.yaml$//') ;;
     *) names=$GIF_BENCH_SCENES ;;
 esac
-bench_setup "gif bench" gif "$kinetic" /usr/bin/time ffmpeg /usr/bin/python3
+before=${KINETIC_BEFORE:-}
+case "$before" in ""|/*) ;; *) before="$PWD/$before" ;; esac
+if [ "${GIF_BENCH_REUSE:-}" = 1 ] && [ -n "${BENCH_OUT:-}" ] && [ -d "$BENCH_OUT/gif" ]; then
+    cd "$BENCH_OUT/gif"; reuse=1
+else
+    bench_setup "gif bench" gif "$kinetic" /usr/bin/time ffmpeg /usr/bin/python3; reuse=0
+fi
 
 # cpu NAME COMMAND… — runs the command under GNU time and prints its CPU seconds.
 cpu() {
@@ -69,7 +79,7 @@ fps_of() {
 }
 
 echo "gif bench: scenes: $names" >&2
-rows=""; fails=0; count=0
+rows=""; before_rows=""; fails=0; count=0
 for name in bench $names; do
     if [ "$name" = bench ]; then src=$scene; else src=$root/scenes/$name.yaml; fi
     [ -f "$src" ] || { echo "gif bench: no scene $src" >&2; exit 1; }
@@ -77,15 +87,29 @@ for name in bench $names; do
     mkdir -p "$name"
     # The bench scene renders at its own scale (2), the gallery's at scale 2.
     scale=(); [ "$name" = bench ] || scale=(--scale 2)
-    "$kinetic" render "$src" "${scale[@]}" -o "$name/frames/" --quiet
     fps=$(fps_of "$src")
+    if [ "$reuse" = 1 ] && [ -f "$name/ffmpeg.txt" ]; then
+        read -r c_f p_f < "$name/ffmpeg.txt"
+    else
+        "$kinetic" render "$src" "${scale[@]}" -o "$name/frames/" --quiet
+        c_p=$(cpu "$name-palettegen" ffmpeg -v error -y -framerate "$fps" -i "$name/frames/frame-%04d.png" \
+            -vf palettegen "$name/palette.png")
+        c_u=$(cpu "$name-paletteuse" ffmpeg -v error -y -framerate "$fps" -i "$name/frames/frame-%04d.png" \
+            -i "$name/palette.png" -lavfi paletteuse "$name/ffmpeg.gif")
+        c_f=$(python3 -c "print(f'{$c_p + $c_u:.2f}')")
+        p_f=$(psnr "$name/ffmpeg.gif" "$name/frames")
+        echo "$c_f $p_f" > "$name/ffmpeg.txt"
+    fi
     c_k=$(cpu "$name-kinetic" "$kinetic" render "$src" "${scale[@]}" -o "$name/kinetic.gif" --quiet)
-    c_p=$(cpu "$name-palettegen" ffmpeg -v error -y -framerate "$fps" -i "$name/frames/frame-%04d.png" \
-        -vf palettegen "$name/palette.png")
-    c_u=$(cpu "$name-paletteuse" ffmpeg -v error -y -framerate "$fps" -i "$name/frames/frame-%04d.png" \
-        -i "$name/palette.png" -lavfi paletteuse "$name/ffmpeg.gif")
-    c_f=$(python3 -c "print(f'{$c_p + $c_u:.2f}')")
-    p_k=$(psnr "$name/kinetic.gif" "$name/frames"); p_f=$(psnr "$name/ffmpeg.gif" "$name/frames")
+    p_k=$(psnr "$name/kinetic.gif" "$name/frames")
+    if [ -n "$before" ]; then
+        c_b=$(cpu "$name-before" "$before" render "$src" "${scale[@]}" -o "$name/before.gif" --quiet)
+        p_b=$(psnr "$name/before.gif" "$name/frames")
+        before_rows+=$(python3 -c "
+import os
+b, k, f = (os.path.getsize('$name/' + n) for n in ('before.gif', 'kinetic.gif', 'ffmpeg.gif'))
+print(f'| $name | {b / 1024:.0f} | {k / 1024:.0f} | {b / f:.2f} | {k / f:.2f} | {$p_b - $p_f:+.2f} | {$p_k - $p_f:+.2f} | $c_b | $c_k |')")$'\n'
+    fi
     s_k=$(stat -c %s "$name/kinetic.gif"); s_f=$(stat -c %s "$name/ffmpeg.gif")
     verdict=$(python3 -c "print('PASS' if $s_k <= $s_f and $p_k >= $p_f and $c_k <= $c_f else 'FAIL')")
     [ "$verdict" = PASS ] || fails=$((fails + 1)); count=$((count + 1))
@@ -98,7 +122,7 @@ done
 # against Pillow's, on the same frames.
 fade=$here/scenes/gif-fade.yaml
 echo "gif bench: gif-fade (kinetic, Pillow)" >&2
-"$kinetic" render "$fade" -o fade/frames/ --quiet
+[ "$reuse" = 1 ] && [ -d fade/frames ] || "$kinetic" render "$fade" -o fade/frames/ --quiet
 c_gif=$(cpu fade-gif "$kinetic" render "$fade" -o fade/kinetic.gif --quiet --jobs 1)
 c_discard=$(cpu fade-discard "$kinetic" render "$fade" --discard --quiet --jobs 1)
 c_pillow=$(/usr/bin/python3 "$here/gif-pillow.py" fade/frames "$(fps_of "$fade")" fade/pillow.gif)
@@ -125,6 +149,18 @@ ${rows}
 | PSNR dB | $p_fk | $p_fp |
 
 EOF
+if [ -n "$before" ]; then
+    c_bgif=$(cpu fade-before "$before" render "$fade" -o fade/before.gif --quiet --jobs 1)
+    cat <<EOF
+Before ($before) and after ($kinetic), same frames, same run (size ratios and PSNR differences against ffmpeg's GIF; CPU: whole render):
+
+| scene | before KiB | after KiB | before size ratio | after size ratio | before PSNR diff | after PSNR diff | before CPU s | after CPU s |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${before_rows}
+gif-fade encoding (render − \`--discard\`, 1 job): before $(python3 -c "print(f'{max($c_bgif - $c_discard, 0.001):.2f}')") s CPU, $(kib fade/before.gif) KiB, $(psnr fade/before.gif fade/frames) dB; after $c_enc s CPU, $(kib fade/kinetic.gif) KiB, $p_fk dB; Pillow $c_pillow s CPU
+
+EOF
+fi
 echo "PASS count: $((count - fails)) of $count scenes beat ffmpeg on size, PSNR and time"
 verdict=$(python3 -c "print('PASS' if $c_enc <= $c_pillow else 'FAIL')")
 echo "$verdict: GIF encoding of frames changing everywhere ≤ Pillow's CPU time (ratio $(python3 -c "print(f'{$c_enc / $c_pillow:.2f}')"))"

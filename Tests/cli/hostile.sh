@@ -75,7 +75,8 @@ check "validate refuses velocities and charge past the physics' range at their k
     done"
 check "SIGQUIT stops a render like SIGTERM: no crash report, no temporary file" bash -c "
     mkdir quit; '$kinetic' render '$scenes/moving-square.yaml' -o quit/long.gif --duration 600 --scale 8 --quiet 2>quit.err & pid=\$!
-    sleep 1; [ -n \"\$(ls -A quit)\" ] || { echo 'no temporary file while rendering'; exit 1; }
+    for i in \$(seq 40); do sleep 0.5; [ -n \"\$(ls -A quit)\" ] && break; done  # a GIF opens after its palette pass
+    [ -n \"\$(ls -A quit)\" ] || { echo 'no temporary file while rendering'; exit 1; }
     kill -QUIT \$pid; wait \$pid; code=\$?; cat quit.err
     [ \$code = 131 ] && [ -z \"\$(ls -A quit)\" ] && ! grep -q Backtracing quit.err"
 
@@ -221,7 +222,8 @@ check "a killed run's temporary file is removed by the next run, which says so" 
 check "SIGHUP, SIGPIPE and SIGUSR1 leave no temporary file" bash -c "
     for sig in HUP PIPE USR1; do
         mkdir sig-\$sig; '$kinetic' render '$scenes/moving-square.yaml' -o sig-\$sig/long.gif --duration 600 --scale 8 --quiet 2>/dev/null & pid=\$!
-        sleep 1; [ -n \"\$(ls -A sig-\$sig)\" ] || { echo \"\$sig: no temporary file while rendering\"; exit 1; }
+        for i in \$(seq 40); do sleep 0.5; [ -n \"\$(ls -A sig-\$sig)\" ] && break; done  # a GIF opens after its palette pass
+        [ -n \"\$(ls -A sig-\$sig)\" ] || { echo \"\$sig: no temporary file while rendering\"; exit 1; }
         kill -\$sig \$pid; wait \$pid; code=\$?
         [ -z \"\$(ls -A sig-\$sig)\" ] && [ \$code -gt 128 ] || { echo \"\$sig: exit \$code, left \$(ls -A sig-\$sig)\"; exit 1; }
     done"

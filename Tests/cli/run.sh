@@ -97,7 +97,9 @@ check "fps above 50 resamples gifs with a warning" bash -c "
 
 check "ctrl-c leaves neither the output nor a temporary file" bash -c "
     mkdir int; '$kinetic' render '$scenes/moving-square.yaml' -o int/long.gif --duration 600 --scale 8 --quiet & pid=\$!
-    sleep 1; [ -n \"\$(ls -A int)\" ] || { echo 'no temporary file while rendering'; exit 1; }
+    # The GIF's file opens once its palette is built from 16 sample frames (about 1.5 s here).
+    for i in \$(seq 40); do sleep 0.5; [ -n \"\$(ls -A int)\" ] && break; done
+    [ -n \"\$(ls -A int)\" ] || { echo 'no temporary file while rendering'; exit 1; }
     kill -INT \$pid; wait \$pid; code=\$?
     [ \$code = 130 ] && [ -z \"\$(ls -A int)\" ]"
 
@@ -238,7 +240,8 @@ check "decoded colours: sRGB red comes back red; alpha formats keep the soft sha
 check ".png --animated is the APNG" bash -c "
     '$kinetic' render '$shadow' -o anim.png --animated --quiet && cmp anim.png s.apng"
 check "flags that do not fit the format exit 64" bash -c "
-    for args in 'x.mov --crf 20' 'x.mp4 --quality 50' 'x.webp --crf 20' 'x.webm --pix-fmt yuv444p' 'x.mp4 --crf 60' 'x.gif --animated' 'x.mp4 --pix-fmt rgb'; do
+    for args in 'x.mov --crf 20' 'x.mp4 --quality 50' 'x.webp --crf 20' 'x.webm --pix-fmt yuv444p' 'x.mp4 --crf 60' 'x.gif --animated' 'x.mp4 --pix-fmt rgb' \
+                'x.mp4 --colors 16' 'x.webp --dither 0' 'x.gif --colors 1' 'x.gif --colors 257' 'x.gif --dither 1.5' 'x.gif --dither maybe'; do
         '$kinetic' render '$shadow' -o \$args --quiet 2>/dev/null; c=\$?; [ \$c = 64 ] || { echo \"\$args: exit \$c\"; exit 1; }
     done
     '$kinetic' render '$shadow' -o odd.mp4 --scale 1.01 --quiet 2>err.txt; c=\$?
@@ -277,6 +280,29 @@ check "GNU parallel: 2 shards, then encode, byte-identical with one render (GIF,
 check "encode: a pattern of an opaque scene's frames gives render's GIF and APNG" bash -c "
     '$kinetic' encode 'frames/frame-%04d.png' -o e.gif --fps 50 --quiet && cmp e.gif a.gif &&
     '$kinetic' render '$scenes/moving-square.yaml' -o m.apng --quiet && '$kinetic' encode frames/ -o e.apng --fps 50 --quiet && cmp e.apng m.apng"
+check "gif --colors N: a global table of at most N entries and no local ones; encode gives render's bytes" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o c16.gif --colors 16 --quiet &&
+    '$kinetic' encode frames/ -o e16.gif --fps 50 --colors 16 --quiet && cmp c16.gif e16.gif &&
+    python3 -c \"
+import sys
+b = open('c16.gif', 'rb').read()
+table = 2 << (b[10] & 7) if b[10] & 0x80 else 0
+# Every image descriptor (0x2C after a block) without a local table (bit 0x80 of its byte 9).
+i, local = 13 + 3 * table, 0
+while b[i] != 0x3B:
+    if b[i] == 0x21:
+        i += 2
+        while b[i]: i += b[i] + 1
+        i += 1
+    else:
+        flags = b[i + 9]; i += 10
+        if flags & 0x80: local += 1; i += 3 * (2 << (flags & 7))
+        i += 1
+        while b[i]: i += b[i] + 1
+        i += 1
+sys.exit(not (0 < table <= 16 and local == 0))\" &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o d0.gif --colors 4 --dither off --quiet &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o d1.gif --colors 4 --dither on --quiet && ! cmp -s d0.gif d1.gif"
 check "encode: a gap or another size is an error naming the frame; no output" bash -c "
     cp -r frames gap && rm gap/frame-0012.png
     '$kinetic' encode gap -o g.mp4 --fps 50 2>err.txt; [ \$? = 65 ] && grep -q 'gap/frame-0012.png is missing' err.txt &&

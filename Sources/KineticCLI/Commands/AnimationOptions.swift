@@ -13,17 +13,38 @@ struct AnimationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Video constant rate factor: H.264 0–51 (default 23), VP9 0–63 (default 31); lower is better.", valueName: "N"))
     var crf: Int?
 
+    @Option(help: ArgumentHelp("GIF colours, 2–256 (default 256), the transparent index counted: at most N − 1 colours in a table of the next power of two; fewer make smaller files.", valueName: "N"))
+    var colors: Int?
+
+    @Option(help: ArgumentHelp("GIF Floyd–Steinberg dithering level, libimagequant's 0–1 (default 0.2): 0 or off is none (flat bands, smaller files), 1 or on is full (smoothest gradients, larger files).", valueName: "LEVEL"))
+    var dither: String?
+
     @Option(name: .customLong("pix-fmt"), help: ArgumentHelp("H.264 chroma: yuv420p (default, plays everywhere) or yuv444p.", valueName: "FMT"))
     var pixelFormat: String?
 
     func settings(fps: Double, loop: Int, transparent: Bool = false) -> AnimationSettings {
-        AnimationSettings(fps: fps, loopCount: loop, quality: quality, crf: crf,
-                          pixelFormat: pixelFormat.flatMap(VideoPixelFormat.init(rawValue:)) ?? .yuv420p,
-                          transparent: transparent)
+        var settings = AnimationSettings(fps: fps, loopCount: loop, quality: quality, crf: crf,
+                                         pixelFormat: pixelFormat.flatMap(VideoPixelFormat.init(rawValue:)) ?? .yuv420p,
+                                         transparent: transparent)
+        settings.colors = colors
+        settings.dithering = dither.flatMap(Self.ditheringLevel)
+        return settings
+    }
+
+    /// `--dither`'s level: `off` 0, `on` 1, or a number 0…1 (range checked by the settings).
+    static func ditheringLevel(_ text: String) -> Double? {
+        switch text.lowercased() {
+        case "off": 0
+        case "on": 1
+        default: Double(text).flatMap { $0.isFinite ? $0 : nil }
+        }
     }
 
     /// Usage errors (exit 64): a flag that does not apply to the output or is out of range.
     func validate(for target: OutputTarget, loop: Int) throws {
+        if let dither, Self.ditheringLevel(dither) == nil {
+            throw ValidationError("--dither takes off, on or a level 0…1, not '\(dither)'")
+        }
         if let pixelFormat, VideoPixelFormat(rawValue: pixelFormat) == nil {
             throw ValidationError("--pix-fmt takes " + VideoPixelFormat.allCases.map(\.rawValue).joined(separator: " or "))
         }
@@ -33,8 +54,8 @@ struct AnimationOptions: ParsableArguments {
             }
         }
         guard case .animation(let format, _) = target else {
-            if quality != nil || crf != nil || pixelFormat != nil {
-                throw ValidationError("--quality, --crf and --pix-fmt go with an animated output (.gif, .apng, .webp, .mp4, .webm, .mov)")
+            if quality != nil || crf != nil || pixelFormat != nil || colors != nil || dither != nil {
+                throw ValidationError("--quality, --crf, --pix-fmt, --colors and --dither go with an animated output (.gif, .apng, .webp, .mp4, .webm, .mov)")
             }
             return
         }

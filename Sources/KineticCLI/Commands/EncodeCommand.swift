@@ -76,7 +76,12 @@ struct EncodeCommand: ParsableCommand {
         do {
             try AnimationOptions.usageErrors {
                 try AnimationOutput.write(frameCount: sequence.indices.count, width: sequence.width, height: sequence.height,
-                                          to: path, format: format, settings: settings) { prepare, write in
+                                          to: path, format: format, settings: settings, sample: { positions, prepare, add in
+                    try FrameStream(frames: positions.map { sequence.indices[$0] }, jobs: jobs,
+                                    progress: Progress(total: positions.count, enabled: false)).run(rasters: { chunk in
+                        try Parallel.map(chunk, jobs: jobs) { i in try Self.read(sequence.path(i), sequence) }
+                    }, encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
+                }) { prepare, write in
                     let progress = Progress(total: sequence.indices.count, enabled: !quiet && Terminal.stderrIsTerminal)
                     defer { progress.finish() }
                     try FrameStream(frames: sequence.indices, jobs: jobs, progress: progress).run(rasters: { chunk in

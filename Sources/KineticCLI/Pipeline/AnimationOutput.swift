@@ -6,13 +6,27 @@ import KineticGeometry
 /// both give the same bytes for the same pixels.
 enum AnimationOutput {
     typealias Prepare = @Sendable (PixelImage, PixelImage?) throws -> PreparedAnimationFrame
+    typealias Sample = @Sendable (PixelImage) -> GIFPaletteBuilder.Sample
 
     /// Opens the writer, lets `stream` run `prepare` on worker threads and hand each
     /// result to `write` in frame order, then finishes the file; on any error the
     /// temporary file goes and the destination is untouched.
+    ///
+    /// An opaque GIF first gets one palette for the whole animation: `sample` is handed
+    /// the positions (0 = the first frame streamed) of the frames to build it from, and
+    /// runs `prepare` on each (worker threads) and `add` on the results in that order.
     static func write(frameCount: Int, width: Int, height: Int, to path: String, format: AnimationFormat,
                       settings: AnimationSettings,
+                      sample: (_ positions: [Int], _ prepare: @escaping Sample,
+                               _ add: (GIFPaletteBuilder.Sample) throws -> Void) throws -> Void,
                       stream: (_ prepare: @escaping Prepare, _ write: (PreparedAnimationFrame) throws -> Void) throws -> Void) throws {
+        var settings = settings
+        if format == .gif, !settings.transparent {
+            let builder = try GIFPaletteBuilder(options: settings.gifOptions)
+            try sample(GIFPaletteBuilder.samplePositions(frameCount: frameCount), { GIFPaletteBuilder.sample($0) },
+                       { try builder.add($0) })
+            settings.gifPalette = try builder.palette()
+        }
         let writer = try AnimationWriter(path: path, format: format, width: width, height: height,
                                          frameCount: frameCount, settings: settings)
         let preparer = writer.preparer

@@ -141,7 +141,13 @@ struct SceneRenderer {
         settings.transparent = scene.settings.background.mayBeTransparent
         let size = pixelSize
         try AnimationOutput.write(frameCount: frames.count, width: size.width, height: size.height,
-                                  to: path, format: format, settings: settings) { encode, consume in
+                                  to: path, format: format, settings: settings, sample: { positions, prepare, add in
+            // Simulated again from the start: physics advances only frame by frame.
+            let p = FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: positions.map { frames[$0] },
+                                  jobs: jobs, progress: Progress(total: positions.count, enabled: false),
+                                  maxParticles: maxParticles)
+            try p.run(encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
+        }) { encode, consume in
             let p = pipeline(frames: frames)
             defer { p.progress.finish() }
             try p.run(encode: encode, consume: { _, prepared in try consume(prepared) })

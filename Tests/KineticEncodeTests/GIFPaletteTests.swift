@@ -1,0 +1,163 @@
+import CGif
+import Foundation
+import KineticGeometry
+import Testing
+@testable import KineticEncode
+
+/// The whole-animation palette (GIFPaletteBuilder) and the `colors` and `dithering`
+/// options (`--colors`, `--dither`).
+@Suite struct GIFPaletteTests {
+    @Test func samplePositionsSpanTheAnimationEvenly() {
+        #expect(GIFPaletteBuilder.samplePositions(frameCount: 0) == [])
+        #expect(GIFPaletteBuilder.samplePositions(frameCount: 1) == [0])
+        #expect(GIFPaletteBuilder.samplePositions(frameCount: 5) == [0, 1, 2, 3, 4])
+        for n in [16, 17, 115, 200, 1000] {
+            let p = GIFPaletteBuilder.samplePositions(frameCount: n)
+            #expect(p.count == 16 && p.first == 0 && p.last == n - 1, "\(n): \(p)")
+            #expect(zip(p, p.dropFirst()).allSatisfy { $0 < $1 }, "\(n): \(p)")
+            // Evenly spaced: gaps differ by at most one frame.
+            let gaps = zip(p, p.dropFirst()).map { $1 - $0 }
+            #expect(gaps.max()! - gaps.min()! <= 1, "\(n): \(gaps)")
+        }
+    }
+
+    /// A shared palette with `colors` N is the GIF's only table: at most N − 1 colours
+    /// and the transparent index, in the smallest power-of-two table that holds them,
+    /// every frame drawn with those colours.
+    @Test(arguments: [2, 16, 100, 256])
+    func colorsBoundTheSharedTable(colors: Int) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(6)
+        var options = GIFOptions(colors: colors)
+        let palette = try GIFPalette.make(from: frames, options: options)
+        #expect(palette.colors.count <= colors - 1 && palette.colors.count >= 1)
+        options.palette = .shared(palette)
+        try encodeGIF(frames, to: folder + "/c.gif", options: options)
+        let gif = try DecodedGIF(path: folder + "/c.gif")
+        let table = GIFWriter.tableSize(palette.colors.count + 1)
+        // GIF tables are powers of two: N entries used of the smallest table holding them.
+        #expect(gif.globalColorCount == table && palette.colors.count + 1 <= colors && table < 2 * colors)
+        #expect(gif.colorCounts.allSatisfy { $0 == 0 })
+        #expect(gif.transparentIndices.allSatisfy { Int($0) == palette.colors.count })
+        let allowed: Set<[UInt8]> = Set(palette.colors.map { [$0.red, $0.green, $0.blue] })
+        for canvas in gif.canvases {
+            var outside = 0
+            for o in stride(from: 0, to: canvas.count, by: 4) {
+                let color: [UInt8] = [canvas[o], canvas[o + 1], canvas[o + 2]]
+                if canvas[o + 3] != 255 || !allowed.contains(color) { outside += 1 }
+            }
+            #expect(outside == 0)
+        }
+    }
+
+    /// Per-frame palettes (transparent backgrounds) obey `colors` too: each local table
+    /// has at most N entries with the transparent one.
+    @Test func colorsBoundPerFrameTables() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let options = GIFOptions(transparentBackground: true, colors: 8)
+        let prepared = try encodeGIF(Synthetic.frames(4, transparent: true), to: folder + "/t.gif", options: options)
+        #expect(prepared.allSatisfy { ($0.localPalette?.count ?? 99) <= 7 })
+        let gif = try DecodedGIF(path: folder + "/t.gif")
+        #expect(gif.tableSizes.allSatisfy { $0 <= 8 })
+    }
+
+    /// Fewer colours: larger error, smaller file (what `--help` promises).
+    @Test func fewerColoursMakeASmallerCoarserGIF() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(6)
+        var results: [(bytes: Int, mean: Double)] = []
+        for colors in [256, 16] {
+            var options = GIFOptions(colors: colors)
+            options.palette = .shared(try GIFPalette.make(from: frames, options: options))
+            try encodeGIF(frames, to: folder + "/\(colors).gif", options: options)
+            let gif = try DecodedGIF(path: folder + "/\(colors).gif")
+            let mean = zip(gif.canvases, frames).map { GIFTests.error($0, $1).mean }.reduce(0, +) / Double(frames.count)
+            let size = try FileManager.default.attributesOfItem(atPath: folder + "/\(colors).gif")[.size] as! Int
+            results.append((size, mean))
+        }
+        #expect(results[1].bytes < results[0].bytes, "\(results)")
+        #expect(results[1].mean > results[0].mean, "\(results)")
+    }
+
+    /// Dithering keeps a gradient's local average (the eye's view) where no dithering
+    /// leaves flat bands: with 8 colours, the mean colour of each 4 × 4 block is nearer
+    /// the source with full dithering, and the file is larger (noise compresses worse).
+    @Test func ditheringTradesBandsForNoise() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = [Synthetic.frame(0)]
+        var blockErrors: [Double] = [], sizes: [Int] = []
+        for level in [0.0, 1.0] {
+            var options = GIFOptions(dithering: level, colors: 8)
+            options.palette = .shared(try GIFPalette.make(from: frames, options: options))
+            try encodeGIF(frames, to: folder + "/d\(level).gif", options: options)
+            let canvas = try DecodedGIF(path: folder + "/d\(level).gif").canvases[0]
+            let source = frames[0]
+            var total = 0.0, blocks = 0
+            for by in stride(from: 0, to: source.height, by: 4) {
+                for bx in stride(from: 0, to: source.width, by: 4) {
+                    var sum = [0, 0, 0], got = [0, 0, 0]
+                    for y in by..<(by + 4) {
+                        for x in bx..<(bx + 4) {
+                            let s = source.rgba(x: x, y: y), o = (y * source.width + x) * 4
+                            sum[0] += Int(s.r); sum[1] += Int(s.g); sum[2] += Int(s.b)
+                            for c in 0..<3 { got[c] += Int(canvas[o + c]) }
+                        }
+                    }
+                    total += (0..<3).map { Double(abs(sum[$0] - got[$0])) / 16 }.reduce(0, +) / 3
+                    blocks += 1
+                }
+            }
+            blockErrors.append(total / Double(blocks))
+            sizes.append(try FileManager.default.attributesOfItem(atPath: folder + "/d\(level).gif")[.size] as! Int)
+        }
+        #expect(blockErrors[1] < blockErrors[0] * 0.7, "block errors without and with dithering: \(blockErrors)")
+        #expect(sizes[1] > sizes[0], "sizes: \(sizes)")
+    }
+
+    /// The builder reads frames one at a time: the same frames in the same order give the
+    /// same palette as building it from all of them at once, and a flat background
+    /// covering most of the frames is an exact entry.
+    @Test func builderMatchesAllAtOnceAndKeepsTheFlatBackground() throws {
+        var frames: [PixelImage] = []
+        for i in 0..<4 {
+            var image = PixelImage(width: 40, height: 30)
+            for y in 0..<30 {
+                for x in 0..<40 {
+                    let onSquare = x >= 4 * i && x < 4 * i + 10 && y >= 10 && y < 20
+                    Synthetic.put(&image, x, y, r: onSquare ? Double(x) / 40 : 0.2, g: onSquare ? 0.9 : 0.4,
+                                  b: onSquare ? Double(y) / 30 : 0.6, a: 1)
+                }
+            }
+            frames.append(image)
+        }
+        let builder = try GIFPaletteBuilder(options: GIFOptions())
+        for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
+        let palette = try builder.palette()
+        #expect(palette == (try GIFPalette.make(from: frames, options: GIFOptions())))
+        let background = frames[0].rgba(x: 0, y: 0)
+        #expect(palette.colors.contains(GIFColor(red: background.r, green: background.g, blue: background.b)))
+    }
+
+    @Test func badColourCountsAreRejected() throws {
+        #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
+            _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))
+        }
+        #expect(throws: EncodeError.invalidOptions(reason: "colors 257 is outside 2…256")) {
+            _ = try GIFPaletteBuilder(options: GIFOptions(colors: 257))
+        }
+        let palette = try GIFPalette.make(from: Synthetic.frames(2), options: GIFOptions(colors: 16))
+        #expect(throws: EncodeError.self) {
+            _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4,
+                              options: GIFOptions(palette: .shared(palette), colors: palette.colors.count))
+        }
+        #expect(throws: EncodeError.invalidOptions(reason: "--colors and --dither apply to .gif only")) {
+            var settings = AnimationSettings(fps: 25)
+            settings.colors = 16
+            try settings.validate(for: .mp4)
+        }
+    }
+}

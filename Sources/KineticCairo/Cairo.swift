@@ -61,6 +61,29 @@ package final class CairoSurface {
         CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(clamping: width), Int32(clamping: height)))
     }
 
+    /// An image surface over `bytes` themselves, not a copy, for `body` to read from (a
+    /// mask or source, never a target); it is finished when `body` returns, so nothing
+    /// reads the bytes after. Rows that do not match Cairo's stride are copied instead.
+    package static func reading(_ format: SurfaceFormat, bytes: [UInt8], width: Int, height: Int, stride: Int,
+                                _ body: (CairoSurface) -> Void) {
+        let w = Int32(clamping: width), h = Int32(clamping: height)
+        guard width > 0, height > 0, stride == Int(cairo_format_stride_for_width(format.cairo, w)),
+              bytes.count >= stride * height else {
+            let s = CairoSurface.image(format, width: width, height: height)
+            s.replaceBytes(bytes, stride: stride)
+            body(s)
+            return
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // Cairo only reads a source's pixels, so lending immutable bytes is safe.
+            let s = CairoSurface(raw: cairo_image_surface_create_for_data(UnsafeMutablePointer(mutating: base), format.cairo,
+                                                                          w, h, Int32(stride)))
+            body(s)
+            cairo_surface_finish(s.raw)
+        }
+    }
+
     /// An ARGB32 image surface holding a copy of `image`'s pixels.
     package static func image(copying image: PixelImage) -> CairoSurface {
         let s = CairoSurface.image(.argb32, width: image.width, height: image.height)

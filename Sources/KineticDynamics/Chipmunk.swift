@@ -324,9 +324,12 @@ final class ChipmunkSpace {
     func setVelocity(_ i: Int, _ v: Point) { cpBodySetVelocity(bodies[i], vect(v)) }
     func setAngularVelocity(_ i: Int, _ w: Double) { cpBodySetAngularVelocity(bodies[i], w) }
     /// The force and torque applied during the next step (Chipmunk clears them after it).
+    /// Each setter wakes the body, walking its contacts, and checks it: a zero that is
+    /// already there (Chipmunk zeroes both after every step) is not set again.
     func setForce(_ i: Int, _ f: Point, torque: Double) {
-        cpBodySetForce(bodies[i], vect(f))
-        cpBodySetTorque(bodies[i], torque)
+        let body = bodies[i]
+        if f != .zero || point(cpBodyGetForce(body)) != .zero { cpBodySetForce(body, vect(f)) }
+        if torque != 0 || cpBodyGetTorque(body) != 0 { cpBodySetTorque(body, torque) }
     }
     /// Sets mass, moment (infinite = no rotation) and whether the body is anchored
     /// (kinematic at rest: it still collides but nothing moves it).

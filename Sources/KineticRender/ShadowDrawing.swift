@@ -37,21 +37,26 @@ extension LayerRenderer {
     /// color, leaving out `covered` (whole device pixels the layer paints over opaquely).
     func paintShadow(_ mask: ShadowMask, shadow: ShadowLook, except covered: DeviceBox? = nil, in ctx: CairoContext) {
         ctx.save()
-        if let covered {
+        let faint = mask.faintFringe(alpha: shadow.color.alpha)
+        if covered != nil || faint != nil {
             // A pixel-aligned even-odd ring is a region clip: Cairo composites its boxes only.
             ctx.matrix = (1, 0, 0, 1, 0, 0)
             ctx.newPath()
-            let x0 = mask.x.rounded(.down) - 1, y0 = mask.y.rounded(.down) - 1
-            let x1 = (mask.x + Double(mask.surface.width) * mask.cell).rounded(.up) + 1
-            let y1 = (mask.y + Double(mask.surface.height) * mask.cell).rounded(.up) + 1
+            let inner = faint ?? (0, 0, mask.width, mask.height)
+            let x0 = (mask.x + Double(inner.x0) * mask.cell).rounded(.down) - 1
+            let y0 = (mask.y + Double(inner.y0) * mask.cell).rounded(.down) - 1
+            let x1 = (mask.x + Double(inner.x1) * mask.cell).rounded(.up) + 1
+            let y1 = (mask.y + Double(inner.y1) * mask.cell).rounded(.up) + 1
             ctx.rectangle(Rect(x0, y0, x1 - x0, y1 - y0))
-            ctx.rectangle(Rect(covered.x0, covered.y0, covered.x1 - covered.x0, covered.y1 - covered.y0))
+            if let covered {
+                ctx.rectangle(Rect(covered.x0, covered.y0, covered.x1 - covered.x0, covered.y1 - covered.y0))
+            }
             ctx.setEvenOddFill(true)
             ctx.clip()
         }
         ctx.matrix = (mask.cell, 0, 0, mask.cell, mask.x, mask.y)
         ctx.setSource(shadow.color)
-        ctx.mask(mask.surface, x: 0, y: 0)
+        mask.withSurface { ctx.mask($0, x: 0, y: 0) }
         ctx.restore()
     }
 
@@ -148,8 +153,10 @@ extension LayerRenderer {
             if let known = shadows.pixels(for: key) {
                 found = ShadowMask(known)
             } else {
-                found = make(whole)
-                shadows.store(ShadowPixels(found), for: key)
+                // Painted from the stored bytes, as every hit will be (the faint fringe left out alike).
+                let pixels = ShadowPixels(make(whole))
+                shadows.store(pixels, for: key)
+                found = ShadowMask(pixels)
             }
         } else {
             found = make(clipped)
@@ -250,17 +257,54 @@ struct ShadowLook {
 /// A blurred silhouette: an alpha image whose top-left corner goes at device (`x`, `y`)
 /// (the shadow's offset included), one pixel `cell` device pixels.
 struct ShadowMask {
-    var surface: CairoSurface
+    /// Drawn for this paint, or the cache's bytes: those are lent to Cairo while painting,
+    /// not copied into a surface of their own (a card grid hits the cache once a card a frame).
+    enum Image {
+        case drawn(CairoSurface)
+        case cached(ShadowPixels)
+    }
+    var image: Image
     var x: Double, y: Double, cell: Double
 
     init(surface: CairoSurface, x: Double, y: Double, cell: Double) {
-        self.surface = surface; self.x = x; self.y = y; self.cell = cell
+        image = .drawn(surface); self.x = x; self.y = y; self.cell = cell
     }
 
     init(_ pixels: ShadowPixels) {
-        surface = CairoSurface.image(.a8, width: pixels.width, height: pixels.height)
-        surface.replaceBytes(pixels.bytes, stride: pixels.stride)
+        image = .cached(pixels)
         x = pixels.x; y = pixels.y; cell = pixels.cell
+    }
+
+    var width: Int {
+        switch image {
+        case .drawn(let s): return s.width
+        case .cached(let p): return p.width
+        }
+    }
+
+    var height: Int {
+        switch image {
+        case .drawn(let s): return s.height
+        case .cached(let p): return p.height
+        }
+    }
+
+    /// The part of a cached image worth compositing under a tint of this alpha: what lies
+    /// outside holds only values the tint turns into at most one level's change (a wide
+    /// blur's faint fringe, a fifth of its ring or more); nil to composite it all.
+    func faintFringe(alpha: Double) -> ShadowPixels.Box? {
+        guard case .cached(let pixels) = image, !pixels.reach.isEmpty, alpha > 0 else { return nil }
+        // Values below t change the target by under α·t levels.
+        let t = min(pixels.reach.count, Int((1 / alpha).rounded(.down)))
+        return t >= 1 ? pixels.reach[t - 1] : nil
+    }
+
+    /// The image as a Cairo surface, valid during `body` only.
+    func withSurface(_ body: (CairoSurface) -> Void) {
+        switch image {
+        case .drawn(let s): body(s)
+        case .cached(let p): CairoSurface.reading(.a8, bytes: p.bytes, width: p.width, height: p.height, stride: p.stride, body)
+        }
     }
 
     /// A silhouette with no ink.
@@ -269,14 +313,46 @@ struct ShadowMask {
 
 /// A blurred silhouette's bytes, as ``ShadowCache`` keeps them between frames.
 struct ShadowPixels: Sendable {
+    typealias Box = (x0: Int, y0: Int, x1: Int, y1: Int)
     var bytes: [UInt8]
     var width: Int, height: Int, stride: Int
     var x: Double, y: Double, cell: Double
+    /// `reach[k]`: the pixels holding a value above k + 1, bounded (empty when none is).
+    var reach: [Box] = []
 
     init(_ mask: ShadowMask) {
-        bytes = mask.surface.bytes()
-        width = mask.surface.width; height = mask.surface.height; stride = mask.surface.stride
+        switch mask.image {
+        case .drawn(let surface):
+            bytes = surface.bytes()
+            width = surface.width; height = surface.height; stride = surface.stride
+            reach = Self.reach(bytes, width: width, height: height, stride: stride)
+        case .cached(let pixels):
+            self = pixels
+        }
         x = mask.x; y = mask.y; cell = mask.cell
+    }
+
+    /// Bounds of the values above 1…8 (whole image when all are empty): one pass, once
+    /// a cache entry.
+    static func reach(_ bytes: [UInt8], width: Int, height: Int, stride: Int) -> [Box] {
+        guard width > 0, height > 0, bytes.count >= stride * height else { return [] }
+        var rowMax = [UInt8](repeating: 0, count: height), columnMax = [UInt8](repeating: 0, count: width)
+        for y in 0..<height {
+            var m: UInt8 = 0
+            for x in 0..<width {
+                let v = bytes[y * stride + x]
+                m = max(m, v)
+                columnMax[x] = max(columnMax[x], v)
+            }
+            rowMax[y] = m
+        }
+        return (1...8).map { k in
+            let above = UInt8(k)
+            guard let y0 = rowMax.firstIndex(where: { $0 > above }), let y1 = rowMax.lastIndex(where: { $0 > above }),
+                  let x0 = columnMax.firstIndex(where: { $0 > above }), let x1 = columnMax.lastIndex(where: { $0 > above })
+            else { return (0, 0, 0, 0) }
+            return (x0, y0, x1 + 1, y1 + 1)
+        }
     }
 }
 

@@ -92,6 +92,43 @@ import Testing
         #expect(e.description.hasPrefix("t.yaml:3:15: layers[0].id: simulation blew up at t = 0.50"))
     }
 
+    /// `validate` runs the frames as render does (`FrameClock.runtimeFailure`): it meets the
+    /// physics failures the render meets, with the same description, so a scene it accepts
+    /// is not refused later (issue 13).
+    @Test func validatesCheckMeetsThePhysicsFailuresOfTheRender() throws {
+        let behaviors = [
+            "- push: {items: [ball], pushDirection: [1e7, 0], begin: 0.5}",                          // a blow-up
+            "- push: {id: p, items: [ball], pushDirection: [1, 0], magnitude: \"= 1e30 * t\"}",       // out of range
+            "- gravity: {items: [ball]}\n    - attachment: {item: ball, kind: pin, attachedToAnchor: [50, 0], offsetFromCenter: [100, 0]}",
+        ]
+        for behavior in behaviors {
+            let scene = try load(head + "    " + behavior + "\n")
+            let met = try #require(failure(scene), "\(behavior)")
+            guard case .simulation(let e)? = FrameClock.runtimeFailure(in: scene, limits: SceneLimits()) else {
+                Issue.record("validate's check met nothing for \(behavior)")
+                continue
+            }
+            #expect(e.description == met.description)
+        }
+        // Nothing to meet: a plain fall.
+        let fall = try load(head + "    - gravity: {items: [ball]}\n")
+        #expect(FrameClock.runtimeFailure(in: fall, limits: SceneLimits()) == nil)
+    }
+
+    /// The scene's size is the physics' bounds when `referenceBounds` is not given: a size
+    /// past the physics' range is refused at `scene.size` when loading (the fuzzer found it
+    /// refused by the animator at run time, with no place), and only when physics runs.
+    @Test func aSceneSizePastThePhysicsRangeIsRefusedAtItsKeyWhenPhysicsRuns() throws {
+        let huge = head.replacingOccurrences(of: "size: [100, 100]", with: "size: [2e7, 100]")
+        #expect(loadProblems(huge + "    - gravity: {items: [ball]}\n").map(\.description) == [
+            "t.yaml:2:15: scene.size: the physics' reference bounds (no dynamics.referenceBounds) must be finite and within ±10000000"])
+        // Given bounds are the physics' own: the size is then only the canvas's.
+        _ = try load(huge.replacingOccurrences(of: "dynamics:\n", with: "dynamics:\n  referenceBounds: [0, 0, 100, 100]\n")
+                     + "    - gravity: {items: [ball]}\n")
+        // No physics, no check.
+        _ = try load("kinetic: 1\nscene: {size: [2e7, 100], duration: 1}\nlayers: [{id: ball, bounds: [0, 0, 1, 1]}]\n")
+    }
+
     // MARK: Values expressions drive out of range (docs/dynamics.md)
 
     /// The kind, time and description of the failure an expression's value causes.

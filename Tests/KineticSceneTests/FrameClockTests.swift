@@ -109,7 +109,7 @@ import KineticLayers
         guard case .particles(let e)? = met else { Issue.record("no particle limit met: \(String(describing: met))"); return }
         #expect(e.together && e.limit == 500 && e.count > 500)
         // …and `validate`'s check reports the same, at the emitter's line in the file.
-        let problem = try #require(FrameClock.limitProblem(in: scene, limits: limits))
+        let problem = try #require(FrameClock.runtimeFailure(in: scene, limits: limits)?.problem(in: scene))
         #expect(problem.message == e.description)
         #expect(problem.keyPath == e.place)
         let lines = Self.twoEmitters.split(separator: "\n", omittingEmptySubsequences: false)
@@ -118,7 +118,7 @@ import KineticLayers
 
         // Within the limit: nothing to report.
         limits.maxParticles = 700
-        #expect(FrameClock.limitProblem(in: scene, limits: limits) == nil)
+        #expect(FrameClock.runtimeFailure(in: scene, limits: limits) == nil)
     }
 
     @Test func anAnimatedReplicatorCountOverTheLimitIsFoundByTheCheck() throws {
@@ -137,7 +137,7 @@ import KineticLayers
         animations:
           - {layer: inner, keyPath: instanceCount, from: 1, to: 1000, duration: 1}
         """, fps: 10, duration: 1, limits: limits)
-        let problem = try #require(FrameClock.limitProblem(in: scene, limits: limits))
+        let problem = try #require(FrameClock.runtimeFailure(in: scene, limits: limits)?.problem(in: scene))
         #expect(problem.keyPath == "layers")
         // Placed by the load's source map: "t.yaml" is no file to read again.
         #expect(problem.location == SourceLocation(file: "t.yaml", line: 4, column: 3), "\(problem)")

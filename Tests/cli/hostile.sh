@@ -327,12 +327,20 @@ check "batch reports a scene's real status and message" bash -c "
     grep -Eq 'particles-together.yaml .*FAILED \(65\)' b2.err && [ \$c != 0 ] && ! grep -q 'SimulationError error' b2.err"
 
 # --- runtime dynamics failures, at their place in the file (issue 13) -------------------
-check "a push that runs away exits 70 at the item's layer" bash -c "
-    '$kinetic' validate '$hostile/push-blows-up.yaml' || exit 1
+check "an expression driving a push out of range: validate and render both exit 65 at its key" bash -c "
+    '$kinetic' validate '$hostile/push-expression-out-of-range.yaml' 2>v.err; v=\$?
+    '$kinetic' render '$hostile/push-expression-out-of-range.yaml' -o push.gif --quiet 2>r.err; r=\$?; cat v.err
+    [ \$v = 65 ] && [ \$r = 65 ] && [ ! -e push.gif ] && cmp r.err v.err &&
+    grep -Eq '^[^ ]*push-expression-out-of-range.yaml:10:74: dynamics.behaviors\[0\].push.magnitude: at t = 0.5 s the expression drives behavior .shove. out of range' v.err"
+# validate runs the frames as render does: it refuses the same scenes with the same line
+# (exit 65 for a blow-up too, which render reports with 70).
+check "a push that runs away exits 70 at the item's layer; validate refuses it alike" bash -c "
+    '$kinetic' validate '$hostile/push-blows-up.yaml' 2>v.err; [ \$? = 65 ] || exit 1
     '$kinetic' render '$hostile/push-blows-up.yaml' -o blow.gif --quiet 2>blow.err; c=\$?; cat blow.err; [ \$c = 70 ] && [ ! -e blow.gif ] &&
-    [ \$(wc -l < blow.err) = 1 ] &&
+    [ \$(wc -l < blow.err) = 1 ] && cmp blow.err v.err &&
     grep -Eq '^[^ ]*push-blows-up.yaml:6:10: layers\[0\]\.id: simulation blew up at t = 0\.50[0-9]* s: item .ball. has a non-finite' blow.err"
-check "an unsolvable pin exits 65 at its behavior" bash -c "
-    '$kinetic' validate '$hostile/attachment-unsolvable.yaml' || exit 1
+check "an unsolvable pin exits 65 at its behavior; validate refuses it alike" bash -c "
+    '$kinetic' validate '$hostile/attachment-unsolvable.yaml' 2>v.err; [ \$? = 65 ] || exit 1
     '$kinetic' render '$hostile/attachment-unsolvable.yaml' -o pin.gif --quiet 2>pin.err; c=\$?; cat pin.err; [ \$c = 65 ] && [ ! -e pin.gif ] &&
+    cmp pin.err v.err &&
     grep -q '^[^ ]*attachment-unsolvable.yaml:10:7: dynamics.behaviors\[1\]: an attach point this far from so small an item cannot be solved' pin.err"

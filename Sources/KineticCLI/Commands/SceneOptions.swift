@@ -101,7 +101,6 @@ enum SceneLoading {
         }
     }
 
-    /// Prints a simulation failure; a blow-up exits 70, a value the physics refuses 65.
     /// Prints a failure met while computing frames and gives its exit status: a blown-up
     /// simulation 70, an output that cannot be written 73, any other scene problem
     /// (too many particles, an impossible joint) 65.

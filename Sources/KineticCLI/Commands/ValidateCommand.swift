@@ -8,11 +8,13 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check scene files without rendering them.",
         discussion: """
         Prints every problem as FILE:LINE:COLUMN: KEY.PATH: message on stderr.
-        The limits met only while frames are computed (live particles of all emitters
-        together, layer instances of animated replicator counts) are checked by running the
-        scene's frames as render does, without drawing them: a scene that validates is not
-        refused by render for them.
-        Exit status: 0 when all scenes are valid, 65 if any has a problem, 66 if a file is missing.
+        What can fail only while frames are computed is checked by running the scene's
+        frames as render does, without drawing them: the physics (a value an expression or
+        a behavior animation drives out of range, an impossible joint, a blow-up), live
+        particles of all emitters together, layer instances of animated replicator counts.
+        A scene that validates is not refused by render.
+        Exit status: 0 when all scenes are valid, 65 if any has a problem (a physics
+        blow-up too, which render reports with 70), 66 if a file is missing.
 
         Example:
           kinetic validate scenes/*.yaml
@@ -28,8 +30,9 @@ struct ValidateCommand: ParsableCommand {
         for path in scenes {
             do {
                 let scene = try SceneLoading.load(path, limits: limitOptions.limits)
-                if let problem = FrameClock.limitProblem(in: scene, limits: limitOptions.limits) {
-                    Terminal.error(problem.description)
+                if let failure = FrameClock.runtimeFailure(in: scene, limits: limitOptions.limits) {
+                    // Printed as render prints it; every failure is a problem of the scene here.
+                    _ = SceneLoading.exit(for: FrameClock.commandError(failure, scene: scene), scene: path)
                     throw ExitStatus.dataError
                 }
             } catch let code as ExitCode {

@@ -105,7 +105,8 @@ public enum SceneLoader {
         var assetPolicy = limits.assets
         assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
-        let settings = m.required("scene").flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
+        let sceneFields = m.required("scene")?.mapping(allowed: sceneKeys)
+        let settings = sceneFields.flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         if let scale = settings?.scale { layerDecoder.deviceScale = scale }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
         var animationDecoder = AnimationDecoder(layers: layerDecoder.ids, assets: layerDecoder, binder: layerDecoder.binder)
@@ -118,6 +119,13 @@ public enum SceneLoader {
         let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
             known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
+        // Without `dynamics.referenceBounds` the physics (which events may start) takes the
+        // scene's size as its bounds: checked here, where it was written, as any physics value.
+        if let size = settings?.size, dynamics?.referenceBounds == nil, dynamics != nil || !events.isEmpty,
+           ![size.width, size.height].allSatisfy(DynamicsDecoder.isWithinPhysicsRange) {
+            sceneFields?["size"]?.report("the physics' reference bounds (no dynamics.referenceBounds) "
+                                         + DynamicsDecoder.physicsRangeMessage)
+        }
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         // The dynamic items: those of the behaviors from the start and those events add.
         let added = events.flatMap(\.actions).flatMap { action -> [DynamicBehavior] in
@@ -145,8 +153,8 @@ public enum SceneLoader {
         return scene
     }
 
-    private static func settings(_ f: Field, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {
-        guard let m = f.mapping(allowed: sceneKeys) else { return nil }
+    private static func settings(_ m: Mapping, decoder: LayerDecoder, limits: SceneLimits) -> SceneSettings? {
+        let f = m.owner
         // Before any color is read.
         let written = m["appearance"].flatMap { $0.choice(Appearance.self) }
         let appearance = limits.appearance ?? written ?? .light

@@ -73,27 +73,25 @@ public final class FrameClock {
         return result
     }
 
-    // MARK: Limits met while frames are computed, checked by `validate`
+    // MARK: Failures met while frames are computed, checked by `validate`
 
-    /// Runs the scene's frames as a render of every frame does, for the limits met only
-    /// while frames are computed (the total particle limit; the layer instances of
-    /// replicator counts that animations, expressions or events change), and returns the
-    /// first one met, located in the scene file; nil when the scene keeps within them.
+    /// Runs the scene's frames as a render of every frame does, without drawing them, and
+    /// returns the first failure the render would meet; nil when there is none. So a
+    /// scene `validate` accepts is not refused by `render` later: the physics (a value an
+    /// expression or a `behavior:` animation drives out of range, an impossible joint, a
+    /// blow-up), the total particle limit, and the layer instances of replicator counts
+    /// that animations, expressions or events change.
     ///
-    /// The same code refuses the frame in `render`: particles are advanced frame by frame
-    /// as there. Only what the limits need is computed: frames are built (with physics
-    /// and events) only when a replicator's count may change; otherwise particles are
-    /// advanced over empty frames, as they read nothing of the tree but its time.
-    public static func limitProblem(in scene: Scene, limits: SceneLimits) -> SceneProblem? {
+    /// The same code fails the frame in `render`. Only what can fail is computed: frames
+    /// are built (with physics and events) when the scene runs physics or a replicator's
+    /// count may change; otherwise particles are advanced over empty frames, as they read
+    /// nothing of the tree but its time.
+    public static func runtimeFailure(in scene: Scene, limits: SceneLimits) -> FrameError? {
         let count = scene.frameCount, fps = scene.settings.fps
-        if mayChangeInstanceCounts(scene) {
+        if Simulation.dynamics(of: scene) != nil || mayChangeInstanceCounts(scene) {
             let clock = FrameClock(scene: scene, limits: limits)
             for i in 0..<count {
-                do { _ = try clock.frame(i) } catch {
-                    // A physics failure is the render's to report (with its time and item).
-                    if case .simulation = error { return nil }
-                    return error.problem(in: scene)
-                }
+                do { _ = try clock.frame(i) } catch { return error }
             }
             return nil
         }
@@ -102,7 +100,7 @@ public final class FrameClock {
         for i in 0..<count {
             let empty = SceneFrame(index: i, time: Double(i) / fps, size: scene.settings.size,
                                    background: scene.settings.background, layers: [])
-            do { _ = try particles.frame(empty) } catch { return FrameError.particles(error).problem(in: scene) }
+            do { _ = try particles.frame(empty) } catch { return .particles(error) }
         }
         return nil
     }

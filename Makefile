@@ -45,9 +45,13 @@ demo: build
 	$(KINETIC) render $(DEMO_SCENE) -o $(OUT)/demo.gif
 	@echo "GIF written to $(OUT)/demo.gif"
 
-## demos: render every scene of the gallery to $(OUT)/NAME.gif (skips up-to-date ones)
+## demos: render every scene of the gallery to $(OUT)/NAME.gif (skips up-to-date ones);
+## fails if a GIF is over the gallery's 3 MB (3,000,000 bytes, issue 17)
 demos: build
 	$(KINETIC) batch scenes -o $(OUT)
+	@big=$$(for s in scenes/*.yaml; do g=$(OUT)/$$(basename $$s .yaml).gif; \
+	  [ $$(stat -c %s $$g) -le 3000000 ] || echo "$$g ($$(stat -c %s $$g) bytes)"; done); \
+	if [ -n "$$big" ]; then echo "over 3 MB: $$big" >&2; exit 1; fi
 
 ## test: every unit test, the CLI checks, the golden frames of every scene, a short fuzz
 ## run, the schema against the scenes, then `kinetic preview` in headless Chromium (with a

@@ -1,3 +1,4 @@
+import Glibc
 import KineticGeometry
 
 /// Turns rendered frames into GIF frames: frame differencing, un-premultiplication and
@@ -205,36 +206,42 @@ public enum GIFFramePreparer {
 
     /// The smallest rectangle containing every pixel where `frame` and `previous` differ,
     /// or nil if they are identical.
+    ///
+    /// Rows are compared with libc's `memcmp` (vectorized): most rows of an animation are
+    /// unchanged, and this scan was 7 % of the gallery's batch CPU as a Swift loop of
+    /// 8-byte loads. Inside the changed rows, only the columns outside the rectangle found
+    /// so far are compared, and pixel by pixel only where they differ.
     static func changedRect(_ frame: PixelImage, _ previous: PixelImage) -> GIFRect? {
-        let rowBytes = frame.width * 4
+        let width = frame.width
         return frame.bytes.withUnsafeBytes { a in
             previous.bytes.withUnsafeBytes { b in
-                func rowDiffers(_ y: Int) -> Bool {
-                    // Eight bytes at a time: most rows of an animation are unchanged.
-                    let p = y * frame.stride, q = y * previous.stride
-                    var i = 0
-                    while i + 8 <= rowBytes {
-                        if a.loadUnaligned(fromByteOffset: p + i, as: UInt64.self)
-                            != b.loadUnaligned(fromByteOffset: q + i, as: UInt64.self) { return true }
-                        i += 8
-                    }
-                    return i < rowBytes && differs(frame.width - 1, y)
+                guard let pa = a.baseAddress, let pb = b.baseAddress, width > 0 else { return nil }
+                func row(_ y: Int) -> (UnsafeRawPointer, UnsafeRawPointer) { (pa + y * frame.stride, pb + y * previous.stride) }
+                /// Whether pixels `x ..< x + count` of row `y` differ anywhere.
+                func differs(_ y: Int, from x: Int, count: Int) -> Bool {
+                    let (p, q) = row(y)
+                    return count > 0 && memcmp(p + x * 4, q + x * 4, count * 4) != 0
                 }
-                func differs(_ x: Int, _ y: Int) -> Bool {
-                    a.loadUnaligned(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
-                        != b.loadUnaligned(fromByteOffset: y * previous.stride + x * 4, as: UInt32.self)
+                func pixelDiffers(_ x: Int, _ y: Int) -> Bool {
+                    let (p, q) = row(y)
+                    return p.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+                        != q.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
                 }
-                guard let top = (0..<frame.height).first(where: rowDiffers),
-                      let bottom = (top..<frame.height).last(where: rowDiffers) else { return nil }
-                var left = frame.width, right = -1
+                guard let top = (0..<frame.height).first(where: { differs($0, from: 0, count: width) }),
+                      let bottom = (top..<frame.height).last(where: { differs($0, from: 0, count: width) })
+                else { return nil }
+                var left = width, right = -1
                 for y in top...bottom {
-                    var x = 0
-                    while x < left, !differs(x, y) { x += 1 }
-                    guard x < frame.width else { continue }  // identical row
-                    left = min(left, x)
-                    var r = frame.width - 1
-                    while r > right, !differs(r, y) { r -= 1 }
-                    right = max(right, r)
+                    if differs(y, from: 0, count: left) {
+                        var x = 0
+                        while !pixelDiffers(x, y) { x += 1 }
+                        left = x
+                    }
+                    if differs(y, from: right + 1, count: width - right - 1) {
+                        var x = width - 1
+                        while !pixelDiffers(x, y) { x -= 1 }
+                        right = x
+                    }
                 }
                 return GIFRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
             }

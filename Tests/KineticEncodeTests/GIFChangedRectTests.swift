@@ -1,0 +1,38 @@
+import Testing
+@testable import KineticEncode
+import KineticGeometry
+
+/// `GIFFramePreparer.changedRect`: the smallest rectangle holding every pixel that differs,
+/// against a pixel-by-pixel search, on frames with padded rows.
+@Suite struct GIFChangedRectTests {
+    /// Every pixel compared, the obvious way.
+    func bruteForce(_ a: PixelImage, _ b: PixelImage) -> GIFRect? {
+        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        for y in 0..<a.height {
+            for x in 0..<a.width where (0..<4).contains(where: { a.bytes[y * a.stride + x * 4 + $0] != b.bytes[y * b.stride + x * 4 + $0] }) {
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        return maxX < 0 ? nil : GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+
+    @Test func findsTheSmallestRectangleOfChangedPixels() {
+        var rng = SystemRandomNumberGenerator()
+        for trial in 0..<300 {
+            let width = Int.random(in: 1...37, using: &rng), height = Int.random(in: 1...23, using: &rng)
+            // Padding past each row differs between the frames and must not count.
+            let strideA = width * 4 + 4 * Int.random(in: 0...3, using: &rng)
+            let strideB = width * 4 + 4 * Int.random(in: 0...3, using: &rng)
+            var a = PixelImage(width: width, height: height, stride: strideA,
+                               bytes: (0..<(strideA * height)).map { _ in UInt8.random(in: 0...3, using: &rng) })
+            var b = PixelImage(width: width, height: height, stride: strideB, bytes: [UInt8](repeating: 0xEE, count: strideB * height))
+            for y in 0..<height { for x in 0..<(width * 4) { b.bytes[y * strideB + x] = a.bytes[y * strideA + x] } }
+            // 0 (identical), 1 or a few changes, each in one byte of a pixel.
+            for _ in 0..<(trial % 5) {
+                let x = Int.random(in: 0..<width, using: &rng), y = Int.random(in: 0..<height, using: &rng)
+                a.bytes[y * strideA + x * 4 + Int.random(in: 0..<4, using: &rng)] &+= 1
+            }
+            #expect(GIFFramePreparer.changedRect(a, b) == bruteForce(a, b), "trial \(trial): \(width)×\(height)")
+        }
+    }
+}

@@ -24,28 +24,35 @@ static inline int kinetic_cpu_has_avx512(void) { return (av_get_cpu_flags() & AV
 // after x264 (and lanczos, spline, bilinear and gauss, bicubic).
 static inline int kinetic_sws_flags(void) { return SWS_AREA | SWS_BITEXACT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT; }
 
-// sws_scale from one packed plane (RGBA or BGR0) into `dst`, the planes of `format`
-// laid out back to back without padding (av_image_fill_arrays, align 1).
-static inline int kinetic_sws_scale_packed(struct SwsContext *c, const uint8_t *src, int stride,
-                                           int width, int height, enum AVPixelFormat format, uint8_t *dst) {
-    uint8_t *planes[4];
-    int lines[4];
-    if (av_image_fill_arrays(planes, lines, dst, format, width, height, 1) < 0) return -1;
+// sws_scale from one packed plane (RGBA or BGR0) straight into `frame`'s own buffers
+// (av_frame_get_buffer), then zeroes what the rows leave: each row's padding past the
+// width and the buffers' tails. av_frame_get_buffer leaves them uninitialized and
+// encoders' SIMD reads them (x264 copies rows rounded up to 16 or 32 bytes), so two
+// encodes of the same frames would differ. Returns the rows converted, or -1.
+static inline int kinetic_sws_scale_into_frame(struct SwsContext *c, const uint8_t *src, int stride, AVFrame *frame) {
     const uint8_t *in[4] = { src, NULL, NULL, NULL };
     const int strides[4] = { stride, 0, 0, 0 };
-    return sws_scale(c, in, strides, 0, height, planes, lines);
-}
-
-// Copies planes laid out as above into a frame's own buffers.
-static inline int kinetic_frame_copy_planes(AVFrame *frame, const uint8_t *src) {
-    uint8_t *planes[4];
-    int lines[4];
-    if (av_image_fill_arrays(planes, lines, src, frame->format, frame->width, frame->height, 1) < 0) return -1;
-    // The rows' padding past the width is uninitialized after av_frame_get_buffer and
-    // av_frame_make_writable, and encoders' SIMD reads it: zero it, or two encodes of the
-    // same frames differ.
-    for (int i = 0; i < AV_NUM_DATA_POINTERS && frame->buf[i]; i++) memset(frame->buf[i]->data, 0, frame->buf[i]->size);
-    av_image_copy(frame->data, frame->linesize, (const uint8_t **)planes, lines, frame->format,
-                  frame->width, frame->height);
-    return 0;
+    int rows = sws_scale(c, in, strides, 0, frame->height, frame->data, frame->linesize);
+    if (rows != frame->height) return rows;
+    int widths[4] = { 0 };
+    if (av_image_fill_linesizes(widths, frame->format, frame->width) < 0) return -1;
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(frame->format);
+    if (!d) return -1;
+    for (int p = 0; p < 4 && frame->data[p]; p++) {
+        int h = (p == 1 || p == 2) ? AV_CEIL_RSHIFT(frame->height, d->log2_chroma_h) : frame->height;
+        int line = frame->linesize[p];
+        if (line < widths[p]) return -1;
+        for (int y = 0; y < h; y++) memset(frame->data[p] + (ptrdiff_t)y * line + widths[p], 0, line - widths[p]);
+        // The rest of the buffer holding this plane past its last row, up to the next
+        // plane in it, if any, or the buffer's end.
+        uint8_t *end = frame->data[p] + (ptrdiff_t)h * line;
+        for (int i = 0; i < AV_NUM_DATA_POINTERS && frame->buf[i]; i++) {
+            uint8_t *start = frame->buf[i]->data, *stop = start + frame->buf[i]->size;
+            if (end < start || end > stop) continue;
+            for (int q = 0; q < 4 && frame->data[q]; q++)
+                if (frame->data[q] >= end && frame->data[q] < stop) stop = frame->data[q];
+            memset(end, 0, stop - end);
+        }
+    }
+    return rows;
 }

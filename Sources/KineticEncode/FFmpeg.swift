@@ -27,14 +27,13 @@ struct FFmpegStreamSettings {
     var muxerOptions: [(String, String)]
 }
 
-/// An open file with one video stream; ``append(_:stride:)`` encodes frames in order,
+/// An open file with one video stream; ``append(_:)`` encodes frames in order,
 /// ``finish()`` flushes the encoder and writes the trailer. Writes to `path` as it goes;
 /// the caller owns the file's atomicity (``AnimationWriter`` passes a temporary path).
 final class FFmpegEncoder {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var stream: UnsafeMutablePointer<AVStream>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var nextPTS: Int64 = 0
     private let path: String
@@ -75,14 +74,11 @@ final class FFmpegEncoder {
         codec.pointee.framerate = AVRational(num: s.rate.num, den: s.rate.den)
         codec.pointee.thread_count = s.threads
         codec.pointee.flags |= kinetic_codec_flag_bitexact()
-        if s.tagsBT709 {
-            codec.pointee.color_primaries = AVCOL_PRI_BT709
-            codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
-            codec.pointee.colorspace = AVCOL_SPC_BT709
-            codec.pointee.color_range = AVCOL_RANGE_MPEG
-        } else {
-            codec.pointee.color_trc = AVCOL_TRC_IEC61966_2_1
-        }
+        let tags = ColourTags(bt709: s.tagsBT709)
+        codec.pointee.color_primaries = tags.primaries
+        codec.pointee.color_trc = tags.transfer
+        codec.pointee.colorspace = tags.matrix
+        codec.pointee.color_range = tags.range
         if format.pointee.oformat.pointee.flags & kinetic_format_globalheader() != 0 {
             codec.pointee.flags |= kinetic_codec_flag_global_header()
         }
@@ -106,27 +102,20 @@ final class FFmpegEncoder {
         av_dict_free(&muxerOptions)
         try check(header, "cannot write the \(s.muxer) header")
 
-        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else { throw .invalidOptions(reason: "out of memory") }
-        self.frame = frame; self.packet = packet
-        frame.pointee.format = pixelFormat.rawValue
-        frame.pointee.width = Int32(s.width)
-        frame.pointee.height = Int32(s.height)
-        frame.pointee.color_primaries = codec.pointee.color_primaries
-        frame.pointee.color_trc = codec.pointee.color_trc
-        frame.pointee.colorspace = codec.pointee.colorspace
-        frame.pointee.color_range = codec.pointee.color_range
-        try check(av_frame_get_buffer(frame, 0), "cannot allocate a frame")
+        guard let packet = av_packet_alloc() else { throw .invalidOptions(reason: "out of memory") }
+        self.packet = packet
     }
 
-    /// Encodes one frame's planes, as ``FFmpegConverter/convert(_:stride:)`` made them.
-    func append(planes: [UInt8]) throws(EncodeError) {
-        guard let codec, let frame else { throw .cannotWrite(path: path, reason: "encoder already finished") }
-        guard planes.count == converter.planesSize else {
-            throw .invalidImage(reason: "\(planes.count) bytes of planes, the stream's frames have \(converter.planesSize)")
+    /// Encodes one frame, as ``FFmpegConverter/convert(_:stride:width:height:)`` made it.
+    /// The encoder takes a reference to its buffers, not a copy.
+    func append(_ video: VideoFrame) throws(EncodeError) {
+        guard let codec else { throw .cannotWrite(path: path, reason: "encoder already finished") }
+        let frame = video.frame
+        guard frame.pointee.width == codec.pointee.width, frame.pointee.height == codec.pointee.height,
+              frame.pointee.format == codec.pointee.pix_fmt.rawValue else {
+            throw .invalidImage(reason: "a \(frame.pointee.width)×\(frame.pointee.height) frame for a " +
+                                "\(codec.pointee.width)×\(codec.pointee.height) stream")
         }
-        try check(av_frame_make_writable(frame), "cannot reuse the frame buffer")
-        let copied = planes.withUnsafeBufferPointer { kinetic_frame_copy_planes(frame, $0.baseAddress) }
-        try check(copied, "cannot copy a frame")
         frame.pointee.pts = nextPTS
         nextPTS += 1
         try check(avcodec_send_frame(codec, frame), "the encoder refused a frame")
@@ -166,7 +155,6 @@ final class FFmpegEncoder {
 
     /// Frees everything; the file, if open, is closed as it is.
     func close() {
-        av_frame_free(&frame)
         av_packet_free(&packet)
         avcodec_free_context(&codec)
         if let format {
@@ -219,13 +207,40 @@ final class FFmpegEncoder {
     }
 }
 
+/// The colour description of a stream and its frames: sRGB's transfer always, and with
+/// `bt709` the BT.709 matrix and primaries at limited range (YUV); else unspecified.
+private struct ColourTags {
+    var primaries = AVCOL_PRI_UNSPECIFIED
+    var transfer = AVCOL_TRC_IEC61966_2_1
+    var matrix = AVCOL_SPC_UNSPECIFIED
+    var range = AVCOL_RANGE_UNSPECIFIED
+
+    init(bt709: Bool) {
+        guard bt709 else { return }
+        primaries = AVCOL_PRI_BT709; matrix = AVCOL_SPC_BT709; range = AVCOL_RANGE_MPEG
+    }
+}
+
+/// One frame in a stream's pixel format, in FFmpeg's reference-counted buffers: made
+/// on a worker thread by ``FFmpegConverter``, handed to the encoder without a copy.
+// @unchecked: the frame is filled before this is shared, then only read (the encoder's
+// thread sets its timestamp, one thread at a time).
+public final class VideoFrame: @unchecked Sendable {
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    fileprivate init(_ frame: UnsafeMutablePointer<AVFrame>) { self.frame = frame }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&owned)
+    }
+}
+
 /// Converts packed RGBA or BGR0 frames to a stream's pixel format with libswscale — on
 /// many threads at once, each conversion with a context of its own from a small pool
 /// (a context is not thread-safe, and making one costs more than a frame's conversion).
 final class FFmpegConverter: @unchecked Sendable {
     let width: Int, height: Int
-    /// Bytes of one converted frame, its planes back to back.
-    let planesSize: Int
     private let input: AVPixelFormat, output: AVPixelFormat
     private let bt709: Bool
     private var idle: [OpaquePointer] = []
@@ -237,9 +252,9 @@ final class FFmpegConverter: @unchecked Sendable {
         guard input != AV_PIX_FMT_NONE, output != AV_PIX_FMT_NONE else {
             throw .invalidOptions(reason: "unknown pixel format \(s.inputFormat) or \(s.pixelFormat)")
         }
-        let size = av_image_get_buffer_size(output, Int32(width), Int32(height), 1)
-        guard size > 0 else { throw .invalidOptions(reason: "cannot lay out a \(width)×\(height) \(s.pixelFormat) frame") }
-        planesSize = Int(size)
+        guard av_image_check_size(UInt32(clamping: width), UInt32(clamping: height), 0, nil) >= 0 else {
+            throw .invalidOptions(reason: "cannot lay out a \(width)×\(height) \(s.pixelFormat) frame")
+        }
         // Made once here so an impossible conversion fails before any frame.
         let first = try makeContext()
         idle.append(first)
@@ -259,8 +274,8 @@ final class FFmpegConverter: @unchecked Sendable {
         return context
     }
 
-    /// The planes of one packed frame (`stride` bytes a row).
-    func convert(_ bytes: [UInt8], stride: Int, width w: Int, height h: Int) throws(EncodeError) -> [UInt8] {
+    /// One packed frame (`stride` bytes a row) in the stream's pixel format.
+    func convert(_ bytes: [UInt8], stride: Int, width w: Int, height h: Int) throws(EncodeError) -> VideoFrame {
         guard w == width, h == height, stride >= w * 4, bytes.count >= stride * h else {
             throw .invalidImage(reason: "a \(w)×\(h) frame for a \(width)×\(height) animation")
         }
@@ -270,15 +285,23 @@ final class FFmpegConverter: @unchecked Sendable {
         let context: OpaquePointer
         if let reused { context = reused } else { context = try makeContext() }
         defer { lock.lock(); idle.append(context); lock.unlock() }
-        var planes = [UInt8](repeating: 0, count: planesSize)
+        guard let frame = av_frame_alloc() else { throw .invalidImage(reason: "out of memory for a video frame") }
+        // Owned from here: freed with `video` on any error below.
+        let video = VideoFrame(frame)
+        frame.pointee.format = output.rawValue
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        let tags = ColourTags(bt709: bt709)
+        frame.pointee.color_primaries = tags.primaries
+        frame.pointee.color_trc = tags.transfer
+        frame.pointee.colorspace = tags.matrix
+        frame.pointee.color_range = tags.range
+        guard av_frame_get_buffer(frame, 0) >= 0 else { throw .invalidImage(reason: "out of memory for a video frame") }
         let rows = bytes.withUnsafeBufferPointer { src in
-            planes.withUnsafeMutableBufferPointer { dst in
-                kinetic_sws_scale_packed(context, src.baseAddress, Int32(stride), Int32(width), Int32(height),
-                                         output, dst.baseAddress)
-            }
+            kinetic_sws_scale_into_frame(context, src.baseAddress, Int32(stride), frame)
         }
         guard rows == Int32(height) else { throw .invalidImage(reason: "swscale converted \(rows) of \(height) rows") }
-        return planes
+        return video
     }
 
     deinit {

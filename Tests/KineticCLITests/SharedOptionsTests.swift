@@ -65,6 +65,35 @@ import Testing
         }
         #expect(out == (0..<jobs * 2).map { 5 * $0 + 10 })
     }
+
+    @Test func workerThreadsAreReusedOnceFinished() {
+        // One job at a time: each finds the thread the last one left waiting (another
+        // test may take that thread in between now and then, never every time).
+        let threads = Mutex<Set<UInt>>([])
+        for _ in 0..<20 {
+            let worker = WorkerThread.start { _ = threads.withLock { $0.insert(UInt(pthread_self())) } }
+            #expect(worker != nil)
+            worker?.join()
+        }
+        #expect(threads.withLock { $0.count } < 20)
+    }
+
+    @Test func busyWorkerThreadsNeverMakeAJobWait() {
+        // Each job waits until all have started: this finishes only if every job gets a
+        // thread of its own at once, waiting or new.
+        let count = 6, started = Counter(), sawAll = Counter()
+        let workers = (0..<count).compactMap { _ in
+            WorkerThread.start {
+                started.add(1)
+                let deadline = Date().addingTimeInterval(10)
+                while started.value < count, Date() < deadline { usleep(1000) }
+                if started.value == count { sawAll.add(1) }
+            }
+        }
+        #expect(workers.count == count)
+        for worker in workers { worker.join() }
+        #expect(sawAll.value == count)
+    }
 }
 
 /// A counter shared by the map's tasks.

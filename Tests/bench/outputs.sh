@@ -12,7 +12,8 @@
 #    lossless or left blank), GIF beside the others.
 # Reports only: exits 0 unless a tool fails. Environment: KINETIC, BENCH_SCENE (the
 # head-to-head scene), BENCH_GALLERY (three scene names), BENCH_OUT (keep the files),
-# BENCH_ONLY=mp4 (part 1 alone: its two rows and ratios, each run shown).
+# BENCH_ONLY=mp4 (part 1 alone: its two rows and ratios, each run shown), BENCH_BEFORE
+# (with BENCH_ONLY=mp4: another kinetic binary, timed in the same runs, for before/after).
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 gallery=${BENCH_GALLERY:-snow tvos-card fireworks-button}
@@ -79,8 +80,11 @@ echo "bench: outputs — $(basename "$scene") at $fps fps" >&2
 frames=$(ls frames | wc -l)
 
 # 1. MP4 head to head (interleaved, fastest of two).
+before=${BENCH_BEFORE:-}
+case "$before" in ""|/*) ;; *) before="$root/$before" ;; esac
 for run in 1 2; do
     timed mp4_$run "$kinetic" render "$scene" -o kinetic.mp4 --quiet --crf 23
+    if [ -n "$before" ]; then timed before_$run "$before" render "$scene" -o before.mp4 --quiet --crf 23; fi
     timed ffx264_$run ffmpeg -v error -y -framerate "$fps" -i frames/frame-%04d.png \
         -c:v libx264 -crf 23 -preset medium -pix_fmt yuv420p ffmpeg.mp4
 done
@@ -89,6 +93,12 @@ C_mp4=$(python3 -c "print(min($C_mp4_1, $C_mp4_2))"); C_ffx264=$(python3 -c "pri
 p_mp4=$(psnr kinetic.mp4 frames "$fps"); p_ffx264=$(psnr ffmpeg.mp4 frames "$fps")
 s_mp4=$(ssim kinetic.mp4 frames "$fps"); s_ffx264=$(ssim ffmpeg.mp4 frames "$fps")
 if [ "${BENCH_ONLY:-}" = mp4 ]; then
+    before_row=
+    if [ -n "$before" ]; then
+        T_before=$(python3 -c "print(min($T_before_1, $T_before_2))"); C_before=$(python3 -c "print(min($C_before_1, $C_before_2))")
+        p_before=$(psnr before.mp4 frames "$fps"); s_before=$(ssim before.mp4 frames "$fps")
+        before_row="| before: $before | $T_before ($T_before_1, $T_before_2) | $C_before ($C_before_1, $C_before_2) | $(kib before.mp4) | $p_before | $s_before |"
+    fi
     cat <<EOF
 
 ### kinetic MP4 — $(basename "$scene"): $frames frames at $fps fps, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)
@@ -97,9 +107,16 @@ if [ "${BENCH_ONLY:-}" = mp4 ]; then
 | --- | ---: | ---: | ---: | ---: | ---: |
 | kinetic render → MP4 | $T_mp4 ($T_mp4_1, $T_mp4_2) | $C_mp4 ($C_mp4_1, $C_mp4_2) | $(kib kinetic.mp4) | $p_mp4 | $s_mp4 |
 | ffmpeg libx264 (encode alone) | $T_ffx264 ($T_ffx264_1, $T_ffx264_2) | $C_ffx264 ($C_ffx264_1, $C_ffx264_2) | $(kib ffmpeg.mp4) | $p_ffx264 | $s_ffx264 |
+$before_row
 
 - kinetic ÷ ffmpeg: wall $(ratio "$T_mp4" "$T_ffx264")×, CPU $(ratio "$C_mp4" "$C_ffx264")×, size $(ratio "$(stat -c %s kinetic.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_mp4 - $p_ffx264:+.3f}')") dB, SSIM $(python3 -c "print(f'{$s_mp4 - $s_ffx264:+.4f}')")
 EOF
+    if [ -n "$before" ]; then
+        cat <<EOF
+- before ÷ ffmpeg: wall $(ratio "$T_before" "$T_ffx264")×, CPU $(ratio "$C_before" "$C_ffx264")×, size $(ratio "$(stat -c %s before.mp4)" "$(stat -c %s ffmpeg.mp4)")×, PSNR $(python3 -c "print(f'{$p_before - $p_ffx264:+.3f}')") dB, SSIM $(python3 -c "print(f'{$s_before - $s_ffx264:+.4f}')")
+- kinetic ÷ before: wall $(ratio "$T_mp4" "$T_before")×, CPU $(ratio "$C_mp4" "$C_before")×
+EOF
+    fi
     exit 0
 fi
 timed mp4x4 "$kinetic" render "$scene" -o kinetic-4x.mp4 --quiet \

@@ -219,11 +219,8 @@ struct DynamicsDecoder {
     /// A direction key written as a plain value, as an expression value of literals.
     private func literalDirectionValue(_ key: String, _ m: Mapping) -> ExpressionBinding.BoundValue? {
         guard let f = m[key] else { return nil }
-        switch key {
-        case "angle": return f.angle.map { .scalar(.literal($0)) }
-        case "magnitude": return f.number.map { .scalar(.literal($0)) }
-        default: return f.point.map { .components(.literal($0.x), .literal($0.y)) }
-        }
+        guard key == "angle" || key == "magnitude" else { return f.pointTerm(.literals).map(ExpressionBinding.BoundValue.init) }
+        return f.term(.literals, angle: key == "angle").map { .scalar($0) }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.

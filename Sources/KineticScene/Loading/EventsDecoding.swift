@@ -280,10 +280,9 @@ struct EventsDecoder {
                 let deferred = dynamics.binder.deferredValue(vf, kind: kind)
                 expression = deferred?.value
                 value = deferred.flatMap { BehaviorValue($0.placeholder) }
-            } else if kind == .point { value = vf.point.map { .point($0) } }
-            else if kind == .bool { value = vf.bool.map { .bool($0) } }
-            else if property == "angle" { value = vf.angle.map { .number($0) } }
-            else { value = vf.number.map { .number($0) } }
+            } else {
+                value = vf.value(kind, isAngle: property == "angle").flatMap(BehaviorValue.init)
+            }
             guard let value else { ok = false; continue }
             do {
                 _ = try behavior.setting(property, to: value)

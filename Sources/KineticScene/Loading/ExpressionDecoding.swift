@@ -60,18 +60,11 @@ final class ExpressionBinder {
         let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         let placeholder: AnimatableValue, value: ExpressionBinding.BoundValue
         switch kind {
-        case .number:
-            guard let t = term(f) else { return nil }
-            (placeholder, value) = (.number(0), .scalar(t))
-        case .point, .size:
-            guard let source = pointSource(f) else { return nil }
-            placeholder = kind == .point ? .point(.zero) : .size(.zero)
-            switch source {
-            case .vector(let e): value = .vector(e)
-            case .components(let x, let y): value = .components(x, y)
-            }
+        case .number, .point, .size:
+            guard let v = Self.numberOrPoint(f, kind) else { return nil }
+            (placeholder, value) = (kind == .number ? .number(0) : kind == .point ? .point(.zero) : .size(.zero), v)
         case .transform:
-            guard let source = f.transformSource(readers) else { return nil }
+            guard let source = f.transformSource(.live) else { return nil }
             (placeholder, value) = (.transform(.identity), .transform(source))
         default:
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
@@ -92,50 +85,38 @@ final class ExpressionBinder {
                 return true
             }
             if case .mapping(let raw) = f.node, raw["cubic"] == nil {
-                guard let primitive = f.pathPrimitive(readers) else { return true }
+                guard let primitive = f.pathPrimitive(.live) else { return true }
                 add(ExpressionBinding(layer: layer, keyPath: .path, value: .rebuilt(.path(primitive)),
                                       label: "\(label).path", seedSalt: salt), f)
                 return true
             }
             guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return true }
             guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return true }
-            let sources = items.map(pointSource)
+            let sources = items.map { $0.pointTerm(.live) }
             guard !sources.contains(where: { $0 == nil }) else { return true }
             add(ExpressionBinding(layer: layer, keyPath: .path, value: .cubic(sources.compactMap { $0 }),
                                   label: "\(label).path", seedSalt: salt), f)
             return true
         }
         if key == "bounds", case .sequence(let s) = f.node, s.count == 4 {
-            guard let r = f.rectTerms(readers) else { return true }
+            guard let r = f.rectTerms(.live) else { return true }
             add(ExpressionBinding(layer: layer, keyPath: .bounds, value: .rebuilt(.rect(r)), label: "\(label).bounds",
                                   seedSalt: salt), f)
             return true
         }
         if key == "locations" {
             guard let items = f.elements else { return true }
-            let terms = items.map(term)
+            let terms = items.map { $0.term(.live) }
             guard !terms.contains(where: { $0 == nil }) else { return true }
             add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms.compactMap { $0 })),
                                   label: "\(label).locations", seedSalt: salt), f)
             return true
         }
-        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key] {
-            switch kp.valueKind {
-            case .number:
-                guard let t = term(f) else { return true }
-                add(ExpressionBinding(layer: layer, keyPath: kp, value: .scalar(t), label: "\(label).\(key)", seedSalt: salt), f)
-                return true
-            case .point, .size:
-                guard let source = pointSource(f) else { return true }
-                let value: ExpressionBinding.BoundValue = switch source {
-                case .vector(let e): .vector(e)
-                case .components(let x, let y): .components(x, y)
-                }
+        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key], [.number, .point, .size].contains(kp.valueKind) {
+            if let value = Self.numberOrPoint(f, kp.valueKind) {
                 add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
-                return true
-            default:
-                break
             }
+            return true
         }
         f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
         return true
@@ -143,65 +124,32 @@ final class ExpressionBinder {
 
     private func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
 
+    /// A number, or a point or size (`kind`), with its expressions kept for the runtime.
+    private static func numberOrPoint(_ f: Field, _ kind: AnimatableValue.Kind) -> ExpressionBinding.BoundValue? {
+        kind == .number ? f.term(.live).map { .scalar($0) } : f.pointTerm(.live).map(ExpressionBinding.BoundValue.init)
+    }
+
     /// Records the bindings of a `frame: [x, y, w, h]` written with expressions: the
     /// position it gives with the layer's anchor point (as written: a frame is converted
     /// with the anchor point of the moment, as CALayer converts it) and the bounds' size.
     func bindFrame(_ f: Field, anchor: Point, layer: LayerAddress, label: String) {
-        guard let r = f.rectTerms(readers) else { return }
+        guard let r = f.rectTerms(.live) else { return }
         add(ExpressionBinding(layer: layer, keyPath: .position, value: .rebuilt(.framePosition(r, anchor: anchor)),
                               label: "\(label).position", seedSalt: UInt64(pending.count + 1)), f)
         add(ExpressionBinding(layer: layer, keyPath: .boundsSize, value: .components(r.width, r.height),
                               label: "\(label).bounds", seedSalt: UInt64(pending.count + 1)), f)
     }
 
-    /// The binder's readers: numbers and points as literals or expressions.
-    private var readers: NumberReaders {
-        NumberReaders(number: { [unowned self] in term($0) }, angle: { [unowned self] in angleTerm($0) },
-                      point: { [unowned self] in pointSource($0) })
-    }
-
     /// Records the binding of a whole transform (`key`: `transform`, `sublayerTransform` or
     /// `instanceTransform`) written in `f` with live components.
     func bindTransform(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
-        guard let source = f.transformSource(readers) else { return }
+        guard let source = f.transformSource(.live) else { return }
         add(ExpressionBinding(layer: layer, keyPath: keyPath, value: .transform(source), label: "\(label).\(key)",
                               seedSalt: UInt64(pending.count + 1)), f)
     }
 
-    /// An angle written in the file (`45deg` or radians) or as an expression (radians).
-    private func angleTerm(_ f: Field) -> ExpressionBinding.Term? {
-        if case .scalar(let s) = f.node, Self.isExpressionText(s.string) { return parse(f, s).map { .expression($0) } }
-        return f.angle.map { .literal($0) }
-    }
-
-    /// A number written in the file or as an expression.
-    private func term(_ f: Field) -> ExpressionBinding.Term? {
-        guard case .scalar(let s) = f.node else { return f.number.map { .literal($0) } }
-        guard Self.isExpressionText(s.string) else { return f.number.map { .literal($0) } }
-        return parse(f, s).map { .expression($0) }
-    }
-
-    /// A point: one vector expression (`"@ball"`, `"= [t, 2]"`) or `[x, y]` with terms.
-    private func pointSource(_ f: Field) -> ExpressionBinding.PointSource? {
-        if case .scalar(let s) = f.node {
-            guard Self.isExpressionText(s.string) else {
-                f.report("expected a point [x, y], an expression or a reference")
-                return nil
-            }
-            return parse(f, s).map { .vector($0) }
-        }
-        guard let items = f.elements else { return nil }
-        guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
-        // Both components are read before giving up, so both report their problems.
-        let x = term(items[0]), y = term(items[1])
-        guard let x, let y else { return nil }
-        return .components(x, y)
-    }
-
     /// Parses `= …` or `@…`, reporting a syntax error at its character.
-    private func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? { Self.parse(f, s) }
-
-    private static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
+    static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
         let text = s.string
         let lead = text.prefix { $0.isWhitespace }.count
         do {
@@ -317,30 +265,13 @@ final class ExpressionBinder {
     /// but `whyConstant`". Nil when it is not such a value (reported).
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        func number(_ f: Field) -> Double? {
-            guard case .scalar(let s) = f.node, isExpressionText(s.string) else { return f.number }
-            guard let v = constant(f, s, parameter: parameter, whyConstant: whyConstant()) else { return nil }
-            guard let n = v.scalar else { f.report("expected a number, but the expression gives a point"); return nil }
-            return n
-        }
+        let use = NumberUse.constants(because: whyConstant())
         switch kind {
         case .number:
-            return number(f).map { .number($0) }
+            return f.term(use, parameter: parameter).map { .number($0.value) }
         case .point, .size:
-            let p: Point
-            if case .scalar(let s) = f.node {
-                guard isExpressionText(s.string) else { f.report("expected a point [x, y], an expression or a reference"); return nil }
-                guard let v = constant(f, s, parameter: parameter, whyConstant: whyConstant()) else { return nil }
-                guard let vector = v.vector else { f.report("expected a point, but the expression gives a number"); return nil }
-                p = vector
-            } else {
-                guard let items = f.elements else { return nil }
-                guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
-                let x = number(items[0]), y = number(items[1])
-                guard let x, let y else { return nil }
-                p = Point(x, y)
-            }
-            return kind == .size ? .size(Size(p.x, p.y)) : .point(p)
+            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter) else { return nil }
+            return kind == .size ? .size(Size(x.value, y.value)) : .point(Point(x.value, y.value))
         default:
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil
@@ -349,7 +280,7 @@ final class ExpressionBinder {
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value
     /// that changes, a result that is not finite).
-    private static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
+    static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
                                  whyConstant: String) -> SceneExpression.Value? {
         guard let e = parse(f, s) else { return nil }
         if let what = liveness(e) {

@@ -345,10 +345,7 @@ struct LayerDecoder {
             }
         }
         if let f = m["begin"], let v = f.number { layer.timing.begin = v }
-        if let f = m["speed"], let v = f.number {
-            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { layer.timing.speed = v }
-        }
-        if let f = m["timeOffset"], let v = f.number { layer.timing.timeOffset = v }
+        m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
         if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
         if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }

@@ -575,8 +575,8 @@ struct AnimationDecoder {
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath) -> (value: AnimatableValue, expression: ExpressionValue?)? {
         // An image asset's name may start like an expression; a transform's expressions
         // are in its components.
-        let hasExpression = keyPath.valueKind == .transform ? ExpressionBinder.containsExpressionText(f)
-            : ExpressionBinder.containsExpression(f)
+        let hasExpression = keyPath.valueKind == .transform ? ExpressionText.containsExpressionText(f)
+            : ExpressionText.containsExpression(f)
         guard keyPath.valueKind != .image, hasExpression else {
             return value(f, for: keyPath).map { ($0, nil) }
         }

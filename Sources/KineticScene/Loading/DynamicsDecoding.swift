@@ -101,7 +101,7 @@ struct DynamicsDecoder {
         // for the required ones), and set at every step.
         var written: [(key: String, field: Field)] = []
         for key in m.order {
-            guard let vf = m[key], ExpressionBinder.containsExpression(vf) else { continue }
+            guard let vf = m[key], ExpressionText.containsExpression(vf) else { continue }
             written.append((key, vf))
             let origin = vf.folding(.items([vf.folding(.number(0)), vf.folding(.number(0))]))
             m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])

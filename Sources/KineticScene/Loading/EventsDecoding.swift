@@ -275,7 +275,7 @@ struct EventsDecoder {
                 : Self.boolProperties.contains(property) ? .bool : .number
             var expression: ExpressionValue?
             let value: BehaviorValue?
-            if ExpressionBinder.containsExpression(vf) {
+            if ExpressionText.containsExpression(vf) {
                 // Evaluated when the action runs; the placeholder checks the property's kind now.
                 let deferred = dynamics.binder.deferredValue(vf, kind: kind)
                 expression = deferred?.value

@@ -109,7 +109,7 @@ extension Field {
             }
             let kind = state.kind(of: p.name) ?? .number
             let value: AnimatableValue?
-            if ExpressionBinder.containsExpression(pf) {
+            if ExpressionText.containsExpression(pf) {
                 if let live {
                     // A placeholder until the binding runs on the first frame.
                     value = live(pf, p, kind) ? Self.placeholder(kind) : nil

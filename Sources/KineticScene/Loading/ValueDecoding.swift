@@ -397,10 +397,10 @@ extension Field {
     /// expression: the one reader of a number, whatever `use` makes of an expression.
     /// `parameter` names the value when a constant one is not (the key by default).
     func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
-        guard folded == nil, case .scalar(let s) = node, ExpressionBinder.isExpressionText(s.string), use != .literals else {
+        guard folded == nil, case .scalar(let s) = node, ExpressionText.isExpressionText(s.string), use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
-        guard case .constants(let reason) = use else { return ExpressionBinder.parse(self, s).map { .expression($0) } }
+        guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
         guard let v = ExpressionBinder.constant(self, s, parameter: parameter ?? lastKey, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
         return .literal(n)
@@ -411,19 +411,19 @@ extension Field {
     func pointTerm(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.PointSource? {
         let parameter = parameter ?? lastKey
         if use != .literals, folded == nil, case .scalar(let s) = node {
-            guard ExpressionBinder.isExpressionText(s.string) else {
+            guard ExpressionText.isExpressionText(s.string) else {
                 guard use == .live else { return point.map { .components(.literal($0.x), .literal($0.y)) } }
                 report("expected a point [x, y], an expression or a reference")
                 return nil
             }
-            guard case .constants(let reason) = use else { return ExpressionBinder.parse(self, s).map { .vector($0) } }
+            guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0) } }
             guard let v = ExpressionBinder.constant(self, s, parameter: parameter, whyConstant: reason) else { return nil }
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
             return .components(.literal(p.x), .literal(p.y))
         }
         // A mapping is no point: the literal reader says so, but where a live one
         // (`{cubic: …}`) was looked for.
-        guard isList || (use != .literals && ExpressionBinder.containsExpression(self)) || use == .live else {
+        guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
             return point.map { .components(.literal($0.x), .literal($0.y)) }
         }
         guard let items = elements else { return nil }

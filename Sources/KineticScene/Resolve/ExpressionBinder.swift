@@ -3,10 +3,10 @@ import KineticGeometry
 import KineticLayers
 import Yams
 
-/// Turns expression values (`"= …"`, `"@id …"`) into bindings of layer keys while the
-/// layers are read, and into values evaluated later (animation values, behavior
-/// properties) while the rest is read; then checks every reference and orders the
-/// bindings by dependency. A class because every reader of the file records into it, as
+/// The resolve pass of expression values (`ExpressionText` parses them): turns them into
+/// bindings of layer keys while the layers are read, constants into the values they
+/// stand for, and the rest into values evaluated later (animation values, behavior
+/// properties); then checks every reference and orders the bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
 final class ExpressionBinder {
     private var pending: [(binding: ExpressionBinding, field: Field)] = []
@@ -33,23 +33,6 @@ final class ExpressionBinder {
     /// Point and size keys that may hold expressions (whole, or per component); a
     /// two-number `bounds` drives `bounds.size`.
     static let pointKeys = boundKeys([.point, .size]).merging(["bounds": .boundsSize]) { a, _ in a }
-
-    /// Whether a value is, or contains, an expression or reference.
-    static func containsExpression(_ f: Field) -> Bool {
-        // A folded value's expressions were taken when it was folded.
-        guard f.folded == nil else { return false }
-        switch f.node {
-        case .scalar(let s): return isExpressionText(s.string)
-        case .sequence(let seq): return seq.contains { n in n.scalar.map { isExpressionText($0.string) } ?? false }
-        case .mapping(let m): return m["cubic"] != nil
-        case .alias: return false
-        }
-    }
-
-    static func isExpressionText(_ text: String) -> Bool {
-        let t = text.drop { $0.isWhitespace }
-        return t.hasPrefix("=") || t.hasPrefix("@")
-    }
 
     /// A value of `kind` written with expressions, evaluated once by the runtime (when an
     /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
@@ -148,57 +131,6 @@ final class ExpressionBinder {
                               seedSalt: UInt64(pending.count + 1)), f)
     }
 
-    /// Parses `= …` or `@…`, reporting a syntax error at its character.
-    static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
-        let text = s.string
-        let lead = text.prefix { $0.isWhitespace }.count
-        do {
-            var e = try expression(text)
-            // Its place in the file: the call site of its random() calls.
-            if let mark = s.mark { e.site = UInt64(truncatingIfNeeded: mark.line) << 32 | UInt64(truncatingIfNeeded: mark.column) }
-            return e
-        } catch {
-            let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
-            // A contact's items are named in a `do:` list's keys; expressions read layers by id.
-            let contactItem = ["$item", "$other"].first { text.contains($0) }
-            let message = contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not inside an "
-                + "expression: expressions read layers by id" } ?? error.message
-            Self.report(message, offset: offset, in: f, scalar: s)
-            return nil
-        }
-    }
-
-    /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
-    private static func expression(_ text: String) throws(ExpressionError) -> SceneExpression {
-        let lead = text.prefix { $0.isWhitespace }.count
-        return text.dropFirst(lead).hasPrefix("@") ? try SceneExpression.parsePointShorthand(text)
-            : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
-    }
-
-    /// What makes an expression's value change while the scene runs (`reads 'ball.position'`,
-    /// `uses random()`, `changes with t or frame`); nil when it is constant.
-    private static func liveness(_ e: SceneExpression) -> String? {
-        if let ref = e.references.first { return "reads '\(ref)'" }
-        return e.usesRandom ? "uses random()" : e.usesTime ? "changes with t or frame" : nil
-    }
-
-    /// What makes the first live expression of a value change (see `liveness`); nil when
-    /// every expression in it is constant. One that does not parse counts as constant: its
-    /// error is reported where it is evaluated.
-    static func liveness(of f: Field) -> String? {
-        guard f.folded == nil else { return nil }
-        for s in scalars(of: f.node) where isExpressionText(s.string) {
-            if let e = try? expression(s.string), let what = liveness(e) { return what }
-        }
-        return nil
-    }
-
-    /// Whether a value holds an expression or reference anywhere (in a transform's
-    /// components, a point's, a matrix's entries).
-    static func containsExpressionText(_ f: Field) -> Bool {
-        f.folded == nil && scalars(of: f.node).contains { isExpressionText($0.string) }
-    }
-
     /// A value read by a static reader (the number and point keys of emitters, emitter
     /// cells, replicators, transform components) written with expressions. A live one —
     /// reading `t`, `frame`, `random()` or a reference — is bound to `keyPath`, or, when the
@@ -208,7 +140,7 @@ final class ExpressionBinder {
     /// (reported).
     func take(_ f: Field, key: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?, layer: LayerAddress,
               label: String, unbindable: @autoclosure () -> String) -> Field? {
-        if let what = Self.liveness(of: f) {
+        if let what = ExpressionText.liveness(of: f) {
             if let keyPath {
                 _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
             } else {
@@ -226,13 +158,13 @@ final class ExpressionBinder {
     /// number, point or size (`kind`), or, for a list (`[x, y, w, h]`, `locations`), each
     /// entry a number. Nil when an expression is live, or reported.
     static func foldedConstant(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> Field? {
-        guard liveness(of: f) == nil else { return nil }
+        guard ExpressionText.liveness(of: f) == nil else { return nil }
         let why = "this expression is constant"
         if case .sequence(let seq) = f.node, seq.count != 2 || kind == .numbers {
             var items: [Field] = []
             for (i, item) in seq.enumerated() {
                 let ef = f.element(item, index: i)
-                guard isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
+                guard ExpressionText.isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
                 guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
                       let folded = folded(v, for: ef) else { return nil }
                 items.append(folded)
@@ -282,8 +214,8 @@ final class ExpressionBinder {
     /// that changes, a result that is not finite).
     static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
                                  whyConstant: String) -> SceneExpression.Value? {
-        guard let e = parse(f, s) else { return nil }
-        if let what = liveness(e) {
+        guard let e = ExpressionText.parse(f, s) else { return nil }
+        if let what = ExpressionText.liveness(e) {
             f.report("'\(parameter)' \(what), but \(whyConstant)")
             return nil
         }
@@ -291,17 +223,13 @@ final class ExpressionBinder {
             _ = try e.resultKind { _ in nil }
         } catch {
             let lead = s.string.prefix { $0.isWhitespace }.count
-            report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
+            ExpressionText.report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
             return nil
         }
         let context = SceneExpression.EvaluationContext(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) }
         let value = e.evaluate(context)
         guard value.isFinite else { f.report("the expression's value is not finite"); return nil }
         return value
-    }
-
-    static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
-        f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
     }
 
     /// Reports, and drops, the bindings of what the simulation owns on the layers
@@ -322,14 +250,5 @@ final class ExpressionBinder {
     /// layers, every result kind, the bindings in dependency order (`ExpressionResolver`).
     func finish(layers: [String: LayerEntry], behaviorIDs: Set<String> = []) -> [ExpressionBinding] {
         ExpressionResolver(layers: layers, behaviorIDs: behaviorIDs).resolve(pending, deferred: deferred)
-    }
-
-    static func scalars(of node: Node) -> [Node.Scalar] {
-        switch node {
-        case .scalar(let s): [s]
-        case .sequence(let seq): seq.flatMap { scalars(of: $0) }
-        case .mapping(let m): m.values.flatMap { scalars(of: $0) }
-        case .alias: []
-        }
     }
 }

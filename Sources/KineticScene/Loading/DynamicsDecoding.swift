@@ -292,16 +292,8 @@ struct DynamicsDecoder {
     private func collision(_ m: Mapping) -> CollisionBehavior? {
         let items = items(m)
         var c = CollisionBehavior(items: items ?? [])
-        if let mf = m["collisionMode"], let name = mf.string {
-            switch name {
-            case "items": c.collisionMode = .items
-            case "boundaries": c.collisionMode = .boundaries
-            case "everything": c.collisionMode = .everything
-            default:
-                mf.report("'\(name)' is not one of items, boundaries, everything"
-                          + NameSuggestion.hint(for: name, in: ["items", "boundaries", "everything"]))
-            }
-        }
+        let modes: [(String, CollisionMode)] = [("items", .items), ("boundaries", .boundaries), ("everything", .everything)]
+        if let v = m["collisionMode"]?.choice(modes) { c.collisionMode = v }
         if let v = m["translatesReferenceBoundsIntoBoundary"]?.bool { c.translatesReferenceBoundsIntoBoundary = v }
         if let v = m["insets"]?.numbers(count: 4) { c.insets = EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3]) }
         if let list = m["boundaries"]?.elements {
@@ -351,15 +343,9 @@ struct DynamicsDecoder {
         guard let items else { return nil }
         var p = PushBehavior(items: items)
         guard direct(&p, m, key: "pushDirection") else { return nil }
-        if let mf = m["mode"], let name = mf.string {
-            switch name {
-            case "continuous": p.mode = .continuous
-            case "instantaneous": p.mode = .instantaneous
-            default:
-                mf.report("'\(name)' is not one of continuous, instantaneous"
-                          + NameSuggestion.hint(for: name, in: ["continuous", "instantaneous"]))
-                return nil
-            }
+        if let mf = m["mode"], mf.string != nil {
+            guard let v = mf.choice([("continuous", PushBehavior.Mode.continuous), ("instantaneous", .instantaneous)]) else { return nil }
+            p.mode = v
         }
         if let v = m["active"]?.bool { p.active = v }
         if let v = m["targetOffsetFromCenter"]?.point { p.targetOffsetFromCenter = v }
@@ -369,12 +355,8 @@ struct DynamicsDecoder {
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
         guard let itemField = m.required("item"), let item = itemID(itemField) else { return nil }
         var kindName = "distance"
-        if let kf = m["kind"], let name = kf.string {
-            let kinds = ["distance", "sliding", "fixed", "pin", "limit"]
-            guard kinds.contains(name) else {
-                kf.report("'\(name)' is not one of \(kinds.joined(separator: ", "))" + NameSuggestion.hint(for: name, in: kinds))
-                return nil
-            }
+        if let kf = m["kind"], kf.string != nil {
+            guard let name = kf.choice(["distance", "sliding", "fixed", "pin", "limit"].map { ($0, $0) }) else { return nil }
             kindName = name
         }
         // The other end: another item, or an anchor point (three spellings, one meaning).

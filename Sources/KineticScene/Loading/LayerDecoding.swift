@@ -92,23 +92,8 @@ struct LayerDecoder {
             (m, liveFrame) = takeBoundExpressions(m, address: LayerAddress(address), label: id ?? place)
             m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
         }
-        readCommon(m, into: &layer, address: address)
-        readValues(m, into: &layer)
-        if let f = liveFrame, let address {
-            // Converted with the anchor point as written (a live one is not followed), as
-            // CALayer converts a frame with the anchor point of the moment.
-            binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: id ?? place)
-        }
-        switch type {
-        case .shape: readShape(m, into: &layer, address: address)
-        case .gradient: readGradient(m, into: &layer)
-        case .text: readText(m, into: &layer)
-        case .replicator: readReplicator(m, into: &layer)
-        case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: id ?? place)
-        case .image:
-            if m["contents"] == nil { field.report("an image layer needs 'contents'") }
-        case .layer, .transformLayer: break
-        }
+        read(m, into: &layer, address: address, label: id ?? place, liveFrame: liveFrame)
+        if type == .image, m["contents"] == nil { field.report("an image layer needs 'contents'") }
         if let id, let address {
             if let existing = ids[id] {
                 m["id"]?.report("duplicate id '\(id)' (first used at line \(existing.field.mark?.line ?? 0))")
@@ -137,17 +122,28 @@ struct LayerDecoder {
     mutating func layer(type: LayerType, setting key: String, to value: Field) -> Layer? {
         var layer = Layer(place: value.keyPath, type: type)
         let m = Mapping(owner: value, fields: [key: value], order: [key])
-        readCommon(m, into: &layer, address: nil)
+        read(m, into: &layer, address: nil, label: value.keyPath)
+        return layer
+    }
+
+    /// Reads `m` into `layer`: the common keys, then its type's own. A live `frame` is
+    /// bound once the anchor point is read.
+    private mutating func read(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String, liveFrame: Field? = nil) {
+        readCommon(m, into: &layer, address: address)
+        if let f = liveFrame, let address {
+            // Converted with the anchor point as written (a live one is not followed), as
+            // CALayer converts a frame with the anchor point of the moment.
+            binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
+        }
         readValues(m, into: &layer)
-        switch type {
-        case .shape: readShape(m, into: &layer, address: nil)
+        switch layer.type {
+        case .shape: readShape(m, into: &layer, address: address)
         case .gradient: readGradient(m, into: &layer)
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
-        case .emitter: readEmitter(m, into: &layer, address: nil, label: value.keyPath)
+        case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: label)
         case .layer, .image, .transformLayer: break
         }
-        return layer
     }
 
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?) {

@@ -34,7 +34,7 @@ extension Field {
         switch node {
         case .scalar(let s):
             let text = s.string
-            if text.trimmingCharacters(in: .whitespaces).hasPrefix("@") || text.trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+            if ExpressionText.isExpressionText(text) {
                 report("not yet supported: paths from references (section 4 of the scene format)")
                 return nil
             }

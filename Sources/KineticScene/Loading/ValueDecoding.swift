@@ -7,11 +7,7 @@ import Yams
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
     /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool {
-        guard folded == nil, case .scalar(let s) = node else { return false }
-        let t = s.string.trimmingCharacters(in: .whitespaces)
-        return t.hasPrefix("=") || t.hasPrefix("@")
-    }
+    private var isExpression: Bool { folded == nil && node.scalar.map { ExpressionText.isExpressionText($0.string) } == true }
 
     private func rejectExpression() -> Bool {
         if isExpression {
@@ -163,9 +159,14 @@ extension Field {
 
     /// One of an enum's raw values, with a suggestion when misspelled.
     func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> E? where E.RawValue == String {
+        choice(E.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// The value of one of `options` by its name, with a suggestion when misspelled.
+    func choice<T>(_ options: [(String, T)]) -> T? {
         guard let text = scalarText else { return nil }
-        if let v = E(rawValue: text) { return v }
-        let names = E.allCases.map(\.rawValue)
+        if let option = options.first(where: { $0.0 == text }) { return option.1 }
+        let names = options.map(\.0)
         report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
         return nil
     }

@@ -575,8 +575,8 @@ struct AnimationDecoder {
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath) -> (value: AnimatableValue, expression: ExpressionValue?)? {
         // An image asset's name may start like an expression; a transform's expressions
         // are in its components.
-        let hasExpression = keyPath.valueKind == .transform ? ExpressionBinder.containsExpressionText(f)
-            : ExpressionBinder.containsExpression(f)
+        let hasExpression = keyPath.valueKind == .transform ? ExpressionText.containsExpressionText(f)
+            : ExpressionText.containsExpression(f)
         guard keyPath.valueKind != .image, hasExpression else {
             return value(f, for: keyPath).map { ($0, nil) }
         }
@@ -594,10 +594,7 @@ struct AnimationDecoder {
     /// `timeOffset` and `repeatDuration` (not with `repeatCount`: Apple leaves setting both
     /// undefined).
     private func readMediaTiming(_ m: Mapping, into timing: inout AnimationTiming) {
-        if let f = m["speed"], let v = f.number {
-            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { timing.speed = v }
-        }
-        if let f = m["timeOffset"], let v = f.number { timing.timeOffset = v }
+        m.readSpeed(into: &timing.speed, timeOffset: &timing.timeOffset)
         if let f = m["repeatDuration"], let v = f.nonNegativeNumber(orInfinity: "forever") {
             if m["repeatCount"] != nil {
                 f.report("give 'repeatCount' or 'repeatDuration', not both (Core Animation leaves both undefined)")

@@ -101,7 +101,7 @@ struct DynamicsDecoder {
         // for the required ones), and set at every step.
         var written: [(key: String, field: Field)] = []
         for key in m.order {
-            guard let vf = m[key], ExpressionBinder.containsExpression(vf) else { continue }
+            guard let vf = m[key], ExpressionText.containsExpression(vf) else { continue }
             written.append((key, vf))
             let origin = vf.folding(.items([vf.folding(.number(0)), vf.folding(.number(0))]))
             m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
@@ -219,11 +219,8 @@ struct DynamicsDecoder {
     /// A direction key written as a plain value, as an expression value of literals.
     private func literalDirectionValue(_ key: String, _ m: Mapping) -> ExpressionBinding.BoundValue? {
         guard let f = m[key] else { return nil }
-        switch key {
-        case "angle": return f.angle.map { .scalar(.literal($0)) }
-        case "magnitude": return f.number.map { .scalar(.literal($0)) }
-        default: return f.point.map { .components(.literal($0.x), .literal($0.y)) }
-        }
+        guard key == "angle" || key == "magnitude" else { return f.pointTerm(.literals).map(ExpressionBinding.BoundValue.init) }
+        return f.term(.literals, angle: key == "angle").map { .scalar($0) }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.
@@ -295,16 +292,8 @@ struct DynamicsDecoder {
     private func collision(_ m: Mapping) -> CollisionBehavior? {
         let items = items(m)
         var c = CollisionBehavior(items: items ?? [])
-        if let mf = m["collisionMode"], let name = mf.string {
-            switch name {
-            case "items": c.collisionMode = .items
-            case "boundaries": c.collisionMode = .boundaries
-            case "everything": c.collisionMode = .everything
-            default:
-                mf.report("'\(name)' is not one of items, boundaries, everything"
-                          + NameSuggestion.hint(for: name, in: ["items", "boundaries", "everything"]))
-            }
-        }
+        let modes: [(String, CollisionMode)] = [("items", .items), ("boundaries", .boundaries), ("everything", .everything)]
+        if let v = m["collisionMode"]?.choice(modes) { c.collisionMode = v }
         if let v = m["translatesReferenceBoundsIntoBoundary"]?.bool { c.translatesReferenceBoundsIntoBoundary = v }
         if let v = m["insets"]?.numbers(count: 4) { c.insets = EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3]) }
         if let list = m["boundaries"]?.elements {
@@ -354,15 +343,9 @@ struct DynamicsDecoder {
         guard let items else { return nil }
         var p = PushBehavior(items: items)
         guard direct(&p, m, key: "pushDirection") else { return nil }
-        if let mf = m["mode"], let name = mf.string {
-            switch name {
-            case "continuous": p.mode = .continuous
-            case "instantaneous": p.mode = .instantaneous
-            default:
-                mf.report("'\(name)' is not one of continuous, instantaneous"
-                          + NameSuggestion.hint(for: name, in: ["continuous", "instantaneous"]))
-                return nil
-            }
+        if let mf = m["mode"], mf.string != nil {
+            guard let v = mf.choice([("continuous", PushBehavior.Mode.continuous), ("instantaneous", .instantaneous)]) else { return nil }
+            p.mode = v
         }
         if let v = m["active"]?.bool { p.active = v }
         if let v = m["targetOffsetFromCenter"]?.point { p.targetOffsetFromCenter = v }
@@ -372,12 +355,8 @@ struct DynamicsDecoder {
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
         guard let itemField = m.required("item"), let item = itemID(itemField) else { return nil }
         var kindName = "distance"
-        if let kf = m["kind"], let name = kf.string {
-            let kinds = ["distance", "sliding", "fixed", "pin", "limit"]
-            guard kinds.contains(name) else {
-                kf.report("'\(name)' is not one of \(kinds.joined(separator: ", "))" + NameSuggestion.hint(for: name, in: kinds))
-                return nil
-            }
+        if let kf = m["kind"], kf.string != nil {
+            guard let name = kf.choice(["distance", "sliding", "fixed", "pin", "limit"].map { ($0, $0) }) else { return nil }
             kindName = name
         }
         // The other end: another item, or an anchor point (three spellings, one meaning).

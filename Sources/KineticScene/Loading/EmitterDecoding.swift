@@ -71,20 +71,6 @@ extension LayerDecoder {
         return (c, m["name"])
     }
 
-    /// A cell's number keys with their expressions taken: a live one bound to
-    /// `emitterCells.NAME.KEY` (the particle system reads it at every step), a constant one
-    /// evaluated; a cell without a name path takes constants only.
-    private func takeCellExpressions(_ m: Mapping, owner: CellOwner) -> Mapping {
-        let numberKeys = EmitterCellKey.allCases.filter { $0.valueKind == .number }
-        let keys = Dictionary(uniqueKeysWithValues: numberKeys.map { key in
-            (key.rawValue, owner.names.map { LayerKeyPath.emitterCell(names: $0, key: key) })
-        })
-        let prefix = owner.names.map { $0.map { "emitterCells.\($0)." }.joined() } ?? ""
-        return takeExpressions(m, keys: keys, address: owner.address, label: owner.label, keyName: { prefix + $0 }) { _ in
-            "this cell has no key path (emitterCells.NAME.KEY) to bind to: give it, and the cells it is in, a name"
-        }
-    }
-
     /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
     /// so the cell's `color` tints it entirely).
     /// The largest side of inline contents: sprites are rasterized from it (several

@@ -129,15 +129,7 @@ struct EventsDecoder {
             stopTriggers.append((id, sf))
             return .animationStop(id)
         }
-        guard let pf = m.required("contact"), let phaseName = pf.string else { return nil }
-        let phase: ContactEvent.Phase
-        switch phaseName {
-        case "began": phase = .began
-        case "ended": phase = .ended
-        default:
-            pf.report("'\(phaseName)' is not one of began, ended" + NameSuggestion.hint(for: phaseName, in: ["began", "ended"]))
-            return nil
-        }
+        guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
         switch (m["boundary"], m["items"]) {
         case (let bf?, nil):
             guard let id = bf.string else { return nil }
@@ -183,17 +175,10 @@ struct EventsDecoder {
             guard let list = f.elements else { return nil }
             var layers: [EventLayer] = []
             for item in list {
-                guard let name = item.string else { continue }
-                switch name {
-                case "$item", "$other":
-                    if contact { layers.append(name == "$item" ? .item : .other) } else {
-                        item.report("\(name) names a contact's item: it only exists in `on: {contact: …}` handlers")
-                    }
-                default:
-                    if dynamics.layerIDs[name] != nil { layers.append(.id(name)) } else {
-                        item.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(dynamics.layerIDs.keys)))
-                    }
-                }
+                guard let name = item.string, let layer = Self.eventLayer(name, at: item, contact: contact) else { continue }
+                if case .id = layer, dynamics.layerIDs[name] == nil {
+                    item.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(dynamics.layerIDs.keys)))
+                } else { layers.append(layer) }
             }
             return layers.count == list.count ? .removeLayers(layers) : nil
         default:
@@ -207,16 +192,8 @@ struct EventsDecoder {
     private mutating func animate(_ f: Field, contact: Bool) -> EventAction.Kind? {
         var eventLayer: EventLayer?
         if case .mapping(let raw) = f.node, let name = raw["layer"]?.scalar?.string {
-            switch name {
-            case "$item", "$other":
-                guard contact else {
-                    f.report("\(name) names a contact's item: it only exists in `on: {contact: …}` handlers")
-                    return nil
-                }
-                eventLayer = name == "$item" ? .item : .other
-            default:
-                eventLayer = .id(name)
-            }
+            guard let layer = Self.eventLayer(name, at: f, contact: contact) else { return nil }
+            eventLayer = layer
         }
         let placeholder = LayerEntry(address: LayerAddress([]), type: .layer, propertyNames: [], field: f)
         guard let (spec, after) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item")),
@@ -225,6 +202,17 @@ struct EventsDecoder {
         if case .group = spec.values { f.report("not yet supported: groups in events"); return nil }
         startedAnimations.append(spec)
         return .animate(spec, layer: eventLayer)
+    }
+
+    /// The layer `name` names in an action: `$item` and `$other` (the contact's items,
+    /// nil and reported outside `on: {contact: …}` handlers) or a layer id (not checked).
+    private static func eventLayer(_ name: String, at f: Field, contact: Bool) -> EventLayer? {
+        guard name == "$item" || name == "$other" else { return .id(name) }
+        guard contact else {
+            f.report("\(name) names a contact's item: it only exists in `on: {contact: …}` handlers")
+            return nil
+        }
+        return name == "$item" ? .item : .other
     }
 
     /// Reports `animationStop` triggers naming no animation, or one that never stops.
@@ -275,15 +263,14 @@ struct EventsDecoder {
                 : Self.boolProperties.contains(property) ? .bool : .number
             var expression: ExpressionValue?
             let value: BehaviorValue?
-            if ExpressionBinder.containsExpression(vf) {
+            if ExpressionText.containsExpression(vf) {
                 // Evaluated when the action runs; the placeholder checks the property's kind now.
                 let deferred = dynamics.binder.deferredValue(vf, kind: kind)
                 expression = deferred?.value
                 value = deferred.flatMap { BehaviorValue($0.placeholder) }
-            } else if kind == .point { value = vf.point.map { .point($0) } }
-            else if kind == .bool { value = vf.bool.map { .bool($0) } }
-            else if property == "angle" { value = vf.angle.map { .number($0) } }
-            else { value = vf.number.map { .number($0) } }
+            } else {
+                value = vf.value(kind, isAngle: property == "angle").flatMap(BehaviorValue.init)
+            }
             guard let value else { ok = false; continue }
             do {
                 _ = try behavior.setting(property, to: value)
@@ -300,18 +287,10 @@ struct EventsDecoder {
     /// Contact items may be any layer, so only the keys every layer has apply to them.
     private mutating func layerChange(_ id: String, _ text: String, _ vf: Field,
                                       contact: Bool) -> (layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)? {
-        let layer: EventLayer
         var keyPath = LayerKeyPath.named[text]
         var type: LayerType?
-        switch id {
-        case "$item", "$other":
-            guard contact else {
-                vf.report("\(id) names a contact's item: it only exists in `on: {contact: …}` handlers")
-                return nil
-            }
-            layer = id == "$item" ? .item : .other
-        default:
-            layer = .id(id)
+        guard let layer = Self.eventLayer(id, at: vf, contact: contact) else { return nil }
+        if case .id = layer {
             if let entry = dynamics.layerIDs[id] {
                 type = entry.type
                 if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }

@@ -92,23 +92,8 @@ struct LayerDecoder {
             (m, liveFrame) = takeBoundExpressions(m, address: LayerAddress(address), label: id ?? place)
             m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
         }
-        readCommon(m, into: &layer, address: address)
-        readValues(m, into: &layer)
-        if let f = liveFrame, let address {
-            // Converted with the anchor point as written (a live one is not followed), as
-            // CALayer converts a frame with the anchor point of the moment.
-            binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: id ?? place)
-        }
-        switch type {
-        case .shape: readShape(m, into: &layer, address: address)
-        case .gradient: readGradient(m, into: &layer)
-        case .text: readText(m, into: &layer)
-        case .replicator: readReplicator(m, into: &layer)
-        case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: id ?? place)
-        case .image:
-            if m["contents"] == nil { field.report("an image layer needs 'contents'") }
-        case .layer, .transformLayer: break
-        }
+        read(m, into: &layer, address: address, label: id ?? place, liveFrame: liveFrame)
+        if type == .image, m["contents"] == nil { field.report("an image layer needs 'contents'") }
         if let id, let address {
             if let existing = ids[id] {
                 m["id"]?.report("duplicate id '\(id)' (first used at line \(existing.field.mark?.line ?? 0))")
@@ -125,189 +110,6 @@ struct LayerDecoder {
         return layer
     }
 
-    /// The layer's keys that bindings drive, with their expressions taken (the static
-    /// readers never see a live one): a constant value becomes the literal it stands for,
-    /// checked as such; a live one is bound and its key left out — except one live
-    /// component of a point with sub-key paths, bound alone so that animations of the
-    /// other still show (as a transform's components do). A live `frame` is returned, to
-    /// be bound once the anchor point is read.
-    private func takeBoundExpressions(_ m: Mapping, address: LayerAddress, label: String) -> (Mapping, liveFrame: Field?) {
-        var m = m, taken: Set<String> = [], liveFrame: Field?
-        let keys = Array(ExpressionBinder.numberKeys.keys) + Array(ExpressionBinder.pointKeys.keys) + ["locations", "frame"]
-        if let f = m["path"], ExpressionBinder.containsExpressionText(f) {
-            // A named shape binds its parameters itself (`readShape`); the static reader
-            // takes a primitive whose expressions are all constant.
-            switch f.node {
-            case .mapping(let raw) where raw["shape"] != nil: break
-            case .mapping(let raw) where raw["cubic"] == nil && ExpressionBinder.liveness(of: f) == nil: break
-            default: if binder.bind(f, key: "path", keyPath: nil, layer: address, label: label) { taken.insert("path") }
-            }
-        }
-        for key in keys {
-            guard let f = m[key], ExpressionBinder.containsExpression(f) else { continue }
-            if ExpressionBinder.liveness(of: f) == nil {
-                let kind = ExpressionBinder.numberKeys[key]?.valueKind ?? ExpressionBinder.pointKeys[key]?.valueKind ?? .numbers
-                if let folded = ExpressionBinder.foldedConstant(f, kind: kind, parameter: key) {
-                    m = m.replacing(key, with: folded)
-                } else {
-                    taken.insert(key)
-                }
-            } else if key == "frame" {
-                if m["position"] != nil || m["bounds"] != nil {
-                    f.report("use either 'frame' or 'position' + 'bounds', not both")
-                } else {
-                    liveFrame = f
-                }
-                taken.insert(key)
-            } else if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
-                      seq.filter({ ExpressionBinder.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
-                let items = seq.enumerated().map { i, item in
-                    let ef = f.element(item, index: i)
-                    guard ExpressionBinder.isExpressionText(item.scalar?.string ?? "") else { return ef }
-                    _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: address, label: label)
-                    // The identity's value until the binding runs.
-                    return ef.folding(.number(0))
-                }
-                m = m.replacing(key, with: f.folding(.items(items)))
-            } else if binder.bind(f, key: key, keyPath: nil, layer: address, label: label) {
-                taken.insert(key)
-            }
-        }
-        return (m.removing(taken), liveFrame)
-    }
-
-    /// The layer's keys read by the static readers — transform components, replicator and
-    /// emitter keys — with their expressions taken (`ExpressionBinder.take`): live ones bound
-    /// (the key left out, its value the default until the binding runs), constant ones
-    /// replaced by their values.
-    private func takeStaticExpressions(_ m: Mapping, type: LayerType, address: LayerAddress, label: String) -> Mapping {
-        var m = m
-        for key in ["transform", "sublayerTransform", "instanceTransform"] {
-            guard let f = m[key], ExpressionBinder.containsExpressionText(f) else { continue }
-            m = m.replacing(key, with: transformTakingExpressions(f, key: key, address: address, label: label))
-        }
-        switch type {
-        case .replicator:
-            return takeExpressions(m, keys: Self.replicatorExpressionKeys, address: address, label: label) {
-                "'\($0)' is not animatable, so nothing can follow a live value"
-            }
-        case .emitter:
-            return takeExpressions(m, keys: Self.emitterExpressionKeys, address: address, label: label) {
-                "the emitter's '\($0)' is not animatable (it has no key path), so nothing can follow a live value"
-            }
-        default:
-            return m
-        }
-    }
-
-    /// The sub-key paths of the point and size keys that have them, by component.
-    static let componentPaths: [String: [(name: String, keyPath: LayerKeyPath)]] = [
-        "position": [("position.x", .positionX), ("position.y", .positionY)],
-        "bounds": [("bounds.size.width", .boundsWidth), ("bounds.size.height", .boundsHeight)],
-    ]
-
-    /// Number and point keys of the static readers, with the key path a live value binds
-    /// to (nil: not animatable, so constant expressions only): `LayerSchema`'s keys of
-    /// `type` that take expressions.
-    static func expressionKeys(of type: LayerType) -> [String: LayerKeyPath?] {
-        var keys: [String: LayerKeyPath?] = [:]
-        for spec in LayerSchema.standard.entries where spec.layerTypes == [type] && spec.allowsExpressions {
-            guard let kind = spec.valueKind, [.number, .point, .size].contains(kind) else { continue }
-            keys[spec.name] = .some(LayerKeyPath.named[spec.name])
-        }
-        return keys
-    }
-    static let replicatorExpressionKeys = expressionKeys(of: .replicator)
-    static let emitterExpressionKeys = expressionKeys(of: .emitter)
-
-    /// `m` with the expressions of `keys` taken: a live value bound to the key's path (the
-    /// key removed) or reported with `unbindable(key)`, a constant one replaced by its value.
-    func takeExpressions(_ m: Mapping, keys: [String: LayerKeyPath?], address: LayerAddress, label: String,
-                         keyName: (String) -> String = { $0 }, unbindable: (String) -> String) -> Mapping {
-        var m = m
-        for key in m.order {
-            guard let f = m[key], let keyPath = keys[key], ExpressionBinder.containsExpression(f) else { continue }
-            let name = keyName(key)
-            if let folded = binder.take(f, key: name, kind: keyPath?.valueKind ?? .number, keyPath: keyPath,
-                                        layer: address, label: label, unbindable: unbindable(name)) {
-                m = m.replacing(key, with: folded)
-            } else {
-                m = m.removing([key])
-            }
-        }
-        return m
-    }
-
-    /// The sub-key paths of `transform`'s named components (`scale` as one number:
-    /// `transform.scale`); the other transforms have none.
-    static let transformComponentPaths: [String: [LayerKeyPath]] = [
-        "rotate": [.transformRotationZ], "rotateX": [.transformRotationX], "rotateY": [.transformRotationY],
-        "scale": [.transformScaleX, .transformScaleY],
-        "translate": [.transformTranslationX, .transformTranslationY, .transformTranslationZ],
-    ]
-
-    /// A transform mapping with its expression components taken: a live one bound to its
-    /// sub-key path (`rotate: "= 2 * pi * t"` drives `transform.rotation.z`) and left as the
-    /// identity's value for the static reader, a constant one replaced by its value. Where
-    /// a live component has no sub-key path — `sublayerTransform` and `instanceTransform`
-    /// have none, nor do a `perspective`, `matrix` entries or a whole-vector `translate` —
-    /// the whole transform is bound instead, composed every frame, and the static reader
-    /// reads the identity.
-    private func transformTakingExpressions(_ f: Field, key: String, address: LayerAddress, label: String) -> Field {
-        guard case .mapping(let raw) = f.node else { return f }
-        let paths = key == "transform" ? Self.transformComponentPaths : [:]
-        // Whether a live component has no sub-key path: only `transform`'s rotations and
-        // scale (one number), and its scale and translate lists entry by entry, have.
-        let needsWhole = raw.contains { k, v in
-            guard let name = k.scalar?.string, ExpressionBinder.liveness(of: f.child(v, key: name)) != nil else { return false }
-            guard case .scalar = v else { return paths[name] == nil }
-            return paths.isEmpty || !(name.hasPrefix("rotate") || name == "scale")
-        }
-        if needsWhole, let keyPath = LayerKeyPath.named[key] {
-            binder.bindTransform(f, key: key, keyPath: keyPath, layer: address, label: label)
-            return f.folding(.entries([]))
-        }
-        /// The component folded; nil when it was bound or reported.
-        func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Field? {
-            // A bound component is named by its key path (`a.transform.rotation.z` in a cycle).
-            let spelling = keyPath?.description
-            // A live component without a key path is one the written form has no room for
-            // (a fourth `translate` entry): the static reader reports it.
-            return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
-                               unbindable: "it has no sub-key path")
-        }
-        var pairs: [(key: Node, value: Field)] = []
-        for (k, v) in raw {
-            let cf = f.child(v, key: k.scalar?.string ?? "")
-            guard let name = k.scalar?.string, ExpressionBinder.containsExpressionText(cf) else {
-                pairs.append((k, cf)); continue
-            }
-            switch v {
-            case .scalar:
-                // One number; a point for `translate` (a constant vector expression).
-                let keyPath = name == "scale" && key == "transform" ? LayerKeyPath.transformScale
-                    : name.hasPrefix("rotate") ? paths[name]?.first : nil
-                // Bound or reported: left out, so the component keeps the identity's value
-                // until the binding runs.
-                if let folded = taken(cf, name: name, kind: name == "translate" ? .point : .number, keyPath: keyPath) {
-                    pairs.append((k, folded))
-                }
-            case .sequence(let items):
-                let folded = items.enumerated().map { i, item in
-                    let ef = cf.element(item, index: i)
-                    guard ExpressionBinder.containsExpression(ef) else { return ef }
-                    let keyPath = paths[name].flatMap { i < $0.count ? $0[i] : nil }
-                    // Bound or reported: the identity's value until the binding runs.
-                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(.number(name == "scale" ? 1 : 0))
-                }
-                pairs.append((k, cf.folding(.items(folded))))
-            default:
-                pairs.append((k, cf))
-            }
-        }
-        return f.folding(.entries(pairs))
-    }
-
     /// Sublayers of a mask are drawn but not addressable by animations.
     private mutating func maskSublayers(_ field: Field) -> [Layer] {
         guard let items = field.elements else { return [] }
@@ -320,17 +122,28 @@ struct LayerDecoder {
     mutating func layer(type: LayerType, setting key: String, to value: Field) -> Layer? {
         var layer = Layer(place: value.keyPath, type: type)
         let m = Mapping(owner: value, fields: [key: value], order: [key])
-        readCommon(m, into: &layer, address: nil)
+        read(m, into: &layer, address: nil, label: value.keyPath)
+        return layer
+    }
+
+    /// Reads `m` into `layer`: the common keys, then its type's own. A live `frame` is
+    /// bound once the anchor point is read.
+    private mutating func read(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String, liveFrame: Field? = nil) {
+        readCommon(m, into: &layer, address: address)
+        if let f = liveFrame, let address {
+            // Converted with the anchor point as written (a live one is not followed), as
+            // CALayer converts a frame with the anchor point of the moment.
+            binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
+        }
         readValues(m, into: &layer)
-        switch type {
-        case .shape: readShape(m, into: &layer, address: nil)
+        switch layer.type {
+        case .shape: readShape(m, into: &layer, address: address)
         case .gradient: readGradient(m, into: &layer)
         case .text: readText(m, into: &layer)
         case .replicator: readReplicator(m, into: &layer)
-        case .emitter: readEmitter(m, into: &layer, address: nil, label: value.keyPath)
+        case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: label)
         case .layer, .image, .transformLayer: break
         }
-        return layer
     }
 
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
@@ -345,10 +158,7 @@ struct LayerDecoder {
             }
         }
         if let f = m["begin"], let v = f.number { layer.timing.begin = v }
-        if let f = m["speed"], let v = f.number {
-            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { layer.timing.speed = v }
-        }
-        if let f = m["timeOffset"], let v = f.number { layer.timing.timeOffset = v }
+        m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
         if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
         if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
         if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }
@@ -373,7 +183,7 @@ struct LayerDecoder {
                 for name in props.order {
                     if LayerKeyPath.named[name] != nil {
                         props[name]?.report("'\(name)' is a built-in key path; custom properties need other names")
-                    } else if let pf = props[name], let address, ExpressionBinder.containsExpression(pf) {
+                    } else if let pf = props[name], let address, ExpressionText.containsExpression(pf) {
                         layer.properties[name] = 0
                         _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
                                         label: "\(layer.key).\(name)")

@@ -34,7 +34,7 @@ extension Field {
         switch node {
         case .scalar(let s):
             let text = s.string
-            if text.trimmingCharacters(in: .whitespaces).hasPrefix("@") || text.trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+            if ExpressionText.isExpressionText(text) {
                 report("not yet supported: paths from references (section 4 of the scene format)")
                 return nil
             }
@@ -109,7 +109,7 @@ extension Field {
             }
             let kind = state.kind(of: p.name) ?? .number
             let value: AnimatableValue?
-            if ExpressionBinder.containsExpression(pf) {
+            if ExpressionText.containsExpression(pf) {
                 if let live {
                     // A placeholder until the binding runs on the first frame.
                     value = live(pf, p, kind) ? Self.placeholder(kind) : nil
@@ -165,7 +165,7 @@ extension Field {
     /// A path primitive (section 3.1), its numbers read by `numbers`: literals and
     /// constant expressions where a path is read once, live expressions too for a shape
     /// layer's own `path` (`ExpressionBinder`).
-    func pathPrimitive(_ numbers: NumberReaders) -> ExpressionBinding.PathPrimitive? {
+    func pathPrimitive(_ use: NumberUse) -> ExpressionBinding.PathPrimitive? {
         let kinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star"]
         guard let m = mapping(allowed: kinds + ["cornerRadius", "closed"]) else { return nil }
         let written = kinds.filter { m[$0] != nil }
@@ -177,22 +177,22 @@ extension Field {
         if m["cornerRadius"] != nil, kind != "roundedRect" { m["cornerRadius"]?.report("cornerRadius goes with roundedRect") }
         if m["closed"] != nil, kind != "polyline" { m["closed"]?.report("closed goes with polyline") }
         switch kind {
-        case "rect": return f.rectTerms(numbers).map { .rect($0) }
-        case "oval": return f.rectTerms(numbers).map { .oval($0) }
+        case "rect": return f.rectTerms(use).map { .rect($0) }
+        case "oval": return f.rectTerms(use).map { .oval($0) }
         case "roundedRect":
-            let r = f.rectTerms(numbers), radius = m["cornerRadius"].map { $0.lengthTerm(numbers) } ?? .literal(0)
+            let r = f.rectTerms(use), radius = m["cornerRadius"].map { $0.lengthTerm(use) } ?? .literal(0)
             guard let r, let radius else { return nil }
             return .roundedRect(r, cornerRadius: radius)
         case "arc":
             guard let a = f.mapping(allowed: ["center", "radius", "startAngle", "endAngle", "clockwise"]) else { return nil }
-            let center = a.required("center").flatMap(numbers.point), radius = a.required("radius")?.lengthTerm(numbers)
-            let start = a.required("startAngle").flatMap(numbers.angle), end = a.required("endAngle").flatMap(numbers.angle)
+            let center = a.required("center")?.pointTerm(use), radius = a.required("radius")?.lengthTerm(use)
+            let start = a.required("startAngle")?.term(use, angle: true), end = a.required("endAngle")?.term(use, angle: true)
             let clockwise = a["clockwise"].map { $0.bool } ?? true
             guard let center, let radius, let start, let end, let clockwise else { return nil }
             return .arc(center: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
         case "polyline":
             guard let items = f.elements else { return nil }
-            let points = items.map(numbers.point)
+            let points = items.map { $0.pointTerm(use) }
             guard !points.contains(where: { $0 == nil }) else { return nil }
             guard points.count >= 2 else { f.report("a polyline needs at least 2 points"); return nil }
             guard points.count <= Self.maxPathElements else {
@@ -203,8 +203,8 @@ extension Field {
             return .polyline(points.compactMap { $0 }, closed: closed)
         default:  // star
             guard let s = f.mapping(allowed: ["center", "points", "outerRadius", "innerRadius"]) else { return nil }
-            let center = s.required("center").flatMap(numbers.point), count = s.required("points").flatMap(numbers.number)
-            let outer = s.required("outerRadius")?.lengthTerm(numbers), inner = s.required("innerRadius")?.lengthTerm(numbers)
+            let center = s.required("center")?.pointTerm(use), count = s.required("points")?.term(use)
+            let outer = s.required("outerRadius")?.lengthTerm(use), inner = s.required("innerRadius")?.lengthTerm(use)
             guard let center, let count, let outer, let inner else { return nil }
             // A written count is checked now; a computed one gives no path when it is not one.
             if case .literal(let v) = count, ExpressionBinding.PathPrimitive.starPoints(v) == nil {
@@ -216,12 +216,12 @@ extension Field {
     }
 
     /// `[x, y, w, h]`, its numbers read by `numbers`, checked as `rect` checks literals.
-    func rectTerms(_ numbers: NumberReaders) -> ExpressionBinding.RectTerms? {
+    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
         if !isList { report("expected a rect [x, y, w, h], found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         guard items.count == 4 else { report("expected 4 numbers, found \(items.count)"); return nil }
         // All four are read before giving up, so each reports its problems.
-        let terms = items.map(numbers.number)
+        let terms = items.map { $0.term(use) }
         guard let x = terms[0], let y = terms[1], let w = terms[2], let h = terms[3] else { return nil }
         for t in [w, h] {
             if case .literal(let v) = t, v < 0 { report("width and height must not be negative"); return nil }
@@ -231,46 +231,9 @@ extension Field {
 
     /// A length read by `numbers`: a literal must not be negative (a computed one that is
     /// gives no path).
-    func lengthTerm(_ numbers: NumberReaders) -> ExpressionBinding.Term? {
-        guard let t = numbers.number(self) else { return nil }
+    func lengthTerm(_ use: NumberUse) -> ExpressionBinding.Term? {
+        guard let t = term(use) else { return nil }
         if case .literal(let v) = t, nonNegative(v) == nil { return nil }
         return t
-    }
-}
-
-/// How a value's numbers are read: literals and constant expressions (`constants`), or
-/// live expressions too (the binder's).
-struct NumberReaders {
-    var number: (Field) -> ExpressionBinding.Term?
-    /// An angle: `45deg` or radians.
-    var angle: (Field) -> ExpressionBinding.Term?
-    var point: (Field) -> ExpressionBinding.PointSource?
-
-    /// Literals only (expressions reported as not supported here).
-    static var literals: NumberReaders {
-        NumberReaders(number: { $0.number.map { .literal($0) } }, angle: { $0.angle.map { .literal($0) } },
-                      point: { $0.point.map { .components(.literal($0.x), .literal($0.y)) } })
-    }
-
-    /// Literals, and expressions that are constant (no `t`, `frame`, `random()` or
-    /// reference), evaluated now; a live one is reported with `reason`.
-    static func constants(because reason: String) -> NumberReaders {
-        func constant(_ f: Field, _ kind: AnimatableValue.Kind) -> AnimatableValue? {
-            ExpressionBinder.constantValue(f, kind: kind, parameter: f.keyPath.split(separator: ".").last.map(String.init) ?? "",
-                                           whyConstant: reason)
-        }
-        return NumberReaders(
-            number: { f in
-                guard ExpressionBinder.containsExpression(f) else { return f.number.map { .literal($0) } }
-                return constant(f, .number)?.number.map { .literal($0) }
-            },
-            angle: { f in
-                guard ExpressionBinder.containsExpression(f) else { return f.angle.map { .literal($0) } }
-                return constant(f, .number)?.number.map { .literal($0) }
-            },
-            point: { f in
-                let p = ExpressionBinder.containsExpression(f) ? constant(f, .point)?.point : f.point
-                return p.map { .components(.literal($0.x), .literal($0.y)) }
-            })
     }
 }

@@ -187,6 +187,15 @@ struct Mapping {
         return Mapping(owner: owner, fields: changed, order: order)
     }
 
+    /// CAMediaTiming's `speed` (0 or more: playing backwards is not supported) and
+    /// `timeOffset`, as layers and animations take them.
+    func readSpeed(into speed: inout Double, timeOffset: inout Double) {
+        if let f = self["speed"], let v = f.number {
+            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { speed = v }
+        }
+        if let f = self["timeOffset"], let v = f.number { timeOffset = v }
+    }
+
     /// The field, or nil with "missing required key" reported on the owner.
     func required(_ key: String) -> Field? {
         if let f = fields[key] { return f }

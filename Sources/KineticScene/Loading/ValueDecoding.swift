@@ -7,11 +7,7 @@ import Yams
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
     /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool {
-        guard folded == nil, case .scalar(let s) = node else { return false }
-        let t = s.string.trimmingCharacters(in: .whitespaces)
-        return t.hasPrefix("=") || t.hasPrefix("@")
-    }
+    private var isExpression: Bool { folded == nil && node.scalar.map { ExpressionText.isExpressionText($0.string) } == true }
 
     private func rejectExpression() -> Bool {
         if isExpression {
@@ -163,9 +159,14 @@ extension Field {
 
     /// One of an enum's raw values, with a suggestion when misspelled.
     func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> E? where E.RawValue == String {
+        choice(E.allCases.map { ($0.rawValue, $0) })
+    }
+
+    /// The value of one of `options` by its name, with a suggestion when misspelled.
+    func choice<T>(_ options: [(String, T)]) -> T? {
         guard let text = scalarText else { return nil }
-        if let v = E(rawValue: text) { return v }
-        let names = E.allCases.map(\.rawValue)
+        if let option = options.first(where: { $0.0 == text }) { return option.1 }
+        let names = options.map(\.0)
         report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
         return nil
     }
@@ -286,7 +287,7 @@ extension Field {
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
     /// expressions too for the binder).
-    func transformSource(_ numbers: NumberReaders) -> ExpressionBinding.TransformSource? {
+    func transformSource(_ use: NumberUse) -> ExpressionBinding.TransformSource? {
         guard let m = mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
             return nil
         }
@@ -294,7 +295,7 @@ extension Field {
             guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
             guard let items = mf.elements else { return nil }
             guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return nil }
-            let entries = items.map(numbers.number)
+            let entries = items.map { $0.term(use) }
             guard !entries.contains(where: { $0 == nil }) else { return nil }
             return .matrix(entries.compactMap { $0 })
         }
@@ -306,34 +307,34 @@ extension Field {
             if value == nil { ok = false }
             return value
         }
-        c.rotate = read("rotate", numbers.angle)
-        c.rotateX = read("rotateX", numbers.angle)
-        c.rotateY = read("rotateY", numbers.angle)
+        c.rotate = read("rotate") { $0.term(use, angle: true) }
+        c.rotateX = read("rotateX") { $0.term(use, angle: true) }
+        c.rotateY = read("rotateY") { $0.term(use, angle: true) }
         c.perspective = read("perspective") { pf in
             // A written distance is checked now; a live one gives no transform when not positive.
-            guard let t = numbers.number(pf) else { return nil }
+            guard let t = pf.term(use) else { return nil }
             if case .literal(let d) = t, d <= 0 { pf.report("must be greater than 0, found \(Field.format(d))"); return nil }
             return t
         }
         c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
-            guard sf.isList else { return numbers.number(sf).map { ($0, $0) } }
+            guard sf.isList else { return sf.term(use).map { ($0, $0) } }
             guard let items = sf.elements else { return nil }
             guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
-            let x = numbers.number(items[0]), y = numbers.number(items[1])
+            let x = items[0].term(use), y = items[1].term(use)
             guard let x, let y else { return nil }
             return (x, y)
         }
         if let tf = m["translate"] {
             if tf.isList, let items = tf.elements {
                 if items.count == 2 || items.count == 3 {
-                    let x = numbers.number(items[0]), y = numbers.number(items[1])
-                    let z = items.count == 3 ? numbers.number(items[2]) : .literal(0)
+                    let x = items[0].term(use), y = items[1].term(use)
+                    let z = items.count == 3 ? items[2].term(use) : .literal(0)
                     if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
                 } else {
                     tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
                 }
             } else {
-                c.translate = read("translate", numbers.point)
+                c.translate = read("translate") { $0.pointTerm(use) }
             }
         }
         return ok ? .components(c) : nil
@@ -379,4 +380,61 @@ extension Field {
         if let p = problem(read) { report(p); return nil }
         return read
     }
+}
+
+/// Where a value's numbers may be expressions (section 4), and what becomes of them.
+enum NumberUse: Equatable {
+    /// Literals only: an expression is reported as not yet supported there.
+    case literals
+    /// Literals, and expressions that are constant (no `t`, `frame`, `random()` or
+    /// reference), evaluated now; a live one is reported with `because`.
+    case constants(because: String)
+    /// Literals, and expressions kept for the runtime (a binding, a deferred value).
+    case live
+}
+
+extension Field {
+    /// A number (`angle`: radians, or `"45deg"` when written) as a literal or an
+    /// expression: the one reader of a number, whatever `use` makes of an expression.
+    /// `parameter` names the value when a constant one is not (the key by default).
+    func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
+        guard folded == nil, case .scalar(let s) = node, ExpressionText.isExpressionText(s.string), use != .literals else {
+            return (angle ? self.angle : number).map { .literal($0) }
+        }
+        guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
+        guard let v = ExpressionBinder.constant(self, s, parameter: parameter ?? lastKey, whyConstant: reason) else { return nil }
+        guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
+        return .literal(n)
+    }
+
+    /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):
+    /// the one reader of a point, whatever `use` makes of an expression.
+    func pointTerm(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.PointSource? {
+        let parameter = parameter ?? lastKey
+        if use != .literals, folded == nil, case .scalar(let s) = node {
+            guard ExpressionText.isExpressionText(s.string) else {
+                guard use == .live else { return point.map { .components(.literal($0.x), .literal($0.y)) } }
+                report("expected a point [x, y], an expression or a reference")
+                return nil
+            }
+            guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0) } }
+            guard let v = ExpressionBinder.constant(self, s, parameter: parameter, whyConstant: reason) else { return nil }
+            guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
+            return .components(.literal(p.x), .literal(p.y))
+        }
+        // A mapping is no point: the literal reader says so, but where a live one
+        // (`{cubic: …}`) was looked for.
+        guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
+            return point.map { .components(.literal($0.x), .literal($0.y)) }
+        }
+        guard let items = elements else { return nil }
+        guard items.count == 2 else { report("expected 2 numbers, found \(items.count)"); return nil }
+        // Both components are read before giving up, so both report their problems.
+        let x = items[0].term(use, parameter: parameter), y = items[1].term(use, parameter: parameter)
+        guard let x, let y else { return nil }
+        return .components(x, y)
+    }
+
+    /// The last step of the key path: a value's name in messages.
+    private var lastKey: String { keyPath.split(separator: ".").last.map(String.init) ?? "" }
 }

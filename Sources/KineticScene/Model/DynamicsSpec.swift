@@ -79,12 +79,13 @@ public struct BehaviorAnimation: Sendable {
 }
 
 extension BehaviorValue {
-    /// A number or point (an evaluated expression, an animated value) as a behavior
-    /// property takes it; nil for other kinds.
+    /// A number, point or flag (a value read, an evaluated expression, an animated value)
+    /// as a behavior property takes it; nil for other kinds.
     init?(_ value: AnimatableValue) {
         switch value {
         case .number(let v): self = .number(v)
         case .point(let p): self = .point(p)
+        case .bool(let b): self = .bool(b)
         default: return nil
         }
     }

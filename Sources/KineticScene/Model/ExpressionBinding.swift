@@ -169,6 +169,14 @@ public struct ExpressionBinding: Sendable {
 }
 
 extension ExpressionBinding.BoundValue {
+    /// A point property's value from one point of either form.
+    init(_ point: ExpressionBinding.PointSource) {
+        switch point {
+        case .vector(let e): self = .vector(e)
+        case .components(let x, let y): self = .components(x, y)
+        }
+    }
+
     /// Every expression of the value, in source order.
     public var expressions: [SceneExpression] { expressionKinds.map(\.expression) }
 

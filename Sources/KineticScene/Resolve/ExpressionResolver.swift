@@ -158,15 +158,15 @@ struct ExpressionResolver {
 
     /// Reports at a character of whichever scalar of the field holds the expression.
     private func reportInExpression(_ message: String, expression e: SceneExpression, offset: Int, field: Field) {
-        for scalar in ExpressionBinder.scalars(of: field.node) {
+        for scalar in ExpressionText.scalars(of: field.node) {
             let text = scalar.string
             let lead = text.prefix { $0.isWhitespace }.count
             let body = text.dropFirst(lead)
             if body.hasPrefix("@"), text == e.source || String(body) == e.source.drop(while: { $0.isWhitespace }) {
-                ExpressionBinder.report(message, offset: offset + (text.count - e.source.count), in: field, scalar: scalar); return
+                ExpressionText.report(message, offset: offset + (text.count - e.source.count), in: field, scalar: scalar); return
             }
             if body.hasPrefix("="), String(body.dropFirst()) == e.source {
-                ExpressionBinder.report(message, offset: lead + 1 + offset, in: field, scalar: scalar); return
+                ExpressionText.report(message, offset: lead + 1 + offset, in: field, scalar: scalar); return
             }
         }
         field.report(message)

@@ -3,10 +3,10 @@ import KineticGeometry
 import KineticLayers
 import Yams
 
-/// Turns expression values (`"= …"`, `"@id …"`) into bindings of layer keys while the
-/// layers are read, and into values evaluated later (animation values, behavior
-/// properties) while the rest is read; then checks every reference and orders the
-/// bindings by dependency. A class because every reader of the file records into it, as
+/// The resolve pass of expression values (`ExpressionText` parses them): turns them into
+/// bindings of layer keys while the layers are read, constants into the values they
+/// stand for, and the rest into values evaluated later (animation values, behavior
+/// properties); then checks every reference and orders the bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
 final class ExpressionBinder {
     private var pending: [(binding: ExpressionBinding, field: Field)] = []
@@ -34,23 +34,6 @@ final class ExpressionBinder {
     /// two-number `bounds` drives `bounds.size`.
     static let pointKeys = boundKeys([.point, .size]).merging(["bounds": .boundsSize]) { a, _ in a }
 
-    /// Whether a value is, or contains, an expression or reference.
-    static func containsExpression(_ f: Field) -> Bool {
-        // A folded value's expressions were taken when it was folded.
-        guard f.folded == nil else { return false }
-        switch f.node {
-        case .scalar(let s): return isExpressionText(s.string)
-        case .sequence(let seq): return seq.contains { n in n.scalar.map { isExpressionText($0.string) } ?? false }
-        case .mapping(let m): return m["cubic"] != nil
-        case .alias: return false
-        }
-    }
-
-    static func isExpressionText(_ text: String) -> Bool {
-        let t = text.drop { $0.isWhitespace }
-        return t.hasPrefix("=") || t.hasPrefix("@")
-    }
-
     /// A value of `kind` written with expressions, evaluated once by the runtime (when an
     /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
     /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
@@ -60,18 +43,11 @@ final class ExpressionBinder {
         let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         let placeholder: AnimatableValue, value: ExpressionBinding.BoundValue
         switch kind {
-        case .number:
-            guard let t = term(f) else { return nil }
-            (placeholder, value) = (.number(0), .scalar(t))
-        case .point, .size:
-            guard let source = pointSource(f) else { return nil }
-            placeholder = kind == .point ? .point(.zero) : .size(.zero)
-            switch source {
-            case .vector(let e): value = .vector(e)
-            case .components(let x, let y): value = .components(x, y)
-            }
+        case .number, .point, .size:
+            guard let v = Self.numberOrPoint(f, kind) else { return nil }
+            (placeholder, value) = (kind == .number ? .number(0) : kind == .point ? .point(.zero) : .size(.zero), v)
         case .transform:
-            guard let source = f.transformSource(readers) else { return nil }
+            guard let source = f.transformSource(.live) else { return nil }
             (placeholder, value) = (.transform(.identity), .transform(source))
         default:
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
@@ -92,50 +68,38 @@ final class ExpressionBinder {
                 return true
             }
             if case .mapping(let raw) = f.node, raw["cubic"] == nil {
-                guard let primitive = f.pathPrimitive(readers) else { return true }
+                guard let primitive = f.pathPrimitive(.live) else { return true }
                 add(ExpressionBinding(layer: layer, keyPath: .path, value: .rebuilt(.path(primitive)),
                                       label: "\(label).path", seedSalt: salt), f)
                 return true
             }
             guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return true }
             guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return true }
-            let sources = items.map(pointSource)
+            let sources = items.map { $0.pointTerm(.live) }
             guard !sources.contains(where: { $0 == nil }) else { return true }
             add(ExpressionBinding(layer: layer, keyPath: .path, value: .cubic(sources.compactMap { $0 }),
                                   label: "\(label).path", seedSalt: salt), f)
             return true
         }
         if key == "bounds", case .sequence(let s) = f.node, s.count == 4 {
-            guard let r = f.rectTerms(readers) else { return true }
+            guard let r = f.rectTerms(.live) else { return true }
             add(ExpressionBinding(layer: layer, keyPath: .bounds, value: .rebuilt(.rect(r)), label: "\(label).bounds",
                                   seedSalt: salt), f)
             return true
         }
         if key == "locations" {
             guard let items = f.elements else { return true }
-            let terms = items.map(term)
+            let terms = items.map { $0.term(.live) }
             guard !terms.contains(where: { $0 == nil }) else { return true }
             add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms.compactMap { $0 })),
                                   label: "\(label).locations", seedSalt: salt), f)
             return true
         }
-        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key] {
-            switch kp.valueKind {
-            case .number:
-                guard let t = term(f) else { return true }
-                add(ExpressionBinding(layer: layer, keyPath: kp, value: .scalar(t), label: "\(label).\(key)", seedSalt: salt), f)
-                return true
-            case .point, .size:
-                guard let source = pointSource(f) else { return true }
-                let value: ExpressionBinding.BoundValue = switch source {
-                case .vector(let e): .vector(e)
-                case .components(let x, let y): .components(x, y)
-                }
+        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key], [.number, .point, .size].contains(kp.valueKind) {
+            if let value = Self.numberOrPoint(f, kp.valueKind) {
                 add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
-                return true
-            default:
-                break
             }
+            return true
         }
         f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
         return true
@@ -143,112 +107,28 @@ final class ExpressionBinder {
 
     private func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
 
+    /// A number, or a point or size (`kind`), with its expressions kept for the runtime.
+    private static func numberOrPoint(_ f: Field, _ kind: AnimatableValue.Kind) -> ExpressionBinding.BoundValue? {
+        kind == .number ? f.term(.live).map { .scalar($0) } : f.pointTerm(.live).map(ExpressionBinding.BoundValue.init)
+    }
+
     /// Records the bindings of a `frame: [x, y, w, h]` written with expressions: the
     /// position it gives with the layer's anchor point (as written: a frame is converted
     /// with the anchor point of the moment, as CALayer converts it) and the bounds' size.
     func bindFrame(_ f: Field, anchor: Point, layer: LayerAddress, label: String) {
-        guard let r = f.rectTerms(readers) else { return }
+        guard let r = f.rectTerms(.live) else { return }
         add(ExpressionBinding(layer: layer, keyPath: .position, value: .rebuilt(.framePosition(r, anchor: anchor)),
                               label: "\(label).position", seedSalt: UInt64(pending.count + 1)), f)
         add(ExpressionBinding(layer: layer, keyPath: .boundsSize, value: .components(r.width, r.height),
                               label: "\(label).bounds", seedSalt: UInt64(pending.count + 1)), f)
     }
 
-    /// The binder's readers: numbers and points as literals or expressions.
-    private var readers: NumberReaders {
-        NumberReaders(number: { [unowned self] in term($0) }, angle: { [unowned self] in angleTerm($0) },
-                      point: { [unowned self] in pointSource($0) })
-    }
-
     /// Records the binding of a whole transform (`key`: `transform`, `sublayerTransform` or
     /// `instanceTransform`) written in `f` with live components.
     func bindTransform(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
-        guard let source = f.transformSource(readers) else { return }
+        guard let source = f.transformSource(.live) else { return }
         add(ExpressionBinding(layer: layer, keyPath: keyPath, value: .transform(source), label: "\(label).\(key)",
                               seedSalt: UInt64(pending.count + 1)), f)
-    }
-
-    /// An angle written in the file (`45deg` or radians) or as an expression (radians).
-    private func angleTerm(_ f: Field) -> ExpressionBinding.Term? {
-        if case .scalar(let s) = f.node, Self.isExpressionText(s.string) { return parse(f, s).map { .expression($0) } }
-        return f.angle.map { .literal($0) }
-    }
-
-    /// A number written in the file or as an expression.
-    private func term(_ f: Field) -> ExpressionBinding.Term? {
-        guard case .scalar(let s) = f.node else { return f.number.map { .literal($0) } }
-        guard Self.isExpressionText(s.string) else { return f.number.map { .literal($0) } }
-        return parse(f, s).map { .expression($0) }
-    }
-
-    /// A point: one vector expression (`"@ball"`, `"= [t, 2]"`) or `[x, y]` with terms.
-    private func pointSource(_ f: Field) -> ExpressionBinding.PointSource? {
-        if case .scalar(let s) = f.node {
-            guard Self.isExpressionText(s.string) else {
-                f.report("expected a point [x, y], an expression or a reference")
-                return nil
-            }
-            return parse(f, s).map { .vector($0) }
-        }
-        guard let items = f.elements else { return nil }
-        guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
-        // Both components are read before giving up, so both report their problems.
-        let x = term(items[0]), y = term(items[1])
-        guard let x, let y else { return nil }
-        return .components(x, y)
-    }
-
-    /// Parses `= …` or `@…`, reporting a syntax error at its character.
-    private func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? { Self.parse(f, s) }
-
-    private static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
-        let text = s.string
-        let lead = text.prefix { $0.isWhitespace }.count
-        do {
-            var e = try expression(text)
-            // Its place in the file: the call site of its random() calls.
-            if let mark = s.mark { e.site = UInt64(truncatingIfNeeded: mark.line) << 32 | UInt64(truncatingIfNeeded: mark.column) }
-            return e
-        } catch {
-            let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
-            // A contact's items are named in a `do:` list's keys; expressions read layers by id.
-            let contactItem = ["$item", "$other"].first { text.contains($0) }
-            let message = contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not inside an "
-                + "expression: expressions read layers by id" } ?? error.message
-            Self.report(message, offset: offset, in: f, scalar: s)
-            return nil
-        }
-    }
-
-    /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
-    private static func expression(_ text: String) throws(ExpressionError) -> SceneExpression {
-        let lead = text.prefix { $0.isWhitespace }.count
-        return text.dropFirst(lead).hasPrefix("@") ? try SceneExpression.parsePointShorthand(text)
-            : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
-    }
-
-    /// What makes an expression's value change while the scene runs (`reads 'ball.position'`,
-    /// `uses random()`, `changes with t or frame`); nil when it is constant.
-    private static func liveness(_ e: SceneExpression) -> String? {
-        if let ref = e.references.first { return "reads '\(ref)'" }
-        return e.usesRandom ? "uses random()" : e.usesTime ? "changes with t or frame" : nil
-    }
-
-    /// What makes the first live expression of a value change (see `liveness`); nil when
-    /// every expression in it is constant. One that does not parse counts as constant: its
-    /// error is reported where it is evaluated.
-    static func liveness(of f: Field) -> String? {
-        guard f.folded == nil else { return nil }
-        for s in scalars(of: f.node) where isExpressionText(s.string) {
-            if let e = try? expression(s.string), let what = liveness(e) { return what }
-        }
-        return nil
-    }
-
-    /// Whether a value holds an expression or reference anywhere (in a transform's
-    /// components, a point's, a matrix's entries).
-    static func containsExpressionText(_ f: Field) -> Bool {
-        f.folded == nil && scalars(of: f.node).contains { isExpressionText($0.string) }
     }
 
     /// A value read by a static reader (the number and point keys of emitters, emitter
@@ -260,7 +140,7 @@ final class ExpressionBinder {
     /// (reported).
     func take(_ f: Field, key: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?, layer: LayerAddress,
               label: String, unbindable: @autoclosure () -> String) -> Field? {
-        if let what = Self.liveness(of: f) {
+        if let what = ExpressionText.liveness(of: f) {
             if let keyPath {
                 _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
             } else {
@@ -278,13 +158,13 @@ final class ExpressionBinder {
     /// number, point or size (`kind`), or, for a list (`[x, y, w, h]`, `locations`), each
     /// entry a number. Nil when an expression is live, or reported.
     static func foldedConstant(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> Field? {
-        guard liveness(of: f) == nil else { return nil }
+        guard ExpressionText.liveness(of: f) == nil else { return nil }
         let why = "this expression is constant"
         if case .sequence(let seq) = f.node, seq.count != 2 || kind == .numbers {
             var items: [Field] = []
             for (i, item) in seq.enumerated() {
                 let ef = f.element(item, index: i)
-                guard isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
+                guard ExpressionText.isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
                 guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
                       let folded = folded(v, for: ef) else { return nil }
                 items.append(folded)
@@ -317,30 +197,13 @@ final class ExpressionBinder {
     /// but `whyConstant`". Nil when it is not such a value (reported).
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        func number(_ f: Field) -> Double? {
-            guard case .scalar(let s) = f.node, isExpressionText(s.string) else { return f.number }
-            guard let v = constant(f, s, parameter: parameter, whyConstant: whyConstant()) else { return nil }
-            guard let n = v.scalar else { f.report("expected a number, but the expression gives a point"); return nil }
-            return n
-        }
+        let use = NumberUse.constants(because: whyConstant())
         switch kind {
         case .number:
-            return number(f).map { .number($0) }
+            return f.term(use, parameter: parameter).map { .number($0.value) }
         case .point, .size:
-            let p: Point
-            if case .scalar(let s) = f.node {
-                guard isExpressionText(s.string) else { f.report("expected a point [x, y], an expression or a reference"); return nil }
-                guard let v = constant(f, s, parameter: parameter, whyConstant: whyConstant()) else { return nil }
-                guard let vector = v.vector else { f.report("expected a point, but the expression gives a number"); return nil }
-                p = vector
-            } else {
-                guard let items = f.elements else { return nil }
-                guard items.count == 2 else { f.report("expected 2 numbers, found \(items.count)"); return nil }
-                let x = number(items[0]), y = number(items[1])
-                guard let x, let y else { return nil }
-                p = Point(x, y)
-            }
-            return kind == .size ? .size(Size(p.x, p.y)) : .point(p)
+            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter) else { return nil }
+            return kind == .size ? .size(Size(x.value, y.value)) : .point(Point(x.value, y.value))
         default:
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil
@@ -349,10 +212,10 @@ final class ExpressionBinder {
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value
     /// that changes, a result that is not finite).
-    private static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
+    static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
                                  whyConstant: String) -> SceneExpression.Value? {
-        guard let e = parse(f, s) else { return nil }
-        if let what = liveness(e) {
+        guard let e = ExpressionText.parse(f, s) else { return nil }
+        if let what = ExpressionText.liveness(e) {
             f.report("'\(parameter)' \(what), but \(whyConstant)")
             return nil
         }
@@ -360,17 +223,13 @@ final class ExpressionBinder {
             _ = try e.resultKind { _ in nil }
         } catch {
             let lead = s.string.prefix { $0.isWhitespace }.count
-            report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
+            ExpressionText.report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
             return nil
         }
         let context = SceneExpression.EvaluationContext(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) }
         let value = e.evaluate(context)
         guard value.isFinite else { f.report("the expression's value is not finite"); return nil }
         return value
-    }
-
-    static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
-        f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
     }
 
     /// Reports, and drops, the bindings of what the simulation owns on the layers
@@ -391,14 +250,5 @@ final class ExpressionBinder {
     /// layers, every result kind, the bindings in dependency order (`ExpressionResolver`).
     func finish(layers: [String: LayerEntry], behaviorIDs: Set<String> = []) -> [ExpressionBinding] {
         ExpressionResolver(layers: layers, behaviorIDs: behaviorIDs).resolve(pending, deferred: deferred)
-    }
-
-    static func scalars(of node: Node) -> [Node.Scalar] {
-        switch node {
-        case .scalar(let s): [s]
-        case .sequence(let seq): seq.flatMap { scalars(of: $0) }
-        case .mapping(let m): m.values.flatMap { scalars(of: $0) }
-        case .alias: []
-        }
     }
 }

@@ -1,0 +1,89 @@
+import KineticExpressions
+import Yams
+
+/// The parse pass's view of expression values (section 4): which values are written as
+/// expressions or references (`"= …"`, `"@id …"`), their parse with errors at the
+/// character, and what makes one live. Binding them is the resolve pass's
+/// (`ExpressionBinder`).
+enum ExpressionText {
+    /// Whether a value is, or contains, an expression or reference.
+    static func containsExpression(_ f: Field) -> Bool {
+        // A folded value's expressions were taken when it was folded.
+        guard f.folded == nil else { return false }
+        switch f.node {
+        case .scalar(let s): return isExpressionText(s.string)
+        case .sequence(let seq): return seq.contains { n in n.scalar.map { isExpressionText($0.string) } ?? false }
+        case .mapping(let m): return m["cubic"] != nil
+        case .alias: return false
+        }
+    }
+
+    static func isExpressionText(_ text: String) -> Bool {
+        let t = text.drop { $0.isWhitespace }
+        return t.hasPrefix("=") || t.hasPrefix("@")
+    }
+
+    /// Parses `= …` or `@…`, reporting a syntax error at its character.
+    static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
+        let text = s.string
+        let lead = text.prefix { $0.isWhitespace }.count
+        do {
+            var e = try expression(text)
+            // Its place in the file: the call site of its random() calls.
+            if let mark = s.mark { e.site = UInt64(truncatingIfNeeded: mark.line) << 32 | UInt64(truncatingIfNeeded: mark.column) }
+            return e
+        } catch {
+            let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
+            // A contact's items are named in a `do:` list's keys; expressions read layers by id.
+            let contactItem = ["$item", "$other"].first { text.contains($0) }
+            let message = contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not inside an "
+                + "expression: expressions read layers by id" } ?? error.message
+            Self.report(message, offset: offset, in: f, scalar: s)
+            return nil
+        }
+    }
+
+    /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
+    private static func expression(_ text: String) throws(ExpressionError) -> SceneExpression {
+        let lead = text.prefix { $0.isWhitespace }.count
+        return text.dropFirst(lead).hasPrefix("@") ? try SceneExpression.parsePointShorthand(text)
+            : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
+    }
+
+    /// What makes an expression's value change while the scene runs (`reads 'ball.position'`,
+    /// `uses random()`, `changes with t or frame`); nil when it is constant.
+    static func liveness(_ e: SceneExpression) -> String? {
+        if let ref = e.references.first { return "reads '\(ref)'" }
+        return e.usesRandom ? "uses random()" : e.usesTime ? "changes with t or frame" : nil
+    }
+
+    /// What makes the first live expression of a value change (see `liveness`); nil when
+    /// every expression in it is constant. One that does not parse counts as constant: its
+    /// error is reported where it is evaluated.
+    static func liveness(of f: Field) -> String? {
+        guard f.folded == nil else { return nil }
+        for s in scalars(of: f.node) where isExpressionText(s.string) {
+            if let e = try? expression(s.string), let what = liveness(e) { return what }
+        }
+        return nil
+    }
+
+    /// Whether a value holds an expression or reference anywhere (in a transform's
+    /// components, a point's, a matrix's entries).
+    static func containsExpressionText(_ f: Field) -> Bool {
+        f.folded == nil && scalars(of: f.node).contains { isExpressionText($0.string) }
+    }
+
+    static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
+        f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
+    }
+
+    static func scalars(of node: Node) -> [Node.Scalar] {
+        switch node {
+        case .scalar(let s): [s]
+        case .sequence(let seq): seq.flatMap { scalars(of: $0) }
+        case .mapping(let m): m.values.flatMap { scalars(of: $0) }
+        case .alias: []
+        }
+    }
+}

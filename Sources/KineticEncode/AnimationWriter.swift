@@ -51,7 +51,7 @@ public struct AnimationSettings: Sendable {
     public var transparent: Bool
     /// GIF only: colour table entries, 2…256 (nil: 256); see ``GIFOptions/colors``.
     public var colors: Int?
-    /// GIF only: dithering level, 0 (off) … 1 (nil: 0.2); see ``GIFOptions/dithering``.
+    /// GIF only: dithering level, 0 (off) … 1 (nil: 0.15); see ``GIFOptions/dithering``.
     public var dithering: Double?
     /// GIF only: the whole animation's palette (``GIFPaletteBuilder``), or nil for a
     /// palette a frame.

@@ -92,32 +92,70 @@ public enum GIFFramePreparer {
     private static func quantizedRows(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
                                       options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
         // `options.colors` entries at most, one of them the transparent index.
-        let settings = options.quantizerSettings
         switch options.palette {
         case .perFrame:
-            let sample = paletteSample(rgba, width: rect.width, height: rect.height)
-            let (entries, indices) = try ImageQuant.quantize(
-                rgba: rgba, width: rect.width, height: rect.height, sample: sample,
-                fixed: Array(dominantColors(sample.rgba, width: sample.width).prefix(options.maximumFixedColors)),
-                settings: settings)
-            // Move transparent entries to index 255, pack the opaque ones from 0.
-            var table = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: 256)
-            var colors: [GIFColor] = []
-            for (i, entry) in entries.enumerated() where entry.a >= 128 && colors.count < 255 {
-                table[i] = UInt8(colors.count)
-                colors.append(GIFColor(red: entry.r, green: entry.g, blue: entry.b))
-            }
-            return PreparedGIFFrame(rect: rect, indices: indices.map { table[Int($0)] },
-                                    localPalette: colors, disposal: disposal)
+            return try ownPalette(rgba, rect: rect, disposal: disposal, options: options)
         case let .shared(palette):
             // The transparent colour is the remapper's entry `count`.
             let transparent = UInt8(palette.colors.count)
             let indices = try palette.remapper.remap(rgba: rgba, width: rect.width, height: rect.height,
-                                                     settings: settings)
-            return PreparedGIFFrame(rect: rect,
-                                    indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
-                                    localPalette: nil, disposal: disposal)
+                                                     settings: options.quantizerSettings)
+            let shared = PreparedGIFFrame(rect: rect,
+                                          indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
+                                          localPalette: nil, disposal: disposal)
+            let sharedError = options.colors == 256 ? meanSquaredError(rgba, shared.indices, palette.colors) : 0
+            guard sharedError > localTableBudget else { return shared }
+            let own = try ownPalette(rgba, rect: rect, disposal: disposal, options: options)
+            return meanSquaredError(rgba, own.indices, own.localPalette ?? []) < sharedError / 2 ? own : shared
         }
+    }
+
+    /// The mean squared error a channel (34 dB on the changed pixels) past which a frame
+    /// remapped to the shared palette is quantized again with a colour table of its own,
+    /// kept if that halves the error. The shared palette comes from 16 sample frames and
+    /// misses colours seen only between them (a mid-fade tint): remapped, such a frame
+    /// erred 38 a channel on fireworks-button and 27–109 on 13 frames of the bench scene,
+    /// against at most 17 for the bench's other frames, and an error drawn once stays on screen.
+    /// Its own table brings it to about 1. At 10, rope's 19 frames at 10–21 took tables
+    /// too, 8 % more bytes for 0.4 dB (issue 15); at 25 no frame of flow-menu, snow or
+    /// rope does. Only with full 256-entry tables: fewer colours (`--colors`) err more on
+    /// every frame by choice, and their frames stay on the small shared table.
+    static let localTableBudget = 25.0
+
+    /// `rgba` quantized with a palette of its own (a local colour table).
+    private static func ownPalette(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
+                                   options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+        let sample = paletteSample(rgba, width: rect.width, height: rect.height)
+        let (entries, indices) = try ImageQuant.quantize(
+            rgba: rgba, width: rect.width, height: rect.height, sample: sample,
+            fixed: Array(dominantColors(sample.rgba, width: sample.width).prefix(options.maximumFixedColors)),
+            settings: options.quantizerSettings)
+        // Move transparent entries to index 255, pack the opaque ones from 0.
+        var table = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: 256)
+        var colors: [GIFColor] = []
+        for (i, entry) in entries.enumerated() where entry.a >= 128 && colors.count < 255 {
+            table[i] = UInt8(colors.count)
+            colors.append(GIFColor(red: entry.r, green: entry.g, blue: entry.b))
+        }
+        return PreparedGIFFrame(rect: rect, indices: indices.map { table[Int($0)] },
+                                localPalette: colors, disposal: disposal)
+    }
+
+    /// The mean squared error a channel of the opaque pixels of `rgba` drawn as `indices`
+    /// of `colors` (0 when none is opaque).
+    static func meanSquaredError(_ rgba: [UInt8], _ indices: [UInt8], _ colors: [GIFColor]) -> Double {
+        var sum = 0, count = 0
+        rgba.withUnsafeBufferPointer { p in
+            indices.withUnsafeBufferPointer { indices in
+                for (i, index) in indices.enumerated() where p[i * 4 + 3] != 0 && Int(index) < colors.count {
+                    let c = colors[Int(index)], o = i * 4
+                    let dr = Int(p[o]) - Int(c.red), dg = Int(p[o + 1]) - Int(c.green), db = Int(p[o + 2]) - Int(c.blue)
+                    sum += dr * dr + dg * dg + db * db
+                    count += 1
+                }
+            }
+        }
+        return count == 0 ? 0 : Double(sum) / Double(3 * count)
     }
 
     /// The pixels the palette is built from: when more than 256 × 256 of them changed

@@ -50,10 +50,13 @@ public enum GIFPaletteMode: Hashable, Sendable {
 /// Settings of the GIF encoder.
 public struct GIFOptions: Hashable, Sendable {
     /// Floyd–Steinberg dithering strength, 0 (none) … 1 (full), libimagequant's dithering
-    /// level (`--dither`). The default 0.2: with one palette for the whole animation,
-    /// dithering noise is most of what grows the file and what lowers PSNR, and 0.2 still
+    /// level (`--dither`). The default 0.15: with one palette for the whole animation,
+    /// dithering noise is most of what grows the file and what lowers PSNR, and 0.15 still
     /// breaks up the bands of slow gradients. On rope (issue 17), 0.5 gave 3.10 MB at
-    /// 54.6 dB, 0.2 2.99 MB at 55.1 dB (0 2.96 MB at 55.1 dB, banded; ffmpeg 53.4 dB). With a
+    /// 54.6 dB, 0.2 2.99 MB at 55.1 dB (0 2.96 MB at 55.1 dB, banded; ffmpeg 53.4 dB); with
+    /// the palette built at libimagequant's speed 1, 0.2 gave 3.010 MB at 55.17 dB and 0.15
+    /// 2.997 MB at 55.21 dB, and 0.15 was as small or smaller at equal or higher PSNR on
+    /// the bench scene, flow-menu, snow and fireworks-button too. With a
     /// palette a frame, 0.5 had been chosen on the bench scene's first frame (96.6 kB at
     /// 49.8 dB, against 150.2 kB at 47.7 dB at 1.0).
     public var dithering: Double
@@ -93,7 +96,7 @@ public struct GIFOptions: Hashable, Sendable {
     /// ffmpeg's palettegen/paletteuse (issue 15).
     public var tolerance: Int
 
-    public init(dithering: Double = 0.2, speed: Int = 7, quality: Int = 100,
+    public init(dithering: Double = 0.15, speed: Int = 7, quality: Int = 100,
                 palette: GIFPaletteMode = .perFrame, transparentBackground: Bool = false,
                 loopCount: Int = 0, tolerance: Int = 0, colors: Int = 256) {
         self.dithering = dithering; self.speed = speed; self.quality = quality; self.colors = colors

@@ -142,6 +142,55 @@ import Testing
         #expect(palette.colors.contains(GIFColor(red: background.r, green: background.g, blue: background.b)))
     }
 
+    /// A frame whose colours the shared palette lacks (a tint in none of the sampled
+    /// frames, as a mid-fade frame between two samples) gets a colour table of its own:
+    /// its error stays near the sampled frames', where remapping it to the shared palette
+    /// alone errs many times more. The sampled frames keep the global table.
+    @Test func frameMissingFromTheSampleGetsItsOwnTable() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var frames = Synthetic.frames(6)
+        // Frame 3 with its channels rotated (r, g, b → b, r, g): other hues everywhere.
+        frames[3].bytes.withUnsafeMutableBytes { p in
+            for o in stride(from: 0, to: p.count, by: 4) {
+                let word = p.loadUnaligned(fromByteOffset: o, as: UInt32.self)
+                let rotated = word & 0xFF00_0000 | (word & 0xFF) << 16 | (word >> 16 & 0xFF) << 8 | (word >> 8 & 0xFF)
+                p.storeBytes(of: rotated, toByteOffset: o, as: UInt32.self)
+            }
+        }
+        let sampled = frames.indices.filter { $0 != 3 }
+        let palette = try GIFPalette.make(from: sampled.map { frames[$0] }, options: GIFOptions())
+        let prepared = try encodeGIF(frames, to: folder + "/f.gif", options: GIFOptions(palette: .shared(palette)))
+        #expect(prepared[3].localPalette != nil)
+        #expect(sampled.allSatisfy { prepared[$0].localPalette == nil })
+        let gif = try DecodedGIF(path: folder + "/f.gif")
+        #expect(gif.colorCounts[3] > 0 && sampled.allSatisfy { gif.colorCounts[$0] == 0 })
+
+        func meanSquaredError(_ canvas: [UInt8], _ source: PixelImage) -> Double {
+            var total = 0
+            for y in 0..<source.height {
+                for x in 0..<source.width {
+                    let s = source.rgba(x: x, y: y), o = (y * source.width + x) * 4
+                    for (c, d) in [(s.r, canvas[o]), (s.g, canvas[o + 1]), (s.b, canvas[o + 2])] {
+                        total += (Int(c) - Int(d)) * (Int(c) - Int(d))
+                    }
+                }
+            }
+            return Double(total) / Double(3 * source.width * source.height)
+        }
+        let errors = zip(gif.canvases, frames).map(meanSquaredError)
+        let typical = sampled.map { errors[$0] }.max() ?? 0
+        // The tinted frame through the shared palette alone, as the GIF would show it
+        // without a table of its own.
+        let whole = GIFRect(x: 0, y: 0, width: frames[3].width, height: frames[3].height)
+        let rgba = GIFFramePreparer.straightPixels(frames[3], in: whole, previous: nil, keepAlpha: false)
+        let remapped = try palette.remapper.remap(rgba: rgba, width: whole.width, height: whole.height,
+                                                  settings: GIFOptions().quantizerSettings)
+        let sharedOnly = GIFFramePreparer.meanSquaredError(rgba, remapped, palette.colors)
+        #expect(errors[3] <= 2 * typical + 1, "tinted frame MSE \(errors[3]), sampled frames at most \(typical)")
+        #expect(sharedOnly > 10 * errors[3], "shared palette alone: MSE \(sharedOnly), own table \(errors[3])")
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

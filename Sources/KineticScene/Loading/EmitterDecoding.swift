@@ -60,12 +60,7 @@ extension LayerDecoder {
         var owner = owner
         owner?.names = names
         if let owner { m = takeCellExpressions(m, owner: owner) }
-        for key in m.order {
-            guard let spec = EmitterCellSchema.entries.first(where: { $0.name == key }), let set = spec.set,
-                  let kind = spec.valueKind, let f = m[key],
-                  let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
-            set(&c, v)
-        }
+        m.readValues(into: &c) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }
         return (c, m["name"])

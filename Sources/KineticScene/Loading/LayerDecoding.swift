@@ -246,10 +246,8 @@ struct LayerDecoder {
     /// its kind and range (`Field.value`), as animations and `set:` read it, and set
     /// through the schema.
     func readValues(_ m: Mapping, into layer: inout Layer) {
-        for key in m.order where !Self.ownReaders.contains(key) {
-            guard let spec = LayerSchema.standard[key], spec.isFileKey, let set = spec.set, let kind = spec.valueKind,
-                  let f = m[key], let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
-            set(&layer, v)
+        m.readValues(into: &layer) { key in
+            Self.ownReaders.contains(key) ? nil : LayerSchema.standard[key].flatMap { $0.isFileKey ? $0 : nil }
         }
     }
 

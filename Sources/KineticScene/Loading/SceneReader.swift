@@ -1,4 +1,5 @@
 import KineticGeometry
+import KineticLayers
 import Foundation
 import Yams
 
@@ -194,6 +195,16 @@ struct Mapping {
             if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { speed = v }
         }
         if let f = self["timeOffset"], let v = f.number { timeOffset = v }
+    }
+
+    /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
+    /// and range animations and `set:` read with too), set through the schema, in file order.
+    func readValues<Object>(into object: inout Object, _ spec: (String) -> PropertySpec<Object>?) {
+        for key in order {
+            guard let spec = spec(key), let set = spec.set, let kind = spec.valueKind, let f = self[key],
+                  let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
+            set(&object, v)
+        }
     }
 
     /// The field, or nil with "missing required key" reported on the owner.

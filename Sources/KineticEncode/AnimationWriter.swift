@@ -111,8 +111,8 @@ public enum PreparedAnimationFrame: Sendable {
     case gif(PreparedGIFFrame)
     /// Straight RGBA bytes, `width × 4` a row (WebP).
     case rgba([UInt8], width: Int, height: Int)
-    /// The video stream's planes, converted by libswscale.
-    case planes([UInt8])
+    /// A video frame, converted by libswscale.
+    case video(VideoFrame)
 }
 
 /// The per-frame work that can run in parallel before the writer's sequential part:
@@ -133,10 +133,10 @@ public struct AnimationFramePreparer: Sendable {
         case .apng, .mp4, .webm, .mov:
             guard let converter else { throw .invalidOptions(reason: "no converter for \(format.rawValue)") }
             if AnimationWriter.inputFormat(format, settings) == "rgba" {
-                return .planes(try converter.convert(frame.straightRGBA(), stride: frame.width * 4,
-                                                     width: frame.width, height: frame.height))
+                return .video(try converter.convert(frame.straightRGBA(), stride: frame.width * 4,
+                                                    width: frame.width, height: frame.height))
             }
-            return .planes(try converter.convert(frame.bytes, stride: frame.stride, width: frame.width, height: frame.height))
+            return .video(try converter.convert(frame.bytes, stride: frame.stride, width: frame.width, height: frame.height))
         }
     }
 }
@@ -162,10 +162,11 @@ public final class AnimationWriter {
     private var file: AtomicFile?
 
     /// Encoder threads, fixed whatever the machine: x264's and libvpx's bytes depend on the
-    /// thread count (not on timing). VP9 runs on one thread; x264 on 4 frame threads, which
-    /// keeps an MP4 render's wall time within ffmpeg's (which uses 1.5 per core) at the
-    /// same size and quality. Different MP4s of the same frames came from x264's AVX-512
-    /// code, not from its threads (see ``FFmpegEncoder/x264DeterminismOptions``).
+    /// thread count (not on timing). VP9 runs on one thread; x264 on 4 frame threads: 3
+    /// (what ffmpeg picks on 2 cores) made the bench file 0.46% smaller at the same
+    /// quality, but the whole render slower in most runs (docs/outputs.md). Different
+    /// MP4s of the same frames came from x264's AVX-512 code, not from its threads (see
+    /// ``FFmpegEncoder/x264DeterminismOptions``).
     static let encoderThreads: Int32 = 1
     static let x264Threads: Int32 = 4
 
@@ -263,9 +264,9 @@ public final class AnimationWriter {
                     throw .invalidImage(reason: "frame \(written) is \(w)×\(h), the animation \(width)×\(height)")
                 }
                 try webp.add(rgba: bytes, milliseconds: Self.milliseconds(written, fps: settings.fps))
-            case .planes(let planes):
-                guard let video else { throw .invalidImage(reason: "video planes for a \(format.rawValue) writer") }
-                try video.append(planes: planes)
+            case .video(let frame):
+                guard let video else { throw .invalidImage(reason: "a video frame for a \(format.rawValue) writer") }
+                try video.append(frame)
             }
             written += 1
         } catch {

@@ -119,13 +119,6 @@ public enum SceneLoader {
         let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
             known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
-        // Without `dynamics.referenceBounds` the physics (which events may start) takes the
-        // scene's size as its bounds: checked here, where it was written, as any physics value.
-        if let size = settings?.size, dynamics?.referenceBounds == nil, dynamics != nil || !events.isEmpty,
-           ![size.width, size.height].allSatisfy(DynamicsDecoder.isWithinPhysicsRange) {
-            sceneFields?["size"]?.report("the physics' reference bounds (no dynamics.referenceBounds) "
-                                         + DynamicsDecoder.physicsRangeMessage)
-        }
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         // The dynamic items: those of the behaviors from the start and those events add.
         let added = events.flatMap(\.actions).flatMap { action -> [DynamicBehavior] in
@@ -150,6 +143,13 @@ public enum SceneLoader {
         scene.bindings = bindings
         scene.behaviorAnimations = behaviorAnimations
         scene.layerIDs = layerDecoder.ids.mapValues(\.address)
+        // Without `dynamics.referenceBounds` the physics (which events may start) takes the
+        // scene's size as its bounds: checked here, where it was written, as any physics value.
+        if let physics = scene.physics, physics.referenceBounds == nil,
+           ![settings.size.width, settings.size.height].allSatisfy(DynamicsDecoder.isWithinPhysicsRange) {
+            sceneFields?["size"]?.report("the physics' reference bounds (no dynamics.referenceBounds) "
+                                         + DynamicsDecoder.physicsRangeMessage)
+        }
         return scene
     }
 

@@ -18,6 +18,9 @@ public struct Scene: Sendable {
     public var layerIDs: [String: LayerAddress] = [:]
     /// The physics of section 6, when the file has a `dynamics:` block.
     public var dynamics: DynamicsSpec? = nil
+    /// The physics the scene runs: its `dynamics:` block, or an empty one when it has
+    /// events (they may add behaviors); nil when its frames are the timeline's alone.
+    public var physics: DynamicsSpec? { dynamics ?? (events.isEmpty ? nil : DynamicsSpec()) }
     /// Animations of behavior properties, in file order.
     public var behaviorAnimations: [BehaviorAnimation] = []
     /// The events of section 7, in file order.

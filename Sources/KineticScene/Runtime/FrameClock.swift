@@ -88,7 +88,7 @@ public final class FrameClock {
     /// nothing of the tree but its time.
     public static func runtimeFailure(in scene: Scene, limits: SceneLimits) -> FrameError? {
         let count = scene.frameCount, fps = scene.settings.fps
-        if Simulation.dynamics(of: scene) != nil || mayChangeInstanceCounts(scene) {
+        if scene.physics != nil || mayChangeInstanceCounts(scene) {
             let clock = FrameClock(scene: scene, limits: limits)
             for i in 0..<count {
                 do { _ = try clock.frame(i) } catch { return error }

@@ -115,7 +115,7 @@ public final class Simulation {
     /// The presentation tree at `time`: the animations applied, then the physics.
     public func frame(at time: Double, index: Int) throws(SimulationError) -> SceneFrame {
         let scene = timeline.scene
-        guard let spec = Self.dynamics(of: scene) else {
+        guard let spec = scene.physics else {
             return timeline.frame(at: time, index: index)
         }
         if let animator, !Instant.reached(time, animator.time) { self.animator = nil }
@@ -127,12 +127,6 @@ public final class Simulation {
         var frame = presentation(at: time, index: index)
         frame.layers += debugLayers
         return frame
-    }
-
-    /// The physics `scene` runs: its `dynamics:` block, or an empty one when it has events
-    /// (they may add behaviors); nil when its frames are the timeline's alone.
-    static func dynamics(of scene: Scene) -> DynamicsSpec? {
-        scene.dynamics ?? (scene.events.isEmpty ? nil : DynamicsSpec())
     }
 
     /// What a frame at `time` shows, from the physics as it stands: the timeline's tree

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The loading and frame-clock rows of `make bench` (issue 13: "make bench shows no slowdown
+# beyond noise"): the same work done by two kinetic binaries, the peer being the earlier
+# one, run at the end of run.sh when BENCH_BEFORE is set, or alone:
+#   BENCH_BEFORE=/path/to/old/kinetic KINETIC=.build/release/kinetic bash Tests/bench/pipeline.sh
+#
+# Rows, each over the gallery scenes both binaries load (a scene using keys the earlier
+# binary does not know is left out of both):
+#   - load: `validate` of every scene (parse, resolve, validation and, where physics or a
+#     changing replicator runs, the frames' runtime check);
+#   - frames: `render --discard --jobs 1` of every scene (the frame clock and the raster,
+#     no encoder);
+#   - inspect: `inspect` of every scene (the frame clock without the raster).
+# CPU time (user + system) summed over the scenes; BENCH_REPEAT (default 3) rounds, the
+# two binaries interleaved scene by scene so the machine's load falls on both alike; the
+# median round counts, and every round is shown. Reports only: exit 0 whatever the ratios.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+repeat=${BENCH_REPEAT:-3}
+before=${BENCH_BEFORE:-}
+if [ -z "$before" ]; then
+    echo "pipeline rows: skipped (set BENCH_BEFORE to an earlier kinetic binary to compare with)"
+    exit 0
+fi
+case "$before" in /*) ;; *) before="$root/$before" ;; esac
+bench_setup "pipeline" pipeline "$kinetic" "$before" /usr/bin/time python3
+
+# Scenes both binaries accept.
+scenes=()
+for s in "$root"/scenes/*.yaml; do
+    if "$kinetic" validate "$s" >/dev/null 2>&1 && "$before" validate "$s" >/dev/null 2>&1; then
+        scenes+=("$s")
+    fi
+done
+total=$(ls "$root"/scenes/*.yaml | wc -l)
+
+# cpu BINARY ARGS… — user + system seconds of one run (its output discarded).
+cpu() {
+    /usr/bin/time -f "%U %S" -o t.txt "$@" >/dev/null 2>&1 || true
+    python3 -c "u, s = open('t.txt').read().split()[-2:]; print(float(u) + float(s))"
+}
+
+# row NAME SUBCOMMAND [FLAGS…] — prints "NAME after before" per round, then the medians.
+row() {
+    local name=$1; shift
+    for r in $(seq "$repeat"); do
+        local a=0 b=0
+        for s in "${scenes[@]}"; do
+            b=$(python3 -c "print($b + $(cpu "$before" "$1" "$s" "${@:2}"))")
+            a=$(python3 -c "print($a + $(cpu "$kinetic" "$1" "$s" "${@:2}"))")
+        done
+        echo "$name $a $b" >> rounds.txt
+    done
+}
+
+: > rounds.txt
+row load validate
+row frames render --discard --jobs 1
+row inspect inspect
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+python3 - "$repeat" "${#scenes[@]}" "$total" "$load_after" <<'PY'
+import statistics, sys
+repeat, used, total, load = sys.argv[1:]
+rows = {}
+for line in open("rounds.txt"):
+    name, a, b = line.split()
+    rows.setdefault(name, []).append((float(a), float(b)))
+what = {"load": "`validate`", "frames": "`render --discard --jobs 1`", "inspect": "`inspect`"}
+print(f"\nLoading and frame clock, this binary against BENCH_BEFORE ({used} of {total} gallery scenes, "
+      f"CPU s summed over them, median of {repeat} interleaved rounds; load average after: {load}):\n")
+print("| row | after | before | after ÷ before | rounds (after / before) |")
+print("| --- | ---: | ---: | ---: | --- |")
+for name, runs in rows.items():
+    a = statistics.median(r[0] for r in runs)
+    b = statistics.median(r[1] for r in runs)
+    each = ", ".join(f"{x:.2f} / {y:.2f}" for x, y in runs)
+    print(f"| {what[name]} | {a:.2f} | {b:.2f} | {a / b:.2f}× | {each} |")
+PY
+exit 0

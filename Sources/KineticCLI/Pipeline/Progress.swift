@@ -5,12 +5,16 @@ import Foundation
 final class Progress: @unchecked Sendable {
     private let total: Int
     private let enabled: Bool
+    /// What is counted: "frames", or a pass before them ("palette frames").
+    private let unit: String
     private let start = Date()
     private let lock = NSLock()
     private var done = 0
     private var lastDraw = Date.distantPast
 
-    init(total: Int, enabled: Bool) { self.total = total; self.enabled = enabled }
+    init(total: Int, enabled: Bool, unit: String = "frames") {
+        self.total = total; self.enabled = enabled; self.unit = unit
+    }
 
     func advance(by n: Int = 1) {
         guard enabled else { return }
@@ -26,7 +30,7 @@ final class Progress: @unchecked Sendable {
         let width = 30
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = String(format: "\r%@ %d/%d frames  %.1f fps  ETA %.0fs ", bar, done, total, rate, eta)
+        let line = String(format: "\r%@ %d/%d %@  %.1f fps  ETA %.0fs ", bar, done, total, unit, rate, eta)
         FileHandle.standardError.write(Data(line.utf8))
     }
 

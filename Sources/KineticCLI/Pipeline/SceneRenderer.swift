@@ -124,12 +124,15 @@ struct SceneRenderer {
         return Array(range)
     }
 
+    /// Whether passes over frames draw a progress bar on stderr.
+    private var showsProgressBar: Bool { showsProgress && Terminal.stderrIsTerminal }
+
     /// The canvas in pixels.
     var pixelSize: (width: Int, height: Int) { renderer.pixelSize(of: scene.settings.size) }
 
     private func pipeline(frames: [Int]) -> FramePipeline {
         FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
-                      progress: Progress(total: frames.count, enabled: showsProgress && Terminal.stderrIsTerminal),
+                      progress: Progress(total: frames.count, enabled: showsProgressBar),
                       maxParticles: maxParticles)
     }
 
@@ -142,10 +145,13 @@ struct SceneRenderer {
         let size = pixelSize
         try AnimationOutput.write(frameCount: frames.count, width: size.width, height: size.height,
                                   to: path, format: format, settings: settings, sample: { positions, prepare, add in
-            // Simulated again from the start: physics advances only frame by frame.
+            // Simulated again from the start: physics advances only frame by frame. A long
+            // scene takes a while to reach its last sample, so this pass shows its own bar.
             let p = FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: positions.map { frames[$0] },
-                                  jobs: jobs, progress: Progress(total: positions.count, enabled: false),
+                                  jobs: jobs, progress: Progress(total: positions.count, enabled: showsProgressBar,
+                                                                 unit: "palette frames"),
                                   maxParticles: maxParticles)
+            defer { p.progress.finish() }
             try p.run(encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
         }) { encode, consume in
             let p = pipeline(frames: frames)

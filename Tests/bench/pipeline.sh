@@ -6,14 +6,18 @@
 #
 # Rows, each over the gallery scenes both binaries load (a scene using keys the earlier
 # binary does not know is left out of both):
-#   - load: `validate` of every scene (parse, resolve, validation and, where physics or a
-#     changing replicator runs, the frames' runtime check);
+#   - load: `validate` of the scenes without physics (no `dynamics:` or `events:` block):
+#     parse, resolve and validation;
+#   - load + physics check: `validate` of the scenes with physics, where validate now also
+#     runs the frames' physics to find what render would refuse (issue 13: "nothing
+#     checked later can refuse what validation passed"), work the earlier binary skipped;
 #   - frames: `render --discard --jobs 1` of every scene (the frame clock and the raster,
 #     no encoder);
 #   - inspect: `inspect` of every scene (the frame clock without the raster).
 # CPU time (user + system) summed over the scenes; BENCH_REPEAT (default 3) rounds, the
 # two binaries interleaved scene by scene so the machine's load falls on both alike; the
-# median round counts, and every round is shown. Reports only: exit 0 whatever the ratios.
+# median round counts, and every round is shown. PIPELINE_ROWS picks rows (default
+# "load physics frames inspect"). Reports only: exit 0 whatever the ratios.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 repeat=${BENCH_REPEAT:-3}
@@ -25,11 +29,13 @@ fi
 case "$before" in /*) ;; *) before="$root/$before" ;; esac
 bench_setup "pipeline" pipeline "$kinetic" "$before" /usr/bin/time python3
 
-# Scenes both binaries accept.
-scenes=()
+# Scenes both binaries accept, and those of them with physics (Scene.physics: a top-level
+# `dynamics:` or `events:` block).
+scenes=(); still=(); physics=()
 for s in "$root"/scenes/*.yaml; do
     if "$kinetic" validate "$s" >/dev/null 2>&1 && "$before" validate "$s" >/dev/null 2>&1; then
         scenes+=("$s")
+        if grep -qE '^(dynamics|events):' "$s"; then physics+=("$s"); else still+=("$s"); fi
     fi
 done
 total=$(ls "$root"/scenes/*.yaml | wc -l)
@@ -40,12 +46,13 @@ cpu() {
     python3 -c "u, s = open('t.txt').read().split()[-2:]; print(float(u) + float(s))"
 }
 
-# row NAME SUBCOMMAND [FLAGS…] — prints "NAME after before" per round, then the medians.
+# row NAME SCENES SUBCOMMAND [FLAGS…] — adds "NAME after before" to rounds.txt per round
+# (SCENES: the name of an array of scene paths).
 row() {
-    local name=$1; shift
+    local name=$1; local -n list=$2; shift 2
     for r in $(seq "$repeat"); do
         local a=0 b=0
-        for s in "${scenes[@]}"; do
+        for s in "${list[@]}"; do
             b=$(python3 -c "print($b + $(cpu "$before" "$1" "$s" "${@:2}"))")
             a=$(python3 -c "print($a + $(cpu "$kinetic" "$1" "$s" "${@:2}"))")
         done
@@ -54,19 +61,23 @@ row() {
 }
 
 : > rounds.txt
-row load validate
-row frames render --discard --jobs 1
-row inspect inspect
+rows=" ${PIPELINE_ROWS:-load physics frames inspect} "
+[[ $rows == *" load "* ]] && row load still validate
+[[ $rows == *" physics "* ]] && row physics physics validate
+[[ $rows == *" frames "* ]] && row frames scenes render --discard --jobs 1
+[[ $rows == *" inspect "* ]] && row inspect scenes inspect
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-python3 - "$repeat" "${#scenes[@]}" "$total" "$load_after" <<'PY'
+python3 - "$repeat" "${#scenes[@]}" "$total" "$load_after" "${#still[@]}" "${#physics[@]}" <<'PY'
 import statistics, sys
-repeat, used, total, load = sys.argv[1:]
+repeat, used, total, load, still, physics = sys.argv[1:]
 rows = {}
 for line in open("rounds.txt"):
     name, a, b = line.split()
     rows.setdefault(name, []).append((float(a), float(b)))
-what = {"load": "`validate`", "frames": "`render --discard --jobs 1`", "inspect": "`inspect`"}
+what = {"load": f"`validate`, {still} scenes without physics",
+        "physics": f"`validate`, {physics} scenes with physics (now runs their frames)",
+        "frames": "`render --discard --jobs 1`", "inspect": "`inspect`"}
 print(f"\nLoading and frame clock, this binary against BENCH_BEFORE ({used} of {total} gallery scenes, "
       f"CPU s summed over them, median of {repeat} interleaved rounds; load average after: {load}):\n")
 print("| row | after | before | after ÷ before | rounds (after / before) |")

@@ -162,14 +162,13 @@ public final class AnimationWriter {
     private var file: AtomicFile?
 
     /// Encoder threads, fixed whatever the machine: x264's and libvpx's bytes depend on the
-    /// thread count (not on timing). VP9 runs on one thread; x264 on 8 frame threads: of
-    /// the counts tried (3–8, 10, 12, 16) the one whose bench file is no larger than
-    /// ffmpeg's (3 threads) and at least as good (PSNR, SSIM), for about 5% more CPU time
-    /// and 43 MB more memory than 4; 3 made the whole render slower (docs/outputs.md).
-    /// Different MP4s of the same frames came from x264's AVX-512 code, not from its
-    /// threads (see ``FFmpegEncoder/x264DeterminismOptions``).
+    /// thread count (not on timing). VP9 runs on one thread; x264 on 4 frame threads. 3
+    /// (what ffmpeg picks on 2 cores) and 8 make the bench file smaller (8: no larger than
+    /// ffmpeg's and as good), but the whole render slower on a busy 2-core machine
+    /// (docs/outputs.md). Different MP4s of the same frames came from x264's AVX-512 code,
+    /// not from its threads (see ``FFmpegEncoder/x264DeterminismOptions``).
     static let encoderThreads: Int32 = 1
-    static let x264Threads: Int32 = 8
+    static let x264Threads: Int32 = 4
 
     public init(path: String, format: AnimationFormat, width: Int, height: Int, frameCount: Int,
                 settings: AnimationSettings) throws(EncodeError) {

@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import KineticGeometry
 import KineticLayers
 
@@ -82,6 +83,37 @@ package final class CairoSurface {
             body(s)
             cairo_surface_finish(s.raw)
         }
+    }
+
+    /// A cleared ARGB32 image surface drawing straight into the bytes of the image it
+    /// returns, so a frame is not copied out of Cairo once drawn; it is finished when `body`
+    /// returns, so nothing draws into the bytes after. nil when the pixels cannot be
+    /// allocated: they are allocated by `malloc` first, which fails where Swift's
+    /// allocation would stop the program.
+    package static func drawingImage<E: Error>(width: Int, height: Int,
+                                               _ body: (CairoSurface) throws(E) -> Void) throws(E) -> PixelImage? {
+        guard width >= 0, height >= 0, width <= Int(Int32.max), height <= Int(Int32.max) else { return nil }
+        // Cairo's size limits, asked of empty surfaces before anything is allocated.
+        guard (try? image(.argb32, width: width, height: 0).check()) != nil,
+              (try? image(.argb32, width: 0, height: height).check()) != nil else { return nil }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        let (count, overflow) = stride.multipliedReportingOverflow(by: height)
+        guard stride >= 0, !overflow else { return nil }
+        if count > 0 {
+            guard let probe = malloc(count) else { return nil }
+            free(probe)
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let drawn = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(E) -> Bool in
+            // No pixels (an empty frame): Cairo allocates its own none.
+            let surface = CairoSurface(raw: cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32,
+                                                                                Int32(width), Int32(height), Int32(stride)))
+            defer { cairo_surface_finish(surface.raw) }
+            guard (try? surface.check()) != nil else { return false }
+            try body(surface)
+            return true
+        }
+        return drawn ? PixelImage(width: width, height: height, stride: stride, bytes: bytes) : nil
     }
 
     /// An ARGB32 image surface holding a copy of `image`'s pixels.
@@ -201,14 +233,23 @@ package final class CairoSurface {
         cairo_surface_mark_dirty(raw)
     }
 
+    /// Lends an image surface's pixel rows (`stride` bytes each) for reading and writing in
+    /// place (a shadow's blur). Does nothing on a surface without pixel data.
+    package func withBytes(_ body: (UnsafeMutableBufferPointer<UInt8>, _ stride: Int) -> Void) {
+        cairo_surface_flush(raw)
+        guard let data = cairo_image_surface_get_data(raw) else { return }
+        body(UnsafeMutableBufferPointer(start: data, count: stride * height), stride)
+        cairo_surface_mark_dirty(raw)
+    }
+
     /// Lends an image surface's ARGB32 pixels (rows `stride / 4` words apart) for direct
     /// writing — the particle compositor draws sprites this way, far faster than one Cairo
     /// call per particle. Does nothing on a surface without pixel data.
     package func withPixels(_ body: (UnsafeMutablePointer<UInt32>, _ wordsPerRow: Int) -> Void) {
-        cairo_surface_flush(raw)
-        guard let data = cairo_image_surface_get_data(raw) else { return }
-        data.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * height) { body($0, stride / 4) }
-        cairo_surface_mark_dirty(raw)
+        withBytes { bytes, stride in
+            guard let base = bytes.baseAddress else { return }
+            base.withMemoryRebound(to: UInt32.self, capacity: bytes.count / 4) { body($0, stride / 4) }
+        }
     }
 
     /// Writes an image surface as PNG (debugging and contact sheets).

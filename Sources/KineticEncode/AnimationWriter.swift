@@ -162,11 +162,11 @@ public final class AnimationWriter {
     private var file: AtomicFile?
 
     /// Encoder threads, fixed whatever the machine: x264's and libvpx's bytes depend on the
-    /// thread count (not on timing). VP9 runs on one thread; x264 on 4 frame threads: 3
-    /// (what ffmpeg picks on 2 cores) made the bench file 0.46% smaller at the same
-    /// quality, but the whole render slower in most runs (docs/outputs.md). Different
-    /// MP4s of the same frames came from x264's AVX-512 code, not from its threads (see
-    /// ``FFmpegEncoder/x264DeterminismOptions``).
+    /// thread count (not on timing). VP9 runs on one thread; x264 on 4 frame threads. 3
+    /// (what ffmpeg picks on 2 cores) and 8 make the bench file smaller (8: no larger than
+    /// ffmpeg's and as good), but the whole render slower on a busy 2-core machine
+    /// (docs/outputs.md). Different MP4s of the same frames came from x264's AVX-512 code,
+    /// not from its threads (see ``FFmpegEncoder/x264DeterminismOptions``).
     static let encoderThreads: Int32 = 1
     static let x264Threads: Int32 = 4
 

@@ -204,16 +204,15 @@ extension LayerRenderer {
             if blurs {
                 let margin = Int(shadow.margin)
                 let silhouette = CairoSurface.image(.a8, width: bw + 2 * margin, height: bh + 2 * margin)
-                let stride = silhouette.stride
-                var alphas = [UInt8](repeating: 0, count: stride * (bh + 2 * margin))
-                buffer.withPixels { pixels, wordsPerRow in
-                    for y in 0..<bh {
-                        let row = (y + margin) * stride + margin
-                        for x in 0..<bw { alphas[row + x] = UInt8(truncatingIfNeeded: pixels[y * wordsPerRow + x] >> 24) }
+                silhouette.withBytes { alphas, stride in
+                    buffer.withPixels { pixels, wordsPerRow in
+                        for y in 0..<bh {
+                            let row = (y + margin) * stride + margin
+                            for x in 0..<bw { alphas[row + x] = UInt8(truncatingIfNeeded: pixels[y * wordsPerRow + x] >> 24) }
+                        }
                     }
+                    GaussianBlur.apply(to: alphas, width: bw + 2 * margin, height: bh + 2 * margin, stride: stride, sigma: shadow.sigma)
                 }
-                GaussianBlur.apply(to: &alphas, width: bw + 2 * margin, height: bh + 2 * margin, stride: stride, sigma: shadow.sigma)
-                silhouette.replaceBytes(alphas, stride: stride)
                 paintShadow(ShadowMask(surface: silhouette, x: Double(bx - margin) + shadow.offset.x,
                                        y: Double(by - margin) + shadow.offset.y, cell: 1),
                             shadow: shadow, in: ctx)

@@ -65,18 +65,16 @@ public struct Renderer: Sendable {
     /// never a frame drawn without them.
     public func rasterize(_ frame: SceneFrame) throws(RenderError) -> PixelImage {
         let (width, height) = pixelSize(of: frame.size)
-        let surface = CairoSurface.image(.argb32, width: width, height: height)
-        guard (try? surface.check()) != nil, surface.width == width, surface.height == height else {
-            throw .outOfMemory(width: width, height: height)
-        }
-        do {
+        // Drawn straight into the image's own bytes: no copy of the frame out of Cairo.
+        let image = try CairoSurface.drawingImage(width: width, height: height) { (surface) throws(RenderError) in
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
             draw(frame, in: ctx)
             if debug { DebugOverlay.draw(frame, in: ctx) }
             if ctx.isOutOfMemory { throw .outOfMemory(width: width, height: height) }
         }
-        return PixelImage(width: width, height: height, stride: surface.stride, bytes: surface.bytes())
+        guard let image else { throw .outOfMemory(width: width, height: height) }
+        return image
     }
 
     /// The frame as a vector file's bytes, one unit per point (`scale` does not apply).

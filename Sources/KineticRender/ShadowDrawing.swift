@@ -221,9 +221,8 @@ extension LayerRenderer {
     /// Blurs an alpha image in place (σ in its pixels).
     func blur(_ image: CairoSurface, sigma: Double) {
         guard sigma > GaussianBlur.minimumSigma else { return }
-        var bytes = image.bytes()
-        GaussianBlur.apply(to: &bytes, width: image.width, height: image.height, stride: image.stride, sigma: sigma)
-        image.replaceBytes(bytes, stride: image.stride)
+        let width = image.width, height = image.height
+        image.withBytes { GaussianBlur.apply(to: $0, width: width, height: height, stride: $1, sigma: sigma) }
     }
 }
 
@@ -356,8 +355,10 @@ struct ShadowPixels: Sendable {
     }
 }
 
-/// A Gaussian blur of one-byte-per-pixel rows by three successive box blurs, each
-/// horizontal then vertical: boxes of widths chosen so their combined variance is σ².
+/// A Gaussian blur of one-byte-per-pixel rows by three successive box blurs along each
+/// axis: boxes of widths chosen so their combined variance is σ². Box blurs along rows
+/// and along columns commute, so the three horizontal passes run first, then the three
+/// vertical ones.
 enum GaussianBlur {
     /// Odd box widths whose three variances (w² − 1) / 12 sum closest to σ².
     static func boxWidths(sigma: Double, passes n: Int = 3) -> [Int] {
@@ -377,77 +378,90 @@ enum GaussianBlur {
     static let minimumSigma = 0.2
 
     static func apply(to bytes: inout [UInt8], width: Int, height: Int, stride: Int, sigma: Double) {
-        guard sigma > minimumSigma, width > 0, height > 0 else { return }
-        // Float: the sums stay far below 2²⁴ × 255, so rounding error is ≪ one level.
-        var buffer = bytes.map(Float.init)
-        var scratch = buffer
-        var sums = [Float](repeating: 0, count: width)
-        for w in boxWidths(sigma: sigma) where w > 1 {
-            let r = w / 2
-            horizontalPass(&buffer, into: &scratch, width: width, height: height, stride: stride, radius: r)
-            verticalPass(&scratch, into: &buffer, width: width, height: height, stride: stride, radius: r,
-                         sums: &sums)
-        }
-        for i in bytes.indices { bytes[i] = UInt8(min(255, max(0, buffer[i] + 0.5))) }  // round half up
+        bytes.withUnsafeMutableBufferPointer { apply(to: $0, width: width, height: height, stride: stride, sigma: sigma) }
     }
 
-    /// A running-sum box average along each row; samples past the ends count as zero
-    /// (transparent), so the shadow fades beyond the edge. Each row is read from a copy
-    /// padded with r + 1 zeros each side, so the loop has no edge tests: adding or
-    /// taking away 0 leaves a Float sum unchanged, so the result is the same bit for bit.
-    private static func horizontalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
-                                       stride: Int, radius r: Int) {
-        let scale = 1 / Float(2 * r + 1)
-        var padded = [Float](repeating: 0, count: width + 2 * r + 2)
-        src.withUnsafeBufferPointer { src in
-            dst.withUnsafeMutableBufferPointer { dst in
-                padded.withUnsafeMutableBufferPointer { pad in
-                    guard let s = src.baseAddress, let d = dst.baseAddress, let p = pad.baseAddress else { return }
-                    // Row sample i sits at p[i + r + 1].
-                    for y in 0..<height {
-                        let base = y * stride
-                        (p + r + 1).update(from: s + base, count: width)
-                        var sum: Float = 0
-                        for i in 0..<min(r, width) { sum += p[i + r + 1] }
-                        for i in 0..<width {
-                            sum += p[i + 2 * r + 1]
-                            sum -= p[i]
-                            d[base + i] = sum * scale
-                        }
-                    }
-                }
+    /// Blurs the rows in place. Values are fixed-point integers between passes (16
+    /// fractional bits while the boxes are narrower than 256 pixels), each pass rounding
+    /// to the nearest step, so the result is within a level of the exact average and the
+    /// same on every machine; sums of a box fit 32 bits. Every pass runs down columns,
+    /// all columns at once (the horizontal ones on the image transposed): a running sum
+    /// along a row would be one long chain of dependent additions.
+    static func apply(to pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, stride: Int, sigma: Double) {
+        guard sigma > minimumSigma, width > 0, height > 0, stride >= width,
+              pixels.count >= stride * (height - 1) + width, let bytes = pixels.baseAddress else { return }
+        let boxes = boxWidths(sigma: sigma).filter { $0 > 1 }.map(Box.init)
+        guard let widest = boxes.map(\.width).max(), 256 * widest <= Int(UInt32.max) else { return }
+        // As many fractional bits as keep a box's sum within 32 bits (256: room for rounding).
+        var shift = 16
+        while shift > 0, (256 << shift) * widest > Int(UInt32.max) { shift -= 1 }
+        let side = max(width, height)
+        let planes = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 2 * width * height)
+        // The column sums, then a row of zeros: the rows past either end (the shadow fades beyond the edge).
+        let sums = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 2 * side)
+        defer { planes.deallocate(); sums.deallocate() }
+        sums.initialize(repeating: 0)
+        guard let a = planes.baseAddress, let s = sums.baseAddress else { return }
+        var from = a, to = a + width * height
+        // Transposed: row x holds column x.
+        for y in 0..<height {
+            let row = bytes + y * stride
+            for x in 0..<width { from[x * height + y] = UInt32(row[x]) << UInt32(shift) }
+        }
+        for box in boxes {
+            box.blurColumns(from, into: to, columns: height, rows: width, sums: s, zeros: s + side)
+            swap(&from, &to)
+        }
+        for x in 0..<width {
+            let column = from + x * height
+            for y in 0..<height { to[y * width + x] = column[y] }
+        }
+        swap(&from, &to)
+        for box in boxes {
+            box.blurColumns(from, into: to, columns: width, rows: height, sums: s, zeros: s + side)
+            swap(&from, &to)
+        }
+        let half = (UInt32(1) << UInt32(shift)) >> 1
+        for y in 0..<height {
+            let row = from + y * width, target = bytes + y * stride
+            for x in 0..<width { target[x] = UInt8(truncatingIfNeeded: min(255, (row[x] &+ half) >> UInt32(shift))) }
+        }
+    }
+
+    /// One box blur: a running sum of `width` samples, divided by multiplying with a
+    /// 32-bit reciprocal (the sums are below 2³², so the products fit 64 bits).
+    private struct Box {
+        var width: Int
+        var reciprocal: UInt32
+
+        init(_ width: Int) {
+            self.width = width
+            reciprocal = UInt32(((UInt64(1) << 32) + UInt64(width / 2)) / UInt64(width))
+        }
+
+        @inline(__always) func average(_ sum: UInt32) -> UInt32 {
+            UInt32(truncatingIfNeeded: (UInt64(sum) &* UInt64(reciprocal) &+ (UInt64(1) << 31)) >> 32)
+        }
+
+        /// Down each column of a plane, the sums of all columns kept and advanced a row at a time,
+        /// so memory is read row by row; `zeros` (a row of them) stands for the rows
+        /// past either end.
+        func blurColumns(_ src: UnsafeMutablePointer<UInt32>, into dst: UnsafeMutablePointer<UInt32>, columns: Int, rows: Int,
+                         sums: UnsafeMutablePointer<UInt32>, zeros: UnsafePointer<UInt32>) {
+            let r = width / 2
+            sums.update(repeating: 0, count: columns)
+            for i in 0..<min(r, rows) {
+                let row = src + i * columns
+                for x in 0..<columns { sums[x] &+= row[x] }
             }
-        }
-    }
-
-    /// The same running sum down each column, kept for all columns at once and advanced a
-    /// row at a time, so memory is read row by row (a column walk would touch one cache
-    /// line per sample). Each column sees the same additions in the same order as a
-    /// column walk would, so the result is identical.
-    private static func verticalPass(_ src: inout [Float], into dst: inout [Float], width: Int, height: Int,
-                                     stride: Int, radius r: Int, sums: inout [Float]) {
-        let scale = 1 / Float(2 * r + 1)
-        src.withUnsafeBufferPointer { src in
-            dst.withUnsafeMutableBufferPointer { dst in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    for x in 0..<width { sums[x] = 0 }
-                    for i in 0..<min(r, height) {
-                        let row = i * stride
-                        for x in 0..<width { sums[x] += src[row + x] }
-                    }
-                    for i in 0..<height {
-                        let enter = i + r, leave = i - r - 1
-                        if enter < height {
-                            let row = enter * stride
-                            for x in 0..<width { sums[x] += src[row + x] }
-                        }
-                        if leave >= 0 {
-                            let row = leave * stride
-                            for x in 0..<width { sums[x] -= src[row + x] }
-                        }
-                        let row = i * stride
-                        for x in 0..<width { dst[row + x] = sums[x] * scale }
-                    }
+            for i in 0..<rows {
+                let enter = i + r < rows ? UnsafePointer(src + (i + r) * columns) : zeros
+                let leave = i - r - 1 >= 0 ? UnsafePointer(src + (i - r - 1) * columns) : zeros
+                let out = dst + i * columns
+                for x in 0..<columns {
+                    let sum = sums[x] &+ enter[x] &- leave[x]
+                    sums[x] = sum
+                    out[x] = average(sum)
                 }
             }
         }

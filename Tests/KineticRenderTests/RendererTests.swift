@@ -89,6 +89,40 @@ import KineticLayers
             #expect(abs(variance - sigma * sigma) < sigma * 0.5 + 0.5)
         }
     }
+
+    @Test func gaussianBlurIsWithinALevelOfTheExactBoxAverages() {
+        // The blur's fixed-point passes against the same box averages in Double (zeros
+        // past the edges), on an image with hard edges and noise; the bytes past each
+        // row's width (the stride's padding) stay as they were.
+        let width = 61, height = 47, stride = 64
+        var bytes = [UInt8](repeating: 7, count: stride * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let inBox = (10..<40).contains(x) && (12..<30).contains(y)
+                bytes[y * stride + x] = inBox ? 255 : UInt8((x * 37 + y * 101) % 97)
+            }
+        }
+        for sigma in [0.8, 3.0, 7.5, 40] {
+            var exact = (0..<height).map { y in (0..<width).map { Double(bytes[y * stride + $0]) } }
+            for w in GaussianBlur.boxWidths(sigma: sigma) where w > 1 {
+                let r = w / 2
+                exact = exact.map { row in
+                    (0..<width).map { x in (max(0, x - r)...min(width - 1, x + r)).reduce(0) { $0 + row[$1] } / Double(w) }
+                }
+                exact = (0..<height).map { y in
+                    (0..<width).map { x in (max(0, y - r)...min(height - 1, y + r)).reduce(0) { $0 + exact[$1][x] } / Double(w) }
+                }
+            }
+            var blurred = bytes
+            GaussianBlur.apply(to: &blurred, width: width, height: height, stride: stride, sigma: sigma)
+            var worst = 0.0
+            for y in 0..<height {
+                for x in 0..<width { worst = max(worst, abs(Double(blurred[y * stride + x]) - exact[y][x])) }
+                #expect(blurred[(y * stride + width)..<(y * stride + stride)].allSatisfy { $0 == 7 })
+            }
+            #expect(worst < 0.51, "σ \(sigma): \(worst) levels from the exact average")
+        }
+    }
 }
 
 @Suite struct ContentsTests {

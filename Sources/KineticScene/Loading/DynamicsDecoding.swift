@@ -2,7 +2,6 @@ import Foundation
 import KineticDynamics
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// Reads `dynamics:` (section 6) into a `DynamicsSpec`, reporting every problem with its
 /// location; item ids are checked against the layers.

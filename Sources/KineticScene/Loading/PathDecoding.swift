@@ -1,6 +1,5 @@
 import KineticGeometry
 import KineticLayers
-import Yams
 
 extension Field {
     /// A path value of section 3.1: SVG path data, a primitive or a named shape (built
@@ -34,7 +33,7 @@ extension Field {
         switch node {
         case .scalar(let s):
             let text = s.string
-            if ExpressionText.isExpressionText(text) {
+            if s.expression != nil {
                 report("not yet supported: paths from references (section 4 of the scene format)")
                 return nil
             }
@@ -58,7 +57,7 @@ extension Field {
     }
 
     /// Points the error at the offending character when the path is on one line.
-    private func reportPathError(_ error: PathSyntaxError, in scalar: Node.Scalar) {
+    private func reportPathError(_ error: PathSyntaxError, in scalar: SceneNode.Scalar) {
         let message = "path syntax error at character \(error.offset + 1): \(error.message)"
         diagnostics.report(message, offset: error.offset, in: scalar, keyPath: keyPath)
     }

@@ -1,7 +1,6 @@
 import KineticGeometry
 import KineticLayers
 import Foundation
-import Yams
 
 /// Collects every problem found while reading one scene file, so the loader reports
 /// them all instead of stopping at the first. A class because every reader of the file
@@ -23,7 +22,7 @@ final class Diagnostics {
     /// Reports at the character `offset` of a one-line scalar's text. libyaml's mark can
     /// stand on the whitespace before a value in flow context, so the value's first
     /// character (after its opening quote) is looked up on the line itself.
-    func report(_ message: String, offset: Int, in scalar: Node.Scalar, keyPath: String) {
+    func report(_ message: String, offset: Int, in scalar: SceneNode.Scalar, keyPath: String) {
         guard let mark = scalar.mark, !scalar.string.contains("\n") else {
             return report(message, at: scalar.mark, keyPath: keyPath)
         }
@@ -50,7 +49,7 @@ final class Diagnostics {
 /// A YAML node together with its key path in the file: the unit every decoding
 /// function takes, so every error it reports knows where it is.
 struct Field {
-    let node: Node
+    let node: SceneNode
     let keyPath: String
     let diagnostics: Diagnostics
     /// What the loader put in place of the written value — a constant expression folded,
@@ -61,7 +60,7 @@ struct Field {
     enum Folded {
         case number(Double)
         case items([Field])
-        case entries([(key: Node, value: Field)])
+        case entries([(key: SceneNode, value: Field)])
     }
 
     var mark: Mark? { node.mark }
@@ -83,7 +82,6 @@ struct Field {
             case .scalar: "a single value"
             case .mapping: "a mapping"
             case .sequence: "a list"
-            case .alias: "an alias"
             }
         }
     }
@@ -96,11 +94,11 @@ struct Field {
 
     func report(_ message: String) { diagnostics.report(message, at: mark, keyPath: keyPath) }
 
-    func child(_ node: Node, key: String) -> Field {
+    func child(_ node: SceneNode, key: String) -> Field {
         Field(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", diagnostics: diagnostics)
     }
 
-    func element(_ node: Node, index: Int) -> Field {
+    func element(_ node: SceneNode, index: Int) -> Field {
         Field(node: node, keyPath: "\(keyPath)[\(index)]", diagnostics: diagnostics)
     }
 
@@ -113,7 +111,7 @@ struct Field {
 
     /// True when the node is YAML's null (`~`, `null`, or empty).
     var isNull: Bool {
-        guard folded == nil, let s = node.scalar, s.style == .plain else { return false }
+        guard folded == nil, let s = node.scalar, s.isPlain else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(s.string)
     }
 
@@ -131,7 +129,7 @@ struct Field {
     /// suggestion, or with their entry in `hints` (names from Apple's APIs, spelt otherwise
     /// here); duplicate keys are reported. Returns nil (reported) when not a mapping.
     func mapping(allowed: [String], hints: [String: String] = [:]) -> Mapping? {
-        let pairs: [(key: Node, value: Field)]
+        let pairs: [(key: SceneNode, value: Field)]
         if case .entries(let entries)? = folded {
             pairs = entries
         } else if folded == nil, case .mapping(let m) = node {
@@ -216,15 +214,15 @@ struct Mapping {
 }
 
 extension SourceMap {
-    /// The parse's map of the YAML tree `root`: every node's mark, by its key path as
-    /// `Field` spells it (of duplicate keys, the first, which the readers take).
-    init(file: String, root: Node) {
+    /// The parse's map of the document `root`: every node's mark, by its key path as
+    /// `Field` spells it.
+    init(file: String, root: SceneNode) {
         self.init(file: file)
-        var stack: [(node: Node, path: String)] = [(root, "")]
+        var stack: [(node: SceneNode, path: String)] = [(root, "")]
         while let (node, path) = stack.popLast() {
             if let mark = node.mark { record(path, line: mark.line, column: mark.column) }
             switch node {
-            case .scalar, .alias: break
+            case .scalar: break
             case .sequence(let seq): for (i, n) in seq.enumerated().reversed() { stack.append((n, "\(path)[\(i)]")) }
             case .mapping(let map):
                 for (k, v) in map.reversed() {

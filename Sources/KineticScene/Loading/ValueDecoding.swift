@@ -1,13 +1,12 @@
 import Foundation
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// Typed reading of the scalar and small-list values of section 1. Every function
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
     /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool { folded == nil && node.scalar.map { ExpressionText.isExpressionText($0.string) } == true }
+    private var isExpression: Bool { folded == nil && node.scalar?.expression != nil }
 
     private func rejectExpression() -> Bool {
         if isExpression {
@@ -26,7 +25,7 @@ extension Field {
 
     /// `!!str 1`: the file says it is text, so it is no number (reported).
     var isExplicitString: Bool {
-        guard case .scalar(let s) = node, s.style == .plain, s.tag.description == Tag.Name.str.rawValue else { return false }
+        guard case .scalar(let s) = node, s.isPlain, s.isTaggedString else { return false }
         report("expected a number, found the string '\(s.string)' (tagged !!str)")
         return true
     }
@@ -101,7 +100,7 @@ extension Field {
     /// A whole number.
     var integer: Int? {
         // Exactly, when written as an integer: a Double would round 9223372036854775807.
-        if case .scalar(let s) = node, s.style == .plain, s.tag.description != Tag.Name.str.rawValue,
+        if case .scalar(let s) = node, s.isPlain, !s.isTaggedString,
            let exact = Int(s.string.trimmingCharacters(in: .whitespaces)) { return exact }
         guard let v = number else { return nil }
         guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
@@ -398,7 +397,7 @@ extension Field {
     /// expression: the one reader of a number, whatever `use` makes of an expression.
     /// `parameter` names the value when a constant one is not (the key by default).
     func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
-        guard folded == nil, case .scalar(let s) = node, ExpressionText.isExpressionText(s.string), use != .literals else {
+        guard folded == nil, case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
         guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
@@ -412,7 +411,7 @@ extension Field {
     func pointTerm(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.PointSource? {
         let parameter = parameter ?? lastKey
         if use != .literals, folded == nil, case .scalar(let s) = node {
-            guard ExpressionText.isExpressionText(s.string) else {
+            guard s.expression != nil else {
                 guard use == .live else { return point.map { .components(.literal($0.x), .literal($0.y)) } }
                 report("expected a point [x, y], an expression or a reference")
                 return nil

@@ -1,7 +1,6 @@
 import KineticExpressions
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// The resolve pass of expression values (`ExpressionText` parses them): turns them into
 /// bindings of layer keys while the layers are read, constants into the values they
@@ -164,7 +163,7 @@ final class ExpressionBinder {
             var items: [Field] = []
             for (i, item) in seq.enumerated() {
                 let ef = f.element(item, index: i)
-                guard ExpressionText.isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
+                guard item.isExpression else { items.append(ef); continue }
                 guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
                       let folded = folded(v, for: ef) else { return nil }
                 items.append(folded)
@@ -212,7 +211,7 @@ final class ExpressionBinder {
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value
     /// that changes, a result that is not finite).
-    static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
+    static func constant(_ f: Field, _ s: SceneNode.Scalar, parameter: String,
                                  whyConstant: String) -> SceneExpression.Value? {
         guard let e = ExpressionText.parse(f, s) else { return nil }
         if let what = ExpressionText.liveness(e) {

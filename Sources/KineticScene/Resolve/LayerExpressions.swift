@@ -1,6 +1,5 @@
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// The resolve pass over a layer's expression values (section 4), before its keys are
 /// read: live ones bound to the key paths they drive (`ExpressionBinder`), constant ones
@@ -41,10 +40,10 @@ extension LayerDecoder {
                 }
                 taken.insert(key)
             } else if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
-                      seq.filter({ ExpressionText.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
+                      seq.filter(\.isExpression).count == 1 {
                 let items = seq.enumerated().map { i, item in
                     let ef = f.element(item, index: i)
-                    guard ExpressionText.isExpressionText(item.scalar?.string ?? "") else { return ef }
+                    guard item.isExpression else { return ef }
                     _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: address, label: label)
                     // The identity's value until the binding runs.
                     return ef.folding(.number(0))
@@ -158,7 +157,7 @@ extension LayerDecoder {
             return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
                                unbindable: "it has no sub-key path")
         }
-        var pairs: [(key: Node, value: Field)] = []
+        var pairs: [(key: SceneNode, value: Field)] = []
         for (k, v) in raw {
             let cf = f.child(v, key: k.scalar?.string ?? "")
             guard let name = k.scalar?.string, ExpressionText.containsExpressionText(cf) else {

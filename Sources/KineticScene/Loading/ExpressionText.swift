@@ -7,8 +7,6 @@ import KineticExpressions
 enum ExpressionText {
     /// Whether a value is, or contains, an expression or reference.
     static func containsExpression(_ f: Field) -> Bool {
-        // A folded value's expressions were taken when it was folded.
-        guard f.folded == nil else { return false }
         switch f.node {
         case .scalar: return f.node.isExpression
         case .sequence(let seq): return seq.contains(where: \.isExpression)
@@ -46,7 +44,6 @@ enum ExpressionText {
     /// every expression in it is constant. One that does not parse counts as constant: its
     /// error is reported where it is evaluated.
     static func liveness(of f: Field) -> String? {
-        guard f.folded == nil else { return nil }
         for s in scalars(of: f.node) {
             if case .success(let e)? = s.expression, let what = liveness(e) { return what }
         }
@@ -56,7 +53,7 @@ enum ExpressionText {
     /// Whether a value holds an expression or reference anywhere (in a transform's
     /// components, a point's, a matrix's entries).
     static func containsExpressionText(_ f: Field) -> Bool {
-        f.folded == nil && scalars(of: f.node).contains { $0.expression != nil }
+        scalars(of: f.node).contains { $0.expression != nil }
     }
 
     static func report(_ message: String, offset: Int, in f: Field, scalar s: SceneNode.Scalar) {

@@ -24,7 +24,7 @@ enum SceneNode {
         let isPlain: Bool
         /// `!!str 1`: the file says it is text.
         let isTaggedString: Bool
-        let value: Value
+        var value: Value
 
         enum Value {
             /// The text as written (a number, a color, a name…), read by the typed readers.
@@ -32,6 +32,9 @@ enum SceneNode {
             /// `= …` or `@…`, parsed: its syntax error is reported where the value is read,
             /// since a key that takes no expression reports that instead.
             case expression(Result<SceneExpression, ExpressionError>)
+            /// A constant expression's value, folded in by the resolve pass: read as a
+            /// literal number, at the place of the expression written.
+            case number(Double)
         }
 
         init(string: String, mark: Mark? = nil, isPlain: Bool = false, isTaggedString: Bool = false) {
@@ -44,6 +47,11 @@ enum SceneNode {
 
         var expression: Result<SceneExpression, ExpressionError>? {
             if case .expression(let e) = value { return e }
+            return nil
+        }
+
+        var folded: Double? {
+            if case .number(let v) = value { return v }
             return nil
         }
 
@@ -108,6 +116,15 @@ enum SceneNode {
     var sequence: Sequence? {
         if case .sequence(let s) = self { return s }
         return nil
+    }
+
+    /// The node with `v` folded in (a constant expression's value, or the identity's
+    /// value standing for a component a binding drives): a literal number, in the
+    /// written value's place, so errors point at what was written.
+    func folded(_ v: Double) -> SceneNode {
+        var s = scalar ?? Scalar(string: "", mark: mark)
+        s.value = .number(v)
+        return .scalar(s)
     }
 
     /// A plain scalar, as written on the command line (`--background`).

@@ -52,45 +52,34 @@ struct Field {
     let node: SceneNode
     let keyPath: String
     let diagnostics: Diagnostics
-    /// What the loader put in place of the written value — a constant expression folded,
-    /// the identity standing for a component a binding drives — which the typed readers
-    /// read as if written. `node` stays the written one: errors point at it.
-    var folded: Folded? = nil
-
-    enum Folded {
-        case number(Double)
-        case items([Field])
-        case entries([(key: SceneNode, value: Field)])
-    }
 
     var mark: Mark? { node.mark }
 
-    func folding(_ value: Folded) -> Field {
-        var f = self
-        f.folded = value
-        return f
+    /// The field with a number folded into its value (`SceneNode.folded`), which the
+    /// typed readers read as if written.
+    func folding(_ v: Double) -> Field { Field(node: node.folded(v), keyPath: keyPath, diagnostics: diagnostics) }
+
+    /// The field as a list of `items` (their values folded or as written), in its place.
+    func folding(items: [Field]) -> Field {
+        Field(node: .sequence(.init(items: items.map(\.node), mark: mark)), keyPath: keyPath, diagnostics: diagnostics)
+    }
+
+    /// The field as a mapping of `entries` (their values folded or as written), in its place.
+    func folding(entries: [(key: SceneNode, value: Field)]) -> Field {
+        Field(node: .mapping(.init(pairs: entries.map { ($0.key, $0.value.node) }, mark: mark)), keyPath: keyPath,
+              diagnostics: diagnostics)
     }
 
     /// The value's kind as messages name it.
     var kindName: String {
-        switch folded {
-        case .number?: "a single value"
-        case .items?: "a list"
-        case .entries?: "a mapping"
-        case nil:
-            switch node {
-            case .scalar: "a single value"
-            case .mapping: "a mapping"
-            case .sequence: "a list"
-            }
+        switch node {
+        case .scalar: "a single value"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
         }
     }
 
-    /// Whether the value is a list: written, or folded into one.
-    var isList: Bool {
-        if case .items? = folded { return true }
-        return folded == nil && node.sequence != nil
-    }
+    var isList: Bool { node.sequence != nil }
 
     func report(_ message: String) { diagnostics.report(message, at: mark, keyPath: keyPath) }
 
@@ -104,21 +93,20 @@ struct Field {
 
     /// The scalar's text, or nil (reported) when the node is not a scalar.
     var scalarText: String? {
-        if case .scalar(let s) = node, !isList { return s.string }
+        if case .scalar(let s) = node { return s.string }
         report("expected a single value, found \(kindName)")
         return nil
     }
 
     /// True when the node is YAML's null (`~`, `null`, or empty).
     var isNull: Bool {
-        guard folded == nil, let s = node.scalar, s.isPlain else { return false }
+        guard let s = node.scalar, s.isPlain else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(s.string)
     }
 
     /// The sequence's elements as fields, or nil (reported).
     var elements: [Field]? {
-        if case .items(let items)? = folded { return items }
-        guard folded == nil, case .sequence(let seq) = node else {
+        guard case .sequence(let seq) = node else {
             report("expected a list, found \(kindName)")
             return nil
         }
@@ -129,15 +117,11 @@ struct Field {
     /// suggestion, or with their entry in `hints` (names from Apple's APIs, spelt otherwise
     /// here); duplicate keys are reported. Returns nil (reported) when not a mapping.
     func mapping(allowed: [String], hints: [String: String] = [:]) -> Mapping? {
-        let pairs: [(key: SceneNode, value: Field)]
-        if case .entries(let entries)? = folded {
-            pairs = entries
-        } else if folded == nil, case .mapping(let m) = node {
-            pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
-        } else {
+        guard case .mapping(let m) = node else {
             report("expected a mapping (key: value), found \(kindName)")
             return nil
         }
+        let pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
         var fields: [String: Field] = [:]
         var order: [String] = []
         for (k, v) in pairs {

@@ -6,7 +6,7 @@ import KineticLayers
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
     /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool { folded == nil && node.scalar?.expression != nil }
+    private var isExpression: Bool { node.isExpression }
 
     private func rejectExpression() -> Bool {
         if isExpression {
@@ -18,7 +18,7 @@ extension Field {
 
     /// A finite number. NaN and infinity are rejected anywhere.
     var number: Double? {
-        if case .number(let v)? = folded { return v }
+        if let v = node.scalar?.folded { return v }
         guard !rejectExpression(), !isExplicitString, let text = scalarText else { return nil }
         return Self.parseNumber(text, field: self)
     }
@@ -51,7 +51,7 @@ extension Field {
 
     /// An angle: a number in radians, or a string like `"45deg"` in degrees.
     var angle: Double? {
-        if case .number(let v)? = folded { return v }
+        if let v = node.scalar?.folded { return v }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.hasSuffix("deg") {
@@ -75,7 +75,7 @@ extension Field {
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
-        if case .number(let v)? = folded { return nonNegative(v) }
+        if let v = node.scalar?.folded { return nonNegative(v) }
         if node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
         // Swift's `.infinity` and YAML's `.inf` mean what the word says.
@@ -397,7 +397,7 @@ extension Field {
     /// expression: the one reader of a number, whatever `use` makes of an expression.
     /// `parameter` names the value when a constant one is not (the key by default).
     func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
-        guard folded == nil, case .scalar(let s) = node, s.expression != nil, use != .literals else {
+        guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
         guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
@@ -410,7 +410,7 @@ extension Field {
     /// the one reader of a point, whatever `use` makes of an expression.
     func pointTerm(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.PointSource? {
         let parameter = parameter ?? lastKey
-        if use != .literals, folded == nil, case .scalar(let s) = node {
+        if use != .literals, case .scalar(let s) = node, s.folded == nil {
             guard s.expression != nil else {
                 guard use == .live else { return point.map { .components(.literal($0.x), .literal($0.y)) } }
                 report("expected a point [x, y], an expression or a reference")

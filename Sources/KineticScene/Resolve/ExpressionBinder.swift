@@ -168,7 +168,7 @@ final class ExpressionBinder {
                       let folded = folded(v, for: ef) else { return nil }
                 items.append(folded)
             }
-            return f.folding(.items(items))
+            return f.folding(items: items)
         }
         return constantValue(f, kind: kind == .numbers ? .number : kind, parameter: parameter, whyConstant: why)
             .flatMap { folded($0, for: f) }
@@ -179,14 +179,14 @@ final class ExpressionBinder {
     private static func folded(_ value: AnimatableValue, for f: Field) -> Field? {
         let p: Point
         switch value {
-        case .number(let v): return f.folding(.number(v))
+        case .number(let v): return f.folding(v)
         case .point(let point): p = point
         case .size(let s): p = Point(s.width, s.height)
         default: return nil
         }
         let written = f.node.sequence.map { Array($0) } ?? []
         let nodes = written.count == 2 ? written : [f.node, f.node]
-        return f.folding(.items([p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding(.number($1)) }))
+        return f.folding(items: [p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding($1) })
     }
 
     /// A value of `kind` (a number, or a point or size: whole or per component) written

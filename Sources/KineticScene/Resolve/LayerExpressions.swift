@@ -46,9 +46,9 @@ extension LayerDecoder {
                     guard item.isExpression else { return ef }
                     _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: address, label: label)
                     // The identity's value until the binding runs.
-                    return ef.folding(.number(0))
+                    return ef.folding(0)
                 }
-                m = m.replacing(key, with: f.folding(.items(items)))
+                m = m.replacing(key, with: f.folding(items: items))
             } else if binder.bind(f, key: key, keyPath: nil, layer: address, label: label) {
                 taken.insert(key)
             }
@@ -146,7 +146,7 @@ extension LayerDecoder {
         }
         if needsWhole, let keyPath = LayerKeyPath.named[key] {
             binder.bindTransform(f, key: key, keyPath: keyPath, layer: address, label: label)
-            return f.folding(.entries([]))
+            return f.folding(entries: [])
         }
         /// The component folded; nil when it was bound or reported.
         func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Field? {
@@ -179,14 +179,14 @@ extension LayerDecoder {
                     guard ExpressionText.containsExpression(ef) else { return ef }
                     let keyPath = paths[name].flatMap { i < $0.count ? $0[i] : nil }
                     // Bound or reported: the identity's value until the binding runs.
-                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(.number(name == "scale" ? 1 : 0))
+                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(name == "scale" ? 1 : 0)
                 }
-                pairs.append((k, cf.folding(.items(folded))))
+                pairs.append((k, cf.folding(items: folded)))
             default:
                 pairs.append((k, cf))
             }
         }
-        return f.folding(.entries(pairs))
+        return f.folding(entries: pairs)
     }
 
     /// A cell's number keys with their expressions taken: a live one bound to

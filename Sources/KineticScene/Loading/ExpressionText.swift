@@ -1,9 +1,8 @@
 import KineticExpressions
 
-/// The parse pass's view of expression values (section 4): which values are written as
-/// expressions or references (`"= …"`, `"@id …"`), their parse with errors at the
-/// character, and what makes one live. Binding them is the resolve pass's
-/// (`ExpressionBinder`).
+/// The expression values (section 4) the parse pass found (`SceneNode.Scalar`), as the
+/// resolve pass asks about them: which values hold one, its syntax error at the
+/// character, and what makes one live. Binding them is `ExpressionBinder`'s.
 enum ExpressionText {
     /// Whether a value is, or contains, an expression or reference.
     static func containsExpression(_ f: Field) -> Bool {
@@ -20,14 +19,10 @@ enum ExpressionText {
         switch s.expression {
         case .success(let e)?: return e
         case .failure(let error)?:
-            let text = s.string
-            let lead = text.prefix { $0.isWhitespace }.count
-            let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
             // A contact's items are named in a `do:` list's keys; expressions read layers by id.
-            let contactItem = ["$item", "$other"].first { text.contains($0) }
-            let message = contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not inside an "
-                + "expression: expressions read layers by id" } ?? error.message
-            Self.report(message, offset: offset, in: f, scalar: s)
+            let contactItem = ["$item", "$other"].first { s.string.contains($0) }
+            report(error, message: contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not "
+                + "inside an expression: expressions read layers by id" }, in: f, scalar: s)
             return nil
         case nil: return nil
         }
@@ -54,6 +49,14 @@ enum ExpressionText {
     /// components, a point's, a matrix's entries).
     static func containsExpressionText(_ f: Field) -> Bool {
         scalars(of: f.node).contains { $0.expression != nil }
+    }
+
+    /// Reports `error` (or `message` in its place) at its character in `s`: its offset
+    /// counts from the `@` of a reference, from after the `=` of an expression.
+    static func report(_ error: ExpressionError, message: String? = nil, in f: Field, scalar s: SceneNode.Scalar) {
+        let lead = s.string.prefix { $0.isWhitespace }.count
+        let offset = s.string.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
+        report(message ?? error.message, offset: offset, in: f, scalar: s)
     }
 
     static func report(_ message: String, offset: Int, in f: Field, scalar s: SceneNode.Scalar) {

@@ -2,10 +2,11 @@ import KineticExpressions
 import KineticGeometry
 import KineticLayers
 
-/// The resolve pass of expression values (`ExpressionText` parses them): turns them into
-/// bindings of layer keys while the layers are read, constants into the values they
-/// stand for, and the rest into values evaluated later (animation values, behavior
-/// properties); then checks every reference and orders the bindings by dependency. A class because every reader of the file records into it, as
+/// The resolve pass of expression values (parsed by the parse pass, `SceneNode`): turns
+/// them into bindings of layer keys while the layers are read, constants into the values
+/// they stand for (folded into the document), and the rest into values evaluated later
+/// (animation values, behavior properties); then checks every reference and orders the
+/// bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
 final class ExpressionBinder {
     private var pending: [(binding: ExpressionBinding, field: Field)] = []
@@ -148,8 +149,7 @@ final class ExpressionBinder {
             }
             return nil
         }
-        guard let value = Self.constantValue(f, kind: kind, parameter: key, whyConstant: unbindable()) else { return nil }
-        return Self.folded(value, for: f)
+        return Self.foldedConstant(f, kind: kind, parameter: key)
     }
 
     /// A value whose expressions are all constant, folded into the value they stand for,
@@ -221,8 +221,7 @@ final class ExpressionBinder {
         do {
             _ = try e.resultKind { _ in nil }
         } catch {
-            let lead = s.string.prefix { $0.isWhitespace }.count
-            ExpressionText.report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
+            ExpressionText.report(error, in: f, scalar: s)
             return nil
         }
         let context = SceneExpression.EvaluationContext(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) }

@@ -114,18 +114,7 @@ extension Field {
     /// `[a, b, …]` of exactly `count` numbers. `form` (`a point [x, y]`) names the value
     /// in the message when it is not a list.
     func numbers(count: Int? = nil, form: String? = nil) -> [Double]? {
-        if rejectExpression() { return nil }
-        if let form, !isList {
-            report("expected \(form), found \(kindName)")
-            return nil
-        }
-        guard let items = elements else { return nil }
-        if let count, items.count != count {
-            report("expected \(count) numbers, found \(items.count)")
-            return nil
-        }
-        let values = items.map(\.number)
-        return values.contains(where: { $0 == nil }) ? nil : values.compactMap { $0 }
+        rejectExpression() ? nil : terms(.literals, count: count, form: form)?.map(\.value)
     }
 
     var point: Point? { numbers(count: 2, form: "a point [x, y]").map { Point($0[0], $0[1]) } }
@@ -140,9 +129,8 @@ extension Field {
 
     /// `[x, y, width, height]` with a non-negative size.
     var rect: Rect? {
-        guard let v = numbers(count: 4, form: "a rect [x, y, w, h]") else { return nil }
-        guard v[2] >= 0, v[3] >= 0 else { report("width and height must not be negative"); return nil }
-        return Rect(v[0], v[1], v[2], v[3])
+        guard !rejectExpression(), let r = rectTerms(.literals) else { return nil }
+        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 
     var bool: Bool? {
@@ -292,11 +280,7 @@ extension Field {
         }
         if let mf = m["matrix"] {
             guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
-            guard let items = mf.elements else { return nil }
-            guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return nil }
-            let entries = items.map { $0.term(use) }
-            guard !entries.contains(where: { $0 == nil }) else { return nil }
-            return .matrix(entries.compactMap { $0 })
+            return mf.terms(use, count: 16).map { .matrix($0) }
         }
         var c = ExpressionBinding.TransformComponents(), ok = true
         // Each component is read before giving up, so each reports its problems.
@@ -317,11 +301,7 @@ extension Field {
         }
         c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
             guard sf.isList else { return sf.term(use).map { ($0, $0) } }
-            guard let items = sf.elements else { return nil }
-            guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
-            let x = items[0].term(use), y = items[1].term(use)
-            guard let x, let y else { return nil }
-            return (x, y)
+            return sf.terms(use, count: 2).map { ($0[0], $0[1]) }
         }
         if let tf = m["translate"] {
             if tf.isList, let items = tf.elements {
@@ -426,12 +406,30 @@ extension Field {
         guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
             return point.map { .components(.literal($0.x), .literal($0.y)) }
         }
+        return terms(use, count: 2, parameter: parameter).map { .components($0[0], $0[1]) }
+    }
+
+    /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
+    /// reader of a list of numbers. `form` (`a rect [x, y, w, h]`) names the value in the
+    /// message when it is not a list.
+    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil,
+               parameter: String? = nil) -> [ExpressionBinding.Term]? {
+        if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
-        guard items.count == 2 else { report("expected 2 numbers, found \(items.count)"); return nil }
-        // Both components are read before giving up, so both report their problems.
-        let x = items[0].term(use, parameter: parameter), y = items[1].term(use, parameter: parameter)
-        guard let x, let y else { return nil }
-        return .components(x, y)
+        if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
+        // All are read before giving up, so each reports its problems.
+        let terms = items.map { $0.term(use, parameter: parameter) }
+        return terms.contains { $0 == nil } ? nil : terms.compactMap { $0 }
+    }
+
+    /// `[x, y, width, height]`, its written width and height not negative (a computed one
+    /// that is gives no rect).
+    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
+        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]") else { return nil }
+        for case .literal(let v) in [t[2], t[3]] where v < 0 {
+            report("width and height must not be negative"); return nil
+        }
+        return ExpressionBinding.RectTerms(t[0], t[1], t[2], t[3])
     }
 
     /// The last step of the key path: a value's name in messages.

@@ -88,10 +88,8 @@ final class ExpressionBinder {
             return true
         }
         if key == "locations" {
-            guard let items = f.elements else { return true }
-            let terms = items.map { $0.term(.live) }
-            guard !terms.contains(where: { $0 == nil }) else { return true }
-            add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms.compactMap { $0 })),
+            guard let terms = f.terms(.live) else { return true }
+            add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms)),
                                   label: "\(label).locations", seedSalt: salt), f)
             return true
         }

@@ -214,20 +214,6 @@ extension Field {
         }
     }
 
-    /// `[x, y, w, h]`, its numbers read by `numbers`, checked as `rect` checks literals.
-    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
-        if !isList { report("expected a rect [x, y, w, h], found \(kindName)"); return nil }
-        guard let items = elements else { return nil }
-        guard items.count == 4 else { report("expected 4 numbers, found \(items.count)"); return nil }
-        // All four are read before giving up, so each reports its problems.
-        let terms = items.map { $0.term(use) }
-        guard let x = terms[0], let y = terms[1], let w = terms[2], let h = terms[3] else { return nil }
-        for t in [w, h] {
-            if case .literal(let v) = t, v < 0 { report("width and height must not be negative"); return nil }
-        }
-        return ExpressionBinding.RectTerms(x, y, w, h)
-    }
-
     /// A length read by `numbers`: a literal must not be negative (a computed one that is
     /// gives no path).
     func lengthTerm(_ use: NumberUse) -> ExpressionBinding.Term? {

@@ -388,12 +388,17 @@ extension Field {
 
     /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):
     /// the one reader of a point, whatever `use` makes of an expression.
-    func pointTerm(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.PointSource? {
+    /// `form` names the value in messages (`a size [w, h]` for a size).
+    func pointTerm(_ use: NumberUse, parameter: String? = nil,
+                   form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
         let parameter = parameter ?? lastKey
+        func literal() -> ExpressionBinding.PointSource? {
+            numbers(count: 2, form: form).map { .components(.literal($0[0]), .literal($0[1])) }
+        }
         if use != .literals, case .scalar(let s) = node, s.folded == nil {
             guard s.expression != nil else {
-                guard use == .live else { return point.map { .components(.literal($0.x), .literal($0.y)) } }
-                report("expected a point [x, y], an expression or a reference")
+                guard use == .live else { return literal() }
+                report("expected \(form), an expression or a reference")
                 return nil
             }
             guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0) } }
@@ -404,7 +409,7 @@ extension Field {
         // A mapping is no point: the literal reader says so, but where a live one
         // (`{cubic: …}`) was looked for.
         guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
-            return point.map { .components(.literal($0.x), .literal($0.y)) }
+            return literal()
         }
         return terms(use, count: 2, parameter: parameter).map { .components($0[0], $0[1]) }
     }
@@ -424,8 +429,8 @@ extension Field {
 
     /// `[x, y, width, height]`, its written width and height not negative (a computed one
     /// that is gives no rect).
-    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
-        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]") else { return nil }
+    func rectTerms(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.RectTerms? {
+        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]", parameter: parameter) else { return nil }
         for case .literal(let v) in [t[2], t[3]] where v < 0 {
             report("width and height must not be negative"); return nil
         }

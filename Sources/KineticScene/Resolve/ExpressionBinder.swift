@@ -187,11 +187,10 @@ final class ExpressionBinder {
         return f.folding(items: [p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding($1) })
     }
 
-    /// A value of `kind` (a number, or a point or size: whole or per component) written
-    /// with expressions that are constant — no `t`, `frame`, `random()` or reference —
-    /// evaluated now, for a value read once at load (a named shape's parameter in a path
-    /// value, an emitter's key). A live expression is reported as "'`parameter`' reads …,
-    /// but `whyConstant`". Nil when it is not such a value (reported).
+    /// A value of `kind` (a number, point or size, rect or bool), literal or with constant
+    /// expressions (no `t`, `frame`, `random()` or reference) evaluated now: the one reader of
+    /// a value read once at load (a named shape's parameter, an emitter's key). A live one is
+    /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
         let use = NumberUse.constants(because: whyConstant())
@@ -199,8 +198,13 @@ final class ExpressionBinder {
         case .number:
             return f.term(use, parameter: parameter).map { .number($0.value) }
         case .point, .size:
-            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter) else { return nil }
+            let form = kind == .size ? "a size [w, h]" : "a point [x, y]"
+            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter, form: form) else { return nil }
             return kind == .size ? .size(Size(x.value, y.value)) : .point(Point(x.value, y.value))
+        case .rect:
+            return f.rectTerms(use, parameter: parameter).map { .rect(Rect($0.x.value, $0.y.value, $0.width.value, $0.height.value)) }
+        case .bool where !ExpressionText.containsExpression(f):
+            return f.bool.map { .bool($0) }
         default:
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil

@@ -108,25 +108,15 @@ extension Field {
             }
             let kind = state.kind(of: p.name) ?? .number
             let value: AnimatableValue?
-            if ExpressionText.containsExpression(pf) {
-                if let live {
-                    // A placeholder until the binding runs on the first frame.
-                    value = live(pf, p, kind) ? Self.placeholder(kind) : nil
-                    isLive = isLive || value != nil
-                } else {
-                    value = ExpressionBinder.constantValue(
-                        pf, kind: kind, parameter: p.name,
-                        whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
-                            + "`path` follows live values, so use a constant here")
-                }
+            if let live, ExpressionText.containsExpression(pf) {
+                // A placeholder until the binding runs on the first frame.
+                value = live(pf, p, kind) ? Self.placeholder(kind) : nil
+                isLive = isLive || value != nil
             } else {
-                value = switch p.kind {
-                case .number: pf.number.map { .number($0) }
-                case .point: pf.point.map { .point($0) }
-                case .size: pf.size.map { .size($0) }
-                case .rect: pf.rect.map { .rect($0) }
-                case .bool: pf.bool.map { .bool($0) }
-                }
+                value = ExpressionBinder.constantValue(
+                    pf, kind: kind, parameter: p.name,
+                    whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
+                        + "`path` follows live values, so use a constant here")
             }
             if let value { state.parameters[p.name] = value } else { failed = true }
         }

@@ -17,10 +17,19 @@ extension Field {
     }
 
     /// A finite number. NaN and infinity are rejected anywhere.
-    var number: Double? {
+    var number: Double? { literalNumber(isAngle: false) }
+
+    /// An angle: a number in radians, or a string like `"45deg"` in degrees.
+    var angle: Double? { literalNumber(isAngle: true) }
+
+    /// The one reader of a literal number (a folded constant is one): an angle may be
+    /// `"45deg"`, so it may be text (`!!str`), a number may not.
+    private func literalNumber(isAngle: Bool) -> Double? {
         if let v = node.scalar?.folded { return v }
-        guard !rejectExpression(), !isExplicitString, let text = scalarText else { return nil }
-        return Self.parseNumber(text, field: self)
+        guard !rejectExpression(), isAngle || !isExplicitString, let text = scalarText else { return nil }
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard isAngle, t.hasSuffix("deg") else { return Self.parseNumber(t, field: self) }
+        return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
     }
 
     /// `!!str 1`: the file says it is text, so it is no number (reported).
@@ -47,18 +56,6 @@ extension Field {
             return nil
         }
         return v
-    }
-
-    /// An angle: a number in radians, or a string like `"45deg"` in degrees.
-    var angle: Double? {
-        if let v = node.scalar?.folded { return v }
-        guard !rejectExpression(), let text = scalarText else { return nil }
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasSuffix("deg") {
-            guard let v = Self.parseNumber(String(t.dropLast(3)), field: self) else { return nil }
-            return v * .pi / 180
-        }
-        return Self.parseNumber(t, field: self)
     }
 
     /// A number that must lie in `range` (inclusive).

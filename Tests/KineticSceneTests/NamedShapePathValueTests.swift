@@ -149,6 +149,25 @@ import KineticLayers
         #expect(!found.contains { $0.message.contains("named shape is a shape layer's") })
     }
 
+    @Test func aRectParameterTakesConstantExpressionsPerEntry() throws {
+        // A rect is read as the other parameters are: a constant entry evaluated now, a live
+        // one reported as not followed where the shape is built once.
+        let scene = try load("""
+        layers:
+          - {id: a, shadowOpacity: 1, shadowPath: {shape: checkmark, rect: [0, "= 2 * 5", 90, "= 3 * 30"]}}
+        """)
+        let shadow = try #require(findLayer(scene.layers, id: "a")?.shadowPath)
+        #expect(shadow == (try NamedShape.checkmark.path(parameters: ["rect": .rect(Rect(0, 10, 90, 90))])))
+        let found = problems("""
+        layers:
+          - {id: a, shadowPath: {shape: checkmark, rect: [0, 0, "= 90 * t", 90]}}
+          - {id: b, shadowPath: {shape: checkmark, rect: [0, 0, -1, 90]}}
+        """)
+        #expect(found.map(\.keyPath) == ["layers[0].shadowPath.rect[2]", "layers[1].shadowPath.rect"])
+        #expect(found[0].message.contains("'rect' changes with t or frame") && found[0].message.contains("built once"))
+        #expect(found[1].message == "width and height must not be negative")
+    }
+
     @Test func aWronglyTypedParameterIsReportedOnce() {
         // Not also as missing: the value is there, of the wrong type.
         let found = problems("""

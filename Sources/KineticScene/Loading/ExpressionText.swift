@@ -1,53 +1,31 @@
 import KineticExpressions
-import Yams
 
-/// The parse pass's view of expression values (section 4): which values are written as
-/// expressions or references (`"= …"`, `"@id …"`), their parse with errors at the
-/// character, and what makes one live. Binding them is the resolve pass's
-/// (`ExpressionBinder`).
+/// The expression values (section 4) the parse pass found (`SceneNode.Scalar`), as the
+/// resolve pass asks about them: which values hold one, its syntax error at the
+/// character, and what makes one live. Binding them is `ExpressionBinder`'s.
 enum ExpressionText {
     /// Whether a value is, or contains, an expression or reference.
     static func containsExpression(_ f: Field) -> Bool {
-        // A folded value's expressions were taken when it was folded.
-        guard f.folded == nil else { return false }
         switch f.node {
-        case .scalar(let s): return isExpressionText(s.string)
-        case .sequence(let seq): return seq.contains { n in n.scalar.map { isExpressionText($0.string) } ?? false }
+        case .scalar: return f.node.isExpression
+        case .sequence(let seq): return seq.contains(where: \.isExpression)
         case .mapping(let m): return m["cubic"] != nil
-        case .alias: return false
         }
     }
 
-    static func isExpressionText(_ text: String) -> Bool {
-        let t = text.drop { $0.isWhitespace }
-        return t.hasPrefix("=") || t.hasPrefix("@")
-    }
-
-    /// Parses `= …` or `@…`, reporting a syntax error at its character.
-    static func parse(_ f: Field, _ s: Node.Scalar) -> SceneExpression? {
-        let text = s.string
-        let lead = text.prefix { $0.isWhitespace }.count
-        do {
-            var e = try expression(text)
-            // Its place in the file: the call site of its random() calls.
-            if let mark = s.mark { e.site = UInt64(truncatingIfNeeded: mark.line) << 32 | UInt64(truncatingIfNeeded: mark.column) }
-            return e
-        } catch {
-            let offset = text.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
+    /// The expression `s` holds, parsed by the parse pass; its syntax error reported at
+    /// its character.
+    static func parse(_ f: Field, _ s: SceneNode.Scalar) -> SceneExpression? {
+        switch s.expression {
+        case .success(let e)?: return e
+        case .failure(let error)?:
             // A contact's items are named in a `do:` list's keys; expressions read layers by id.
-            let contactItem = ["$item", "$other"].first { text.contains($0) }
-            let message = contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not inside an "
-                + "expression: expressions read layers by id" } ?? error.message
-            Self.report(message, offset: offset, in: f, scalar: s)
+            let contactItem = ["$item", "$other"].first { s.string.contains($0) }
+            report(error, message: contactItem.map { "\($0) names a contact's layer in the keys of a `do:` list, not "
+                + "inside an expression: expressions read layers by id" }, in: f, scalar: s)
             return nil
+        case nil: return nil
         }
-    }
-
-    /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
-    private static func expression(_ text: String) throws(ExpressionError) -> SceneExpression {
-        let lead = text.prefix { $0.isWhitespace }.count
-        return text.dropFirst(lead).hasPrefix("@") ? try SceneExpression.parsePointShorthand(text)
-            : try SceneExpression.parse(String(text.dropFirst(lead + 1)))
     }
 
     /// What makes an expression's value change while the scene runs (`reads 'ball.position'`,
@@ -61,9 +39,8 @@ enum ExpressionText {
     /// every expression in it is constant. One that does not parse counts as constant: its
     /// error is reported where it is evaluated.
     static func liveness(of f: Field) -> String? {
-        guard f.folded == nil else { return nil }
-        for s in scalars(of: f.node) where isExpressionText(s.string) {
-            if let e = try? expression(s.string), let what = liveness(e) { return what }
+        for s in scalars(of: f.node) {
+            if case .success(let e)? = s.expression, let what = liveness(e) { return what }
         }
         return nil
     }
@@ -71,19 +48,26 @@ enum ExpressionText {
     /// Whether a value holds an expression or reference anywhere (in a transform's
     /// components, a point's, a matrix's entries).
     static func containsExpressionText(_ f: Field) -> Bool {
-        f.folded == nil && scalars(of: f.node).contains { isExpressionText($0.string) }
+        scalars(of: f.node).contains { $0.expression != nil }
     }
 
-    static func report(_ message: String, offset: Int, in f: Field, scalar s: Node.Scalar) {
+    /// Reports `error` (or `message` in its place) at its character in `s`: its offset
+    /// counts from the `@` of a reference, from after the `=` of an expression.
+    static func report(_ error: ExpressionError, message: String? = nil, in f: Field, scalar s: SceneNode.Scalar) {
+        let lead = s.string.prefix { $0.isWhitespace }.count
+        let offset = s.string.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
+        report(message ?? error.message, offset: offset, in: f, scalar: s)
+    }
+
+    static func report(_ message: String, offset: Int, in f: Field, scalar s: SceneNode.Scalar) {
         f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
     }
 
-    static func scalars(of node: Node) -> [Node.Scalar] {
+    static func scalars(of node: SceneNode) -> [SceneNode.Scalar] {
         switch node {
         case .scalar(let s): [s]
         case .sequence(let seq): seq.flatMap { scalars(of: $0) }
         case .mapping(let m): m.values.flatMap { scalars(of: $0) }
-        case .alias: []
         }
     }
 }

@@ -77,12 +77,13 @@ public enum SceneLoader {
         // the text: it is counted (within the budget) before anything walks it.
         if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
             diagnostics.report("the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they "
-                               + "are used (the limit from --max-memory)", at: mark, keyPath: "")
+                               + "are used (the limit from --max-memory)", line: mark.line, column: mark.column, keyPath: "")
             throw SceneLoadError(problems: diagnostics.problems)
         }
-        let top = Field(node: root, keyPath: "", diagnostics: diagnostics)
+        let document = SceneNode(root)
+        let top = Field(node: document, keyPath: "", diagnostics: diagnostics)
         if var scene = read(top, file: file, baseDirectory: baseDirectory, limits: limits), diagnostics.problems.isEmpty {
-            scene.sourceMap = SourceMap(file: file, root: root)
+            scene.sourceMap = SourceMap(file: file, root: document)
             return scene
         }
         throw SceneLoadError(problems: diagnostics.problems.sorted {
@@ -214,7 +215,7 @@ public enum SceneLoader {
     /// Counts the nodes under `root` as the decoders will walk them (an alias's node every
     /// time it is used), stopping once `budget` is spent: then the mark of the node that
     /// spent it (an alias's anchor, typically); nil within the budget.
-    static func nodeBudgetOverrun(_ root: Node, budget: Int) -> Mark? {
+    static func nodeBudgetOverrun(_ root: Node, budget: Int) -> Yams.Mark? {
         var left = budget
         var stack = [root]
         while let node = stack.popLast() {
@@ -326,7 +327,7 @@ public enum SceneLoader {
 
     /// Where `key` is written next after `mark` (as a key: followed by a colon); the mark
     /// itself when it is not found.
-    private static func nextOccurrence(of key: String, after mark: Mark, in text: String) -> (line: Int, column: Int) {
+    private static func nextOccurrence(of key: String, after mark: Yams.Mark, in text: String) -> (line: Int, column: Int) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
         let needle = Array(key.unicodeScalars)
         var line = mark.line - 1, start = mark.column  // just past the first key's first character
@@ -347,7 +348,7 @@ public enum SceneLoader {
 
     /// A YAML syntax error as a located problem.
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
-        func at(_ mark: Mark, _ problem: String) -> SceneProblem {
+        func at(_ mark: Yams.Mark, _ problem: String) -> SceneProblem {
             SceneProblem(location: SourceLocation(file: file, line: mark.line, column: mark.column), keyPath: "",
                          message: "YAML syntax error: \(problem)")
         }

@@ -1,7 +1,6 @@
 import KineticGeometry
 import KineticLayers
 import Foundation
-import Yams
 
 /// Collects every problem found while reading one scene file, so the loader reports
 /// them all instead of stopping at the first. A class because every reader of the file
@@ -23,7 +22,7 @@ final class Diagnostics {
     /// Reports at the character `offset` of a one-line scalar's text. libyaml's mark can
     /// stand on the whitespace before a value in flow context, so the value's first
     /// character (after its opening quote) is looked up on the line itself.
-    func report(_ message: String, offset: Int, in scalar: Node.Scalar, keyPath: String) {
+    func report(_ message: String, offset: Int, in scalar: SceneNode.Scalar, keyPath: String) {
         guard let mark = scalar.mark, !scalar.string.contains("\n") else {
             return report(message, at: scalar.mark, keyPath: keyPath)
         }
@@ -50,77 +49,64 @@ final class Diagnostics {
 /// A YAML node together with its key path in the file: the unit every decoding
 /// function takes, so every error it reports knows where it is.
 struct Field {
-    let node: Node
+    let node: SceneNode
     let keyPath: String
     let diagnostics: Diagnostics
-    /// What the loader put in place of the written value — a constant expression folded,
-    /// the identity standing for a component a binding drives — which the typed readers
-    /// read as if written. `node` stays the written one: errors point at it.
-    var folded: Folded? = nil
-
-    enum Folded {
-        case number(Double)
-        case items([Field])
-        case entries([(key: Node, value: Field)])
-    }
 
     var mark: Mark? { node.mark }
 
-    func folding(_ value: Folded) -> Field {
-        var f = self
-        f.folded = value
-        return f
+    /// The field with a number folded into its value (`SceneNode.folded`), which the
+    /// typed readers read as if written.
+    func folding(_ v: Double) -> Field { Field(node: node.folded(v), keyPath: keyPath, diagnostics: diagnostics) }
+
+    /// The field as a list of `items` (their values folded or as written), in its place.
+    func folding(items: [Field]) -> Field {
+        Field(node: .sequence(.init(items: items.map(\.node), mark: mark)), keyPath: keyPath, diagnostics: diagnostics)
+    }
+
+    /// The field as a mapping of `entries` (their values folded or as written), in its place.
+    func folding(entries: [(key: SceneNode, value: Field)]) -> Field {
+        Field(node: .mapping(.init(pairs: entries.map { ($0.key, $0.value.node) }, mark: mark)), keyPath: keyPath,
+              diagnostics: diagnostics)
     }
 
     /// The value's kind as messages name it.
     var kindName: String {
-        switch folded {
-        case .number?: "a single value"
-        case .items?: "a list"
-        case .entries?: "a mapping"
-        case nil:
-            switch node {
-            case .scalar: "a single value"
-            case .mapping: "a mapping"
-            case .sequence: "a list"
-            case .alias: "an alias"
-            }
+        switch node {
+        case .scalar: "a single value"
+        case .mapping: "a mapping"
+        case .sequence: "a list"
         }
     }
 
-    /// Whether the value is a list: written, or folded into one.
-    var isList: Bool {
-        if case .items? = folded { return true }
-        return folded == nil && node.sequence != nil
-    }
+    var isList: Bool { node.sequence != nil }
 
     func report(_ message: String) { diagnostics.report(message, at: mark, keyPath: keyPath) }
 
-    func child(_ node: Node, key: String) -> Field {
+    func child(_ node: SceneNode, key: String) -> Field {
         Field(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", diagnostics: diagnostics)
     }
 
-    func element(_ node: Node, index: Int) -> Field {
+    func element(_ node: SceneNode, index: Int) -> Field {
         Field(node: node, keyPath: "\(keyPath)[\(index)]", diagnostics: diagnostics)
     }
 
     /// The scalar's text, or nil (reported) when the node is not a scalar.
     var scalarText: String? {
-        if case .scalar(let s) = node, !isList { return s.string }
+        if case .scalar(let s) = node { return s.string }
         report("expected a single value, found \(kindName)")
         return nil
     }
 
     /// True when the node is YAML's null (`~`, `null`, or empty).
     var isNull: Bool {
-        guard folded == nil, let s = node.scalar, s.style == .plain else { return false }
+        guard let s = node.scalar, s.isPlain else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(s.string)
     }
 
     /// The sequence's elements as fields, or nil (reported).
     var elements: [Field]? {
-        if case .items(let items)? = folded { return items }
-        guard folded == nil, case .sequence(let seq) = node else {
+        guard case .sequence(let seq) = node else {
             report("expected a list, found \(kindName)")
             return nil
         }
@@ -131,15 +117,11 @@ struct Field {
     /// suggestion, or with their entry in `hints` (names from Apple's APIs, spelt otherwise
     /// here); duplicate keys are reported. Returns nil (reported) when not a mapping.
     func mapping(allowed: [String], hints: [String: String] = [:]) -> Mapping? {
-        let pairs: [(key: Node, value: Field)]
-        if case .entries(let entries)? = folded {
-            pairs = entries
-        } else if folded == nil, case .mapping(let m) = node {
-            pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
-        } else {
+        guard case .mapping(let m) = node else {
             report("expected a mapping (key: value), found \(kindName)")
             return nil
         }
+        let pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
         var fields: [String: Field] = [:]
         var order: [String] = []
         for (k, v) in pairs {
@@ -216,15 +198,15 @@ struct Mapping {
 }
 
 extension SourceMap {
-    /// The parse's map of the YAML tree `root`: every node's mark, by its key path as
-    /// `Field` spells it (of duplicate keys, the first, which the readers take).
-    init(file: String, root: Node) {
+    /// The parse's map of the document `root`: every node's mark, by its key path as
+    /// `Field` spells it.
+    init(file: String, root: SceneNode) {
         self.init(file: file)
-        var stack: [(node: Node, path: String)] = [(root, "")]
+        var stack: [(node: SceneNode, path: String)] = [(root, "")]
         while let (node, path) = stack.popLast() {
             if let mark = node.mark { record(path, line: mark.line, column: mark.column) }
             switch node {
-            case .scalar, .alias: break
+            case .scalar: break
             case .sequence(let seq): for (i, n) in seq.enumerated().reversed() { stack.append((n, "\(path)[\(i)]")) }
             case .mapping(let map):
                 for (k, v) in map.reversed() {

@@ -1,13 +1,12 @@
 import Foundation
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// Typed reading of the scalar and small-list values of section 1. Every function
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
     /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool { folded == nil && node.scalar.map { ExpressionText.isExpressionText($0.string) } == true }
+    private var isExpression: Bool { node.isExpression }
 
     private func rejectExpression() -> Bool {
         if isExpression {
@@ -18,15 +17,24 @@ extension Field {
     }
 
     /// A finite number. NaN and infinity are rejected anywhere.
-    var number: Double? {
-        if case .number(let v)? = folded { return v }
-        guard !rejectExpression(), !isExplicitString, let text = scalarText else { return nil }
-        return Self.parseNumber(text, field: self)
+    var number: Double? { literalNumber(isAngle: false) }
+
+    /// An angle: a number in radians, or a string like `"45deg"` in degrees.
+    var angle: Double? { literalNumber(isAngle: true) }
+
+    /// The one reader of a literal number (a folded constant is one): an angle may be
+    /// `"45deg"`, so it may be text (`!!str`), a number may not.
+    private func literalNumber(isAngle: Bool) -> Double? {
+        if let v = node.scalar?.folded { return v }
+        guard !rejectExpression(), isAngle || !isExplicitString, let text = scalarText else { return nil }
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard isAngle, t.hasSuffix("deg") else { return Self.parseNumber(t, field: self) }
+        return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
     }
 
     /// `!!str 1`: the file says it is text, so it is no number (reported).
     var isExplicitString: Bool {
-        guard case .scalar(let s) = node, s.style == .plain, s.tag.description == Tag.Name.str.rawValue else { return false }
+        guard case .scalar(let s) = node, s.isPlain, s.isTaggedString else { return false }
         report("expected a number, found the string '\(s.string)' (tagged !!str)")
         return true
     }
@@ -50,18 +58,6 @@ extension Field {
         return v
     }
 
-    /// An angle: a number in radians, or a string like `"45deg"` in degrees.
-    var angle: Double? {
-        if case .number(let v)? = folded { return v }
-        guard !rejectExpression(), let text = scalarText else { return nil }
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasSuffix("deg") {
-            guard let v = Self.parseNumber(String(t.dropLast(3)), field: self) else { return nil }
-            return v * .pi / 180
-        }
-        return Self.parseNumber(t, field: self)
-    }
-
     /// A number that must lie in `range` (inclusive).
     func number(in range: ClosedRange<Double>) -> Double? {
         guard let v = number else { return nil }
@@ -76,7 +72,7 @@ extension Field {
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
-        if case .number(let v)? = folded { return nonNegative(v) }
+        if let v = node.scalar?.folded { return nonNegative(v) }
         if node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
         // Swift's `.infinity` and YAML's `.inf` mean what the word says.
@@ -101,7 +97,7 @@ extension Field {
     /// A whole number.
     var integer: Int? {
         // Exactly, when written as an integer: a Double would round 9223372036854775807.
-        if case .scalar(let s) = node, s.style == .plain, s.tag.description != Tag.Name.str.rawValue,
+        if case .scalar(let s) = node, s.isPlain, !s.isTaggedString,
            let exact = Int(s.string.trimmingCharacters(in: .whitespaces)) { return exact }
         guard let v = number else { return nil }
         guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
@@ -115,18 +111,7 @@ extension Field {
     /// `[a, b, …]` of exactly `count` numbers. `form` (`a point [x, y]`) names the value
     /// in the message when it is not a list.
     func numbers(count: Int? = nil, form: String? = nil) -> [Double]? {
-        if rejectExpression() { return nil }
-        if let form, !isList {
-            report("expected \(form), found \(kindName)")
-            return nil
-        }
-        guard let items = elements else { return nil }
-        if let count, items.count != count {
-            report("expected \(count) numbers, found \(items.count)")
-            return nil
-        }
-        let values = items.map(\.number)
-        return values.contains(where: { $0 == nil }) ? nil : values.compactMap { $0 }
+        rejectExpression() ? nil : terms(.literals, count: count, form: form)?.map(\.value)
     }
 
     var point: Point? { numbers(count: 2, form: "a point [x, y]").map { Point($0[0], $0[1]) } }
@@ -141,9 +126,8 @@ extension Field {
 
     /// `[x, y, width, height]` with a non-negative size.
     var rect: Rect? {
-        guard let v = numbers(count: 4, form: "a rect [x, y, w, h]") else { return nil }
-        guard v[2] >= 0, v[3] >= 0 else { report("width and height must not be negative"); return nil }
-        return Rect(v[0], v[1], v[2], v[3])
+        guard !rejectExpression(), let r = rectTerms(.literals) else { return nil }
+        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 
     var bool: Bool? {
@@ -293,11 +277,7 @@ extension Field {
         }
         if let mf = m["matrix"] {
             guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
-            guard let items = mf.elements else { return nil }
-            guard items.count == 16 else { mf.report("expected 16 numbers, found \(items.count)"); return nil }
-            let entries = items.map { $0.term(use) }
-            guard !entries.contains(where: { $0 == nil }) else { return nil }
-            return .matrix(entries.compactMap { $0 })
+            return mf.terms(use, count: 16).map { .matrix($0) }
         }
         var c = ExpressionBinding.TransformComponents(), ok = true
         // Each component is read before giving up, so each reports its problems.
@@ -318,11 +298,7 @@ extension Field {
         }
         c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
             guard sf.isList else { return sf.term(use).map { ($0, $0) } }
-            guard let items = sf.elements else { return nil }
-            guard items.count == 2 else { sf.report("expected 2 numbers, found \(items.count)"); return nil }
-            let x = items[0].term(use), y = items[1].term(use)
-            guard let x, let y else { return nil }
-            return (x, y)
+            return sf.terms(use, count: 2).map { ($0[0], $0[1]) }
         }
         if let tf = m["translate"] {
             if tf.isList, let items = tf.elements {
@@ -398,7 +374,7 @@ extension Field {
     /// expression: the one reader of a number, whatever `use` makes of an expression.
     /// `parameter` names the value when a constant one is not (the key by default).
     func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
-        guard folded == nil, case .scalar(let s) = node, ExpressionText.isExpressionText(s.string), use != .literals else {
+        guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
         guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
@@ -409,12 +385,17 @@ extension Field {
 
     /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):
     /// the one reader of a point, whatever `use` makes of an expression.
-    func pointTerm(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.PointSource? {
+    /// `form` names the value in messages (`a size [w, h]` for a size).
+    func pointTerm(_ use: NumberUse, parameter: String? = nil,
+                   form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
         let parameter = parameter ?? lastKey
-        if use != .literals, folded == nil, case .scalar(let s) = node {
-            guard ExpressionText.isExpressionText(s.string) else {
-                guard use == .live else { return point.map { .components(.literal($0.x), .literal($0.y)) } }
-                report("expected a point [x, y], an expression or a reference")
+        func literal() -> ExpressionBinding.PointSource? {
+            numbers(count: 2, form: form).map { .components(.literal($0[0]), .literal($0[1])) }
+        }
+        if use != .literals, case .scalar(let s) = node, s.folded == nil {
+            guard s.expression != nil else {
+                guard use == .live else { return literal() }
+                report("expected \(form), an expression or a reference")
                 return nil
             }
             guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0) } }
@@ -425,14 +406,32 @@ extension Field {
         // A mapping is no point: the literal reader says so, but where a live one
         // (`{cubic: …}`) was looked for.
         guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
-            return point.map { .components(.literal($0.x), .literal($0.y)) }
+            return literal()
         }
+        return terms(use, count: 2, parameter: parameter).map { .components($0[0], $0[1]) }
+    }
+
+    /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
+    /// reader of a list of numbers. `form` (`a rect [x, y, w, h]`) names the value in the
+    /// message when it is not a list.
+    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil,
+               parameter: String? = nil) -> [ExpressionBinding.Term]? {
+        if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
-        guard items.count == 2 else { report("expected 2 numbers, found \(items.count)"); return nil }
-        // Both components are read before giving up, so both report their problems.
-        let x = items[0].term(use, parameter: parameter), y = items[1].term(use, parameter: parameter)
-        guard let x, let y else { return nil }
-        return .components(x, y)
+        if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
+        // All are read before giving up, so each reports its problems.
+        let terms = items.map { $0.term(use, parameter: parameter) }
+        return terms.contains { $0 == nil } ? nil : terms.compactMap { $0 }
+    }
+
+    /// `[x, y, width, height]`, its written width and height not negative (a computed one
+    /// that is gives no rect).
+    func rectTerms(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.RectTerms? {
+        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]", parameter: parameter) else { return nil }
+        for case .literal(let v) in [t[2], t[3]] where v < 0 {
+            report("width and height must not be negative"); return nil
+        }
+        return ExpressionBinding.RectTerms(t[0], t[1], t[2], t[3])
     }
 
     /// The last step of the key path: a value's name in messages.

@@ -1,12 +1,12 @@
 import KineticExpressions
 import KineticGeometry
 import KineticLayers
-import Yams
 
-/// The resolve pass of expression values (`ExpressionText` parses them): turns them into
-/// bindings of layer keys while the layers are read, constants into the values they
-/// stand for, and the rest into values evaluated later (animation values, behavior
-/// properties); then checks every reference and orders the bindings by dependency. A class because every reader of the file records into it, as
+/// The resolve pass of expression values (parsed by the parse pass, `SceneNode`): turns
+/// them into bindings of layer keys while the layers are read, constants into the values
+/// they stand for (folded into the document), and the rest into values evaluated later
+/// (animation values, behavior properties); then checks every reference and orders the
+/// bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
 final class ExpressionBinder {
     private var pending: [(binding: ExpressionBinding, field: Field)] = []
@@ -88,10 +88,8 @@ final class ExpressionBinder {
             return true
         }
         if key == "locations" {
-            guard let items = f.elements else { return true }
-            let terms = items.map { $0.term(.live) }
-            guard !terms.contains(where: { $0 == nil }) else { return true }
-            add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms.compactMap { $0 })),
+            guard let terms = f.terms(.live) else { return true }
+            add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms)),
                                   label: "\(label).locations", seedSalt: salt), f)
             return true
         }
@@ -149,8 +147,7 @@ final class ExpressionBinder {
             }
             return nil
         }
-        guard let value = Self.constantValue(f, kind: kind, parameter: key, whyConstant: unbindable()) else { return nil }
-        return Self.folded(value, for: f)
+        return Self.foldedConstant(f, kind: kind, parameter: key)
     }
 
     /// A value whose expressions are all constant, folded into the value they stand for,
@@ -164,12 +161,12 @@ final class ExpressionBinder {
             var items: [Field] = []
             for (i, item) in seq.enumerated() {
                 let ef = f.element(item, index: i)
-                guard ExpressionText.isExpressionText(item.scalar?.string ?? "") else { items.append(ef); continue }
+                guard item.isExpression else { items.append(ef); continue }
                 guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
                       let folded = folded(v, for: ef) else { return nil }
                 items.append(folded)
             }
-            return f.folding(.items(items))
+            return f.folding(items: items)
         }
         return constantValue(f, kind: kind == .numbers ? .number : kind, parameter: parameter, whyConstant: why)
             .flatMap { folded($0, for: f) }
@@ -180,21 +177,20 @@ final class ExpressionBinder {
     private static func folded(_ value: AnimatableValue, for f: Field) -> Field? {
         let p: Point
         switch value {
-        case .number(let v): return f.folding(.number(v))
+        case .number(let v): return f.folding(v)
         case .point(let point): p = point
         case .size(let s): p = Point(s.width, s.height)
         default: return nil
         }
         let written = f.node.sequence.map { Array($0) } ?? []
         let nodes = written.count == 2 ? written : [f.node, f.node]
-        return f.folding(.items([p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding(.number($1)) }))
+        return f.folding(items: [p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding($1) })
     }
 
-    /// A value of `kind` (a number, or a point or size: whole or per component) written
-    /// with expressions that are constant — no `t`, `frame`, `random()` or reference —
-    /// evaluated now, for a value read once at load (a named shape's parameter in a path
-    /// value, an emitter's key). A live expression is reported as "'`parameter`' reads …,
-    /// but `whyConstant`". Nil when it is not such a value (reported).
+    /// A value of `kind` (a number, point or size, rect or bool), literal or with constant
+    /// expressions (no `t`, `frame`, `random()` or reference) evaluated now: the one reader of
+    /// a value read once at load (a named shape's parameter, an emitter's key). A live one is
+    /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
         let use = NumberUse.constants(because: whyConstant())
@@ -202,8 +198,13 @@ final class ExpressionBinder {
         case .number:
             return f.term(use, parameter: parameter).map { .number($0.value) }
         case .point, .size:
-            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter) else { return nil }
+            let form = kind == .size ? "a size [w, h]" : "a point [x, y]"
+            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter, form: form) else { return nil }
             return kind == .size ? .size(Size(x.value, y.value)) : .point(Point(x.value, y.value))
+        case .rect:
+            return f.rectTerms(use, parameter: parameter).map { .rect(Rect($0.x.value, $0.y.value, $0.width.value, $0.height.value)) }
+        case .bool where !ExpressionText.containsExpression(f):
+            return f.bool.map { .bool($0) }
         default:
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil
@@ -212,7 +213,7 @@ final class ExpressionBinder {
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value
     /// that changes, a result that is not finite).
-    static func constant(_ f: Field, _ s: Node.Scalar, parameter: String,
+    static func constant(_ f: Field, _ s: SceneNode.Scalar, parameter: String,
                                  whyConstant: String) -> SceneExpression.Value? {
         guard let e = ExpressionText.parse(f, s) else { return nil }
         if let what = ExpressionText.liveness(e) {
@@ -222,8 +223,7 @@ final class ExpressionBinder {
         do {
             _ = try e.resultKind { _ in nil }
         } catch {
-            let lead = s.string.prefix { $0.isWhitespace }.count
-            ExpressionText.report(error.message, offset: lead + 1 + error.offset, in: f, scalar: s)
+            ExpressionText.report(error, in: f, scalar: s)
             return nil
         }
         let context = SceneExpression.EvaluationContext(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) }

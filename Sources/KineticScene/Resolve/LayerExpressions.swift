@@ -1,6 +1,5 @@
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// The resolve pass over a layer's expression values (section 4), before its keys are
 /// read: live ones bound to the key paths they drive (`ExpressionBinder`), constant ones
@@ -41,15 +40,15 @@ extension LayerDecoder {
                 }
                 taken.insert(key)
             } else if let paths = Self.componentPaths[key], case .sequence(let seq) = f.node, seq.count == 2,
-                      seq.filter({ ExpressionText.isExpressionText($0.scalar?.string ?? "") }).count == 1 {
+                      seq.filter(\.isExpression).count == 1 {
                 let items = seq.enumerated().map { i, item in
                     let ef = f.element(item, index: i)
-                    guard ExpressionText.isExpressionText(item.scalar?.string ?? "") else { return ef }
+                    guard item.isExpression else { return ef }
                     _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: address, label: label)
                     // The identity's value until the binding runs.
-                    return ef.folding(.number(0))
+                    return ef.folding(0)
                 }
-                m = m.replacing(key, with: f.folding(.items(items)))
+                m = m.replacing(key, with: f.folding(items: items))
             } else if binder.bind(f, key: key, keyPath: nil, layer: address, label: label) {
                 taken.insert(key)
             }
@@ -147,7 +146,7 @@ extension LayerDecoder {
         }
         if needsWhole, let keyPath = LayerKeyPath.named[key] {
             binder.bindTransform(f, key: key, keyPath: keyPath, layer: address, label: label)
-            return f.folding(.entries([]))
+            return f.folding(entries: [])
         }
         /// The component folded; nil when it was bound or reported.
         func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Field? {
@@ -158,7 +157,7 @@ extension LayerDecoder {
             return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
                                unbindable: "it has no sub-key path")
         }
-        var pairs: [(key: Node, value: Field)] = []
+        var pairs: [(key: SceneNode, value: Field)] = []
         for (k, v) in raw {
             let cf = f.child(v, key: k.scalar?.string ?? "")
             guard let name = k.scalar?.string, ExpressionText.containsExpressionText(cf) else {
@@ -180,14 +179,14 @@ extension LayerDecoder {
                     guard ExpressionText.containsExpression(ef) else { return ef }
                     let keyPath = paths[name].flatMap { i < $0.count ? $0[i] : nil }
                     // Bound or reported: the identity's value until the binding runs.
-                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(.number(name == "scale" ? 1 : 0))
+                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(name == "scale" ? 1 : 0)
                 }
-                pairs.append((k, cf.folding(.items(folded))))
+                pairs.append((k, cf.folding(items: folded)))
             default:
                 pairs.append((k, cf))
             }
         }
-        return f.folding(.entries(pairs))
+        return f.folding(entries: pairs)
     }
 
     /// A cell's number keys with their expressions taken: a live one bound to

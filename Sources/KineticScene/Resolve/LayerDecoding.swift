@@ -1,7 +1,6 @@
 import Foundation
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// What the rest of the loader needs to know about a layer by id.
 struct LayerEntry {

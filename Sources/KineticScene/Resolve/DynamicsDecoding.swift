@@ -2,7 +2,6 @@ import Foundation
 import KineticDynamics
 import KineticGeometry
 import KineticLayers
-import Yams
 
 /// Reads `dynamics:` (section 6) into a `DynamicsSpec`, reporting every problem with its
 /// location; item ids are checked against the layers.
@@ -103,7 +102,7 @@ struct DynamicsDecoder {
         for key in m.order {
             guard let vf = m[key], ExpressionText.containsExpression(vf) else { continue }
             written.append((key, vf))
-            let origin = vf.folding(.items([vf.folding(.number(0)), vf.folding(.number(0))]))
+            let origin = vf.folding(items: [vf.folding(0), vf.folding(0)])
             m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
         }
         var begin = 0.0, end = Double.infinity

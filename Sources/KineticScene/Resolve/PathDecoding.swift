@@ -1,6 +1,5 @@
 import KineticGeometry
 import KineticLayers
-import Yams
 
 extension Field {
     /// A path value of section 3.1: SVG path data, a primitive or a named shape (built
@@ -34,7 +33,7 @@ extension Field {
         switch node {
         case .scalar(let s):
             let text = s.string
-            if ExpressionText.isExpressionText(text) {
+            if s.expression != nil {
                 report("not yet supported: paths from references (section 4 of the scene format)")
                 return nil
             }
@@ -58,7 +57,7 @@ extension Field {
     }
 
     /// Points the error at the offending character when the path is on one line.
-    private func reportPathError(_ error: PathSyntaxError, in scalar: Node.Scalar) {
+    private func reportPathError(_ error: PathSyntaxError, in scalar: SceneNode.Scalar) {
         let message = "path syntax error at character \(error.offset + 1): \(error.message)"
         diagnostics.report(message, offset: error.offset, in: scalar, keyPath: keyPath)
     }
@@ -109,25 +108,15 @@ extension Field {
             }
             let kind = state.kind(of: p.name) ?? .number
             let value: AnimatableValue?
-            if ExpressionText.containsExpression(pf) {
-                if let live {
-                    // A placeholder until the binding runs on the first frame.
-                    value = live(pf, p, kind) ? Self.placeholder(kind) : nil
-                    isLive = isLive || value != nil
-                } else {
-                    value = ExpressionBinder.constantValue(
-                        pf, kind: kind, parameter: p.name,
-                        whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
-                            + "`path` follows live values, so use a constant here")
-                }
+            if let live, ExpressionText.containsExpression(pf) {
+                // A placeholder until the binding runs on the first frame.
+                value = live(pf, p, kind) ? Self.placeholder(kind) : nil
+                isLive = isLive || value != nil
             } else {
-                value = switch p.kind {
-                case .number: pf.number.map { .number($0) }
-                case .point: pf.point.map { .point($0) }
-                case .size: pf.size.map { .size($0) }
-                case .rect: pf.rect.map { .rect($0) }
-                case .bool: pf.bool.map { .bool($0) }
-                }
+                value = ExpressionBinder.constantValue(
+                    pf, kind: kind, parameter: p.name,
+                    whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
+                        + "`path` follows live values, so use a constant here")
             }
             if let value { state.parameters[p.name] = value } else { failed = true }
         }
@@ -213,20 +202,6 @@ extension Field {
             }
             return .star(center: center, points: count, outerRadius: outer, innerRadius: inner)
         }
-    }
-
-    /// `[x, y, w, h]`, its numbers read by `numbers`, checked as `rect` checks literals.
-    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
-        if !isList { report("expected a rect [x, y, w, h], found \(kindName)"); return nil }
-        guard let items = elements else { return nil }
-        guard items.count == 4 else { report("expected 4 numbers, found \(items.count)"); return nil }
-        // All four are read before giving up, so each reports its problems.
-        let terms = items.map { $0.term(use) }
-        guard let x = terms[0], let y = terms[1], let w = terms[2], let h = terms[3] else { return nil }
-        for t in [w, h] {
-            if case .literal(let v) = t, v < 0 { report("width and height must not be negative"); return nil }
-        }
-        return ExpressionBinding.RectTerms(x, y, w, h)
     }
 
     /// A length read by `numbers`: a literal must not be negative (a computed one that is

@@ -97,7 +97,7 @@ check "fps above 50 resamples gifs with a warning" bash -c "
 
 check "ctrl-c leaves neither the output nor a temporary file" bash -c "
     mkdir int; '$kinetic' render '$scenes/moving-square.yaml' -o int/long.gif --duration 600 --scale 8 --quiet & pid=\$!
-    # The GIF's file opens once its palette is built from 16 sample frames (about 1.5 s here).
+    # The GIF's file opens once its palette is built from 512 sample frames (a few seconds here).
     for i in \$(seq 40); do sleep 0.5; [ -n \"\$(ls -A int)\" ] && break; done
     [ -n \"\$(ls -A int)\" ] || { echo 'no temporary file while rendering'; exit 1; }
     kill -INT \$pid; wait \$pid; code=\$?

@@ -112,12 +112,10 @@ public enum GIFFramePreparer {
 
     /// The mean squared error a channel (34 dB on the changed pixels) past which a frame
     /// remapped to the shared palette is quantized again with a colour table of its own,
-    /// kept if that halves the error. When the shared palette came from 16 sample frames
-    /// it missed colours seen only between them (a mid-fade tint): remapped, such a frame
+    /// kept if that halves the error. The shared palette comes from 16 sample frames and
+    /// misses colours seen only between them (a mid-fade tint): remapped, such a frame
     /// erred 38 a channel on fireworks-button and 27–109 on 13 frames of the bench scene,
-    /// against at most 17 for the bench's other frames, and an error drawn once stays on
-    /// screen. Every frame is sampled now, but 255 colours still cannot hold every hue of
-    /// some scenes (fireworks-button's particles).
+    /// against at most 17 for the bench's other frames, and an error drawn once stays on screen.
     /// Its own table brings it to about 1. At 10, rope's 19 frames at 10–21 took tables
     /// too, 8 % more bytes for 0.4 dB (issue 15); at 25 no frame of flow-menu, snow or
     /// rope does. Only with full 256-entry tables: fewer colours (`--colors`) err more on

@@ -197,14 +197,12 @@ public enum GIFTiming {
 }
 
 extension GIFPalette {
-    /// The best ≤ `options.colors − 1` colours for the animation `frames`, for
+    /// The best ≤ `options.colors − 1` colours for `frames` together, for
     /// ``GIFPaletteMode/shared(_:)`` (``GIFPaletteBuilder`` with every frame added).
     /// - Throws: `.invalidImage` for no frames, `.quantizationFailed`.
     public static func make(from frames: [PixelImage], options: GIFOptions) throws(EncodeError) -> GIFPalette {
         let builder = try GIFPaletteBuilder(options: options)
-        for (i, frame) in frames.enumerated() {
-            try builder.add(GIFPaletteBuilder.sample(frame, previous: i > 0 ? frames[i - 1] : nil))
-        }
+        for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
         return try builder.palette()
     }
 }

@@ -1,20 +1,21 @@
 import KineticGeometry
 
-/// Builds one palette for a whole animation (``GIFPaletteMode/shared(_:)``) from the
-/// changed pixels of its frames handed over one at a time, as ffmpeg's `palettegen`
-/// counts every frame: each frame goes into libimagequant's histogram and is dropped, so
-/// memory does not grow with the animation.
+/// Builds one palette for a whole animation (``GIFPaletteMode/shared(_:)``) from sample
+/// frames handed over one at a time, as ffmpeg's `palettegen` counts every frame: each
+/// frame goes into libimagequant's histogram and is dropped, so memory does not grow with
+/// the sample.
 ///
 /// `render` and `encode` both sample the frames at ``samplePositions(frameCount:)`` of
-/// the animation, in that order, each with the sample before it, so the same frames give
-/// the same palette (and bytes). Not thread-safe: add from one thread.
+/// the animation, in that order, so the same frames give the same palette (and bytes).
+/// Not thread-safe: add from one thread.
 public final class GIFPaletteBuilder {
-    /// At most this many frames are sampled: every frame of every gallery scene (up to
-    /// 470). 16 evenly spaced frames missed colours seen only between them (the tints of
-    /// a fade, a pulse's rings): collision-fade erred at 61.4 dB against ffmpeg's 74.1,
-    /// replicator-pulse at 58.0 against 61.8 (issue 15). Sampling rasterizes the frames
-    /// a second time, cheap beside encoding them, but not nothing for a long animation.
-    public static let maximumSamples = 512
+    /// At most this many frames are sampled. 16 evenly spaced frames of the gallery's
+    /// scenes give a palette as good as all of them would (a frame adds few colours its
+    /// neighbours lack) while rasterizing them again costs a fraction of the render.
+    /// (Every frame's changed pixels instead, up to 512 frames, took replicator-grid,
+    /// replicator-pulse and collision-fade above ffmpeg's PSNR but cost flow-menu 5.8 dB,
+    /// the bench scene 4.1 and fireworks-button 3.7, and doubled the CPU: issue 15.)
+    public static let maximumSamples = 16
 
     private let options: GIFOptions
     private let histogram: ImageQuant.Histogram
@@ -38,7 +39,8 @@ public final class GIFPaletteBuilder {
     }
 
     /// Which of `frameCount` frames (positions 0…frameCount − 1) the palette is built
-    /// from: all of them, or ``maximumSamples`` evenly spaced with the first and last, ascending.
+    /// from: the first and last and evenly spaced ones between, at most
+    /// ``maximumSamples``, ascending.
     public static func samplePositions(frameCount: Int) -> [Int] {
         guard frameCount > 0 else { return [] }
         let count = min(frameCount, maximumSamples)
@@ -46,43 +48,33 @@ public final class GIFPaletteBuilder {
         return (0..<count).map { ($0 * (frameCount - 1) + (count - 1) / 2) / (count - 1) }
     }
 
-    /// What a frame adds: the straight colours (alpha ignored: shared palettes are for
-    /// opaque GIFs) of the pixels that differ from `previous`, the sample before it (all
-    /// of the first frame's), every second pixel of every second row when more than
-    /// 256 × 256 changed, as for a frame's own palette; their flat runs and exact colour counts. These are the pixels
-    /// the GIF draws: an unchanged pixel stays on screen, and a still background counted
-    /// in every frame would outweigh the moving parts whose colours the palette is for.
-    /// Pure: sample frames in parallel, then ``add(_:)`` them in order.
+    /// What a sample frame adds: its straight colours (alpha ignored: shared palettes are
+    /// for opaque GIFs), every second pixel of every second row of a large frame as for a
+    /// frame's own palette, its flat runs and exact colour counts. Pure: sample frames in
+    /// parallel, then ``add(_:)`` them in order.
     public struct Sample: Sendable {
         let rgba: [UInt8]
         let width: Int, height: Int
         let runs: [UInt32: Int]
         let colors: [(word: UInt32, count: Int)]
-        /// Changed pixels sampled.
+        /// Pixels sampled.
         let pixels: Int
     }
 
-    public static func sample(_ frame: PixelImage, previous: PixelImage?) -> Sample {
-        let prior = previous.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
-        var rect = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        if let prior {
-            guard let changed = GIFFramePreparer.changedRect(frame, prior) else {
-                return Sample(rgba: [], width: 0, height: 0, runs: [:], colors: [], pixels: 0)
-            }
-            rect = changed
-        }
-        let rgba = GIFFramePreparer.straightPixels(frame, in: rect, previous: prior, keepAlpha: false)
-        let sample = GIFFramePreparer.paletteSample(rgba, width: rect.width, height: rect.height)
+    public static func sample(_ frame: PixelImage) -> Sample {
+        let whole = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let rgba = GIFFramePreparer.straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
+        let sample = GIFFramePreparer.paletteSample(rgba, width: frame.width, height: frame.height)
         let (colors, pixels) = ColorCounts.counted(sample.rgba)
         return Sample(rgba: sample.rgba, width: sample.width, height: sample.height,
                       runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width),
                       colors: colors, pixels: pixels)
     }
 
-    /// Counts a sample frame's colours; an unchanged frame adds nothing.
-    /// - Throws: `.quantizationFailed`.
+    /// Counts a sample frame's colours.
+    /// - Throws: `.invalidImage` for an empty frame, `.quantizationFailed`.
     public func add(_ sample: Sample) throws(EncodeError) {
-        guard sample.width > 0, sample.height > 0, sample.pixels > 0 else { return }
+        guard sample.width > 0, sample.height > 0 else { throw .invalidImage(reason: "an empty frame has no colours") }
         for (word, count) in sample.runs { runs[word, default: 0] += count }
         for (word, count) in sample.colors { counts.add(word, count) }
         sampledPixels += sample.pixels

@@ -116,7 +116,10 @@ public final class GIFWriter {
                     transparent = globalTransparent
                 }
             }
-            if frame.localPalette == nil, !options.transparentBackground, frame.disposal == .doNotDispose, !displayed.isEmpty {
+            // Shared palettes only: a per-frame GIF's frame rewritten to the global table
+            // has indices of that table, not of `palette`.
+            if case .shared = options.palette, frame.localPalette == nil, !options.transparentBackground,
+               frame.disposal == .doNotDispose, !displayed.isEmpty {
                 try fillUnchanged(&frame, palette: palette, transparent: UInt8(transparent), tableSize: tableSize)
             }
             if encoder == nil { try start(globalPalette: nil, tableSize: 256) }

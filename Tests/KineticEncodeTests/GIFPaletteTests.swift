@@ -11,11 +11,9 @@ import Testing
         #expect(GIFPaletteBuilder.samplePositions(frameCount: 0) == [])
         #expect(GIFPaletteBuilder.samplePositions(frameCount: 1) == [0])
         #expect(GIFPaletteBuilder.samplePositions(frameCount: 5) == [0, 1, 2, 3, 4])
-        let most = GIFPaletteBuilder.maximumSamples
-        #expect(GIFPaletteBuilder.samplePositions(frameCount: 470) == Array(0..<470))
-        for n in [most, most + 1, 2 * most + 3, 10_000] {
+        for n in [16, 17, 115, 200, 1000] {
             let p = GIFPaletteBuilder.samplePositions(frameCount: n)
-            #expect(p.count == most && p.first == 0 && p.last == n - 1, "\(n): \(p)")
+            #expect(p.count == 16 && p.first == 0 && p.last == n - 1, "\(n): \(p)")
             #expect(zip(p, p.dropFirst()).allSatisfy { $0 < $1 }, "\(n): \(p)")
             // Evenly spaced: gaps differ by at most one frame.
             let gaps = zip(p, p.dropFirst()).map { $1 - $0 }
@@ -137,9 +135,7 @@ import Testing
             frames.append(image)
         }
         let builder = try GIFPaletteBuilder(options: GIFOptions())
-        for (i, frame) in frames.enumerated() {
-            try builder.add(GIFPaletteBuilder.sample(frame, previous: i > 0 ? frames[i - 1] : nil))
-        }
+        for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
         let palette = try builder.palette()
         #expect(palette == (try GIFPalette.make(from: frames, options: GIFOptions())))
         let background = frames[0].rgba(x: 0, y: 0)
@@ -196,7 +192,7 @@ import Testing
     }
 
     /// A white frame with a soft white-to-blue band of 600 shades: libimagequant alone
-    /// stops well short of 255 colours (its error floor is met); the builder gives the
+    /// stops short of 255 colours (203: its error floor is met); the builder gives the
     /// entries left to the shades that err most, so the table fills and the band's error
     /// drops.
     @Test func spareEntriesGoToTheWorstMatchedColours() throws {
@@ -211,20 +207,23 @@ import Testing
         var settings = options.quantizerSettings
         settings.speed = 1
         let alone = try ImageQuant.Histogram(settings: settings)
-        let sample = GIFPaletteBuilder.sample(image, previous: nil)
+        let sample = GIFPaletteBuilder.sample(image)
         try alone.add(rgba: sample.rgba, width: sample.width, height: sample.height)
         let plain = try alone.palette().map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) }
         let palette = try GIFPalette.make(from: [image], options: options)
-        #expect(plain.count < 200, "libimagequant alone: \(plain.count) colours")
+        #expect(plain.count < 240, "libimagequant alone: \(plain.count) colours")
         #expect(palette.colors.count == 255 && Set(palette.colors).count == 255)
         func bandError(_ colors: [GIFColor]) -> Int {
             var total = 0
             for y in 16..<19 {
                 for x in 0..<200 {
                     let s = image.rgba(x: x, y: y)
-                    total += colors.map { c in
-                        [(s.r, c.red), (s.g, c.green), (s.b, c.blue)].map { (Int($0) - Int($1)) * (Int($0) - Int($1)) }.reduce(0, +)
-                    }.min() ?? 0
+                    var nearest = Int.max
+                    for c in colors {
+                        let r = Int(s.r) - Int(c.red), g = Int(s.g) - Int(c.green), b = Int(s.b) - Int(c.blue)
+                        nearest = min(nearest, r * r + g * g + b * b)
+                    }
+                    total += nearest
                 }
             }
             return total

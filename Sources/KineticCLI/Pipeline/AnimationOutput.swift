@@ -6,7 +6,7 @@ import KineticGeometry
 /// both give the same bytes for the same pixels.
 enum AnimationOutput {
     typealias Prepare = @Sendable (PixelImage, PixelImage?) throws -> PreparedAnimationFrame
-    typealias Sample = @Sendable (PixelImage, PixelImage?) -> GIFPaletteBuilder.Sample
+    typealias Sample = @Sendable (PixelImage) -> GIFPaletteBuilder.Sample
 
     /// Opens the writer, lets `stream` run `prepare` on worker threads and hand each
     /// result to `write` in frame order, then finishes the file; on any error the
@@ -14,8 +14,7 @@ enum AnimationOutput {
     ///
     /// An opaque GIF first gets one palette for the whole animation: `sample` is handed
     /// the positions (0 = the first frame streamed) of the frames to build it from, and
-    /// runs `prepare` on each with the sample before it (worker threads) and `add` on
-    /// the results in that order.
+    /// runs `prepare` on each (worker threads) and `add` on the results in that order.
     static func write(frameCount: Int, width: Int, height: Int, to path: String, format: AnimationFormat,
                       settings: AnimationSettings,
                       sample: (_ positions: [Int], _ prepare: @escaping Sample,
@@ -24,7 +23,7 @@ enum AnimationOutput {
         var settings = settings
         if format == .gif, !settings.transparent {
             let builder = try GIFPaletteBuilder(options: settings.gifOptions)
-            try sample(GIFPaletteBuilder.samplePositions(frameCount: frameCount), { GIFPaletteBuilder.sample($0, previous: $1) },
+            try sample(GIFPaletteBuilder.samplePositions(frameCount: frameCount), { GIFPaletteBuilder.sample($0) },
                        { try builder.add($0) })
             settings.gifPalette = try builder.palette()
         }

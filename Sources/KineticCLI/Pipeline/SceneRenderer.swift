@@ -146,7 +146,7 @@ struct SceneRenderer {
             let p = FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: positions.map { frames[$0] },
                                   jobs: jobs, progress: Progress(total: positions.count, enabled: false),
                                   maxParticles: maxParticles)
-            try p.run(encode: { frame, previous in prepare(frame, previous) }, consume: { _, sample in try add(sample) })
+            try p.run(encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
         }) { encode, consume in
             let p = pipeline(frames: frames)
             defer { p.progress.finish() }

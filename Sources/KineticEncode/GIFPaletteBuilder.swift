@@ -91,7 +91,8 @@ public final class GIFPaletteBuilder {
     /// erred where ffmpeg's palette of every colour held them exactly (liquid-loader
     /// 75.0 dB against ffmpeg's 82.9, issue 15). The entries it leaves go to the sampled
     /// colours that err most (pixels × squared distance to the nearest entry), one at a
-    /// time, until the table is full or every sampled colour is in it.
+    /// time, until the table is full or every sampled colour is in it — when at least a
+    /// quarter of the table is left (a scene of few colours).
     /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.
     public func palette() throws(EncodeError) -> GIFPalette {
         guard sampledPixels > 0 else { throw .invalidImage(reason: "no frames to build a palette from") }
@@ -104,7 +105,10 @@ public final class GIFPaletteBuilder {
             let color = GIFColor(red: entry.r, green: entry.g, blue: entry.b)
             if seen.insert(color).inserted { colors.append(color) }
         }
-        colors += counts.worstMatched(by: colors, adding: options.colors - 1 - colors.count)
+        // Only when a quarter of the table is left: snow's 230 of 255 grew 4.6 % filled,
+        // for 0.75 dB it did not need.
+        let room = options.colors - 1 - colors.count
+        if room * 4 >= options.colors - 1 { colors += counts.worstMatched(by: colors, adding: room) }
         return try GIFPalette(colors: colors)
     }
 }

@@ -12,12 +12,17 @@ public final class GIFPaletteBuilder {
     /// At most this many frames are sampled. 16 evenly spaced frames of the gallery's
     /// scenes give a palette as good as all of them would (a frame adds few colours its
     /// neighbours lack) while rasterizing them again costs a fraction of the render.
+    /// (Every frame's changed pixels instead, up to 512 frames, took replicator-grid,
+    /// replicator-pulse and collision-fade above ffmpeg's PSNR but cost flow-menu 5.8 dB,
+    /// the bench scene 4.1 and fireworks-button 3.7, and doubled the CPU: issue 15.)
     public static let maximumSamples = 16
 
     private let options: GIFOptions
     private let histogram: ImageQuant.Histogram
     /// Pixels in flat runs of each colour over the sample, for the exact entries.
     private var runs: [UInt32: Int] = [:]
+    /// Every sampled pixel's exact colour, for the entries libimagequant leaves unused.
+    private var counts = ColorCounts(slots: 2 * ColorCounts.capacity)
     private var sampledPixels = 0
 
     /// - Throws: `.invalidOptions`, `.quantizationFailed`.
@@ -45,20 +50,25 @@ public final class GIFPaletteBuilder {
 
     /// What a sample frame adds: its straight colours (alpha ignored: shared palettes are
     /// for opaque GIFs), every second pixel of every second row of a large frame as for a
-    /// frame's own palette, and its flat runs. Pure: sample frames in parallel, then
-    /// ``add(_:)`` them in order.
+    /// frame's own palette, its flat runs and exact colour counts. Pure: sample frames in
+    /// parallel, then ``add(_:)`` them in order.
     public struct Sample: Sendable {
         let rgba: [UInt8]
         let width: Int, height: Int
         let runs: [UInt32: Int]
+        let colors: [(word: UInt32, count: Int)]
+        /// Pixels sampled.
+        let pixels: Int
     }
 
     public static func sample(_ frame: PixelImage) -> Sample {
         let whole = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
         let rgba = GIFFramePreparer.straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
         let sample = GIFFramePreparer.paletteSample(rgba, width: frame.width, height: frame.height)
+        let (colors, pixels) = ColorCounts.counted(sample.rgba)
         return Sample(rgba: sample.rgba, width: sample.width, height: sample.height,
-                      runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width))
+                      runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width),
+                      colors: colors, pixels: pixels)
     }
 
     /// Counts a sample frame's colours.
@@ -66,20 +76,144 @@ public final class GIFPaletteBuilder {
     public func add(_ sample: Sample) throws(EncodeError) {
         guard sample.width > 0, sample.height > 0 else { throw .invalidImage(reason: "an empty frame has no colours") }
         for (word, count) in sample.runs { runs[word, default: 0] += count }
-        sampledPixels += sample.width * sample.height
+        for (word, count) in sample.colors { counts.add(word, count) }
+        sampledPixels += sample.pixels
         try histogram.add(rgba: sample.rgba, width: sample.width, height: sample.height)
     }
 
     /// The palette of everything added: at most ``GIFOptions/colors`` − 1 colours (one
     /// table entry stays for the transparent index), with the flat colours that cover
     /// the most of the sample kept exact (see ``GIFFramePreparer/dominantColors(_:width:)``).
+    ///
+    /// libimagequant stops adding colours once its error is below its floor (a target of
+    /// (1/1024)² in its own units, whatever the quality asked): on scenes of a few flat
+    /// colours and their antialiased edges it used 59–161 of 255 entries, and the edges
+    /// erred where ffmpeg's palette of every colour held them exactly (liquid-loader
+    /// 75.0 dB against ffmpeg's 82.9, issue 15). The entries it leaves go to the sampled
+    /// colours that err most (pixels × squared distance to the nearest entry), one at a
+    /// time, until the table is full or every sampled colour is in it — when at least a
+    /// quarter of the table is left (a scene of few colours).
     /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.
     public func palette() throws(EncodeError) -> GIFPalette {
         guard sampledPixels > 0 else { throw .invalidImage(reason: "no frames to build a palette from") }
         for entry in GIFFramePreparer.dominantColors(runs: runs, pixelCount: sampledPixels).prefix(options.maximumFixedColors) {
             try histogram.addFixed(entry)
         }
-        let entries = try histogram.palette()
-        return try GIFPalette(colors: entries.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
+        var colors: [GIFColor] = []
+        var seen = Set<GIFColor>()
+        for entry in try histogram.palette() {
+            let color = GIFColor(red: entry.r, green: entry.g, blue: entry.b)
+            if seen.insert(color).inserted { colors.append(color) }
+        }
+        // Only when a quarter of the table is left: snow's 230 of 255 grew 4.6 % filled,
+        // for 0.75 dB it did not need.
+        let room = options.colors - 1 - colors.count
+        if room * 4 >= options.colors - 1 { colors += counts.worstMatched(by: colors, adding: room) }
+        return try GIFPalette(colors: colors)
+    }
+}
+
+/// Exact colour counts of opaque straight RGBA pixels (keyed by the pixel's native 4-byte
+/// word), in an open-addressing table of a fixed number of slots: once it holds
+/// ``capacity`` colours, new ones are not counted (a scene of that many colours fills
+/// libimagequant's palette anyway, and only leftover entries are chosen from these).
+struct ColorCounts {
+    static let capacity = 1 << 16
+    private var keys: [UInt32]
+    private var counts: [Int]
+    private(set) var count = 0
+
+    /// `slots` (a power of two) bounds the colours held to half of it.
+    init(slots: Int) {
+        precondition(slots > 0 && slots & (slots - 1) == 0)
+        keys = [UInt32](repeating: 0, count: slots)
+        counts = [Int](repeating: 0, count: slots)
+    }
+
+    /// The distinct colours of `rgba`'s opaque pixels with their pixel counts, in
+    /// first-seen order (at most ``capacity``), and how many opaque pixels it has.
+    static func counted(_ rgba: [UInt8]) -> (colors: [(word: UInt32, count: Int)], pixels: Int) {
+        var slots = 16
+        while slots < min(rgba.count / 4, capacity) * 2 { slots *= 2 }
+        var table = ColorCounts(slots: slots)
+        var order: [UInt32] = []
+        var pixels = 0
+        rgba.withUnsafeBytes { p in
+            var i = 0
+            let n = rgba.count / 4
+            while i < n {
+                let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+                var next = i + 1
+                // Runs of one colour (flat areas) are counted at once.
+                while next < n, p.loadUnaligned(fromByteOffset: next * 4, as: UInt32.self) == word { next += 1 }
+                if word >> 24 == 255 {
+                    pixels += next - i
+                    if table.add(word, next - i) { order.append(word) }
+                }
+                i = next
+            }
+        }
+        return (order.map { ($0, table.counts[table.slot($0)]) }, pixels)
+    }
+
+    /// Adds `count` pixels of colour `word` (opaque: never 0); true when the colour is new.
+    @discardableResult
+    mutating func add(_ word: UInt32, _ count: Int) -> Bool {
+        let i = slot(word)
+        if keys[i] == word {
+            counts[i] += count
+            return false
+        }
+        guard self.count < keys.count / 2 else { return false }
+        keys[i] = word
+        counts[i] = count
+        self.count += 1
+        return true
+    }
+
+    /// The slot holding `word`, or the empty one where it would go.
+    private func slot(_ word: UInt32) -> Int {
+        let mask = keys.count - 1
+        var i = Int(truncatingIfNeeded: (word &* 0x9E37_79B1) >> 15) & mask
+        while keys[i] != 0, keys[i] != word { i = (i + 1) & mask }
+        return i
+    }
+
+    /// Up to `room` counted colours not in `palette`, chosen one at a time as the colour
+    /// whose pixels err most against the palette so far (pixels × squared RGB distance
+    /// to the nearest entry); none once every counted colour is matched exactly.
+    func worstMatched(by palette: [GIFColor], adding room: Int) -> [GIFColor] {
+        guard room > 0 else { return [] }
+        var words: [UInt32] = [], weights: [Int] = []
+        for (i, key) in keys.enumerated() where key != 0 {
+            words.append(key)
+            weights.append(counts[i])
+        }
+        func rgb(_ word: UInt32) -> (Int, Int, Int) { (Int(word & 0xFF), Int(word >> 8 & 0xFF), Int(word >> 16 & 0xFF)) }
+        func distance(_ a: (Int, Int, Int), _ c: GIFColor) -> Int {
+            let r = a.0 - Int(c.red), g = a.1 - Int(c.green), b = a.2 - Int(c.blue)
+            return r * r + g * g + b * b
+        }
+        var nearest = words.map { word in
+            let c = rgb(word)
+            return palette.reduce(Int.max) { min($0, distance(c, $1)) }
+        }
+        var added: [GIFColor] = []
+        while added.count < room {
+            var best = -1, bestError = 0
+            for i in words.indices {
+                let error = nearest[i] == Int.max ? Int.max : weights[i] * nearest[i]
+                // Ties go to the smaller word: the table's order must not choose.
+                if error > bestError || (error == bestError && error > 0 && words[i] < words[best]) {
+                    best = i; bestError = error
+                }
+            }
+            guard best >= 0 else { break }
+            let c = rgb(words[best])
+            let color = GIFColor(red: UInt8(c.0), green: UInt8(c.1), blue: UInt8(c.2))
+            added.append(color)
+            for i in words.indices { nearest[i] = min(nearest[i], distance(rgb(words[i]), color)) }
+        }
+        return added
     }
 }

@@ -191,6 +191,73 @@ import Testing
         #expect(sharedOnly > 10 * errors[3], "shared palette alone: MSE \(sharedOnly), own table \(errors[3])")
     }
 
+    /// A white frame with a soft white-to-blue band of 600 shades: libimagequant alone
+    /// stops short of 255 colours (its error floor is met), leaving more than a quarter
+    /// of the table; the builder gives the
+    /// entries left to the shades that err most, so the table fills and the band's error
+    /// drops.
+    @Test func spareEntriesGoToTheWorstMatchedColours() throws {
+        var image = PixelImage(width: 200, height: 200)
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let t = (16..<19).contains(y) ? Double((y - 16) * 200 + x + 1) / 600 : 0
+                Synthetic.put(&image, x, y, r: 1 - 0.76 * t, g: 1 - 0.39 * t, b: 1 - 0.09 * t, a: 1)
+            }
+        }
+        let options = GIFOptions()
+        var settings = options.quantizerSettings
+        settings.speed = 1
+        let alone = try ImageQuant.Histogram(settings: settings)
+        let sample = GIFPaletteBuilder.sample(image)
+        try alone.add(rgba: sample.rgba, width: sample.width, height: sample.height)
+        let plain = try alone.palette().map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) }
+        let palette = try GIFPalette.make(from: [image], options: options)
+        #expect(plain.count < 192, "libimagequant alone: \(plain.count) colours")
+        #expect(palette.colors.count == 255 && Set(palette.colors).count == 255)
+        func bandError(_ colors: [GIFColor]) -> Int {
+            var total = 0
+            for y in 16..<19 {
+                for x in 0..<200 {
+                    let s = image.rgba(x: x, y: y)
+                    var nearest = Int.max
+                    for c in colors {
+                        let r = Int(s.r) - Int(c.red), g = Int(s.g) - Int(c.green), b = Int(s.b) - Int(c.blue)
+                        nearest = min(nearest, r * r + g * g + b * b)
+                    }
+                    total += nearest
+                }
+            }
+            return total
+        }
+        #expect(bandError(palette.colors) * 4 < bandError(plain), "\(bandError(palette.colors)) against \(bandError(plain))")
+    }
+
+    /// Pixels left transparent in a run of one colour (unchanged, so showing it) are
+    /// redrawn in that colour when that codes shorter: the screen stays exact and the
+    /// second frame carries no holes.
+    @Test func holesInARunAreFilledWhenThatCodesShorter() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var dotted = PixelImage(width: 240, height: 8), white = PixelImage(width: 240, height: 8)
+        for y in 0..<8 {
+            for x in 0..<240 {
+                let dot = (x * 7 + y * 3) % 11 == 0
+                Synthetic.put(&dotted, x, y, r: dot ? 0.1 : 1, g: dot ? 0.3 : 1, b: 1, a: 1)
+                Synthetic.put(&white, x, y, r: 1, g: 1, b: 1, a: 1)
+            }
+        }
+        let frames = [white, dotted, white]
+        let options = GIFOptions(palette: .shared(try GIFPalette.make(from: frames, options: GIFOptions())))
+        let prepared = try encodeGIF(frames, to: folder + "/h.gif", options: options)
+        let gif = try DecodedGIF(path: folder + "/h.gif")
+        // As prepared, the last frame redraws only the dots: the white between them is transparent.
+        #expect(prepared[2].indices.contains(PreparedGIFFrame.transparentIndex))
+        #expect(gif.transparentPixels[2] == 0, "holes left: \(gif.transparentPixels)")
+        for (canvas, frame) in zip(gif.canvases, frames) {
+            #expect(GIFTests.error(canvas, frame).mean == 0)
+        }
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

@@ -22,8 +22,6 @@ public final class GIFWriter {
     /// What each canvas pixel shows after the frames written so far, as 0xFFRRGGBB, or 0
     /// where nothing was drawn yet; allocated by the first opaque frame.
     private var displayed: [UInt32] = []
-    /// The shared palette's entries (0xFFRRGGBB → first index), for ``fillUnchanged``.
-    private var paletteIndices: [UInt32: UInt8] = [:]
 
     /// The hidden file being written until ``finish()`` or ``cancel()``, then nil — for a
     /// signal handler that must remove it when the process is interrupted.
@@ -115,12 +113,6 @@ public final class GIFWriter {
                 } else if useGlobalPalette(&frame) {
                     transparent = globalTransparent
                 }
-            }
-            // Shared palettes only: a per-frame GIF's frame rewritten to the global table
-            // has indices of that table, not of `palette`.
-            if case .shared = options.palette, frame.localPalette == nil, !options.transparentBackground,
-               frame.disposal == .doNotDispose, !displayed.isEmpty {
-                try fillUnchanged(&frame, palette: palette, transparent: UInt8(transparent), tableSize: tableSize)
             }
             if encoder == nil { try start(globalPalette: nil, tableSize: 256) }
             try encoder!.put(frame, transparentIndex: transparent, tableSize: tableSize,
@@ -220,56 +212,6 @@ public final class GIFWriter {
         for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
         frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
         frame.indices = cropped
-    }
-
-    /// Gives the frame's transparent pixels the index of the colour they already show,
-    /// where the table has it exactly, when that codes shorter: a hole in a run of one
-    /// colour breaks LZW's strings, and redrawing a pixel in the colour it shows changes
-    /// nothing on screen. Two ways are tried, and the shortest of them and the frame as it
-    /// is kept (LZW lengths measured by giflib): every such hole filled, or only holes
-    /// continuing the colour of the pixel on their left. On replicator-grid the first saved
-    /// 8 %, on liquid-loader and replicator-pulse the two together 1.2 and 3.7 % (issue
-    /// 15); neither wins on every frame (rope lost 6 % with the second on all of them).
-    private func fillUnchanged(_ frame: inout PreparedGIFFrame, palette: [GIFColor], transparent: UInt8,
-                               tableSize: Int) throws(EncodeError) {
-        if paletteIndices.isEmpty {
-            for (i, c) in palette.enumerated() where paletteIndices[0xFF00_0000 | Self.packed(c)] == nil {
-                paletteIndices[0xFF00_0000 | Self.packed(c)] = UInt8(i)
-            }
-        }
-        let r = frame.rect, canvasWidth = width
-        let packed = palette.map { 0xFF00_0000 | Self.packed($0) }
-        var all = frame.indices, runs = frame.indices
-        var holes = 0
-        frame.indices.withUnsafeBufferPointer { indices in
-            displayed.withUnsafeBufferPointer { shown in
-                var lastColor: UInt32 = 0, lastIndex: UInt8? = nil
-                for y in 0..<r.height {
-                    let row = (r.y + y) * canvasWidth + r.x
-                    for x in 0..<r.width {
-                        let i = y * r.width + x
-                        guard indices[i] == transparent else { continue }
-                        let d = shown[row + x]
-                        if d == 0 { continue }
-                        if d != lastColor { lastColor = d; lastIndex = paletteIndices[d] }
-                        guard let index = lastIndex else { continue }
-                        all[i] = index
-                        holes += 1
-                        if x > 0, runs[i - 1] != transparent, packed[Int(runs[i - 1])] == d { runs[i] = runs[i - 1] }
-                    }
-                }
-            }
-        }
-        // A few holes cannot shorten the frame much, and each way tried costs an LZW pass
-        // (giflib's hash table was 13 % of the bench scene's render with every frame tried).
-        guard holes > 0, holes * 8 >= frame.indices.count else { return }
-        var best = frame.indices
-        var bestSize = try GifEncoder.codedSize(best, width: r.width, height: r.height, tableSize: tableSize)
-        for variant in [all, runs] where variant != best {
-            let size = try GifEncoder.codedSize(variant, width: r.width, height: r.height, tableSize: tableSize)
-            if size < bestSize { best = variant; bestSize = size }
-        }
-        frame.indices = best
     }
 
     /// Rewrites a compacted `frame` to the global colour table if that holds every colour

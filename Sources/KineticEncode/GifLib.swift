@@ -69,34 +69,6 @@ struct GifEncoder: ~Copyable {
         guard status == GIF_OK else { throw Self.failure(gif.pointee.Error) }
     }
 
-    /// The bytes `indices` (`width × height`) take as LZW image data in a `tableSize`-entry
-    /// table (power of two, 2…256), header and descriptors left out: a frame's variants
-    /// are compared by it.
-    static func codedSize(_ indices: [UInt8], width: Int, height: Int, tableSize: Int) throws(EncodeError) -> Int {
-        var count = 0
-        var error: Int32 = 0
-        let size: Int? = withUnsafeMutablePointer(to: &count) { counter in
-            guard let gif = EGifOpen(counter, { gif, _, length in
-                guard let gif, length >= 0, let counter = gif.pointee.UserData else { return 0 }
-                counter.assumingMemoryBound(to: Int.self).pointee += Int(length)
-                return length
-            }, &error) else { return nil }
-            defer { EGifCloseFile(gif, nil) }
-            let colorMap = makeColorMap([], size: tableSize)
-            defer { GifFreeMapObject(colorMap) }
-            guard EGifPutScreenDesc(gif, Int32(width), Int32(height), 8, 0, colorMap) == GIF_OK,
-                  EGifPutImageDesc(gif, 0, 0, Int32(width), Int32(height), false, nil) == GIF_OK else { return nil }
-            let header = counter.pointee
-            let status = indices.withUnsafeBufferPointer { pixels in
-                EGifPutLine(gif, UnsafeMutablePointer(mutating: pixels.baseAddress!), Int32(pixels.count))
-            }
-            guard status == GIF_OK else { return nil }
-            return counter.pointee - header
-        }
-        guard let size else { throw Self.failure(error) }
-        return size
-    }
-
     /// Writes the trailer and releases the handle.
     mutating func close() throws(EncodeError) {
         guard let gif = handle else { return }

@@ -235,29 +235,6 @@ import Testing
     /// Pixels left transparent in a run of one colour (unchanged, so showing it) are
     /// redrawn in that colour when that codes shorter: the screen stays exact and the
     /// second frame carries no holes.
-    @Test func holesInARunAreFilledWhenThatCodesShorter() throws {
-        let folder = try makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        var dotted = PixelImage(width: 240, height: 8), white = PixelImage(width: 240, height: 8)
-        for y in 0..<8 {
-            for x in 0..<240 {
-                let dot = (x * 7 + y * 3) % 11 == 0
-                Synthetic.put(&dotted, x, y, r: dot ? 0.1 : 1, g: dot ? 0.3 : 1, b: 1, a: 1)
-                Synthetic.put(&white, x, y, r: 1, g: 1, b: 1, a: 1)
-            }
-        }
-        let frames = [white, dotted, white]
-        let options = GIFOptions(palette: .shared(try GIFPalette.make(from: frames, options: GIFOptions())))
-        let prepared = try encodeGIF(frames, to: folder + "/h.gif", options: options)
-        let gif = try DecodedGIF(path: folder + "/h.gif")
-        // As prepared, the last frame redraws only the dots: the white between them is transparent.
-        #expect(prepared[2].indices.contains(PreparedGIFFrame.transparentIndex))
-        #expect(gif.transparentPixels[2] == 0, "holes left: \(gif.transparentPixels)")
-        for (canvas, frame) in zip(gif.canvases, frames) {
-            #expect(GIFTests.error(canvas, frame).mean == 0)
-        }
-    }
-
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

@@ -57,8 +57,6 @@ struct DecodedGIF {
     var transparentIndices: [Int32] = []
     /// Entries in each frame's local colour table (0 when it uses the global one).
     var colorCounts: [Int] = []
-    /// Pixels of each frame's rectangle with its transparent index (left as on screen).
-    var transparentPixels: [Int] = []
     /// Entries in the global colour table (0 when there is none).
     var globalColorCount = 0
     /// Entries in the table each frame's indices refer to (local, else global).
@@ -79,18 +77,16 @@ struct DecodedGIF {
             let d = image.ImageDesc
             let rect = GIFRect(x: Int(d.Left), y: Int(d.Top), width: Int(d.Width), height: Int(d.Height))
             guard let map = d.ColorMap ?? gif.pointee.SColorMap else { throw DecodeFailure(code: -2) }
-            var holes = 0
             for y in 0..<rect.height {
                 for x in 0..<rect.width {
                     let index = Int32(image.RasterBits[y * rect.width + x])
-                    if index == control.TransparentColor { holes += 1; continue }
+                    if index == control.TransparentColor { continue }
                     let c = map.pointee.Colors[Int(index)]
                     let o = ((rect.y + y) * width + rect.x + x) * 4
                     canvas[o] = c.Red; canvas[o + 1] = c.Green; canvas[o + 2] = c.Blue; canvas[o + 3] = 255
                 }
             }
             canvases.append(canvas)
-            transparentPixels.append(holes)
             delays.append(Int(control.DelayTime)); disposals.append(control.DisposalMode)
             rects.append(rect); transparentIndices.append(control.TransparentColor)
             colorCounts.append(Int(d.ColorMap?.pointee.ColorCount ?? 0))

@@ -232,9 +232,6 @@ import Testing
         #expect(bandError(palette.colors) * 4 < bandError(plain), "\(bandError(palette.colors)) against \(bandError(plain))")
     }
 
-    /// Pixels left transparent in a run of one colour (unchanged, so showing it) are
-    /// redrawn in that colour when that codes shorter: the screen stays exact and the
-    /// second frame carries no holes.
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

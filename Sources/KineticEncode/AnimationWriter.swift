@@ -212,7 +212,9 @@ public final class AnimationWriter {
             }
             s.muxer = "mp4"; s.encoder = "libx264"; s.pixelFormat = settings.pixelFormat.rawValue
             s.threads = x264Threads
-            s.encoderOptions = [("crf", String(settings.crf ?? 23)), ("preset", "medium")]
+            // x264's tune for flat-coloured, sharp-edged frames, which is what a scene draws:
+            // 6% smaller at +0.23 dB on the bench scene (docs/outputs.md).
+            s.encoderOptions = [("crf", String(settings.crf ?? 23)), ("preset", "medium"), ("tune", "animation")]
                 + FFmpegEncoder.x264DeterminismOptions
             // The index up front, so browsers start playing before the whole file arrives.
             s.muxerOptions = [("movflags", "+faststart")]

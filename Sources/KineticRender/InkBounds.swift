@@ -62,19 +62,58 @@ extension LayerRenderer {
         return x1 >= x0 ? Rect(x0, y0, x1 - x0, y1 - y0) : nil
     }
 
-    /// Whether a stroke of the path has joins: a subpath of two segments or more, or closed.
-    static func hasJoins(_ path: BezierPath) -> Bool {
-        var segments = 0
+    /// How far a mitered stroke of `path` reaches beyond half its line width, as a factor
+    /// of it: the largest miter ratio 1 / cos(φ / 2) over its joins (φ the turn from one
+    /// segment to the next) that stays within `miterLimit` (Cairo bevels the others, which
+    /// reach no further than half the width), at least 1. A circle drawn as four curves
+    /// turns nowhere at its joins: 1, not the limit. When a segment has no direction
+    /// (every point the same), the limit.
+    static func miterSpread(_ path: BezierPath, miterLimit: Double) -> Double {
+        var spread = 1.0
+        var current = Point(0, 0), start = Point(0, 0)
+        var incoming: Point?, first: Point?
+        // The join where `outgoing` leaves a point `incoming` arrived along.
+        func join(_ outgoing: Point) {
+            guard let incoming else { return }
+            let cosine = max(-1, min(1, incoming.x * outgoing.x + incoming.y * outgoing.y))
+            let ratio = 1 / ((1 + cosine) / 2).squareRoot()
+            // A little past the limit still counts: Cairo's own test rounds differently.
+            if ratio <= miterLimit * 1.01 { spread = max(spread, ratio) }
+        }
+        func unit(_ from: Point, _ to: Point) -> Point? {
+            let dx = to.x - from.x, dy = to.y - from.y, length = (dx * dx + dy * dy).squareRoot()
+            return length > 1e-9 && length.isFinite ? Point(dx / length, dy / length) : nil
+        }
+        func segment(_ points: [Point]) -> Bool {
+            // Directions at both ends: toward the first distinct point, from the last one.
+            guard let end = points.last,
+                  let out = points.lazy.compactMap({ unit(current, $0) }).first,
+                  let last = points.dropLast().reversed().lazy.compactMap({ unit($0, end) }).first ?? unit(current, end)
+            else { return false }
+            join(out)
+            if first == nil { first = out }
+            incoming = last
+            current = end
+            return true
+        }
         for element in path.elements {
             switch element {
-            case .move: segments = 0
-            case .close: return true
-            case .line, .quadCurve, .curve:
-                segments += 1
-                if segments > 1 { return true }
+            case .move(let p):
+                current = p; start = p; incoming = nil; first = nil
+            case .line(let p):
+                // A line to where the pen is draws nothing and turns nothing.
+                if unit(current, p) != nil, !segment([p]) { return max(miterLimit, 1) }
+            case .quadCurve(let p, let c):
+                if !segment([c, p]) { return max(miterLimit, 1) }
+            case .curve(let p, let c1, let c2):
+                if !segment([c1, c2, p]) { return max(miterLimit, 1) }
+            case .close:
+                if unit(current, start) != nil, !segment([start]) { return max(miterLimit, 1) }
+                if let first { join(first) }
+                current = start; incoming = nil; first = nil
             }
         }
-        return false
+        return spread
     }
 
     /// The device reach of a layer's shadow whose silhouette covers `silhouette`: moved
@@ -116,7 +155,7 @@ extension LayerRenderer {
             if let r = controlBounds(s.path) {
                 // A miter join reaches lineWidth / 2 × miterLimit from the path (only where
                 // two segments meet); a square cap √2 × half.
-                let spread = s.lineJoin == .miter && hasJoins(s.path) ? max(s.miterLimit, 1.5) : 1.5
+                let spread = s.lineJoin == .miter ? max(miterSpread(s.path, miterLimit: s.miterLimit), 1.5) : 1.5
                 let reach = s.strokeColor != nil ? s.lineWidth / 2 * spread + 1 : 0
                 guard reach.isFinite else { return nil }
                 box = union(box, device(Rect(r.minX - reach, r.minY - reach, r.width + 2 * reach, r.height + 2 * reach), m))

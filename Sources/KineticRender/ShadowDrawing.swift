@@ -149,7 +149,7 @@ extension LayerRenderer {
         var found: ShadowMask
         if let shadows, cacheable, area <= Double(ShadowCache.maxEntryPixels) {
             // The cache holds plain bytes: each render call makes its own Cairo surface.
-            let key = ShadowCache.Key(layer: layer, matrix: moved, sigma: shadow.sigma)
+            let key = ShadowCache.Key(layer: silhouetteKeyLayer(layer, matrix: moved), matrix: moved, sigma: shadow.sigma)
             if let known = shadows.pixels(for: key) {
                 found = ShadowMask(known)
             } else {
@@ -163,6 +163,30 @@ extension LayerRenderer {
         }
         found.x += displacement.x; found.y += displacement.y
         return found
+    }
+
+    /// What of `layer` its silhouette depends on, for the shadow cache's key: an opaque
+    /// background's alpha, not its colour, and none of the sublayers when all their ink
+    /// lies within the whole device pixels that background covers, where the silhouette
+    /// is opaque whatever they draw (an alpha image saturates). A card whose content
+    /// animates, or whose colour changes, keeps its blurred shadow; a miss draws the layer
+    /// as it is, and those pixels are the same.
+    private func silhouetteKeyLayer(_ layer: Layer, matrix m: Affine) -> Layer {
+        guard layer.shadowPath == nil, let background = layer.backgroundColor, background.alpha >= 1 else { return layer }
+        var key = layer
+        key.backgroundColor = .black
+        guard !layer.sublayers.isEmpty, layer.mask == nil, case .plain = layer.content,
+              let covered = Self.coveredBox(of: layer, alpha: 1, matrix: m) else { return key }
+        var children = layer
+        children.backgroundColor = nil
+        children.borderWidth = 0
+        children.contents = nil
+        children.contentsCrossFade = nil
+        guard let ink = deviceInk(of: children, matrix: m, ownShadow: false), ink.x1 > ink.x0, ink.y1 > ink.y0,
+              ink.x0 >= covered.x0, ink.y0 >= covered.y0, ink.x1 <= covered.x1, ink.y1 <= covered.y1
+        else { return key }
+        key.sublayers = []
+        return key
     }
 
     /// The silhouette recorded, its ink probed, then painted on its alpha image: for

@@ -70,6 +70,78 @@ import KineticLayers
         }
     }
 
+    @Test func aMiterReachesAsFarAsItsSharpestJoin() {
+        // A square turns 90° at each corner: 1 / cos 45° = √2; a circle of four curves
+        // turns nowhere; a 12° spike mitres at 1 / sin 6° = 9.57 under a limit of 10 and
+        // is bevelled under 9; a curve whose points all coincide has no direction.
+        let square = BezierPath.rect(Rect(0, 0, 10, 10))
+        #expect(abs(LayerRenderer.miterSpread(square, miterLimit: 10) - 2.0.squareRoot()) < 1e-9)
+        #expect(abs(LayerRenderer.miterSpread(.oval(in: Rect(0, 0, 40, 40)), miterLimit: 10) - 1) < 1e-6)
+        let half = 6.0 * .pi / 180
+        let spike = BezierPath.polyline([Point(100 * cos(half), 100 * sin(half)), Point(0, 0), Point(100 * cos(half), -100 * sin(half))],
+                                        closed: false)
+        let tipRatio = 1 / sin(half)
+        #expect(abs(LayerRenderer.miterSpread(spike, miterLimit: 10) - tipRatio) < 1e-6)
+        #expect(LayerRenderer.miterSpread(spike, miterLimit: 9) == 1)
+        let point = BezierPath([.move(to: Point(5, 5)), .curve(to: Point(5, 5), control1: Point(5, 5), control2: Point(5, 5))])
+        #expect(LayerRenderer.miterSpread(point, miterLimit: 10) == 10)
+    }
+
+    @Test func theInkBoundsHoldASharpMiter() {
+        // The spike's tip reaches 9.57 half-widths beyond its point: the bounds must hold it.
+        var layer = Layer(place: "spike", type: .shape)
+        layer.bounds = Rect(0, 0, 200, 200)
+        layer.position = Point(100, 100)
+        var style = ShapeStyle()
+        let half = 6.0 * .pi / 180
+        style.path = .polyline([Point(150, 100), Point(60, 100 + 90 * tan(half)), Point(60, 100 - 90 * tan(half))], closed: true)
+        style.fillColor = nil
+        style.strokeColor = red
+        style.lineWidth = 4
+        layer.content = .shape(style)
+        let picture = image([layer])
+        let renderer = LayerRenderer(images: ImageSurfaces(ImageCache()))
+        let box = renderer.deviceInk(of: layer, matrix: (2, 0, 0, 2, 0, 0), ownShadow: false)!
+        var outside = 0, beyondTheTip = 0
+        for y in 0..<picture.height {
+            for x in 0..<picture.width where picture.alpha(x, y) > 0 {
+                if Double(x) < box.x0 || Double(x) >= box.x1 || Double(y) < box.y0 || Double(y) >= box.y1 { outside += 1 }
+                if x > 2 * 152 { beyondTheTip += 1 }
+            }
+        }
+        #expect(beyondTheTip > 0)  // the miter is drawn (the test covers it)
+        #expect(outside == 0, "\(outside) painted pixels outside \(box)")
+    }
+
+    @Test func aCardKeepsItsShadowWhileItsContentChanges() {
+        // A wide blur (σ 8 px) of an opaque card whose sublayer moves and changes colour
+        // inside the card, and whose own colour changes: one cached silhouette, and every
+        // frame draws the bytes a fresh renderer (a miss, this frame's own silhouette) draws.
+        func card(_ step: Int) -> Layer {
+            var layer = solid(step % 2 == 0 ? .white : Color(red: 0.2, green: 0.4, blue: 0.9), size: Size(80, 60),
+                              at: Point(100, 90))
+            layer.cornerRadius = 8
+            layer.shadowOpacity = 0.5
+            layer.shadowRadius = 4
+            layer.shadowOffset = Size(0, 3)
+            layer.sublayers = [solid(step % 2 == 0 ? red : green, size: Size(20, 10), at: Point(20 + 10 * Double(step), 30))]
+            return layer
+        }
+        let cached = Renderer(scale: 2)
+        for step in 0..<4 {
+            let reused = image([card(step)], renderer: cached)
+            let fresh = image([card(step)], renderer: Renderer(scale: 2))
+            let differing = zip(reused.bytes, fresh.bytes).filter { $0 != $1 }.count
+            #expect(reused.bytes.count == fresh.bytes.count && differing == 0, "step \(step): \(differing) bytes differ")
+        }
+        #expect(cached.shadows?.count == 1)
+        // A sublayer reaching the card's edge can change the silhouette: its own entry.
+        var edge = card(0)
+        edge.sublayers[0].position = Point(75, 30)
+        _ = image([edge], renderer: cached)
+        #expect(cached.shadows?.count == 2)
+    }
+
     @Test func aFadedFillAndStrokeIsOneGroup() {
         // Fill blue, stroke red, opacity 0.5 on white: where the stroke covers the fill the
         // group shows red at half strength only (no blue under it), at 50 % over white.

@@ -156,6 +156,24 @@ struct ColorCounts {
         return (order.map { ($0, table.counts[table.slot($0)]) }, pixels)
     }
 
+    /// Whether `rgba`'s opaque pixels hold at most `limit` distinct colours;
+    /// stops counting at the first colour past it.
+    static func hasAtMost(_ limit: Int, colorsIn rgba: [UInt8]) -> Bool {
+        var slots = 16
+        while slots < 2 * (limit + 1) { slots *= 2 }
+        var table = ColorCounts(slots: slots)
+        return rgba.withUnsafeBytes { p in
+            var previous: UInt32 = 0
+            for i in 0..<(rgba.count / 4) {
+                let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+                guard word != previous, word >> 24 == 255 else { continue }
+                previous = word
+                if table.add(word, 1), table.count > limit { return false }
+            }
+            return true
+        }
+    }
+
     /// Adds `count` pixels of colour `word` (opaque: never 0); true when the colour is new.
     @discardableResult
     mutating func add(_ word: UInt32, _ count: Int) -> Bool {

@@ -276,6 +276,34 @@ import Testing
         }
     }
 
+    /// Frames between two samples whose flat colours differ are asked for, all of them
+    /// while few, and only while libimagequant leaves a quarter of the table; their
+    /// colours (``GIFPaletteBuilder/addColors(_:)``) reach the palette's spare entries.
+    @Test func framesBetweenSamplesOfDifferentColoursAreCountedToo() throws {
+        let red = Self.squareFrame { _, _ in (220, 30, 30) }, green = Self.squareFrame { _, _ in (30, 160, 60) }
+        let tint = (r: 125, g: 95, b: 45), between = Self.squareFrame { _, _ in tint }
+        let tintColor = GIFColor(red: UInt8(tint.r), green: UInt8(tint.g), blue: UInt8(tint.b))
+        func builder(_ frames: [PixelImage], colors: Int = 256) throws -> GIFPaletteBuilder {
+            let builder = try GIFPaletteBuilder(options: GIFOptions(colors: colors))
+            for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
+            return builder
+        }
+        let positions = [0, 10, 20, 30]
+        let changing = try builder([red, red, green, green])
+        #expect(try changing.extraSamplePositions(between: positions) == Array(11...19))
+        changing.addColors(GIFPaletteBuilder.sample(between))
+        #expect(try changing.palette().colors.contains(tintColor))
+        // Without the frames between, the tint is in no sample and not in the palette.
+        #expect(try !builder([red, red, green, green]).palette().colors.contains(tintColor))
+        #expect(try builder([red, red, red, red]).extraSamplePositions(between: positions) == [])
+        // A table libimagequant fills: 3 entries, one of them transparent, for 3 colours.
+        #expect(try builder([red, red, green, green], colors: 3).extraSamplePositions(between: positions) == [])
+        // Many frames between: at most maximumExtraSamples, spread evenly, ascending.
+        let long = try builder([red, green]).extraSamplePositions(between: [0, 1000])
+        #expect(long.count == GIFPaletteBuilder.maximumExtraSamples && long.first! < 20 && long.last! > 980)
+        #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

@@ -122,7 +122,7 @@ public final class GIFPaletteBuilder {
     /// replicator-pulse (rings, 100 frames) missed the tints of the frames between
     /// them: with the frames between differing samples counted (34 and 64 of them),
     /// replicator-grid went from 77.4 to 83.9 dB (ffmpeg 80.6) and replicator-pulse from
-    /// 62.0 to 67.7 dB (ffmpeg 61.8), both slightly smaller, for at most 0.15 s more CPU.
+    /// 62.0 to 67.7 dB (ffmpeg 61.8), both slightly smaller, for at most 0.2 s more CPU.
     /// Scenes of many colours fill libimagequant's table and rasterize nothing more
     /// (issue 15).
     /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.

@@ -232,6 +232,78 @@ import Testing
         #expect(bandError(palette.colors) * 4 < bandError(plain), "\(bandError(palette.colors)) against \(bandError(plain))")
     }
 
+    /// A white 64×48 frame with a 40×20 square whose pixel (x, y) has `color(x, y)`.
+    static func squareFrame(_ color: (Int, Int) -> (r: Int, g: Int, b: Int)) -> PixelImage {
+        var image = PixelImage(width: 64, height: 48)
+        for y in 0..<48 {
+            for x in 0..<64 {
+                let inside = (10..<50).contains(x) && (14..<34).contains(y)
+                let c = inside ? color(x, y) : (r: 255, g: 255, b: 255)
+                Synthetic.put(&image, x, y, r: Double(c.r) / 255, g: Double(c.g) / 255, b: Double(c.b) / 255, a: 1)
+            }
+        }
+        return image
+    }
+
+    /// A frame between two samples whose tint the shared palette lacks, erring under
+    /// the 25 a channel of a full table but over 0.25, gets a table of its own when its
+    /// changed pixels hold few colours (at most 64: a small exact table), and is then
+    /// drawn exactly; the same error over more colours stays on the shared table.
+    @Test func fewColourFrameMissingFromTheSampleGetsASmallExactTable() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // One flat tint, 3 levels off the sampled tints in green and blue (MSE 6 a channel).
+        let flat = [(40, 40), (43, 43), (46, 46)].map { g, b in Self.squareFrame { _, _ in (200, g, b) } }
+        // 72 colours, each 3 levels off a sampled colour in green (MSE 3 a channel).
+        let many = [20, 23, 26].map { g0 in Self.squareFrame { x, y in (200, g0 + 6 * (x % 36), 40 + 40 * (y % 2)) } }
+        for (frames, ownTable) in [(flat, true), (many, false)] {
+            let palette = try GIFPalette.make(from: [frames[0], frames[2]], options: GIFOptions())
+            let options = GIFOptions(palette: .shared(palette))
+            let square = GIFRect(x: 10, y: 14, width: 40, height: 20)
+            let rgba = GIFFramePreparer.straightPixels(frames[1], in: square, previous: nil, keepAlpha: false)
+            let remapped = try palette.remapper.remap(rgba: rgba, width: 40, height: 20, settings: options.quantizerSettings)
+            let sharedError = GIFFramePreparer.meanSquaredError(rgba, remapped, palette.colors)
+            #expect(sharedError > 0.25 && sharedError < 25, "shared palette: MSE \(sharedError)")
+            let prepared = try encodeGIF(frames, to: folder + "/f.gif", options: options)
+            #expect(prepared[0].localPalette == nil && prepared[2].localPalette == nil)
+            if ownTable {
+                #expect((prepared[1].localPalette?.count ?? 99) <= 64)
+                let gif = try DecodedGIF(path: folder + "/f.gif")
+                #expect(GIFTests.error(gif.canvases[1], frames[1]).max == 0)
+            } else {
+                #expect(prepared[1].localPalette == nil)
+            }
+        }
+    }
+
+    /// Frames between two samples whose flat colours differ are asked for, all of them
+    /// while few, and only while libimagequant leaves a quarter of the table; their
+    /// colours (``GIFPaletteBuilder/addColors(_:)``) reach the palette's spare entries.
+    @Test func framesBetweenSamplesOfDifferentColoursAreCountedToo() throws {
+        let red = Self.squareFrame { _, _ in (220, 30, 30) }, green = Self.squareFrame { _, _ in (30, 160, 60) }
+        let tint = (r: 125, g: 95, b: 45), between = Self.squareFrame { _, _ in tint }
+        let tintColor = GIFColor(red: UInt8(tint.r), green: UInt8(tint.g), blue: UInt8(tint.b))
+        func builder(_ frames: [PixelImage], colors: Int = 256) throws -> GIFPaletteBuilder {
+            let builder = try GIFPaletteBuilder(options: GIFOptions(colors: colors))
+            for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
+            return builder
+        }
+        let positions = [0, 10, 20, 30]
+        let changing = try builder([red, red, green, green])
+        #expect(try changing.extraSamplePositions(between: positions) == Array(11...19))
+        changing.addColors(GIFPaletteBuilder.sample(between))
+        #expect(try changing.palette().colors.contains(tintColor))
+        // Without the frames between, the tint is in no sample and not in the palette.
+        #expect(try !builder([red, red, green, green]).palette().colors.contains(tintColor))
+        #expect(try builder([red, red, red, red]).extraSamplePositions(between: positions) == [])
+        // A table libimagequant fills: 3 entries, one of them transparent, for 3 colours.
+        #expect(try builder([red, red, green, green], colors: 3).extraSamplePositions(between: positions) == [])
+        // Many frames between: at most maximumExtraSamples, spread evenly, ascending.
+        let long = try builder([red, green]).extraSamplePositions(between: [0, 1000])
+        #expect(long.count == GIFPaletteBuilder.maximumExtraSamples && long.first! < 20 && long.last! > 980)
+        #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

@@ -289,13 +289,21 @@ import Testing
             return builder
         }
         let positions = [0, 10, 20, 30]
-        let changing = try builder([red, red, green, green])
+        // 6 entries, one transparent: the 3 colours (the background, red, green) leave
+        // under half of the table and at least a quarter, so only the gap where the flat
+        // colours change is counted; 2 colours of 4 entries likewise, and none changes.
+        let changing = try builder([red, red, green, green], colors: 6)
         #expect(try changing.extraSamplePositions(between: positions) == Array(11...19))
         changing.addColors(GIFPaletteBuilder.sample(between))
         #expect(try changing.palette().colors.contains(tintColor))
         // Without the frames between, the tint is in no sample and not in the palette.
         #expect(try !builder([red, red, green, green]).palette().colors.contains(tintColor))
-        #expect(try builder([red, red, red, red]).extraSamplePositions(between: positions) == [])
+        #expect(try builder([red, red, red, red], colors: 4).extraSamplePositions(between: positions) == [])
+        // Half the table or more left (a palette of few colours): every gap is counted,
+        // the flat colours changing or not.
+        let all = Array(1...9) + Array(11...19) + Array(21...29)
+        #expect(try builder([red, red, red, red]).extraSamplePositions(between: positions) == all)
+        #expect(try builder([red, red, green, green]).extraSamplePositions(between: positions) == all)
         // A table libimagequant fills: 3 entries, one of them transparent, for 3 colours.
         #expect(try builder([red, red, green, green], colors: 3).extraSamplePositions(between: positions) == [])
         // Many frames between: at most maximumExtraSamples, spread evenly, ascending.

@@ -306,10 +306,14 @@ import Testing
         #expect(try builder([red, red, green, green]).extraSamplePositions(between: positions) == all)
         // A table libimagequant fills: 3 entries, one of them transparent, for 3 colours.
         #expect(try builder([red, red, green, green], colors: 3).extraSamplePositions(between: positions) == [])
-        // Many frames between: at most maximumExtraSamples, spread evenly, ascending.
-        let long = try builder([red, green]).extraSamplePositions(between: [0, 1000])
+        // Many frames between: at most maximumExtraSamples (few colours:
+        // maximumExtraSamplesFewColors), spread evenly, ascending.
+        let long = try builder([red, green], colors: 6).extraSamplePositions(between: [0, 1000])
         #expect(long.count == GIFPaletteBuilder.maximumExtraSamples && long.first! < 20 && long.last! > 980)
         #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
+        let longFew = try builder([red, green]).extraSamplePositions(between: [0, 1000])
+        #expect(longFew.count == GIFPaletteBuilder.maximumExtraSamplesFewColors && longFew.first! < 5 && longFew.last! > 995)
+        #expect(zip(longFew, longFew.dropFirst()).allSatisfy { $0 < $1 })
     }
 
     @Test func badColourCountsAreRejected() throws {

@@ -29,7 +29,7 @@ cd "$work"
 python3 - <<'PY'
 import random
 random.seed(15)
-head = 'kinetic: 1\nscene: {size: [375, 667], scale: 2, fps: 30, duration: 2, background: "#E9EAF0"}\n'
+head = 'kinetic: 1\nscene: {size: [375, 667], scale: 2, fps: 30, duration: 8, background: "#E9EAF0"}\n'
 
 def cards(shadow):
     out = [head, "layers:\n  - id: stage\n    frame: [0, 0, 375, 667]\n    sublayers:\n"]
@@ -41,7 +41,7 @@ def cards(shadow):
         out.append("        sublayers:\n"
                    "          - {type: gradient, frame: [8, 8, 56, 30], colors: ['#2B1B5A', '#C2426B']}\n"
                    "          - {type: shape, path: {oval: [8, 46, 34, 34]}, fillColor: '#FFCC4D'}\n")
-    out.append("animations:\n  - {layer: stage, keyPath: position.x, from: 167.5, to: 207.5, duration: 2}\n")
+    out.append("animations:\n  - {layer: stage, keyPath: position.x, from: 167.5, to: 207.5, duration: 8}\n")
     return "".join(out)
 
 def snow(shadow):
@@ -77,7 +77,7 @@ def shapes(opacity):
         x, y, r = random.uniform(0, 340), random.uniform(0, 630), random.uniform(8, 24)
         out.append(f"      - {{type: shape, path: {{oval: [{x:.1f}, {y:.1f}, {r:.1f}, {r:.1f}]}}, fillColor: '#4A90D9', "
                    f"strokeColor: '#1F3A5F', lineWidth: 2, opacity: {opacity}}}\n")
-    out.append("animations:\n  - {layer: stage, keyPath: position.x, from: 167.5, to: 207.5, duration: 2}\n")
+    out.append("animations:\n  - {layer: stage, keyPath: position.x, from: 167.5, to: 207.5, duration: 8}\n")
     return "".join(out)
 
 for name, text in [("cards-plain", cards(None)), ("cards-r0", cards(0)), ("cards-r8", cards(8)),
@@ -98,7 +98,7 @@ cpu() {
     if [ -z "${!v:-}" ] || python3 -c "import sys; sys.exit(not ($c < ${!v}))"; then printf -v "$v" '%s' "$c"; fi
 }
 scenes=(cards-plain cards-r0 cards-r8 snow-plain snow-shadow shapes-plain shapes-faded)
-frames=60
+frames=240
 for ((run = 1; run <= repeat; run++)); do
     echo "bench: layer effects, run $run of $repeat" >&2
     for s in "${scenes[@]}"; do

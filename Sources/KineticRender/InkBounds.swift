@@ -153,8 +153,8 @@ extension LayerRenderer {
         case .shape(let s):
             if s.namedShape?.controlPoints != nil { return nil }
             if let r = controlBounds(s.path) {
-                // A miter join reaches lineWidth / 2 × miterLimit from the path (only where
-                // two segments meet); a square cap √2 × half.
+                // A miter join reaches lineWidth / 2 × its ratio from the path (at most the
+                // limit; see miterSpread); a square cap √2 × half.
                 let spread = s.lineJoin == .miter ? max(miterSpread(s.path, miterLimit: s.miterLimit), 1.5) : 1.5
                 let reach = s.strokeColor != nil ? s.lineWidth / 2 * spread + 1 : 0
                 guard reach.isFinite else { return nil }

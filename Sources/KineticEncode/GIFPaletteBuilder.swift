@@ -136,8 +136,7 @@ public final class GIFPaletteBuilder {
     /// elasticity from −12.6 to −9.4, collision-fade from +8.2 to +7.1.
     /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.
     public func extraSamplePositions(between positions: [Int]) throws(EncodeError) -> [Int] {
-        let room = options.colors - 1 - (try quantizedColors()).count
-        guard room * 4 >= options.colors - 1, positions.count == changedShares.count + 1 else { return [] }
+        guard let room = try spareEntries(), positions.count == changedShares.count + 1 else { return [] }
         // A palette of few colours (half the table left) may lack the antialiased edges of
         // bodies that moved between samples whose flat colours agree: every gap counts.
         let fewColors = room * 2 >= options.colors - 1
@@ -189,11 +188,16 @@ public final class GIFPaletteBuilder {
     /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.
     public func palette() throws(EncodeError) -> GIFPalette {
         var colors = try quantizedColors()
-        // Only when a quarter of the table is left: snow's 230 of 255 grew 4.6 % filled,
-        // for 0.75 dB it did not need.
-        let room = options.colors - 1 - colors.count
-        if room * 4 >= options.colors - 1 { colors += counts.worstMatched(by: colors, adding: room) }
+        if let room = try spareEntries() { colors += counts.worstMatched(by: colors, adding: room) }
         return try GIFPalette(colors: colors)
+    }
+
+    /// The table entries libimagequant's palette leaves, when they are to be filled: a
+    /// quarter of the table or more (snow's 230 of 255 grew 4.6 % filled, for 0.75 dB it
+    /// did not need); nil otherwise.
+    private func spareEntries() throws(EncodeError) -> Int? {
+        let room = options.colors - 1 - (try quantizedColors()).count
+        return room * 4 >= options.colors - 1 ? room : nil
     }
 }
 

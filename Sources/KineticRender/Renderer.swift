@@ -65,8 +65,10 @@ public struct Renderer: Sendable {
     /// never a frame drawn without them.
     public func rasterize(_ frame: SceneFrame) throws(RenderError) -> PixelImage {
         let (width, height) = pixelSize(of: frame.size)
-        // Drawn straight into the image's own bytes: no copy of the frame out of Cairo.
-        let image = try CairoSurface.drawingImage(width: width, height: height) { (surface) throws(RenderError) in
+        // Drawn straight into the image's own bytes: no copy of the frame out of Cairo. An
+        // opaque background colour is painted first over every pixel (``draw(_:in:)``).
+        let opaque = if case .color(let color) = frame.background { color.alpha >= 1 } else { false }
+        let image = try CairoSurface.drawingImage(width: width, height: height, paintsEveryPixel: opaque) { (surface) throws(RenderError) in
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
             draw(frame, in: ctx)

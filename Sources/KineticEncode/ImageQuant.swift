@@ -76,7 +76,13 @@ enum ImageQuant {
     // thread at a time (taken out of `idle` while it remaps).
     final class Remapper: @unchecked Sendable {
         let palette: [Entry]
-        private var idle: [Settings: [(attr: OpaquePointer, result: OpaquePointer)]] = [:]
+        /// A fixed-palette result and the translation of its palette (as remapping left
+        /// it, the key) to `palette`'s indices: the same every frame, so made once.
+        private struct Pair {
+            let attr: OpaquePointer, result: OpaquePointer
+            var translation: (entries: [Entry], indices: [UInt8])?
+        }
+        private var idle: [Settings: [Pair]] = [:]
         private let lock = NSLock()
 
         init(palette: [Entry]) { self.palette = palette }
@@ -94,18 +100,21 @@ enum ImageQuant {
             singleThreadedOpenMP()
             var key = settings
             key.maxColors = max(2, palette.count)
-            let pair = try take(key)
+            var pair = try take(key)
             defer { lock.withLock { idle[key, default: []].append(pair) } }
             let (result, indices) = try ImageQuant.remap(rgba: rgba, width: width, height: height, attr: pair.attr,
                                                          result: pair.result, dithering: settings.dithering)
             // libimagequant orders its palette its own way; translate back to ours.
-            let translation = result.map { entry in
-                UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+            if pair.translation?.entries != result {
+                pair.translation = (result, result.map { entry in
+                    UInt8(palette.indices.min { distance(palette[$0], entry) < distance(palette[$1], entry) } ?? 0)
+                })
             }
+            let translation = pair.translation?.indices ?? []
             return indices.map { translation[Int($0)] }
         }
 
-        private func take(_ settings: Settings) throws(EncodeError) -> (attr: OpaquePointer, result: OpaquePointer) {
+        private func take(_ settings: Settings) throws(EncodeError) -> Pair {
             if let pair = lock.withLock({ idle[settings]?.popLast() }) { return pair }
             guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
             var result: OpaquePointer? = nil
@@ -114,7 +123,7 @@ enum ImageQuant {
                 liq_attr_destroy(attr)
                 throw .quantizationFailed(reason: message(status))
             }
-            return (attr, result)
+            return Pair(attr: attr, result: result)
         }
     }
 

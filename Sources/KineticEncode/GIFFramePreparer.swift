@@ -302,6 +302,21 @@ public enum GIFFramePreparer {
         }
     }
 
+    /// A Cairo ARGB32 pixel (premultiplied, native-endian, alpha in the top byte) as the
+    /// native word of the straight RGBA bytes (r, g, b, 255): its colour un-premultiplied
+    /// (rounded to nearest, as Cairo does when writing PNGs) and made opaque.
+    @inline(__always)
+    static func opaqueStraightWord(_ argb: UInt32) -> UInt32 {
+        let alpha = argb >> 24
+        var r = (argb >> 16) & 0xFF, g = (argb >> 8) & 0xFF, b = argb & 0xFF
+        if alpha != 255, alpha != 0 {
+            r = min(255, (r * 255 + alpha / 2) / alpha)
+            g = min(255, (g * 255 + alpha / 2) / alpha)
+            b = min(255, (b * 255 + alpha / 2) / alpha)
+        }
+        return UInt32(littleEndian: r | g << 8 | b << 16 | 255 << 24)
+    }
+
     /// Straight RGBA bytes of `rect` for the quantizer.
     ///
     /// A pixel becomes fully transparent (0, 0, 0, 0) when it equals `previous` there or,
@@ -324,18 +339,8 @@ public enum GIFFramePreparer {
                             let alpha = word >> 24
                             let unchanged = previous != nil
                                 && old.loadUnaligned(fromByteOffset: oldRow + x * 4, as: UInt32.self) == word
-                            if unchanged || (keepAlpha && alpha < 128) {
-                                out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0
-                            } else {
-                                var r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF
-                                if alpha != 255, alpha != 0 {
-                                    // Round to nearest, as Cairo does when writing PNGs.
-                                    r = min(255, (r * 255 + alpha / 2) / alpha)
-                                    g = min(255, (g * 255 + alpha / 2) / alpha)
-                                    b = min(255, (b * 255 + alpha / 2) / alpha)
-                                }
-                                out[o] = UInt8(r); out[o + 1] = UInt8(g); out[o + 2] = UInt8(b); out[o + 3] = 255
-                            }
+                            let rgba = unchanged || (keepAlpha && alpha < 128) ? 0 : opaqueStraightWord(word)
+                            UnsafeMutableRawBufferPointer(out).storeBytes(of: rgba, toByteOffset: o, as: UInt32.self)
                             o += 4
                         }
                     }

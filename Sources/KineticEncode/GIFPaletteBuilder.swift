@@ -1,57 +1,69 @@
 import KineticGeometry
 
-/// Builds one palette for a whole animation (``GIFPaletteMode/shared(_:)``) from sample
-/// frames handed over one at a time, as ffmpeg's `palettegen` counts every frame: each
-/// frame goes into libimagequant's histogram and is dropped, so memory does not grow with
-/// the sample.
+/// Builds one palette for a whole animation (``GIFPaletteMode/shared(_:)``) from frames
+/// handed over one at a time, each counted and dropped, so memory does not grow with the
+/// animation.
 ///
-/// `render` and `encode` both sample the frames at ``samplePositions(frameCount:)`` of
-/// the animation, in that order, so the same frames give the same palette (and bytes).
-/// Not thread-safe: add from one thread.
+/// Two kinds of scene, told apart by the exact colours of ``maximumSamples`` sample frames:
+/// - Many colours (gradients, blurs, images): libimagequant's histogram of the samples
+///   makes the palette; a frame adds few colours its neighbours lack.
+/// - Few colours (at most ``exactColorLimit``: flat fills and their antialiased edges,
+///   the dynamics demos): every frame between the samples is counted too, at most
+///   ``maximumExtraSamples``, as ffmpeg's `palettegen` counts every frame, and the
+///   palette keeps exact colours of all of them (see ``palette()``). A body moving
+///   between two samples draws edges of shades no sample has: its sub-pixel position
+///   blends the edge rows anew each frame (gravity-offscreen: 474 colours in its 70
+///   frames, 354 in 16).
+///
+/// `render` and `encode` both take the frames at ``samplePositions(frameCount:)`` and
+/// ``extraSamplePositions(between:)``, in that order, so the same frames give the same
+/// palette (and bytes). Not thread-safe: add from one thread.
 public final class GIFPaletteBuilder {
     /// At most this many frames are sampled. 16 evenly spaced frames of the gallery's
-    /// scenes give a palette as good as all of them would (a frame adds few colours its
-    /// neighbours lack) while rasterizing them again costs a fraction of the render.
-    /// (Every frame's changed pixels instead, up to 512 frames, took replicator-grid,
-    /// replicator-pulse and collision-fade above ffmpeg's PSNR but cost flow-menu 5.8 dB,
-    /// the bench scene 4.1 and fireworks-button 3.7, and doubled the CPU: issue 15.)
+    /// scenes of many colours give a palette as good as all of them would, while
+    /// rasterizing them again costs a fraction of the render. (Every frame's changed
+    /// pixels instead, up to 512 frames, cost flow-menu 5.8 dB, the bench scene 4.1 and
+    /// fireworks-button 3.7, and doubled the CPU: issue 15.)
     public static let maximumSamples = 16
 
-    /// Between two consecutive samples whose flat colours differ in more than this share
-    /// of their pixels, every frame is counted too (see ``extraSamplePositions(between:)``).
-    static let changingColorsShare = 0.01
-    /// At most this many frames are counted besides the samples; with a palette of few
-    /// colours (half the table left), at most ``maximumExtraSamplesFewColors``.
-    public static let maximumExtraSamples = 64
-    /// elasticity (200 frames): 64 counted gave −13.8 dB against ffmpeg, 184 −9.4 dB.
-    public static let maximumExtraSamplesFewColors = 256
+    /// Samples holding at most this many exact colours make a scene of few colours,
+    /// whose palette comes from every frame's exact colours.
+    public static let exactColorLimit = 4096
+
+    /// At most this many frames between the samples are counted in a scene of few
+    /// colours (spread evenly): elasticity's 200 frames, 64 counted, gave 13.8 dB less
+    /// than ffmpeg's palette of every frame (issue 15).
+    public static let maximumExtraSamples = 256
 
     private let options: GIFOptions
+    /// libimagequant's histogram of the samples (every second pixel of every second row
+    /// of a large frame), for a scene of many colours.
     private let histogram: ImageQuant.Histogram
-    /// Pixels in flat runs of each colour over the sample, for the exact entries.
+    /// Pixels in flat runs of each colour over the samples, for the exact entries.
     private var runs: [UInt32: Int] = [:]
-    /// Every sampled pixel's exact colour, for the entries libimagequant leaves unused.
+    /// Every counted pixel's exact colour.
     private var counts = ColorCounts(slots: 2 * ColorCounts.capacity)
+    /// Pixels the samples' runs were counted over.
     private var sampledPixels = 0
-    /// The sample added last: its colours and flat runs, and its pixels.
-    private var previous: (colors: Set<UInt32>, runs: [UInt32: Int], pixels: Int)?
-    /// For each pair of consecutive samples, the share of their pixels in flat runs of a
-    /// colour the other lacks.
-    private(set) var changedShares: [Double] = []
-    /// libimagequant's colours, once quantized.
-    private var quantized: [GIFColor]?
+    /// Whether the scene has few colours: decided once, on the samples' colours, when
+    /// first asked (by ``extraSamplePositions(between:)`` or ``palette()``).
+    private lazy var fewColors = counts.count <= Self.exactColorLimit
 
     /// - Throws: `.invalidOptions`, `.quantizationFailed`.
     public init(options: GIFOptions) throws(EncodeError) {
         try options.validate()
         self.options = options
-        // The palette is built once for the whole animation: libimagequant's slowest,
-        // most thorough search (speed 1: more K-means passes and palette trials) costs little there and gave
-        // 0.04–0.4 dB more at equal or smaller size on the bench and gallery scenes
-        // (rope 55.17 against 54.76 dB); frames are still remapped at `options.speed`.
+        histogram = try ImageQuant.Histogram(settings: Self.paletteSettings(options))
+    }
+
+    /// The palette is built once for the whole animation: libimagequant's slowest, most
+    /// thorough search (speed 1: more K-means passes and palette trials) costs little
+    /// there and gave 0.04–0.4 dB more at equal or smaller size on the bench and gallery
+    /// scenes (rope 55.17 against 54.76 dB); frames are still remapped at `options.speed`.
+    private static func paletteSettings(_ options: GIFOptions) -> ImageQuant.Settings {
         var settings = options.quantizerSettings
         settings.speed = 1
-        histogram = try ImageQuant.Histogram(settings: settings)
+        return settings
     }
 
     /// Which of `frameCount` frames (positions 0…frameCount − 1) the palette is built
@@ -64,140 +76,105 @@ public final class GIFPaletteBuilder {
         return (0..<count).map { ($0 * (frameCount - 1) + (count - 1) / 2) / (count - 1) }
     }
 
-    /// What a sample frame adds: its straight colours (alpha ignored: shared palettes are
-    /// for opaque GIFs), every second pixel of every second row of a large frame as for a
-    /// frame's own palette, its flat runs and exact colour counts. Pure: sample frames in
-    /// parallel, then ``add(_:)`` them in order.
+    /// What a frame adds: its exact colours (alpha ignored: shared palettes are for
+    /// opaque GIFs) and, for a sample, its straight pixels for libimagequant (every
+    /// second pixel of every second row of a large frame, as for a frame's own palette)
+    /// and their flat runs. Pure: make them in parallel, then add them in order.
     public struct Sample: Sendable {
         let rgba: [UInt8]
         let width: Int, height: Int
         let runs: [UInt32: Int]
         let colors: [(word: UInt32, count: Int)]
-        /// Pixels sampled.
-        let pixels: Int
     }
 
+    /// A sample frame, for ``add(_:)``.
     public static func sample(_ frame: PixelImage) -> Sample {
         let whole = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
         let rgba = GIFFramePreparer.straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
         let sample = GIFFramePreparer.paletteSample(rgba, width: frame.width, height: frame.height)
-        let (colors, pixels) = ColorCounts.counted(sample.rgba)
         return Sample(rgba: sample.rgba, width: sample.width, height: sample.height,
                       runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width),
-                      colors: colors, pixels: pixels)
+                      colors: ColorCounts.counted(frame))
     }
 
-    /// Counts a sample frame's colours; every sample comes before
-    /// ``extraSamplePositions(between:)`` and ``palette()``, which quantize them.
+    /// A frame between samples: its exact colours only, for ``addColors(_:)``.
+    public static func colors(_ frame: PixelImage) -> Sample {
+        Sample(rgba: [], width: 0, height: 0, runs: [:], colors: ColorCounts.counted(frame))
+    }
+
+    /// Counts a sample frame; every sample comes before
+    /// ``extraSamplePositions(between:)`` and ``palette()``.
     /// - Throws: `.invalidImage` for an empty frame, `.quantizationFailed`.
     public func add(_ sample: Sample) throws(EncodeError) {
-        precondition(quantized == nil, "samples are added before the palette is made")
         guard sample.width > 0, sample.height > 0 else { throw .invalidImage(reason: "an empty frame has no colours") }
         for (word, count) in sample.runs { runs[word, default: 0] += count }
         for (word, count) in sample.colors { counts.add(word, count) }
-        sampledPixels += sample.pixels
-        noteChange(sample)
+        sampledPixels += sample.width * sample.height
         try histogram.add(rgba: sample.rgba, width: sample.width, height: sample.height)
     }
 
-    /// Notes how much `sample`'s flat colours differ from the previous sample's: a flat
-    /// colour that one of them lacks (a fading square's tint) is a colour the frames
-    /// between them are likely to hold in other shades, which no sample has.
-    private func noteChange(_ sample: Sample) {
-        let colors = Set(sample.colors.lazy.map(\.word))
-        if let previous {
-            var changed = 0
-            for (word, count) in sample.runs where !previous.colors.contains(word) { changed += count }
-            for (word, count) in previous.runs where !colors.contains(word) { changed += count }
-            changedShares.append(Double(changed) / Double(max(1, previous.pixels + sample.pixels)))
-        }
-        previous = (colors, sample.runs, sample.pixels)
-    }
-
-    /// The frames worth counting besides the samples, at `positions` (the frames added, in
-    /// order): every frame between two consecutive samples whose flat colours differ
-    /// (in more than 1 % of their pixels), or between any two when libimagequant left half
-    /// the table or more, at most ``maximumExtraSamples`` (or
-    /// ``maximumExtraSamplesFewColors`` in the second case) spread evenly over them,
-    /// ascending — but none unless it left a quarter of the table or more, since these
-    /// frames' colours only go to the entries it leaves (see ``palette()``). Add them with
+    /// The frames to count besides the samples taken at `positions` (ascending): in a
+    /// scene of few colours every frame between them, at most ``maximumExtraSamples``
+    /// spread evenly, ascending; none in a scene of many colours. Add them with
     /// ``addColors(_:)``.
     ///
-    /// 16 samples of replicator-grid (9 dots fading in and out, 50 frames) and of
-    /// replicator-pulse (rings, 100 frames) missed the tints of the frames between
-    /// them: with the frames between differing samples counted (34 and 64 of them),
-    /// replicator-grid went from 77.4 to 83.9 dB (ffmpeg 80.6) and replicator-pulse from
-    /// 62.0 to 67.7 dB (ffmpeg 61.8), both slightly smaller, for at most 0.2 s more CPU.
-    /// Scenes of many colours fill libimagequant's table and rasterize nothing more
-    /// (issue 15). Scenes of few colours whose bodies move between samples that agree
-    /// in their flat colours (the dynamics demos) lacked their antialiased edges: with
-    /// every gap counted (up to 256 frames), two-views-collide went from −12.3 to +0.3 dB
-    /// against ffmpeg, jump-star from −6.9 to +1.0, gravity-angle from −19.3 to −14.3,
-    /// elasticity from −12.6 to −9.4, collision-fade from +8.2 to +7.1.
-    /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.
-    public func extraSamplePositions(between positions: [Int]) throws(EncodeError) -> [Int] {
-        guard let room = try spareEntries(), positions.count == changedShares.count + 1 else { return [] }
-        // A palette of few colours (half the table left) may lack the antialiased edges of
-        // bodies that moved between samples whose flat colours agree: every gap counts.
-        let fewColors = room * 2 >= options.colors - 1
+    /// On the gallery at scale 2 (issue 15), against ffmpeg's palette of every frame:
+    /// gravity-offscreen went from −27.6 to +1.5 dB, gravity-angle from −14.3 to +29.9,
+    /// elasticity from −9.4 to +2.2 and collision-bar-outside from −7.6 to +3.5.
+    public func extraSamplePositions(between positions: [Int]) -> [Int] {
+        guard fewColors else { return [] }
         var between: [Int] = []
-        for (i, share) in changedShares.enumerated() where fewColors || share > Self.changingColorsShare {
-            between += (positions[i] + 1)..<max(positions[i] + 1, positions[i + 1])
-        }
-        let m = fewColors ? Self.maximumExtraSamplesFewColors : Self.maximumExtraSamples
-        guard between.count > m else { return between }
-        let n = between.count
+        for (a, b) in zip(positions, positions.dropFirst()) { between += (a + 1)..<max(a + 1, b) }
+        let m = Self.maximumExtraSamples, n = between.count
+        guard n > m else { return between }
         return (0..<m).map { between[($0 * n + n / 2) / m] }
     }
 
-    /// Counts a frame's exact colours for the entries libimagequant leaves, after
-    /// ``extraSamplePositions(between:)``; libimagequant's histogram is not changed.
+    /// Counts a frame's exact colours, after ``extraSamplePositions(between:)``.
     public func addColors(_ sample: Sample) {
         for (word, count) in sample.colors { counts.add(word, count) }
     }
 
-    /// libimagequant's palette of the samples (made once), the fixed flat colours in it.
-    private func quantizedColors() throws(EncodeError) -> [GIFColor] {
-        if let quantized { return quantized }
-        guard sampledPixels > 0 else { throw .invalidImage(reason: "no frames to build a palette from") }
-        for entry in GIFFramePreparer.dominantColors(runs: runs, pixelCount: sampledPixels).prefix(options.maximumFixedColors) {
-            try histogram.addFixed(entry)
-        }
-        var colors: [GIFColor] = []
-        var seen = Set<GIFColor>()
-        for entry in try histogram.palette() {
-            let color = GIFColor(red: entry.r, green: entry.g, blue: entry.b)
-            if seen.insert(color).inserted { colors.append(color) }
-        }
-        quantized = colors
-        return colors
-    }
-
     /// The palette of everything added: at most ``GIFOptions/colors`` − 1 colours (one
-    /// table entry stays for the transparent index), with the flat colours that cover
-    /// the most of the sample kept exact (see ``GIFFramePreparer/dominantColors(_:width:)``).
+    /// table entry stays for the transparent index), the flat colours that cover the most
+    /// of the samples among them, exactly (see ``GIFFramePreparer/dominantColors(_:width:)``).
     ///
-    /// libimagequant stops adding colours once its error is below its floor (a target of
-    /// (1/1024)² in its own units, whatever the quality asked): on scenes of a few flat
-    /// colours and their antialiased edges it used 59–161 of 255 entries, and the edges
-    /// erred where ffmpeg's palette of every colour held them exactly (liquid-loader
-    /// 75.0 dB against ffmpeg's 82.9, issue 15). The entries it leaves go to the sampled
-    /// colours that err most (pixels × squared distance to the nearest entry), one at a
-    /// time, until the table is full or every sampled colour is in it — when at least a
-    /// quarter of the table is left (a scene of few colours).
+    /// libimagequant's palette of the samples, unless a scene of few colours is drawn
+    /// closer by exact colours: after the flat ones, the counted colour that errs most
+    /// against the palette so far (pixels × squared RGB distance to the nearest entry),
+    /// one at a time, until the table is full or holds every counted colour. The palette
+    /// whose summed error over the counted colours is lower is taken. A scene of at most
+    /// 255 colours in all is then drawn exactly (gravity-angle), and on the four gallery
+    /// scenes compared the exact colours erred less (issue 15: elasticity 2,800 against
+    /// 8,600, gooey-menu 74,792 against 89,845): libimagequant averages the colours it
+    /// merges, so its entries are seldom a scene's own colours.
+    ///
+    /// libimagequant also stops adding colours once its error is under its floor
+    /// ((1/1024)² in its units, whatever the quality asked): on scenes of a few flat
+    /// colours it used 59–161 of 255 entries (liquid-loader 75.0 dB against ffmpeg's
+    /// 82.9). When it leaves a quarter of the table or more, the entries left go to the
+    /// counted colours the same way (not fewer: snow's 230 of 255 grew 4.6 % filled, for
+    /// 0.75 dB it did not need).
     /// - Throws: `.invalidImage` when nothing was added, `.quantizationFailed`.
     public func palette() throws(EncodeError) -> GIFPalette {
-        var colors = try quantizedColors()
-        if let room = try spareEntries() { colors += counts.worstMatched(by: colors, adding: room) }
+        guard sampledPixels > 0 else { throw .invalidImage(reason: "no frames to build a palette from") }
+        let fixed = GIFFramePreparer.dominantColors(runs: runs, pixelCount: sampledPixels).prefix(options.maximumFixedColors)
+        for entry in fixed { try histogram.addFixed(entry) }
+        var colors = Self.unique(try histogram.palette().map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
+        let room = options.colors - 1 - colors.count
+        if room * 4 >= options.colors - 1 { colors += counts.worstMatched(by: colors, adding: room) }
+        if fewColors {
+            let flat = Self.unique(fixed.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
+            let exact = flat + counts.worstMatched(by: flat, adding: options.colors - 1 - flat.count)
+            if counts.error(of: exact) <= counts.error(of: colors) { colors = exact }
+        }
         return try GIFPalette(colors: colors)
     }
 
-    /// The table entries libimagequant's palette leaves, when they are to be filled: a
-    /// quarter of the table or more (snow's 230 of 255 grew 4.6 % filled, for 0.75 dB it
-    /// did not need); nil otherwise.
-    private func spareEntries() throws(EncodeError) -> Int? {
-        let room = options.colors - 1 - (try quantizedColors()).count
-        return room * 4 >= options.colors - 1 ? room : nil
+    /// `colors` without repeats, in order.
+    private static func unique(_ colors: [GIFColor]) -> [GIFColor] {
+        var seen = Set<GIFColor>()
+        return colors.filter { seen.insert($0).inserted }
     }
 }
 
@@ -218,31 +195,59 @@ struct ColorCounts {
         counts = [Int](repeating: 0, count: slots)
     }
 
-    /// The distinct colours of `rgba`'s opaque pixels with their pixel counts, in
-    /// first-seen order (at most ``capacity``), and how many opaque pixels it has.
-    static func counted(_ rgba: [UInt8]) -> (colors: [(word: UInt32, count: Int)], pixels: Int) {
-        var slots = 16
-        while slots < min(rgba.count / 4, capacity) * 2 { slots *= 2 }
-        var table = ColorCounts(slots: slots)
+    /// Twice the slots, holding the same colours and counts.
+    private mutating func grow() {
+        var bigger = ColorCounts(slots: keys.count * 2)
+        for (i, key) in keys.enumerated() where key != 0 { bigger.add(key, counts[i]) }
+        self = bigger
+    }
+
+    /// The distinct colours of `frame` with their pixel counts, in first-seen order (at
+    /// most ``capacity``), as straight opaque RGBA words (alpha ignored, colours
+    /// un-premultiplied as ``GIFFramePreparer/straightPixels(_:in:previous:keepAlpha:)``
+    /// makes them). Cairo's words are counted as they are and converted once each:
+    /// no straight copy of the frame is made.
+    static func counted(_ frame: PixelImage) -> [(word: UInt32, count: Int)] {
+        // A small table that grows: a frame of few colours (most) needs no large one
+        // cleared for it (a table sized for the frame cost 2 MB of memset a frame).
+        var table = ColorCounts(slots: 1024)
         var order: [UInt32] = []
-        var pixels = 0
-        rgba.withUnsafeBytes { p in
-            var i = 0
-            let n = rgba.count / 4
-            while i < n {
-                let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-                var next = i + 1
-                // Runs of one colour (flat areas) are counted at once.
-                while next < n, p.loadUnaligned(fromByteOffset: next * 4, as: UInt32.self) == word { next += 1 }
-                if word >> 24 == 255 {
-                    pixels += next - i
-                    if table.add(word, next - i) { order.append(word) }
+        frame.bytes.withUnsafeBytes { p in
+            for y in 0..<frame.height {
+                let row = y * frame.stride
+                var x = 0
+                while x < frame.width {
+                    let word = p.loadUnaligned(fromByteOffset: row + x * 4, as: UInt32.self)
+                    // Runs of one colour (flat areas) are counted at once, found 8 pixels
+                    // at a time (one vector compare) while they last.
+                    var next = x &+ 1
+                    let splat = SIMD8<UInt32>(repeating: word)
+                    while next &+ 8 <= frame.width,
+                          all(p.loadUnaligned(fromByteOffset: row &+ next &* 4, as: SIMD8<UInt32>.self) .== splat) { next &+= 8 }
+                    while next < frame.width, p.loadUnaligned(fromByteOffset: row &+ next &* 4, as: UInt32.self) == word { next &+= 1 }
+                    if table.count == table.keys.count / 2, table.keys.count < 2 * capacity { table.grow() }
+                    if table.add(word == 0 ? ColorCounts.transparentKey : word, next - x) { order.append(word) }
+                    x = next
                 }
-                i = next
             }
         }
-        return (order.map { ($0, table.counts[table.slot($0)]) }, pixels)
+        var merged: [UInt32: Int] = [:]
+        var colors: [(word: UInt32, count: Int)] = []
+        for word in order {
+            let count = table.counts[table.slot(word == 0 ? ColorCounts.transparentKey : word)]
+            let straight = GIFFramePreparer.opaqueStraightWord(word)
+            // Premultiplied words of partial alpha can share a straight colour.
+            if let i = merged[straight] { colors[i].count += count } else {
+                merged[straight] = colors.count
+                colors.append((straight, count))
+            }
+        }
+        return colors
     }
+
+    /// The key of Cairo's transparent pixel, 0 (the table's empty slot): no premultiplied
+    /// word has a colour channel over its alpha.
+    static let transparentKey: UInt32 = 0x00FF_FFFF
 
     /// Whether `rgba`'s opaque pixels hold at most `limit` distinct colours;
     /// stops counting at the first colour past it.
@@ -260,6 +265,10 @@ struct ColorCounts {
             }
             return true
         }
+    }
+
+    var entries: [(word: UInt32, count: Int)] {
+        keys.indices.compactMap { keys[$0] == 0 ? nil : (keys[$0], counts[$0]) }
     }
 
     /// Adds `count` pixels of colour `word` (opaque: never 0); true when the colour is new.
@@ -283,6 +292,22 @@ struct ColorCounts {
         var i = Int(truncatingIfNeeded: (word &* 0x9E37_79B1) >> 15) & mask
         while keys[i] != 0, keys[i] != word { i = (i + 1) & mask }
         return i
+    }
+
+    /// The summed error of the counted colours drawn with their nearest colour in
+    /// `palette`: pixels × squared RGB distance.
+    func error(of palette: [GIFColor]) -> Int {
+        var total = 0
+        for (i, key) in keys.enumerated() where key != 0 {
+            let r = Int(key & 0xFF), g = Int(key >> 8 & 0xFF), b = Int(key >> 16 & 0xFF)
+            var nearest = Int.max
+            for c in palette {
+                let dr = r - Int(c.red), dg = g - Int(c.green), db = b - Int(c.blue)
+                nearest = min(nearest, dr * dr + dg * dg + db * db)
+            }
+            total += nearest == Int.max ? 0 : nearest * counts[i]
+        }
+        return total
     }
 
     /// Up to `room` counted colours not in `palette`, chosen one at a time as the colour

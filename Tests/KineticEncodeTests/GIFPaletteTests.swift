@@ -276,44 +276,100 @@ import Testing
         }
     }
 
-    /// Frames between two samples whose flat colours differ are asked for, all of them
-    /// while few, and only while libimagequant leaves a quarter of the table; their
-    /// colours (``GIFPaletteBuilder/addColors(_:)``) reach the palette's spare entries.
-    @Test func framesBetweenSamplesOfDifferentColoursAreCountedToo() throws {
+    /// In a scene of few colours (at most ``GIFPaletteBuilder/exactColorLimit`` in the
+    /// samples) every frame between the samples is asked for, at most
+    /// ``GIFPaletteBuilder/maximumExtraSamples`` spread evenly, and their exact colours
+    /// (``GIFPaletteBuilder/addColors(_:)``) reach the palette; a scene of many colours
+    /// asks for none.
+    @Test func framesBetweenSamplesAreCountedInASceneOfFewColours() throws {
         let red = Self.squareFrame { _, _ in (220, 30, 30) }, green = Self.squareFrame { _, _ in (30, 160, 60) }
         let tint = (r: 125, g: 95, b: 45), between = Self.squareFrame { _, _ in tint }
         let tintColor = GIFColor(red: UInt8(tint.r), green: UInt8(tint.g), blue: UInt8(tint.b))
-        func builder(_ frames: [PixelImage], colors: Int = 256) throws -> GIFPaletteBuilder {
-            let builder = try GIFPaletteBuilder(options: GIFOptions(colors: colors))
+        func builder(_ frames: [PixelImage]) throws -> GIFPaletteBuilder {
+            let builder = try GIFPaletteBuilder(options: GIFOptions())
             for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
             return builder
         }
         let positions = [0, 10, 20, 30]
-        // 6 entries, one transparent: the 3 colours (the background, red, green) leave
-        // under half of the table and at least a quarter, so only the gap where the flat
-        // colours change is counted; 2 colours of 4 entries likewise, and none changes.
-        let changing = try builder([red, red, green, green], colors: 6)
-        #expect(try changing.extraSamplePositions(between: positions) == Array(11...19))
-        changing.addColors(GIFPaletteBuilder.sample(between))
-        #expect(try changing.palette().colors.contains(tintColor))
+        let few = try builder([red, red, green, green])
+        #expect(few.extraSamplePositions(between: positions) == Array(1...9) + Array(11...19) + Array(21...29))
+        few.addColors(GIFPaletteBuilder.colors(between))
+        #expect(try few.palette().colors.contains(tintColor))
         // Without the frames between, the tint is in no sample and not in the palette.
         #expect(try !builder([red, red, green, green]).palette().colors.contains(tintColor))
-        #expect(try builder([red, red, red, red], colors: 4).extraSamplePositions(between: positions) == [])
-        // Half the table or more left (a palette of few colours): every gap is counted,
-        // the flat colours changing or not.
-        let all = Array(1...9) + Array(11...19) + Array(21...29)
-        #expect(try builder([red, red, red, red]).extraSamplePositions(between: positions) == all)
-        #expect(try builder([red, red, green, green]).extraSamplePositions(between: positions) == all)
-        // A table libimagequant fills: 3 entries, one of them transparent, for 3 colours.
-        #expect(try builder([red, red, green, green], colors: 3).extraSamplePositions(between: positions) == [])
-        // Many frames between: at most maximumExtraSamples (few colours:
-        // maximumExtraSamplesFewColors), spread evenly, ascending.
-        let long = try builder([red, green], colors: 6).extraSamplePositions(between: [0, 1000])
-        #expect(long.count == GIFPaletteBuilder.maximumExtraSamples && long.first! < 20 && long.last! > 980)
+        // Many frames between: at most maximumExtraSamples, spread evenly, ascending.
+        let long = try builder([red, green]).extraSamplePositions(between: [0, 1000])
+        #expect(long.count == GIFPaletteBuilder.maximumExtraSamples && long.first! < 5 && long.last! > 995)
         #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
-        let longFew = try builder([red, green]).extraSamplePositions(between: [0, 1000])
-        #expect(longFew.count == GIFPaletteBuilder.maximumExtraSamplesFewColors && longFew.first! < 5 && longFew.last! > 995)
-        #expect(zip(longFew, longFew.dropFirst()).allSatisfy { $0 < $1 })
+        // A frame of more colours than the limit: every pixel its own colour.
+        var many = PixelImage(width: 80, height: 64)
+        for y in 0..<64 {
+            for x in 0..<80 { Synthetic.put(&many, x, y, r: Double(x) / 79, g: Double(y) / 63, b: Double(x + y) / 142, a: 1) }
+        }
+        #expect(Set(GIFPaletteBuilder.colors(many).colors.map(\.word)).count > GIFPaletteBuilder.exactColorLimit)
+        #expect(try builder([many, many]).extraSamplePositions(between: [0, 10]) == [])
+    }
+
+    /// A body moving between two samples blends its edge rows into shades no sample has,
+    /// one row a frame; thin lines fall between the pixels libimagequant's histogram
+    /// samples (every second one of every second row). Both reach the palette of a scene
+    /// of few colours exactly: its colours are counted from every pixel of every frame.
+    @Test func thinEdgesOfEveryFrameReachThePaletteExactly() throws {
+        // A 300×300 frame (sampled every second pixel of every second row) with a square
+        // whose top edge row, an odd one, blends into the background by `share`.
+        func frame(top: Int, share: Double) -> PixelImage {
+            var image = PixelImage(width: 300, height: 300)
+            for y in 0..<300 {
+                for x in 0..<300 {
+                    let inside = (60..<140).contains(x) && (top..<(top + 80)).contains(y)
+                    let edge = (60..<140).contains(x) && y == top - 1
+                    let t = inside ? 1 : edge ? share : 0
+                    Synthetic.put(&image, x, y, r: 0.93 - 0.93 * t + t, g: 0.92 - 0.92 * t, b: 0.9 - 0.9 * t, a: 1)
+                }
+            }
+            return image
+        }
+        let frames = (0..<31).map { frame(top: 102 + 2 * $0, share: Double($0 + 1) / 32) }
+        let builder = try GIFPaletteBuilder(options: GIFOptions())
+        let positions = GIFPaletteBuilder.samplePositions(frameCount: frames.count)
+        for p in positions { try builder.add(GIFPaletteBuilder.sample(frames[p])) }
+        for p in builder.extraSamplePositions(between: positions) { builder.addColors(GIFPaletteBuilder.colors(frames[p])) }
+        let palette = Set(try builder.palette().colors)
+        for f in frames {
+            for (x, y) in [(100, 0), (100, 150)] + (0..<31).map({ (100, 101 + 2 * $0) }) {
+                let c = f.rgba(x: x, y: y)
+                #expect(palette.contains(GIFColor(red: c.r, green: c.g, blue: c.b)), "(\(x), \(y)): \(c)")
+            }
+        }
+    }
+
+    /// Counting a frame's colours reads Cairo's premultiplied words as they are and gives
+    /// the colours and counts of the straight, opaque pixels the quantizer sees; colours
+    /// two premultiplied words share are counted once, transparent black too.
+    @Test func colourCountsMatchTheStraightPixels() {
+        var image = PixelImage(width: 37, height: 23)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for y in 0..<23 {
+            for x in 0..<37 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let v = Int(state >> 33)
+                // Runs, partial alpha, transparent pixels and a few opaque colours.
+                let a = [0, 1, 128, 200, 255, 255, 255, 255][v % 8]
+                let c = (x / 5 + y) % 3 == 0 ? 40 : (v >> 3) % 256
+                let i = y * image.stride + x * 4
+                image.bytes[i] = UInt8(c * a / 255); image.bytes[i + 1] = UInt8(a / 2)
+                image.bytes[i + 2] = UInt8(a * (v >> 11 & 1)); image.bytes[i + 3] = UInt8(a)
+            }
+        }
+        let whole = GIFRect(x: 0, y: 0, width: 37, height: 23)
+        let rgba = GIFFramePreparer.straightPixels(image, in: whole, previous: nil, keepAlpha: false)
+        var expected: [UInt32: Int] = [:]
+        for i in stride(from: 0, to: rgba.count, by: 4) {
+            expected[UInt32(rgba[i]) | UInt32(rgba[i + 1]) << 8 | UInt32(rgba[i + 2]) << 16 | UInt32(rgba[i + 3]) << 24, default: 0] += 1
+        }
+        let counted = ColorCounts.counted(image)
+        #expect(counted.count == expected.count)
+        #expect(Dictionary(counted.map { ($0.word, $0.count) }, uniquingKeysWith: +) == expected)
     }
 
     @Test func badColourCountsAreRejected() throws {

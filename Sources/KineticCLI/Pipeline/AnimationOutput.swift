@@ -15,7 +15,7 @@ enum AnimationOutput {
     /// An opaque GIF first gets one palette for the whole animation: `sample` is handed
     /// the positions (0 = the first frame streamed) of the frames to build it from, and
     /// runs `prepare` on each (worker threads) and `add` on the results in that order —
-    /// twice when the builder asks for frames between the samples too.
+    /// twice when the builder asks for the frames between the samples too.
     static func write(frameCount: Int, width: Int, height: Int, to path: String, format: AnimationFormat,
                       settings: AnimationSettings,
                       sample: (_ positions: [Int], _ prepare: @escaping Sample,
@@ -26,9 +26,9 @@ enum AnimationOutput {
             let builder = try GIFPaletteBuilder(options: settings.gifOptions)
             let positions = GIFPaletteBuilder.samplePositions(frameCount: frameCount)
             try sample(positions, { GIFPaletteBuilder.sample($0) }, { try builder.add($0) })
-            // A second pass only when samples differ in flat colours and leave room.
-            let extra = try builder.extraSamplePositions(between: positions)
-            if !extra.isEmpty { try sample(extra, { GIFPaletteBuilder.sample($0) }, { builder.addColors($0) }) }
+            // A second pass, for the colours of a scene of few colours.
+            let extra = builder.extraSamplePositions(between: positions)
+            if !extra.isEmpty { try sample(extra, { GIFPaletteBuilder.colors($0) }, { builder.addColors($0) }) }
             settings.gifPalette = try builder.palette()
         }
         let writer = try AnimationWriter(path: path, format: format, width: width, height: height,

@@ -8,14 +8,18 @@ import Testing
 @Suite struct GIFSkippingTests {
     /// A grey frame prepared by hand: one palette entry per distinct level, so the
     /// displayed colour is exactly the source colour wherever a pixel is drawn.
-    static func greyFrame(_ levels: [UInt8], at rect: GIFRect) -> PreparedGIFFrame {
+    /// With `previous` (the source before), pixels equal to it get the transparent index
+    /// as ``GIFFramePreparer`` gives them.
+    static func greyFrame(_ levels: [UInt8], at rect: GIFRect, previous: [UInt8]? = nil) -> PreparedGIFFrame {
         let distinct = Array(Set(levels)).sorted()
+        let unchanged = levels.indices.map { previous?[$0] == levels[$0] }
         return PreparedGIFFrame(
             rect: rect,
-            indices: levels.map { UInt8(distinct.firstIndex(of: $0) ?? 0) },
+            indices: levels.indices.map { unchanged[$0] ? PreparedGIFFrame.transparentIndex
+                                                        : UInt8(distinct.firstIndex(of: levels[$0]) ?? 0) },
             localPalette: distinct.map { GIFColor(red: $0, green: $0, blue: $0) },
             disposal: .doNotDispose,
-            sourcePixels: levels.flatMap { [$0, $0, $0, 255] })
+            sourcePixels: levels.indices.flatMap { unchanged[$0] ? [0, 0, 0, 0] : [levels[$0], levels[$0], levels[$0], 255] })
     }
 
     /// A row of four grey pixels drawn at 100, then sources of 101, 102, 103, 110: with
@@ -150,6 +154,43 @@ import Testing
         func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
         #expect(greys(gif.canvases[1]) == [100, 110])
         #expect(gif.rects[1] == GIFRect(x: 1, y: 0, width: 1, height: 1))
+    }
+
+    /// A changed pixel alone among unchanged ones on its row (none changed within
+    /// GIFWriter.isolation pixels) is left as displayed while that is within one level
+    /// (GIFWriter.isolatedPixelTolerance): drawing it would split a transparent run for
+    /// a correction no one sees. Two levels off, or near another changed pixel, it is
+    /// drawn; the display is never more than one level off.
+    @Test func isolatedPixelOneLevelOffStaysAsDisplayed() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/i.gif"
+        let width = 2 * GIFWriter.isolation + 8
+        let writer = try GIFWriter(path: path, width: width, height: 1, options: GIFOptions(tolerance: 0))
+        let row = GIFRect(x: 0, y: 0, width: width, height: 1)
+        func levels(_ changes: [Int: UInt8]) -> [UInt8] { (0..<width).map { changes[$0] ?? 100 } }
+        let a = 2, mid = GIFWriter.isolation + 4, b = mid + GIFWriter.isolation
+        let shown: [[Int: UInt8]] = [
+            [:],
+            [:],                                          // mid: 101, alone: skipped
+            [mid: 102],                                   // two levels: drawn
+            [mid: 102, a: 101, a + 1: 101],               // side by side: both drawn
+            [mid: 103, a: 101, a + 1: 101, b: 99],        // mid and b changed, within reach: drawn
+            [mid: 103, a: 101, a + 1: 101, b: 99]]        // the last pixel alone (b unchanged): skipped
+        let sources = [levels([:]), levels([mid: 101]), levels([mid: 102]), levels(shown[3]), levels(shown[4]),
+                       levels(shown[4].merging([width - 1: 101]) { $1 })]
+        for (i, source) in sources.enumerated() {
+            try writer.write(Self.greyFrame(source, at: row, previous: i > 0 ? sources[i - 1] : nil), delayCentiseconds: 2)
+        }
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
+        #expect(gif.canvases.map(greys) == shown.map(levels))
+        #expect(gif.rects[1] == GIFRect(x: 0, y: 0, width: 1, height: 1))  // nothing drawn
+        #expect(gif.rects[5] == GIFRect(x: 0, y: 0, width: 1, height: 1))
+        for (canvas, source) in zip(gif.canvases, sources) {
+            #expect(zip(greys(canvas), source).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+        }
     }
 
     /// An out-of-palette index is an error, not a crash.

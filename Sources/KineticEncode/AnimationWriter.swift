@@ -327,16 +327,9 @@ extension PixelImage {
                 for y in 0..<height {
                     let row = y * stride
                     for x in 0..<width {
-                        // Cairo's ARGB32 is a native-endian word: A in the top byte.
                         let word = src.loadUnaligned(fromByteOffset: row + x * 4, as: UInt32.self)
-                        let a = word >> 24
-                        var r = (word >> 16) & 0xFF, g = (word >> 8) & 0xFF, b = word & 0xFF
-                        if a != 255, a != 0 {
-                            r = min(255, (r * 255 + a / 2) / a)
-                            g = min(255, (g * 255 + a / 2) / a)
-                            b = min(255, (b * 255 + a / 2) / a)
-                        }
-                        out[o] = UInt8(r); out[o + 1] = UInt8(g); out[o + 2] = UInt8(b); out[o + 3] = UInt8(a)
+                        UnsafeMutableRawBufferPointer(out).storeBytes(of: GIFFramePreparer.straightWord(word),
+                                                                      toByteOffset: o, as: UInt32.self)
                         o += 4
                     }
                 }

@@ -303,10 +303,10 @@ public enum GIFFramePreparer {
     }
 
     /// A Cairo ARGB32 pixel (premultiplied, native-endian, alpha in the top byte) as the
-    /// native word of the straight RGBA bytes (r, g, b, 255): its colour un-premultiplied
-    /// (rounded to nearest, as Cairo does when writing PNGs) and made opaque.
+    /// native word of the straight RGBA bytes (r, g, b, a): its colour un-premultiplied,
+    /// rounded to nearest as Cairo does when writing PNGs.
     @inline(__always)
-    static func opaqueStraightWord(_ argb: UInt32) -> UInt32 {
+    static func straightWord(_ argb: UInt32) -> UInt32 {
         let alpha = argb >> 24
         var r = (argb >> 16) & 0xFF, g = (argb >> 8) & 0xFF, b = argb & 0xFF
         if alpha != 255, alpha != 0 {
@@ -314,7 +314,13 @@ public enum GIFFramePreparer {
             g = min(255, (g * 255 + alpha / 2) / alpha)
             b = min(255, (b * 255 + alpha / 2) / alpha)
         }
-        return UInt32(littleEndian: r | g << 8 | b << 16 | 255 << 24)
+        return UInt32(littleEndian: r | g << 8 | b << 16 | alpha << 24)
+    }
+
+    /// ``straightWord(_:)`` made opaque (alpha 255).
+    @inline(__always)
+    static func opaqueStraightWord(_ argb: UInt32) -> UInt32 {
+        straightWord(argb) | UInt32(littleEndian: 255 << 24)
     }
 
     /// Straight RGBA bytes of `rect` for the quantizer.

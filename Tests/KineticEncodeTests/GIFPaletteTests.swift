@@ -310,6 +310,42 @@ import Testing
         #expect(try builder([many, many]).extraSamplePositions(between: [0, 10]) == [])
     }
 
+    /// In a scene of many colours, the frames between two samples that share few colours
+    /// (a menu sliding open through a blur) are sampled too, as samples
+    /// (``GIFPaletteBuilder/extraFramesAreSamples``), at most
+    /// ``GIFPaletteBuilder/maximumTurnoverSamples``; between samples sharing their
+    /// colours, none.
+    @Test func framesBetweenSamplesSharingFewColoursAreSampledInASceneOfManyColours() throws {
+        // 80 × 64 pixels, each its own colour: more than exactColorLimit.
+        func gradient(blue: Double) -> PixelImage {
+            var image = PixelImage(width: 80, height: 64)
+            for y in 0..<64 {
+                for x in 0..<80 { Synthetic.put(&image, x, y, r: Double(x) / 79, g: Double(y) / 63, b: blue, a: 1) }
+            }
+            return image
+        }
+        let a = gradient(blue: 0.2), c = gradient(blue: 0.7)
+        func builder(_ frames: [PixelImage]) throws -> GIFPaletteBuilder {
+            let builder = try GIFPaletteBuilder(options: GIFOptions())
+            for frame in frames { try builder.add(GIFPaletteBuilder.sample(frame)) }
+            return builder
+        }
+        let turning = try builder([a, a, c, c])  // one gap of three turns over
+        #expect(turning.extraSamplePositions(between: [0, 10, 20, 30]) == Array(11...19))
+        #expect(turning.extraFramesAreSamples)
+        try turning.add(GIFPaletteBuilder.sample(gradient(blue: 0.45)))
+        #expect(try !turning.palette().colors.isEmpty)
+        let still = try builder([a, a, a, a])
+        #expect(still.extraSamplePositions(between: [0, 10, 20, 30]) == [])
+        // Colours turning over between most samples: none (the samples have their share).
+        let everywhere = try builder([a, c, a, a])
+        #expect(everywhere.extraSamplePositions(between: [0, 10, 20, 30]) == [])
+        let long = try builder([a, a, c]).extraSamplePositions(between: [0, 1, 1001])
+        #expect(long.count == GIFPaletteBuilder.maximumTurnoverSamples && long.first! < 20 && long.last! > 980)
+        #expect(long.allSatisfy { (2...1000).contains($0) })
+        #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
     /// A body moving between two samples blends its edge rows into shades no sample has,
     /// one row a frame; thin lines fall between the pixels libimagequant's histogram
     /// samples (every second one of every second row). Both reach the palette of a scene

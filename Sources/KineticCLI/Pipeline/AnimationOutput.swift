@@ -26,9 +26,13 @@ enum AnimationOutput {
             let builder = try GIFPaletteBuilder(options: settings.gifOptions)
             let positions = GIFPaletteBuilder.samplePositions(frameCount: frameCount)
             try sample(positions, { GIFPaletteBuilder.sample($0) }, { try builder.add($0) })
-            // A second pass, for the colours of a scene of few colours.
+            // A second pass over the frames between the samples the builder asks for.
             let extra = builder.extraSamplePositions(between: positions)
-            if !extra.isEmpty { try sample(extra, { GIFPaletteBuilder.colors($0) }, { builder.addColors($0) }) }
+            if !extra.isEmpty, builder.extraFramesAreSamples {
+                try sample(extra, { GIFPaletteBuilder.sample($0) }, { try builder.add($0) })
+            } else if !extra.isEmpty {
+                try sample(extra, { GIFPaletteBuilder.colors($0) }, { builder.addColors($0) })
+            }
             settings.gifPalette = try builder.palette()
         }
         let writer = try AnimationWriter(path: path, format: format, width: width, height: height,

@@ -155,12 +155,11 @@ public final class GIFPaletteBuilder {
     /// when at most half of the gaps have it, at most ``maximumTurnoverSamples``, to
     /// sample (``add(_:)``, ``extraFramesAreSamples``).
     ///
-    /// gooey-slide-menu (many colours) went from −4.0 to +1.6 dB against ffmpeg, its GIF
-    /// 0.76× → 0.70× ffmpeg's size, for 7 % more CPU (issue 15).
-    ///
-    /// On the gallery at scale 2 (issue 15), against ffmpeg's palette of every frame:
-    /// gravity-offscreen went from −27.6 to +1.5 dB, gravity-angle from −14.3 to +29.9,
-    /// elasticity from −9.4 to +2.2 and collision-bar-outside from −7.6 to +3.5.
+    /// Scenes of few colours on the gallery at scale 2 (issue 15), against ffmpeg's
+    /// palette of every frame: gravity-offscreen went from −27.6 to +1.5 dB,
+    /// gravity-angle from −14.3 to +29.9, elasticity from −9.4 to +2.2 and
+    /// collision-bar-outside from −7.6 to +3.5. Of many colours: gooey-slide-menu went
+    /// from −4.0 to +1.6 dB, its GIF 0.76× → 0.70× ffmpeg's size, for 7 % more CPU.
     public func extraSamplePositions(between positions: [Int]) -> [Int] {
         // Colours turning over between most samples (frames that change everywhere, as
         // gif-fade's) are spread over the animation, and the samples have their share.

@@ -152,17 +152,6 @@ public final class GIFWriter {
         cancel()
     }
 
-    /// Marks transparent every drawn pixel of `frame` whose displayed colour is within
-    /// ``GIFOptions/tolerance`` of its source colour or no farther from it than its
-    /// palette colour — or within ``isolatedPixelTolerance`` of it when the pixel stands
-    /// alone between transparent ones —, records the colours that do get drawn, and
-    /// shrinks the rectangle to them.
-    ///
-    /// This runs here, in frame order, because only the writer knows what is on screen:
-    /// the preparer (parallel) can compare only with the previous *source* frame, and
-    /// skipping against that would let a slow drift of one level a frame go unseen for
-    /// ever. Compared with the display instead, a pixel is redrawn as soon as it is more
-    /// than the tolerance away from what it should show.
     /// A changed pixel alone among transparent ones on its row (``isolation``), whose
     /// displayed colour is within this many levels of its new one in every channel,
     /// stays transparent. Drawn, it splits a transparent run in three (LZW codes
@@ -173,11 +162,12 @@ public final class GIFWriter {
     /// from 1.06× to 0.94× ffmpeg's size for 0.2 dB (issue 15). The error stays bounded:
     /// the display, not the previous frame, is compared.
     static let isolatedPixelTolerance = 1
+
     /// How many pixels on each side of an isolated pixel are transparent (or beyond the
     /// rectangle). With 1, pixels changing sparsely over a large area (snap-demo's
-    /// fading shadow) were left a level off by the thousand: −6.1 dB against ffmpeg's
-    /// +2.8; with 16, +2.1 dB, and bubble-transition still 0.94× ffmpeg's size; with 64,
-    /// bubble-transition was back over ffmpeg's size (1.004×).
+    /// fading shadow) were left a level off by the thousand, taking it from +2.8 to
+    /// −3.4 dB against ffmpeg; with 16 it keeps +2.1 dB and bubble-transition is 0.94×
+    /// ffmpeg's size; with 64, bubble-transition was back over ffmpeg's size (1.004×).
     static let isolation = 16
 
     /// Whether the pixels within ``isolation`` of `x` on its row, before it (as already
@@ -190,6 +180,17 @@ public final class GIFWriter {
         return true
     }
 
+    /// Marks transparent every drawn pixel of `frame` whose displayed colour is within
+    /// ``GIFOptions/tolerance`` of its source colour or no farther from it than its
+    /// palette colour — or within ``isolatedPixelTolerance`` of it when the pixel stands
+    /// alone between transparent ones —, records the colours that do get drawn, and
+    /// shrinks the rectangle to them.
+    ///
+    /// This runs here, in frame order, because only the writer knows what is on screen:
+    /// the preparer (parallel) can compare only with the previous *source* frame, and
+    /// skipping against that would let a slow drift of one level a frame go unseen for
+    /// ever. Compared with the display instead, a pixel is redrawn as soon as it is more
+    /// than the tolerance away from what it should show.
     private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], palette: [GIFColor]) {
         let transparent = PreparedGIFFrame.transparentIndex
         if displayed.isEmpty { displayed = [UInt32](repeating: 0, count: width * height) }

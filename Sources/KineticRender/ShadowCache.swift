@@ -33,6 +33,12 @@ public final class ShadowCache: Sendable {
             flat.shadowColor = .black
             flat.shadowOpacity = 1
             flat.shadowOffset = Size(0, 0)
+            // An opaque background's colour does not shape the silhouette, only its alpha
+            // (a shadow path replaces it). What the sublayers add depends on geometry:
+            // LayerRenderer drops them from the key where the background covers them.
+            if flat.shadowPath == nil, let background = flat.backgroundColor, background.alpha >= 1 {
+                flat.backgroundColor = .black
+            }
             ShadowCache.unname(&flat)
             self.layer = flat
             bounds = layer.bounds

@@ -165,18 +165,16 @@ extension LayerRenderer {
         return found
     }
 
-    /// What of `layer` its silhouette depends on, for the shadow cache's key: an opaque
-    /// background's alpha, not its colour, and none of the sublayers when all their ink
-    /// lies within the whole device pixels that background covers, where the silhouette
-    /// is opaque whatever they draw (an alpha image saturates). A card whose content
-    /// animates, or whose colour changes, keeps its blurred shadow; a miss draws the layer
-    /// as it is, and those pixels are the same.
+    /// What of `layer` its silhouette depends on, for the shadow cache's key (which also
+    /// ignores an opaque background's colour, ``ShadowCache/Key``): none of the sublayers
+    /// when all their ink lies within the whole device pixels an opaque background
+    /// covers, where the silhouette is opaque whatever they draw (an alpha image
+    /// saturates). A card whose content animates keeps its blurred shadow; a miss draws
+    /// the layer as it is, and those pixels are the same.
     private func silhouetteKeyLayer(_ layer: Layer, matrix m: Affine) -> Layer {
-        guard layer.shadowPath == nil, let background = layer.backgroundColor, background.alpha >= 1 else { return layer }
-        var key = layer
-        key.backgroundColor = .black
-        guard !layer.sublayers.isEmpty, layer.mask == nil, case .plain = layer.content,
-              let covered = Self.coveredBox(of: layer, alpha: 1, matrix: m) else { return key }
+        guard layer.shadowPath == nil, let background = layer.backgroundColor, background.alpha >= 1,
+              !layer.sublayers.isEmpty, layer.mask == nil, case .plain = layer.content,
+              let covered = Self.coveredBox(of: layer, alpha: 1, matrix: m) else { return layer }
         var children = layer
         children.backgroundColor = nil
         children.borderWidth = 0
@@ -184,7 +182,8 @@ extension LayerRenderer {
         children.contentsCrossFade = nil
         guard let ink = deviceInk(of: children, matrix: m, ownShadow: false), ink.x1 > ink.x0, ink.y1 > ink.y0,
               ink.x0 >= covered.x0, ink.y0 >= covered.y0, ink.x1 <= covered.x1, ink.y1 <= covered.y1
-        else { return key }
+        else { return layer }
+        var key = layer
         key.sublayers = []
         return key
     }

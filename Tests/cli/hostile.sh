@@ -219,6 +219,15 @@ check "a killed run's temporary file is removed by the next run, which says so" 
     '$kinetic' render '$scenes/moving-square.yaml' -o stale/out.gif --quiet 2>s.err; c=\$?; cat s.err
     [ \$c = 0 ] && [ ! -e stale/.out.gif.999999999.abc123.tmp ] && [ -e stale/.keep.tmp ] &&
     grep -q 'removed stale/.out.gif.999999999.abc123.tmp, a temporary file left by process 999999999' s.err"
+check "a running render's temporary file is kept by another run beside it, under any executable name" bash -c "
+    mkdir busy && cp '$kinetic' ./kinetic-1.2
+    ./kinetic-1.2 render '$scenes/moving-square.yaml' -o busy/long.gif --duration 600 --scale 8 --quiet 2>/dev/null & pid=\$!
+    for i in \$(seq 40); do sleep 0.5; [ -n \"\$(ls -A busy)\" ] && break; done
+    first=\$(ls -A busy)
+    ./kinetic-1.2 render '$scenes/moving-square.yaml' -o busy/short.gif --quiet 2>b.err; c=\$?; cat b.err
+    [ -n \"\$first\" ] && [ -e \"busy/\$first\" ]; kept=\$?
+    kill \$pid; wait \$pid
+    [ \$c = 0 ] && [ \$kept = 0 ] && ! grep -q 'removed' b.err"
 check "SIGHUP, SIGPIPE and SIGUSR1 leave no temporary file" bash -c "
     for sig in HUP PIPE USR1; do
         mkdir sig-\$sig; '$kinetic' render '$scenes/moving-square.yaml' -o sig-\$sig/long.gif --duration 600 --scale 8 --quiet 2>/dev/null & pid=\$!

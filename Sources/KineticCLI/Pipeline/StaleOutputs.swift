@@ -29,12 +29,19 @@ enum StaleOutputs {
         return pid
     }
 
-    /// Whether `pid` is a running kinetic (this one included).
+    /// Whether `pid` is a running kinetic (this one included): a process of this one's
+    /// command name, which is the executable's file name — not always `kinetic` (a
+    /// versioned copy such as `kinetic-1.2` must not remove the files of another
+    /// running beside it).
     private static func isKinetic(_ pid: pid_t) -> Bool {
         if pid == getpid() { return true }
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "kinetic"
-        return comm.trimmingCharacters(in: .whitespacesAndNewlines) == "kinetic"
+        func command(_ process: String) -> String? {
+            (try? String(contentsOfFile: "/proc/\(process)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let theirs = command("\(pid)"), let ours = command("self") else { return true }
+        return theirs == ours
     }
 
     /// Removes the files named by `pattern` (`frame-%04d.png`) with an index of

@@ -200,13 +200,28 @@ public final class GIFWriter {
         source.withUnsafeBufferPointer { src in
             displayed.withUnsafeMutableBufferPointer { shown in
                 frame.indices.withUnsafeMutableBufferPointer { indices in
+                    let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
                     for y in 0..<r.height {
                         let row = (r.y + y) * canvasWidth + r.x
-                        for x in 0..<r.width {
+                        var x = 0
+                        while x < r.width {
                             let i = y * r.width + x
+                            // Most of a changed rectangle is left transparent (unchanged):
+                            // skip it 8 pixels at a time.
+                            if x + 8 <= r.width,
+                               UnsafeRawBufferPointer(indices).loadUnaligned(fromByteOffset: i, as: UInt64.self) == eightTransparent {
+                                x += 8
+                                continue
+                            }
+                            defer { x += 1 }
                             let index = indices[i]
                             if index == transparent { continue }
                             let d = shown[row + x], q = packed[Int(index)]
+                            // Drawn, it would show what is shown already.
+                            if d == q {
+                                indices[i] = transparent
+                                continue
+                            }
                             if d != 0 {
                                 let o = i * 4
                                 let dr = abs(Int((d >> 16) & 0xFF) - Int(src[o]))

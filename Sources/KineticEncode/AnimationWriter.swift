@@ -51,7 +51,8 @@ public struct AnimationSettings: Sendable {
     public var transparent: Bool
     /// GIF only: colour table entries, 2…256 (nil: 256); see ``GIFOptions/colors``.
     public var colors: Int?
-    /// GIF only: dithering level, 0 (off) … 1 (nil: 0.15); see ``GIFOptions/dithering``.
+    /// GIF only: dithering level, 0 (off) … 1 (nil: 0.15, or 0 with a palette of
+    /// ``GIFPalette/isOfFewColors``); see ``GIFOptions/dithering``.
     public var dithering: Double?
     /// GIF only: the whole animation's palette (``GIFPaletteBuilder``), or nil for a
     /// palette a frame.
@@ -70,7 +71,7 @@ public struct AnimationSettings: Sendable {
         options.transparentBackground = transparent
         if let quality { options.quality = quality }
         if let colors { options.colors = colors }
-        if let dithering { options.dithering = dithering }
+        if let dithering { options.dithering = dithering } else if gifPalette?.isOfFewColors == true { options.dithering = 0 }
         if let gifPalette { options.palette = .shared(gifPalette) }
         return options
     }

@@ -215,7 +215,7 @@ public final class GIFPaletteBuilder {
             let exact = flat + counts.worstMatched(by: flat, adding: options.colors - 1 - flat.count)
             if counts.error(of: exact) <= counts.error(of: colors) { colors = exact }
         }
-        return try GIFPalette(colors: colors)
+        return try GIFPalette(colors: colors, isOfFewColors: fewColors)
     }
 
     /// `colors` without repeats, in order.
@@ -272,8 +272,7 @@ struct ColorCounts {
                     while next &+ 8 <= frame.width,
                           all(p.loadUnaligned(fromByteOffset: row &+ next &* 4, as: SIMD8<UInt32>.self) .== splat) { next &+= 8 }
                     while next < frame.width, p.loadUnaligned(fromByteOffset: row &+ next &* 4, as: UInt32.self) == word { next &+= 1 }
-                    if table.count == table.keys.count / 2, table.keys.count < 2 * capacity { table.grow() }
-                    if table.add(word == 0 ? ColorCounts.transparentKey : word, next - x) { order.append(word) }
+                    if table.addGrowing(word == 0 ? ColorCounts.transparentKey : word, next - x) { order.append(word) }
                     x = next
                 }
             }
@@ -316,6 +315,20 @@ struct ColorCounts {
 
     var entries: [(word: UInt32, count: Int)] {
         keys.indices.compactMap { keys[$0] == 0 ? nil : (keys[$0], counts[$0]) }
+    }
+
+    /// The count of `word`, or nil when it was never added.
+    func count(of word: UInt32) -> Int? {
+        let i = slot(word)
+        return word != 0 && keys[i] == word ? counts[i] : nil
+    }
+
+    /// ``add(_:_:)``, with the table grown first when half full, up to ``capacity``
+    /// colours; false, adding nothing, for a new colour past them.
+    @discardableResult
+    mutating func addGrowing(_ word: UInt32, _ count: Int) -> Bool {
+        if self.count == keys.count / 2, keys.count < 2 * Self.capacity { grow() }
+        return add(word, count)
     }
 
     /// Adds `count` pixels of colour `word` (opaque: never 0); true when the colour is new.

@@ -408,6 +408,38 @@ import Testing
         #expect(Dictionary(counted.map { ($0.word, $0.count) }, uniquingKeysWith: +) == expected)
     }
 
+    /// Without dithering, remapping each distinct colour once gives the indices
+    /// libimagequant gives every pixel: palette colours, colours between them, runs,
+    /// transparent pixels, and a transparent white that is not the table's transparent key.
+    @Test func unditheredRemappingByColourMatchesRemappingEveryPixel() throws {
+        let colors = (0..<40).map { (i: Int) -> GIFColor in
+            GIFColor(red: UInt8(i * 6), green: UInt8(255 - i * 5), blue: UInt8(i * 37 % 256))
+        }
+        let palette = try GIFPalette(colors: colors)
+        let width = 61, height = 17
+        var rgba: [UInt8] = []
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for i in 0..<(width * height) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let v = Int(state >> 33)
+            switch v % 5 {
+            case 0: rgba += [0, 0, 0, 0]
+            case 1: let c = colors[v / 5 % colors.count]; rgba += [c.red, c.green, c.blue, 255]
+            case 2 where i >= 1: rgba += rgba[(rgba.count - 4)...]
+            default: rgba += [UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF), 255]
+            }
+        }
+        let settings = GIFOptions(dithering: 0).quantizerSettings
+        let byPixel = try palette.remapper.remap(rgba: rgba, width: width, height: height, settings: settings, byColor: false)
+        #expect(try palette.remapper.remap(rgba: rgba, width: width, height: height, settings: settings) == byPixel)
+        #expect(Set(byPixel).count > 30 && byPixel.contains(UInt8(colors.count)))
+        // Alpha 0 with a colour: remapped pixel by pixel.
+        var odd = rgba
+        odd.replaceSubrange(0..<4, with: [255, 255, 255, 0])
+        #expect(try palette.remapper.remap(rgba: odd, width: width, height: height, settings: settings)
+                == palette.remapper.remap(rgba: odd, width: width, height: height, settings: settings, byColor: false))
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

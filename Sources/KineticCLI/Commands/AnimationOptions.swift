@@ -16,7 +16,7 @@ struct AnimationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("GIF colours, 2–256 (default 256), the transparent index counted: at most N − 1 colours in a table of the next power of two; fewer make smaller files.", valueName: "N"))
     var colors: Int?
 
-    @Option(help: ArgumentHelp("GIF Floyd–Steinberg dithering level, libimagequant's 0–1 (default 0.15): 0 or off is none (flat bands, smaller files), 1 or on is full (smoothest gradients, larger files).", valueName: "LEVEL"))
+    @Option(help: ArgumentHelp("GIF Floyd–Steinberg dithering level, libimagequant's 0–1 (default 0.15, and 0 in a scene of few colours, whose palette holds its colours exactly): 0 or off is none (flat bands, smaller files), 1 or on is full (smoothest gradients, larger files).", valueName: "LEVEL"))
     var dither: String?
 
     @Option(name: .customLong("pix-fmt"), help: ArgumentHelp("H.264 chroma: yuv420p (default, plays everywhere) or yuv444p.", valueName: "FMT"))

@@ -93,6 +93,7 @@ public final class GIFWriter {
             if !options.transparentBackground, frame.disposal == .doNotDispose,
                let source = frame.sourcePixels, source.count == frame.indices.count * 4 {
                 skipNearUnchanged(&frame, source: source, palette: palette)
+                bridgeRuns(&frame, palette: palette)
             }
             var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
             if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
@@ -259,6 +260,42 @@ public final class GIFWriter {
         for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
         frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
         frame.indices = cropped
+    }
+
+    /// Gives the transparent pixels between two pixels of one index on a row that index
+    /// too, when its colour is exactly what each of them shows: the picture stays the
+    /// same, and one run codes shorter in LZW than two cut by transparent pixels (a
+    /// background redrawn where a body was, around background that stayed). Only gaps
+    /// closed by the same index: running on into the transparent pixels after a run
+    /// made liquid-loader's GIF 1.3 % and elasticity's 0.5 % larger. Gaps alone made 50
+    /// of the 58 gallery scenes' GIFs smaller at scale 2 (up to 6 %: replicator-squares
+    /// 6.3 %, pull-refresh-spin 4.7 %), 8 larger by 0.1–0.5 % (tvos-card; issue 15).
+    private func bridgeRuns(_ frame: inout PreparedGIFFrame, palette: [GIFColor]) {
+        guard !displayed.isEmpty else { return }
+        let transparent = PreparedGIFFrame.transparentIndex
+        let packed = palette.map { 0xFF00_0000 | Self.packed($0) }
+        let r = frame.rect, canvasWidth = width
+        displayed.withUnsafeBufferPointer { shown in
+            frame.indices.withUnsafeMutableBufferPointer { indices in
+                for y in 0..<r.height {
+                    let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
+                    var x = 0
+                    while x < r.width {
+                        let index = indices[start + x]
+                        x += 1
+                        guard index != transparent, Int(index) < packed.count else { continue }
+                        // The transparent pixels after it, while they show its colour.
+                        var end = x
+                        while end < r.width, indices[start + end] == transparent,
+                              shown[row + end] == packed[Int(index)] { end += 1 }
+                        if end > x, end < r.width, indices[start + end] == index {
+                            for j in x..<end { indices[start + j] = index }
+                        }
+                        x = end
+                    }
+                }
+            }
+        }
     }
 
     /// Rewrites a compacted `frame` to the global colour table if that holds every colour

@@ -44,6 +44,32 @@ import Testing
         #expect(gif.rects[2] == GIFRect(x: 0, y: 0, width: 1, height: 1))
     }
 
+    /// Two dots (50) on a row of 100 vanish: the two changed pixels are drawn at 100, and
+    /// the unchanged pixels between them, which show 100 already, get that index too —
+    /// one run instead of a run cut by transparent pixels, the same picture. On the
+    /// second row one of them shows 99, so the gap stays transparent.
+    @Test func unchangedPixelsBetweenTwoOfOneIndexShowingItsColourTakeIt() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/t.gif"
+        let writer = try GIFWriter(path: path, width: 7, height: 2, options: GIFOptions())
+        let whole = GIFRect(x: 0, y: 0, width: 7, height: 2)
+        let before: [UInt8] = [100, 50, 100, 100, 100, 50, 100,
+                               100, 50, 100, 99, 100, 50, 100]
+        let after: [UInt8] = [100, 100, 100, 100, 100, 100, 100,
+                              100, 100, 100, 99, 100, 100, 100]
+        try writer.write(Self.greyFrame(before, at: whole), delayCentiseconds: 2)
+        try writer.write(Self.greyFrame(after, at: whole, previous: before), delayCentiseconds: 2)
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        #expect(stride(from: 0, to: 56, by: 4).map { gif.canvases[1][$0] } == after)
+        #expect(gif.rects[1] == GIFRect(x: 1, y: 0, width: 5, height: 2))
+        let t = UInt8(gif.transparentIndices[1]), k = gif.rasters[1][0]
+        #expect(k != t)
+        #expect(gif.rasters[1] == [k, k, k, k, k,
+                                   k, t, t, t, k])
+    }
+
     /// A 64 × 8 grey ramp brightening one level a frame for 100 frames: every pixel
     /// changes in every frame, by less than the tolerance. The display must never be
     /// more than the tolerance off (skipping against the previous source frame would

@@ -54,6 +54,8 @@ struct DecodedGIF {
     var delays: [Int] = []
     var disposals: [Int32] = []
     var rects: [GIFRect] = []
+    /// Each frame's colour indices as stored, its rectangle's size.
+    var rasters: [[UInt8]] = []
     var transparentIndices: [Int32] = []
     /// Entries in each frame's local colour table (0 when it uses the global one).
     var colorCounts: [Int] = []
@@ -89,6 +91,7 @@ struct DecodedGIF {
             canvases.append(canvas)
             delays.append(Int(control.DelayTime)); disposals.append(control.DisposalMode)
             rects.append(rect); transparentIndices.append(control.TransparentColor)
+            rasters.append(Array(UnsafeBufferPointer(start: image.RasterBits, count: rect.width * rect.height)))
             colorCounts.append(Int(d.ColorMap?.pointee.ColorCount ?? 0))
             if control.DisposalMode == DISPOSE_BACKGROUND {
                 for y in rect.y..<(rect.y + rect.height) {

@@ -53,6 +53,13 @@ public final class GIFPaletteBuilder {
     /// libimagequant's histogram of the samples (every second pixel of every second row
     /// of a large frame), for a scene of many colours.
     private let histogram: ImageQuant.Histogram
+    /// Samples not handed to ``histogram`` yet: while the samples hold at most
+    /// ``exactColorLimit`` colours the scene may be one of few colours, whose palette is
+    /// made without it. Building the histogram (libimagequant's edge and noise maps of
+    /// each sample) was 9 % of the gallery batch's CPU, most of it for scenes of few
+    /// colours. At most ``maximumSamples`` are held, a quarter of each large frame's
+    /// pixels: 16 MB at 750 × 1334.
+    private var pending: [(rgba: [UInt8], width: Int, height: Int)] = []
     /// Pixels in flat runs of each colour over the samples, for the exact entries.
     private var runs: [UInt32: Int] = [:]
     /// Every counted pixel's exact colour.
@@ -136,7 +143,12 @@ public final class GIFPaletteBuilder {
         for (word, count) in sample.runs { runs[word, default: 0] += count }
         for (word, count) in sample.colors { counts.add(word, count) }
         sampledPixels += sample.width * sample.height
-        try histogram.add(rgba: sample.rgba, width: sample.width, height: sample.height)
+        pending.append((sample.rgba, sample.width, sample.height))
+        // Past the limit the scene is one of many colours, whatever comes next.
+        if counts.count > Self.exactColorLimit {
+            for held in pending { try histogram.add(rgba: held.rgba, width: held.width, height: held.height) }
+            pending = []
+        }
     }
 
     /// The share of two frames' pixels in colours the other lacks.
@@ -185,16 +197,18 @@ public final class GIFPaletteBuilder {
     /// table entry stays for the transparent index), the flat colours that cover the most
     /// of the samples among them, exactly (see ``GIFFramePreparer/dominantColors(_:width:)``).
     ///
-    /// libimagequant's palette of the samples, unless a scene of few colours is drawn
-    /// closer by exact colours: after the flat ones, the counted colour that errs most
-    /// against the palette so far (pixels × squared RGB distance to the nearest entry),
-    /// one at a time, until the table is full or holds every counted colour. The palette
-    /// whose summed error over the counted colours is lower is taken. A scene of at most
-    /// 255 colours in all is then drawn exactly (gravity-angle), and on the four gallery
-    /// scenes compared the exact colours erred less (issue 15: elasticity 2,800 against
-    /// 3,000, gooey-menu 74,792 against 89,845; libimagequant given every frame's exact
-    /// colours instead erred 8,600 and 346,512): libimagequant averages the colours it
-    /// merges, so its entries are seldom a scene's own colours.
+    /// A scene of few colours gets exact colours: after the flat ones, the counted colour
+    /// that errs most against the palette so far (pixels × squared RGB distance to the
+    /// nearest entry), one at a time, until the table is full or holds every counted
+    /// colour. A scene of at most 255 colours in all is then drawn exactly
+    /// (gravity-angle). libimagequant averages the colours it merges, so its entries are
+    /// seldom a scene's own colours: its palette of the samples, made too until 27 Nov
+    /// and kept when it erred less over the counted colours, never did on the 49 gallery
+    /// scenes of few colours, at their own scales or at scale 2 (the exact palette's
+    /// error was 0.19–1.00× its own; issue 15: elasticity 2,800 against 3,000, gooey-menu
+    /// 74,792 against 89,845).
+    ///
+    /// A scene of many colours gets libimagequant's palette of the samples.
     ///
     /// libimagequant also stops adding colours once its error is under its floor
     /// ((1/1024)² in its units, whatever the quality asked): on scenes of a few flat
@@ -206,16 +220,19 @@ public final class GIFPaletteBuilder {
     public func palette() throws(EncodeError) -> GIFPalette {
         guard sampledPixels > 0 else { throw .invalidImage(reason: "no frames to build a palette from") }
         let fixed = GIFFramePreparer.dominantColors(runs: runs, pixelCount: sampledPixels).prefix(options.maximumFixedColors)
+        if fewColors {
+            pending = []
+            let flat = Self.unique(fixed.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
+            let exact = flat + counts.worstMatched(by: flat, adding: options.colors - 1 - flat.count)
+            return try GIFPalette(colors: exact, isOfFewColors: true)
+        }
+        for held in pending { try histogram.add(rgba: held.rgba, width: held.width, height: held.height) }
+        pending = []
         for entry in fixed { try histogram.addFixed(entry) }
         var colors = Self.unique(try histogram.palette().map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
         let room = options.colors - 1 - colors.count
         if room * 4 >= options.colors - 1 { colors += counts.worstMatched(by: colors, adding: room) }
-        if fewColors {
-            let flat = Self.unique(fixed.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
-            let exact = flat + counts.worstMatched(by: flat, adding: options.colors - 1 - flat.count)
-            if counts.error(of: exact) <= counts.error(of: colors) { colors = exact }
-        }
-        return try GIFPalette(colors: colors, isOfFewColors: fewColors)
+        return try GIFPalette(colors: colors)
     }
 
     /// `colors` without repeats, in order.
@@ -352,22 +369,6 @@ struct ColorCounts {
         var i = Int(truncatingIfNeeded: (word &* 0x9E37_79B1) >> 15) & mask
         while keys[i] != 0, keys[i] != word { i = (i + 1) & mask }
         return i
-    }
-
-    /// The summed error of the counted colours drawn with their nearest colour in
-    /// `palette`: pixels × squared RGB distance.
-    func error(of palette: [GIFColor]) -> Int {
-        var total = 0
-        for (i, key) in keys.enumerated() where key != 0 {
-            let r = Int(key & 0xFF), g = Int(key >> 8 & 0xFF), b = Int(key >> 16 & 0xFF)
-            var nearest = Int.max
-            for c in palette {
-                let dr = r - Int(c.red), dg = g - Int(c.green), db = b - Int(c.blue)
-                nearest = min(nearest, dr * dr + dg * dg + db * db)
-            }
-            total += nearest == Int.max ? 0 : nearest * counts[i]
-        }
-        return total
     }
 
     /// Up to `room` counted colours not in `palette`, chosen one at a time as the colour

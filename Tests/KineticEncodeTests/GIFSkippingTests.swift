@@ -183,10 +183,11 @@ import Testing
     }
 
     /// A changed pixel alone among unchanged ones on its row (none changed within
-    /// GIFWriter.isolation pixels) is left as displayed while that is within one level
-    /// (GIFWriter.isolatedPixelTolerance): drawing it would split a transparent run for
-    /// a correction no one sees. Two levels off, or near another changed pixel, it is
-    /// drawn; the display is never more than one level off.
+    /// GIFWriter.isolation pixels) is left as displayed while that is within one level in
+    /// one channel (GIFWriter.isolatedPixelTolerance, summed over the channels): drawing
+    /// it would split a transparent run for a correction no one sees. Two levels off, a
+    /// level off in every channel (a grey), or near another changed pixel, it is drawn;
+    /// the display is never more than one level off.
     @Test func isolatedPixelOneLevelOffStaysAsDisplayed() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -194,28 +195,43 @@ import Testing
         let width = 2 * GIFWriter.isolation + 8
         let writer = try GIFWriter(path: path, width: width, height: 1, options: GIFOptions(tolerance: 0))
         let row = GIFRect(x: 0, y: 0, width: width, height: 1)
-        func levels(_ changes: [Int: UInt8]) -> [UInt8] { (0..<width).map { changes[$0] ?? 100 } }
-        let a = 2, mid = GIFWriter.isolation + 4, b = mid + GIFWriter.isolation
-        let shown: [[Int: UInt8]] = [
+        typealias RGB = [UInt8]
+        let base: RGB = [100, 100, 100]
+        func red(_ r: UInt8) -> RGB { [r, 100, 100] }
+        func pixels(_ changes: [Int: RGB]) -> [RGB] { (0..<width).map { changes[$0] ?? base } }
+        let a = 2, mid = GIFWriter.isolation + 4, b = mid + GIFWriter.isolation, grey = mid - 8
+        let shown: [[Int: RGB]] = [
             [:],
-            [:],                                          // mid: 101, alone: skipped
-            [mid: 102],                                   // two levels: drawn
-            [mid: 102, a: 101, a + 1: 101],               // side by side: both drawn
-            [mid: 103, a: 101, a + 1: 101, b: 99],        // mid and b changed, within reach: drawn
-            [mid: 103, a: 101, a + 1: 101, b: 99]]        // the last pixel alone (b unchanged): skipped
-        let sources = [levels([:]), levels([mid: 101]), levels([mid: 102]), levels(shown[3]), levels(shown[4]),
-                       levels(shown[4].merging([width - 1: 101]) { $1 })]
+            [:],                                                  // mid: red 101, alone: skipped
+            [mid: red(102)],                                      // two levels: drawn
+            [mid: red(102), a: red(101), a + 1: red(101)],        // side by side: both drawn
+            [mid: red(103), a: red(101), a + 1: red(101), b: red(99)],  // within reach: drawn
+            [mid: red(103), a: red(101), a + 1: red(101), b: red(99)],  // the last pixel alone: skipped
+            [mid: red(103), a: red(101), a + 1: red(101), b: red(99), grey: [101, 101, 101]]]  // grey: drawn
+        let sources = [pixels([:]), pixels([mid: red(101)]), pixels(shown[2]), pixels(shown[3]), pixels(shown[4]),
+                       pixels(shown[4].merging([width - 1: red(101)]) { $1 }),
+                       pixels(shown[6].merging([width - 1: red(101)]) { $1 })]
         for (i, source) in sources.enumerated() {
-            try writer.write(Self.greyFrame(source, at: row, previous: i > 0 ? sources[i - 1] : nil), delayCentiseconds: 2)
+            let distinct = Array(Set(source)).sorted { $0.lexicographicallyPrecedes($1) }
+            let unchanged = source.indices.map { i > 0 && sources[i - 1][$0] == source[$0] }
+            let frame = PreparedGIFFrame(
+                rect: row,
+                indices: source.indices.map { unchanged[$0] ? PreparedGIFFrame.transparentIndex
+                                                            : UInt8(distinct.firstIndex(of: source[$0]) ?? 0) },
+                localPalette: distinct.map { GIFColor(red: $0[0], green: $0[1], blue: $0[2]) },
+                disposal: .doNotDispose,
+                sourcePixels: source.indices.flatMap { unchanged[$0] ? [0, 0, 0, 0] : source[$0] + [255] })
+            try writer.write(frame, delayCentiseconds: 2)
         }
         try writer.finish()
         let gif = try DecodedGIF(path: path)
-        func greys(_ canvas: [UInt8]) -> [UInt8] { stride(from: 0, to: canvas.count, by: 4).map { canvas[$0] } }
-        #expect(gif.canvases.map(greys) == shown.map(levels))
+        func rgbs(_ canvas: [UInt8]) -> [RGB] { stride(from: 0, to: canvas.count, by: 4).map { Array(canvas[$0..<($0 + 3)]) } }
+        #expect(gif.canvases.map(rgbs) == shown.map(pixels))
         #expect(gif.rects[1] == GIFRect(x: 0, y: 0, width: 1, height: 1))  // nothing drawn
         #expect(gif.rects[5] == GIFRect(x: 0, y: 0, width: 1, height: 1))
+        #expect(gif.rects[6] == GIFRect(x: grey, y: 0, width: 1, height: 1))
         for (canvas, source) in zip(gif.canvases, sources) {
-            #expect(zip(greys(canvas), source).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+            #expect(zip(rgbs(canvas), source).allSatisfy { zip($0, $1).map { abs(Int($0) - Int($1)) }.reduce(0, +) <= 1 })
         }
     }
 

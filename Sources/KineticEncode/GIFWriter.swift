@@ -281,19 +281,28 @@ public final class GIFWriter {
         let r = frame.rect, canvasWidth = width
         displayed.withUnsafeBufferPointer { shown in
             frame.indices.withUnsafeMutableBufferPointer { indices in
+                let raw = UnsafeRawBufferPointer(indices)
+                let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
                 for y in 0..<r.height {
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
-                    var x = 0
+                    /// The first pixel at or after `x` that is not transparent (or the row's end).
+                    func nextDrawn(_ x: Int) -> Int {
+                        var x = x
+                        while x + 8 <= r.width, raw.loadUnaligned(fromByteOffset: start + x, as: UInt64.self) == eightTransparent {
+                            x += 8
+                        }
+                        while x < r.width, indices[start + x] == transparent { x += 1 }
+                        return x
+                    }
+                    var x = nextDrawn(0)
                     while x < r.width {
                         let index = indices[start + x]
-                        x += 1
-                        guard index != transparent, Int(index) < packed.count else { continue }
-                        // The transparent pixels after it, while they show its colour.
-                        var end = x
-                        while end < r.width, indices[start + end] == transparent,
-                              shown[row + end] == packed[Int(index)] { end += 1 }
-                        if end > x, end < r.width, indices[start + end] == index {
-                            for j in x..<end { indices[start + j] = index }
+                        let gap = x + 1, end = nextDrawn(gap)
+                        if end > gap, end < r.width, indices[start + end] == index, Int(index) < packed.count {
+                            let color = packed[Int(index)]
+                            if (gap..<end).allSatisfy({ shown[row + $0] == color }) {
+                                for j in gap..<end { indices[start + j] = index }
+                            }
                         }
                         x = end
                     }

@@ -289,7 +289,7 @@ struct ColorCounts {
                     while next &+ 8 <= frame.width,
                           all(p.loadUnaligned(fromByteOffset: row &+ next &* 4, as: SIMD8<UInt32>.self) .== splat) { next &+= 8 }
                     while next < frame.width, p.loadUnaligned(fromByteOffset: row &+ next &* 4, as: UInt32.self) == word { next &+= 1 }
-                    if table.addGrowing(word == 0 ? ColorCounts.transparentKey : word, next - x) { order.append(word) }
+                    if table.addGrowing(key(word), next - x) { order.append(word) }
                     x = next
                 }
             }
@@ -297,7 +297,7 @@ struct ColorCounts {
         var merged: [UInt32: Int] = [:]
         var colors: [(word: UInt32, count: Int)] = []
         for word in order {
-            let count = table.counts[table.slot(word == 0 ? ColorCounts.transparentKey : word)]
+            let count = table.counts[table.slot(key(word))]
             let straight = GIFFramePreparer.opaqueStraightWord(word)
             // Premultiplied words of partial alpha can share a straight colour.
             if let i = merged[straight] { colors[i].count += count } else {
@@ -311,6 +311,42 @@ struct ColorCounts {
     /// The key of Cairo's transparent pixel, 0 (the table's empty slot): no premultiplied
     /// word has a colour channel over its alpha.
     static let transparentKey: UInt32 = 0x00FF_FFFF
+
+    /// The table's key of a pixel's word.
+    static func key(_ word: UInt32) -> UInt32 { word == 0 ? transparentKey : word }
+
+    /// The distinct colours of straight RGBA pixels (their bytes, in first-seen order)
+    /// and each pixel's colour as an index into them; nil past ``capacity`` colours, or
+    /// at a pixel whose word is ``transparentKey`` (a straight pixel can have it).
+    static func indexed(_ rgba: [UInt8]) -> (colors: [UInt8], ids: [UInt32])? {
+        let count = rgba.count / 4
+        // Each colour's count in the table is its index in `colors`.
+        var table = ColorCounts(slots: 1024)
+        var colors: [UInt8] = []
+        var complete = true
+        let ids = [UInt32](unsafeUninitializedCapacity: count) { ids, initialized in
+            rgba.withUnsafeBytes { p in
+                var last: UInt32 = 0, id: UInt32 = 0
+                for i in 0..<count {
+                    let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
+                    if i == 0 || word != last {
+                        guard word != transparentKey else { complete = false; return }
+                        if let known = table.count(of: key(word)) {
+                            id = UInt32(known)
+                        } else {
+                            guard table.addGrowing(key(word), colors.count / 4) else { complete = false; return }
+                            id = UInt32(colors.count / 4)
+                            withUnsafeBytes(of: word) { colors += $0 }
+                        }
+                        last = word
+                    }
+                    ids[i] = id
+                }
+                initialized = count
+            }
+        }
+        return complete ? (colors, ids) : nil
+    }
 
     /// Whether `rgba`'s opaque pixels hold at most `limit` distinct colours;
     /// stops counting at the first colour past it.
@@ -328,10 +364,6 @@ struct ColorCounts {
             }
             return true
         }
-    }
-
-    var entries: [(word: UInt32, count: Int)] {
-        keys.indices.compactMap { keys[$0] == 0 ? nil : (keys[$0], counts[$0]) }
     }
 
     /// The count of `word`, or nil when it was never added.

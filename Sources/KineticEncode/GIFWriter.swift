@@ -92,8 +92,10 @@ public final class GIFWriter {
             }
             if !options.transparentBackground, frame.disposal == .doNotDispose,
                let source = frame.sourcePixels, source.count == frame.indices.count * 4 {
-                skipNearUnchanged(&frame, source: source, palette: palette)
-                bridgeRuns(&frame, palette: palette)
+                // The palette as the display's words (0xFFRRGGBB).
+                let packed = palette.map { 0xFF00_0000 | Self.packed($0) }
+                skipNearUnchanged(&frame, source: source, packed: packed)
+                bridgeRuns(&frame, packed: packed)
             }
             var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
             if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
@@ -196,31 +198,21 @@ public final class GIFWriter {
     /// skipping against that would let a slow drift of one level a frame go unseen for
     /// ever. Compared with the display instead, a pixel is redrawn as soon as it is more
     /// than the tolerance away from what it should show.
-    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], palette: [GIFColor]) {
+    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], packed: [UInt32]) {
         let transparent = PreparedGIFFrame.transparentIndex
         if displayed.isEmpty { displayed = [UInt32](repeating: 0, count: width * height) }
         let r = frame.rect, tolerance = options.tolerance, canvasWidth = width
         var left = r.width, right = -1, top = r.height, bottom = -1
-        let packed = palette.map { 0xFF00_0000 | Self.packed($0) }
         source.withUnsafeBufferPointer { src in
             displayed.withUnsafeMutableBufferPointer { shown in
                 frame.indices.withUnsafeMutableBufferPointer { indices in
-                    let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
                     for y in 0..<r.height {
-                        let row = (r.y + y) * canvasWidth + r.x
-                        var x = 0
+                        let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
+                        var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
                         while x < r.width {
-                            let i = y * r.width + x
-                            // Most of a changed rectangle is left transparent (unchanged):
-                            // skip it 8 pixels at a time.
-                            if x + 8 <= r.width,
-                               UnsafeRawBufferPointer(indices).loadUnaligned(fromByteOffset: i, as: UInt64.self) == eightTransparent {
-                                x += 8
-                                continue
-                            }
-                            defer { x += 1 }
+                            defer { x = Self.nextDrawn(indices, row: start, from: x + 1, width: r.width) }
+                            let i = start + x
                             let index = indices[i]
-                            if index == transparent { continue }
                             let d = shown[row + x], q = packed[Int(index)]
                             // Drawn, it would show what is shown already.
                             if d == q {
@@ -266,6 +258,20 @@ public final class GIFWriter {
         frame.indices = cropped
     }
 
+    /// The first pixel at or after `x` on the row of `indices` starting at `start`
+    /// (`width` pixels) that is not transparent, or `width`. Most of a changed rectangle
+    /// stays transparent (unchanged pixels), so runs of it are stepped over 8 at a time.
+    private static func nextDrawn(_ indices: UnsafeMutableBufferPointer<UInt8>, row start: Int, from x: Int,
+                                  width: Int) -> Int {
+        let transparent = PreparedGIFFrame.transparentIndex
+        let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawBufferPointer(indices)
+        var x = x
+        while x + 8 <= width, raw.loadUnaligned(fromByteOffset: start + x, as: UInt64.self) == eightTransparent { x += 8 }
+        while x < width, indices[start + x] == transparent { x += 1 }
+        return x
+    }
+
     /// Gives the transparent pixels between two pixels of one index on a row that index
     /// too, when its colour is exactly what each of them shows: the picture stays the
     /// same, and one run codes shorter in LZW than two cut by transparent pixels (a
@@ -274,30 +280,17 @@ public final class GIFWriter {
     /// made liquid-loader's GIF 1.3 % and elasticity's 0.5 % larger. Gaps alone made 50
     /// of the 58 gallery scenes' GIFs smaller at scale 2 (up to 6 %: replicator-squares
     /// 6.3 %, pull-refresh-spin 4.7 %), 8 larger by 0.1–0.5 % (tvos-card; issue 15).
-    private func bridgeRuns(_ frame: inout PreparedGIFFrame, palette: [GIFColor]) {
+    private func bridgeRuns(_ frame: inout PreparedGIFFrame, packed: [UInt32]) {
         guard !displayed.isEmpty else { return }
-        let transparent = PreparedGIFFrame.transparentIndex
-        let packed = palette.map { 0xFF00_0000 | Self.packed($0) }
         let r = frame.rect, canvasWidth = width
         displayed.withUnsafeBufferPointer { shown in
             frame.indices.withUnsafeMutableBufferPointer { indices in
-                let raw = UnsafeRawBufferPointer(indices)
-                let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
                 for y in 0..<r.height {
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
-                    /// The first pixel at or after `x` that is not transparent (or the row's end).
-                    func nextDrawn(_ x: Int) -> Int {
-                        var x = x
-                        while x + 8 <= r.width, raw.loadUnaligned(fromByteOffset: start + x, as: UInt64.self) == eightTransparent {
-                            x += 8
-                        }
-                        while x < r.width, indices[start + x] == transparent { x += 1 }
-                        return x
-                    }
-                    var x = nextDrawn(0)
+                    var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
                     while x < r.width {
                         let index = indices[start + x]
-                        let gap = x + 1, end = nextDrawn(gap)
+                        let gap = x + 1, end = Self.nextDrawn(indices, row: start, from: gap, width: r.width)
                         if end > gap, end < r.width, indices[start + end] == index, Int(index) < packed.count {
                             let color = packed[Int(index)]
                             if (gap..<end).allSatisfy({ shown[row + $0] == color }) {

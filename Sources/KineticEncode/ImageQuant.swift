@@ -105,7 +105,7 @@ enum ImageQuant {
         func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,
                    byColor: Bool = true) throws(EncodeError) -> [UInt8] {
             precondition(rgba.count == width * height * 4)
-            if settings.dithering == 0, byColor, let (colors, ids) = Self.distinctColors(rgba) {
+            if settings.dithering == 0, byColor, let (colors, ids) = ColorCounts.indexed(rgba) {
                 let entries = try remap(rgba: colors, width: colors.count / 4, height: 1, settings: settings, byColor: false)
                 return ids.map { entries[Int($0)] }
             }
@@ -124,41 +124,6 @@ enum ImageQuant {
             }
             let translation = pair.translation?.indices ?? []
             return indices.map { translation[Int($0)] }
-        }
-
-        /// The distinct colours of `rgba` (RGBA bytes, in first-seen order) and each
-        /// pixel's colour as an index into them; nil past ``ColorCounts/capacity`` colours.
-        static func distinctColors(_ rgba: [UInt8]) -> (colors: [UInt8], ids: [UInt32])? {
-            let count = rgba.count / 4
-            // A colour's count in the table is its index in `colors`.
-            var table = ColorCounts(slots: 1024)
-            var colors: [UInt8] = []
-            var complete = true
-            let ids = [UInt32](unsafeUninitializedCapacity: count) { ids, initialized in
-                rgba.withUnsafeBytes { p in
-                    var last: UInt32 = 0, id: UInt32 = 0
-                    for i in 0..<count {
-                        let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-                        if i == 0 || word != last {
-                            let key = word == 0 ? ColorCounts.transparentKey : word
-                            if let known = table.count(of: key), word != ColorCounts.transparentKey {
-                                id = UInt32(known)
-                            } else {
-                                guard word != ColorCounts.transparentKey, table.addGrowing(key, colors.count / 4) else {
-                                    complete = false
-                                    return
-                                }
-                                id = UInt32(colors.count / 4)
-                                withUnsafeBytes(of: word) { colors += $0 }
-                            }
-                            last = word
-                        }
-                        ids[i] = id
-                    }
-                    initialized = count
-                }
-            }
-            return complete ? (colors, ids) : nil
         }
 
         private func take(_ settings: Settings) throws(EncodeError) -> Pair {

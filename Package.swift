@@ -32,7 +32,9 @@ let package = Package(
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+        // Headers only (the default include path has them): FFmpeg is loaded with dlopen when
+        // a video is written (Sources/CFFmpeg/shim.h), so pkg-config's -lavformat stays out.
+        .systemLibrary(name: "CFFmpeg",
                        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
 

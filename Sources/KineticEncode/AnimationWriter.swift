@@ -167,7 +167,7 @@ public final class AnimationWriter {
     /// (what ffmpeg picks on 2 cores) and 8 make the bench file smaller (8: no larger than
     /// ffmpeg's and as good), but the whole render slower on a busy 2-core machine
     /// (docs/outputs.md). Different MP4s of the same frames came from x264's AVX-512 code,
-    /// not from its threads (see ``FFmpegEncoder/x264DeterminismOptions``).
+    /// not from its threads (see ``FFmpegEncoder/x264DeterminismOptions()``).
     static let encoderThreads: Int32 = 1
     static let x264Threads: Int32 = 4
 
@@ -203,7 +203,7 @@ public final class AnimationWriter {
                                settings: AnimationSettings) throws(EncodeError) -> FFmpegStreamSettings {
         let alpha = settings.transparent
         var s = FFmpegStreamSettings(muxer: "", encoder: "", pixelFormat: "", inputFormat: Self.inputFormat(format, settings),
-                                     width: width, height: height, rate: FFmpegEncoder.rate(settings.fps),
+                                     width: width, height: height, rate: try FFmpegEncoder.rate(settings.fps),
                                      threads: encoderThreads, tagsBT709: true, encoderOptions: [], muxerOptions: [])
         switch format {
         case .mp4:
@@ -215,8 +215,8 @@ public final class AnimationWriter {
             s.threads = x264Threads
             // x264's tune for flat-coloured, sharp-edged frames, which is what a scene draws:
             // 6% smaller at +0.23 dB on the bench scene (docs/outputs.md).
-            s.encoderOptions = [("crf", String(settings.crf ?? 23)), ("preset", "medium"), ("tune", "animation")]
-                + FFmpegEncoder.x264DeterminismOptions
+            s.encoderOptions = try [("crf", String(settings.crf ?? 23)), ("preset", "medium"), ("tune", "animation")]
+                + FFmpegEncoder.x264DeterminismOptions()
             // The index up front, so browsers start playing before the whole file arrives.
             s.muxerOptions = [("movflags", "+faststart")]
         case .webm:

@@ -27,6 +27,26 @@ struct FFmpegStreamSettings {
     var muxerOptions: [(String, String)]
 }
 
+/// FFmpeg's libraries, loaded on first use (see `Sources/CFFmpeg/shim.h`): a process that
+/// writes no video never maps them.
+enum FFmpegLibrary {
+    /// The function table, or why the libraries cannot be loaded. Loaded once, by the
+    /// first thread to ask (a static `let`); never unloaded.
+    private static let loaded: Result<kinetic_ffmpeg, EncodeError> = {
+        let table = UnsafeMutablePointer<kinetic_ffmpeg>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let message = kinetic_ffmpeg_load(table) {
+            return .failure(.invalidOptions(reason: "cannot load FFmpeg (install libavcodec, libavformat, " +
+                                            "libswscale and libavutil): \(String(cString: message))"))
+        }
+        return .success(table.pointee)
+    }()
+
+    /// FFmpeg's functions.
+    /// - Throws: `.invalidOptions` when a library or function is missing.
+    static func functions() throws(EncodeError) -> kinetic_ffmpeg { try loaded.get() }
+}
+
 /// An open file with one video stream; ``append(_:)`` encodes frames in order,
 /// ``finish()`` flushes the encoder and writes the trailer. Writes to `path` as it goes;
 /// the caller owns the file's atomicity (``AnimationWriter`` passes a temporary path).
@@ -37,12 +57,14 @@ final class FFmpegEncoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var nextPTS: Int64 = 0
     private let path: String
+    private let ffmpeg: kinetic_ffmpeg
     /// Turns packed frames into this stream's planes, on any thread.
     let converter: FFmpegConverter
 
     init(path: String, settings s: FFmpegStreamSettings) throws(EncodeError) {
         self.path = path
-        av_log_set_level(AV_LOG_ERROR)
+        ffmpeg = try FFmpegLibrary.functions()
+        ffmpeg.av_log_set_level(AV_LOG_ERROR)
         converter = try FFmpegConverter(settings: s)
         do throws(EncodeError) {
             try open(path: path, settings: s)
@@ -53,17 +75,17 @@ final class FFmpegEncoder {
     }
 
     private func open(path: String, settings s: FFmpegStreamSettings) throws(EncodeError) {
-        guard avformat_alloc_output_context2(&format, nil, s.muxer, path) >= 0, let format else {
+        guard ffmpeg.avformat_alloc_output_context2(&format, nil, s.muxer, path) >= 0, let format else {
             throw .invalidOptions(reason: "FFmpeg has no \(s.muxer) muxer")
         }
-        guard let encoder = avcodec_find_encoder_by_name(s.encoder) else {
+        guard let encoder = ffmpeg.avcodec_find_encoder_by_name(s.encoder) else {
             throw .invalidOptions(reason: "FFmpeg has no \(s.encoder) encoder (install libavcodec with it)")
         }
-        let pixelFormat = av_get_pix_fmt(s.pixelFormat)
+        let pixelFormat = ffmpeg.av_get_pix_fmt(s.pixelFormat)
         guard pixelFormat != AV_PIX_FMT_NONE else {
             throw .invalidOptions(reason: "unknown pixel format \(s.pixelFormat)")
         }
-        guard let stream = avformat_new_stream(format, nil), let codec = avcodec_alloc_context3(encoder) else {
+        guard let stream = ffmpeg.avformat_new_stream(format, nil), let codec = ffmpeg.avcodec_alloc_context3(encoder) else {
             throw .invalidOptions(reason: "out of memory")
         }
         self.stream = stream; self.codec = codec
@@ -82,27 +104,27 @@ final class FFmpegEncoder {
         if format.pointee.oformat.pointee.flags & kinetic_format_globalheader() != 0 {
             codec.pointee.flags |= kinetic_codec_flag_global_header()
         }
-        var options = Self.dictionary(s.encoderOptions)
-        let opened = avcodec_open2(codec, encoder, &options)
-        let unused = Self.keys(options)
-        av_dict_free(&options)
+        var options = dictionary(s.encoderOptions)
+        let opened = ffmpeg.avcodec_open2(codec, encoder, &options)
+        let unused = keys(options)
+        ffmpeg.av_dict_free(&options)
         try check(opened, "cannot open the \(s.encoder) encoder")
         guard unused.isEmpty else { throw .invalidOptions(reason: "\(s.encoder) has no option \(unused.joined(separator: ", "))") }
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, codec), "cannot set the stream's parameters")
+        try check(ffmpeg.avcodec_parameters_from_context(stream.pointee.codecpar, codec), "cannot set the stream's parameters")
         stream.pointee.time_base = codec.pointee.time_base
         stream.pointee.avg_frame_rate = codec.pointee.framerate
         stream.pointee.r_frame_rate = codec.pointee.framerate
         // No encoder version strings, creation times or random ids in the file.
         format.pointee.flags |= kinetic_format_flag_bitexact()
         if format.pointee.oformat.pointee.flags & kinetic_format_nofile() == 0 {
-            try check(avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "cannot open \(path)")
+            try check(ffmpeg.avio_open(&format.pointee.pb, path, AVIO_FLAG_WRITE), "cannot open \(path)")
         }
-        var muxerOptions = Self.dictionary(s.muxerOptions)
-        let header = avformat_write_header(format, &muxerOptions)
-        av_dict_free(&muxerOptions)
+        var muxerOptions = dictionary(s.muxerOptions)
+        let header = ffmpeg.avformat_write_header(format, &muxerOptions)
+        ffmpeg.av_dict_free(&muxerOptions)
         try check(header, "cannot write the \(s.muxer) header")
 
-        guard let packet = av_packet_alloc() else { throw .invalidOptions(reason: "out of memory") }
+        guard let packet = ffmpeg.av_packet_alloc() else { throw .invalidOptions(reason: "out of memory") }
         self.packet = packet
     }
 
@@ -118,19 +140,19 @@ final class FFmpegEncoder {
         }
         frame.pointee.pts = nextPTS
         nextPTS += 1
-        try check(avcodec_send_frame(codec, frame), "the encoder refused a frame")
+        try check(ffmpeg.avcodec_send_frame(codec, frame), "the encoder refused a frame")
         try drain()
     }
 
     /// Flushes the encoder, writes the trailer and closes the file.
     func finish() throws(EncodeError) {
         guard let codec, let format else { throw .cannotWrite(path: path, reason: "encoder already finished") }
-        try check(avcodec_send_frame(codec, nil), "cannot flush the encoder")
+        try check(ffmpeg.avcodec_send_frame(codec, nil), "cannot flush the encoder")
         try drain()
-        try check(av_write_trailer(format), "cannot write the trailer")
+        try check(ffmpeg.av_write_trailer(format), "cannot write the trailer")
         if let pb = format.pointee.pb {
             let failed = pb.pointee.error
-            try check(avio_closep(&format.pointee.pb), "cannot close")
+            try check(ffmpeg.avio_closep(&format.pointee.pb), "cannot close")
             try check(failed, "write failed")
         }
         close()
@@ -140,26 +162,26 @@ final class FFmpegEncoder {
     private func drain() throws(EncodeError) {
         guard let codec, let packet, let format, let stream else { return }
         while true {
-            let received = avcodec_receive_packet(codec, packet)
+            let received = ffmpeg.avcodec_receive_packet(codec, packet)
             if received == kinetic_averror_eagain() || received == kinetic_averror_eof() { return }
             try check(received, "the encoder failed")
             // Every frame lasts one tick of the time base; encoders leave it unset at times.
             if packet.pointee.duration == 0 { packet.pointee.duration = 1 }
-            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
+            ffmpeg.av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            let written = av_interleaved_write_frame(format, packet)
-            av_packet_unref(packet)
+            let written = ffmpeg.av_interleaved_write_frame(format, packet)
+            ffmpeg.av_packet_unref(packet)
             try check(written, "cannot write a packet")
         }
     }
 
     /// Frees everything; the file, if open, is closed as it is.
     func close() {
-        av_packet_free(&packet)
-        avcodec_free_context(&codec)
+        ffmpeg.av_packet_free(&packet)
+        ffmpeg.avcodec_free_context(&codec)
         if let format {
-            if format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
-            avformat_free_context(format)
+            if format.pointee.pb != nil { _ = ffmpeg.avio_closep(&format.pointee.pb) }
+            ffmpeg.avformat_free_context(format)
         }
         format = nil; stream = nil
     }
@@ -169,21 +191,22 @@ final class FFmpegEncoder {
     private func check(_ code: Int32, _ what: String) throws(EncodeError) {
         guard code < 0 else { return }
         var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
-        throw .cannotWrite(path: path, reason: "\(what): \(String(cString: buffer))")
+        _ = ffmpeg.av_strerror(code, &buffer, buffer.count)
+        let message = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        throw .cannotWrite(path: path, reason: "\(what): \(message)")
     }
 
-    private static func dictionary(_ pairs: [(String, String)]) -> OpaquePointer? {
+    private func dictionary(_ pairs: [(String, String)]) -> OpaquePointer? {
         var dict: OpaquePointer?
-        for (key, value) in pairs { av_dict_set(&dict, key, value, 0) }
+        for (key, value) in pairs { _ = ffmpeg.av_dict_set(&dict, key, value, 0) }
         return dict
     }
 
-    private static func keys(_ dict: OpaquePointer?) -> [String] {
+    private func keys(_ dict: OpaquePointer?) -> [String] {
         var keys: [String] = []
         var entry: UnsafeMutablePointer<AVDictionaryEntry>?
         while true {
-            entry = av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX)
+            entry = ffmpeg.av_dict_get(dict, "", entry, AV_DICT_IGNORE_SUFFIX)
             guard let e = entry else { break }
             keys.append(String(cString: e.pointee.key))
         }
@@ -196,13 +219,14 @@ final class FFmpegEncoder {
     /// MALLOC_PERTURB_ changed them, and so did earlier encodes in the process or the
     /// threads' allocation order), whatever the thread count. Capped at AVX2 they never
     /// change, and equal what an AVX2-only CPU writes. No effect elsewhere.
-    static var x264DeterminismOptions: [(String, String)] {
-        kinetic_cpu_has_avx512() != 0 ? [("x264-params", "asm=AVX2")] : []
+    static func x264DeterminismOptions() throws(EncodeError) -> [(String, String)] {
+        var ffmpeg = try FFmpegLibrary.functions()
+        return kinetic_cpu_has_avx512(&ffmpeg) != 0 ? [("x264-params", "asm=AVX2")] : []
     }
 
     /// Frames per second as a fraction (exact for whole and decimal rates such as 29.97).
-    static func rate(_ fps: Double) -> (num: Int32, den: Int32) {
-        let q = av_d2q(fps, 1_000_000)
+    static func rate(_ fps: Double) throws(EncodeError) -> (num: Int32, den: Int32) {
+        let q = try FFmpegLibrary.functions().av_d2q(fps, 1_000_000)
         return (q.num, q.den)
     }
 }
@@ -227,12 +251,16 @@ private struct ColourTags {
 // thread sets its timestamp, one thread at a time).
 public final class VideoFrame: @unchecked Sendable {
     let frame: UnsafeMutablePointer<AVFrame>
+    private let ffmpeg: kinetic_ffmpeg
 
-    fileprivate init(_ frame: UnsafeMutablePointer<AVFrame>) { self.frame = frame }
+    fileprivate init(_ frame: UnsafeMutablePointer<AVFrame>, ffmpeg: kinetic_ffmpeg) {
+        self.frame = frame
+        self.ffmpeg = ffmpeg
+    }
 
     deinit {
         var owned: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&owned)
+        ffmpeg.av_frame_free(&owned)
     }
 }
 
@@ -243,16 +271,18 @@ final class FFmpegConverter: @unchecked Sendable {
     let width: Int, height: Int
     private let input: AVPixelFormat, output: AVPixelFormat
     private let bt709: Bool
+    private let ffmpeg: kinetic_ffmpeg
     private var idle: [OpaquePointer] = []
     private let lock = NSLock()
 
     init(settings s: FFmpegStreamSettings) throws(EncodeError) {
         width = s.width; height = s.height; bt709 = s.tagsBT709
-        input = av_get_pix_fmt(s.inputFormat); output = av_get_pix_fmt(s.pixelFormat)
+        ffmpeg = try FFmpegLibrary.functions()
+        input = ffmpeg.av_get_pix_fmt(s.inputFormat); output = ffmpeg.av_get_pix_fmt(s.pixelFormat)
         guard input != AV_PIX_FMT_NONE, output != AV_PIX_FMT_NONE else {
             throw .invalidOptions(reason: "unknown pixel format \(s.inputFormat) or \(s.pixelFormat)")
         }
-        guard av_image_check_size(UInt32(clamping: width), UInt32(clamping: height), 0, nil) >= 0 else {
+        guard ffmpeg.av_image_check_size(UInt32(clamping: width), UInt32(clamping: height), 0, nil) >= 0 else {
             throw .invalidOptions(reason: "cannot lay out a \(width)×\(height) \(s.pixelFormat) frame")
         }
         // Made once here so an impossible conversion fails before any frame.
@@ -261,17 +291,20 @@ final class FFmpegConverter: @unchecked Sendable {
     }
 
     private func makeContext() throws(EncodeError) -> OpaquePointer {
-        guard let context = sws_getContext(Int32(width), Int32(height), input, Int32(width), Int32(height), output,
+        guard let context = ffmpeg.sws_getContext(Int32(width), Int32(height), input, Int32(width), Int32(height), output,
                                            kinetic_sws_flags(), nil, nil, nil) else {
-            throw .invalidOptions(reason: "swscale cannot convert \(String(cString: av_get_pix_fmt_name(input))) " +
-                                  "to \(String(cString: av_get_pix_fmt_name(output)))")
+            throw .invalidOptions(reason: "swscale cannot convert \(name(input)) to \(name(output))")
         }
         if bt709 {
             // sRGB in, BT.709 matrix out: full-range RGB to limited-range YUV.
-            let coefficients = sws_getCoefficients(SWS_CS_ITU709)
-            sws_setColorspaceDetails(context, coefficients, 1, coefficients, 0, 0, 1 << 16, 1 << 16)
+            let coefficients = ffmpeg.sws_getCoefficients(SWS_CS_ITU709)
+            _ = ffmpeg.sws_setColorspaceDetails(context, coefficients, 1, coefficients, 0, 0, 1 << 16, 1 << 16)
         }
         return context
+    }
+
+    private func name(_ format: AVPixelFormat) -> String {
+        ffmpeg.av_get_pix_fmt_name(format).map { String(cString: $0) } ?? "pixel format \(format.rawValue)"
     }
 
     /// One packed frame (`stride` bytes a row) in the stream's pixel format.
@@ -285,9 +318,9 @@ final class FFmpegConverter: @unchecked Sendable {
         let context: OpaquePointer
         if let reused { context = reused } else { context = try makeContext() }
         defer { lock.lock(); idle.append(context); lock.unlock() }
-        guard let frame = av_frame_alloc() else { throw .invalidImage(reason: "out of memory for a video frame") }
+        guard let frame = ffmpeg.av_frame_alloc() else { throw .invalidImage(reason: "out of memory for a video frame") }
         // Owned from here: freed with `video` on any error below.
-        let video = VideoFrame(frame)
+        let video = VideoFrame(frame, ffmpeg: ffmpeg)
         frame.pointee.format = output.rawValue
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
@@ -296,15 +329,16 @@ final class FFmpegConverter: @unchecked Sendable {
         frame.pointee.color_trc = tags.transfer
         frame.pointee.colorspace = tags.matrix
         frame.pointee.color_range = tags.range
-        guard av_frame_get_buffer(frame, 0) >= 0 else { throw .invalidImage(reason: "out of memory for a video frame") }
+        guard ffmpeg.av_frame_get_buffer(frame, 0) >= 0 else { throw .invalidImage(reason: "out of memory for a video frame") }
+        var functions = ffmpeg
         let rows = bytes.withUnsafeBufferPointer { src in
-            kinetic_sws_scale_into_frame(context, src.baseAddress, Int32(stride), frame)
+            kinetic_sws_scale_into_frame(&functions, context, src.baseAddress, Int32(stride), frame)
         }
         guard rows == Int32(height) else { throw .invalidImage(reason: "swscale converted \(rows) of \(height) rows") }
         return video
     }
 
     deinit {
-        for context in idle { sws_freeContext(context) }
+        for context in idle { ffmpeg.sws_freeContext(context) }
     }
 }

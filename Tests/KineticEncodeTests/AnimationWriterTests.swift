@@ -223,7 +223,7 @@ import Testing
         #expect(AnimationWriter.milliseconds(3, fps: 30) == 100)
     }
     @Test func fractionalRatesAreExactFractions() throws {
-        let ntsc = FFmpegEncoder.rate(29.97), fifty = FFmpegEncoder.rate(50)
+        let ntsc = try FFmpegEncoder.rate(29.97), fifty = try FFmpegEncoder.rate(50)
         #expect(ntsc.num == 2997 && ntsc.den == 100)
         #expect(fifty.num == 50 && fifty.den == 1)
         let folder = try makeTemporaryFolder()

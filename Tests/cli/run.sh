@@ -196,6 +196,13 @@ check "every format renders, twice byte-identical (all cores, then --jobs 1)" ba
         '$kinetic' render '$shadow' -o \$f --quiet && '$kinetic' render '$shadow' -o r-\$f --quiet --jobs 1 &&
         cmp \$f r-\$f || exit 1
     done"
+# FFmpeg's 93 shared objects cost every process 50 ms to load: only a video output loads them.
+check "FFmpeg is loaded for a video, not for a GIF or validate" bash -c "
+    LD_DEBUG=files '$kinetic' render '$shadow' -o ld.gif --quiet 2>ld-gif.txt &&
+    LD_DEBUG=files '$kinetic' validate '$shadow' 2>ld-validate.txt &&
+    LD_DEBUG=files '$kinetic' render '$shadow' -o ld.mp4 --quiet 2>ld-mp4.txt &&
+    ! grep -q 'file=libavcodec' ld-gif.txt ld-validate.txt &&
+    grep -q 'file=libavcodec.so.* dynamically loaded by' ld-mp4.txt && grep -q 'file=libswscale' ld-mp4.txt"
 check "video and APNG: ffprobe counts frames, size, 10 fps, 0.5 s" bash -c "
     for f in s.apng s.mp4 s.webm s.mov; do
         got=\$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height,r_frame_rate -of csv=p=0 \$f)

@@ -100,8 +100,10 @@ public enum GIFFramePreparer {
             let transparent = UInt8(palette.colors.count)
             let indices = try palette.remapper.remap(rgba: rgba, width: rect.width, height: rect.height,
                                                      settings: options.quantizerSettings)
+            // A full table's transparent entry is already the GIF's transparent index.
             let shared = PreparedGIFFrame(rect: rect,
-                                          indices: indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
+                                          indices: transparent == PreparedGIFFrame.transparentIndex ? indices
+                                              : indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
                                           localPalette: nil, disposal: disposal)
             let sharedError = options.colors == 256 ? meanSquaredError(rgba, shared.indices, palette.colors) : 0
             guard sharedError > localTableBudget

@@ -84,16 +84,16 @@ public final class GIFWriter {
             } else {
                 palette = []
             }
-            let largest = frame.indices.withUnsafeBufferPointer { indices in
-                indices.reduce(-1) { $1 == PreparedGIFFrame.transparentIndex ? $0 : max($0, Int($1)) }
-            }
-            if largest >= palette.count {
+            // With 255 colours every index is a colour or the transparent one: no scan.
+            if palette.count < Int(PreparedGIFFrame.transparentIndex), Self.largestColorIndex(frame.indices) >= palette.count {
                 throw .invalidImage(reason: "frame uses a colour index beyond its \(palette.count)-colour palette")
             }
             if !options.transparentBackground, frame.disposal == .doNotDispose,
                let source = frame.sourcePixels, source.count == frame.indices.count * 4 {
-                // The palette as the display's words (0xFFRRGGBB).
-                let packed = palette.map { 0xFF00_0000 | Self.packed($0) }
+                // The palette as the display's words (0xFFRRGGBB), one for every index
+                // (0 past the palette: no colour), so an index never reads past the table.
+                let packed = palette.prefix(256).map { 0xFF00_0000 | Self.packed($0) }
+                    + [UInt32](repeating: 0, count: 256 - min(palette.count, 256))
                 skipNearUnchanged(&frame, source: source, packed: packed)
                 bridgeRuns(&frame, packed: packed)
             }
@@ -199,46 +199,49 @@ public final class GIFWriter {
     /// ever. Compared with the display instead, a pixel is redrawn as soon as it is more
     /// than the tolerance away from what it should show.
     private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], packed: [UInt32]) {
+        precondition(packed.count == 256)
         let transparent = PreparedGIFFrame.transparentIndex
         if displayed.isEmpty { displayed = [UInt32](repeating: 0, count: width * height) }
         let r = frame.rect, tolerance = options.tolerance, canvasWidth = width
         var left = r.width, right = -1, top = r.height, bottom = -1
         source.withUnsafeBufferPointer { src in
-            displayed.withUnsafeMutableBufferPointer { shown in
-                frame.indices.withUnsafeMutableBufferPointer { indices in
-                    for y in 0..<r.height {
-                        let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
-                        var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
-                        while x < r.width {
-                            defer { x = Self.nextDrawn(indices, row: start, from: x + 1, width: r.width) }
-                            let i = start + x
-                            let index = indices[i]
-                            let d = shown[row + x], q = packed[Int(index)]
-                            // Drawn, it would show what is shown already.
-                            if d == q {
-                                indices[i] = transparent
-                                continue
-                            }
-                            if d != 0 {
-                                let o = i * 4
-                                let dr = abs(Int((d >> 16) & 0xFF) - Int(src[o]))
-                                let dg = abs(Int((d >> 8) & 0xFF) - Int(src[o + 1]))
-                                let db = abs(Int(d & 0xFF) - Int(src[o + 2]))
-                                let qr = Int((q >> 16) & 0xFF) - Int(src[o])
-                                let qg = Int((q >> 8) & 0xFF) - Int(src[o + 1])
-                                let qb = Int(q & 0xFF) - Int(src[o + 2])
-                                let drift = max(dr, dg, db)
-                                if drift <= tolerance
-                                    || dr * dr + dg * dg + db * db <= qr * qr + qg * qg + qb * qb
-                                    || (dr + dg + db <= Self.isolatedPixelTolerance
-                                        && Self.isAlone(x, in: indices, row: y * r.width, width: r.width)) {
+            packed.withUnsafeBufferPointer { packed in
+                displayed.withUnsafeMutableBufferPointer { shown in
+                    frame.indices.withUnsafeMutableBufferPointer { indices in
+                        for y in 0..<r.height {
+                            let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
+                            var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
+                            while x < r.width {
+                                defer { x = Self.nextDrawn(indices, row: start, from: x + 1, width: r.width) }
+                                let i = start + x
+                                let index = indices[i]
+                                let d = shown[row + x], q = packed[Int(index)]
+                                // Drawn, it would show what is shown already.
+                                if d == q {
                                     indices[i] = transparent
                                     continue
                                 }
+                                if d != 0 {
+                                    let o = i * 4
+                                    let dr = abs(Int((d >> 16) & 0xFF) - Int(src[o]))
+                                    let dg = abs(Int((d >> 8) & 0xFF) - Int(src[o + 1]))
+                                    let db = abs(Int(d & 0xFF) - Int(src[o + 2]))
+                                    let qr = Int((q >> 16) & 0xFF) - Int(src[o])
+                                    let qg = Int((q >> 8) & 0xFF) - Int(src[o + 1])
+                                    let qb = Int(q & 0xFF) - Int(src[o + 2])
+                                    let drift = max(dr, dg, db)
+                                    if drift <= tolerance
+                                        || dr * dr + dg * dg + db * db <= qr * qr + qg * qg + qb * qb
+                                        || (dr + dg + db <= Self.isolatedPixelTolerance
+                                            && Self.isAlone(x, in: indices, row: y * r.width, width: r.width)) {
+                                        indices[i] = transparent
+                                        continue
+                                    }
+                                }
+                                shown[row + x] = q
+                                left = min(left, x); right = max(right, x)
+                                top = min(top, y); bottom = max(bottom, y)
                             }
-                            shown[row + x] = q
-                            left = min(left, x); right = max(right, x)
-                            top = min(top, y); bottom = max(bottom, y)
                         }
                     }
                 }
@@ -291,7 +294,8 @@ public final class GIFWriter {
                     while x < r.width {
                         let index = indices[start + x]
                         let gap = x + 1, end = Self.nextDrawn(indices, row: start, from: gap, width: r.width)
-                        if end > gap, end < r.width, indices[start + end] == index, Int(index) < packed.count {
+                        // 0: an index past the palette, no colour to show.
+                        if end > gap, end < r.width, indices[start + end] == index, packed[Int(index)] != 0 {
                             let color = packed[Int(index)]
                             if (gap..<end).allSatisfy({ shown[row + $0] == color }) {
                                 for j in gap..<end { indices[start + j] = index }
@@ -302,6 +306,17 @@ public final class GIFWriter {
                 }
             }
         }
+    }
+
+    /// The largest index of `indices` other than the transparent one, or -1.
+    private static func largestColorIndex(_ indices: [UInt8]) -> Int {
+        let transparent = PreparedGIFFrame.transparentIndex
+        var largest: UInt8 = 0, any = false
+        for index in indices where index != transparent {
+            largest = max(largest, index)
+            any = true
+        }
+        return any ? Int(largest) : -1
     }
 
     /// Rewrites a compacted `frame` to the global colour table if that holds every colour

@@ -297,6 +297,32 @@ import Testing
         }
     }
 
+    /// The writer checks indices against the table only where an index can miss it: a
+    /// shared table of fewer than 255 colours.
+    @Test func indicesBeyondTheSharedTableAreRejected() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rect = GIFRect(x: 0, y: 0, width: 2, height: 1)
+        let small = try GIFPalette(colors: [GIFColor(red: 255, green: 0, blue: 0), GIFColor(red: 0, green: 0, blue: 255)])
+        let writer = try GIFWriter(path: folder + "/small.gif", width: 2, height: 1,
+                                   options: GIFOptions(palette: .shared(small)))
+        try writer.write(PreparedGIFFrame(rect: rect, indices: [1, PreparedGIFFrame.transparentIndex],
+                                          localPalette: nil, disposal: .doNotDispose), delayCentiseconds: 10)
+        #expect(throws: EncodeError.invalidImage(reason: "frame uses a colour index beyond its 2-colour palette")) {
+            try writer.write(PreparedGIFFrame(rect: rect, indices: [0, 2], localPalette: nil, disposal: .doNotDispose),
+                             delayCentiseconds: 10)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/small.gif"))
+        let full = try GIFPalette(colors: (0..<255).map { GIFColor(red: UInt8($0), green: 0, blue: 0) })
+        let fullWriter = try GIFWriter(path: folder + "/full.gif", width: 2, height: 1,
+                                       options: GIFOptions(palette: .shared(full)))
+        try fullWriter.write(PreparedGIFFrame(rect: rect, indices: [254, PreparedGIFFrame.transparentIndex],
+                                              localPalette: nil, disposal: .doNotDispose), delayCentiseconds: 10)
+        try fullWriter.finish()
+        let gif = try DecodedGIF(path: folder + "/full.gif")
+        #expect(gif.canvases.count == 1)
+    }
+
     @Test func ffmpegDecodesOurGIF() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

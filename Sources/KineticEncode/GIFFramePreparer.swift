@@ -184,7 +184,9 @@ public enum GIFFramePreparer {
     /// antialiased edges changed (flow-menu) lost most edge colours to the sample, which
     /// doubled the frame's error.
     static func paletteSample(_ rgba: [UInt8], width: Int, height: Int) -> (rgba: [UInt8], width: Int, height: Int) {
-        guard width >= 2, height >= 2, opaqueCount(rgba, atLeast: 256 * 256 + 1) else { return (rgba, width, height) }
+        guard subsamples(width: width, height: height), opaqueCount(rgba, atLeast: 256 * 256 + 1) else {
+            return (rgba, width, height)
+        }
         let w = width / 2, h = height / 2
         let sample = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, initialized in
             rgba.withUnsafeBytes { src in
@@ -192,6 +194,32 @@ public enum GIFFramePreparer {
                     for x in 0..<w {
                         let word = src.loadUnaligned(fromByteOffset: (2 * y * width + 2 * x) * 4, as: UInt32.self)
                         UnsafeMutableRawBufferPointer(out).storeBytes(of: word, toByteOffset: (y * w + x) * 4, as: UInt32.self)
+                    }
+                }
+            }
+            initialized = w * h * 4
+        }
+        return (sample, w, h)
+    }
+
+    /// Whether a sample `width × height`, more than 256 × 256 of its pixels opaque, is
+    /// subsampled (see ``paletteSample(_:width:height:)``).
+    private static func subsamples(width: Int, height: Int) -> Bool { width >= 2 && height >= 2 }
+
+    /// ``paletteSample(_:width:height:)`` of the whole of `frame` made straight — where
+    /// every pixel is opaque — with only the pixels kept converted: the same bytes, for a
+    /// quarter of the conversions of a large frame (the palette pass's samples).
+    static func straightPaletteSample(_ frame: PixelImage) -> (rgba: [UInt8], width: Int, height: Int) {
+        let step = subsamples(width: frame.width, height: frame.height) && frame.width * frame.height > 256 * 256 ? 2 : 1
+        let w = frame.width / step, h = frame.height / step
+        let sample = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, initialized in
+            frame.bytes.withUnsafeBytes { src in
+                for y in 0..<h {
+                    let row = step * y * frame.stride
+                    for x in 0..<w {
+                        let word = src.loadUnaligned(fromByteOffset: row + step * x * 4, as: UInt32.self)
+                        UnsafeMutableRawBufferPointer(out).storeBytes(of: opaqueStraightWord(word),
+                                                                      toByteOffset: (y * w + x) * 4, as: UInt32.self)
                     }
                 }
             }

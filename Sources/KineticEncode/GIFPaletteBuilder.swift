@@ -117,9 +117,7 @@ public final class GIFPaletteBuilder {
 
     /// A sample frame, for ``add(_:)``.
     public static func sample(_ frame: PixelImage) -> Sample {
-        let whole = GIFRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let rgba = GIFFramePreparer.straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
-        let sample = GIFFramePreparer.paletteSample(rgba, width: frame.width, height: frame.height)
+        let sample = GIFFramePreparer.straightPaletteSample(frame)
         return Sample(rgba: sample.rgba, width: sample.width, height: sample.height,
                       runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width),
                       colors: ColorCounts.counted(frame))

@@ -7,6 +7,34 @@ import Testing
 /// The whole-animation palette (GIFPaletteBuilder) and the `colors` and `dithering`
 /// options (`--colors`, `--dither`).
 @Suite struct GIFPaletteTests {
+    /// The palette pass subsamples a frame before making it straight: the same bytes as
+    /// making all of it straight and subsampling that, at every size either side of the
+    /// 256 × 256 rule, with rows padded past their pixels and partly transparent pixels.
+    @Test(arguments: [(1, 1), (1, 70_000), (256, 256), (257, 256), (301, 257), (640, 480)])
+    func straightPaletteSampleIsTheSampleOfTheStraightFrame(size: (Int, Int)) {
+        let (width, height) = size
+        let stride = width * 4 + 12
+        var bytes = [UInt8](repeating: 0xEE, count: stride * height)
+        var state: UInt32 = 12345
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let alpha = UInt32([0, 64, 255, 255][Int(state >> 30)])
+                let r = (state >> 8 & 0xFF) * alpha / 255, g = (state >> 16 & 0xFF) * alpha / 255, b = (state & 0xFF) * alpha / 255
+                let word = alpha << 24 | r << 16 | g << 8 | b
+                withUnsafeBytes(of: word.littleEndian) { bytes.replaceSubrange((y * stride + x * 4)..<(y * stride + x * 4 + 4), with: $0) }
+            }
+        }
+        let frame = PixelImage(width: width, height: height, stride: stride, bytes: bytes)
+        let whole = GIFRect(x: 0, y: 0, width: width, height: height)
+        let straight = GIFFramePreparer.straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
+        let expected = GIFFramePreparer.paletteSample(straight, width: width, height: height)
+        let sample = GIFFramePreparer.straightPaletteSample(frame)
+        #expect(sample.width == expected.width && sample.height == expected.height)
+        #expect(sample.rgba == expected.rgba)
+        #expect(sample.width == (width * height > 256 * 256 && width >= 2 && height >= 2 ? width / 2 : width))
+    }
+
     @Test func samplePositionsSpanTheAnimationEvenly() {
         #expect(GIFPaletteBuilder.samplePositions(frameCount: 0) == [])
         #expect(GIFPaletteBuilder.samplePositions(frameCount: 1) == [0])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The loading and frame-clock rows of `make bench` (issue 13: "make bench shows no slowdown
+# The loading, frame-clock and GIF rows of `make bench` (issue 13: "make bench shows no slowdown
 # beyond noise"): the same work done by two kinetic binaries, the peer being the earlier
 # one, run at the end of run.sh when BENCH_BEFORE is set, or alone:
 #   BENCH_BEFORE=/path/to/old/kinetic KINETIC=.build/release/kinetic bash Tests/bench/pipeline.sh
@@ -13,11 +13,14 @@
 #     checked later can refuse what validation passed"), work the earlier binary skipped;
 #   - frames: `render --discard --jobs 1` of every scene (the frame clock and the raster,
 #     no encoder);
-#   - inspect: `inspect` of every scene (the frame clock without the raster).
+#   - inspect: `inspect` of every scene (the frame clock without the raster);
+#   - gif: `render -o NAME.gif --jobs 1` of every scene, the work `kinetic batch scenes
+#     --jobs 1` does scene by scene in its children (issue 15's goal: half the CPU of the
+#     binary the issue was filed against, 10fa8b4; give it as BENCH_BEFORE).
 # CPU time (user + system) summed over the scenes; BENCH_REPEAT (default 3) rounds, the
 # two binaries interleaved scene by scene so the machine's load falls on both alike; the
 # median round counts, and every round is shown. PIPELINE_ROWS picks rows (default
-# "load physics frames inspect"). Reports only: exit 0 whatever the ratios.
+# "load physics frames inspect gif"). Reports only: exit 0 whatever the ratios.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 repeat=${BENCH_REPEAT:-3}
@@ -61,11 +64,12 @@ row() {
 }
 
 : > rounds.txt
-rows=" ${PIPELINE_ROWS:-load physics frames inspect} "
+rows=" ${PIPELINE_ROWS:-load physics frames inspect gif} "
 [[ $rows == *" load "* ]] && row load still validate
 [[ $rows == *" physics "* ]] && row physics physics validate
 [[ $rows == *" frames "* ]] && row frames scenes render --discard --jobs 1
 [[ $rows == *" inspect "* ]] && row inspect scenes inspect
+[[ $rows == *" gif "* ]] && row gif scenes render -o gallery.gif --jobs 1 --quiet
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 python3 - "$repeat" "${#scenes[@]}" "$total" "$load_after" "${#still[@]}" "${#physics[@]}" <<'PY'
@@ -77,8 +81,9 @@ for line in open("rounds.txt"):
     rows.setdefault(name, []).append((float(a), float(b)))
 what = {"load": f"`validate`, {still} scenes without physics",
         "physics": f"`validate`, {physics} scenes with physics (now runs their frames)",
-        "frames": "`render --discard --jobs 1`", "inspect": "`inspect`"}
-print(f"\nLoading and frame clock, this binary against BENCH_BEFORE ({used} of {total} gallery scenes, "
+        "frames": "`render --discard --jobs 1`", "inspect": "`inspect`",
+        "gif": "`render -o NAME.gif --jobs 1` (the gallery batch's work)"}
+print(f"\nLoading, frame clock and GIF rendering, this binary against BENCH_BEFORE ({used} of {total} gallery scenes, "
       f"CPU s summed over them, median of {repeat} interleaved rounds; load average after: {load}):\n")
 print("| row | after | before | after ÷ before | rounds (after / before) |")
 print("| --- | ---: | ---: | ---: | --- |")

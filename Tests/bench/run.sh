@@ -17,7 +17,7 @@
 # many times the head-to-head runs — kinetic → GIF on all cores and on one, ffmpeg's
 # two passes — go, interleaved; the fastest run of each counts; default 2),
 # BENCH_IMAGEMAGICK=0 (skip ImageMagick: the slowest peer, ~2.5 GB for these frames).
-# BENCH_BEFORE (an earlier kinetic binary: adds the loading and frame-clock rows of
+# BENCH_BEFORE (an earlier kinetic binary: adds the loading, frame-clock and gallery-GIF rows of
 # pipeline.sh, and outputs.sh times it beside this one).
 #
 # Diagnostics beside this script: gif-frames.py (where a GIF's bytes go, frame by
@@ -253,6 +253,7 @@ KINETIC=$kinetic BENCH_SCENE=$scene bash "$here/gif.sh" || echo "bench: the GIF 
 # Shadows and opacity groups against the same layers without them (issue 15).
 KINETIC=$kinetic bash "$here/layers.sh" || echo "bench: the layer-effect rows failed"
 
-# Loading and the frame clock against an earlier binary (issue 13), when BENCH_BEFORE names one.
+# Loading, the frame clock and the gallery to GIF against an earlier binary (issues 13 and
+# 15), when BENCH_BEFORE names one.
 KINETIC=$kinetic bash "$here/pipeline.sh" || echo "bench: the pipeline rows failed"
 exit 0

@@ -8,6 +8,8 @@ struct GifEncoder: ~Copyable {
     private var handle: UnsafeMutablePointer<GifFileType>?
     /// Where giflib's output callback appends bytes (giflib's `UserData`).
     private let sink: UnsafeMutablePointer<[UInt8]>
+    /// The image data compressor, its dictionary table kept from frame to frame.
+    private var lzw = GIFLZW()
 
     /// Starts a GIF89a stream: screen descriptor (with `globalPalette` as the global
     /// colour table of `tableSize` entries, a power of two from 2 to 256, if any)
@@ -42,9 +44,12 @@ struct GifEncoder: ~Copyable {
 
     /// Appends a graphic control extension (delay, disposal, `transparentIndex`) and the
     /// frame's image, with its local colour table (`tableSize` entries, a power of two
-    /// from 2 to 256, padded with black) if it has one.
+    /// from 2 to 256, padded with black) if it has one. The image data is compressed by
+    /// ``GIFLZW`` (giflib's bytes, faster), or by giflib's own `EGifPutLine` with
+    /// `giflibCompressor`, which only the tests use, to compare the two. `frame.indices`
+    /// holds `rect.width × rect.height` indices (``GIFWriter`` checks).
     mutating func put(_ frame: PreparedGIFFrame, transparentIndex: Int, tableSize: Int,
-                      delayCentiseconds: Int) throws(EncodeError) {
+                      delayCentiseconds: Int, giflibCompressor: Bool = false) throws(EncodeError) {
         guard let gif = handle else { throw .invalidImage(reason: "GIF stream already closed") }
         var control = GraphicsControlBlock()
         control.DisposalMode = frame.disposal == .doNotDispose ? DISPOSE_DO_NOT : DISPOSE_BACKGROUND
@@ -59,14 +64,41 @@ struct GifEncoder: ~Copyable {
         let colorMap = frame.localPalette.map { Self.makeColorMap($0, size: tableSize) }
         defer { if let colorMap { GifFreeMapObject(colorMap) } }
         let rect = frame.rect
+        // Writes the descriptor, the colour table and the LZW minimum code size byte; the
+        // first clear code giflib's compressor makes stays in its bit buffer, which the
+        // next image descriptor resets: GIFLZW writes its own.
         guard EGifPutImageDesc(gif, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height),
                                false, colorMap ?? nil) == GIF_OK
         else { throw Self.failure(gif.pointee.Error) }
-        // giflib takes the whole raster in one call; it does not modify the pixels.
-        let status = frame.indices.withUnsafeBufferPointer { pixels in
-            EGifPutLine(gif, UnsafeMutablePointer(mutating: pixels.baseAddress!), Int32(pixels.count))
+        if giflibCompressor {
+            // giflib masks the indices in place, so it gets a copy.
+            var pixels = frame.indices
+            let status = pixels.withUnsafeMutableBufferPointer { pixels in
+                EGifPutLine(gif, pixels.baseAddress, Int32(pixels.count))
+            }
+            guard status == GIF_OK else { throw Self.failure(gif.pointee.Error) }
+            return
         }
-        guard status == GIF_OK else { throw Self.failure(gif.pointee.Error) }
+        // The colour map giflib's EGifSetupCompress took its code size from.
+        guard let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap else {
+            throw .invalidImage(reason: "GIF frame without a colour table")
+        }
+        let blocks = lzw.encode(frame.indices, bitsPerPixel: Int(map.pointee.BitsPerPixel))
+        // Each sub-block goes out as it is, length byte first (EGifPutCode ignores its code
+        // size argument: EGifPutImageDesc wrote it); the empty block after them ends the
+        // image and sets giflib's pixel count to done.
+        let status = blocks.withUnsafeBufferPointer { blocks -> Int32 in
+            guard let base = blocks.baseAddress else { return GIF_OK }
+            var offset = 0
+            while offset < blocks.count {
+                let block = base + offset
+                let status = offset == 0 ? EGifPutCode(gif, 0, block) : EGifPutCodeNext(gif, block)
+                guard status == GIF_OK else { return status }
+                offset += Int(block.pointee) + 1
+            }
+            return GIF_OK
+        }
+        guard status == GIF_OK, EGifPutCodeNext(gif, nil) == GIF_OK else { throw Self.failure(gif.pointee.Error) }
     }
 
     /// Writes the trailer and releases the handle.

@@ -1,0 +1,186 @@
+/// GIF's LZW compression of one image's colour indices, written to give giflib 5.2.1's
+/// bytes (`EGifCompressLine`) exactly, faster.
+///
+/// ``encode(_:bitsPerPixel:)`` returns the image data sub-blocks — each a length byte
+/// (1…255) and that many bytes of the code stream — without the minimum code size byte
+/// before them nor the empty block after them (giflib's `EGifPutImageDesc` and
+/// `EGifPutCodeNext(gif, NULL)` write those). giflib's policy, matched step by step:
+/// - codes start at `max(2, bitsPerPixel)` + 1 bits, and every index is first masked to
+///   `max(2, bitsPerPixel)` bits (`EGifPutLine` does so);
+/// - a clear code first; then, for each index, the current string extended by it if the
+///   dictionary holds that, else the current code is written, the extension gets the next
+///   code, and the string restarts at the index;
+/// - the width grows right after writing any code while the next code to assign has
+///   reached `1 << width` — before that code is assigned, so one code later than the
+///   decoder needs, as giflib does;
+/// - when the next code reaches 4095 (giflib's `LZ_MAX_CODE`), the missed extension is not
+///   added: a clear code is written and the dictionary starts over;
+/// - at the end the current code, the end-of-information code, and the last bits padded
+///   with zeros to a byte; blocks of 255 bytes, the last one shorter.
+///
+/// giflib looks each extension up in a hash table of 8192 entries with linear probing
+/// (11 % of the gallery batch's CPU); here it is one load from a direct table of
+/// `4096 << minimumCodeSize` codes, reused across images and cleared entry by entry.
+struct GIFLZW {
+    /// The code of string `prefix` + `index` at `prefix << minimumCodeSize | index`, 0 when
+    /// absent (no assigned code is 0: they start after the end-of-information code).
+    private var children: [UInt16] = []
+    /// Which `children` entry each assigned code filled, to clear only those.
+    private var filled = [Int32](repeating: 0, count: Self.maxCode + 1)
+
+    /// giflib's `LZ_MAX_CODE`: the dictionary starts over before assigning it.
+    fileprivate static let maxCode = 4095
+
+    /// Compresses `indices` for a colour table of `1 << bitsPerPixel` entries (1…8 bits;
+    /// giflib takes `BitsPerPixel` of the local colour map, else the global one).
+    mutating func encode(_ indices: [UInt8], bitsPerPixel: Int) -> [UInt8] {
+        let minimumCodeSize = min(max(bitsPerPixel, 2), 8)
+        let tableSize = (Self.maxCode + 1) << minimumCodeSize
+        if children.count < tableSize { children = [UInt16](repeating: 0, count: tableSize) }
+        // Codes written ≤ indices + clears (one per ≥ 3837 codes) + first clear, last
+        // code and end; 12 bits each at most; a length byte per 255 bytes and one spare.
+        let codes = indices.count + indices.count / 1024 + 3
+        let dataBytes = (codes * 12 + 7) / 8
+        let capacity = dataBytes + dataBytes / 255 + 2
+        return children.withUnsafeMutableBufferPointer { children in
+            filled.withUnsafeMutableBufferPointer { filled in
+                indices.withUnsafeBufferPointer { pixels in
+                    [UInt8](unsafeUninitializedCapacity: capacity) { output, count in
+                        var state = Compressor(minimumCodeSize: minimumCodeSize, children: children,
+                                               filled: filled, output: output)
+                        count = state.compress(pixels)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One image's compression: the dictionary's state and the bit writer, in locals the
+/// optimizer keeps in registers.
+private struct Compressor {
+    let minimumCodeSize: Int
+    let clearCode: Int
+    let children: UnsafeMutableBufferPointer<UInt16>
+    let filled: UnsafeMutableBufferPointer<Int32>
+    /// giflib's `RunningCode`, `RunningBits` and `MaxCode1`.
+    var nextCode: Int
+    var width: Int
+    var widthLimit: Int
+    var writer: SubBlockWriter
+
+    init(minimumCodeSize: Int, children: UnsafeMutableBufferPointer<UInt16>,
+         filled: UnsafeMutableBufferPointer<Int32>, output: UnsafeMutableBufferPointer<UInt8>) {
+        self.minimumCodeSize = minimumCodeSize
+        clearCode = 1 << minimumCodeSize
+        self.children = children; self.filled = filled
+        nextCode = clearCode + 2
+        width = minimumCodeSize + 1
+        widthLimit = 1 << width
+        writer = SubBlockWriter(output: output)
+    }
+
+    /// Compresses `pixels`; the byte count written. Leaves `children` all zero.
+    mutating func compress(_ pixels: UnsafeBufferPointer<UInt8>) -> Int {
+        let mask = UInt8(truncatingIfNeeded: clearCode - 1), shift = minimumCodeSize
+        put(clearCode)
+        if let first = pixels.first {
+            var current = Int(first & mask)
+            var i = 1
+            while i < pixels.count {
+                let index = Int(pixels[i] & mask)
+                i &+= 1
+                let key = current &<< shift | index
+                let child = children[key]
+                if child != 0 {
+                    current = Int(child)
+                    continue
+                }
+                put(current)
+                current = index
+                if nextCode >= GIFLZW.maxCode {
+                    put(clearCode)
+                    restart()
+                } else {
+                    children[key] = UInt16(truncatingIfNeeded: nextCode)
+                    filled[nextCode] = Int32(truncatingIfNeeded: key)
+                    nextCode &+= 1
+                }
+            }
+            put(current)
+        }
+        put(clearCode + 1)
+        clearDictionary()
+        return writer.finish()
+    }
+
+    /// Writes `code` at the current width, then widens as giflib's `EGifCompressOutput` does.
+    @inline(__always)
+    private mutating func put(_ code: Int) {
+        writer.put(code, width: width)
+        if nextCode >= widthLimit {
+            width &+= 1
+            widthLimit &<<= 1
+        }
+    }
+
+    private mutating func restart() {
+        clearDictionary()
+        nextCode = clearCode + 2
+        width = minimumCodeSize + 1
+        widthLimit = 1 << width
+    }
+
+    private func clearDictionary() {
+        for code in (clearCode + 2)..<nextCode { children[Int(filled[code])] = 0 }
+    }
+}
+
+/// Packs codes least significant bit first into GIF data sub-blocks, leaving a slot for
+/// each block's length byte.
+private struct SubBlockWriter {
+    let output: UnsafeMutableBufferPointer<UInt8>
+    private var bits: UInt64 = 0
+    private var bitCount = 0
+    /// Where the current block's length byte goes.
+    private var blockStart = 0
+    private var position = 1
+
+    init(output: UnsafeMutableBufferPointer<UInt8>) { self.output = output }
+
+    @inline(__always)
+    mutating func put(_ code: Int, width: Int) {
+        bits |= UInt64(truncatingIfNeeded: code) &<< UInt64(bitCount)
+        bitCount &+= width
+        while bitCount >= 8 {
+            putByte(UInt8(truncatingIfNeeded: bits))
+            bits &>>= 8
+            bitCount &-= 8
+        }
+    }
+
+    @inline(__always)
+    private mutating func putByte(_ byte: UInt8) {
+        output[position] = byte
+        position &+= 1
+        if position &- blockStart == 256 {
+            output[blockStart] = 255
+            blockStart = position
+            position &+= 1
+        }
+    }
+
+    /// Writes the last bits and the last block's length; the byte count.
+    mutating func finish() -> Int {
+        while bitCount > 0 {
+            putByte(UInt8(truncatingIfNeeded: bits))
+            bits &>>= 8
+            bitCount -= 8
+        }
+        bitCount = 0
+        let length = position - blockStart - 1
+        guard length > 0 else { return blockStart }
+        output[blockStart] = UInt8(length)
+        return position
+    }
+}

@@ -19,14 +19,22 @@
 ///   with zeros to a byte; blocks of 255 bytes, the last one shorter.
 ///
 /// giflib looks each extension up in a hash table of 8192 entries with linear probing
-/// (11 % of the gallery batch's CPU); here it is one load from a direct table of
-/// `4096 << minimumCodeSize` codes, reused across images and cleared entry by entry.
+/// (11 % of the gallery batch's CPU). Here it is one load from a direct table of
+/// `4096 << minimumCodeSize` codes, reused across images and cleared entry by entry; and
+/// a run of one index (most of a frame's pixels: the transparent index around what
+/// changed, flat backgrounds) takes one step per code written instead of one lookup per
+/// pixel, since the dictionary holds that index repeated 1…n times for some n, each a
+/// code kept in a list: the run goes to the longest string it fills, or past it, where
+/// giflib writes it and adds the next longer one.
 struct GIFLZW {
     /// The code of string `prefix` + `index` at `prefix << minimumCodeSize | index`, 0 when
     /// absent (no assigned code is 0: they start after the end-of-information code).
     private var children: [UInt16] = []
     /// Which `children` entry each assigned code filled, to clear only those.
     private var filled = [Int32](repeating: 0, count: Self.maxCode + 1)
+    /// For each index i, at `i << 12 | k` the code of i repeated k times (k ≥ 1), and at
+    /// `i << 12` the longest such k the dictionary holds (< 4096: it holds fewer codes).
+    private var runs: [UInt16] = []
 
     /// giflib's `LZ_MAX_CODE`: the dictionary starts over before assigning it.
     fileprivate static let maxCode = 4095
@@ -36,7 +44,10 @@ struct GIFLZW {
     mutating func encode(_ indices: [UInt8], bitsPerPixel: Int) -> [UInt8] {
         let minimumCodeSize = min(max(bitsPerPixel, 2), 8)
         let tableSize = (Self.maxCode + 1) << minimumCodeSize
-        if children.count < tableSize { children = [UInt16](repeating: 0, count: tableSize) }
+        if children.count < tableSize {
+            children = [UInt16](repeating: 0, count: tableSize)
+            runs = [UInt16](repeating: 0, count: tableSize)
+        }
         // Codes written ≤ indices + clears (one per ≥ 3837 codes) + first clear, last
         // code and end; 12 bits each at most; a length byte per 255 bytes and one spare.
         let codes = indices.count + indices.count / 1024 + 3
@@ -44,11 +55,13 @@ struct GIFLZW {
         let capacity = dataBytes + dataBytes / 255 + 2
         return children.withUnsafeMutableBufferPointer { children in
             filled.withUnsafeMutableBufferPointer { filled in
-                indices.withUnsafeBufferPointer { pixels in
-                    [UInt8](unsafeUninitializedCapacity: capacity) { output, count in
-                        var state = Compressor(minimumCodeSize: minimumCodeSize, children: children,
-                                               filled: filled, output: output)
-                        count = state.compress(pixels)
+                runs.withUnsafeMutableBufferPointer { runs in
+                    indices.withUnsafeBufferPointer { pixels in
+                        [UInt8](unsafeUninitializedCapacity: capacity) { output, count in
+                            var state = Compressor(minimumCodeSize: minimumCodeSize, children: children,
+                                                   filled: filled, runs: runs, output: output)
+                            count = state.compress(pixels)
+                        }
                     }
                 }
             }
@@ -63,6 +76,7 @@ private struct Compressor {
     let clearCode: Int
     let children: UnsafeMutableBufferPointer<UInt16>
     let filled: UnsafeMutableBufferPointer<Int32>
+    let runs: UnsafeMutableBufferPointer<UInt16>
     /// giflib's `RunningCode`, `RunningBits` and `MaxCode1`.
     var nextCode: Int
     var width: Int
@@ -70,48 +84,114 @@ private struct Compressor {
     var writer: SubBlockWriter
 
     init(minimumCodeSize: Int, children: UnsafeMutableBufferPointer<UInt16>,
-         filled: UnsafeMutableBufferPointer<Int32>, output: UnsafeMutableBufferPointer<UInt8>) {
+         filled: UnsafeMutableBufferPointer<Int32>, runs: UnsafeMutableBufferPointer<UInt16>,
+         output: UnsafeMutableBufferPointer<UInt8>) {
         self.minimumCodeSize = minimumCodeSize
         clearCode = 1 << minimumCodeSize
-        self.children = children; self.filled = filled
+        self.children = children; self.filled = filled; self.runs = runs
         nextCode = clearCode + 2
         width = minimumCodeSize + 1
         widthLimit = 1 << width
         writer = SubBlockWriter(output: output)
+        resetRuns()
     }
 
     /// Compresses `pixels`; the byte count written. Leaves `children` all zero.
     mutating func compress(_ pixels: UnsafeBufferPointer<UInt8>) -> Int {
         let mask = UInt8(truncatingIfNeeded: clearCode - 1), shift = minimumCodeSize
         put(clearCode)
-        if let first = pixels.first {
+        if let base = pixels.baseAddress, let first = pixels.first {
+            let raw = UnsafeRawPointer(base), count = pixels.count
             var current = Int(first & mask)
+            // While the current string is one index repeated: that index and how often;
+            // else `runIndex` is the clear code, which no masked index equals.
+            var runIndex = current, runLength = 1
             var i = 1
-            while i < pixels.count {
-                let index = Int(pixels[i] & mask)
+            while i < count {
+                let byte = base[i]
+                let index = Int(byte & mask)
                 i &+= 1
                 let key = current &<< shift | index
                 let child = children[key]
                 if child != 0 {
                     current = Int(child)
+                    if index == runIndex {
+                        runLength &+= 1
+                        // Eight more of this byte: take the whole run at once.
+                        let eight = 0x0101_0101_0101_0101 &* UInt64(byte)
+                        if i &+ 8 <= count, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) == eight {
+                            var length = 8
+                            while i &+ length &+ 8 <= count,
+                                  raw.loadUnaligned(fromByteOffset: i &+ length, as: UInt64.self) == eight {
+                                length &+= 8
+                            }
+                            while i &+ length < count, base[i &+ length] == byte { length &+= 1 }
+                            i &+= length
+                            runLength = extendRun(of: index, from: runLength, by: length)
+                            current = Int(runs[index &<< 12 | runLength])
+                        }
+                    } else {
+                        runIndex = clearCode
+                    }
                     continue
                 }
                 put(current)
-                current = index
                 if nextCode >= GIFLZW.maxCode {
                     put(clearCode)
                     restart()
                 } else {
-                    children[key] = UInt16(truncatingIfNeeded: nextCode)
-                    filled[nextCode] = Int32(truncatingIfNeeded: key)
-                    nextCode &+= 1
+                    add(key)
                 }
+                current = index
+                runIndex = index
+                runLength = 1
             }
             put(current)
         }
         put(clearCode + 1)
         clearDictionary()
         return writer.finish()
+    }
+
+    /// giflib's steps for `length` more pixels of `index` after a string of `runLength` of
+    /// them; the run length the string ends with. A step per code written: the string
+    /// grows to the longest run held, which is written and one longer added (or the
+    /// dictionary restarted), and the next pixel starts a string again.
+    @inline(never)
+    private mutating func extendRun(of index: Int, from runLength: Int, by length: Int) -> Int {
+        let row = index &<< 12
+        var runLength = runLength, length = length
+        while true {
+            let longest = Int(runs[row])
+            if runLength &+ length <= longest { return runLength &+ length }
+            length &-= longest &- runLength &+ 1
+            let code = Int(runs[row | longest])
+            put(code)
+            if nextCode >= GIFLZW.maxCode {
+                put(clearCode)
+                restart()
+            } else {
+                add(code &<< minimumCodeSize | index)
+            }
+            runLength = 1
+        }
+    }
+
+    /// Assigns the next code to the string at `key` (prefix and index).
+    @inline(__always)
+    private mutating func add(_ key: Int) {
+        let code = UInt16(truncatingIfNeeded: nextCode)
+        children[key] = code
+        filled[nextCode] = Int32(truncatingIfNeeded: key)
+        // A prefix that is a run of the index (the longest held, since this is new) makes
+        // this code the next longer run.
+        let index = key & (clearCode &- 1), prefix = key &>> minimumCodeSize
+        let row = index &<< 12, longest = Int(runs[row])
+        if Int(runs[row | longest]) == prefix {
+            runs[row | (longest &+ 1)] = code
+            runs[row] = UInt16(truncatingIfNeeded: longest &+ 1)
+        }
+        nextCode &+= 1
     }
 
     /// Writes `code` at the current width, then widens as giflib's `EGifCompressOutput` does.
@@ -126,6 +206,7 @@ private struct Compressor {
 
     private mutating func restart() {
         clearDictionary()
+        resetRuns()
         nextCode = clearCode + 2
         width = minimumCodeSize + 1
         widthLimit = 1 << width
@@ -133,6 +214,14 @@ private struct Compressor {
 
     private func clearDictionary() {
         for code in (clearCode + 2)..<nextCode { children[Int(filled[code])] = 0 }
+    }
+
+    /// Each index alone is its only run.
+    private func resetRuns() {
+        for index in 0..<clearCode {
+            runs[index << 12] = 1
+            runs[index << 12 | 1] = UInt16(truncatingIfNeeded: index)
+        }
     }
 }
 

@@ -129,6 +129,19 @@ struct GIFLZWTests {
         }
     }
 
+    /// Long runs of one index at every code size, in rasters long enough that the
+    /// dictionary restarts within runs.
+    @Test func longRunsRestartTheDictionaryAsGiflibDoes() throws {
+        let side = 1000
+        for bits in 1...8 {
+            let indices = Self.runs(side * side, tableSize: 1 << bits, longestRun: 25 * bits, seed: UInt64(bits) + 300)
+            let bytes = try Self.expectIdentical([Image(width: side, height: side, indices: indices)],
+                                                 globalTableSize: 1 << bits)
+            #expect(bytes.count > 2 * 6144)
+            #expect(try Self.decode(bytes).rasters == [indices])
+        }
+    }
+
     /// Small and odd rectangles, and raster lengths that end the code stream on every
     /// byte of a 255-byte sub-block, the last one full included.
     @Test func matchesGiflibOnSmallAndOddRectangles() throws {

@@ -203,6 +203,24 @@ check "FFmpeg is loaded for a video, not for a GIF or validate" bash -c "
     LD_DEBUG=files '$kinetic' render '$shadow' -o ld.mp4 --quiet 2>ld-mp4.txt &&
     ! grep -q 'file=libavcodec' ld-gif.txt ld-validate.txt &&
     grep -q 'file=libavcodec.so.* dynamically loaded by' ld-mp4.txt && grep -q 'file=libswscale' ld-mp4.txt"
+# Without one of FFmpeg's libraries (hidden in a mount namespace: root only), a video
+# fails with a clear error and leaves nothing, and a GIF still renders.
+missing_ffmpeg() {
+    local libs; libs=$(ldconfig -p | awk '$1 ~ /^libswscale[.]so[.][0-9]+$/ {print $NF}')
+    [ -n "$libs" ] || { echo "libswscale not found by ldconfig"; return 1; }
+    mkdir noff
+    unshare -m bash -c 'for lib in $3; do mount --bind /dev/null "$lib" || exit 1; done
+        "$1" render "$2" -o noff/v.mp4 --quiet 2>noff-err.txt; echo $? > noff-mp4.txt
+        "$1" render "$2" -o noff/g.gif --quiet; echo $? > noff-gif.txt' _ "$kinetic" "$shadow" "$libs" || return 1
+    cat noff-err.txt
+    [ "$(cat noff-mp4.txt)" = 64 ] && [ "$(cat noff-gif.txt)" = 0 ] &&
+        grep -q "cannot load FFmpeg.*libswscale" noff-err.txt && [ "$(ls -A noff)" = g.gif ]
+}
+if unshare -m true 2>/dev/null; then
+    check "a missing FFmpeg library fails the video alone (exit 64, nothing left), not a GIF" missing_ffmpeg
+else
+    echo "skip a missing FFmpeg library (no mount namespace here: needs root)"
+fi
 check "video and APNG: ffprobe counts frames, size, 10 fps, 0.5 s" bash -c "
     for f in s.apng s.mp4 s.webm s.mov; do
         got=\$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height,r_frame_rate -of csv=p=0 \$f)

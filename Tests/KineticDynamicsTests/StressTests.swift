@@ -8,15 +8,10 @@ import Testing
 @Suite struct StressTests {
     /// SplitMix64, so the scenes are the same every run.
     struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { generator.next() }
+        mutating func unit() -> Double { generator.unit() }
         /// A value from a wide, lopsided range: mostly ordinary, sometimes zero or huge.
         mutating func wild(_ scale: Double) -> Double {
             switch next() % 8 {

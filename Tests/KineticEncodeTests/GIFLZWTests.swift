@@ -1,21 +1,10 @@
 import Foundation
+import KineticGeometry
 import Testing
 @testable import KineticEncode
 
 /// GIFLZW against giflib's own compressor (`EGifPutLine`): whole GIFs, byte for byte.
 struct GIFLZWTests {
-    /// SplitMix64, so every run draws the same rasters.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One image of a GIF under test: its rectangle's indices, and the size of its local
     /// colour table (nil: the global one).
     struct Image {
@@ -74,7 +63,7 @@ struct GIFLZWTests {
 
     /// Runs of random indices below `tableSize`, of lengths 1…`longestRun`.
     static func runs(_ count: Int, tableSize: Int, longestRun: Int, seed: UInt64) -> [UInt8] {
-        var random = Random(state: seed)
+        var random = SplitMix64(seed: seed)  // the same rasters every run
         var indices: [UInt8] = []
         indices.reserveCapacity(count)
         while indices.count < count {
@@ -112,7 +101,7 @@ struct GIFLZWTests {
         let side = 1000
         let noise = Self.runs(side * side, tableSize: 256, longestRun: 1, seed: 7)
         // Smooth: a diagonal gradient over 256 indices with a little noise on its edges.
-        var random = Random(state: 8)
+        var random = SplitMix64(seed: 8)
         let smooth = (0..<side * side).map { i -> UInt8 in
             let x = i % side, y = i / side
             return UInt8(truncatingIfNeeded: (x + y) / 8 + Int.random(in: 0...1, using: &random))

@@ -1,5 +1,6 @@
 import Foundation
 import KineticDynamics
+import KineticGeometry
 import Testing
 @testable import KineticScene
 
@@ -10,14 +11,10 @@ import Testing
 @Suite struct DynamicsSchemaWalkTests {
     /// SplitMix64: the same values on every run.
     struct Random {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
+        /// Uniform in [0, 1).
+        mutating func next() -> Double { generator.unit() }
 
         /// In the range: its ends, zero-ish, or log-uniform across its magnitudes.
         mutating func value(in r: DynamicsRange) -> Double {

@@ -1,3 +1,5 @@
+import KineticGeometry
+
 /// A counter-based random source for particles: SplitMix64 started from a hash of (emitter
 /// key, cell, particle index). Every particle's draws depend only on those three numbers,
 /// so the same seed gives the same particles whatever the frame rate or the frames asked.
@@ -8,16 +10,11 @@ struct ParticleRandom {
         state = Self.mix(Self.mix(key ^ Self.mix(UInt64(truncatingIfNeeded: cell) &+ 0x632B_E59B_D9B4_E019)) ^ particle)
     }
 
-    /// SplitMix64's finalizer: a bijective avalanche of 64 bits.
-    static func mix(_ z0: UInt64) -> UInt64 {
-        var z = z0 &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// SplitMix64's step and finalizer: a bijective avalanche of 64 bits.
+    static func mix(_ z0: UInt64) -> UInt64 { SplitMix64.scramble(z0 &+ SplitMix64.increment) }
 
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
+        state &+= SplitMix64.increment
         return Self.mix(state)
     }
 

@@ -305,6 +305,13 @@ check "GNU parallel: 2 shards, then encode, byte-identical with one render (GIF,
 check "encode: a pattern of an opaque scene's frames gives render's GIF and APNG" bash -c "
     '$kinetic' encode 'frames/frame-%04d.png' -o e.gif --fps 50 --quiet && cmp e.gif a.gif &&
     '$kinetic' render '$scenes/moving-square.yaml' -o m.apng --quiet && '$kinetic' encode frames/ -o e.apng --fps 50 --quiet && cmp e.apng m.apng"
+# A GIF's frames are rasterized once and kept for its later passes when they fit; at
+# scale 16 (9.8 MB frames) --max-memory 80M leaves 11 MB past the frames in flight, less
+# than the 25 frames need, so that render simulates and rasterizes each pass again.
+check "a GIF is the same whether its frames are kept between passes or rendered again" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o kept.gif --scale 16 --jobs 1 --quiet &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o again.gif --scale 16 --jobs 1 --max-memory 80M --quiet &&
+    cmp kept.gif again.gif"
 check "gif --colors N: a global table of at most N entries and no local ones; encode gives render's bytes" bash -c "
     '$kinetic' render '$scenes/moving-square.yaml' -o c16.gif --colors 16 --quiet &&
     '$kinetic' encode frames/ -o e16.gif --fps 50 --colors 16 --quiet && cmp c16.gif e16.gif &&

@@ -76,7 +76,7 @@ struct EncodeCommand: ParsableCommand {
         do {
             try AnimationOptions.usageErrors {
                 try AnimationOutput.write(frameCount: sequence.indices.count, width: sequence.width, height: sequence.height,
-                                          to: path, format: format, settings: settings, sample: { positions, prepare, add in
+                                          to: path, format: format, settings: settings, sample: { positions, _, prepare, add in
                     try FrameStream(frames: positions.map { sequence.indices[$0] }, jobs: jobs,
                                     progress: Progress(total: positions.count, enabled: false)).run(rasters: { chunk in
                         try Parallel.map(chunk, jobs: jobs) { i in try Self.read(sequence.path(i), sequence) }

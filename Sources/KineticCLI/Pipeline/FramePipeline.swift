@@ -20,6 +20,9 @@ struct FramePipeline {
     var progress: Progress
     /// The particle limit (section 9).
     var maxParticles = SceneLimits().maxParticles
+    /// Where the rasters are also kept, in order, for later passes; the run stops with
+    /// ``KeptFrames/Full/full`` once they refuse one.
+    var keep: KeptFrames?
 
     /// Runs `encode(frame, previous)` on worker threads and `consume(index, encoded)` on the
     /// calling thread in frame order.
@@ -31,7 +34,9 @@ struct FramePipeline {
         try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
             // Sequential: the scene's state advances frame by frame.
             let trees = try chunk.map { try clock.commandFrame($0, fps: fps) }
-            return try Parallel.map(trees, jobs: jobs) { try renderer.rasterize($0) }
+            let rasters = try Parallel.map(trees, jobs: jobs) { try renderer.rasterize($0) }
+            if let keep { for raster in rasters where !keep.append(raster) { throw KeptFrames.Full.full } }
+            return rasters
         }, encode: encode, consume: consume)
     }
 }

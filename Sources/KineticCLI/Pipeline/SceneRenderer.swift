@@ -91,7 +91,17 @@ struct SceneRenderer {
             Terminal.warning("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not \(why)")
             self.jobs = fitting
         }
+        let left = free - frameBytes * Self.framesInFlightBase - perJob * Double(self.jobs)
+        keptFramesBudget = Int(max(0, min(left, Double(Self.keptFramesLimit))))
     }
+
+    /// Bytes one pass over the frames may keep for the passes after it (``KeptFrames``):
+    /// what the memory budget leaves past the frames in flight, at most ``keptFramesLimit``.
+    var keptFramesBudget: Int
+    /// A render is not to grow by more than this to save passes. Of the gallery's GIFs,
+    /// fireworks-button keeps 3 MB, elasticity 12, snap-demo 46 and lock-screen 172 (a
+    /// 4 MB frame whole, the others as their changed spans).
+    static let keptFramesLimit = 256 << 20
 
     /// Rasters held per worker (its chunk of two frames, their encoded and straight
     /// copies) and besides the workers (the previous frame, the encoder's canvas).
@@ -138,13 +148,32 @@ struct SceneRenderer {
 
     /// Writes `frames` as an animation at `path` (atomically: nothing appears on error).
     /// `settings.fps` and `settings.transparent` come from the scene.
+    ///
+    /// An opaque GIF passes over its frames up to three times (palette samples, the frames
+    /// between them, the encoding). When there is a second pass, every frame is simulated
+    /// and rasterized once, into a ``KeptFrames``, and the second and third passes replay
+    /// them, if they fit ``keptFramesBudget``; otherwise each pass simulates the scene from
+    /// the start again and rasterizes only the frames it needs.
     func renderAnimation(frames: [Int], to path: String, format: AnimationFormat, settings: AnimationSettings) throws {
         var settings = settings
         settings.fps = fps
         settings.transparent = scene.settings.background.mayBeTransparent
         let size = pixelSize
+        var kept: KeptFrames?
         try AnimationOutput.write(frameCount: frames.count, width: size.width, height: size.height,
-                                  to: path, format: format, settings: settings, sample: { positions, prepare, add in
+                                  to: path, format: format, settings: settings, sample: { positions, pass, prepare, add in
+            // The first pass takes 16 samples. The frames between them, when the palette
+            // wants them, are most of the frames (every one, up to 256, for few colours).
+            if pass != .samples, kept == nil { kept = try keptFrames(frames) }
+            if let kept, kept.isComplete {
+                if pass == .colorsBetween {
+                    try countColors(kept, positions: positions, add: add)
+                } else {
+                    try replay(kept, positions: positions, unit: "palette frames",
+                               encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
+                }
+                return
+            }
             // Simulated again from the start: physics advances only frame by frame. A long
             // scene takes a while to reach its last sample, so this pass shows its own bar.
             let p = FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: positions.map { frames[$0] },
@@ -154,10 +183,63 @@ struct SceneRenderer {
             defer { p.progress.finish() }
             try p.run(encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
         }) { encode, consume in
+            if let kept, kept.isComplete {
+                try replay(kept, positions: Array(frames.indices), unit: "frames",
+                           encode: encode, consume: { _, prepared in try consume(prepared) })
+                return
+            }
             let p = pipeline(frames: frames)
             defer { p.progress.finish() }
             try p.run(encode: encode, consume: { _, prepared in try consume(prepared) })
         }
+    }
+
+    /// `frames` simulated and rasterized into ``KeptFrames``, incomplete when they
+    /// would not fit ``keptFramesBudget`` (the pass then stops early: the frames it kept
+    /// project past the budget).
+    private func keptFrames(_ frames: [Int]) throws -> KeptFrames {
+        let kept = KeptFrames(expected: frames.count, budget: keptFramesBudget)
+        var p = pipeline(frames: frames)
+        p.progress = Progress(total: frames.count, enabled: showsProgressBar, unit: "frames kept")
+        p.keep = kept
+        defer { p.progress.finish() }
+        do {
+            try p.run(encode: { _, _ in () }, consume: { _, _ in })
+        } catch KeptFrames.Full.full {}
+        return kept
+    }
+
+    /// Hands `add` the exact colours of the kept frames at `positions` (ascending),
+    /// counted from what changed between frames.
+    private func countColors(_ kept: KeptFrames, positions: [Int],
+                             add: (GIFPaletteBuilder.Sample) throws -> Void) throws {
+        let progress = Progress(total: positions.count, enabled: showsProgressBar, unit: "palette frames")
+        defer { progress.finish() }
+        var running: RunningColorCounts?
+        try kept.walk(to: positions, start: { running = RunningColorCounts($0) }, change: { old, new in
+            if running?.replace(old, with: new) == false { running = nil }
+        }, reached: { _, frame in
+            // Past the counts' capacity the frame is counted whole, as without kept frames.
+            if running == nil { running = RunningColorCounts(frame) }
+            if let counts = running, counts.isExact {
+                try add(GIFPaletteBuilder.colors(counts))
+            } else {
+                running = nil
+                try add(GIFPaletteBuilder.colors(frame))
+            }
+            progress.advance()
+        })
+    }
+
+    /// Runs `encode` and `consume` on the kept frames at `positions` (ascending), as a
+    /// ``FramePipeline`` would on the frames themselves.
+    private func replay<Encoded: Sendable>(_ kept: KeptFrames, positions: [Int], unit: String,
+                                           encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+                                           consume: (Int, Encoded) throws -> Void) throws {
+        let progress = Progress(total: positions.count, enabled: showsProgressBar, unit: unit)
+        defer { progress.finish() }
+        try FrameStream(frames: positions, jobs: jobs, progress: progress)
+            .run(rasters: { kept.rasters($0) }, encode: encode, consume: consume)
     }
 
     /// Writes `frames` as an animated GIF at `path` (`batch`'s output).

@@ -1,0 +1,199 @@
+import Glibc
+import KineticGeometry
+
+/// The rasters of one pass over a scene's frames, kept to be replayed by the passes after
+/// it, within a byte budget.
+///
+/// An opaque GIF takes up to three passes over its frames: palette samples, the frames
+/// between them, then the encoding. Each simulated the scene from the start and
+/// rasterized its frames again; in a scene of few colours the first two rasterize nearly
+/// every frame (the palette passes were 20 s of the gallery batch's 62 s CPU, issue 15).
+///
+/// The first frame is kept whole; every later one as the spans that differ from the frame
+/// before it, one per changed row (first to last differing pixel), which for most
+/// animations is a small part of the canvas. A replay applies them in order.
+///
+/// Not thread-safe: append and replay from one thread (a ``FrameStream``'s `rasters`).
+final class KeptFrames {
+    /// Bytes of pixels and spans held, past which ``append(_:)`` refuses.
+    let budget: Int
+    /// How many frames are to be kept, for ``append(_:)``'s projection.
+    let expected: Int
+    private(set) var count = 0
+    private(set) var byteCount = 0
+
+    private var first: PixelImage?
+    private var deltas: [Delta] = []
+    /// The last appended frame, which the next one is compared with.
+    private var last: PixelImage?
+    /// The frame a walk is at (`cursorIndex`), advanced by applying deltas.
+    private var cursor: PixelImage?
+    private var cursorIndex = -1
+    /// The frames ``rasters(_:)`` returned last, by position, oldest first, and how many
+    /// it keeps.
+    private var pool: [(index: Int, image: PixelImage)] = []
+    private var buffers = 0
+
+    /// The changed spans of one frame against the frame before it.
+    private struct Delta {
+        /// (row, first pixel, pixel count) for each row that differs.
+        var spans: [(y: Int32, x: Int32, count: Int32)] = []
+        /// The spans' pixels, one after another.
+        var pixels: [UInt32] = []
+        var byteCount: Int { spans.count * 12 + pixels.count * 4 }
+    }
+
+    /// Thrown by a pass that fills the frames once they refuse one (``append(_:)``).
+    enum Full: Error { case full }
+
+    init(expected: Int, budget: Int) {
+        self.expected = expected
+        self.budget = budget
+    }
+
+    /// Keeps `image` as the next frame. Returns false, keeping nothing more from then on,
+    /// when the frames kept so far, projected to ``expected`` frames, would pass the
+    /// budget: the caller then renders its passes as if nothing were kept.
+    func append(_ image: PixelImage) -> Bool {
+        guard count < expected, byteCount <= budget else { return false }
+        guard let last else {
+            byteCount = image.bytes.count
+            first = image
+            self.last = image
+            count = 1
+            return byteCount <= budget ? true : refuse()
+        }
+        guard image.width == last.width, image.height == last.height, image.stride == last.stride else { return refuse() }
+        let delta = Self.delta(image, from: last)
+        byteCount += delta.byteCount
+        deltas.append(delta)
+        self.last = image
+        count += 1
+        // The first frame is whole; the others are deltas like the ones so far.
+        let firstBytes = image.bytes.count
+        let projected = firstBytes + (byteCount - firstBytes) / (count - 1) * (expected - 1)
+        return projected <= budget ? true : refuse()
+    }
+
+    /// Whether every expected frame is held.
+    var isComplete: Bool { count == expected && byteCount <= budget }
+
+    private func refuse() -> Bool {
+        first = nil; last = nil; cursor = nil; deltas = []
+        byteCount = budget + 1
+        return false
+    }
+
+    /// The frames at `positions` (0 = the first appended), ascending; a call that goes
+    /// back starts a new pass from the first frame.
+    ///
+    /// Each frame is made in the oldest of a few buffers earlier calls returned, which
+    /// the caller has let go by then (a ``FrameStream`` holds one chunk and the frame
+    /// before it), by applying the deltas since the frame it held: no 4 MB copy a frame.
+    /// A buffer still held is copied when written, so the frames returned stay intact.
+    func rasters(_ positions: [Int]) -> [PixelImage] {
+        precondition(isComplete && positions.allSatisfy { (0..<count).contains($0) }, "a frame not kept")
+        precondition(zip(positions, positions.dropFirst()).allSatisfy { $0 <= $1 }, "frames in order")
+        guard let first else { return [] }
+        buffers = max(buffers, positions.count + 2)
+        // A new pass: the buffers hold frames past its first.
+        if let newest = pool.last, let start = positions.first, start < newest.index { pool = [] }
+        return positions.map { position in
+            var (at, image) = (0, first)
+            if pool.count >= buffers {
+                (at, image) = pool.removeFirst()
+            } else if let newest = pool.last {
+                (at, image) = newest  // copied once, when first written
+            }
+            while at < position {
+                at += 1
+                apply(deltas[at - 1], to: &image)
+            }
+            pool.append((position, image))
+            return image
+        }
+    }
+
+    /// Walks the frames from the first to the last of `positions` (ascending) without
+    /// copying them out: `start` gets the first frame, `change` each changed span as it
+    /// is applied (its pixels before, then after), `reached` each of `positions` when
+    /// the replay is at it.
+    func walk(to positions: [Int], start: (PixelImage) -> Void,
+              change: (_ old: UnsafeBufferPointer<UInt32>, _ new: UnsafeBufferPointer<UInt32>) -> Void,
+              reached: (Int, PixelImage) throws -> Void) rethrows {
+        precondition(isComplete && positions.allSatisfy { (0..<count).contains($0) }, "a frame not kept")
+        precondition(zip(positions, positions.dropFirst()).allSatisfy { $0 <= $1 }, "a walk goes forwards")
+        guard let first else { return }
+        cursor = first
+        cursorIndex = 0
+        start(first)
+        for position in positions {
+            while cursorIndex < position {
+                cursorIndex += 1
+                apply(deltas[cursorIndex - 1], change: change)
+            }
+            try reached(position, cursor ?? first)
+        }
+    }
+
+    private func apply(_ delta: Delta,
+                       change: (_ old: UnsafeBufferPointer<UInt32>, _ new: UnsafeBufferPointer<UInt32>) -> Void = { _, _ in }) {
+        guard var image = cursor else { return }
+        cursor = nil  // one reference, so the pixels are written in place (or copied once)
+        apply(delta, to: &image, change: change)
+        cursor = image
+    }
+
+    /// Writes `delta`'s spans into `image`, in place when no one else holds its pixels.
+    private func apply(_ delta: Delta, to image: inout PixelImage,
+                       change: (_ old: UnsafeBufferPointer<UInt32>, _ new: UnsafeBufferPointer<UInt32>) -> Void = { _, _ in }) {
+        // A frame like the one before shares its pixels with it: no copy.
+        guard !delta.spans.isEmpty else { return }
+        let stride = image.stride
+        image.bytes.withUnsafeMutableBytes { out in
+            delta.pixels.withUnsafeBufferPointer { source in
+                var offset = 0
+                for span in delta.spans {
+                    let n = Int(span.count)
+                    let target = (out.baseAddress! + Int(span.y) * stride + Int(span.x) * 4).assumingMemoryBound(to: UInt32.self)
+                    let new = UnsafeBufferPointer(rebasing: source[offset..<(offset + n)])
+                    change(UnsafeBufferPointer(start: target, count: n), new)
+                    target.update(from: new.baseAddress!, count: n)
+                    offset += n
+                }
+            }
+        }
+    }
+
+    /// The rows of `image` that differ from `previous`, each from its first to its last
+    /// differing pixel.
+    private static func delta(_ image: PixelImage, from previous: PixelImage) -> Delta {
+        var delta = Delta()
+        let width = image.width, stride = image.stride
+        image.bytes.withUnsafeBytes { a in
+            previous.bytes.withUnsafeBytes { b in
+                for y in 0..<image.height {
+                    let row = a.baseAddress! + y * stride, old = b.baseAddress! + y * stride
+                    guard memcmp(row, old, width * 4) != 0 else { continue }
+                    let p = row.assumingMemoryBound(to: UInt32.self), q = old.assumingMemoryBound(to: UInt32.self)
+                    var lo = 0, hi = width - 1
+                    while p[lo] == q[lo] { lo += 1 }
+                    while p[hi] == q[hi] { hi -= 1 }
+                    delta.spans.append((Int32(y), Int32(lo), Int32(hi - lo + 1)))
+                }
+                // The pixels in one allocation of their final size.
+                let total = delta.spans.reduce(0) { $0 + Int($1.count) }
+                delta.pixels = [UInt32](unsafeUninitializedCapacity: total) { out, initialized in
+                    var offset = 0
+                    for span in delta.spans {
+                        let source = (a.baseAddress! + Int(span.y) * stride + Int(span.x) * 4).assumingMemoryBound(to: UInt32.self)
+                        (out.baseAddress! + offset).initialize(from: source, count: Int(span.count))
+                        offset += Int(span.count)
+                    }
+                    initialized = total
+                }
+            }
+        }
+        return delta
+    }
+}

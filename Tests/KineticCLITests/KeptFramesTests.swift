@@ -1,0 +1,143 @@
+import KineticGeometry
+import Testing
+@testable import KineticCLI
+
+/// `KeptFrames`: frames kept as a first frame and changed spans replay as the frames
+/// themselves, whatever changed, and a cache that would pass its budget keeps nothing.
+@Suite struct KeptFramesTests {
+    /// `count` frames of `width` × `height` (rows padded past their pixels): each one the
+    /// frame before with a few random rectangles repainted, some of them with the colour
+    /// already there, so that a span holds unchanged pixels and whole frames can repeat.
+    static func frames(count: Int, width: Int = 37, height: Int = 23, seed: UInt64 = 7) -> [PixelImage] {
+        var random = SplitMix64(seed: seed)
+        let stride = width * 4 + 8
+        var bytes = [UInt8](repeating: 0xAB, count: stride * height)
+        for y in 0..<height { for x in 0..<width { bytes.withUnsafeMutableBytes { $0.storeBytes(of: 0xFF20_4060 as UInt32, toByteOffset: y * stride + x * 4, as: UInt32.self) } } }
+        var frames: [PixelImage] = []
+        let palette: [UInt32] = [0xFF20_4060, 0xFFFF_0000, 0x8040_0000, 0x0000_0000, 0xFF00_FF00]
+        for _ in 0..<count {
+            for _ in 0..<Int(random.next() % 4) {
+                let x0 = Int(random.next() % UInt64(width)), y0 = Int(random.next() % UInt64(height))
+                let w = 1 + Int(random.next() % UInt64(width - x0)), h = 1 + Int(random.next() % UInt64(height - y0))
+                let word = palette[Int(random.next() % UInt64(palette.count))]
+                for y in y0..<(y0 + h) {
+                    for x in x0..<(x0 + w) {
+                        bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * stride + x * 4, as: UInt32.self) }
+                    }
+                }
+            }
+            frames.append(PixelImage(width: width, height: height, stride: stride, bytes: bytes))
+        }
+        return frames
+    }
+
+    /// The pixels of `image`, without the rows' padding.
+    static func pixels(_ image: PixelImage) -> [UInt8] {
+        (0..<image.height).flatMap { y in image.bytes[(y * image.stride)..<(y * image.stride + image.width * 4)] }
+    }
+
+    static func filled(_ frames: [PixelImage], budget: Int = 1 << 30) -> KeptFrames {
+        let cache = KeptFrames(expected: frames.count, budget: budget)
+        for frame in frames { _ = cache.append(frame) }
+        return cache
+    }
+
+    @Test(arguments: [[0, 1, 2, 59], [5, 17, 18, 40], Array(0..<60), [59], [3, 3, 9]])
+    func replaysTheFramesAppended(positions: [Int]) {
+        let frames = Self.frames(count: 60)
+        let cache = Self.filled(frames)
+        #expect(cache.isComplete)
+        let replayed = cache.rasters(positions)
+        #expect(replayed.map(Self.pixels) == positions.map { Self.pixels(frames[$0]) })
+    }
+
+    /// A call may go back: a new pass starts from the first frame.
+    @Test func aCallGoingBackStartsAPass() {
+        let frames = Self.frames(count: 30)
+        let cache = Self.filled(frames)
+        for positions in [[10, 20], [4, 29], [0], [28, 29]] {
+            #expect(cache.rasters(positions).map(Self.pixels) == positions.map { Self.pixels(frames[$0]) })
+        }
+    }
+
+    /// Frames asked for a chunk at a time, as a frame stream does, come right whether the
+    /// caller lets each chunk go (its buffers are then reused) or keeps every frame (a
+    /// buffer still held is copied, never overwritten).
+    @Test(arguments: [1, 2, 3, 5])
+    func chunkedPassesReuseOnlyBuffersLetGo(chunk: Int) {
+        let frames = Self.frames(count: 45)
+        let cache = Self.filled(frames)
+        for pass in 0..<2 {
+            for start in stride(from: pass, to: 45, by: chunk) {
+                let positions = Array(start..<min(start + chunk, 45))
+                #expect(cache.rasters(positions).map(Self.pixels) == positions.map { Self.pixels(frames[$0]) })
+            }
+        }
+        var held: [(Int, PixelImage)] = []
+        for start in stride(from: 0, to: 45, by: chunk) {
+            let positions = Array(start..<min(start + chunk, 45))
+            held += zip(positions, cache.rasters(positions))
+        }
+        #expect(held.map { Self.pixels($0.1) } == held.map { Self.pixels(frames[$0.0]) })
+    }
+
+    /// A walk hands over each span before and after it changes, and reaches each position
+    /// with the frame itself: a tally of pixel values kept from the first frame and the
+    /// spans alone equals the tally of every frame reached.
+    @Test func aWalkReportsEveryChangedPixel() {
+        let frames = Self.frames(count: 40)
+        let cache = Self.filled(frames)
+        func tally(_ image: PixelImage) -> [UInt32: Int] {
+            Self.pixels(image).withUnsafeBytes { $0.bindMemory(to: UInt32.self).reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+        }
+        var running: [UInt32: Int] = [:]
+        var reached: [Int] = []
+        cache.walk(to: [3, 17, 39], start: { running = tally($0) }, change: { old, new in
+            #expect(old.count == new.count && old.count > 0)
+            #expect(old.first != new.first && old.last != new.last, "a span starts and ends at a changed pixel")
+            for word in old { running[word, default: 0] -= 1 }
+            for word in new { running[word, default: 0] += 1 }
+        }, reached: { position, frame in
+            reached.append(position)
+            #expect(Self.pixels(frame) == Self.pixels(frames[position]))
+            #expect(running.filter { $0.value != 0 } == tally(frames[position]))
+        })
+        #expect(reached == [3, 17, 39])
+    }
+
+    /// Frames that change everywhere, projected past the budget, are refused early: the
+    /// cache keeps nothing and says it is incomplete.
+    @Test func framesPastTheBudgetAreRefusedEarly() {
+        var frames: [PixelImage] = []
+        for k in 0..<50 {
+            frames.append(PixelImage(width: 64, height: 64, stride: 256, bytes: [UInt8](repeating: UInt8(k), count: 256 * 64)))
+        }
+        // The first frame whole (16 kB) and one changed frame fit; 50 do not (800 kB).
+        let cache = KeptFrames(expected: 50, budget: 100_000)
+        var accepted = 0
+        for frame in frames {
+            guard cache.append(frame) else { break }
+            accepted += 1
+        }
+        #expect(accepted < 6)
+        #expect(!cache.isComplete)
+        #expect(!cache.append(frames[0]))
+    }
+
+    /// Frames that change little fit a budget a few whole frames would pass.
+    @Test func smallChangesFitWhereWholeFramesWouldNot() {
+        let frames = Self.frames(count: 60, width: 200, height: 100)
+        let whole = 200 * 100 * 4
+        let cache = Self.filled(frames, budget: whole * 30)
+        #expect(cache.isComplete)
+        #expect(cache.byteCount < whole * 30)
+    }
+
+    /// A frame of another size is refused, not misread.
+    @Test func aFrameOfAnotherSizeIsRefused() {
+        let cache = KeptFrames(expected: 2, budget: 1 << 20)
+        #expect(cache.append(PixelImage(width: 4, height: 4)))
+        #expect(!cache.append(PixelImage(width: 5, height: 4)))
+        #expect(!cache.isComplete)
+    }
+}

@@ -133,6 +133,24 @@ import Testing
         #expect(cache.byteCount < whole * 30)
     }
 
+    /// Two changes far apart on one row are kept as two spans of their own pixels, not
+    /// the row between them; changes closer than the gap stay one span.
+    @Test func farApartChangesOnARowAreTwoSpans() {
+        let first = PixelImage(width: 1000, height: 2)
+        func changed(_ xs: [Int]) -> PixelImage {
+            var image = first
+            for x in xs { image.bytes[4000 + x * 4] = 9 }
+            return image
+        }
+        let apart = KeptFrames(expected: 2, budget: 1 << 20)
+        #expect(apart.append(first) && apart.append(changed([10, 900])))
+        #expect(apart.byteCount == first.bytes.count + 2 * (12 + 4))
+        let near = KeptFrames(expected: 2, budget: 1 << 20)
+        #expect(near.append(first) && near.append(changed([10, 10 + KeptFrames.gap])))
+        #expect(near.byteCount == first.bytes.count + 12 + (KeptFrames.gap + 1) * 4)
+        #expect(apart.rasters([1]).map(Self.pixels) == [Self.pixels(changed([10, 900]))])
+    }
+
     /// A frame of another size is refused, not misread.
     @Test func aFrameOfAnotherSizeIsRefused() {
         let cache = KeptFrames(expected: 2, budget: 1 << 20)

@@ -10,8 +10,8 @@ import KineticGeometry
 /// every frame (the palette passes were 20 s of the gallery batch's 62 s CPU, issue 15).
 ///
 /// The first frame is kept whole; every later one as the spans that differ from the frame
-/// before it, one per changed row (first to last differing pixel), which for most
-/// animations is a small part of the canvas. A replay applies them in order.
+/// before it (first to last differing pixel of a row, split at long unchanged stretches),
+/// which for most animations is a small part of the canvas. A replay applies them in order.
 ///
 /// Not thread-safe: append and replay from one thread (a ``FrameStream``'s `rasters`).
 final class KeptFrames {
@@ -165,8 +165,12 @@ final class KeptFrames {
         }
     }
 
+    /// Unchanged pixels in a row past which a row's changes are kept as two spans: a
+    /// span costs 12 bytes, and each one a call when walked.
+    static let gap = 16
+
     /// The rows of `image` that differ from `previous`, each from its first to its last
-    /// differing pixel.
+    /// differing pixel, split where at least ``gap`` pixels between are unchanged.
     private static func delta(_ image: PixelImage, from previous: PixelImage) -> Delta {
         var delta = Delta()
         let width = image.width, stride = image.stride
@@ -179,7 +183,27 @@ final class KeptFrames {
                     var lo = 0, hi = width - 1
                     while p[lo] == q[lo] { lo += 1 }
                     while p[hi] == q[hi] { hi -= 1 }
-                    delta.spans.append((Int32(y), Int32(lo), Int32(hi - lo + 1)))
+                    // Split where at least `gap` pixels in a row are unchanged (two bodies
+                    // on one row): page-indicator's spans hold 2.4× its changed pixels whole.
+                    var start = lo, end = lo, x = lo + 1  // `end`: the last changed pixel so far
+                    while x <= hi {
+                        // Eight pixels at a time: one vector compare skips them when equal.
+                        let block = min(8, hi + 1 - x)
+                        if block == 8, all(UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<UInt32>.self)
+                                           .== UnsafeRawPointer(q + x).loadUnaligned(as: SIMD8<UInt32>.self)) {
+                            x += 8
+                            continue
+                        }
+                        for i in x..<(x + block) where p[i] != q[i] {
+                            if i - end > Self.gap {
+                                delta.spans.append((Int32(y), Int32(start), Int32(end - start + 1)))
+                                start = i
+                            }
+                            end = i
+                        }
+                        x += block
+                    }
+                    delta.spans.append((Int32(y), Int32(start), Int32(end - start + 1)))
                 }
                 // The pixels in one allocation of their final size.
                 let total = delta.spans.reduce(0) { $0 + Int($1.count) }

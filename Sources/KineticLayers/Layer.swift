@@ -295,7 +295,7 @@ public struct ReplicatorStyle: Equatable, Sendable {
 }
 
 /// What a frame draws behind the layers.
-public enum Background: Sendable {
+public enum Background: Equatable, Sendable {
     case color(Color)
     case gradient(Gradient)
 }
@@ -316,6 +316,16 @@ public struct SceneFrame: Sendable {
     public init(index: Int, time: Double, size: Size, background: Background, layers: [Layer]) {
         self.index = index; self.time = time; self.size = size
         self.background = background; self.layers = layers
+    }
+}
+
+extension SceneFrame {
+    /// Whether `other` draws the same pixels: the same canvas, background and layers.
+    /// Its index and time are not drawn, so a scene at rest draws frames like this; a
+    /// renderer gives them the same bytes.
+    public func drawsLike(_ other: SceneFrame) -> Bool {
+        refusal == nil && other.refusal == nil && size == other.size && background == other.background
+            && layers == other.layers
     }
 }
 

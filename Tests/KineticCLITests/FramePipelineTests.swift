@@ -1,0 +1,40 @@
+import KineticGeometry
+import KineticScene
+import Testing
+@testable import KineticCLI
+
+/// `FramePipeline`: a frame drawn like the one before it takes that frame's raster
+/// instead of being drawn again, and only then.
+@Suite struct FramePipelineTests {
+    /// A square slides for 0.2 s of a 0.5 s scene at 20 fps, then rests.
+    static let scene = """
+        kinetic: 1
+        scene: {size: [40, 30], fps: 20, duration: 0.5, background: white}
+        layers:
+          - {id: square, position: [10, 15], bounds: [8, 8], backgroundColor: systemRed}
+        animations:
+          - {layer: square, keyPath: position.x, from: 10, to: 30, duration: 0.2}
+        """
+
+    static func storage(_ image: PixelImage) -> UnsafeRawPointer? {
+        image.bytes.withUnsafeBytes { $0.baseAddress }
+    }
+
+    @Test(arguments: [1, 2])
+    func framesAtRestShareTheRasterBeforeThem(jobs: Int) throws {
+        let scene = try SceneLoader.load(text: Self.scene, file: "t.yaml")
+        let renderer = try SceneRenderer(scene: scene, limits: SceneLimits(), jobs: jobs, showsProgress: false)
+        let frames = try renderer.images(frames: Array(0..<10)).map(\.image)
+        // Every frame drawn anew, for comparison.
+        let drawn = try (0..<10).map { index in
+            try renderer.images(frames: [index]).map(\.image)[0]
+        }
+        #expect(frames.map(\.bytes) == drawn.map(\.bytes))
+        // Moving (frames 0–4: the slide ends at 0.2 s, frame 4) each is its own raster;
+        // at rest (5–9) each is the one before it, across chunks too.
+        for k in 1..<10 {
+            let shared = Self.storage(frames[k]) == Self.storage(frames[k - 1])
+            #expect(shared == (k >= 5), "frame \(k)")
+        }
+    }
+}

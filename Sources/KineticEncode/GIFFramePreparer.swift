@@ -294,12 +294,15 @@ public enum GIFFramePreparer {
     /// Rows are compared with libc's `memcmp` (vectorized): most rows of an animation are
     /// unchanged, and this scan was 7 % of the gallery's batch CPU as a Swift loop of
     /// 8-byte loads. Inside the changed rows, only the columns outside the rectangle found
-    /// so far are compared, and pixel by pixel only where they differ.
+    /// so far are compared, and pixel by pixel only where they differ. A frame sharing
+    /// its pixels with the one before it (a scene at rest, see `FramePipeline`) is not
+    /// compared at all.
     static func changedRect(_ frame: PixelImage, _ previous: PixelImage) -> GIFRect? {
         let width = frame.width
         return frame.bytes.withUnsafeBytes { a in
             previous.bytes.withUnsafeBytes { b in
-                guard let pa = a.baseAddress, let pb = b.baseAddress, width > 0 else { return nil }
+                guard let pa = a.baseAddress, let pb = b.baseAddress, width > 0,
+                      pa != pb || frame.stride != previous.stride else { return nil }
                 func row(_ y: Int) -> (UnsafeRawPointer, UnsafeRawPointer) { (pa + y * frame.stride, pb + y * previous.stride) }
                 /// Whether pixels `x ..< x + count` of row `y` differ anywhere.
                 func differs(_ y: Int, from x: Int, count: Int) -> Bool {

@@ -16,6 +16,17 @@ import KineticGeometry
         return maxX < 0 ? nil : GIFRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
     }
 
+    /// A frame sharing its pixels with the frame before it (a scene at rest) is
+    /// unchanged; once written to, its own copy is compared as any other.
+    @Test func aFrameSharingThePixelsBeforeItIsUnchanged() {
+        let a = PixelImage(width: 5, height: 3, stride: 24, bytes: [UInt8](repeating: 7, count: 72))
+        let shared = a
+        #expect(GIFFramePreparer.changedRect(shared, a) == nil)
+        var changed = a
+        changed.bytes[24 + 8] = 9
+        #expect(GIFFramePreparer.changedRect(changed, a) == GIFRect(x: 2, y: 1, width: 1, height: 1))
+    }
+
     @Test func findsTheSmallestRectangleOfChangedPixels() {
         var rng = SystemRandomNumberGenerator()
         for trial in 0..<300 {

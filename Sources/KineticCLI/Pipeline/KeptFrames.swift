@@ -176,6 +176,8 @@ final class KeptFrames {
         let width = image.width, stride = image.stride
         image.bytes.withUnsafeBytes { a in
             previous.bytes.withUnsafeBytes { b in
+                // The same pixels (a frame at rest takes the raster before it): no change.
+                guard a.baseAddress != b.baseAddress else { return }
                 for y in 0..<image.height {
                     let row = a.baseAddress! + y * stride, old = b.baseAddress! + y * stride
                     guard memcmp(row, old, width * 4) != 0 else { continue }

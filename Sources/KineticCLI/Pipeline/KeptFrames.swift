@@ -26,9 +26,6 @@ final class KeptFrames {
     private var deltas: [Delta] = []
     /// The last appended frame, which the next one is compared with.
     private var last: PixelImage?
-    /// The frame a walk is at (`cursorIndex`), advanced by applying deltas.
-    private var cursor: PixelImage?
-    private var cursorIndex = -1
     /// The frames ``rasters(_:)`` returned last, by position, oldest first, and how many
     /// it keeps.
     private var pool: [(index: Int, image: PixelImage)] = []
@@ -79,7 +76,7 @@ final class KeptFrames {
     var isComplete: Bool { count == expected && byteCount <= budget }
 
     private func refuse() -> Bool {
-        first = nil; last = nil; cursor = nil; deltas = []
+        first = nil; last = nil; deltas = []; pool = []
         byteCount = budget + 1
         return false
     }
@@ -124,24 +121,16 @@ final class KeptFrames {
         precondition(isComplete && positions.allSatisfy { (0..<count).contains($0) }, "a frame not kept")
         precondition(zip(positions, positions.dropFirst()).allSatisfy { $0 <= $1 }, "a walk goes forwards")
         guard let first else { return }
-        cursor = first
-        cursorIndex = 0
         start(first)
+        // Copied from the first frame once, then written in place.
+        var (at, image) = (0, first)
         for position in positions {
-            while cursorIndex < position {
-                cursorIndex += 1
-                apply(deltas[cursorIndex - 1], change: change)
+            while at < position {
+                at += 1
+                apply(deltas[at - 1], to: &image, change: change)
             }
-            try reached(position, cursor ?? first)
+            try reached(position, image)
         }
-    }
-
-    private func apply(_ delta: Delta,
-                       change: (_ old: UnsafeBufferPointer<UInt32>, _ new: UnsafeBufferPointer<UInt32>) -> Void = { _, _ in }) {
-        guard var image = cursor else { return }
-        cursor = nil  // one reference, so the pixels are written in place (or copied once)
-        apply(delta, to: &image, change: change)
-        cursor = image
     }
 
     /// Writes `delta`'s spans into `image`, in place when no one else holds its pixels.

@@ -140,9 +140,10 @@ struct SceneRenderer {
     /// The canvas in pixels.
     var pixelSize: (width: Int, height: Int) { renderer.pixelSize(of: scene.settings.size) }
 
-    private func pipeline(frames: [Int]) -> FramePipeline {
+    /// A pipeline over `frames` whose progress bar counts `unit`.
+    private func pipeline(frames: [Int], unit: String = "frames") -> FramePipeline {
         FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
-                      progress: Progress(total: frames.count, enabled: showsProgressBar),
+                      progress: Progress(total: frames.count, enabled: showsProgressBar, unit: unit),
                       maxParticles: maxParticles)
     }
 
@@ -165,32 +166,33 @@ struct SceneRenderer {
             // The first pass takes 16 samples. The frames between them, when the palette
             // wants them, are most of the frames (every one, up to 256, for few colours).
             if pass != .samples, kept == nil { kept = try keptFrames(frames) }
-            if let kept, kept.isComplete {
-                if pass == .colorsBetween {
-                    try countColors(kept, positions: positions, add: add)
-                } else {
-                    try replay(kept, positions: positions, unit: "palette frames",
-                               encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
-                }
-                return
+            if let kept, kept.isComplete, pass == .colorsBetween {
+                try countColors(kept, positions: positions, add: add)
+            } else {
+                try run(positions, of: frames, kept: kept, unit: "palette frames",
+                        encode: { frame, _ in prepare(frame) }, consume: add)
             }
-            // Simulated again from the start: physics advances only frame by frame. A long
-            // scene takes a while to reach its last sample, so this pass shows its own bar.
-            let p = FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: positions.map { frames[$0] },
-                                  jobs: jobs, progress: Progress(total: positions.count, enabled: showsProgressBar,
-                                                                 unit: "palette frames"),
-                                  maxParticles: maxParticles)
-            defer { p.progress.finish() }
-            try p.run(encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
         }) { encode, consume in
-            if let kept, kept.isComplete {
-                try replay(kept, positions: Array(frames.indices), unit: "frames",
-                           encode: encode, consume: { _, prepared in try consume(prepared) })
-                return
-            }
-            let p = pipeline(frames: frames)
+            try run(Array(frames.indices), of: frames, kept: kept, unit: "frames", encode: encode, consume: consume)
+        }
+    }
+
+    /// Runs `encode` on worker threads and `consume` in order on the frames at `positions`
+    /// (ascending) of `frames`: replayed from `kept` when it holds them, else simulated
+    /// from the start and rasterized (physics advances only frame by frame; a long scene
+    /// takes a while to reach its last sample, so each pass shows its own bar).
+    private func run<Encoded: Sendable>(_ positions: [Int], of frames: [Int], kept: KeptFrames?, unit: String,
+                                        encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+                                        consume: (Encoded) throws -> Void) throws {
+        if let kept, kept.isComplete {
+            let progress = Progress(total: positions.count, enabled: showsProgressBar, unit: unit)
+            defer { progress.finish() }
+            try FrameStream(frames: positions, jobs: jobs, progress: progress)
+                .run(rasters: { kept.rasters($0) }, encode: encode, consume: { _, encoded in try consume(encoded) })
+        } else {
+            let p = pipeline(frames: positions.map { frames[$0] }, unit: unit)
             defer { p.progress.finish() }
-            try p.run(encode: encode, consume: { _, prepared in try consume(prepared) })
+            try p.run(encode: encode, consume: { _, encoded in try consume(encoded) })
         }
     }
 
@@ -199,8 +201,7 @@ struct SceneRenderer {
     /// project past the budget).
     private func keptFrames(_ frames: [Int]) throws -> KeptFrames {
         let kept = KeptFrames(expected: frames.count, budget: keptFramesBudget)
-        var p = pipeline(frames: frames)
-        p.progress = Progress(total: frames.count, enabled: showsProgressBar, unit: "frames kept")
+        var p = pipeline(frames: frames, unit: "frames kept")
         p.keep = kept
         defer { p.progress.finish() }
         do {
@@ -229,17 +230,6 @@ struct SceneRenderer {
             }
             progress.advance()
         })
-    }
-
-    /// Runs `encode` and `consume` on the kept frames at `positions` (ascending), as a
-    /// ``FramePipeline`` would on the frames themselves.
-    private func replay<Encoded: Sendable>(_ kept: KeptFrames, positions: [Int], unit: String,
-                                           encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
-                                           consume: (Int, Encoded) throws -> Void) throws {
-        let progress = Progress(total: positions.count, enabled: showsProgressBar, unit: unit)
-        defer { progress.finish() }
-        try FrameStream(frames: positions, jobs: jobs, progress: progress)
-            .run(rasters: { kept.rasters($0) }, encode: encode, consume: consume)
     }
 
     /// Writes `frames` as an animated GIF at `path` (`batch`'s output).

@@ -124,11 +124,14 @@ public struct AnimationFramePreparer: Sendable {
     let settings: AnimationSettings
     let converter: FFmpegConverter?
 
-    /// `previous` is the frame before `frame` (GIF stores only what changed).
-    public func prepare(_ frame: PixelImage, previous: PixelImage?) throws(EncodeError) -> PreparedAnimationFrame {
+    /// `previous` is the frame before `frame` (GIF stores only what changed), `change`
+    /// where they differ when that is known.
+    public func prepare(_ frame: PixelImage, previous: PixelImage?,
+                        change: FrameChange = .unknown) throws(EncodeError) -> PreparedAnimationFrame {
         switch format {
         case .gif:
-            return .gif(try GIFFramePreparer.prepare(frame, previous: previous, options: settings.gifOptions))
+            return .gif(try GIFFramePreparer.prepare(frame, previous: previous, change: change,
+                                                     options: settings.gifOptions))
         case .webp:
             return .rgba(frame.straightRGBA(), width: frame.width, height: frame.height)
         case .apng, .mp4, .webm, .mov:

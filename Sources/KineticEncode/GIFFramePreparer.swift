@@ -5,7 +5,8 @@ import KineticGeometry
 /// palette quantization. Pure and thread-safe, so frames can be prepared in parallel and
 /// handed to one ``GIFWriter`` in order.
 public enum GIFFramePreparer {
-    /// Prepares `frame`, given the frame shown before it (`nil` for the first frame).
+    /// Prepares `frame`, given the frame shown before it (`nil` for the first frame) and,
+    /// when known, where the two differ (`change`, which must then be exact).
     ///
     /// Opaque output (`transparentBackground == false`): only the bounding rectangle of
     /// pixels that differ from `previous` is stored; inside it, pixels equal to `previous`
@@ -24,7 +25,7 @@ public enum GIFFramePreparer {
     /// be expressed; each frame must clear and replace the last one entirely.
     /// - Throws: `.invalidImage` for an empty frame or a `previous` of another size,
     ///   `.invalidOptions`, `.quantizationFailed`.
-    public static func prepare(_ frame: PixelImage, previous: PixelImage?,
+    public static func prepare(_ frame: PixelImage, previous: PixelImage?, change: FrameChange = .unknown,
                                options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
         try options.validate()
         guard (1...65535).contains(frame.width), (1...65535).contains(frame.height) else {
@@ -44,7 +45,14 @@ public enum GIFFramePreparer {
         guard previous.width == frame.width, previous.height == frame.height else {
             throw .invalidImage(reason: "previous frame is \(previous.width)×\(previous.height), this one \(frame.width)×\(frame.height)")
         }
-        guard let rect = changedRect(frame, previous) else {
+        // A rectangle that does not fit the canvas is not believed: the frames are compared.
+        let changed: GIFRect? = switch change {
+        case .within(nil): nil
+        case .within(let rect?) where rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
+                && rect.x + rect.width <= frame.width && rect.y + rect.height <= frame.height: rect
+        default: changedRect(frame, previous)
+        }
+        guard let rect = changed else {
             return PreparedGIFFrame(rect: GIFRect(x: 0, y: 0, width: 1, height: 1),
                                     indices: [PreparedGIFFrame.transparentIndex],
                                     localPalette: options.palette == .perFrame ? [] : nil,

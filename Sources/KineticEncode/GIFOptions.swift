@@ -158,6 +158,16 @@ public struct GIFRect: Hashable, Sendable {
     }
 }
 
+/// Where a frame differs from the frame before it, when whoever made the frames knows
+/// (frames replayed from their changes), so that the GIF's frame differencing need not
+/// compare the two frames again.
+public enum FrameChange: Hashable, Sendable {
+    /// Not known: the frames are compared.
+    case unknown
+    /// The smallest rectangle holding every pixel that differs, nil when none does.
+    case within(GIFRect?)
+}
+
 /// What a decoder does with a frame's rectangle before drawing the next frame.
 public enum GIFDisposal: Hashable, Sendable {
     /// Leave it on screen (DISPOSE_DO_NOT): the next frame draws over it.

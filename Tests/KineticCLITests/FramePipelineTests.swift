@@ -1,3 +1,4 @@
+import KineticEncode
 import KineticGeometry
 import KineticScene
 import Testing
@@ -35,6 +36,23 @@ import Testing
         for k in 1..<10 {
             let shared = Self.storage(frames[k]) == Self.storage(frames[k - 1])
             #expect(shared == (k >= 5), "frame \(k)")
+        }
+    }
+
+    /// A stream told where frames change passes that on for a frame that directly
+    /// follows the one before it, across chunks, and nothing for one that does not.
+    @Test(arguments: [1, 2])
+    func aFrameIsToldItsChangeOnlyAfterTheFrameBeforeIt(jobs: Int) throws {
+        let frames = [0, 1, 2, 5, 6, 7, 9]
+        let stream = FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false),
+                                 changes: { .within(GIFRect(x: $0, y: 0, width: 1, height: 1)) })
+        var told: [Int: FrameChange] = [:]
+        try stream.run(rasters: { $0.map { _ in PixelImage(width: 1, height: 1) } },
+                       encode: { _, _, change in change }, consume: { told[$0] = $1 })
+        #expect(told.count == frames.count)
+        for frame in frames {
+            let follows = frame > 0 && frames.contains(frame - 1)
+            #expect(told[frame] == (follows ? .within(GIFRect(x: frame, y: 0, width: 1, height: 1)) : .unknown), "frame \(frame)")
         }
     }
 }

@@ -1,3 +1,4 @@
+@testable import KineticEncode
 import KineticGeometry
 import Testing
 @testable import KineticCLI
@@ -149,6 +150,26 @@ import Testing
         #expect(near.append(first) && near.append(changed([10, 10 + KeptFrames.gap])))
         #expect(near.byteCount == first.bytes.count + 12 + (KeptFrames.gap + 1) * 4)
         #expect(apart.rasters([1]).map(Self.pixels) == [Self.pixels(changed([10, 900]))])
+    }
+
+    /// A kept frame's change is the rectangle the GIF's differencing would find by
+    /// comparing it with the frame before it (nil for a repeat), and a GIF frame prepared
+    /// with it is the one prepared without; the first frame's is unknown.
+    @Test func aFramesChangeIsWhatComparingFinds() throws {
+        let frames = Self.frames(count: 60, width: 61)
+        let cache = Self.filled(frames)
+        #expect(cache.change(at: 0) == .unknown)
+        var repeats = 0
+        for i in 1..<frames.count {
+            let compared = GIFFramePreparer.changedRect(frames[i], frames[i - 1])
+            #expect(cache.change(at: i) == .within(compared), "frame \(i)")
+            if compared == nil { repeats += 1 }
+            let options = GIFOptions(palette: .perFrame)
+            #expect(try GIFFramePreparer.prepare(frames[i], previous: frames[i - 1], change: cache.change(at: i), options: options)
+                    == GIFFramePreparer.prepare(frames[i], previous: frames[i - 1], options: options))
+        }
+        #expect(repeats > 0 && repeats < 50)
+        #expect(KeptFrames(expected: 2, budget: 1 << 20).change(at: 1) == .unknown)
     }
 
     /// A frame of another size is refused, not misread.

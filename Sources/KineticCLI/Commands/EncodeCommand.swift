@@ -80,7 +80,7 @@ struct EncodeCommand: ParsableCommand {
                     try FrameStream(frames: positions.map { sequence.indices[$0] }, jobs: jobs,
                                     progress: Progress(total: positions.count, enabled: false)).run(rasters: { chunk in
                         try Parallel.map(chunk, jobs: jobs) { i in try Self.read(sequence.path(i), sequence) }
-                    }, encode: { frame, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
+                    }, encode: { frame, _, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
                 }) { prepare, write in
                     let progress = Progress(total: sequence.indices.count, enabled: !quiet && Terminal.stderrIsTerminal)
                     defer { progress.finish() }

@@ -5,7 +5,7 @@ import KineticGeometry
 /// preparation, shared by `render` (frames from the scene) and `encode` (from PNGs), so
 /// both give the same bytes for the same pixels.
 enum AnimationOutput {
-    typealias Prepare = @Sendable (PixelImage, PixelImage?) throws -> PreparedAnimationFrame
+    typealias Prepare = @Sendable (PixelImage, PixelImage?, FrameChange) throws -> PreparedAnimationFrame
     typealias Sample = @Sendable (PixelImage) -> GIFPaletteBuilder.Sample
 
     /// Which frames a pass for the palette takes, and what it adds of each.
@@ -51,7 +51,7 @@ enum AnimationOutput {
                                          frameCount: frameCount, settings: settings)
         let preparer = writer.preparer
         do {
-            try stream({ frame, previous in try preparer.prepare(frame, previous: previous) },
+            try stream({ frame, previous, change in try preparer.prepare(frame, previous: previous, change: change) },
                        { prepared in try writer.write(prepared) })
             try writer.finish()
         } catch {

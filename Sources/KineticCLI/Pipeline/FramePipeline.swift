@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import KineticEncode
 import KineticGeometry
 import KineticLayers
 import KineticRender
@@ -56,7 +57,7 @@ struct FramePipeline {
             if let tree = trees.last, let raster = rasters.last { last = (tree, raster) }
             if let keep { for raster in rasters where !keep.append(raster) { throw KeptFrames.Full.full } }
             return rasters
-        }, encode: encode, consume: consume)
+        }, encode: { frame, previous, _ in try encode(frame, previous) }, consume: consume)
     }
 }
 
@@ -73,9 +74,15 @@ struct FrameStream {
     var frames: [Int]
     var jobs: Int
     var progress: Progress
+    /// Where frame `i` differs from frame `i - 1`, when the rasters' source knows
+    /// (``KeptFrames/change(at:)``); `encode` is told it for a frame that follows its
+    /// previous one directly.
+    var changes: ((Int) -> FrameChange)?
 
+    /// Runs `rasters` on each chunk of ``frames``, `encode(frame, previous, change)` on
+    /// worker threads and `consume(frame number, encoded)` in order.
     func run<Encoded: Sendable>(rasters: ([Int]) throws -> [PixelImage],
-                      encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+                      encode: @escaping @Sendable (PixelImage, PixelImage?, FrameChange) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
         try withoutActuallyEscaping(consume) { consume in
             let chunkSize = max(2, jobs * 2)
@@ -89,8 +96,11 @@ struct FrameStream {
                 let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
                 let rasters = try rasters(chunk)
                 let carried = previous
+                let known = (start..<(start + chunk.count)).map { i in
+                    if let changes, i > 0, frames[i - 1] == frames[i] - 1 { changes(frames[i]) } else { FrameChange.unknown }
+                }
                 let encoded = try Parallel.map(Array(rasters.indices), jobs: jobs) { k in
-                    try encode(rasters[k], k == 0 ? carried : rasters[k - 1])
+                    try encode(rasters[k], k == 0 ? carried : rasters[k - 1], known[k])
                 }
                 // One chunk is consumed at a time, in order.
                 writer?.join()

@@ -1,4 +1,5 @@
 import Glibc
+import KineticEncode
 import KineticGeometry
 
 /// The rasters of one pass over a scene's frames, kept to be replayed by the passes after
@@ -37,6 +38,8 @@ final class KeptFrames {
         var spans: [(y: Int32, x: Int32, count: Int32)] = []
         /// The spans' pixels, one after another.
         var pixels: [UInt32] = []
+        /// The smallest rectangle holding the spans.
+        var bounds: GIFRect?
         var byteCount: Int { spans.count * 12 + pixels.count * 4 }
     }
 
@@ -109,6 +112,13 @@ final class KeptFrames {
             pool.append((position, image))
             return image
         }
+    }
+
+    /// Where the frame at `position` differs from the one before it (exactly: its spans
+    /// run from a differing pixel to a differing pixel); unknown for the first.
+    func change(at position: Int) -> FrameChange {
+        guard isComplete, (1..<count).contains(position) else { return .unknown }
+        return .within(deltas[position - 1].bounds)
     }
 
     /// Walks the frames from the first to the last of `positions` (ascending) without
@@ -195,6 +205,11 @@ final class KeptFrames {
                         x += block
                     }
                     delta.spans.append((Int32(y), Int32(start), Int32(end - start + 1)))
+                }
+                if let top = delta.spans.first?.y, let bottom = delta.spans.last?.y {
+                    let left = delta.spans.lazy.map { Int($0.x) }.min() ?? 0
+                    let right = delta.spans.lazy.map { Int($0.x + $0.count) }.max() ?? 0
+                    delta.bounds = GIFRect(x: left, y: Int(top), width: right - left, height: Int(bottom - top) + 1)
                 }
                 // The pixels in one allocation of their final size.
                 let total = delta.spans.reduce(0) { $0 + Int($1.count) }

@@ -170,7 +170,7 @@ struct SceneRenderer {
                 try countColors(kept, positions: positions, add: add)
             } else {
                 try run(positions, of: frames, kept: kept, unit: "palette frames",
-                        encode: { frame, _ in prepare(frame) }, consume: add)
+                        encode: { frame, _, _ in prepare(frame) }, consume: add)
             }
         }) { encode, consume in
             try run(Array(frames.indices), of: frames, kept: kept, unit: "frames", encode: encode, consume: consume)
@@ -182,17 +182,18 @@ struct SceneRenderer {
     /// from the start and rasterized (physics advances only frame by frame; a long scene
     /// takes a while to reach its last sample, so each pass shows its own bar).
     private func run<Encoded: Sendable>(_ positions: [Int], of frames: [Int], kept: KeptFrames?, unit: String,
-                                        encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+                                        encode: @escaping @Sendable (PixelImage, PixelImage?, FrameChange) throws -> Encoded,
                                         consume: (Encoded) throws -> Void) throws {
         if let kept, kept.isComplete {
             let progress = Progress(total: positions.count, enabled: showsProgressBar, unit: unit)
             defer { progress.finish() }
-            try FrameStream(frames: positions, jobs: jobs, progress: progress)
+            try FrameStream(frames: positions, jobs: jobs, progress: progress, changes: { kept.change(at: $0) })
                 .run(rasters: { kept.rasters($0) }, encode: encode, consume: { _, encoded in try consume(encoded) })
         } else {
             let p = pipeline(frames: positions.map { frames[$0] }, unit: unit)
             defer { p.progress.finish() }
-            try p.run(encode: encode, consume: { _, encoded in try consume(encoded) })
+            try p.run(encode: { frame, previous in try encode(frame, previous, .unknown) },
+                      consume: { _, encoded in try consume(encoded) })
         }
     }
 

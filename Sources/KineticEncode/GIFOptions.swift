@@ -23,7 +23,7 @@ public struct GIFPalette: Hashable, Sendable {
     /// of a one-pixel antialiased edge into its neighbours. On the gallery's 49 scenes
     /// of few colours at scale 2, no dithering gave GIFs of 0.97–1.0002× the size at
     /// +0.00 to +0.25 dB (issue 15); without it, each colour is remapped once instead
-    /// of each pixel (``ImageQuant/Remapper/remap(rgba:width:height:settings:byColor:)``).
+    /// of each pixel (``ImageQuant/Remapper/remap(rgba:width:height:settings:asOneImage:)``).
     public let isOfFewColors: Bool
 
     /// - Throws: ``EncodeError/invalidOptions(reason:)`` unless there are 1…255 colours.

@@ -45,12 +45,18 @@ public enum GIFFramePreparer {
         guard previous.width == frame.width, previous.height == frame.height else {
             throw .invalidImage(reason: "previous frame is \(previous.width)×\(previous.height), this one \(frame.width)×\(frame.height)")
         }
-        // A rectangle that does not fit the canvas is not believed: the frames are compared.
-        let changed: GIFRect? = switch change {
-        case .within(nil): nil
-        case .within(let rect?) where rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
-                && rect.x + rect.width <= frame.width && rect.y + rect.height <= frame.height: rect
-        default: changedRect(frame, previous)
+        // A rectangle that does not fit the canvas is not believed: the frames are compared;
+        // nor are runs outside the rectangle: the whole rectangle is then compared.
+        var changed: GIFRect?, runs: [PixelRun]?
+        switch change {
+        case .within(nil, _):
+            changed = nil
+        case .within(let rect?, let known) where rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
+                && rect.x + rect.width <= frame.width && rect.y + rect.height <= frame.height:
+            changed = rect
+            runs = known.flatMap { known in known.allSatisfy { rect.holds($0) } ? known : nil }
+        default:
+            changed = changedRect(frame, previous)
         }
         guard let rect = changed else {
             return PreparedGIFFrame(rect: GIFRect(x: 0, y: 0, width: 1, height: 1),
@@ -58,7 +64,7 @@ public enum GIFFramePreparer {
                                     localPalette: options.palette == .perFrame ? [] : nil,
                                     disposal: .doNotDispose)
         }
-        let rgba = straightPixels(frame, in: rect, previous: previous, keepAlpha: false)
+        let rgba = straightPixels(frame, in: rect, previous: previous, keepAlpha: false, runs: runs)
         var prepared = try quantized(rgba, rect: rect, disposal: .doNotDispose, options: options)
         prepared.sourcePixels = rgba
         return prepared
@@ -369,25 +375,43 @@ public enum GIFFramePreparer {
     /// A pixel becomes fully transparent (0, 0, 0, 0) when it equals `previous` there or,
     /// with `keepAlpha`, when its alpha is below 128; every other pixel is made opaque with
     /// its colour un-premultiplied, so a half-covered white edge stays white rather than
-    /// turning grey.
+    /// turning grey. Given `runs` (inside `rect`) outside which `frame` equals `previous`,
+    /// only their pixels are read: the rest is transparent. A snowfall's rectangle is
+    /// nearly the whole canvas; its runs, a few thousand pixels.
     static func straightPixels(_ frame: PixelImage, in rect: GIFRect, previous: PixelImage?,
-                               keepAlpha: Bool) -> [UInt8] {
+                               keepAlpha: Bool, runs: [PixelRun]? = nil) -> [UInt8] {
         let count = rect.width * rect.height
+        let oldStride = previous?.stride ?? 0
+        /// The straight word of pixel (x, y), for output at byte `o`.
+        @inline(__always) func store(_ x: Int, _ y: Int, at o: Int, _ src: UnsafeRawBufferPointer,
+                                     _ old: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer) {
+            // Cairo's ARGB32 is a native-endian word: A in the top byte.
+            let word = src.loadUnaligned(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
+            let unchanged = previous != nil && old.loadUnaligned(fromByteOffset: y * oldStride + x * 4, as: UInt32.self) == word
+            let rgba = unchanged || (keepAlpha && word >> 24 < 128) ? 0 : opaqueStraightWord(word)
+            out.storeBytes(of: rgba, toByteOffset: o, as: UInt32.self)
+        }
+        if let runs, previous != nil {
+            var rgba = [UInt8](repeating: 0, count: count * 4)
+            rgba.withUnsafeMutableBytes { out in
+                frame.bytes.withUnsafeBytes { src in
+                    (previous?.bytes ?? []).withUnsafeBytes { old in
+                        for run in runs {
+                            let y = Int(run.y), row = (y - rect.y) * rect.width - rect.x
+                            for x in Int(run.x)..<(Int(run.x) + Int(run.count)) { store(x, y, at: (row + x) * 4, src, old, out) }
+                        }
+                    }
+                }
+            }
+            return rgba
+        }
         return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
             frame.bytes.withUnsafeBytes { src in
                 (previous?.bytes ?? []).withUnsafeBytes { old in
                     var o = 0
                     for y in rect.y..<(rect.y + rect.height) {
-                        let row = y * frame.stride
-                        let oldRow = y * (previous?.stride ?? 0)
                         for x in rect.x..<(rect.x + rect.width) {
-                            // Cairo's ARGB32 is a native-endian word: A in the top byte.
-                            let word = src.loadUnaligned(fromByteOffset: row + x * 4, as: UInt32.self)
-                            let alpha = word >> 24
-                            let unchanged = previous != nil
-                                && old.loadUnaligned(fromByteOffset: oldRow + x * 4, as: UInt32.self) == word
-                            let rgba = unchanged || (keepAlpha && alpha < 128) ? 0 : opaqueStraightWord(word)
-                            UnsafeMutableRawBufferPointer(out).storeBytes(of: rgba, toByteOffset: o, as: UInt32.self)
+                            store(x, y, at: o, src, old, UnsafeMutableRawBufferPointer(out))
                             o += 4
                         }
                     }

@@ -156,6 +156,12 @@ public struct GIFRect: Hashable, Sendable {
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
+
+    /// Whether every pixel of `run` (at least one) is inside.
+    func holds(_ run: PixelRun) -> Bool {
+        let (rx, ry, count) = (Int(run.x), Int(run.y), Int(run.count))
+        return count > 0 && ry >= y && ry < y + height && rx >= x && rx + count <= x + width
+    }
 }
 
 /// Where a frame differs from the frame before it, when whoever made the frames knows
@@ -164,8 +170,20 @@ public struct GIFRect: Hashable, Sendable {
 public enum FrameChange: Hashable, Sendable {
     /// Not known: the frames are compared.
     case unknown
-    /// The smallest rectangle holding every pixel that differs, nil when none does.
-    case within(GIFRect?)
+    /// The smallest rectangle holding every pixel that differs (nil when none does) and,
+    /// when known, the runs of pixels outside which none does.
+    case within(GIFRect?, runs: [PixelRun]? = nil)
+}
+
+/// `count` pixels of a row of a frame, from (`x`, `y`).
+public struct PixelRun: Hashable, Sendable {
+    public var y: Int32
+    public var x: Int32
+    public var count: Int32
+
+    public init(y: Int32, x: Int32, count: Int32) {
+        self.y = y; self.x = x; self.count = count
+    }
 }
 
 /// What a decoder does with a frame's rectangle before drawing the next frame.

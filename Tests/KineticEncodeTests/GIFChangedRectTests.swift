@@ -46,4 +46,39 @@ import KineticGeometry
             #expect(GIFFramePreparer.changedRect(a, b) == bruteForce(a, b), "trial \(trial): \(width)×\(height)")
         }
     }
+
+    /// Straight pixels read from runs (the changed ones) are those read by comparing
+    /// the whole rectangle; a frame whose runs leave the rectangle is compared whole.
+    @Test func runsGiveTheStraightPixelsOfTheWholeRectangle() throws {
+        var rng = SystemRandomNumberGenerator()
+        for trial in 0..<100 {
+            let width = Int.random(in: 2...40, using: &rng), height = Int.random(in: 2...20, using: &rng)
+            let previous = PixelImage(width: width, height: height, stride: width * 4 + 8,
+                                      bytes: (0..<((width * 4 + 8) * height)).map { _ in UInt8.random(in: 0...2, using: &rng) })
+            var frame = previous
+            var runs: [PixelRun] = []
+            for y in 0..<height where Bool.random(using: &rng) {
+                let x = Int.random(in: 0..<width, using: &rng), count = Int.random(in: 1...(width - x), using: &rng)
+                // Some pixels of a run stay as they were.
+                for i in x..<(x + count) where Int.random(in: 0..<3, using: &rng) > 0 {
+                    frame.bytes[y * frame.stride + i * 4 + Int.random(in: 0..<4, using: &rng)] &+= 1
+                }
+                runs.append(PixelRun(y: Int32(y), x: Int32(x), count: Int32(count)))
+            }
+            guard let rect = GIFFramePreparer.changedRect(frame, previous) else { continue }
+            // The runs cut to the rectangle: they still hold every changed pixel.
+            let inside = runs.compactMap { run -> PixelRun? in
+                let x0 = max(Int(run.x), rect.x), x1 = min(Int(run.x + run.count), rect.x + rect.width)
+                return x1 > x0 && (rect.y..<(rect.y + rect.height)).contains(Int(run.y))
+                    ? PixelRun(y: run.y, x: Int32(x0), count: Int32(x1 - x0)) : nil
+            }
+            #expect(!inside.isEmpty && inside.allSatisfy { rect.holds($0) })
+            #expect(GIFFramePreparer.straightPixels(frame, in: rect, previous: previous, keepAlpha: false, runs: inside)
+                    == GIFFramePreparer.straightPixels(frame, in: rect, previous: previous, keepAlpha: false), "trial \(trial)")
+            let options = GIFOptions()
+            let outside = [PixelRun(y: Int32(rect.y), x: Int32(rect.x + rect.width - 1), count: 2)]
+            #expect(try GIFFramePreparer.prepare(frame, previous: previous, change: .within(rect, runs: outside), options: options)
+                    == GIFFramePreparer.prepare(frame, previous: previous, options: options))
+        }
+    }
 }

@@ -34,8 +34,8 @@ final class KeptFrames {
 
     /// The changed spans of one frame against the frame before it.
     private struct Delta {
-        /// (row, first pixel, pixel count) for each row that differs.
-        var spans: [(y: Int32, x: Int32, count: Int32)] = []
+        /// The runs of pixels that differ, rows from the top.
+        var spans: [PixelRun] = []
         /// The spans' pixels, one after another.
         var pixels: [UInt32] = []
         /// The smallest rectangle holding the spans.
@@ -114,11 +114,12 @@ final class KeptFrames {
         }
     }
 
-    /// Where the frame at `position` differs from the one before it (exactly: its spans
-    /// run from a differing pixel to a differing pixel); unknown for the first.
+    /// Where the frame at `position` differs from the one before it: its spans, and their
+    /// bounds (exact: a span runs from a differing pixel to a differing pixel); unknown
+    /// for the first.
     func change(at position: Int) -> FrameChange {
         guard isComplete, (1..<count).contains(position) else { return .unknown }
-        return .within(deltas[position - 1].bounds)
+        return .within(deltas[position - 1].bounds, runs: deltas[position - 1].spans)
     }
 
     /// Walks the frames from the first to the last of `positions` (ascending) without
@@ -197,14 +198,14 @@ final class KeptFrames {
                         }
                         for i in x..<(x + block) where p[i] != q[i] {
                             if i - end > Self.gap {
-                                delta.spans.append((Int32(y), Int32(start), Int32(end - start + 1)))
+                                delta.spans.append(PixelRun(y: Int32(y), x: Int32(start), count: Int32(end - start + 1)))
                                 start = i
                             }
                             end = i
                         }
                         x += block
                     }
-                    delta.spans.append((Int32(y), Int32(start), Int32(end - start + 1)))
+                    delta.spans.append(PixelRun(y: Int32(y), x: Int32(start), count: Int32(end - start + 1)))
                 }
                 if let top = delta.spans.first?.y, let bottom = delta.spans.last?.y {
                     let left = delta.spans.lazy.map { Int($0.x) }.min() ?? 0

@@ -80,9 +80,11 @@ public enum GIFFramePreparer {
     private static func quantized(_ rgba: [UInt8], rect: GIFRect, disposal: GIFDisposal,
                                   options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
         let rowBytes = rect.width * 4
-        let kept = rgba.withUnsafeBufferPointer { p in
+        let kept = rgba.withUnsafeBytes { p in
             (0..<rect.height).filter { y in
-                stride(from: y * rowBytes + 3, to: (y + 1) * rowBytes, by: 4).contains { p[$0] != 0 }
+                var x = skipZeros(p, from: y * rect.width, to: (y + 1) * rect.width)
+                while x < (y + 1) * rect.width, p[x * 4 + 3] == 0 { x = skipZeros(p, from: x + 1, to: (y + 1) * rect.width) }
+                return x < (y + 1) * rect.width
             }
         }
         guard !kept.isEmpty, kept.count < rect.height else {
@@ -177,17 +179,36 @@ public enum GIFFramePreparer {
     /// of `colors` (0 when none is opaque).
     static func meanSquaredError(_ rgba: [UInt8], _ indices: [UInt8], _ colors: [GIFColor]) -> Double {
         var sum = 0, count = 0
-        rgba.withUnsafeBufferPointer { p in
+        rgba.withUnsafeBytes { p in
             indices.withUnsafeBufferPointer { indices in
-                for (i, index) in indices.enumerated() where p[i * 4 + 3] != 0 && Int(index) < colors.count {
-                    let c = colors[Int(index)], o = i * 4
-                    let dr = Int(p[o]) - Int(c.red), dg = Int(p[o + 1]) - Int(c.green), db = Int(p[o + 2]) - Int(c.blue)
-                    sum += dr * dr + dg * dg + db * db
-                    count += 1
+                colors.withUnsafeBufferPointer { colors in
+                    let n = min(indices.count, p.count / 4)
+                    var i = skipZeros(p, from: 0, to: n)
+                    while i < n {
+                        defer { i = skipZeros(p, from: i + 1, to: n) }
+                        let index = Int(indices[i]), o = i * 4
+                        guard p[o + 3] != 0, index < colors.count else { continue }
+                        let c = colors[index]
+                        let dr = Int(p[o]) - Int(c.red), dg = Int(p[o + 1]) - Int(c.green), db = Int(p[o + 2]) - Int(c.blue)
+                        sum += dr * dr + dg * dg + db * db
+                        count += 1
+                    }
                 }
             }
         }
         return count == 0 ? 0 : Double(sum) / Double(3 * count)
+    }
+
+    /// The first pixel from `i` (up to `end`) of straight RGBA bytes whose word is not 0,
+    /// or `end` when there is none before it (that pixel's alpha may still be 0).
+    /// Unchanged pixels are 0 and come in long runs (two thirds of the rows quantized
+    /// over the gallery): they are stepped over four at a time.
+    @inline(__always)
+    static func skipZeros(_ p: UnsafeRawBufferPointer, from i: Int, to end: Int) -> Int {
+        var i = i
+        while i + 4 <= end, p.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt32>.self) == .zero { i += 4 }
+        while i < end, p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self) == 0 { i += 1 }
+        return i
     }
 
     /// The pixels the palette is built from: when more than 256 × 256 of them changed

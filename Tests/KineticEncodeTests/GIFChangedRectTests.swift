@@ -81,4 +81,37 @@ import KineticGeometry
                     == GIFFramePreparer.prepare(frame, previous: previous, options: options))
         }
     }
+
+    /// The mean squared error of remapped pixels, stepping over runs of zero words, is
+    /// the error summed pixel by pixel: opaque pixels only (alpha 0 with a colour too is
+    /// left out), indices past the palette left out.
+    @Test func meanSquaredErrorCountsTheDrawnPixels() {
+        var rng = SystemRandomNumberGenerator()
+        let colors = (0..<20).map { _ in GIFColor(red: .random(in: 0...255, using: &rng), green: .random(in: 0...255, using: &rng),
+                                                  blue: .random(in: 0...255, using: &rng)) }
+        for trial in 0..<200 {
+            let count = Int.random(in: 0...70, using: &rng)
+            var rgba: [UInt8] = [], indices: [UInt8] = []
+            while indices.count < count {
+                let run = min(count - indices.count, Int.random(in: 1...9, using: &rng))
+                let kind = Int.random(in: 0..<4, using: &rng)
+                for _ in 0..<run {
+                    switch kind {
+                    case 0, 1: rgba += [0, 0, 0, 0]
+                    case 2: rgba += [.random(in: 0...255, using: &rng), 5, 6, 0]
+                    default: rgba += [.random(in: 0...255, using: &rng), .random(in: 0...255, using: &rng), 9, 255]
+                    }
+                    indices.append(UInt8.random(in: 0...22, using: &rng))
+                }
+            }
+            var sum = 0, drawn = 0
+            for i in 0..<count where rgba[i * 4 + 3] != 0 && Int(indices[i]) < colors.count {
+                let c = colors[Int(indices[i])]
+                sum += [Int(c.red), Int(c.green), Int(c.blue)].enumerated().map { (k, v) in (Int(rgba[i * 4 + k]) - v) * (Int(rgba[i * 4 + k]) - v) }.reduce(0, +)
+                drawn += 1
+            }
+            let expected = drawn == 0 ? 0 : Double(sum) / Double(3 * drawn)
+            #expect(GIFFramePreparer.meanSquaredError(rgba, indices, colors) == expected, "trial \(trial)")
+        }
+    }
 }

@@ -6,7 +6,7 @@ import KineticGeometry
 /// handed to one ``GIFWriter`` in order.
 public enum GIFFramePreparer {
     /// Prepares `frame`, given the frame shown before it (`nil` for the first frame) and,
-    /// when known, where the two differ (`change`, which must then be exact).
+    /// when known, where the two differ (`change`: its runs are then the only pixels read).
     ///
     /// Opaque output (`transparentBackground == false`): only the bounding rectangle of
     /// pixels that differ from `previous` is stored; inside it, pixels equal to `previous`
@@ -45,17 +45,11 @@ public enum GIFFramePreparer {
         guard previous.width == frame.width, previous.height == frame.height else {
             throw .invalidImage(reason: "previous frame is \(previous.width)×\(previous.height), this one \(frame.width)×\(frame.height)")
         }
-        // A rectangle that does not fit the canvas is not believed: the frames are compared;
-        // nor are runs outside the rectangle: the whole rectangle is then compared.
+        // Runs leaving the canvas are not believed: the frames are compared.
         var changed: GIFRect?, runs: [PixelRun]?
-        switch change {
-        case .within(nil, _):
-            changed = nil
-        case .within(let rect?, let known) where rect.x >= 0 && rect.y >= 0 && rect.width > 0 && rect.height > 0
-                && rect.x + rect.width <= frame.width && rect.y + rect.height <= frame.height:
-            changed = rect
-            runs = known.flatMap { known in known.allSatisfy { rect.holds($0) } ? known : nil }
-        default:
+        if case .runs(let known) = change, known.allSatisfy(whole.holds) {
+            (changed, runs) = (GIFRect(bounding: known), known)
+        } else {
             changed = changedRect(frame, previous)
         }
         guard let rect = changed else {

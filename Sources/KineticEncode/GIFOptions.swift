@@ -162,6 +162,17 @@ public struct GIFRect: Hashable, Sendable {
         let (rx, ry, count) = (Int(run.x), Int(run.y), Int(run.count))
         return count > 0 && ry >= y && ry < y + height && rx >= x && rx + count <= x + width
     }
+
+    /// The smallest rectangle holding `runs`, nil for none.
+    init?(bounding runs: [PixelRun]) {
+        guard let first = runs.first else { return nil }
+        var (left, top, right, bottom) = (Int(first.x), Int(first.y), Int(first.x) + Int(first.count), Int(first.y))
+        for run in runs.dropFirst() {
+            left = min(left, Int(run.x)); right = max(right, Int(run.x) + Int(run.count))
+            top = min(top, Int(run.y)); bottom = max(bottom, Int(run.y))
+        }
+        self.init(x: left, y: top, width: right - left, height: bottom - top + 1)
+    }
 }
 
 /// Where a frame differs from the frame before it, when whoever made the frames knows
@@ -170,9 +181,10 @@ public struct GIFRect: Hashable, Sendable {
 public enum FrameChange: Hashable, Sendable {
     /// Not known: the frames are compared.
     case unknown
-    /// The smallest rectangle holding every pixel that differs (nil when none does) and,
-    /// when known, the runs of pixels outside which none does.
-    case within(GIFRect?, runs: [PixelRun]? = nil)
+    /// The runs of pixels outside which none differs, each from a differing pixel to a
+    /// differing pixel, so that their bounds are the changed rectangle (none: the frames
+    /// are the same).
+    case runs([PixelRun])
 }
 
 /// `count` pixels of a row of a frame, from (`x`, `y`).

@@ -45,14 +45,14 @@ import Testing
     func aFrameIsToldItsChangeOnlyAfterTheFrameBeforeIt(jobs: Int) throws {
         let frames = [0, 1, 2, 5, 6, 7, 9]
         let stream = FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false),
-                                 changes: { .within(GIFRect(x: $0, y: 0, width: 1, height: 1)) })
+                                 changes: { .runs([PixelRun(y: 0, x: Int32($0), count: 1)]) })
         var told: [Int: FrameChange] = [:]
         try stream.run(rasters: { $0.map { _ in PixelImage(width: 1, height: 1) } },
                        encode: { _, _, change in change }, consume: { told[$0] = $1 })
         #expect(told.count == frames.count)
         for frame in frames {
             let follows = frame > 0 && frames.contains(frame - 1)
-            #expect(told[frame] == (follows ? .within(GIFRect(x: frame, y: 0, width: 1, height: 1)) : .unknown), "frame \(frame)")
+            #expect(told[frame] == (follows ? .runs([PixelRun(y: 0, x: Int32(frame), count: 1)]) : .unknown), "frame \(frame)")
         }
     }
 }

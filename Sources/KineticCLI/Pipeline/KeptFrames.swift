@@ -38,8 +38,6 @@ final class KeptFrames {
         var spans: [PixelRun] = []
         /// The spans' pixels, one after another.
         var pixels: [UInt32] = []
-        /// The smallest rectangle holding the spans.
-        var bounds: GIFRect?
         var byteCount: Int { spans.count * 12 + pixels.count * 4 }
     }
 
@@ -114,12 +112,11 @@ final class KeptFrames {
         }
     }
 
-    /// Where the frame at `position` differs from the one before it: its spans, and their
-    /// bounds (exact: a span runs from a differing pixel to a differing pixel); unknown
-    /// for the first.
+    /// Where the frame at `position` differs from the one before it: its spans (each from
+    /// a differing pixel to a differing pixel); unknown for the first.
     func change(at position: Int) -> FrameChange {
         guard isComplete, (1..<count).contains(position) else { return .unknown }
-        return .within(deltas[position - 1].bounds, runs: deltas[position - 1].spans)
+        return .runs(deltas[position - 1].spans)
     }
 
     /// Walks the frames from the first to the last of `positions` (ascending) without
@@ -206,11 +203,6 @@ final class KeptFrames {
                         x += block
                     }
                     delta.spans.append(PixelRun(y: Int32(y), x: Int32(start), count: Int32(end - start + 1)))
-                }
-                if let top = delta.spans.first?.y, let bottom = delta.spans.last?.y {
-                    let left = delta.spans.lazy.map { Int($0.x) }.min() ?? 0
-                    let right = delta.spans.lazy.map { Int($0.x + $0.count) }.max() ?? 0
-                    delta.bounds = GIFRect(x: left, y: Int(top), width: right - left, height: Int(bottom - top) + 1)
                 }
                 // The pixels in one allocation of their final size.
                 let total = delta.spans.reduce(0) { $0 + Int($1.count) }

@@ -180,12 +180,16 @@ public enum GIFFramePreparer {
                     var i = skipZeros(p, from: 0, to: n)
                     while i < n {
                         defer { i = skipZeros(p, from: i + 1, to: n) }
-                        let index = Int(indices[i]), o = i * 4
-                        guard p[o + 3] != 0, index < colors.count else { continue }
+                        // Wrapping 32-bit arithmetic on the pixel's word (red lowest): checked
+                        // arithmetic made this 7 % of a scene that changes everywhere.
+                        let index = Int(indices[i]), word = p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                        guard word >> 24 != 0, index < colors.count else { continue }
                         let c = colors[index]
-                        let dr = Int(p[o]) - Int(c.red), dg = Int(p[o + 1]) - Int(c.green), db = Int(p[o + 2]) - Int(c.blue)
-                        sum += dr * dr + dg * dg + db * db
-                        count += 1
+                        let dr = Int32(word & 0xFF) &- Int32(c.red)
+                        let dg = Int32((word >> 8) & 0xFF) &- Int32(c.green)
+                        let db = Int32((word >> 16) & 0xFF) &- Int32(c.blue)
+                        sum &+= Int(dr &* dr &+ dg &* dg &+ db &* db)
+                        count &+= 1
                     }
                 }
             }
@@ -199,6 +203,8 @@ public enum GIFFramePreparer {
     /// over the gallery): they are stepped over four at a time.
     @inline(__always)
     static func skipZeros(_ p: UnsafeRawBufferPointer, from i: Int, to end: Int) -> Int {
+        // Where most pixels changed, this one did: tell that first.
+        if i < end, p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self) != 0 { return i }
         var i = i
         while i + 4 <= end, p.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt32>.self) == .zero { i += 4 }
         while i < end, p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self) == 0 { i += 1 }

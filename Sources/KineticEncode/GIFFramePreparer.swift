@@ -108,14 +108,17 @@ public enum GIFFramePreparer {
         case let .shared(palette):
             // The transparent colour is the remapper's entry `count`.
             let transparent = UInt8(palette.colors.count)
-            let indices = try palette.remapper.remap(rgba: rgba, width: rect.width, height: rect.height,
-                                                     settings: options.quantizerSettings)
+            let (indices, error) = try palette.remapper.remapMeasuringError(rgba: rgba, width: rect.width, height: rect.height,
+                                                                            settings: options.quantizerSettings)
             // A full table's transparent entry is already the GIF's transparent index.
             let shared = PreparedGIFFrame(rect: rect,
                                           indices: transparent == PreparedGIFFrame.transparentIndex ? indices
                                               : indices.map { $0 == transparent ? PreparedGIFFrame.transparentIndex : $0 },
                                           localPalette: nil, disposal: disposal)
-            let sharedError = options.colors == 256 ? meanSquaredError(rgba, shared.indices, palette.colors) : 0
+            // The remapper's opaque entries are the palette's colours: its error is this one.
+            let sharedError = options.colors != 256 ? 0
+                : error.map { $0.count == 0 ? 0 : Double($0.sum) / Double(3 * $0.count) }
+                    ?? meanSquaredError(rgba, shared.indices, palette.colors)
             guard sharedError > localTableBudget
                     || (sharedError > smallTableBudget && ColorCounts.hasAtMost(smallTableColors, colorsIn: rgba))
             else { return shared }

@@ -436,6 +436,47 @@ import Testing
         #expect(Dictionary(counted.map { ($0.word, $0.count) }, uniquingKeysWith: +) == expected)
     }
 
+    /// Remapping without dithering measures the frame's error as it looks pixels up:
+    /// the same indices as `remap`, and the error `meanSquaredError` sums over them —
+    /// pixels with alpha 0 (with a colour or without) and those given the transparent
+    /// entry left out. With dithering, or past the colours `ColorCounts` indexes, no
+    /// error comes with the indices.
+    @Test func unditheredRemappingMeasuresItsError() throws {
+        let colors = (0..<40).map { (i: Int) -> GIFColor in
+            GIFColor(red: UInt8(i * 6), green: UInt8(255 - i * 5), blue: UInt8(i * 37 % 256))
+        }
+        let palette = try GIFPalette(colors: colors)
+        let settings = GIFOptions(dithering: 0).quantizerSettings
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(state >> 56)
+        }
+        for trial in 0..<50 {
+            let width = 1 + Int(next()) % 60, height = 1 + Int(next()) % 8
+            // A few colours, in runs, some transparent, some of alpha 0 with a colour.
+            let shades = (0..<(1 + trial % 12)).map { _ in [next(), next(), next(), next() < 40 ? 0 : 255] }
+            var rgba: [UInt8] = []
+            while rgba.count < width * height * 4 {
+                let shade = next() < 64 ? [0, 0, 0, 0] : shades[Int(next()) % shades.count]
+                for _ in 0..<min(1 + Int(next()) % 7, width * height - rgba.count / 4) { rgba += shade }
+            }
+            let (indices, error) = try palette.remapper.remapMeasuringError(rgba: rgba, width: width, height: height, settings: settings)
+            #expect(indices == (try palette.remapper.remap(rgba: rgba, width: width, height: height, settings: settings)))
+            let measured = try #require(error, "trial \(trial)")
+            let mapped = indices.map { $0 == UInt8(colors.count) ? PreparedGIFFrame.transparentIndex : $0 }
+            #expect((measured.count == 0 ? 0 : Double(measured.sum) / Double(3 * measured.count))
+                    == GIFFramePreparer.meanSquaredError(rgba, mapped, colors), "trial \(trial)")
+            #expect(measured.count == (0..<(width * height)).count { rgba[$0 * 4 + 3] != 0 && Int(indices[$0]) < colors.count })
+        }
+        // Dithered: the indices alone.
+        let rgba = (0..<(30 * 4)).flatMap { _ in [next(), next(), next(), 255] as [UInt8] }
+        let dithered = GIFOptions(dithering: 1).quantizerSettings
+        let (indices, error) = try palette.remapper.remapMeasuringError(rgba: rgba, width: 30, height: 4, settings: dithered)
+        #expect(error == nil)
+        #expect(indices == (try palette.remapper.remap(rgba: rgba, width: 30, height: 4, settings: dithered)))
+    }
+
     /// With dithering, pixels are remapped in bands cropped to what they draw: two
     /// blocks far apart are each remapped as if alone, the transparent pixels around them
     /// take the transparent entry, and an image drawn nearly everywhere is remapped whole.

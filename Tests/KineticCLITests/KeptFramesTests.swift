@@ -1,5 +1,6 @@
 @testable import KineticEncode
 import KineticGeometry
+import KineticRender
 import Testing
 @testable import KineticCLI
 
@@ -50,6 +51,35 @@ import Testing
         #expect(cache.isComplete)
         let replayed = cache.rasters(positions)
         #expect(replayed.map(Self.pixels) == positions.map { Self.pixels(frames[$0]) })
+    }
+
+    /// Told where each frame can differ from the one before (its damage), the cache
+    /// compares the frames there only and keeps the same spans: the same bytes, the same
+    /// changes, the same frames replayed. A frame said to be unchanged keeps none.
+    @Test func comparesOnlyWhereTheFrameCanDiffer() {
+        let frames = Self.frames(count: 40)
+        // Each frame's changed pixels, bounded, as the trees would bound them.
+        let damages: [FrameDamage] = zip(frames.dropLast(), frames.dropFirst()).map { a, b in
+            var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+            for y in 0..<a.height {
+                for x in 0..<a.width where a.bytes[(y * a.stride + x * 4)..<(y * a.stride + x * 4 + 4)]
+                    != b.bytes[(y * b.stride + x * 4)..<(y * b.stride + x * 4 + 4)] {
+                    x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
+                }
+            }
+            // Grown by a pixel where there is room: the damage holds unchanged pixels too.
+            guard x1 >= 0 else { return .none }
+            let left = max(x0 - 1, 0), top = max(y0 - 1, 0)
+            return .rect(x: left, y: top, width: min(x1 + 2, a.width) - left, height: min(y1 + 2, a.height) - top)
+        }
+        #expect(damages.contains(.none) && damages.contains { if case .rect = $0 { true } else { false } })
+        let told = KeptFrames(expected: frames.count, budget: 1 << 30)
+        #expect(told.append(frames[0]))
+        for (frame, damage) in zip(frames.dropFirst(), damages) { #expect(told.append(frame, changedWithin: damage)) }
+        let compared = Self.filled(frames)
+        #expect(told.byteCount == compared.byteCount)
+        for k in 1..<frames.count { #expect(told.change(at: k) == compared.change(at: k), "frame \(k)") }
+        #expect(told.rasters(Array(0..<40)).map(Self.pixels) == frames.map(Self.pixels))
     }
 
     /// A call may go back: a new pass starts from the first frame.

@@ -54,8 +54,17 @@ struct FramePipeline {
                     rasters.append(raster)
                 }
             }
+            if let keep {
+                // Kept frames compare each raster with the one before it only where the
+                // trees say pixels can differ.
+                var earlier = last?.tree
+                for (tree, raster) in zip(trees, rasters) {
+                    let damage = earlier.map { renderer.damage(from: $0, to: tree) } ?? .everything
+                    earlier = tree
+                    guard keep.append(raster, changedWithin: damage) else { throw KeptFrames.Full.full }
+                }
+            }
             if let tree = trees.last, let raster = rasters.last { last = (tree, raster) }
-            if let keep { for raster in rasters where !keep.append(raster) { throw KeptFrames.Full.full } }
             return rasters
         }, encode: { frame, previous, _ in try encode(frame, previous) }, consume: consume)
     }

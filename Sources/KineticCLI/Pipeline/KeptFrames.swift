@@ -1,6 +1,7 @@
 import Glibc
 import KineticEncode
 import KineticGeometry
+import KineticRender
 
 /// The rasters of one pass over a scene's frames, kept to be replayed by the passes after
 /// it, within a byte budget.
@@ -52,7 +53,10 @@ final class KeptFrames {
     /// Keeps `image` as the next frame. Returns false, keeping nothing more from then on,
     /// when the frames kept so far, projected to ``expected`` frames, would pass the
     /// budget: the caller then renders its passes as if nothing were kept.
-    func append(_ image: PixelImage) -> Bool {
+    ///
+    /// `damage`: where `image` can differ from the frame appended before it (both
+    /// rasterized whole); it is compared with that frame there only.
+    func append(_ image: PixelImage, changedWithin damage: FrameDamage = .everything) -> Bool {
         guard count < expected, byteCount <= budget else { return false }
         guard let last else {
             byteCount = image.bytes.count
@@ -62,7 +66,7 @@ final class KeptFrames {
             return byteCount <= budget ? true : refuse()
         }
         guard image.width == last.width, image.height == last.height, image.stride == last.stride else { return refuse() }
-        let delta = Self.delta(image, from: last)
+        let delta = Self.delta(image, from: last, within: damage)
         byteCount += delta.byteCount
         deltas.append(delta)
         self.last = image
@@ -167,17 +171,25 @@ final class KeptFrames {
     static let gap = 16
 
     /// The rows of `image` that differ from `previous`, each from its first to its last
-    /// differing pixel, split where at least ``gap`` pixels between are unchanged.
-    private static func delta(_ image: PixelImage, from previous: PixelImage) -> Delta {
+    /// differing pixel, split where at least ``gap`` pixels between are unchanged;
+    /// compared inside `damage` only (the rest is the same).
+    private static func delta(_ image: PixelImage, from previous: PixelImage, within damage: FrameDamage) -> Delta {
         var delta = Delta()
-        let width = image.width, stride = image.stride
+        let stride = image.stride
+        let (left, top, width, height) = switch damage {
+        case .none: (0, 0, 0, 0)
+        case .rect(let x, let y, let w, let h): (x, y, w, h)
+        case .everything: (0, 0, image.width, image.height)
+        }
+        precondition(left >= 0 && top >= 0 && left + width <= image.width && top + height <= image.height)
         image.bytes.withUnsafeBytes { a in
             previous.bytes.withUnsafeBytes { b in
                 // The same pixels (a frame at rest takes the raster before it): no change.
-                guard a.baseAddress != b.baseAddress else { return }
-                for y in 0..<image.height {
-                    let row = a.baseAddress! + y * stride, old = b.baseAddress! + y * stride
+                guard a.baseAddress != b.baseAddress, width > 0 else { return }
+                for y in top..<(top + height) {
+                    let row = a.baseAddress! + y * stride + left * 4, old = b.baseAddress! + y * stride + left * 4
                     guard memcmp(row, old, width * 4) != 0 else { continue }
+                    // Pixels from the rectangle's left edge, spans placed on the canvas.
                     let p = row.assumingMemoryBound(to: UInt32.self), q = old.assumingMemoryBound(to: UInt32.self)
                     var lo = 0, hi = width - 1
                     while p[lo] == q[lo] { lo += 1 }
@@ -195,14 +207,14 @@ final class KeptFrames {
                         }
                         for i in x..<(x + block) where p[i] != q[i] {
                             if i - end > Self.gap {
-                                delta.spans.append(PixelRun(y: Int32(y), x: Int32(start), count: Int32(end - start + 1)))
+                                delta.spans.append(PixelRun(y: Int32(y), x: Int32(left + start), count: Int32(end - start + 1)))
                                 start = i
                             }
                             end = i
                         }
                         x += block
                     }
-                    delta.spans.append(PixelRun(y: Int32(y), x: Int32(start), count: Int32(end - start + 1)))
+                    delta.spans.append(PixelRun(y: Int32(y), x: Int32(left + start), count: Int32(end - start + 1)))
                 }
                 // The pixels in one allocation of their final size.
                 let total = delta.spans.reduce(0) { $0 + Int($1.count) }

@@ -82,6 +82,24 @@ import Testing
         #expect(told.rasters(Array(0..<40)).map(Self.pixels) == frames.map(Self.pixels))
     }
 
+    /// Frames that change everywhere: a buffer takes the newest frame whole rather than
+    /// every delta since its own, and the frames replayed are still the ones appended,
+    /// in a pass of single frames and one of chunks.
+    @Test func replaysFramesThatChangeEverywhere() {
+        let (width, height, rowBytes) = (19, 7, 19 * 4 + 4)
+        let frames = (0..<24).map { k in
+            PixelImage(width: width, height: height, stride: rowBytes,
+                       bytes: (0..<(rowBytes * height)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ k &* 13) })
+        }
+        let cache = Self.filled(frames)
+        #expect(cache.isComplete && cache.byteCount > frames.count * width * height * 4)
+        for k in 0..<24 { #expect(Self.pixels(cache.rasters([k])[0]) == Self.pixels(frames[k]), "frame \(k)") }
+        for start in stride(from: 0, to: 24, by: 3) {
+            let positions = [start, start + 1, start + 2]
+            #expect(cache.rasters(positions).map(Self.pixels) == positions.map { Self.pixels(frames[$0]) })
+        }
+    }
+
     /// A call may go back: a new pass starts from the first frame.
     @Test func aCallGoingBackStartsAPass() {
         let frames = Self.frames(count: 30)

@@ -91,7 +91,9 @@ final class KeptFrames {
     ///
     /// Each frame is made in the oldest of a few buffers earlier calls returned, which
     /// the caller has let go by then (a ``FrameStream`` holds one chunk and the frame
-    /// before it), by applying the deltas since the frame it held: no 4 MB copy a frame.
+    /// before it), by applying the deltas since the frame it held: no 4 MB copy a frame
+    /// — unless those deltas hold more bytes than a frame, when the newest frame is
+    /// copied in and only the deltas after it are applied.
     /// A buffer still held is copied when written, so the frames returned stay intact.
     func rasters(_ positions: [Int]) -> [PixelImage] {
         precondition(isComplete && positions.allSatisfy { (0..<count).contains($0) }, "a frame not kept")
@@ -104,6 +106,16 @@ final class KeptFrames {
             var (at, image) = (0, first)
             if pool.count >= buffers {
                 (at, image) = pool.removeFirst()
+                // Frames that change nearly everywhere (lock-screen): copying the newest
+                // frame in and applying what follows it moves fewer bytes than applying
+                // every delta since the buffer's frame.
+                if let newest = pool.last, newest.index > at, newest.index <= position,
+                   deltas[at..<newest.index].reduce(0, { $0 + $1.pixels.count * 4 }) > image.bytes.count {
+                    image.bytes.withUnsafeMutableBytes { target in
+                        newest.image.bytes.withUnsafeBytes { target.copyMemory(from: $0) }
+                    }
+                    at = newest.index
+                }
             } else if let newest = pool.last {
                 (at, image) = newest  // copied once, when first written
             }

@@ -381,9 +381,10 @@ public enum GIFFramePreparer {
         let alpha = argb >> 24
         var r = (argb >> 16) & 0xFF, g = (argb >> 8) & 0xFF, b = argb & 0xFF
         if alpha != 255, alpha != 0 {
-            r = min(255, (r * 255 + alpha / 2) / alpha)
-            g = min(255, (g * 255 + alpha / 2) / alpha)
-            b = min(255, (b * 255 + alpha / 2) / alpha)
+            // Bytes times 255: no overflow, so no checks in this per-pixel path.
+            r = min(255, (r &* 255 &+ alpha / 2) / alpha)
+            g = min(255, (g &* 255 &+ alpha / 2) / alpha)
+            b = min(255, (b &* 255 &+ alpha / 2) / alpha)
         }
         return UInt32(littleEndian: r | g << 8 | b << 16 | alpha << 24)
     }
@@ -410,8 +411,9 @@ public enum GIFFramePreparer {
         @inline(__always) func store(_ x: Int, _ y: Int, at o: Int, _ src: UnsafeRawBufferPointer,
                                      _ old: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer) {
             // Cairo's ARGB32 is a native-endian word: A in the top byte.
-            let word = src.loadUnaligned(fromByteOffset: y * frame.stride + x * 4, as: UInt32.self)
-            let unchanged = previous != nil && old.loadUnaligned(fromByteOffset: y * oldStride + x * 4, as: UInt32.self) == word
+            // Offsets inside the frames, which exist: wrapping arithmetic.
+            let word = src.loadUnaligned(fromByteOffset: y &* frame.stride &+ x &* 4, as: UInt32.self)
+            let unchanged = previous != nil && old.loadUnaligned(fromByteOffset: y &* oldStride &+ x &* 4, as: UInt32.self) == word
             let rgba = unchanged || (keepAlpha && word >> 24 < 128) ? 0 : opaqueStraightWord(word)
             out.storeBytes(of: rgba, toByteOffset: o, as: UInt32.self)
         }
@@ -422,7 +424,7 @@ public enum GIFFramePreparer {
                     (previous?.bytes ?? []).withUnsafeBytes { old in
                         for run in runs {
                             let y = Int(run.y), row = (y - rect.y) * rect.width - rect.x
-                            for x in Int(run.x)..<(Int(run.x) + Int(run.count)) { store(x, y, at: (row + x) * 4, src, old, out) }
+                            for x in Int(run.x)..<(Int(run.x) + Int(run.count)) { store(x, y, at: (row &+ x) &* 4, src, old, out) }
                         }
                     }
                 }

@@ -40,6 +40,8 @@ extension Renderer {
         var box: DeviceBox = (.infinity, .infinity, -.infinity, -.infinity)
         guard renderer.damage(from: earlier.layers, to: frame.layers, matrix: (scale, 0, 0, scale, 0, 0),
                               sublayerSpace: .identity, into: &box) else { return .everything }
+        // Inks are finite (deviceInk refuses the rest); a NaN must never read as no change.
+        guard ![box.x0, box.y0, box.x1, box.y1].contains(where: \.isNaN) else { return .everything }
         let x0 = max(box.x0.rounded(.down), 0), y0 = max(box.y0.rounded(.down), 0)
         let x1 = min(box.x1.rounded(.up), Double(width)), y1 = min(box.y1.rounded(.up), Double(height))
         guard x1 > x0, y1 > y0 else { return .none }

@@ -117,8 +117,7 @@ public enum GIFFramePreparer {
                                           localPalette: nil, disposal: disposal)
             // The remapper's opaque entries are the palette's colours: its error is this one.
             let sharedError = options.colors != 256 ? 0
-                : error.map { $0.count == 0 ? 0 : Double($0.sum) / Double(3 * $0.count) }
-                    ?? meanSquaredError(rgba, shared.indices, palette.colors)
+                : error?.meanSquaredError ?? meanSquaredError(rgba, shared.indices, palette.colors)
             guard sharedError > localTableBudget
                     || (sharedError > smallTableBudget && ColorCounts.hasAtMost(smallTableColors, colorsIn: rgba))
             else { return shared }
@@ -197,7 +196,7 @@ public enum GIFFramePreparer {
                 }
             }
         }
-        return count == 0 ? 0 : Double(sum) / Double(3 * count)
+        return ImageQuant.Remapper.Distortion(sum: sum, count: count).meanSquaredError
     }
 
     /// The first pixel from `i` (up to `end`) of straight RGBA bytes whose word is not 0,

@@ -112,9 +112,7 @@ enum ImageQuant {
                    asOneImage: Bool = false) throws(EncodeError) -> [UInt8] {
             precondition(rgba.count == width * height * 4)
             if settings.dithering == 0, !asOneImage, let (colors, ids) = ColorCounts.indexed(rgba) {
-                let entries = try remap(rgba: colors, width: colors.count / 4, height: 1, settings: settings, asOneImage: true)
-                precondition(entries.count == colors.count / 4)
-                return Self.lookUp(ids, in: entries)
+                return try remapByColor(colors, ids, settings: settings).indices
             }
             if settings.dithering > 0, !asOneImage,
                let transparent = palette.firstIndex(of: Entry(r: 0, g: 0, b: 0, a: 0)) {
@@ -143,13 +141,15 @@ enum ImageQuant {
         /// with alpha > 0 that get an opaque entry, and how many there are.
         struct Distortion: Equatable {
             var sum = 0, count = 0
+
+            /// The mean squared error a channel (0 when no pixel counts).
+            var meanSquaredError: Double { count == 0 ? 0 : Double(sum) / Double(3 * count) }
         }
 
         /// ``remap(rgba:width:height:settings:asOneImage:)`` and its ``Distortion``, when it
-        /// comes free: without dithering each distinct colour's error is found once and
-        /// added up as its pixels are looked up, with no pass over the pixels of its
-        /// own (the frame's mean squared error was 3 % of the gallery batch's CPU). nil
-        /// otherwise.
+        /// comes free: without dithering, as each pixel's entry is looked up by its colour
+        /// (the frame's mean squared error, a pass of its own, was 3 % of the gallery
+        /// batch's CPU). nil otherwise.
         func remapMeasuringError(rgba: [UInt8], width: Int, height: Int,
                                  settings: Settings) throws(EncodeError) -> (indices: [UInt8], error: Distortion?) {
             precondition(rgba.count == width * height * 4)
@@ -160,6 +160,16 @@ enum ImageQuant {
             guard let (colors, ids) = ColorCounts.indexed(rgba) else {
                 return (try remap(rgba: rgba, width: width, height: height, settings: settings, asOneImage: true), nil)
             }
+            let (indices, error) = try remapByColor(colors, ids, settings: settings)
+            return (indices, error)
+        }
+
+        /// Undithered remapping of pixels given as their distinct `colors` (RGBA bytes)
+        /// and each pixel's colour (`ids`): each colour is remapped once, as a one-row
+        /// image, and its error against its entry found once; every pixel takes its
+        /// colour's entry, the errors summed on the way.
+        private func remapByColor(_ colors: [UInt8], _ ids: [UInt32],
+                                  settings: Settings) throws(EncodeError) -> (indices: [UInt8], error: Distortion) {
             let entries = try remap(rgba: colors, width: colors.count / 4, height: 1, settings: settings, asOneImage: true)
             precondition(entries.count == colors.count / 4)
             // Each colour's error against its entry; -1 for one not counted.

@@ -55,8 +55,7 @@ extension LayerRenderer {
     /// colour multipliers.
     static func composesOffscreen(_ layers: [Layer]) -> Bool {
         layers.contains { layer in
-            isFiltered(layer) || layer.colorMultiplier.map { $0 != .white } == true
-                || layer.mask.map { composesOffscreen([$0]) } == true || composesOffscreen(layer.sublayers)
+            drawsOffscreen(layer) || layer.mask.map { composesOffscreen([$0]) } == true || composesOffscreen(layer.sublayers)
         }
     }
 
@@ -97,19 +96,11 @@ extension LayerRenderer {
         return concatenate(affine, m)
     }
 
-    /// Adds to `box` the device pixels `layer` paints (drawn under `m` and `space`, as
-    /// ``draw(_:alpha:sublayerSpace:in:)`` draws it); false when they are not known cheaply.
+    /// Adds to `box` the device pixels `layer` paints (drawn under `m` and `space`, as a
+    /// sublayer); false when they are not known cheaply.
     private func add(inkOf layer: Layer, matrix m: Affine, sublayerSpace space: Transform3D, to box: inout DeviceBox) -> Bool {
-        guard Self.isVisible(layer) else { return true }
-        guard layer.type != .transformLayer else { return false }
-        let projection = layer.projectionToSuperlayer(through: space)
-        guard projection.isFinite else { return true }
-        guard let affine = projection.affine else { return false }
-        guard projection.m33 > 0 else { return true }
-        guard let ink = deviceInk(of: layer, matrix: Self.concatenate(affine, m), ownShadow: true) else { return false }
-        if ink.x1 > ink.x0, ink.y1 > ink.y0 {
-            box = (min(box.x0, ink.x0), min(box.y0, ink.y0), max(box.x1, ink.x1), max(box.y1, ink.y1))
-        }
+        guard let ink = deviceInk(ofSublayer: layer, matrix: m, sublayerSpace: space) else { return false }
+        if ink.x1 > ink.x0, ink.y1 > ink.y0 { box = Self.union(box, ink) }
         return true
     }
 }

@@ -15,7 +15,19 @@ extension LayerRenderer {
     /// Offscreen work (opacity groups, shadow silhouettes) is bounded by it, so it must
     /// never be smaller than the ink: every case it cannot bound is nil.
     func deviceInk(of layer: Layer, matrix m: Affine, ownShadow: Bool) -> DeviceBox? {
-        guard var box = Self.ink(of: layer, matrix: m, ownShadow: ownShadow, images: images) else { return nil }
+        Self.roundedOut(Self.ink(of: layer, matrix: m, ownShadow: ownShadow, images: images))
+    }
+
+    /// ``deviceInk(of:matrix:ownShadow:)`` of `layer` (its shadow counted) drawn as a
+    /// sublayer: `m` is its superlayer's bounds-to-device map, `space` the superlayer's
+    /// sublayer space. Empty when it draws nothing (hidden, behind the eye).
+    func deviceInk(ofSublayer layer: Layer, matrix m: Affine, sublayerSpace space: Transform3D) -> DeviceBox? {
+        Self.roundedOut(Self.ink(ofSublayer: layer, matrix: m, sublayerSpace: space, images: images))
+    }
+
+    /// A raw ink box in whole pixels, one more each way for antialiasing; nil past 1e9.
+    private static func roundedOut(_ box: DeviceBox?) -> DeviceBox? {
+        guard var box else { return nil }
         guard box.x1 > box.x0, box.y1 > box.y0 else { return (0, 0, 0, 0) }
         box = ((box.x0 - 1).rounded(.down), (box.y0 - 1).rounded(.down), (box.x1 + 1).rounded(.up), (box.y1 + 1).rounded(.up))
         guard [box.x0, box.y0, box.x1, box.y1].allSatisfy({ abs($0) < 1e9 }) else { return nil }
@@ -25,7 +37,7 @@ extension LayerRenderer {
     /// The empty box `union` starts from.
     private static let nothing: DeviceBox = (.infinity, .infinity, -.infinity, -.infinity)
 
-    private static func union(_ a: DeviceBox, _ b: DeviceBox) -> DeviceBox {
+    static func union(_ a: DeviceBox, _ b: DeviceBox) -> DeviceBox {
         (min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
     }
 
@@ -129,7 +141,7 @@ extension LayerRenderer {
     private static func ink(of layer: Layer, matrix m: Affine, ownShadow: Bool, images: ImageSurfaces) -> DeviceBox? {
         let bounds = layer.bounds
         // Layers that draw through other machinery, or whose ink is not geometry we know.
-        if isFiltered(layer) || layer.colorMultiplier.map({ $0 != .white }) == true { return nil }
+        if drawsOffscreen(layer) { return nil }
         var box = nothing
         if layer.masksToBounds {
             // Everything but the border (which lies inside the bounds) is clipped to them,
@@ -161,13 +173,8 @@ extension LayerRenderer {
                 box = union(box, device(Rect(r.minX - reach, r.minY - reach, r.width + 2 * reach, r.height + 2 * reach), m))
             }
         }
-        for sublayer in layer.sublayers where isVisible(sublayer) {
-            if sublayer.type == .transformLayer { return nil }
-            let projection = sublayer.projectionToSuperlayer(through: layer.sublayerSpace)
-            guard projection.isFinite else { continue }
-            guard let affine = projection.affine else { return nil }
-            guard projection.m33 > 0 else { continue }
-            guard let inner = ink(of: sublayer, matrix: concatenate(affine, m), ownShadow: true, images: images) else {
+        for sublayer in layer.sublayers {
+            guard let inner = ink(ofSublayer: sublayer, matrix: m, sublayerSpace: layer.sublayerSpace, images: images) else {
                 return nil
             }
             box = union(box, inner)
@@ -182,5 +189,26 @@ extension LayerRenderer {
             }
         }
         return box
+    }
+
+    /// ``ink(of:matrix:ownShadow:images:)`` of `layer` drawn as a sublayer (under `m`, its
+    /// superlayer's map, and `space`, its sublayer space), as ``draw(_:alpha:sublayerSpace:in:)``
+    /// places it: nothing when hidden, not finite or behind the eye; nil for a transform
+    /// layer or a projection.
+    private static func ink(ofSublayer layer: Layer, matrix m: Affine, sublayerSpace space: Transform3D,
+                            images: ImageSurfaces) -> DeviceBox? {
+        guard isVisible(layer) else { return nothing }
+        if layer.type == .transformLayer { return nil }
+        let projection = layer.projectionToSuperlayer(through: space)
+        guard projection.isFinite else { return nothing }
+        guard let affine = projection.affine else { return nil }
+        guard projection.m33 > 0 else { return nothing }
+        return ink(of: layer, matrix: concatenate(affine, m), ownShadow: true, images: images)
+    }
+
+    /// Whether `layer` draws through an offscreen image that reads pixels beyond its own
+    /// (filters, backdrop filters, blend modes, a colour multiplier).
+    static func drawsOffscreen(_ layer: Layer) -> Bool {
+        isFiltered(layer) || layer.colorMultiplier.map { $0 != .white } == true
     }
 }

@@ -47,9 +47,11 @@ struct GifEncoder: ~Copyable {
     /// from 2 to 256, padded with black) if it has one. The image data is compressed by
     /// ``GIFLZW`` (giflib's bytes, faster), or by giflib's own `EGifPutLine` with
     /// `giflibCompressor`, which only the tests use, to compare the two. `frame.indices`
-    /// holds `rect.width × rect.height` indices (``GIFWriter`` checks).
+    /// holds `rect.width × rect.height` indices (``GIFWriter`` checks); `alternatives`, if
+    /// given, as many indices each pixel may be written as instead (see ``GIFLZW``).
     mutating func put(_ frame: PreparedGIFFrame, transparentIndex: Int, tableSize: Int,
-                      delayCentiseconds: Int, giflibCompressor: Bool = false) throws(EncodeError) {
+                      delayCentiseconds: Int, alternatives: [UInt8]? = nil,
+                      giflibCompressor: Bool = false) throws(EncodeError) {
         guard let gif = handle else { throw .invalidImage(reason: "GIF stream already closed") }
         var control = GraphicsControlBlock()
         control.DisposalMode = frame.disposal == .doNotDispose ? DISPOSE_DO_NOT : DISPOSE_BACKGROUND
@@ -83,7 +85,7 @@ struct GifEncoder: ~Copyable {
         guard let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap else {
             throw .invalidImage(reason: "GIF frame without a colour table")
         }
-        let blocks = lzw.encode(frame.indices, bitsPerPixel: Int(map.pointee.BitsPerPixel))
+        let blocks = lzw.encode(frame.indices, alternatives: alternatives, bitsPerPixel: Int(map.pointee.BitsPerPixel))
         // Each sub-block goes out as it is, length byte first (EGifPutCode ignores its code
         // size argument: EGifPutImageDesc wrote it); the empty block after them ends the
         // image and sets giflib's pixel count to done.

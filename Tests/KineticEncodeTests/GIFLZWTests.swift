@@ -11,6 +11,8 @@ struct GIFLZWTests {
         var width: Int, height: Int
         var indices: [UInt8]
         var localTableSize: Int? = nil
+        /// What each pixel may be written as instead (nil: no choice).
+        var alternatives: [UInt8]? = nil
     }
 
     static func palette(_ size: Int) -> [GIFColor] {
@@ -31,7 +33,7 @@ struct GIFLZWTests {
                                          indices: image.indices, localPalette: image.localTableSize.map(palette),
                                          disposal: .doNotDispose)
             try encoder.put(frame, transparentIndex: 0, tableSize: image.localTableSize ?? globalTableSize,
-                            delayCentiseconds: 3, giflibCompressor: giflib)
+                            delayCentiseconds: 3, alternatives: image.alternatives, giflibCompressor: giflib)
         }
         try encoder.close()
         return encoder.takeBytes()
@@ -195,5 +197,64 @@ struct GIFLZWTests {
             var fresh = GIFLZW()
             #expect(reused.encode(indices, bitsPerPixel: bits) == fresh.encode(indices, bitsPerPixel: bits))
         }
+    }
+
+    /// A frame as GIFWriter hands one over: drawn runs (the background, index 1, and short
+    /// runs of other colours) between transparent ones (index 0 here), each transparent
+    /// pixel within `reach` of a drawn one offered as what it shows — the background,
+    /// or now and then another colour.
+    static func changedFrame(width: Int, height: Int, tableSize: Int, reach: Int,
+                             seed: UInt64) -> (indices: [UInt8], alternatives: [UInt8]) {
+        var random = SplitMix64(seed: seed)
+        var indices: [UInt8] = []
+        while indices.count < width * height {
+            let transparent = Int.random(in: 1...60, using: &random)
+            let drawn = Int.random(in: 1...12, using: &random)
+            indices += repeatElement(0, count: transparent)
+            for _ in 0..<drawn {
+                let background = Int.random(in: 0..<3, using: &random) > 0
+                indices.append(background ? 1 : UInt8(Int.random(in: 2..<tableSize, using: &random)))
+            }
+        }
+        indices.removeLast(indices.count - width * height)
+        var alternatives = indices
+        let drawn = indices.indices.filter { indices[$0] != 0 }
+        for i in drawn {
+            for j in max(0, i - reach)..<min(indices.count, i + reach + 1) where indices[j] == 0 {
+                alternatives[j] = Int.random(in: 0..<8, using: &random) > 0 ? 1 : UInt8(Int.random(in: 2..<tableSize, using: &random))
+            }
+        }
+        return (indices, alternatives)
+    }
+
+    /// With alternatives, each pixel decodes (by giflib) to its own index or to its
+    /// alternative, never to anything else: over every code size, in rasters long enough
+    /// for the dictionary to restart during the search, and in odd small ones.
+    @Test func alternativesDecodeToEitherReading() throws {
+        for (bits, width, height) in [(2, 300, 200), (4, 500, 400), (8, 1000, 700), (8, 1, 1), (8, 3, 1), (5, 257, 3)] {
+            let (indices, alternatives) = Self.changedFrame(width: width, height: height, tableSize: 1 << bits,
+                                                            reach: 32, seed: UInt64(bits * 1000 + width))
+            let gif = try Self.gif([Image(width: width, height: height, indices: indices, alternatives: alternatives)],
+                                   globalTableSize: 1 << bits, giflib: false)
+            let decoded = try Self.decode(gif).rasters
+            try #require(decoded.count == 1)
+            let wrong = zip(decoded[0].indices, zip(indices, alternatives)).filter { index, pair in
+                decoded[0][index] != pair.0 && decoded[0][index] != pair.1
+            }
+            #expect(wrong.isEmpty, "\(bits) bits, \(width)×\(height): \(wrong.count) pixels read neither way")
+            let taken = zip(decoded[0], alternatives).enumerated().filter { $0.element.0 == $0.element.1 && indices[$0.offset] != $0.element.1 }
+            if width * height > 1000 {
+                #expect(!taken.isEmpty, "the alternatives were never taken")
+            }
+        }
+    }
+
+    /// Where no alternative differs from its pixel, the bytes are giflib's.
+    @Test func alternativesThatChangeNothingGiveGiflibsBytes() throws {
+        let indices = Self.runs(400 * 300, tableSize: 64, longestRun: 30, seed: 21)
+        let ours = try Self.gif([Image(width: 400, height: 300, indices: indices, alternatives: indices)],
+                                globalTableSize: 64, giflib: false)
+        let theirs = try Self.gif([Image(width: 400, height: 300, indices: indices)], globalTableSize: 64, giflib: true)
+        #expect(ours == theirs)
     }
 }

@@ -350,14 +350,17 @@ public final class GIFWriter {
     /// are) and cost the most search; within 16, fireworks-button's GIF stayed over
     /// ffmpeg's; within 32 the 58 gallery GIFs came out 3.9 % smaller in all (56 smaller,
     /// up to 9.8 %; ping-transition 0.1 % larger), with the same frames (issue 15).
-    static let alternativeReach = 32
+    static let defaultAlternativeReach = 32
+    /// ``defaultAlternativeReach``; 0 offers no alternatives (for the tests, which compare).
+    var alternativeReach = GIFWriter.defaultAlternativeReach
 
     /// For ``GIFLZW``: each pixel of `frame` as it is, but a transparent pixel within
-    /// ``alternativeReach`` of a drawn one as the shared palette's index (below `colors`)
+    /// `alternativeReach` of a drawn one as the shared palette's index (below `colors`)
     /// of what it shows — the same picture either way; nil when no pixel has a choice.
     private func shownIndices(of frame: PreparedGIFFrame, transparent: UInt8, colors: Int) -> [UInt8]? {
         let r = frame.rect, n = frame.indices.count, canvasWidth = width
-        let reach = Self.alternativeReach
+        let reach = alternativeReach
+        guard reach > 0 else { return nil }
         // What each pixel of the rectangle shows, row after row like the indices.
         let shownHere = [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
             displayedIndex.withUnsafeBufferPointer { shown in
@@ -365,9 +368,10 @@ public final class GIFWriter {
                 for y in 0..<r.height {
                     (to + y * r.width).initialize(from: from + (r.y + y) * canvasWidth + r.x, count: r.width)
                 }
+                count = n
             }
-            count = n
         }
+        guard shownHere.count == n else { return nil }
         var result = frame.indices, offeredSome = false
         let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
         let transparents = SIMD16<UInt8>(repeating: transparent)

@@ -569,4 +569,37 @@ import Testing
             try settings.validate(for: .mp4)
         }
     }
+
+    /// Unchanged pixels near a change written as the shared entry they show (``GIFLZW``'s
+    /// alternatives) leave every frame's picture as it is: the animation written without
+    /// them decodes to the same canvases, frame by frame, and the two differ only at
+    /// pixels the one without leaves transparent.
+    @Test func unchangedPixelsWrittenAsWhatTheyShowLeaveEveryFrame() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let frames = Synthetic.frames(12)
+        var options = GIFOptions()
+        options.palette = .shared(try GIFPalette.make(from: frames, options: options))
+        func write(reach: Int, to path: String) throws -> DecodedGIF {
+            let writer = try GIFWriter(path: path, width: frames[0].width, height: frames[0].height, options: options)
+            writer.alternativeReach = reach
+            for (i, frame) in frames.enumerated() {
+                try writer.write(GIFFramePreparer.prepare(frame, previous: i > 0 ? frames[i - 1] : nil, options: options),
+                                 delayCentiseconds: 2)
+            }
+            try writer.finish()
+            return try DecodedGIF(path: path)
+        }
+        let without = try write(reach: 0, to: folder + "/without.gif")
+        let with = try write(reach: GIFWriter.defaultAlternativeReach, to: folder + "/with.gif")
+        #expect(with.canvases == without.canvases)
+        #expect(with.rects == without.rects)
+        let taken = with.rasters != without.rasters
+        #expect(taken, "no alternative was taken")
+        for (frame, (a, b)) in zip(with.rasters, without.rasters).enumerated() {
+            let transparent = UInt8(without.transparentIndices[frame])
+            let elsewhere = zip(a, b).filter { $0 != $1 && $1 != transparent }.count
+            #expect(elsewhere == 0, "frame \(frame): \(elsewhere) drawn pixels changed")
+        }
+    }
 }

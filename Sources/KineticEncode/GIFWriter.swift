@@ -231,9 +231,9 @@ public final class GIFWriter {
                         for y in 0..<r.height {
                             let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
                             var rowLeft = r.width, rowRight = -1
-                            var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
+                            var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
                             while x < r.width {
-                                defer { x = Self.nextDrawn(indices, row: start, from: x &+ 1, width: r.width) }
+                                defer { x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: x &+ 1, width: r.width) }
                                 let i = start &+ x
                                 let d = shown[row &+ x], q = packed[Int(indices[i])]
                                 // Drawn, it would show what is shown already.
@@ -295,11 +295,10 @@ public final class GIFWriter {
     }
 
     /// The first pixel at or after `x` on the row of `indices` starting at `start`
-    /// (`width` pixels) that is not transparent, or `width`. Most of a changed rectangle
+    /// (`width` pixels) that is not `transparent`, or `width`. Most of a changed rectangle
     /// stays transparent (unchanged pixels), so runs of it are stepped over 8 at a time.
-    private static func nextDrawn(_ indices: UnsafeMutableBufferPointer<UInt8>, row start: Int, from x: Int,
-                                  width: Int) -> Int {
-        let transparent = PreparedGIFFrame.transparentIndex
+    private static func nextDrawn(_ indices: UnsafeBufferPointer<UInt8>, row start: Int, from x: Int, width: Int,
+                                  transparent: UInt8 = PreparedGIFFrame.transparentIndex) -> Int {
         let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
         // Where most pixels change, the next one is drawn: tell that first.
         if x < width, indices[start &+ x] != transparent { return x }
@@ -325,10 +324,10 @@ public final class GIFWriter {
             frame.indices.withUnsafeMutableBufferPointer { indices in
                 for y in 0..<r.height {
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
-                    var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
+                    var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
                     while x < r.width {
                         let index = indices[start + x]
-                        let gap = x + 1, end = Self.nextDrawn(indices, row: start, from: gap, width: r.width)
+                        let gap = x + 1, end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: r.width)
                         // 0: an index past the palette, no colour to show.
                         if end > gap, end < r.width, indices[start + end] == index, packed[Int(index)] != 0 {
                             let color = packed[Int(index)]
@@ -383,8 +382,7 @@ public final class GIFWriter {
                     let out = UnsafeMutableRawBufferPointer(result)
                     var covered = 0, p = 0
                     while true {
-                        while p + 8 <= n, raw.loadUnaligned(fromByteOffset: p, as: UInt64.self) == eightTransparent { p += 8 }
-                        while p < n, indices[p] == transparent { p += 1 }
+                        p = Self.nextDrawn(indices, row: 0, from: p, width: n, transparent: transparent)
                         guard p < n else { break }
                         // A run of drawn pixels, p up to q, and the pixels within reach of it.
                         var q = p + 1

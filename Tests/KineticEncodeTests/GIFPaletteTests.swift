@@ -260,6 +260,48 @@ import Testing
         #expect(bandError(palette.colors) * 4 < bandError(plain), "\(bandError(palette.colors)) against \(bandError(plain))")
     }
 
+    /// Counted colours as `ColorCounts` keys them: straight opaque RGBA, red lowest.
+    static func counts(_ colors: [(r: Int, g: Int, b: Int, pixels: Int)]) -> ColorCounts {
+        var counts = ColorCounts(slots: 64)
+        for c in colors { counts.add(0xFF00_0000 | UInt32(c.b) << 16 | UInt32(c.g) << 8 | UInt32(c.r), c.pixels) }
+        return counts
+    }
+
+    /// Centring by hand: an entry moves to the pixel-weighted mean of the colours nearest
+    /// it, rounded ((0×1 + 10×3) / 4 = 7.5 → 8; (100×2 + 104×2) / 4 = 102), a fixed entry stays
+    /// though colours other than its own are nearest it, and a second round moves
+    /// nothing. The error over the counted colours falls.
+    @Test func centringMovesEntriesToTheCentreOfTheirColours() {
+        let counts = Self.counts([(255, 255, 255, 50), (250, 250, 250, 10), (0, 0, 0, 1), (10, 0, 0, 3),
+                                  (100, 100, 100, 2), (104, 100, 100, 2)])
+        let white = GIFColor(red: 255, green: 255, blue: 255)
+        let palette = [white, GIFColor(red: 0, green: 0, blue: 0), GIFColor(red: 100, green: 100, blue: 100)]
+        let centred = counts.centred(palette, fixed: 1)
+        #expect(centred == [white, GIFColor(red: 8, green: 0, blue: 0), GIFColor(red: 102, green: 100, blue: 100)])
+        #expect(counts.centred(centred, fixed: 1) == centred)
+        func error(_ palette: [GIFColor]) -> Int {
+            [(255, 255, 255, 50), (250, 250, 250, 10), (0, 0, 0, 1), (10, 0, 0, 3), (100, 100, 100, 2), (104, 100, 100, 2)]
+                .map { c in
+                    c.3 * palette.map { e in
+                        let r = c.0 - Int(e.red), g = c.1 - Int(e.green), b = c.2 - Int(e.blue)
+                        return r * r + g * g + b * b
+                    }.min()!
+                }.reduce(0, +)
+        }
+        #expect(error(centred) < error(palette), "\(error(centred)) against \(error(palette))")
+        // Fixed, the same entries stay where they are.
+        #expect(counts.centred(palette, fixed: 3) == palette)
+    }
+
+    /// A palette with an entry for every counted colour is left as it is: each entry is
+    /// the only colour nearest it, so a scene of at most 255 colours stays exact.
+    @Test func centringKeepsAPaletteHoldingEveryColour() {
+        let colors: [(r: Int, g: Int, b: Int, pixels: Int)] = [(255, 255, 255, 90), (250, 250, 250, 10), (0, 0, 0, 1), (8, 0, 0, 3)]
+        let palette = colors.map { GIFColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) }
+        #expect(Self.counts(colors).centred(palette, fixed: 1) == palette)
+        #expect(Self.counts(Array(colors.prefix(3))).centred(palette, fixed: 0) == palette)
+    }
+
     /// A white 64×48 frame with a 40×20 square whose pixel (x, y) has `color(x, y)`.
     static func squareFrame(_ color: (Int, Int) -> (r: Int, g: Int, b: Int)) -> PixelImage {
         var image = PixelImage(width: 64, height: 48)

@@ -205,7 +205,8 @@ public final class GIFPaletteBuilder {
     /// that errs most against the palette so far (pixels × squared RGB distance to the
     /// nearest entry), one at a time, until the table is full or holds every counted
     /// colour; where colours outnumber entries, those after the flat ones then move to
-    /// the centre of the colours they stand for (``ColorCounts/centred(_:fixed:)``).
+    /// the centre of the colours they stand for, and are kept apart where that errs no
+    /// more (``CountedColors/palette(flat:room:)``).
     /// A scene of at most 255 colours in all is then drawn exactly
     /// (gravity-angle). libimagequant averages the colours it merges, so its entries are
     /// seldom a scene's own colours: its palette of the samples, made too until 27 Nov
@@ -229,15 +230,15 @@ public final class GIFPaletteBuilder {
         if fewColors {
             pending = []
             let flat = Self.unique(fixed.map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
-            let exact = flat + counts.worstMatched(by: flat, adding: options.colors - 1 - flat.count)
-            return try GIFPalette(colors: Self.unique(counts.centred(exact, fixed: flat.count)), isOfFewColors: true)
+            let colors = counts.counted.palette(flat: flat, room: options.colors - 1 - flat.count)
+            return try GIFPalette(colors: Self.unique(colors), isOfFewColors: true)
         }
         for held in pending { try histogram.add(rgba: held.rgba, width: held.width, height: held.height) }
         pending = []
         for entry in fixed { try histogram.addFixed(entry) }
         var colors = Self.unique(try histogram.palette().map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
         let room = options.colors - 1 - colors.count
-        if room * 4 >= options.colors - 1 { colors += counts.worstMatched(by: colors, adding: room) }
+        if room * 4 >= options.colors - 1 { colors += counts.counted.worstMatched(by: colors, adding: room) }
         return try GIFPalette(colors: colors)
     }
 
@@ -409,88 +410,14 @@ struct ColorCounts {
         return i
     }
 
-    /// `palette` with each entry after the first `fixed` moved to the centre (the mean,
-    /// weighted by pixels, rounded) of the counted colours nearest it, again while any
-    /// moves (Lloyd's steps, at most ``centringRounds``): the same entries when every
-    /// counted colour has one. Where colours outnumber entries, an entry chosen as one
-    /// exact colour stands for its neighbours too, and their centre errs less over all of
-    /// them (noise-field at scale 2, 255 entries: 62.45 → 62.94 dB for the same bytes).
-    /// The first `fixed` (the flat colours, which cover the most pixels) stay exact.
-    func centred(_ palette: [GIFColor], fixed: Int) -> [GIFColor] {
-        guard palette.count > fixed else { return palette }
-        var entries = palette.map { SIMD4<Int32>(Int32($0.red), Int32($0.green), Int32($0.blue), 0) }
-        var colors: [SIMD4<Int32>] = [], weights: [Int] = []
-        for (i, key) in keys.enumerated() where key != 0 {
-            colors.append(SIMD4(Int32(key & 0xFF), Int32(key >> 8 & 0xFF), Int32(key >> 16 & 0xFF), 0))
-            weights.append(counts[i])
-        }
-        guard colors.count > palette.count else { return palette }
-        for _ in 0..<Self.centringRounds {
-            var sums = [SIMD4<Int>](repeating: .zero, count: entries.count)
-            var totals = [Int](repeating: 0, count: entries.count)
-            for (c, weight) in zip(colors, weights) {
-                // The nearest entry, the first of equals (the remapper may take another
-                // on a tie: it errs the same).
-                var best = 0, bestDistance = Int32.max
-                for (k, e) in entries.enumerated() {
-                    let d = c &- e, distance = (d &* d).wrappedSum()
-                    if distance < bestDistance { bestDistance = distance; best = k }
-                }
-                guard best >= fixed else { continue }
-                sums[best] &+= SIMD4(truncatingIfNeeded: c) &* weight
-                totals[best] &+= weight
-            }
-            var moved = false
-            for k in fixed..<entries.count where totals[k] > 0 {
-                let centre = (sums[k] &+ totals[k] / 2) / totals[k]
-                let entry = SIMD4<Int32>(truncatingIfNeeded: centre)
-                if entry != entries[k] { entries[k] = entry; moved = true }
-            }
-            if !moved { break }
-        }
-        return entries.map { GIFColor(red: UInt8(clamping: $0.x), green: UInt8(clamping: $0.y), blue: UInt8(clamping: $0.z)) }
-    }
-
-    /// At most this many rounds of ``centred(_:fixed:)``: most of the gain comes in the
-    /// first (noise-field: 62.45 → 62.78 dB after one, 62.94 after eight).
-    static let centringRounds = 8
-
-    /// Up to `room` counted colours not in `palette`, chosen one at a time as the colour
-    /// whose pixels err most against the palette so far (pixels × squared RGB distance
-    /// to the nearest entry); none once every counted colour is matched exactly.
-    func worstMatched(by palette: [GIFColor], adding room: Int) -> [GIFColor] {
-        guard room > 0 else { return [] }
+    /// The counted colours and their pixels, for choosing a palette from them.
+    var counted: CountedColors {
         var words: [UInt32] = [], weights: [Int] = []
         for (i, key) in keys.enumerated() where key != 0 {
             words.append(key)
             weights.append(counts[i])
         }
-        func rgb(_ word: UInt32) -> (Int, Int, Int) { (Int(word & 0xFF), Int(word >> 8 & 0xFF), Int(word >> 16 & 0xFF)) }
-        func distance(_ a: (Int, Int, Int), _ c: GIFColor) -> Int {
-            let r = a.0 - Int(c.red), g = a.1 - Int(c.green), b = a.2 - Int(c.blue)
-            return r * r + g * g + b * b
-        }
-        var nearest = words.map { word in
-            let c = rgb(word)
-            return palette.reduce(Int.max) { min($0, distance(c, $1)) }
-        }
-        var added: [GIFColor] = []
-        while added.count < room {
-            var best = -1, bestError = 0
-            for i in words.indices {
-                let error = nearest[i] == Int.max ? Int.max : weights[i] * nearest[i]
-                // Ties go to the smaller word: the table's order must not choose.
-                if error > bestError || (error == bestError && error > 0 && words[i] < words[best]) {
-                    best = i; bestError = error
-                }
-            }
-            guard best >= 0 else { break }
-            let c = rgb(words[best])
-            let color = GIFColor(red: UInt8(c.0), green: UInt8(c.1), blue: UInt8(c.2))
-            added.append(color)
-            for i in words.indices { nearest[i] = min(nearest[i], distance(rgb(words[i]), color)) }
-        }
-        return added
+        return CountedColors(words: words, weights: weights)
     }
 }
 

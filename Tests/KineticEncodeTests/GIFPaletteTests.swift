@@ -261,11 +261,18 @@ import Testing
     }
 
     /// Counted colours as `ColorCounts` keys them: straight opaque RGBA, red lowest.
-    static func counts(_ colors: [(r: Int, g: Int, b: Int, pixels: Int)]) -> ColorCounts {
+    static func counts(_ colors: [(r: Int, g: Int, b: Int, pixels: Int)]) -> CountedColors {
         var counts = ColorCounts(slots: 64)
         for c in colors { counts.add(0xFF00_0000 | UInt32(c.b) << 16 | UInt32(c.g) << 8 | UInt32(c.r), c.pixels) }
-        return counts
+        return counts.counted
     }
+
+    /// Greys (all three channels `v`) with their pixels.
+    static func greys(_ colors: [(v: Int, pixels: Int)]) -> CountedColors {
+        counts(colors.map { (r: $0.v, g: $0.v, b: $0.v, pixels: $0.pixels) })
+    }
+
+    static func grey(_ v: UInt8) -> GIFColor { GIFColor(red: v, green: v, blue: v) }
 
     /// Centring by hand: an entry moves to the pixel-weighted mean of the colours nearest
     /// it, rounded ((0×1 + 10×3) / 4 = 7.5 → 8; (100×2 + 104×2) / 4 = 102), a fixed entry stays
@@ -276,9 +283,9 @@ import Testing
                                   (100, 100, 100, 2), (104, 100, 100, 2)])
         let white = GIFColor(red: 255, green: 255, blue: 255)
         let palette = [white, GIFColor(red: 0, green: 0, blue: 0), GIFColor(red: 100, green: 100, blue: 100)]
-        let centred = counts.centred(palette, fixed: 1)
+        let (centred, centredError) = counts.centred(palette, fixed: 1)
         #expect(centred == [white, GIFColor(red: 8, green: 0, blue: 0), GIFColor(red: 102, green: 100, blue: 100)])
-        #expect(counts.centred(centred, fixed: 1) == centred)
+        #expect(counts.centred(centred, fixed: 1).palette == centred)
         func error(_ palette: [GIFColor]) -> Int {
             [(255, 255, 255, 50), (250, 250, 250, 10), (0, 0, 0, 1), (10, 0, 0, 3), (100, 100, 100, 2), (104, 100, 100, 2)]
                 .map { c in
@@ -288,9 +295,10 @@ import Testing
                     }.min()!
                 }.reduce(0, +)
         }
+        #expect(centredError == error(centred))
         #expect(error(centred) < error(palette), "\(error(centred)) against \(error(palette))")
         // Fixed, the same entries stay where they are.
-        #expect(counts.centred(palette, fixed: 3) == palette)
+        #expect(counts.centred(palette, fixed: 3) == (palette, error(palette)))
     }
 
     /// A palette with an entry for every counted colour is left as it is: each entry is
@@ -298,8 +306,56 @@ import Testing
     @Test func centringKeepsAPaletteHoldingEveryColour() {
         let colors: [(r: Int, g: Int, b: Int, pixels: Int)] = [(255, 255, 255, 90), (250, 250, 250, 10), (0, 0, 0, 1), (8, 0, 0, 3)]
         let palette = colors.map { GIFColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) }
-        #expect(Self.counts(colors).centred(palette, fixed: 1) == palette)
-        #expect(Self.counts(Array(colors.prefix(3))).centred(palette, fixed: 0) == palette)
+        #expect(Self.counts(colors).centred(palette, fixed: 1) == (palette, 0))
+        #expect(Self.counts(Array(colors.prefix(3))).centred(palette, fixed: 0) == (palette, 0))
+    }
+
+    /// The greedy choice with a spacing passes over colours nearer than it to an entry:
+    /// grey 253 (3 × 2² = 12 from the fixed 255, its pixels erring 1000 × 12) is chosen
+    /// first unspaced and at spacing 12, not at 13, where 239 (3 × 16², 10 pixels) is.
+    @Test func spacedChoicePassesOverNearShades() {
+        let counts = Self.greys([(255, 100_000), (253, 1000), (239, 10), (240, 10), (241, 10)])
+        #expect(counts.worstMatched(by: [Self.grey(255)], adding: 1) == [Self.grey(253)])
+        #expect(counts.worstMatched(by: [Self.grey(255)], adding: 1, spacing: 12) == [Self.grey(253)])
+        #expect(counts.worstMatched(by: [Self.grey(255)], adding: 1, spacing: 13) == [Self.grey(239)])
+        // Nothing far enough: nothing added.
+        #expect(counts.worstMatched(by: [Self.grey(255)], adding: 2, spacing: 3 * 17 * 17) == [])
+    }
+
+    /// A scene of few colours keeps its shades apart where that errs no more. Above, the
+    /// entry at 253 leaves 239…241 erring 3 × (14² + 13² + 12²) × 10 = 15,270 (centred,
+    /// it stays at 253); spaced, 240 takes them (error 60) and 253 errs 12 × 1000 as
+    /// part of 255's: 12,060 in all, less — so the spaced palette is the one made. With
+    /// 254's 100,000 pixels instead, spacing would cost more error than it saves (255's
+    /// 300,000 against 0's 3 × 254² = 193,548 when 254 has an entry): unspaced it stays.
+    @Test func shadesAreKeptApartWhereThatErrsNoMore() {
+        let spaced = Self.greys([(255, 100_000), (253, 1000), (239, 10), (240, 10), (241, 10)])
+        #expect(spaced.centred([Self.grey(255), Self.grey(253)], fixed: 1).error == 15_270)
+        #expect(spaced.centred([Self.grey(255), Self.grey(239)], fixed: 1) == ([Self.grey(255), Self.grey(240)], 12_060))
+        #expect(spaced.palette(flat: [Self.grey(255)], room: 1) == [Self.grey(255), Self.grey(240)])
+        let near = Self.greys([(255, 1_000_000), (254, 100_000), (0, 1)])
+        #expect(near.palette(flat: [Self.grey(255)], room: 1) == [Self.grey(255), Self.grey(254)])
+        // Room for every colour: each its own entry, whatever the spacing.
+        #expect(spaced.palette(flat: [Self.grey(255)], room: 4).count == 5)
+    }
+
+    /// The nearest-entry search eight entries at a time finds what a search of every
+    /// entry finds (the first of equals), for palettes of every length around the lanes.
+    @Test(arguments: [1, 7, 8, 9, 16, 255])
+    func nearestEntryIsTheFirstNearest(entries: Int) {
+        var random = SplitMix64(seed: UInt64(entries))
+        func channel() -> Int32 { Int32(random.next() % 16) * 17 }   // few values: many ties
+        let palette = (0..<entries).map { _ in SIMD4<Int32>(channel(), channel(), channel(), 0) }
+        let nearest = NearestEntry(palette)
+        for _ in 0..<500 {
+            let c = SIMD4<Int32>(Int32(random.next() % 256), Int32(random.next() % 256), Int32(random.next() % 256), 0)
+            var index = 0, distance = Int32.max
+            for (k, e) in palette.enumerated() where CountedColors.distance(c, e) < distance {
+                index = k; distance = CountedColors.distance(c, e)
+            }
+            let found = nearest.find(c)
+            #expect(found.index == index && found.distance == distance)
+        }
     }
 
     /// A white 64×48 frame with a 40×20 square whose pixel (x, y) has `color(x, y)`.

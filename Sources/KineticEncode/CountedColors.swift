@@ -31,11 +31,16 @@ struct CountedColors {
     /// against 11.36): its GIF 0.88× the bytes at +0.14 dB. Where spacing costs error
     /// (floating-bubble's 498 colours: 1.8× at spacing 3), the palette is as before.
     func palette(flat: [GIFColor], room: Int) -> [GIFColor] {
-        let unspaced = centred(flat + worstMatched(by: flat, adding: room), fixed: flat.count)
+        var chosen = worstMatched(by: flat, adding: room)
+        let unspaced = centred(flat + chosen, fixed: flat.count)
         guard count > flat.count + room else { return unspaced.palette }
         var best = unspaced.palette
         for spacing in Self.spacings {
-            let spaced = centred(flat + worstMatched(by: flat, adding: room, spacing: spacing), fixed: flat.count)
+            let wider = worstMatched(by: flat, adding: room, spacing: spacing)
+            // The same colours chosen (no two were that close): the same palette.
+            if wider == chosen { continue }
+            chosen = wider
+            let spaced = centred(flat + wider, fixed: flat.count)
             // Stop at the first that errs more: on the 58 gallery scenes at scale 2 that
             // chooses as trying every spacing does (the error is not always monotone in
             // the spacing: flow-menu 0.997, 0.984, 0.975, then 1.076 of the unspaced).

@@ -8,8 +8,10 @@
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
-// both the renderer and the encoders use, in its own KineticCairo). CResample is
-// our own C: the projected-layer pixel loop, called only by ProjectiveResampler.swift.
+// both the renderer and the encoders use, in its own KineticCairo). CResample and
+// CComposite are our own C: the projected-layer pixel loop, called only by
+// ProjectiveResampler.swift, and a tint through an alpha image (a cached shadow), called
+// only by KineticCairo.
 import PackageDescription
 
 let package = Package(
@@ -52,7 +54,8 @@ let package = Package(
         ]),
         // Stage 4: pixels and files.
         .target(name: "CResample"),
-        .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo"]),
+        .target(name: "CComposite"),
+        .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango"]),
         .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
@@ -75,7 +78,7 @@ let package = Package(
         .testTarget(name: "KineticDynamicsTests", dependencies: ["KineticDynamics"]),
         .testTarget(name: "KineticExpressionsTests", dependencies: ["KineticExpressions"]),
         .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
-        .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo"]),
+        .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo", "CComposite"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
         .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),

@@ -36,28 +36,24 @@ extension LayerRenderer {
     /// Paints a blurred silhouette (placed, its offset included) tinted with the shadow's
     /// color, leaving out `covered` (whole device pixels the layer paints over opaquely).
     func paintShadow(_ mask: ShadowMask, shadow: ShadowLook, except covered: DeviceBox? = nil, in ctx: CairoContext) {
-        ctx.save()
-        let faint = mask.faintFringe(alpha: shadow.color.alpha)
-        if covered != nil || faint != nil {
-            // A pixel-aligned even-odd ring is a region clip: Cairo composites its boxes only.
-            ctx.matrix = (1, 0, 0, 1, 0, 0)
-            ctx.newPath()
-            let inner = faint ?? (0, 0, mask.width, mask.height)
-            let x0 = (mask.x + Double(inner.x0) * mask.cell).rounded(.down) - 1
-            let y0 = (mask.y + Double(inner.y0) * mask.cell).rounded(.down) - 1
-            let x1 = (mask.x + Double(inner.x1) * mask.cell).rounded(.up) + 1
-            let y1 = (mask.y + Double(inner.y1) * mask.cell).rounded(.up) + 1
-            ctx.rectangle(Rect(x0, y0, x1 - x0, y1 - y0))
-            if let covered {
-                ctx.rectangle(Rect(covered.x0, covered.y0, covered.x1 - covered.x0, covered.y1 - covered.y0))
-            }
-            ctx.setEvenOddFill(true)
-            ctx.clip()
+        var within: PixelBox?
+        if let faint = mask.faintFringe(alpha: shadow.color.alpha) {
+            within = Self.pixels((mask.x + Double(faint.x0) * mask.cell - 1, mask.y + Double(faint.y0) * mask.cell - 1,
+                                  mask.x + Double(faint.x1) * mask.cell + 1, mask.y + Double(faint.y1) * mask.cell + 1))
         }
-        ctx.matrix = (mask.cell, 0, 0, mask.cell, mask.x, mask.y)
-        ctx.setSource(shadow.color)
-        mask.withSurface { ctx.mask($0, x: 0, y: 0) }
-        ctx.restore()
+        mask.withSurface { image in
+            ctx.paint(shadow.color, through: image, x: mask.x, y: mask.y, cell: mask.cell,
+                      within: within, except: covered.flatMap(Self.pixels))
+        }
+    }
+
+    /// The whole device pixels covering `box`; nil beyond ±2³⁰ (a layer that far off
+    /// is drawn without the box's help).
+    static func pixels(_ box: DeviceBox) -> PixelBox? {
+        let limit = Double(1 << 30)
+        guard [box.x0, box.y0, box.x1, box.y1].allSatisfy({ abs($0) < limit }) else { return nil }
+        return PixelBox(x0: Int(box.x0.rounded(.down)), y0: Int(box.y0.rounded(.down)),
+                        x1: Int(box.x1.rounded(.up)), y1: Int(box.y1.rounded(.up)))
     }
 
     /// The whole device pixels an unturned layer's opaque background covers, which

@@ -101,6 +101,17 @@ extension LayerRenderer {
         let moved: Affine = (linear(m.a), linear(m.b), linear(m.c), linear(m.d), q.x - base.x, q.y - base.y)
         // Mask space to device: the shadow lands `displacement` from where it is drawn.
         let displacement = wide ? base : Point(base.x + shadow.offset.x, base.y + shadow.offset.y)
+        var key: ShadowCache.Key?
+        if let shadows, cacheable {
+            let k = ShadowCache.Key(layer: silhouetteKeyLayer(layer, matrix: moved), matrix: moved, sigma: shadow.sigma)
+            // A hit needs no ink: its entry was drawn from the same silhouette under the same
+            // map, so from the same ink and within the size kept (a card grid's frames hit).
+            if var found = shadows.pixels(for: k).map(ShadowMask.init) {
+                found.x += displacement.x; found.y += displacement.y
+                return found
+            }
+            key = k
+        }
         let ink: DeviceBox?
         if let path = layer.shadowPath {
             ink = Self.controlBounds(path).map { r in
@@ -143,17 +154,12 @@ extension LayerRenderer {
         }
         let area = (whole.x1 - whole.x0) * (whole.y1 - whole.y0)
         var found: ShadowMask
-        if let shadows, cacheable, area <= Double(ShadowCache.maxEntryPixels) {
+        if let shadows, let key, area <= Double(ShadowCache.maxEntryPixels) {
             // The cache holds plain bytes: each render call makes its own Cairo surface.
-            let key = ShadowCache.Key(layer: silhouetteKeyLayer(layer, matrix: moved), matrix: moved, sigma: shadow.sigma)
-            if let known = shadows.pixels(for: key) {
-                found = ShadowMask(known)
-            } else {
-                // Painted from the stored bytes, as every hit will be (the faint fringe left out alike).
-                let pixels = ShadowPixels(make(whole))
-                shadows.store(pixels, for: key)
-                found = ShadowMask(pixels)
-            }
+            // Painted from the stored bytes, as every hit will be (the faint fringe left out alike).
+            let pixels = ShadowPixels(make(whole))
+            shadows.store(pixels, for: key)
+            found = ShadowMask(pixels)
         } else {
             found = make(clipped)
         }

@@ -12,13 +12,12 @@
 #     and without its zero-radius shadow.
 #   - opacity groups: 300 shapes with fill and stroke at opacity 0.6 (each a group of
 #     two paints) against the same shapes at opacity 1, on a sliding container.
-# CPU time (user + system) of `render --discard --jobs 1`, steady state: a one-frame run
-# of the same scene is subtracted, so loading and first-frame caches count for neither.
-# The fastest of BENCH_REPEAT (default 5) interleaved runs counts: on a shared machine a
-# row read 1.17–1.95× within minutes at two runs. Reports only.
+# CPU time (user + system) of `render --discard --jobs 1`, steady state, in BENCH_REPEAT
+# (default 7) paired runs, below. Until 28 Nov the fastest of 2 runs of each scene
+# counted, taken minutes apart: a row read 1.17–1.95× for one binary. Reports only.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
-repeat=${BENCH_REPEAT:-5}
+repeat=${BENCH_REPEAT:-7}
 command -v "$kinetic" >/dev/null || { echo "bench: $kinetic is missing" >&2; exit 1; }
 if [ -n "${BENCH_OUT:-}" ]; then
     work=$BENCH_OUT/layers; rm -rf "$work"; mkdir -p "$work"
@@ -87,41 +86,52 @@ for name, text in [("cards-plain", cards(None)), ("cards-r0", cards(0)), ("cards
     open(f"{name}.yaml", "w").write(text)
 PY
 
-# cpu NAME ARGS… — fastest CPU seconds (user + system) of the runs into C_NAME.
-cpu() {
-    local name=$1; shift
-    if ! /usr/bin/time -f '%U %S' -o "time-$name.txt" "$kinetic" render "$@" --discard --jobs 1 --quiet >"log-$name.txt" 2>&1; then
-        echo "bench: kinetic render $* failed:" >&2; tail -20 "log-$name.txt" >&2; exit 1
-    fi
-    local user sys c v=C_$name
-    read -r user sys < "time-$name.txt"
-    c=$(python3 -c "print(f'{$user + $sys:.3f}')")
-    if [ -z "${!v:-}" ] || python3 -c "import sys; sys.exit(not ($c < ${!v}))"; then printf -v "$v" '%s' "$c"; fi
-}
-scenes=(cards-plain cards-r0 cards-r8 snow-plain snow-shadow shapes-plain shapes-faded)
+# Paired runs: each repeat runs every effect's scene next to its peer (in alternating
+# order), so both see the machine as it is then; the row's ratio is the median of the
+# repeats' ratios. A run's CPU time (user + system, from the kernel's accounting, to the
+# microsecond) less its scene's one-frame run (the fastest of three: loading and
+# first-frame caches count for neither) is its steady state.
 frames=240
-for ((run = 1; run <= repeat; run++)); do
-    echo "bench: layer effects, run $run of $repeat" >&2
-    for s in "${scenes[@]}"; do
-        cpu "${s//-/_}" "$s.yaml"
-        cpu "${s//-/_}1" "$s.yaml" --frames 0-0
-    done
-done
-# ms NAME — steady-state CPU ms a frame of scene NAME
-ms() { local a=C_${1//-/_} b=C_${1//-/_}1; python3 -c "print(f'{max(${!a} - ${!b}, 0.001) / ($frames - 1) * 1000:.2f}')"; }
-for s in "${scenes[@]}"; do printf -v "F_${s//-/_}" '%s' "$(ms "$s")"; done
-ratio() { python3 -c "print(f'{$1 / $2:.2f}')"; }
-le15() { python3 -c "import sys; sys.exit(not ($1 <= 1.5 * $2))" && echo PASS || echo FAIL; }
+KINETIC_BIN="$kinetic" FRAMES=$frames REPEAT=$repeat python3 - <<'PY'
+import os, statistics, subprocess, sys
 
-cat <<TABLE
+kinetic, frames, repeat = os.environ["KINETIC_BIN"], int(os.environ["FRAMES"]), int(os.environ["REPEAT"])
 
-### layer effects against the same layers without them ($frames frames, 750×1334 px, \`--discard --jobs 1\`, CPU ms a frame)
+def cpu(scene, *extra):
+    """CPU seconds of one `render --discard --jobs 1` of scene."""
+    with open(f"log-{scene}.txt", "w") as log:
+        p = subprocess.Popen([kinetic, "render", f"{scene}.yaml", *extra, "--discard", "--jobs", "1", "--quiet"],
+                             stdout=log, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(p.pid, 0)
+    if status != 0:
+        sys.stderr.write(f"bench: kinetic render {scene}.yaml {' '.join(extra)} failed:\n{open(f'log-{scene}.txt').read()[-2000:]}")
+        sys.exit(1)
+    return usage.ru_utime + usage.ru_stime
 
-| effect | with | without | ratio | ≤ 1.5× |
-| --- | ---: | ---: | ---: | --- |
-| 24 cards, shadow radius 0 | $F_cards_r0 | $F_cards_plain | $(ratio "$F_cards_r0" "$F_cards_plain") | $(le15 "$F_cards_r0" "$F_cards_plain") |
-| 24 cards, shadow radius 8 pt | $F_cards_r8 | $F_cards_plain | $(ratio "$F_cards_r8" "$F_cards_plain") | $(le15 "$F_cards_r8" "$F_cards_plain") |
-| emitter, 200 flakes, shadow radius 0 | $F_snow_shadow | $F_snow_plain | $(ratio "$F_snow_shadow" "$F_snow_plain") | $(le15 "$F_snow_shadow" "$F_snow_plain") |
-| 300 shapes, fill + stroke, opacity 0.6 (groups) | $F_shapes_faded | $F_shapes_plain | $(ratio "$F_shapes_faded" "$F_shapes_plain") | $(le15 "$F_shapes_faded" "$F_shapes_plain") |
+rows = [("24 cards, shadow radius 0", "cards-r0", "cards-plain"),
+        ("24 cards, shadow radius 8 pt", "cards-r8", "cards-plain"),
+        ("emitter, 200 flakes, shadow radius 0", "snow-shadow", "snow-plain"),
+        ("300 shapes, fill + stroke, opacity 0.6 (groups)", "shapes-faded", "shapes-plain")]
+scenes = sorted({s for _, a, b in rows for s in (a, b)})
+first = {s: min(cpu(s, "--frames", "0-0") for _ in range(3)) for s in scenes}
+def ms(scene, seconds):
+    return max(seconds - first[scene], 1e-6) / (frames - 1) * 1000
+samples = {label: [] for label, _, _ in rows}
+for run in range(repeat):
+    sys.stderr.write(f"bench: layer effects, run {run + 1} of {repeat}\n")
+    for label, subject, peer in rows:
+        order = [subject, peer] if run % 2 == 0 else [peer, subject]
+        t = {s: ms(s, cpu(s)) for s in order}
+        samples[label].append((t[subject], t[peer]))
 
-TABLE
+print(f"\n### layer effects against the same layers without them ({frames} frames, 750×1334 px, "
+      f"`--discard --jobs 1`, CPU ms a frame: medians of {repeat} paired runs)\n")
+print("| effect | with | without | ratio | ≤ 1.5× |\n| --- | ---: | ---: | ---: | --- |")
+for label, _, _ in rows:
+    pairs = samples[label]
+    ratio = statistics.median(a / b for a, b in pairs)
+    with_ms, without_ms = statistics.median(a for a, _ in pairs), statistics.median(b for _, b in pairs)
+    spread = f"{min(a / b for a, b in pairs):.2f}–{max(a / b for a, b in pairs):.2f}"
+    print(f"| {label} | {with_ms:.2f} | {without_ms:.2f} | {ratio:.2f} (runs {spread}) | {'PASS' if ratio <= 1.5 else 'FAIL'} |")
+print()
+PY

@@ -470,12 +470,17 @@ package final class CairoContext {
             // A pixel-aligned even-odd ring is a region clip: Cairo composites its boxes only.
             matrix = (1, 0, 0, 1, 0, 0)
             newPath()
-            let outer = within ?? PixelBox(x0: Int(x.rounded(.down)), y0: Int(y.rounded(.down)),
-                                           x1: Int((x + Double(mask.width) * cell).rounded(.up)),
-                                           y1: Int((y + Double(mask.height) * cell).rounded(.up)))
+            // In doubles: a layer far off may place its image beyond Int's range.
+            let outer: (x0: Double, y0: Double, x1: Double, y1: Double) = within.map {
+                (Double($0.x0), Double($0.y0), Double($0.x1), Double($0.y1))
+            } ?? (x.rounded(.down), y.rounded(.down), (x + Double(mask.width) * cell).rounded(.up),
+                  (y + Double(mask.height) * cell).rounded(.up))
+            rectangle(Rect(outer.x0, outer.y0, outer.x1 - outer.x0, outer.y1 - outer.y0))
             // The hole within the outer box, or even-odd would paint what lies outside it.
-            for box in [outer, except.map { $0.intersection(outer) }].compactMap({ $0 }) where !box.isEmpty {
-                rectangle(Rect(Double(box.x0), Double(box.y0), Double(box.x1 - box.x0), Double(box.y1 - box.y0)))
+            if let except {
+                let x0 = max(Double(except.x0), outer.x0), y0 = max(Double(except.y0), outer.y0)
+                let x1 = min(Double(except.x1), outer.x1), y1 = min(Double(except.y1), outer.y1)
+                if x1 > x0, y1 > y0 { rectangle(Rect(x0, y0, x1 - x0, y1 - y0)) }
             }
             setEvenOddFill(true)
             clip()

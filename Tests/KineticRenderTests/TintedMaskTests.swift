@@ -160,6 +160,21 @@ import KineticGeometry
         }
     }
 
+    /// An image placed beyond Int's range (a layer far off) paints nothing, either way.
+    @Test func anImageFarOffPaintsNothing() {
+        var numbers = Numbers(state: 2)
+        let mask = mask(width: 8, height: 8, &numbers)
+        for direct in [false, true] {
+            for at in [1e20, -1e20, 3e9] {
+                let surface = CairoSurface.image(.argb32, width: 16, height: 16)
+                let ctx = CairoContext(surface)
+                ctx.paint(.black, through: mask, x: at, y: 2, cell: 1, within: nil,
+                          except: PixelBox(x0: 1, y0: 1, x1: 5, y1: 5), direct: direct)
+                #expect(surface.bytes().allSatisfy { $0 == 0 })
+            }
+        }
+    }
+
     @Test func aBoxLessAHoleIsCoveredOnce() {
         let box = PixelBox(x0: 0, y0: 0, x1: 10, y1: 8)
         let pieces = box.subtracting(PixelBox(x0: 3, y0: 2, x1: 20, y1: 5))

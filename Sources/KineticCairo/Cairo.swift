@@ -460,13 +460,16 @@ package final class CairoContext {
     ///
     /// The bits are Cairo's, masking under that region clip. Where the image lands at its
     /// own resolution on whole pixels of an ARGB32 image, and the processor has AVX2,
-    /// CComposite's loops paint them: 2–3 times as fast as pixman's SSE2 (docs/extensions.md).
-    /// `direct: false` leaves it to Cairo (tests compare the two).
+    /// CComposite's loops paint the clip's boxes: 2–3 times as fast as pixman's SSE2
+    /// (docs/extensions.md). `direct: false` leaves it to Cairo (tests compare the two).
     package func paint(_ color: Color, through mask: CairoSurface, x: Double, y: Double, cell: Double,
                        within: PixelBox?, except: PixelBox?, direct: Bool = true) {
-        if direct, cell == 1, paintDirectly(color, through: mask, x: x, y: y, within: within, except: except) { return }
         save()
-        if within != nil || except != nil {
+        defer { restore() }
+        let wholePixels = direct && cell == 1 && x.rounded() == x && y.rounded() == y && abs(x) < 0x1p30 && abs(y) < 0x1p30
+        // The direct paint reads the clip as boxes, so it clips to the image at least: an
+        // unclipped context lists none.
+        if within != nil || except != nil || wholePixels {
             // A pixel-aligned even-odd ring is a region clip: Cairo composites its boxes only.
             matrix = (1, 0, 0, 1, 0, 0)
             newPath()
@@ -485,18 +488,17 @@ package final class CairoContext {
             setEvenOddFill(true)
             clip()
         }
+        if wholePixels, paintDirectly(color, through: mask, x: Int(x), y: Int(y)) { return }
         matrix = (cell, 0, 0, cell, x, y)
         setSource(color)
         cairo_mask_surface(raw, mask.raw, 0, 0)
-        restore()
     }
 
-    /// ``paint(_:through:x:y:cell:within:except:)`` by CComposite's loops, straight into the
-    /// target's pixels; false, having drawn nothing, where they do not apply.
-    private func paintDirectly(_ color: Color, through mask: CairoSurface, x: Double, y: Double,
-                               within: PixelBox?, except: PixelBox?) -> Bool {
+    /// Paints the clip's boxes as ``paint(_:through:x:y:cell:within:except:direct:)`` does,
+    /// the image at whole pixels, by CComposite's loops straight into the target's pixels;
+    /// false, having drawn nothing, where they do not apply.
+    private func paintDirectly(_ color: Color, through mask: CairoSurface, x ix: Int, y iy: Int) -> Bool {
         guard kn_over_tinted_level() > 0, let tint = Self.premultiplied(color),
-              let ix = Int(exactly: x), let iy = Int(exactly: y), abs(ix) < 1 << 30, abs(iy) < 1 << 30,
               cairo_get_operator(raw) == CAIRO_OPERATOR_OVER,
               // A context or mask in error goes to Cairo, which reports it (isOutOfMemory).
               cairo_status(raw) == CAIRO_STATUS_SUCCESS, cairo_surface_status(mask.raw) == CAIRO_STATUS_SUCCESS,
@@ -508,34 +510,25 @@ package final class CairoContext {
         var sx = 0.0, sy = 0.0, ox = 0.0, oy = 0.0
         cairo_surface_get_device_scale(target, &sx, &sy)
         cairo_surface_get_device_offset(target, &ox, &oy)
-        guard sx == 1, sy == 1, let dx = Int(exactly: ox), let dy = Int(exactly: oy), abs(dx) < 1 << 30, abs(dy) < 1 << 30
-        else { return false }
-        let image = PixelBox(x0: ix, y0: iy, x1: ix + mask.width, y1: iy + mask.height)
-        let area = within.map { $0.intersection(image) } ?? image
-        guard !area.isEmpty else { return true }
-        // The clip as boxes, `area` clipped in first so it is a region even where nothing
-        // clipped before (Cairo lists no boxes for an unclipped context).
-        save()
-        defer { restore() }
-        matrix = (1, 0, 0, 1, 0, 0)
-        newPath()
-        rectangle(Rect(Double(area.x0), Double(area.y0), Double(area.x1 - area.x0), Double(area.y1 - area.y0)))
-        clip()
-        guard let list = cairo_copy_clip_rectangle_list(raw) else { return false }
+        guard sx == 1, sy == 1, let dx = Int(exactly: ox), let dy = Int(exactly: oy), abs(dx) < 1 << 30, abs(dy) < 1 << 30,
+              let list = cairo_copy_clip_rectangle_list(raw) else { return false }
         defer { cairo_rectangle_list_destroy(list) }
+        // Boxes only where the clip is whole pixels (a fractional one is not representable,
+        // or lists fractions).
         let rectangles = list.pointee
         guard rectangles.status == CAIRO_STATUS_SUCCESS, rectangles.num_rectangles >= 0 else { return false }
         var boxes: [PixelBox] = []
+        let image = PixelBox(x0: ix, y0: iy, x1: ix + mask.width, y1: iy + mask.height)
         for i in 0..<Int(rectangles.num_rectangles) {
             let r = rectangles.rectangles[i]
             guard let x0 = Int(exactly: r.x), let y0 = Int(exactly: r.y),
                   let w = Int(exactly: r.width), let h = Int(exactly: r.height) else { return false }
-            boxes += PixelBox(x0: x0, y0: y0, x1: x0 + w, y1: y0 + h).intersection(area).subtracting(except)
+            boxes.append(PixelBox(x0: x0, y0: y0, x1: x0 + w, y1: y0 + h).intersection(image))
         }
         cairo_surface_flush(mask.raw)
         cairo_surface_flush(target)
         guard let maskBytes = cairo_image_surface_get_data(mask.raw), let pixels = cairo_image_surface_get_data(target)
-        else { return boxes.isEmpty }
+        else { return boxes.allSatisfy(\.isEmpty) }
         let maskStride = Int(cairo_image_surface_get_stride(mask.raw)), stride = Int(cairo_image_surface_get_stride(target))
         let bounds = PixelBox(x0: 0, y0: 0, x1: Int(cairo_image_surface_get_width(target)),
                               y1: Int(cairo_image_surface_get_height(target)))
@@ -621,15 +614,5 @@ package struct PixelBox: Equatable, Sendable {
 
     package func intersection(_ other: PixelBox) -> PixelBox {
         PixelBox(x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1), y1: min(y1, other.y1))
-    }
-
-    /// This box less `hole`: up to four boxes (above, below, left, right of it), none empty.
-    package func subtracting(_ hole: PixelBox?) -> [PixelBox] {
-        guard !isEmpty else { return [] }
-        guard let hole, !hole.intersection(self).isEmpty else { return [self] }
-        let h = hole.intersection(self)
-        return [PixelBox(x0: x0, y0: y0, x1: x1, y1: h.y0), PixelBox(x0: x0, y0: h.y1, x1: x1, y1: y1),
-                PixelBox(x0: x0, y0: h.y0, x1: h.x0, y1: h.y1), PixelBox(x0: h.x1, y0: h.y0, x1: x1, y1: h.y1)]
-            .filter { !$0.isEmpty }
     }
 }

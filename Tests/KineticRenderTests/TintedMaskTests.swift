@@ -174,18 +174,4 @@ import KineticGeometry
             }
         }
     }
-
-    @Test func aBoxLessAHoleIsCoveredOnce() {
-        let box = PixelBox(x0: 0, y0: 0, x1: 10, y1: 8)
-        let pieces = box.subtracting(PixelBox(x0: 3, y0: 2, x1: 20, y1: 5))
-        var covered = Set<[Int]>()
-        for p in pieces {
-            for y in p.y0..<p.y1 { for x in p.x0..<p.x1 { #expect(covered.insert([x, y]).inserted) } }
-        }
-        let expected = Set((0..<8).flatMap { y in (0..<10).map { [$0, y] } }.filter { !($0[0] >= 3 && $0[1] >= 2 && $0[1] < 5) })
-        #expect(covered == expected)
-        #expect(box.subtracting(nil) == [box])
-        #expect(box.subtracting(PixelBox(x0: -5, y0: -5, x1: 20, y1: 20)).isEmpty)
-        #expect(PixelBox(x0: 4, y0: 0, x1: 4, y1: 9).subtracting(nil).isEmpty)
-    }
 }

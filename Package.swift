@@ -40,6 +40,9 @@ let package = Package(
                        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
 
+        // Stage 0: the one guarded way files are read (regular files, bounded sizes, kept
+        // inside a root, PNG chunks walked before decoding).
+        .target(name: "KineticFiles"),
         // Stage 1: plain geometry and values.
         .target(name: "KineticGeometry"),
         // Stage 2: what moves — timing and interpolation; the layer model.
@@ -49,7 +52,7 @@ let package = Package(
         .target(name: "KineticExpressions", dependencies: ["KineticGeometry"]),
         // Stage 3: scene files → validated model → presentation trees per frame.
         .target(name: "KineticScene", dependencies: [
-            "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
+            "KineticFiles", "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.
@@ -57,9 +60,10 @@ let package = Package(
         .target(name: "CComposite"),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango"]),
-        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
+        .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
+            "KineticFiles",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -67,11 +71,12 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
+            "KineticFiles", "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
 
+        .testTarget(name: "KineticFilesTests", dependencies: ["KineticFiles"]),
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
         .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
         .testTarget(name: "KineticLayersTests", dependencies: ["KineticLayers"]),

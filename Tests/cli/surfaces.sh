@@ -69,3 +69,29 @@ check "an unwritable report outranks a mismatch: exit 73, naming the file" bash 
     mkfifo report.xml
     '$kinetic' golden check --junit report.xml >c.out 2>c.err; c=\$?; cat c.err
     [ \$c = 73 ] && grep -q 'report.xml' c.err && grep -q 'FAIL' c.out"
+
+# --- batch ---------------------------------------------------------------------------------
+# A long scene: 600 s at scale 8, so its GIF is still being written when the signal comes.
+long_scene() { sed -E 's/duration: [0-9.]+/duration: 600/; s/scale: [0-9.]+/scale: 8/' "$square" > "$1"; }
+check "SIGTERM to a batch reaches the scene's child: it cleans up, the batch exits 143, nothing is left" bash -c "
+    $(declare -f long_scene); square='$square'; long_scene long.yaml; grep -q 'duration: 600' long.yaml || exit 1
+    '$kinetic' batch long.yaml -o sig --quiet 2>s.err & pid=\$!
+    for i in \$(seq 80); do sleep 0.5; ls -A sig 2>/dev/null | grep -q tmp && break; done
+    ls -A sig | grep -q tmp || { echo 'no temporary file while rendering'; exit 1; }
+    child=\$(pgrep -P \$pid); [ -n \"\$child\" ] || { echo 'no child process'; exit 1; }
+    kill -TERM \$pid; wait \$pid; c=\$?; sleep 0.3; cat s.err
+    [ \$c = 143 ] && [ -z \"\$(ls -A sig)\" ] && ! kill -0 \$child 2>/dev/null"
+check "batch --timeout stops a scene, its row says timed out, the others render (exit 75)" bash -c "
+    $(declare -f long_scene); square='$square'; long_scene long2.yaml
+    timeout 60 '$kinetic' batch long2.yaml '$square' -o to --timeout 1 2>t.err; c=\$?; cat t.err
+    [ \$c = 75 ] && grep -q 'long2.yaml .*timed out after 1 s' t.err && [ -s to/moving-square.gif ] && [ -z \"\$(ls -A to | grep tmp)\" ]"
+check "an output folder batch cannot create exits 73 with the system's reason" bash -c "
+    touch afile; '$kinetic' batch '$square' -o afile/out 2>a.err; c=\$?; cat a.err
+    [ \$c = 73 ] && grep -q 'afile/out: cannot create the output folder: Not a directory' a.err"
+check "encode --fps 1e-300 is a usage error for every format, no crash, no temporary file" bash -c "
+    mkdir efr && '$kinetic' render '$square' -o efr/ --quiet || exit 1
+    for ext in gif webp apng mp4 webm; do
+        '$kinetic' encode efr -o e.\$ext --fps 1e-300 2>enc.err; c=\$?
+        [ \$c = 64 ] || { echo \"\$ext: exit \$c\"; cat enc.err; exit 1; }
+    done
+    '$kinetic' encode efr -o e.mp4 --fps 1e300 2>enc.err; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^\\.e\\.')\" ] && [ -z \"\$(ls | grep '^e\\.')\" ]"

@@ -95,3 +95,41 @@ check "encode --fps 1e-300 is a usage error for every format, no crash, no tempo
         [ \$c = 64 ] || { echo \"\$ext: exit \$c\"; cat enc.err; exit 1; }
     done
     '$kinetic' encode efr -o e.mp4 --fps 1e300 2>enc.err; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^\\.e\\.')\" ] && [ -z \"\$(ls | grep '^e\\.')\" ]"
+
+# --- Text, messages, validate, help --------------------------------------------------------
+text_scene() {  # text_scene FILE STRING-EXPR (Python) — a text layer whose string is STRING-EXPR
+    python3 -c "
+import json, sys
+s = $2
+print(json.dumps({'kinetic': 1, 'scene': {'size': [100, 100], 'fps': 10, 'duration': 0.2},
+                  'layers': [{'type': 'text', 'string': s, 'bounds': [90, 40], 'position': [50, 50]}]}))" > "$1"
+}
+check "a text string with 31 combining marks in a row is refused at the key (stream-safe limit 30)" bash -c "
+    $(declare -f text_scene); text_scene marks.json \"'a' + '\\\\u0301' * 31\"
+    text_scene marks30.json \"'a' + '\\\\u0301' * 30\"
+    '$kinetic' validate marks30.json || exit 1
+    timeout 20 '$kinetic' validate marks.json 2>m.err; c=\$?; cat m.err
+    [ \$c = 65 ] && grep -q 'marks.json:[0-9]*:[0-9]*: layers\[0\].string: more than 30 combining marks in a row' m.err"
+check "a text string over 100000 characters is refused at the key, at once" bash -c "
+    $(declare -f text_scene); text_scene long.json \"'x' * 100001\"
+    timeout 20 '$kinetic' validate long.json 2>l.err; c=\$?; head -c 300 l.err
+    [ \$c = 65 ] && grep -q 'layers\[0\].string: a string of more than 100000 characters' l.err"
+check "echoed text is escaped and shortened: a newline or U+2028 never starts a line of its own" bash -c "
+    printf 'kinetic: 1\nscene: {size: [10, 10], fps: 10, duration: 1}\nlayers:\n  - {\"opa\\\\ncity\\\\u2028x.yaml:1:1: forged\": 1}\n' > esc.yaml
+    '$kinetic' validate esc.yaml 2>e.err; c=\$?; cat e.err
+    [ \$c = 65 ] && [ \$(wc -l < e.err) = 1 ] && grep -q 'opa\\\\ncity\\\\u{2028}x.yaml' e.err"
+check "a multi-megabyte unknown value costs milliseconds and is echoed shortened" bash -c "
+    python3 -c \"print('kinetic: 1\nscene: {size: [10, 10], fps: 10, duration: 1}\nlayers:\n  - {type: \\\"' + 'q' * 4000000 + '\\\"}')\" > bigkey.yaml
+    s=\$(date +%s%N); timeout 30 '$kinetic' validate bigkey.yaml 2>k.err; c=\$?; e=\$(( (\$(date +%s%N) - s) / 1000000 ))
+    echo \"\$e ms, \$(wc -c < k.err) bytes\"; [ \$c = 65 ] && [ \$(wc -c < k.err) -lt 2000 ] && grep -q 'qqq…' k.err"
+check "validate refuses, at scene.size, a canvas render would refuse" bash -c "
+    printf 'kinetic: 1\nscene: {size: [5000, 5000], scale: 2, fps: 10, duration: 0.2}\nlayers:\n  - {bounds: [5, 5]}\n' > canvas.yaml
+    '$kinetic' validate canvas.yaml 2>v.err; v=\$?; '$kinetic' render canvas.yaml -o canvas.gif --quiet 2>/dev/null; r=\$?; cat v.err
+    [ \$v = 65 ] && [ \$r = 64 ] && grep -q '^canvas.yaml:2:15: scene.size: the canvas would be 100000000 px' v.err &&
+    '$kinetic' validate canvas.yaml --max-canvas-pixels 100000000"
+check "render --discard -o x.gif is a usage error, and writes nothing" bash -c "
+    '$kinetic' render '$square' --discard -o discard.gif 2>d.err; c=\$?; cat d.err
+    [ \$c = 64 ] && [ ! -e discard.gif ] && grep -q 'discard writes nothing' d.err"
+check "--help is wrapped once: a paragraph is one line at a wide terminal" bash -c "
+    COLUMNS=300 '$kinetic' encode --help | grep -q 'FRAMES is what .* several shards, or a pattern .* an error naming it.' &&
+    COLUMNS=300 '$kinetic' render --help | grep -q 'Files appear only when complete: each is written under a temporary name'"

@@ -11,36 +11,35 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Render every scene of folders or a list to OUTDIR/NAME.gif (or PNG frame folders).",
         discussion: """
-        A folder stands for its .yaml, .yml and .json files. An output newer than its
-        scene and the scene's image assets is left alone (--force renders it anyway).
-        A scene that fails is reported and the others still render; a table of every
-        scene (frames, seconds, size, status) ends the run on stderr. Each scene renders
-        in a child process of kinetic, so even one that crashes or is killed is only its
-        own row (with its real exit status and message).
+        A folder stands for its .yaml, .yml and .json files. An output newer than its scene and \
+        the scene's image assets is left alone (--force renders it anyway). A scene that fails \
+        is reported and the others still render; a table of every scene (frames, seconds, size, \
+        status) ends the run on stderr. Each scene renders in a child process of kinetic, so \
+        even one that crashes or is killed is only its own row (with its real exit status and \
+        message).
 
-        Parallelism: --jobs threads in all (default: every core). Scenes render one
-        after another, each rasterizing and encoding its frames on all --jobs threads,
-        which keeps memory to one scene's frames in flight and the log in order;
-        --parallel-scenes S renders S scenes at once with --jobs / S threads each, for
-        folders of many short scenes whose sequential parts (simulation, GIF writing)
-        would leave cores idle.
+        Parallelism: --jobs threads in all (default: every core). Scenes render one after \
+        another, each rasterizing and encoding its frames on all --jobs threads, which keeps \
+        memory to one scene's frames in flight and the log in order; --parallel-scenes S renders \
+        S scenes at once with --jobs / S threads each, for folders of many short scenes whose \
+        sequential parts (simulation, GIF writing) would leave cores idle.
 
-        Output is deterministic, so a big batch can be sharded across machines with
-        any job runner: give each machine a different list of scenes, or the same
-        scene with --png and a different --frames range.
+        Output is deterministic, so a big batch can be sharded across machines with any job \
+        runner: give each machine a different list of scenes, or the same scene with --png and a \
+        different --frames range.
 
         Examples:
           kinetic batch scenes -o out/
           kinetic batch scenes/a.yaml scenes/b.yaml -o out/ --png --frames 0-49
           kinetic batch scenes -o out/ --force --parallel-scenes 2
 
-        --timeout SECONDS stops a scene's render that takes longer (its row says "timed
-        out"; the others go on). SIGINT, SIGTERM and SIGHUP reach the scene being
-        rendered, which removes its temporary files before the batch exits.
+        --timeout SECONDS stops a scene's render that takes longer (its row says "timed out"; \
+        the others go on). SIGINT, SIGTERM and SIGHUP reach the scene being rendered, which \
+        removes its temporary files before the batch exits.
 
-        Exit status: 0 when every scene rendered or was up to date, else the status of
-        the first scene that failed (64 usage, 65 invalid, 66 missing, 70 internal, 73
-        not writable, 75 timed out); 73 at once when OUTDIR cannot be created.
+        Exit status: 0 when every scene rendered or was up to date, else the status of the first \
+        scene that failed (64 usage, 65 invalid, 66 missing, 70 internal, 73 not writable, 75 \
+        timed out); 73 at once when OUTDIR cannot be created.
         """)
 
     @Argument(help: "Scene files or folders of them (default: scenes).")

@@ -9,21 +9,20 @@ struct EncodeCommand: ParsableCommand {
         commandName: "encode",
         abstract: "Encode a folder or pattern of PNG frames as an animation (GIF, APNG, WebP, MP4, WebM, MOV).",
         discussion: """
-        FRAMES is what `render -o DIR/` writes (DIR/frame-0000.png, …), possibly
-        from several shards, or a pattern such as shot-%03d.png. Every frame from
-        the first to the last must be there and of one size; a gap or a frame of
-        another size is an error naming it. The encoders and settings are
-        render's, so the frames of a whole scene encode to the bytes `render`
-        writes directly. The animation keeps transparency when some frame has an
-        alpha channel (the frames of a scene with a clear background).
+        FRAMES is what `render -o DIR/` writes (DIR/frame-0000.png, …), possibly from several \
+        shards, or a pattern such as shot-%03d.png. Every frame from the first to the last must \
+        be there and of one size; a gap or a frame of another size is an error naming it. The \
+        encoders and settings are render's, so the frames of a whole scene encode to the bytes \
+        `render` writes directly. The animation keeps transparency when some frame has an alpha \
+        channel (the frames of a scene with a clear background).
 
         Examples:
           kinetic encode frames/ -o scene.mp4 --fps 60
           kinetic encode 'shot-%03d.png' -o scene.webp --fps 30 --quality 80
           kinetic encode frames/ -o scene.gif --fps 50
 
-        Exit status: 0 done, 64 usage, 65 a gap, a size mismatch or an
-        unreadable frame, 66 no frames, 73 output not writable.
+        Exit status: 0 done, 64 usage, 65 a gap, a size mismatch or an unreadable frame, 66 no \
+        frames, 73 output not writable.
         """)
 
     @Argument(help: "A folder of frame-NNNN.png files, or a %d pattern.")

@@ -11,13 +11,12 @@ struct GoldenCommand: ParsableCommand {
         commandName: "golden",
         abstract: "Compare scenes' goldens (frames and every frame's state) with fresh renders, or re-bless them.",
         discussion: """
-        Each scene's `golden:` block lists frames (`last` is the final one; without
-        a list, frames spread over the timeline: first, last, each animation's begin
-        and end, and enough between that none passes unseen), the scale they are
-        rendered at (default 1, whatever the scene's scale), a tolerance, `state`
-        (default true: the presentation state of every frame is a golden too) and
-        `filmstrip` (default false: a grid of every frame, small). Goldens live in
-        golden/NAME/ beside scenes/NAME.yaml: frame-NNNN.png, state.jsonl,
+        Each scene's `golden:` block lists frames (`last` is the final one; without a list, \
+        frames spread over the timeline: first, last, each animation's begin and end, and enough \
+        between that none passes unseen), the scale they are rendered at (default 1, whatever \
+        the scene's scale), a tolerance, `state` (default true: the presentation state of every \
+        frame is a golden too) and `filmstrip` (default false: a grid of every frame, small). \
+        Goldens live in golden/NAME/ beside scenes/NAME.yaml: frame-NNNN.png, state.jsonl, \
         filmstrip.png (docs/golden.md).
 
         Examples:
@@ -161,31 +160,30 @@ struct GoldenCommand: ParsableCommand {
             commandName: "check",
             abstract: "Render every golden frame and compare it with its golden image; compare every frame's state.",
             discussion: """
-            A pixel differs when any of its RGBA channels (un-premultiplied) is more than
-            tolerance.channel away; a frame mismatches when more than tolerance.pixels of
-            its pixels differ, its size differs, or its golden image is missing. One line
-            per frame on stdout: the share of differing pixels, the largest channel
-            difference, and SSIM (mean over 8×8 windows of Rec. 601 luma over white; 1 =
-            identical). For each mismatch a PNG with the actual frame, the expected one
-            and an amplified diff side by side (red: over the tolerance, blue: within it)
-            is written to OUTPUT/NAME/frame-NNNN.png. A filmstrip (golden.filmstrip) is
-            compared the same way.
+            A pixel differs when any of its RGBA channels (un-premultiplied) is more than \
+            tolerance.channel away; a frame mismatches when more than tolerance.pixels of its \
+            pixels differ, its size differs, or its golden image is missing. One line per frame \
+            on stdout: the share of differing pixels, the largest channel difference, and SSIM \
+            (mean over 8×8 windows of Rec. 601 luma over white; 1 = identical). For each \
+            mismatch a PNG with the actual frame, the expected one and an amplified diff side by \
+            side (red: over the tolerance, blue: within it) is written to \
+            OUTPUT/NAME/frame-NNNN.png. A filmstrip (golden.filmstrip) is compared the same way.
 
-            The state of every frame (golden/NAME/state.jsonl, unless golden.state is off)
-            is compared key by key under a tolerance per kind of value; a mismatch names
-            the first frame where the scene parts from it:
+            The state of every frame (golden/NAME/state.jsonl, unless golden.state is off) is \
+            compared key by key under a tolerance per kind of value; a mismatch names the first \
+            frame where the scene parts from it:
               NAME state  FAIL  btn.position.x at frame 7 (0.14 s): golden 49.2, actual 52
 
-            --junit FILE writes JUnit XML (a test case per frame, filmstrip and state);
-            --html DIR a static report with expected / actual / diff of each mismatch;
-            --record-missing writes the goldens that do not exist yet (never overwriting
-            one) and says so; they count as passed.
+            --junit FILE writes JUnit XML (a test case per frame, filmstrip and state); --html \
+            DIR a static report with expected / actual / diff of each mismatch; --record-missing \
+            writes the goldens that do not exist yet (never overwriting one) and says so; they \
+            count as passed.
 
-            Exit status: 0 all match, 1 something mismatches, 65 invalid scene (or a
-            golden folder linking out of golden/), 66 missing scene, 70 simulation
-            failure, 73 a report or failure picture not writable (each file is named).
-            Precedence: 66, then 65, then 73, then 70, then 1 — so an unwritable report
-            is reported even when frames mismatch; the other scenes are still checked.
+            Exit status: 0 all match, 1 something mismatches, 65 invalid scene (or a golden \
+            folder linking out of golden/), 66 missing scene, 70 simulation failure, 73 a report \
+            or failure picture not writable (each file is named). Precedence: 66, then 65, then \
+            73, then 70, then 1 — so an unwritable report is reported even when frames mismatch; \
+            the other scenes are still checked.
 
             Examples:
               kinetic golden check --junit reports/golden.xml --html reports/golden
@@ -385,16 +383,16 @@ struct GoldenCommand: ParsableCommand {
             commandName: "update",
             abstract: "Re-render the golden frames and record every frame's state as the new goldens.",
             discussion: """
-            Prints for each frame (and the filmstrip) whether it is new, unchanged (the
-            file is left alone), or changed and by how much (differing pixels under the
-            scene's tolerance, the largest channel difference and SSIM against the old
-            image), and for the state file where the new state first parts from the old.
-            Files are written atomically. Golden files no longer wanted (frames no longer
-            listed, a state or filmstrip turned off) are reported, not deleted. Look at the
-            changed frames before committing them.
+            Prints for each frame (and the filmstrip) whether it is new, unchanged (the file is \
+            left alone), or changed and by how much (differing pixels under the scene's \
+            tolerance, the largest channel difference and SSIM against the old image), and for \
+            the state file where the new state first parts from the old. Files are written \
+            atomically. Golden files no longer wanted (frames no longer listed, a state or \
+            filmstrip turned off) are reported, not deleted. Look at the changed frames before \
+            committing them.
 
-            Exit status: 0 done, 65 invalid scene, 66 missing scene, 70 simulation
-            failure, 73 not writable.
+            Exit status: 0 done, 65 invalid scene, 66 missing scene, 70 simulation failure, 73 \
+            not writable.
             """)
 
         @OptionGroup var options: Options

@@ -315,7 +315,9 @@ struct LayerDecoder {
 
     private func readText(_ m: Mapping, into layer: inout Layer) {
         guard var t = layer.text else { return }
-        if let f = m["string"], let v = f.string { t.string = v }
+        if let f = m["string"], let v = f.string {
+            if let problem = TextBounds.problem(in: v) { f.report(problem) } else { t.string = v }
+        }
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }

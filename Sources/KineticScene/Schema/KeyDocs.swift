@@ -109,7 +109,11 @@ enum KeyDocs {
         case .image: return string
         case .string:
             // A layer's id is checked against the pattern (others' ids are any text).
-            return spec.name == "id" && Object.self == Layer.self ? ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] : string
+            if spec.name == "id" && Object.self == Layer.self { return ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] }
+            // A text layer's string: the length the loader takes (TextBounds; the schema
+            // cannot say the combining-mark limit, which the loader alone checks).
+            if spec.name == "string" && Object.self == Layer.self { return ["type": "string", "maxLength": TextBounds.maxScalars] }
+            return string
         case .choice(let names): return choice(names)
         case .names(let names): return list(choice(names))
         case .filters: return list(ref("filter"))

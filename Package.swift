@@ -39,6 +39,10 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg",
                        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // SVG: libxml2 reads the geometry `path: {svg: FILE}` imports (the loader), librsvg
+        // draws `contents: FILE.svg` (the renderer).
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
         // Stage 1: plain geometry and values.
         .target(name: "KineticGeometry"),
@@ -49,14 +53,14 @@ let package = Package(
         .target(name: "KineticExpressions", dependencies: ["KineticGeometry"]),
         // Stage 3: scene files → validated model → presentation trees per frame.
         .target(name: "KineticScene", dependencies: [
-            "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
+            "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions", "CXML2",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "CComposite"),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
-        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango"]),
+        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango", "CRsvg"]),
         .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [

@@ -3,7 +3,7 @@ import Foundation
 /// Which files a scene may read (scene files come from pull requests): regular files
 /// inside the asset root — the scene's folder unless `--asset-root` names another —
 /// whose header is checked before anything decodes them: a PNG's dimensions, a font
-/// file's signature and size. `--allow-any-path` lifts the root (absolute paths, `..`,
+/// file's signature and size, an SVG file's size (its XML is read by `SVGFiles`). `--allow-any-path` lifts the root (absolute paths, `..`,
 /// symlinks out), never the other checks.
 public struct AssetPolicy: Sendable {
     /// The folder assets must resolve inside; nil: the scene file's folder.
@@ -15,9 +15,16 @@ public struct AssetPolicy: Sendable {
     /// The largest font file (bytes): fontconfig and Pango read it whole. The largest
     /// system fonts (a CJK collection) are about 20 MB.
     public var maxFontBytes = 64 << 20
+    /// The largest SVG file (bytes): libxml2 reads it whole, librsvg again to draw it.
+    /// Designers' icons and illustrations are kilobytes to a few hundred.
+    public var maxSVGBytes = 4 << 20
+    /// The most elements an SVG file may have: each becomes a value, and librsvg walks
+    /// them all for every frame it draws.
+    public var maxSVGElements = 20_000
     public init() {}
 
-    /// The resolved path of asset `name` (an image, or a font file with `kind: .font`)
+    /// The resolved path of asset `name` (an image, a font file with `kind: .font`, an SVG
+    /// file with `kind: .svg`)
     /// written in a scene whose folder is `baseDirectory`, or why it may not be read.
     func resolve(_ name: String, baseDirectory: String, kind: AssetKind = .image) -> Result<String, AssetProblem> {
         let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
@@ -37,6 +44,10 @@ public struct AssetPolicy: Sendable {
         }
         if kind == .font, status.st_size > maxFontBytes {
             return .failure(.fileTooLarge(bytes: Int(status.st_size), limit: maxFontBytes))
+        }
+        if kind == .svg {
+            return status.st_size > maxSVGBytes ? .failure(.fileTooLarge(bytes: Int(status.st_size), limit: maxSVGBytes))
+                : .success(path)
         }
         return checkHeader(path, kind: kind).map { .failure($0) } ?? .success(path)
     }
@@ -95,9 +106,10 @@ public struct AssetPolicy: Sendable {
     }
 }
 
-/// What a scene names a file for: an image (`contents:`), or a font (`font: Name.ttf`).
+/// What a scene names a file for: an image (`contents:`), a font (`font: Name.ttf`), or
+/// an SVG (`contents: icon.svg`, `path: {svg: icon.svg}`).
 enum AssetKind: Sendable {
-    case image, font
+    case image, font, svg
 }
 
 /// Why an asset may not be read.
@@ -110,12 +122,17 @@ enum AssetProblem: Error {
     case fileTooLarge(bytes: Int, limit: Int)
 
     func message(for name: String, kind: AssetKind = .image) -> String {
-        let noun = kind == .font ? "font file" : "asset"
+        let (noun, missing, format): (String, String, String) = switch kind {
+        case .font: ("font file", "font", "a font")
+        case .svg: ("SVG file", "SVG", "an SVG")
+        case .image: ("asset", "asset", "a PNG")
+        }
         switch self {
-        case .missing(let path): return "missing \(kind == .font ? "font" : "asset") file '\(name)' (looked for \(path))"
+        case .missing(let path): return "missing \(missing) file '\(name)' (looked for \(path))"
         case .outsideRoot(let why):
             return "\(noun) '\(name)' is outside the scene's folder (\(why)): assets resolve inside it or --asset-root; pass --allow-any-path to trust the file"
-        case .notRegular(let what): return "\(noun) '\(name)' is \(what), not \(kind == .font ? "a font" : "a PNG") file"
+        case .notRegular(let what):
+            return "\(noun) '\(name)' is \(what), not \(format) file"
         case .unreadable(let why): return "cannot read \(kind == .font ? "font file" : "image asset") '\(name)': \(why)"
         case .tooLarge(let w, let h, let limit):
             return "image asset '\(name)' is \(w)×\(h) px, over the limit of \(limit) px (and 32767 a side) decoded images may have"

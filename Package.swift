@@ -8,7 +8,8 @@
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
-// both the renderer and the encoders use, in its own KineticCairo). CResample and
+// both the renderer and the encoders use, in its own KineticCairo; libxml2, which reads
+// SVG geometry, in the loader; librsvg, which draws SVG contents, in the renderer). CResample and
 // CComposite are our own C: the projected-layer pixel loop, called only by
 // ProjectiveResampler.swift, and a tint through an alpha image (a cached shadow), called
 // only by KineticCairo.

@@ -46,6 +46,11 @@ extension Field {
                 report("not yet supported: paths from references (section 4 of the scene format)")
                 return nil
             }
+            // `path: icon.svg` reads as path data that starts with an unknown command.
+            if text.lowercased().hasSuffix(".svg"), !text.contains(where: \.isWhitespace) {
+                report("'\(text)' is a file name, not path data: an SVG file's shapes are written {svg: \(text)}")
+                return nil
+            }
             do {
                 return try SVGPathData.parse(text)
             } catch {

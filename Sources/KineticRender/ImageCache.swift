@@ -37,8 +37,10 @@ public struct ImageCache: Sendable {
     /// An empty cache: layers with `contents` then draw no image.
     public init() {}
 
-    /// Decodes every PNG at `paths` (resolved file paths, as `Layer.contents` holds them).
-    /// - Throws: the first asset that is missing or not a decodable PNG.
+    /// Decodes every PNG and loads every SVG at `paths` (resolved file paths, as
+    /// `Layer.contents` holds them).
+    /// - Throws: the first asset that is missing, not a decodable PNG or an SVG librsvg
+    ///   cannot load.
     public init(loading paths: some Sequence<String>) throws(ImageCacheError) {
         for path in paths where images[path] == nil && vectors[path] == nil {
             if path.lowercased().hasSuffix(".svg") {

@@ -45,6 +45,9 @@ let package = Package(
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
+        // Stage 0: the one guarded way files are read (regular files, bounded sizes, kept
+        // inside a root, PNG chunks walked before decoding).
+        .target(name: "KineticFiles"),
         // Stage 1: plain geometry and values.
         .target(name: "KineticGeometry"),
         // Stage 2: what moves — timing and interpolation; the layer model.
@@ -54,17 +57,20 @@ let package = Package(
         .target(name: "KineticExpressions", dependencies: ["KineticGeometry"]),
         // Stage 3: scene files → validated model → presentation trees per frame.
         .target(name: "KineticScene", dependencies: [
-            "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions", "CXML2",
+            "KineticFiles", "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
+            "CXML2",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "CComposite"),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
-        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango", "CRsvg"]),
-        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
+        .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
+                                                      "CResample", "CPango", "CRsvg"]),
+        .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
+            "KineticFiles",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -72,11 +78,12 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
+            "KineticFiles", "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
 
+        .testTarget(name: "KineticFilesTests", dependencies: ["KineticFiles"]),
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
         .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
         .testTarget(name: "KineticLayersTests", dependencies: ["KineticLayers"]),

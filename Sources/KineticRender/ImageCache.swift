@@ -1,5 +1,5 @@
-import Foundation
 import KineticCairo
+import KineticFiles
 import KineticGeometry
 
 /// Why an image asset could not be loaded.
@@ -27,6 +27,11 @@ public enum ImageCacheError: Error, Equatable, CustomStringConvertible {
 public struct ImageCache: Sendable {
     private var images: [String: PixelImage] = [:]
     private var vectors: [String: VectorImage] = [:]
+
+    /// A backstop on an SVG file's size: the loader held it to its asset policy
+    /// (`AssetPolicy.maxSVGBytes`, 4 MiB by default); this keeps a file swapped since from
+    /// being read whole whatever its size.
+    static let maxSVGBytes = 64 << 20
 
     /// An SVG's bytes and the size in points it draws at by itself.
     struct VectorImage: Sendable {
@@ -68,8 +73,13 @@ public struct ImageCache: Sendable {
     /// An SVG's bytes, loaded once by librsvg here so that a file it cannot read is
     /// reported before any frame is drawn.
     private static func load(_ path: String) throws(ImageCacheError) -> VectorImage {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .missingFile(path: path) }
-        let bytes = [UInt8](data)
+        let bytes: [UInt8]
+        do throws(FileProblem) {
+            bytes = try GuardedFile(path: path, maxBytes: maxSVGBytes).readAll()
+        } catch {
+            if case .missing = error { throw .missingFile(path: path) }
+            throw .unreadableImage(path: path, reason: error.reason)
+        }
         do throws(RsvgFailure) {
             let document = try RsvgDocument(data: bytes)
             guard document.size.width > 0, document.size.height > 0 else {

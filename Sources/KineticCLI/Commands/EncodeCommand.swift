@@ -103,7 +103,7 @@ struct EncodeCommand: ParsableCommand {
 
     /// One frame's pixels, checked against the size its header promised.
     private static func read(_ path: String, _ sequence: FrameSequence) throws -> PixelImage {
-        let image = try PNGReader.read(path)
+        let image = try PNGReader.read(path, maxPixels: sequence.width * sequence.height)
         guard image.width == sequence.width, image.height == sequence.height else {
             throw EncodeError.invalidImage(reason: "\(path) is \(image.width)×\(image.height), the others \(sequence.width)×\(sequence.height)")
         }

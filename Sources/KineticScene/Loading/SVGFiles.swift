@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticGeometry
 
 /// The SVG files one scene reads — as paths (`path: {svg: FILE}`) and as contents
@@ -34,12 +35,14 @@ final class SVGFiles {
         case .success(let p): path = p
         case .failure(let problem): return .failure(SVGFileProblem(problem.message(for: name, kind: .svg)))
         }
-        // The size was checked before reading; a file grown since is refused too.
-        guard let data = FileManager.default.contents(atPath: path), data.count <= policy.maxSVGBytes else {
-            return .failure(SVGFileProblem("cannot read SVG file '\(name)' (or it is over \(policy.maxSVGBytes) bytes)"))
+        let bytes: [UInt8]
+        do throws(FileProblem) {
+            bytes = try GuardedFile(path: path, maxBytes: policy.maxSVGBytes).readAll()
+        } catch {
+            return .failure(SVGFileProblem("cannot read SVG file '\(name)': \(error.reason)"))
         }
         do {
-            return .success((path, try LibXML2.parse([UInt8](data), maxElements: policy.maxSVGElements)))
+            return .success((path, try LibXML2.parse(bytes, maxElements: policy.maxSVGElements)))
         } catch {
             return .failure(SVGFileProblem("SVG file '\(name)', \(error.description)"))
         }

@@ -162,6 +162,8 @@ import KineticLayers
                 emitterCells: [{name: c, birthRate: 1, lifetime: 1, contents: {path: {svg: icon.svg}, size: [12, 12]}}]
             animations:
               - {layer: l, keyPath: position, path: {svg: icon.svg}, duration: 1}
+            dynamics:
+              behaviors: [{collision: {items: [l], boundaries: [{identifier: g, path: {svg: icon.svg}}]}}]
             """, files: ["icon.svg": Self.icon])
         let layer = findLayer(scene.layers, id: "l")
         #expect(layer?.shadowPath?.boundingBox == Rect(0, 0, 48, 48))

@@ -39,6 +39,7 @@ enum LibXML2 {
     static func parse(_ bytes: [UInt8], maxElements: Int) throws(XMLReadError) -> SVGElement {
         _ = initialized
         guard !bytes.isEmpty else { throw XMLReadError(message: "the file is empty") }
+        guard bytes.count <= Int(Int32.max) else { throw XMLReadError(message: "the file is over 2 GiB") }
         guard let ctxt = xmlNewParserCtxt() else { throw XMLReadError(message: "libxml2 could not start a parser") }
         defer { xmlFreeParserCtxt(ctxt) }
         // libxml2 goes on after a fatal error and reports what follows from it: the first
@@ -55,9 +56,12 @@ enum LibXML2 {
                                        line: error.line > 0 ? Int(error.line) : nil, column: Int(error.int2))
         }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        let parsed = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlCtxtReadMemory(ctxt, chars.baseAddress, Int32(chars.count), nil, nil, options)
+        // The callback reaches `first` unretained: it must live through the parse.
+        let parsed = withExtendedLifetime(first) {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    xmlCtxtReadMemory(ctxt, chars.baseAddress, Int32(chars.count), nil, nil, options)
+                }
             }
         }
         guard let doc = parsed else { throw first.error ?? XMLReadError(message: "not well-formed XML") }

@@ -363,6 +363,7 @@ check "encode: a gap or another size is an error naming the frame; no output" ba
     '$kinetic' encode nothere -o g.mp4 --fps 50 2>/dev/null; [ \$? = 66 ] &&
     '$kinetic' encode frames -o g.avi --fps 50 2>/dev/null; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^g\\.')\" ]"
 source "$here/hostile.sh"
+source "$here/surfaces.sh"
 
 # kinetic preview (the page itself: Tests/browser/preview_test.py) and kinetic schema.
 check "preview of a missing scene exits 66" status_is 66 "$kinetic" preview missing.yaml

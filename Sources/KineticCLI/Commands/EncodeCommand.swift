@@ -48,6 +48,10 @@ struct EncodeCommand: ParsableCommand {
 
     func validate() throws {
         guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be greater than 0") }
+        if case .animation(let format, _)? = try? OutputTarget.parse(output, animated: animationOptions.animated) {
+            // The settings with the real rate, as the writer checks them (not at 1 fps).
+            do { try animationOptions.settings(fps: fps, loop: loop).validate(for: format) } catch { throw ValidationError(error.reason) }
+        }
         let target: OutputTarget
         do { target = try OutputTarget.parse(output, animated: animationOptions.animated) } catch {
             throw ValidationError(error.description)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticFiles
 import KineticEncode
 import KineticGeometry
 import KineticScene
@@ -66,13 +67,25 @@ struct GoldenCommand: ParsableCommand {
                 Terminal.error("\(path): golden frames \(outOfRange.map(String.init).joined(separator: ", ")) are outside 0…\(scene.frameCount - 1)")
                 throw ExitStatus.dataError
             }
+            let folder = GoldenFrames.folder(forScene: path, goldenDir: goldenDir)
+            let root = limitOptions.allowAnyPath ? nil : GoldenFrames.root(forScene: path, goldenDir: goldenDir)
+            if let root {
+                // The folder (or, before the first update, its parent) must resolve inside the root.
+                let existing = GuardedFile.kind(of: folder) != nil ? folder : root
+                if GuardedFile.kind(of: existing) != nil {
+                    do { try GuardedFile.checkInside(existing, root: root) } catch {
+                        Terminal.error("\(folder): \(error.reason): goldens resolve inside \(root); pass --allow-any-path to trust the link")
+                        throw ExitStatus.dataError
+                    }
+                }
+            }
             do {
                 var scaled = scene
                 scaled.settings.scale = scene.golden.scale
                 let renderer = try SceneRenderer(scene: scaled, limits: limitOptions.limits, jobs: jobs, showsProgress: false)
                 return RenderedScene(
                     scene: scene, frames: try renderer.images(frames: indices),
-                    name: GoldenFrames.sceneName(path), folder: GoldenFrames.folder(forScene: path, goldenDir: goldenDir),
+                    name: GoldenFrames.sceneName(path), folder: folder, root: root,
                     filmstrip: scene.golden.filmstrip ? try GoldenFrames.filmstrip(scene, limits: limitOptions.limits, jobs: jobs) : nil,
                     state: scene.golden.state ? try StateTable.record(scene, maxParticles: limitOptions.limits.maxParticles) : nil)
             } catch let error as SceneRenderError {
@@ -91,6 +104,8 @@ struct GoldenCommand: ParsableCommand {
             var name: String
             /// `golden/NAME`.
             var folder: String
+            /// Where every golden file must resolve (nil with `--allow-any-path`).
+            var root: String?
             /// Every frame in a grid, when `golden.filmstrip` is on.
             var filmstrip: PixelImage?
             /// Every frame's state, unless `golden.state` is off.
@@ -130,8 +145,13 @@ struct GoldenCommand: ParsableCommand {
 
     /// The exit status of several scenes: a missing scene outranks an invalid one, which
     /// outranks anything else (the check could not run at all).
+    /// The status of a run with several outcomes: a missing scene (66) outranks an
+    /// invalid one (65), which outranks a report or golden that cannot be written (73),
+    /// which outranks a simulation failure (70) and a mismatch (1) — so a CI that
+    /// cannot write its reports learns it even when frames mismatch.
     static func worst(_ a: ExitCode?, _ b: ExitCode) -> ExitCode {
-        let rank: [Int32: Int] = [ExitStatus.noInput.rawValue: 3, ExitStatus.dataError.rawValue: 2]
+        let rank: [Int32: Int] = [ExitStatus.noInput.rawValue: 5, ExitStatus.dataError.rawValue: 4,
+                                  ExitStatus.cannotCreate.rawValue: 3, ExitStatus.software.rawValue: 2]
         guard let a else { return b }
         return (rank[b.rawValue] ?? 1) > (rank[a.rawValue] ?? 1) ? b : a
     }
@@ -161,9 +181,11 @@ struct GoldenCommand: ParsableCommand {
             --record-missing writes the goldens that do not exist yet (never overwriting
             one) and says so; they count as passed.
 
-            Exit status: 0 all match, 1 something mismatches, 65 invalid scene, 66 missing
-            scene, 70 simulation failure, 73 report not writable (a scene that cannot be
-            checked outranks a mismatch; the other scenes are still checked).
+            Exit status: 0 all match, 1 something mismatches, 65 invalid scene (or a
+            golden folder linking out of golden/), 66 missing scene, 70 simulation
+            failure, 73 a report or failure picture not writable (each file is named).
+            Precedence: 66, then 65, then 73, then 70, then 1 — so an unwritable report
+            is reported even when frames mismatch; the other scenes are still checked.
 
             Examples:
               kinetic golden check --junit reports/golden.xml --html reports/golden
@@ -236,7 +258,7 @@ struct GoldenCommand: ParsableCommand {
             tally.pictures += 1
             let expected: PixelImage?
             let verdict: GoldenFrames.Verdict
-            switch GoldenFrames.read(goldenPath) {
+            switch GoldenFrames.read(goldenPath, root: rendered.root) {
             case .success(let image):
                 expected = image
                 verdict = GoldenFrames.judge(actual, against: image, spec: spec)
@@ -280,7 +302,8 @@ struct GoldenCommand: ParsableCommand {
                     print("\(line)\n    actual | expected | diff → \(failurePicture)")
                 } catch {
                     print(line)
-                    Terminal.error("\(error)")
+                    Terminal.error("\(failurePicture): cannot write the failure picture: \(error)")
+                    status = GoldenCommand.worst(status, ExitStatus.cannotCreate)
                 }
                 add(c, images: (actual, expected, diff))
             } else {
@@ -294,7 +317,7 @@ struct GoldenCommand: ParsableCommand {
             let label = "\(rendered.name) state"
             tally.states += 1
             var c = GoldenCase(scene: rendered.name, name: "state", status: .failed, message: "", goldenPath: goldenPath)
-            switch StateTable.read(goldenPath) {
+            switch StateTable.read(goldenPath, root: rendered.root) {
             case .success(let golden?):
                 if let d = state.difference(from: golden) {
                     c.message = d.description
@@ -384,16 +407,17 @@ struct GoldenCommand: ParsableCommand {
                     for picture in rendered.pictures {
                         let file = rendered.path(picture.file)
                         let bytes = try PNGWriter.encode(picture.image)
-                        let old = FileManager.default.contents(atPath: file)
-                        let change = old.map { [UInt8]($0) == bytes ? nil : describeChange(picture.image, oldFile: file, spec: rendered.scene.golden) }
+                        let old = Self.oldBytes(file, root: rendered.root)
+                        let change = old.map { $0 == bytes ? nil : describeChange(picture.image, oldFile: file, root: rendered.root,
+                                                                                   spec: rendered.scene.golden) }
                         try write(bytes, to: file, label: "\(rendered.name) \(picture.name)", change: change)
                     }
                     if let state = rendered.state {
                         let file = rendered.path(StateTable.fileName)
                         let text = state.encoded()
-                        let change = FileManager.default.contents(atPath: file).map { old -> String? in
+                        let change = Self.oldBytes(file, root: rendered.root).map { old -> String? in
                             if String(decoding: old, as: UTF8.self) == text { return nil }
-                            switch StateTable.read(file) {
+                            switch StateTable.read(file, root: rendered.root) {
                             case .success(let golden?):
                                 if let d = state.difference(from: golden) { return "changed: \(d.description)" }
                                 let added = state.newKeys(since: golden).count
@@ -440,9 +464,18 @@ struct GoldenCommand: ParsableCommand {
             }
         }
 
+        /// The bytes of the golden file `file` replaces: nil when there is none; empty when
+        /// it cannot be read (a corrupt golden, a FIFO, a file over the limit) — then it
+        /// is written over (re-blessing always works), or refused by the writer if it is
+        /// not a regular file.
+        static func oldBytes(_ file: String, root: String?) -> [UInt8]? {
+            guard GuardedFile.kind(of: file, followingLinks: false) != nil else { return nil }
+            return (try? GuardedFile.read(file, maxBytes: GoldenFrames.maxFileBytes, root: root)) ?? []
+        }
+
         /// How the new frame differs from the golden image it replaces.
-        private func describeChange(_ image: PixelImage, oldFile: String, spec: GoldenSpec) -> String {
-            switch GoldenFrames.read(oldFile) {
+        private func describeChange(_ image: PixelImage, oldFile: String, root: String?, spec: GoldenSpec) -> String {
+            switch GoldenFrames.read(oldFile, root: root) {
             case .failure, .success(nil): return "changed (the old file was not a readable PNG)"
             case .success(let old?):
                 switch GoldenFrames.judge(image, against: old, spec: spec) {

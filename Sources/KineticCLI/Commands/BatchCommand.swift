@@ -311,7 +311,7 @@ struct BatchCommand: ParsableCommand {
             ? indices.map { GoldenFrames.join(GoldenFrames.join(output, name), GoldenFrames.fileName(frame: $0)) }
             : [GoldenFrames.join(output, name + ".gif")]
 
-        if !force, Self.isUpToDate(outputs, inputs: [path] + scene.assets.sorted()) {
+        if !force, Self.isUpToDate(outputs, inputs: [path] + scene.inputFiles) {
             row.status = .upToDate
         } else {
             do {

@@ -4,8 +4,9 @@ import KineticFiles
 /// Which files a scene may read (scene files come from pull requests): regular files
 /// inside the asset root — the scene's folder unless `--asset-root` names another —
 /// whose header is checked before anything decodes them: a PNG's dimensions, a font
-/// file's signature and size. `--allow-any-path` lifts the root (absolute paths, `..`,
-/// symlinks out), never the other checks.
+/// file's signature and size, an SVG file's size (its XML is read by `SVGFiles`).
+/// `--allow-any-path` lifts the root (absolute paths, `..`, symlinks out), never the
+/// other checks.
 public struct AssetPolicy: Sendable {
     /// The folder assets must resolve inside; nil: the scene file's folder.
     public var root: String?
@@ -16,12 +17,19 @@ public struct AssetPolicy: Sendable {
     /// The largest font file (bytes): fontconfig and Pango read it whole. The largest
     /// system fonts (a CJK collection) are about 20 MB.
     public var maxFontBytes = 64 << 20
+    /// The largest SVG file (bytes): libxml2 reads it whole, librsvg again to draw it.
+    /// Designers' icons and illustrations are kilobytes to a few hundred.
+    public var maxSVGBytes = 4 << 20
+    /// The most elements an SVG file may have: each becomes a value, and librsvg walks
+    /// them all for every frame it draws.
+    public var maxSVGElements = 20_000
     public init() {}
 
     /// The largest image file (bytes); its decoded size is bounded by `maxImagePixels`.
     public var maxImageFileBytes = 256 << 20
 
-    /// The resolved path of asset `name` (an image, or a font file with `kind: .font`)
+    /// The resolved path of asset `name` (an image, a font file with `kind: .font`, an SVG
+    /// file with `kind: .svg`)
     /// written in a scene whose folder is `baseDirectory`, or why it may not be read.
     /// The file is opened through the guarded reader (no blocking on a FIFO, a bounded
     /// size), and its header is checked before anything decodes it: a PNG's dimensions
@@ -34,7 +42,8 @@ public struct AssetPolicy: Sendable {
                 guard GuardedFile.realPath(path) != nil else { return .failure(.missing(path)) }
                 try GuardedFile.checkInside(path, root: root ?? baseDirectory)
             }
-            let file = try GuardedFile(path: path, maxBytes: kind == .font ? maxFontBytes : maxImageFileBytes)
+            let maxBytes = switch kind { case .font: maxFontBytes; case .svg: maxSVGBytes; case .image: maxImageFileBytes }
+            let file = try GuardedFile(path: path, maxBytes: maxBytes)
             switch kind {
             case .font:
                 let fontSignatures: [[UInt8]] = [[0, 1, 0, 0], Array("OTTO".utf8), Array("true".utf8), Array("ttcf".utf8)]
@@ -43,6 +52,8 @@ public struct AssetPolicy: Sendable {
                 }
             case .image:
                 _ = try PNGHeader(checking: file, maxPixels: maxImagePixels)
+            case .svg:
+                break  // its XML is checked as it is read (`SVGFiles`)
             }
             return .success(path)
         } catch {
@@ -59,9 +70,10 @@ public struct AssetPolicy: Sendable {
     }
 }
 
-/// What a scene names a file for: an image (`contents:`), or a font (`font: Name.ttf`).
+/// What a scene names a file for: an image (`contents:`), a font (`font: Name.ttf`), or
+/// an SVG (`contents: icon.svg`, `path: {svg: icon.svg}`).
 enum AssetKind: Sendable {
-    case image, font
+    case image, font, svg
 }
 
 /// Why an asset may not be read.
@@ -74,12 +86,17 @@ enum AssetProblem: Error {
     case fileTooLarge(bytes: Int, limit: Int)
 
     func message(for name: String, kind: AssetKind = .image) -> String {
-        let noun = kind == .font ? "font file" : "asset"
+        let (noun, missing, format): (String, String, String) = switch kind {
+        case .font: ("font file", "font", "a font")
+        case .svg: ("SVG file", "SVG", "an SVG")
+        case .image: ("asset", "asset", "a PNG")
+        }
         switch self {
-        case .missing(let path): return "missing \(kind == .font ? "font" : "asset") file '\(name)' (looked for \(path))"
+        case .missing(let path): return "missing \(missing) file '\(name)' (looked for \(path))"
         case .outsideRoot(let why):
             return "\(noun) '\(name)' is outside the scene's folder (\(why)): assets resolve inside it or --asset-root; pass --allow-any-path to trust the file"
-        case .notRegular(let what): return "\(noun) '\(name)' is \(what), not \(kind == .font ? "a font" : "a PNG") file"
+        case .notRegular(let what):
+            return "\(noun) '\(name)' is \(what), not \(format) file"
         case .unreadable(let why): return "cannot read \(kind == .font ? "font file" : "image asset") '\(name)': \(why)"
         case .tooLarge(let w, let h, let limit):
             return "image asset '\(name)' is \(w)×\(h) px, over the limit of \(limit) px (and 32767 a side) decoded images may have"

@@ -113,6 +113,7 @@ public enum SceneLoader {
         var assetPolicy = limits.assets
         assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
+        top.diagnostics.svgFiles = SVGFiles(baseDirectory: baseDirectory, policy: assetPolicy)
         let sceneFields = m.required("scene")?.mapping(allowed: sceneKeys)
         let settings = sceneFields.flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         if let scale = settings?.scale { layerDecoder.deviceScale = scale }
@@ -147,6 +148,7 @@ public enum SceneLoader {
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
                           dynamics: dynamics, events: events,
                           assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
+        scene.importedFiles = top.diagnostics.svgFiles.paths
         scene.maxLayerInstances = limits.maxLayerInstances
         scene.bindings = bindings
         scene.behaviorAnimations = behaviorAnimations

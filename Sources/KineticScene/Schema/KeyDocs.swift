@@ -214,6 +214,10 @@ enum KeyDocs {
             "closed": d(bool, "Whether the polyline closes.", false),
             "star": d(ref("star"), "A star polygon."),
         ],
+        "svgPath": [
+            "svg": d(string, "An SVG file inside the scene's folder: its shapes, mapped from its viewBox into the layer's bounds."),
+            "element": d(string, "Take only the element with this id (a group: everything under it)."),
+        ],
         "arc": [
             "center": d(point, "Center."),
             "radius": d(nonNegative, "Radius."),

@@ -197,12 +197,14 @@ def decodable(path):
     return p.returncode == 0 and not p.stderr.strip()
 
 
-def kind_of(path):
+def kind_of(path, follow=False):
     try:
-        mode = os.lstat(path).st_mode
+        mode = (os.stat if follow else os.lstat)(path).st_mode
     except FileNotFoundError:
         return None
-    return "fifo" if stat.S_ISFIFO(mode) else "dir" if stat.S_ISDIR(mode) else "file"
+    return ("fifo" if stat.S_ISFIFO(mode) else "dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode)
+            else "link" if stat.S_ISLNK(mode)
+            else "device")
 
 
 def encode_one(job):
@@ -212,7 +214,7 @@ def encode_one(job):
     frames = os.path.join(case, "frames")
     shutil.copytree(pristine, frames)
     notes = mutate_frames(frames, spares, rng) if rng.random() < 0.9 else ["valid frames"]
-    fps = rng.choice(FPS) if rng.random() < 0.6 else rng.choice(HOSTILE_FPS)
+    fps = rng.choice(FPS) if rng.random() < 0.8 else rng.choice(HOSTILE_FPS)
     out = os.path.join(case, "out." + rng.choice(["gif", "gif", "webp", "webp", "mp4"]))
     target = None
     roll = rng.random()
@@ -247,7 +249,7 @@ def encode_one(job):
         shutil.copytree(case, keep, symlinks=True, ignore_dangling_symlinks=True, copy_function=copy_regular)
         notes.append(f"stderr: {outcome.stderr.strip()[:300]}")
     shutil.rmtree(case)
-    return index, found, notes, outcome.peak_mb
+    return index, found, notes, outcome.peak_mb, outcome.code
 
 
 def copy_regular(src, dst):
@@ -385,8 +387,13 @@ def golden_one(job):
     if digest(os.path.join(project, "golden")) != before:
         found.append("golden check: changed golden/")
     if index % 10 == 0 and not found:
+        # The writer replaces only regular files (or nothing, or a dangling link): a golden
+        # that is a FIFO or leads to a folder or device is refused with 73, never replaced.
+        blocked = [n for n in os.listdir(golden) if kind_of(os.path.join(golden, n), follow=True) not in ("file", None)]
         updated = run(kinetic, ["golden", "update"], BOUND, cwd=project)
-        found += exit_problems("golden update", updated.code, updated.stderr, {0}, BOUND)
+        found += exit_problems("golden update", updated.code, updated.stderr, {73} if blocked else {0}, BOUND)
+        if updated.code == 73 and not all(n in updated.stderr for n in blocked):
+            found.append(f"golden update: exit 73 without naming each of {blocked}")
         if updated.code == 0:
             again = run(kinetic, ["golden", "check"], BOUND, cwd=project)
             found += exit_problems("golden check after update", again.code, again.stderr, {0}, BOUND)
@@ -399,7 +406,7 @@ def golden_one(job):
                         copy_function=copy_regular)
         notes.append(f"exit {checked.code}; stderr: {checked.stderr.strip()[:300]}")
     shutil.rmtree(project)
-    return index, found, notes, peak
+    return index, found, notes, peak, checked.code
 
 
 def fuzz_golden(a, work):
@@ -423,7 +430,7 @@ PATHS = ["/", "/api/scene", "/api/frame/0.png", "/api/frame/3.png?debug=1", "/ap
          "/files/" + "a/" * 2000, "/" + "%" * 5000, "/api/frame/" + "9" * 10000 + ".png", "/files/fifo"]
 FOREIGN_HOSTS = ["evil.com", "evil.com:{port}", "127.0.0.1.evil.com:{port}", "localhost.evil.com", "0.0.0.0:{port}",
                  "127.0.0.2:{port}", "[::2]:{port}", "", " ", "127.0.0.1@evil.com", "localhost:{port}@evil.com",
-                 "x" * 9000, "127.0.0.1:{port}\r\nX: y", "\x00", "[::1"]
+                 "x" * 9000, "127.0.0.1:{port} evil.com", "\x00", "[::1"]
 OWN_HOSTS = ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "[::1]:{port}", "127.0.0.1"]
 ORIGINS = ["http://evil.com", "null", "https://127.0.0.1:{port}", "http://127.0.0.1:{port}.evil.com",
            "http://localhost:{port}", "http://127.0.0.1:{port}", "file://", "", "http://[::1]:{port}"]
@@ -479,11 +486,14 @@ def ws_frame(rng):
 
 def build_request(rng, port, token):
     """(raw bytes, facts) of one mutated request; facts says what the guard must refuse."""
-    method = rng.choice(METHODS)
+    # Half the requests are well formed but for their Host, Origin and token, so that they
+    # reach the guard and the routes; the rest stack malformations.
+    clean = rng.random() < 0.5
+    method = rng.choice(["GET", "GET", "POST", "HEAD"] if clean else METHODS)
     path = rng.choice(PATHS)
     if rng.random() < 0.2:
         path = "".join(c if rng.random() > 0.1 else "%{:02X}".format(rng.randrange(256)) for c in path)
-    version = rng.choice(["HTTP/1.1"] * 8 + ["HTTP/1.0", "HTTP/2.0", "HTTP/9", "", "http/1.1"])
+    version = "HTTP/1.1" if clean else rng.choice(["HTTP/1.1"] * 6 + ["HTTP/1.0", "HTTP/2.0", "HTTP/9", "", "http/1.1"])
     headers = []
     roll = rng.random()
     host = None
@@ -501,13 +511,19 @@ def build_request(rng, port, token):
     if rng.random() < 0.3:
         sent_token = token if rng.random() < 0.5 else rng.choice(["", "x", token[:-1], token + "x", token.upper(), "\x00" * 40])
         headers.append((rng.choice(["X-Kinetic-Token", "x-kinetic-token"]), sent_token))
-    upgrade = path == "/ws" or rng.random() < 0.1
-    if upgrade:
+    if clean and rng.random() < 0.15:  # a browser's WebSocket handshake
+        path = "/ws"
+        headers += [("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                    ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13")]
+        upgrade = True
+    else:
+        upgrade = path == "/ws" or rng.random() < 0.1
+    if upgrade and not clean:
         headers += [("Upgrade", rng.choice(["websocket", "WebSocket", "h2c", ""])), ("Connection", "Upgrade"),
                     ("Sec-WebSocket-Key", rng.choice(["dGhlIHNhbXBsZSBub25jZQ==", "", "x" * 200])),
                     ("Sec-WebSocket-Version", rng.choice(["13", "8", "99999999999999999999"]))]
     body = b""
-    roll = rng.random()
+    roll = rng.random() if not clean else 1
     if roll < 0.15:
         headers.append(("Transfer-Encoding", "chunked"))
         parts = [rng.choice([b"5\r\nhello\r\n", b"ffffffffffffffff\r\nx\r\n", b"-1\r\n\r\n", b"0\r\n\r\n", b"zz\r\n"])
@@ -516,14 +532,14 @@ def build_request(rng, port, token):
     elif roll < 0.25:
         body = os.urandom(rng.randrange(0, 300))
         headers.append(("Content-Length", rng.choice([str(len(body)), "-1", "99999999999999999999", "abc", "0"])))
-    if rng.random() < 0.1:
+    if not clean and rng.random() < 0.2:
         headers.append(("X-Huge", "a" * rng.choice([8000, 70000, 300000])))
-    if rng.random() < 0.05:
+    if not clean and rng.random() < 0.1:
         headers += [(f"X-{i}", "y") for i in range(rng.choice([200, 5000]))]
     rng.shuffle(headers)
     line = f"{method} {path} {version}".rstrip()
     raw = (line + "\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers) + "\r\n").encode("utf-8", "surrogateescape") + body
-    if rng.random() < 0.05:  # garbage through and through
+    if not clean and rng.random() < 0.1:  # garbage through and through
         raw = os.urandom(rng.randrange(1, 2000)) + (b"\r\n\r\n" if rng.random() < 0.5 else b"")
         host = origin = method = None
     own = host is not None and host.lower() in {h.format(port=port).lower() for h in OWN_HOSTS}
@@ -565,13 +581,13 @@ def preview_request(port, rng, token, marker):
                         s.sendall(ws_frame(rng))
                     except OSError:
                         break
-                s.settimeout(0.3)
+                s.settimeout(0.1)
                 try:
                     s.recv(65536)
                 except OSError:
                     pass
-            else:
-                if marker in read_body(s, head, 2):
+            elif facts["method"] != "HEAD":
+                if marker in read_body(s, head, 0.5):
                     found.append("the answer carries a file from outside the scene's folder")
             return raw, facts, found, status
     except OSError as e:
@@ -699,10 +715,11 @@ def main():
             sys.exit(fuzz_preview(a, work))
         started = time.monotonic()
         jobs, one = (fuzz_encode if a.target == "encode" else fuzz_golden)(a, work)
-        findings, peak = 0, 0.0
+        findings, peak, codes = 0, 0.0, {}
         with futures.ThreadPoolExecutor(a.jobs) as pool:
-            for index, found, notes, run_peak in pool.map(one, jobs):
+            for index, found, notes, run_peak, code in pool.map(one, jobs):
                 peak = max(peak, run_peak)
+                codes[code] = codes.get(code, 0) + 1
                 if found:
                     findings += 1
                     os.makedirs(a.out, exist_ok=True)
@@ -713,7 +730,8 @@ def main():
                     for p in found:
                         print("   ", p)
         elapsed = time.monotonic() - started
-        print(f"fuzz {a.target}: {a.count} inputs (seed {a.seed}) in {elapsed:.0f} s, peak RSS {peak:.0f} MB, "
+        exits = ", ".join(f"{k}: {v}" for k, v in sorted(codes.items(), key=lambda kv: str(kv[0])))
+        print(f"fuzz {a.target}: {a.count} inputs (seed {a.seed}; exit {exits}) in {elapsed:.0f} s, peak RSS {peak:.0f} MB, "
               f"{findings} findings")
         sys.exit(1 if findings else 0)
 

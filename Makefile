@@ -65,9 +65,9 @@ test: deps
 	KINETIC=$(KINETIC) bash Tests/cli/run.sh
 	$(KINETIC) golden check
 	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count 2000 --render-every 8 --seed 14
-	python3 Tests/fuzz/surfaces.py encode --kinetic $(KINETIC) --count COUNT_ENCODE --seed 37
-	python3 Tests/fuzz/surfaces.py golden --kinetic $(KINETIC) --count COUNT_GOLDEN --seed 37
-	python3 Tests/fuzz/surfaces.py preview --kinetic $(KINETIC) --count COUNT_PREVIEW --seed 37
+	python3 Tests/fuzz/surfaces.py encode --kinetic $(KINETIC) --count 800 --seed 37
+	python3 Tests/fuzz/surfaces.py golden --kinetic $(KINETIC) --count 600 --seed 37
+	python3 Tests/fuzz/surfaces.py preview --kinetic $(KINETIC) --count 4000 --seed 37
 	KINETIC=$(KINETIC) /usr/bin/python3 Tests/schema/check.py
 	KINETIC=$(KINETIC) PREVIEW_SOAK_SECONDS=$(PREVIEW_SOAK_SECONDS) /usr/bin/python3 Tests/browser/preview_test.py
 

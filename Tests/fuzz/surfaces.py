@@ -12,7 +12,8 @@
            (JSON structure, huge and overflowing numbers, wrong kinds, deep nesting,
            truncation, binary junk); `golden check` exits 0, 1 (mismatch) or 65/66/73 with a
            message and leaves golden/ as it was; every 10th input `golden update` re-blesses
-           over the corrupt golden, after which `golden check` passes.
+           over the corrupt golden, after which `golden check` passes (or exits 73 naming
+           a golden that is a FIFO or leads to a folder or device: never replaced).
   preview  raw HTTP requests and WebSocket frames to `kinetic preview` on 127.0.0.1: random
            methods, %-escaped and .. paths, huge headers, foreign Host and Origin, missing
            Host, chunked bodies, POSTs without the page's token, upgrades followed by garbage
@@ -22,10 +23,10 @@
            GET / at the end, its RSS within start + cache + preview_test's margin.
 
 Every run is bounded in time (30 s) and address space (harness.MEMORY_LIMIT), and its peak
-RSS must stay under RSS_BOUND_MB; no run may leave a `.NAME.tmp` behind. Findings are saved under --out and make the driver exit 1.
-Usage:
+RSS must stay under RSS_BOUND_MB; no run may leave a `.NAME.tmp` behind. Findings are saved
+under --out and make the driver exit 1. Usage:
 
-  python3 Tests/fuzz/surfaces.py encode --kinetic .build/release/kinetic --count 1500 --seed 37
+  python3 Tests/fuzz/surfaces.py encode --kinetic .build/release/kinetic --count 800 --seed 37
 """
 import argparse
 import concurrent.futures as futures
@@ -143,8 +144,16 @@ def frame_name(n):
     return f"frame-{n:04d}.png"
 
 
-def mutate_frames(folder, spares, rng):
-    """A few mutations of the frames in `folder`; `spares` holds frames of another size."""
+def remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+
+
+def mutate_frames(folder, pristine, spares, rng):
+    """A few mutations of the frames in `folder` (a copy of `pristine`); `spares` holds the
+    same frames at another size."""
     notes = []
     for _ in range(rng.randint(1, 3)):
         names = sorted(os.listdir(folder))
@@ -160,7 +169,7 @@ def mutate_frames(folder, spares, rng):
                 f.write(mutate_png(data, rng))
             notes.append(f"mutated {name}")
             continue
-        os.unlink(path) if not os.path.isdir(path) or os.path.islink(path) else shutil.rmtree(path)
+        remove(path)
         if op < 0.52:
             os.mkfifo(path)
             notes.append(f"{name} a FIFO")
@@ -173,8 +182,8 @@ def mutate_frames(folder, spares, rng):
             open(path, "wb").close()
             notes.append(f"{name} empty")
         elif op < 0.72:
-            shutil.copyfile(os.path.join(spares, name) if os.path.exists(os.path.join(spares, name))
-                            else os.path.join(spares, frame_name(0)), path)
+            shutil.copyfile(os.path.join(spares, name if os.path.exists(os.path.join(spares, name))
+                                         else frame_name(0)), path)
             notes.append(f"{name} of another size")
         elif op < 0.8:
             notes.append(f"{name} removed (a gap)")
@@ -182,8 +191,7 @@ def mutate_frames(folder, spares, rng):
             huge = rng.choice(["99999999999999999999999999", "2147483648", "9223372036854775807",
                                "9223372036854775808", "4294967296", "100000000", "-1", "+3", "0x10", "١٢",
                                str(rng.randrange(25, 10 ** rng.randint(2, 12)))])
-            shutil.copyfile(os.path.join(spares, "..", "frames", frame_name(0)), os.path.join(folder, f"frame-{huge}.png"))
-            open(path, "wb").close() if rng.random() < 0.2 else None
+            shutil.copyfile(os.path.join(pristine, frame_name(0)), os.path.join(folder, f"frame-{huge}.png"))
             notes.append(f"frame-{huge}.png added, {name} removed")
         elif op < 0.93:
             os.mkdir(path)
@@ -191,8 +199,7 @@ def mutate_frames(folder, spares, rng):
         else:
             for other in names:
                 if other != name and os.path.lexists(os.path.join(folder, other)):
-                    p = os.path.join(folder, other)
-                    shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+                    remove(os.path.join(folder, other))
             notes.append("every frame removed")
     return notes
 
@@ -226,7 +233,7 @@ def encode_one(job):
     case = os.path.join(work, f"case-{index}")
     frames = os.path.join(case, "frames")
     shutil.copytree(pristine, frames)
-    notes = mutate_frames(frames, spares, rng) if rng.random() < 0.9 else ["valid frames"]
+    notes = mutate_frames(frames, pristine, spares, rng) if rng.random() < 0.9 else ["valid frames"]
     fps = rng.choice(FPS) if rng.random() < 0.8 else rng.choice(HOSTILE_FPS)
     out = os.path.join(case, "out." + rng.choice(["gif", "gif", "webp", "webp", "mp4"]))
     target = None

@@ -308,6 +308,8 @@ NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?")
 def mutate_state(text, rng):
     lines = text.split("\n")
     for _ in range(rng.randint(1, 3)):
+        if not lines:
+            break
         i = rng.randrange(len(lines))
         op = rng.random()
         if op < 0.35:  # a number, raw, replaced
@@ -331,7 +333,20 @@ def mutate_state(text, rng):
             lines[i] = json.dumps(value, allow_nan=True)
         elif op < 0.6:
             lines[i] = "[" * rng.choice([100, 1000, 100000]) + "1" + "]" * rng.choice([0, 100000])
-        elif op < 0.68:
+        elif op < 0.65:  # a key's kind swapped: numbers under text or color, strings under a length
+            try:
+                key, _, runs = json.loads(lines[i])
+                # …and the first value changed, so that a mismatch is reported in the wrong kind.
+                value = rng.choice([-1, 1, 7, 5001, "layer", "#FF0000FF", None])
+                if isinstance(runs[0], list):
+                    runs[0][0] = value
+                else:
+                    runs[0] = value
+            except (ValueError, TypeError, IndexError, KeyError):
+                continue
+            kinds = ["length", "unit", "perspective", "velocity", "count", "color", "text", "", "LENGTH"]
+            lines[i] = json.dumps([key, rng.choice(kinds), runs])
+        elif op < 0.7:
             del lines[i]
         elif op < 0.74:
             lines.insert(i, lines[i])

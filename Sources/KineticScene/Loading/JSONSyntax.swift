@@ -93,7 +93,10 @@ enum JSONSyntax {
         /// A key and its colon.
         mutating func member() throws(Failure) {
             skipSpace()
-            guard current == "\"" else { throw fail(current == "}" ? "a trailing comma (JSON allows none)" : "expected a quoted key") }
+            guard current == "\"" else {
+                throw fail(current == "}" ? "a trailing comma (JSON allows none)"
+                           : current == "/" || current == "#" ? "a comment (JSON has none)" : "expected a quoted key")
+            }
             try string()
             skipSpace()
             guard current == ":" else { throw fail("expected ':' after the key") }

@@ -76,7 +76,7 @@ long_scene() { sed -E 's/duration: [0-9.]+/duration: 600/; s/scale: [0-9.]+/scal
 check "SIGTERM to a batch reaches the scene's child: it cleans up, the batch exits 143, nothing is left" bash -c "
     $(declare -f long_scene); square='$square'; long_scene long.yaml; grep -q 'duration: 600' long.yaml || exit 1
     '$kinetic' batch long.yaml -o sig --quiet 2>s.err & pid=\$!
-    for i in \$(seq 80); do sleep 0.5; ls -A sig 2>/dev/null | grep -q tmp && break; done
+    for i in \$(seq 240); do sleep 0.5; ls -A sig 2>/dev/null | grep -q tmp && break; done
     ls -A sig | grep -q tmp || { echo 'no temporary file while rendering'; exit 1; }
     child=\$(pgrep -P \$pid); [ -n \"\$child\" ] || { echo 'no child process'; exit 1; }
     kill -TERM \$pid; wait \$pid; c=\$?; sleep 0.3; cat s.err

@@ -70,7 +70,8 @@ struct LayerDecoder {
             guard let parsed = tf.choice(LayerType.self) else { return nil }
             type = parsed
         }
-        guard var m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type)) else { return nil }
+        guard var m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
+                                   contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
         if type == .transformLayer {
             for key in Self.transformLayerIgnoredKeys where m[key] != nil {
                 m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")

@@ -131,6 +131,14 @@ extension LayerSchema {
                 default: .numbers([0.5, 0.5]), expressions: true,
                 doc: "The point of the bounds (unit coordinates) position refers to."),
         .stored("zPosition", .number, \.zPosition, default: 0, doc: "Depth: orders siblings and takes part in 3D transforms."),
+        .stored("anchorPointZ", .number, \.anchorPointZ, default: 0,
+                doc: "The anchor point's z: a 3D rotation turns about a point this far in front of the layer (behind when negative)."),
+        Entry("drawsAsynchronously", .bool, default: .bool(false),
+              doc: "Accepted; changes nothing Kinetic draws (every frame is drawn in full before it is written)."),
+        Entry("needsDisplayOnBoundsChange", .bool, default: .bool(false),
+              doc: "Accepted; changes nothing Kinetic draws (a layer's content is drawn at its bounds of each frame)."),
+        Entry("contentsFormat", .choice(names(ContentsFormat.self)), default: .string("RGBA8Uint"),
+              doc: "Accepted; changes nothing Kinetic draws (it draws in 8-bit RGBA)."),
         .stored("opacity", .number, \.opacity, range: unit, default: 1, doc: "0 transparent … 1 opaque."),
         .stored("hidden", .bool, \.isHidden, wrap: { .bool($0) }, unwrap: \.boolValue, default: .bool(false),
                 doc: "Not drawn when true."),
@@ -249,6 +257,10 @@ extension LayerSchema {
                    default: .string("natural"), doc: "Horizontal alignment."),
         partCopied("isWrapped", .bool, \.text, \.isWrapped, types: textTypes, default: .bool(false),
                    doc: "Wraps lines at the bounds' width."),
+        partCopied("truncationMode", .choice(names(TextTruncation.self)), \.text, \.truncationMode, types: textTypes,
+                   default: .string("none"),
+                   doc: "Where an ellipsis replaces text that does not fit: each line at the bounds' width, "
+                       + "or (isWrapped) the last line that fits the height."),
     ]
 
     static let emitter: [Entry] = [

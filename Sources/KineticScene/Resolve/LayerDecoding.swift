@@ -166,6 +166,10 @@ struct LayerDecoder {
         if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
         if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
+        // Accepted for Apple's sake and checked; nothing Kinetic draws depends on them.
+        _ = m["drawsAsynchronously"]?.bool
+        _ = m["needsDisplayOnBoundsChange"]?.bool
+        _ = m["contentsFormat"]?.choice(ContentsFormat.self)
         if let f = m["shadowPath"], let p = f.path { layer.shadowPath = p }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
@@ -320,6 +324,7 @@ struct LayerDecoder {
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }
+        if let f = m["truncationMode"], let v = f.choice(TextTruncation.self) { t.truncationMode = v }
         layer.text = t
     }
 }

@@ -25,9 +25,8 @@ public enum UnsupportedAppleNames {
     /// Every name, grouped by Apple's class.
     public static let entries: [Entry] =
         names("CALayer", in: "layer", [
-            "anchorPointZ", "contentsRect", "contentsCenter", "contentsFormat", "minificationFilter",
-            "magnificationFilter", "minificationFilterBias", "isOpaque", "needsDisplayOnBoundsChange",
-            "drawsAsynchronously", "allowsEdgeAntialiasing", "edgeAntialiasingMask", "allowsGroupOpacity",
+            "contentsRect", "contentsCenter", "minificationFilter",
+            "magnificationFilter", "minificationFilterBias", "isOpaque", "allowsEdgeAntialiasing", "edgeAntialiasingMask", "allowsGroupOpacity",
             "shouldRasterize", "rasterizationScale", "isGeometryFlipped", "actions", "style", "delegate",
             "wantsExtendedDynamicRangeContent", "contentsHeadroom", "toneMapMode",
         ])
@@ -40,7 +39,7 @@ public enum UnsupportedAppleNames {
             "presentsWithTransaction", "colorspace", "displaySyncEnabled", "allowsNextDrawableTimeout",
         ])
         + names("CAEAGLLayer", in: "layer", ["drawableProperties"])
-        + names("CATextLayer", in: "text", ["truncationMode", "allowsFontSubpixelQuantization"])
+        + names("CATextLayer", in: "text", ["allowsFontSubpixelQuantization"])
         + names("CAEmitterLayer", in: "emitter", ["preservesDepth"])
         + names("CAReplicatorLayer", in: "replicator", ["preservesDepth"])
         + names("CAEmitterCell", in: "emitterCell", [

@@ -19,6 +19,17 @@ public struct Layer: Equatable, Sendable {
     /// The anchor point's z (CALayer.anchorPointZ): the layer's plane sits this far
     /// behind the point that `position`/`zPosition` place and `transform` turns about.
     public var anchorPointZ = 0.0
+    /// Whether opacity below 1 composites the layer and its sublayers as one flattened
+    /// group (CALayer.allowsGroupOpacity, true on iOS); false fades each part on its own.
+    public var allowsGroupOpacity = true
+    /// The part of the contents image drawn, in unit coordinates of the image
+    /// (CALayer.contentsRect): a sprite sheet's cell.
+    public var contentsRect = Rect(0, 0, 1, 1)
+    /// How contents are sampled when drawn smaller / larger than their pixels.
+    public var minificationFilter: ContentsFilter = .linear
+    public var magnificationFilter: ContentsFilter = .linear
+    /// CALayer.minificationFilterBias: accepted; Kinetic draws no mipmap levels to bias.
+    public var minificationFilterBias = 0.0
     public var opacity = 1.0
     public var isHidden = false
     /// CALayer.isDoubleSided: false hides the layer (and its sublayers, drawn in its
@@ -275,6 +286,10 @@ public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, 
 
 /// CATextLayer's truncation modes: where an ellipsis replaces what does not fit.
 public enum TextTruncation: String, Sendable, CaseIterable { case none, start, middle, end }
+
+/// CALayer's contents filters. `trilinear` (mipmapped on Apple's GPUs) samples as `linear`
+/// here: Cairo's filter already averages the pixels a minified point covers.
+public enum ContentsFilter: String, Sendable, CaseIterable { case linear, nearest, trilinear }
 
 /// CALayer.contentsFormat's values. Kinetic accepts them and always draws in 8-bit RGBA.
 public enum ContentsFormat: String, Sendable, CaseIterable { case RGBA8Uint, RGBA16Float, gray8Uint }

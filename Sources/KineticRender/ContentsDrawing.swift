@@ -58,7 +58,8 @@ extension LayerRenderer {
         func draw(_ path: String?, alpha: Double) {
             guard let path, let image = images.surface(for: path) else { return }
             drawContents(image, scale: layer.contentsScale(for: path), gravity: layer.contentsGravity,
-                         in: bounds, alpha: alpha, ctx: ctx)
+                         in: bounds, alpha: alpha, ctx: ctx, part: layer.contentsRect,
+                         filters: (layer.minificationFilter, layer.magnificationFilter))
         }
         guard let fade = layer.contentsCrossFade else { return draw(layer.contents, alpha: alpha) }
         ctx.pushGroup()
@@ -71,20 +72,32 @@ extension LayerRenderer {
     }
 
     /// Draws a layer's contents image per its gravity. Not clipped to the bounds (unless
-    /// masksToBounds), as CALayer lets contents overflow.
+    /// masksToBounds), as CALayer lets contents overflow. `part` is the contentsRect (unit
+    /// coordinates of the image: the part drawn, as if it were the whole image; beyond the
+    /// image its edge pixels repeat); `filters` sample it when it is drawn smaller or
+    /// larger than its pixels.
     func drawContents(_ image: CairoSurface, scale: Double, gravity: ContentsGravity, in bounds: Rect,
-                      alpha: Double, ctx: CairoContext) {
-        let size = Size(Double(image.width), Double(image.height))
+                      alpha: Double, ctx: CairoContext, part: Rect = Rect(0, 0, 1, 1),
+                      filters: (minification: ContentsFilter, magnification: ContentsFilter) = (.linear, .linear)) {
+        let whole = Size(Double(image.width), Double(image.height))
+        let source = Rect(part.minX * whole.width, part.minY * whole.height,
+                          part.width * whole.width, part.height * whole.height)
+        guard source.width > 0, source.height > 0, source.width.isFinite, source.height.isFinite else { return }
         // `scale` image pixels make one point (contentsScale).
-        let rect = contentsRect(gravity: gravity, imageSize: Size(size.width / scale, size.height / scale), bounds: bounds)
+        let rect = contentsRect(gravity: gravity, imageSize: Size(source.width / scale, source.height / scale), bounds: bounds)
         guard rect.width > 0, rect.height > 0 else { return }
         ctx.save()
         ctx.newPath()
         ctx.rectangle(rect)
         ctx.clip()
         ctx.translate(rect.minX, rect.minY)
-        ctx.scale(rect.width / size.width, rect.height / size.height)
-        ctx.setSource(image, x: 0, y: 0)
+        ctx.scale(rect.width / source.width, rect.height / source.height)
+        // Device pixels per image pixel: above 1 the image is magnified.
+        let m = ctx.matrix
+        let magnified = abs(m.a * m.d - m.b * m.c) > 1
+        let filter = magnified ? filters.magnification : filters.minification
+        // 0 − x: the whole image keeps its +0 offset.
+        ctx.setSource(image, x: 0 - source.minX, y: 0 - source.minY, nearest: filter == .nearest)
         ctx.paint(alpha: alpha)
         ctx.restore()
     }

@@ -106,6 +106,7 @@ enum InspectReport {
         case "contents": layer.contents != nil
         case "sublayerTransform": !layer.sublayerTransform.isIdentity
         case "anchorPointZ": layer.anchorPointZ != 0
+        case "contentsRect": layer.contentsRect != Rect(0, 0, 1, 1)
         case "path", "miterLimit", "emitterZPosition", "emitterSize", "emitterDepth", "lifetime", "velocity", "scale", "spin",
              "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset": false
         default: true

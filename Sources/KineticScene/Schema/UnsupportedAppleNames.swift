@@ -25,8 +25,7 @@ public enum UnsupportedAppleNames {
     /// Every name, grouped by Apple's class.
     public static let entries: [Entry] =
         names("CALayer", in: "layer", [
-            "contentsRect", "contentsCenter", "minificationFilter",
-            "magnificationFilter", "minificationFilterBias", "isOpaque", "allowsEdgeAntialiasing", "edgeAntialiasingMask", "allowsGroupOpacity",
+            "contentsCenter", "isOpaque", "allowsEdgeAntialiasing", "edgeAntialiasingMask",
             "shouldRasterize", "rasterizationScale", "isGeometryFlipped", "actions", "style", "delegate",
             "wantsExtendedDynamicRangeContent", "contentsHeadroom", "toneMapMode",
         ])

@@ -25,6 +25,10 @@ public struct Layer: Equatable, Sendable {
     /// The part of the contents image drawn, in unit coordinates of the image
     /// (CALayer.contentsRect): a sprite sheet's cell.
     public var contentsRect = Rect(0, 0, 1, 1)
+    /// The stretchable middle of the contents, in unit coordinates of the (contentsRect)
+    /// image (CALayer.contentsCenter): outside it the image keeps its size — nine-part
+    /// stretching.
+    public var contentsCenter = Rect(0, 0, 1, 1)
     /// How contents are sampled when drawn smaller / larger than their pixels.
     public var minificationFilter: ContentsFilter = .linear
     public var magnificationFilter: ContentsFilter = .linear

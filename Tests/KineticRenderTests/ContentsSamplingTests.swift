@@ -22,6 +22,17 @@ import KineticScene
             }
         }
         try writePNG(pixels, to: "\(dir)/checker.png")
+        // nine.png, 3×3 px: red corners, green edges, a blue middle.
+        var nine = PixelImage(width: 3, height: 3)
+        for y in 0..<3 {
+            for x in 0..<3 {
+                let i = y * nine.stride + x * 4
+                let edges = (x == 1 ? 1 : 0) + (y == 1 ? 1 : 0)   // 0 corner, 1 edge, 2 middle
+                nine.bytes[i] = edges == 2 ? 255 : 0; nine.bytes[i + 1] = edges == 1 ? 255 : 0
+                nine.bytes[i + 2] = edges == 0 ? 255 : 0; nine.bytes[i + 3] = 255
+            }
+        }
+        try writePNG(nine, to: "\(dir)/nine.png")
         try ("kinetic: 1\nscene: {size: [20, 20], duration: 1, fps: 20}\n" + body)
             .write(toFile: dir + "/scene.yaml", atomically: true, encoding: .utf8)
         return dir
@@ -69,6 +80,31 @@ import KineticScene
         // Half way the cell straddles both: its left half blue, its right half red.
         let half = try render(body, at: 0.5)
         #expect(half.rgba(x: 2, y: 10) == (0, 0, 255, 255) && half.rgba(x: 17, y: 10) == (255, 0, 0, 255))
+    }
+
+    @Test func contentsCenterStretchesOnlyTheMiddle() throws {
+        // contentsScale 0.25: each image pixel is 4 pt. The corners stay 4×4 pt, the edges
+        // 4 pt thick, the middle fills the other 12×12 pt of the 20×20 layer.
+        let image = try render("""
+        layers: [{id: i, type: image, frame: [0, 0, 20, 20], contents: nine.png, contentsScale: 0.25,
+                  contentsCenter: [0.3333333333333333, 0.3333333333333333, 0.3333333333333334, 0.3333333333333334],
+                  magnificationFilter: nearest}]
+        """)
+        let red = (UInt8(255), UInt8(0), UInt8(0), UInt8(255)), green = (UInt8(0), UInt8(255), UInt8(0), UInt8(255))
+        let blue = (UInt8(0), UInt8(0), UInt8(255), UInt8(255))
+        for (x, y) in [(0, 0), (3, 3), (16, 0), (19, 19), (0, 16)] { #expect(image.rgba(x: x, y: y) == red, "\(x),\(y)") }
+        for (x, y) in [(4, 0), (15, 3), (0, 10), (19, 10), (10, 19)] { #expect(image.rgba(x: x, y: y) == green, "\(x),\(y)") }
+        for (x, y) in [(4, 4), (10, 10), (15, 15)] { #expect(image.rgba(x: x, y: y) == blue, "\(x),\(y)") }
+    }
+
+    @Test func ninePatchesShrinkBordersThatDoNotFit() {
+        // Borders of 8 + 8 pt in a 10 pt rect: both scaled by 10/16, the middle empty.
+        let patches = ninePatches(source: Rect(0, 0, 3, 3), center: Rect(1.0 / 3, 1.0 / 3, 1.0 / 3, 1.0 / 3),
+                                  scale: 0.125, into: Rect(0, 0, 10, 40))
+        #expect(patches.count == 9)
+        let top = patches[0].1, middle = patches[4].1
+        #expect(abs(top.width - 5) < 1e-9 && abs(top.height - 8) < 1e-9)
+        #expect(abs(middle.width) < 1e-9 && abs(middle.height - 24) < 1e-9)
     }
 
     @Test func withoutGroupOpacityOverlapsShowThrough() throws {

@@ -22,6 +22,10 @@ public struct Layer: Equatable, Sendable {
     /// Whether opacity below 1 composites the layer and its sublayers as one flattened
     /// group (CALayer.allowsGroupOpacity, true on iOS); false fades each part on its own.
     public var allowsGroupOpacity = true
+    /// Whether the layer and its subtree are drawn into a bitmap of `rasterizationScale`
+    /// pixels per point of the layer's own space, then composited (CALayer.shouldRasterize).
+    public var shouldRasterize = false
+    public var rasterizationScale = 1.0
     /// The part of the contents image drawn, in unit coordinates of the image
     /// (CALayer.contentsRect): a sprite sheet's cell.
     public var contentsRect = Rect(0, 0, 1, 1)

@@ -123,6 +123,11 @@ struct LayerRenderer {
     /// Draws a layer in its own bounds space (the context already maps it), with its
     /// mask and its group opacity.
     func drawInPlane(_ layer: Layer, opacity: Double, in ctx: CairoContext) {
+        if layer.shouldRasterize {
+            var plain = layer
+            plain.shouldRasterize = false
+            return drawRasterized(plain, scale: layer.rasterizationScale, opacity: opacity, in: ctx)
+        }
         let fadesAsGroup = opacity < 1 && layer.allowsGroupOpacity && Self.drawsSeveralThings(layer)
         let grouped = layer.mask != nil || fadesAsGroup
         if grouped {

@@ -52,9 +52,9 @@ import Testing
     }
 
     @Test func theMessageNamesTheFileLineAndColumn() {
-        let problems = Self.problems(Self.scene("layer", "shouldRasterize").text)
+        let problems = Self.problems(Self.scene("layer", "isGeometryFlipped").text)
         #expect(problems.map(\.description) == [
-            "t.yaml:4:13: layers[0].shouldRasterize: 'shouldRasterize' is not supported (CALayer.shouldRasterize): "
+            "t.yaml:4:13: layers[0].isGeometryFlipped: 'isGeometryFlipped' is not supported (CALayer.isGeometryFlipped): "
                 + "Kinetic does not implement it (docs/keys.md lists Apple's names it leaves out)",
         ])
     }
@@ -70,7 +70,7 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(SceneSchema.json().utf8)) as? [String: Any]
         let defs = object?["$defs"] as? [String: Any]
         let layer = (defs?["layer"] as? [String: Any])?["properties"] as? [String: Any]
-        let refused = layer?["shouldRasterize"] as? [String: Any]
+        let refused = layer?["isGeometryFlipped"] as? [String: Any]
         #expect(refused?["not"] is [String: Any])
         #expect((refused?["description"] as? String)?.contains("not supported") == true)
         let animation = (defs?["animation"] as? [String: Any])?["properties"] as? [String: Any]

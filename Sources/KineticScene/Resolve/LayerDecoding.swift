@@ -167,6 +167,8 @@ struct LayerDecoder {
         if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
         if let f = m["allowsGroupOpacity"], let v = f.bool { layer.allowsGroupOpacity = v }
+        if let f = m["shouldRasterize"], let v = f.bool { layer.shouldRasterize = v }
+
         if let f = m["minificationFilter"], let v = f.choice(ContentsFilter.self) { layer.minificationFilter = v }
         if let f = m["magnificationFilter"], let v = f.choice(ContentsFilter.self) { layer.magnificationFilter = v }
         if let f = m["minificationFilterBias"], let v = f.number { layer.minificationFilterBias = v }

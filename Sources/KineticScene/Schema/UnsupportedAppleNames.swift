@@ -26,7 +26,7 @@ public enum UnsupportedAppleNames {
     public static let entries: [Entry] =
         names("CALayer", in: "layer", [
             "isOpaque", "allowsEdgeAntialiasing", "edgeAntialiasingMask",
-            "shouldRasterize", "rasterizationScale", "isGeometryFlipped", "actions", "style", "delegate",
+            "isGeometryFlipped", "actions", "style", "delegate",
             "wantsExtendedDynamicRangeContent", "contentsHeadroom", "toneMapMode",
         ])
         + names("CALayer", in: "layer", ["name"], note: "a layer's name is its `id`")

@@ -69,7 +69,7 @@ public struct PNGHeader: Sendable, Equatable {
             let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: header[4..<8], as: UTF8.self)
             guard length <= 0x7FFF_FFFF, offset + 12 + length <= file.size else {
-                throw .unreadable(path: file.path, reason: "the PNG's \(type) chunk claims \(length) bytes, past the file's end (\(file.size) bytes)")
+                throw .unreadable(path: file.path, reason: "the PNG file is cut short: its \(type) chunk claims \(length) bytes, past the file's end (\(file.size) bytes)")
             }
             if type == "IDAT" { sawData = true }
             if type == "tEXt", text == nil, length <= 1024 {

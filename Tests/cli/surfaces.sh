@@ -2,6 +2,8 @@
 # hostile.sh, with its `check`, `refuses`, `bounded`, `$kinetic`, `$scenes` and `$tmp`.
 # Each case is a defence docs/limits.md lists; each failed on the main before it.
 square=$scenes/moving-square.yaml
+# A folder of their own: run.sh's earlier checks leave files of every name in $tmp.
+mkdir -p "$tmp/surfaces" && cd "$tmp/surfaces" || exit 1
 
 # --- One guarded reader ----------------------------------------------------------------
 check "a FIFO named as the scene is refused at once, not waited on" \
@@ -154,3 +156,4 @@ check "shards' frames carry their scene: encode needs no --fps, gives render's b
 check "frames without their scene's rate need --fps (64)" bash -c "
     mkdir plain && '$kinetic' render '$square' -o plain/frame-0000.png --frame 0 --quiet && convert plain/frame-0000.png plain/frame-0001.png
     '$kinetic' encode plain -o p.gif 2>p.err; [ \$? = 64 ] && grep -q 'give --fps' p.err"
+cd "$tmp"

@@ -4,7 +4,7 @@
 // Targets follow the pipeline, dependencies pointing one way:
 //   KineticGeometry ← KineticAnimation / KineticLayers / KineticDynamics / KineticExpressions
 //   ← KineticScene
-//   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
+//   ← KineticRender / KineticEncode / KineticLottie ← KineticCLI ← kinetic
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "CComposite"),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango"]),
+        // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
+        .target(name: "KineticLottie", dependencies: ["KineticGeometry", "KineticLayers"]),
         .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
@@ -67,7 +69,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
+            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticLottie", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
@@ -80,6 +82,7 @@ let package = Package(
         .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
         .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo", "CComposite"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
+        .testTarget(name: "KineticLottieTests", dependencies: ["KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),
     ],

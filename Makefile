@@ -22,9 +22,9 @@ APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant
                ffmpeg imagemagick time \
                libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
                webp python3-pil parallel \
-               chromium chromium-driver python3 python3-jsonschema python3-yaml
+               chromium chromium-driver python3 python3-jsonschema python3-yaml python3-pip
 
-.PHONY: deps build demo demos test golden bench gallery clean fuzz
+.PHONY: deps build demo demos test golden bench gallery clean fuzz lottie-check
 
 ## deps: install every system package (idempotent; skips apt when all are present)
 deps:
@@ -64,7 +64,17 @@ test: deps
 	$(KINETIC) golden check
 	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count 2000 --render-every 8 --seed 14
 	KINETIC=$(KINETIC) /usr/bin/python3 Tests/schema/check.py
+	$(MAKE) lottie-check
 	KINETIC=$(KINETIC) PREVIEW_SOAK_SECONDS=$(PREVIEW_SOAK_SECONDS) /usr/bin/python3 Tests/browser/preview_test.py
+
+## lottie-check: every gallery scene exported as Lottie, validated against the official
+## schema (PyPI lottie-specs) and played by rlottie (PyPI rlottie-python) against Kinetic's
+## own frames by PSNR (docs/lottie.md). The two packages go into $(LOTTIE_PY), not the system.
+LOTTIE_PY ?= $(BUILD_DIR)/lottie-py
+lottie-check:
+	@[ -d $(LOTTIE_PY)/lottie_specs ] && [ -d $(LOTTIE_PY)/rlottie_python ] || \
+	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target $(LOTTIE_PY) lottie-specs rlottie-python
+	PYTHONPATH=$(LOTTIE_PY) KINETIC=$(KINETIC) /usr/bin/python3 Tests/lottie/check.py
 
 # fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
 FUZZ_COUNT ?= 20000

@@ -37,7 +37,12 @@ public enum KeyframeReduction {
             guard compatible(a, b) else { return .infinity }
             return zip(samples[a], samples[b]).reduce(0) { max($0, abs($1.0 - $1.1)) }
         }
+        // Runs of identical samples (a layer at rest, a text's glyphs) are checked in
+        // constant time: `runStart[k]` is the first frame of the run k belongs to.
+        var runStart = Array(0..<n)
+        for k in 1..<max(n, 1) where samples[k] == samples[k - 1] { runStart[k] = runStart[k - 1] }
         func fits(_ i: Int, _ j: Int) -> Bool {
+            if runStart[j] <= i { return true }
             let span = Double(j - i)
             for k in (i + 1)..<j {
                 let u = Double(k - i) / span

@@ -111,7 +111,9 @@ public struct LottieExporter {
         let sample = DrawableSample(key: "background", projection: .identity, opacity: 1, paints: [paint], clips: [],
                                     source: "background", extent: max(size.width, size.height))
         var counts = (sampled: 0, kept: 0)
-        return Self.layer(key: "background", frames: [0: sample], index: index, counts: &counts)
+        // It lives as long as the animation.
+        let frames = Dictionary(uniqueKeysWithValues: (0..<max(frameCount, 1)).map { ($0, sample) })
+        return Self.layer(key: "background", frames: frames, index: index, counts: &counts)
     }
 
     /// One drawable as a shape layer living from its first to its last frame.
@@ -166,7 +168,7 @@ public struct LottieExporter {
         var fields: [(String, LottieJSON)] = [
             ("ddd", 0), ("ind", .number(Double(index))), ("ty", 4), ("nm", .string(key)), ("sr", 1),
             ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups)),
-            ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0), ("bm", 0),
+            ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
         ]
         if let masks = masks(run: run, baked: baked, tracks: &tracks) { fields.append(("masksProperties", masks)) }
         counts.sampled += tracks.sampled

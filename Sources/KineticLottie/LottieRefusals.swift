@@ -18,6 +18,10 @@ enum LottieRefusals {
                 out.append(LottieProblem(keyPath: at + ".shadowOpacity",
                                          message: "Lottie's drop shadow is an effect that rlottie and lottie-ios do not draw"))
             }
+            if let mode = layer.compositingFilter {
+                out.append(LottieProblem(keyPath: at + ".compositingFilter",
+                                         message: "blend mode \(mode.rawValue) is outside Lottie 1.0 (and rlottie draws none)"))
+            }
             if layer.contents != nil || layer.contentsCrossFade != nil {
                 out.append(LottieProblem(keyPath: at + ".contents", message: "image contents are not exported yet"))
             }

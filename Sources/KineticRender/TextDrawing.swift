@@ -23,7 +23,8 @@ extension LayerRenderer {
     /// what a Lottie export draws so that text plays without fonts.
     static func textOutline(_ style: TextStyle, in bounds: Rect) -> BezierPath {
         guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0 else { return BezierPath() }
-        let ctx = CairoContext(CairoSurface.image(.argb32, width: 1, height: 1))
+        // An unbounded surface: Pango leaves out glyphs outside a bounded one's extents.
+        let ctx = CairoContext(CairoSurface.recording(alphaOnly: false))
         ctx.newPath()
         layOut(style, in: bounds, ctx: ctx) { layout, origin in layout.appendPath(in: ctx, at: origin) }
         return ctx.copyPath()

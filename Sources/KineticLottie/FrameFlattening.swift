@@ -38,6 +38,18 @@ struct FrameFlattening {
         }
         let extent = max(1, layer.bounds.width, layer.bounds.height)
         let source = Self.sourcePath(of: layer)
+        // The shadow, under the layer; a masksToBounds layer casts none (as on iOS).
+        if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter == nil {
+            let color = Self.tinted(layer.shadowColor, tint)
+            let cast = Color(red: color.red, green: color.green, blue: color.blue,
+                             alpha: color.alpha * min(layer.shadowOpacity, 1))
+            let offset = PlaneProjection(affine: 1, 0, 0, 1, layer.shadowOffset.width, layer.shadowOffset.height)
+            let paints = ShadowBands.paints(silhouette: ShadowBands.silhouette(of: layer, glyphs: glyphs),
+                                            color: cast, sigma: max(0, layer.shadowRadius))
+            out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
+                                      paints: paints, clips: borderClips, source: source + ".shadowOpacity",
+                                      extent: extent + 6 * max(0, layer.shadowRadius)))
+        }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
                                   paints: bodyPaints(of: layer, tint: tint), clips: clips, source: source, extent: extent))
         if let emitter = layer.emitter {

@@ -4,18 +4,28 @@ public struct Keyframe: Equatable, Sendable {
     public var frame: Int
     public var value: [Double]
     public var hold: Bool
+    /// For a one-number track, a cubic ease to the next keyframe: the Bezier's two inner
+    /// control values as fractions of the change (Lottie's `o.y` and `i.y`, with `o.x` =
+    /// 1/3 and `i.x` = 2/3, so time runs evenly and the value is a cubic in it); nil is a
+    /// straight segment.
+    public var ease: (out: Double, in: Double)?
 
-    public init(frame: Int, value: [Double], hold: Bool) {
-        self.frame = frame; self.value = value; self.hold = hold
+    public init(frame: Int, value: [Double], hold: Bool, ease: (out: Double, in: Double)? = nil) {
+        self.frame = frame; self.value = value; self.hold = hold; self.ease = ease
+    }
+
+    public static func == (a: Keyframe, b: Keyframe) -> Bool {
+        a.frame == b.frame && a.value == b.value && a.hold == b.hold && a.ease?.out == b.ease?.out && a.ease?.in == b.ease?.in
     }
 }
 
 /// Turns a value sampled at every frame into the fewest keyframes that give every sample
-/// back within a tolerance when a player interpolates linearly between them.
+/// back within a tolerance when a player interpolates between them: linearly, or for a
+/// one-number track along one cubic ease per segment.
 ///
 /// Greedy: from each keyframe the next one is placed at the farthest sample such that
-/// the straight segment between them passes within `tolerance` of every sample in
-/// between (per component). A one-frame segment that changes much more than the frames
+/// the straight segment between them — or, for one number, the least-squares cubic ease —
+/// passes within `tolerance` of every sample in between (per component). A one-frame segment that changes much more than the frames
 /// on either side is a jump (a step, a teleport, a path that changes its structure) and
 /// becomes a hold keyframe, so no player draws a made-up in-between.
 public enum KeyframeReduction {
@@ -43,6 +53,9 @@ public enum KeyframeReduction {
         for k in 1..<max(n, 1) where samples[k] == samples[k - 1] { runStart[k] = runStart[k - 1] }
         func fits(_ i: Int, _ j: Int) -> Bool {
             if runStart[j] <= i { return true }
+            return linearFits(i, j)
+        }
+        func linearFits(_ i: Int, _ j: Int) -> Bool {
             let span = Double(j - i)
             for k in (i + 1)..<j {
                 let u = Double(k - i) / span
@@ -53,22 +66,62 @@ public enum KeyframeReduction {
             }
             return true
         }
+        // A one-frame change much larger than the changes on either side, or a change of
+        // structure.
+        func isJump(_ i: Int) -> Bool {
+            guard i + 1 < n else { return false }
+            let step = change(i, i + 1)
+            guard step > tolerance else { return false }
+            let before = i > 0 ? change(i - 1, i) : 0
+            let after = i + 2 < n ? change(i + 1, i + 2) : 0
+            let neighbour = max(before.isFinite ? before : 0, after.isFinite ? after : 0)
+            return !step.isFinite || step > jumpRatio * neighbour + tolerance
+        }
+        // A one-number track may also ease: the least-squares cubic through both ends.
+        func ease(_ i: Int, _ j: Int) -> (out: Double, in: Double)? {
+            guard samples[i].count == 1, j - i >= 3 else { return nil }
+            let a = samples[i][0], d = samples[j][0]
+            guard abs(d - a) > tolerance else { return nil }
+            // Minimize Σ (a·B0 + c1·B1 + c2·B2 + d·B3 − v)² over c1, c2.
+            var s11 = 0.0, s12 = 0.0, s22 = 0.0, r1 = 0.0, r2 = 0.0
+            let span = Double(j - i)
+            for k in (i + 1)..<j {
+                let t = Double(k - i) / span, u = 1 - t
+                let b1 = 3 * u * u * t, b2 = 3 * u * t * t
+                let rest = samples[k][0] - a * u * u * u - d * t * t * t
+                s11 += b1 * b1; s12 += b1 * b2; s22 += b2 * b2; r1 += b1 * rest; r2 += b2 * rest
+            }
+            let det = s11 * s22 - s12 * s12
+            guard abs(det) > 1e-12 else { return nil }
+            let c1 = (r1 * s22 - r2 * s12) / det, c2 = (s11 * r2 - s12 * r1) / det
+            for k in (i + 1)..<j {
+                let t = Double(k - i) / span, u = 1 - t
+                let v = a * u * u * u + 3 * c1 * u * u * t + 3 * c2 * u * t * t + d * t * t * t
+                if abs(v - samples[k][0]) > tolerance { return nil }
+            }
+            // Handles far outside the change overshoot between frames: not an ease.
+            let out = (c1 - a) / (d - a), into = (c2 - a) / (d - a)
+            guard (-1...2).contains(out), (-1...2).contains(into) else { return nil }
+            return (out, into)
+        }
         var keys: [Keyframe] = []
         var i = 0
         while i < n - 1 {
             var j = i + 1
-            if compatible(i, j) {
-                while j + 1 < n, compatible(i, j + 1), compatible(j, j + 1), fits(i, j + 1) { j += 1 }
+            var eased: (out: Double, in: Double)? = nil
+            if compatible(i, j), !isJump(i) {
+                // An ease needs two samples between its ends: spans that short are probed
+                // past a failure.
+                var probe = j
+                while probe + 1 < n, compatible(i, probe + 1), compatible(probe, probe + 1) {
+                    probe += 1
+                    if fits(i, probe) { j = probe; eased = nil } else if let e = ease(i, probe) { j = probe; eased = e }
+                    else if probe - i >= 3 { break }
+                }
             }
-            let step = change(i, j)
-            var hold = step <= tolerance   // equal ends: holding is the same and simpler
-            if j == i + 1, step > tolerance {
-                let before = i > 0 ? change(i - 1, i) : 0
-                let after = j + 1 < n ? change(j, j + 1) : 0
-                let neighbour = max(before.isFinite ? before : 0, after.isFinite ? after : 0)
-                hold = !step.isFinite || step > jumpRatio * neighbour + tolerance
-            }
-            keys.append(Keyframe(frame: firstFrame + i, value: samples[i], hold: hold))
+            // Equal ends: holding is the same and simpler.
+            let hold = change(i, j) <= tolerance || (j == i + 1 && isJump(i))
+            keys.append(Keyframe(frame: firstFrame + i, value: samples[i], hold: hold, ease: hold ? nil : eased))
             i = j
         }
         keys.append(Keyframe(frame: firstFrame + n - 1, value: samples[n - 1], hold: true))
@@ -85,6 +138,10 @@ public enum KeyframeReduction {
         for (a, b) in zip(keys, keys.dropFirst()) where frame < Double(b.frame) {
             if a.hold || a.value.count != b.value.count { return a.value }
             let u = (frame - Double(a.frame)) / Double(b.frame - a.frame)
+            if let e = a.ease {
+                let w = 1 - u, y = 3 * e.out * w * w * u + 3 * e.in * w * u * u + u * u * u
+                return zip(a.value, b.value).map { $0 + ($1 - $0) * y }
+            }
             return zip(a.value, b.value).map { $0 + ($1 - $0) * u }
         }
         return keys[keys.count - 1].value

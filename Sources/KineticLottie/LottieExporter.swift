@@ -151,7 +151,12 @@ public struct LottieExporter {
                 angles.append(p.degrees(near: angles.last))
             }
             let extent = run.map(\.extent).max() ?? 1
-            transform.append(("p", tracks.property(parts.map { [$0!.tx, $0!.ty] }, tolerance: Tolerance.points)))
+            // Split, so that each coordinate may ease on its own (every player reads it).
+            transform.append(("p", .object([
+                ("s", true),
+                ("x", tracks.property(parts.map { [$0!.tx] }, tolerance: Tolerance.points, scalar: true)),
+                ("y", tracks.property(parts.map { [$0!.ty] }, tolerance: Tolerance.points, scalar: true)),
+            ])))
             transform.append(("s", tracks.property(parts.map { [$0!.sx * 100, $0!.sy * 100] },
                                                    tolerance: 100 * Tolerance.points / extent)))
             transform.append(("r", tracks.property(angles.map { [$0] }, tolerance: Tolerance.degrees, scalar: true)))
@@ -316,6 +321,11 @@ struct TrackWriter {
 
     private static func keyframe(_ key: Keyframe, _ value: LottieJSON) -> LottieJSON {
         if key.hold { return .object([("t", .number(Double(key.frame))), ("s", value), ("h", 1)]) }
+        if let e = key.ease {
+            return .object([("t", .number(Double(key.frame))), ("s", value),
+                            ("o", .object([("x", [.number(1.0 / 3)]), ("y", [.number(e.out)])])),
+                            ("i", .object([("x", [.number(2.0 / 3)]), ("y", [.number(e.in)])]))])
+        }
         return .object([("t", .number(Double(key.frame))), ("s", value),
                         ("o", .object([("x", [0]), ("y", [0])])), ("i", .object([("x", [1]), ("y", [1])]))])
     }

@@ -14,9 +14,9 @@ enum LottieRefusals {
                 out.append(LottieProblem(keyPath: at + ".backgroundFilters",
                                          message: "Lottie cannot filter what lies behind a layer"))
             }
-            if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds {
+            if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter != nil {
                 out.append(LottieProblem(keyPath: at + ".shadowOpacity",
-                                         message: "Lottie's drop shadow is an effect that rlottie and lottie-ios do not draw"))
+                                         message: "an emitter's shadow is cast by its particles, which Lottie cannot blur together"))
             }
             if let mode = layer.compositingFilter {
                 out.append(LottieProblem(keyPath: at + ".compositingFilter",

@@ -46,11 +46,25 @@ struct KeyframeReductionTests {
             return [100 * (1 - exp(-zeta * omega * t) * (cos(wd * t) + zeta * omega / wd * sin(wd * t)))]
         }
         let keys = KeyframeReduction.reduce(samples, tolerance: 0.05)
+        // A second, constant component makes the track a vector, which reduces to straight
+        // segments only: easing must save at least a third of those.
+        let straight = KeyframeReduction.reduce(samples.map { $0 + [0] }, tolerance: 0.05)
+        #expect(straight.allSatisfy { $0.ease == nil })
+        #expect(Double(keys.count) <= Double(straight.count) * 2 / 3, "\(keys.count) eased vs \(straight.count) straight")
         #expect(keys.count < samples.count / 2)
         for (f, sample) in samples.enumerated() {
             let value = KeyframeReduction.value(of: keys, at: Double(f))
             #expect(abs(value[0] - sample[0]) <= 0.05 + 1e-12, "frame \(f)")
         }
+    }
+
+    @Test func aQuadraticEaseInIsOneEasedSegment() {
+        // v = 100 t² over 30 frames: a cubic Bezier with control values 0, 0, 100/3·… fits exactly.
+        let samples = (0...30).map { [100 * pow(Double($0) / 30, 2)] }
+        let keys = KeyframeReduction.reduce(samples, tolerance: 0.05)
+        #expect(keys.count == 2)
+        // t² as a cubic Bezier from 0 to 1: control values 0 and 1/3.
+        #expect(abs((keys[0].ease?.out ?? 9) - 0) < 1e-9 && abs((keys[0].ease?.in ?? 9) - 1.0 / 3) < 1e-9)
     }
 
     @Test func differentStructuresHold() {

@@ -38,14 +38,17 @@ struct LottieExporterTests {
 
     @Test func aSteadyMoveIsTwoPositionKeyframesAtTheAnchor() throws {
         let (doc, exporter) = try export((0..<12).map { [square(at: 10 + 5 * Double($0))] })
-        guard case .array(let layers)? = doc["layers"], case .array(let keys)? = layers[0]["ks"]?["p"]?["k"] else {
+        guard case .array(let layers)? = doc["layers"], let p = layers[0]["ks"]?["p"],
+              case .array(let keys)? = p["x"]?["k"] else {
             Issue.record("no position keyframes"); return
         }
         // The anchor point (10, 5) of a 20×10 box maps to the position: its plane's origin
-        // is 10 points left and 5 up of it.
+        // is 10 points left and 5 up of it. Position is split: x moves, y stays.
+        #expect(p["s"] == true)
         #expect(keys.count == 2)
-        #expect(keys[0]["s"] == [0, 45] && keys[0]["t"] == 0)
-        #expect(keys[1]["s"] == [55, 45] && keys[1]["t"] == 11)
+        #expect(keys[0]["s"] == [0] && keys[0]["t"] == 0)
+        #expect(keys[1]["s"] == [55] && keys[1]["t"] == 11)
+        #expect(p["y"]?["k"] == 45)
         #expect(layers[0]["ks"]?["r"]?["a"] == 0)
         #expect(exporter.keyframeCounts.kept < exporter.keyframeCounts.sampled)
     }

@@ -70,11 +70,12 @@ test: deps
 ## lottie-check: every gallery scene exported as Lottie, validated against the official
 ## schema (PyPI lottie-specs) and played by rlottie (PyPI rlottie-python) against Kinetic's
 ## own frames by PSNR (docs/lottie.md). The two packages go into $(LOTTIE_PY), not the system.
+## `make bench` runs it with --gif: each scene's GIF size and render time beside the export's.
 LOTTIE_PY ?= $(BUILD_DIR)/lottie-py
 lottie-check:
 	@[ -d $(LOTTIE_PY)/lottie_specs ] && [ -d $(LOTTIE_PY)/rlottie_python ] || \
 	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target $(LOTTIE_PY) lottie-specs rlottie-python
-	PYTHONPATH=$(LOTTIE_PY) KINETIC=$(KINETIC) /usr/bin/python3 Tests/lottie/check.py
+	PYTHONPATH=$(LOTTIE_PY) KINETIC=$(KINETIC) /usr/bin/python3 Tests/lottie/check.py $(LOTTIE_CHECK_FLAGS)
 
 # fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
 FUZZ_COUNT ?= 20000
@@ -90,6 +91,7 @@ golden: build
 ## GIF_BENCH_SCENES=all for the GIF table of every gallery scene, see Tests/bench/gif.sh)
 bench: build
 	KINETIC=$(KINETIC) bash Tests/bench/run.sh
+	$(MAKE) lottie-check LOTTIE_CHECK_FLAGS=--gif
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT)

@@ -68,4 +68,6 @@ struct Clip {
     var projection: PlaneProjection
     /// The coverage it lets through (a mask layer's opacity × its fill's alpha).
     var opacity: Double
+    /// Whether it cuts its outline away instead of keeping only it.
+    var subtract = false
 }

@@ -44,10 +44,19 @@ struct FrameFlattening {
             let cast = Color(red: color.red, green: color.green, blue: color.blue,
                              alpha: color.alpha * min(layer.shadowOpacity, 1))
             let offset = PlaneProjection(affine: 1, 0, 0, 1, layer.shadowOffset.width, layer.shadowOffset.height)
-            let paints = ShadowBands.paints(silhouette: ShadowBands.silhouette(of: layer, glyphs: glyphs),
-                                            color: cast, sigma: max(0, layer.shadowRadius))
+            let silhouette = ShadowBands.silhouette(of: layer, glyphs: glyphs)
+            let lineWidth = ShadowBands.strokeOnlyWidth(of: layer)
+            let paints = ShadowBands.paints(silhouette: silhouette, lineWidth: lineWidth, color: cast,
+                                            sigma: max(0, layer.shadowRadius))
+            // Core Animation applies a translucent layer's opacity to layer and shadow as
+            // one group: the shadow under the layer's (opaque) silhouette does not show
+            // through. Drawn apart, it must be cut away there.
+            var shadowClips = borderClips
+            if opacity < 1, !silhouette.isEmpty, lineWidth == nil {
+                shadowClips.append(Clip(path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
+            }
             out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
-                                      paints: paints, clips: borderClips, source: source + ".shadowOpacity",
+                                      paints: paints, clips: shadowClips, source: source + ".shadowOpacity",
                                       extent: extent + 6 * max(0, layer.shadowRadius)))
         }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
@@ -97,9 +106,18 @@ struct FrameFlattening {
         let n = g.colors.count
         let offsets = g.locations.flatMap { $0.count == n ? $0 : nil }
             ?? (0..<n).map { n == 1 ? 0 : Double($0) / Double(n - 1) }
-        let stops = zip(offsets, g.colors).enumerated()
+        var stops = zip(offsets, g.colors).enumerated()
             .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
             .map { (offset: min(max($0.element.0, 0), 1), color: tinted($0.element.1, tint)) }
+        // The renderer blends stops premultiplied: towards a transparent stop the colour
+        // stays its neighbour's. Lottie blends colour and alpha apart, so a transparent
+        // stop takes its nearest visible neighbour's colour ("clear" would darken to black).
+        for k in stops.indices where stops[k].color.alpha == 0 {
+            let after = stops[k...].first { $0.color.alpha > 0 }, before = stops[..<k].last { $0.color.alpha > 0 }
+            if let n = before ?? after {
+                stops[k].color = Color(red: n.color.red, green: n.color.green, blue: n.color.blue, alpha: 0)
+            }
+        }
         func unit(_ p: Point) -> Point { Point(rect.minX + p.x * rect.width, rect.minY + p.y * rect.height) }
         let start = unit(g.startPoint)
         var end = unit(g.endPoint)

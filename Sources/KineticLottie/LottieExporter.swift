@@ -175,7 +175,11 @@ public struct LottieExporter {
             ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups)),
             ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
         ]
-        if let masks = masks(run: run, baked: baked, tracks: &tracks) { fields.append(("masksProperties", masks)) }
+        if let masks = masks(run: run, baked: baked, tracks: &tracks) {
+            // rlottie reads masks only when `hasMask` says so (Bodymovin always writes it).
+            fields.append(("hasMask", true))
+            fields.append(("masksProperties", masks))
+        }
         counts.sampled += tracks.sampled
         counts.kept += tracks.kept
         return .object(fields)
@@ -268,11 +272,16 @@ public struct LottieExporter {
                 return clip.path.mapPoints(clip.projection.concatenating(back).apply(to:))
             }
             let subpaths = paths.map(LottieBezier.subpaths(of:))
-            let parts = m == 0 ? (subpaths.map(\.count).max() ?? 0) : min(1, subpaths.map(\.count).max() ?? 0)
+            let subtract = run.contains { m < $0.clips.count && $0.clips[m].subtract }
+            // A clip that keeps its outline may have several contours only when it comes
+            // first (they add up; after it they would add back what was clipped away).
+            let all = subpaths.map(\.count).max() ?? 0
+            let parts = m == 0 || subtract ? all : min(1, all)
             let opacity = run.map { [m < $0.clips.count ? $0.clips[m].opacity * 100 : 100] }
             for part in 0..<parts {
                 let beziers = subpaths.map { part < $0.count ? $0[part] : LottieBezier() }
-                masks.append(.object([("inv", false), ("mode", m == 0 ? "a" : "i"), ("pt", tracks.path(beziers)),
+                let mode: LottieJSON = subtract ? "s" : m == 0 ? "a" : "i"
+                masks.append(.object([("inv", false), ("mode", mode), ("pt", tracks.path(beziers)),
                                       ("o", tracks.property(opacity, tolerance: 100 * Tolerance.channel, scalar: true)),
                                       ("x", .object([("a", 0), ("k", 0)])), ("nm", .string("clip\(m)"))]))
             }

@@ -13,10 +13,21 @@ enum ShadowBands {
 
     /// The silhouette's grown copies as paints, outermost (widest, faintest) first.
     /// A σ under a third of a point is one crisp copy.
-    static func paints(silhouette: BezierPath, color: Color, sigma: Double) -> [Paint] {
+    /// - Parameter lineWidth: the silhouette is the path stroked this wide (a shape
+    ///   layer with a stroke and no fill), not filled.
+    static func paints(silhouette: BezierPath, lineWidth: Double? = nil, color: Color, sigma: Double) -> [Paint] {
         let opacity = min(max(color.alpha, 0), 1)
         func tinted(_ alpha: Double) -> Color { Color(red: color.red, green: color.green, blue: color.blue, alpha: alpha) }
-        guard sigma >= 1.0 / 3 else { return [Paint(kind: .fill, path: silhouette, color: tinted(opacity))] }
+        func copy(grownBy d: Double, _ c: Color) -> [Paint] {
+            var stroke = StrokeStyle()
+            stroke.width = 2 * d + (lineWidth ?? 0)
+            stroke.join = .round
+            stroke.cap = .round
+            let grown = Paint(kind: .stroke, path: silhouette, color: c, stroke: stroke)
+            if lineWidth != nil { return [grown] }
+            return [Paint(kind: .fill, path: silhouette, color: c)] + (d > 0 ? [grown] : [])
+        }
+        guard sigma >= 1.0 / 3 else { return copy(grownBy: 0, tinted(opacity)) }
         // Coverage wanted in each band, at its middle distance; inside the silhouette, the
         // full opacity (what lies under the layer's own painting).
         let edges = bandsPerSigma.map { $0 * sigma }
@@ -33,17 +44,18 @@ enum ShadowBands {
         for k in stride(from: edges.count, through: 0, by: -1) {
             let alpha = outside < 1 ? 1 - (1 - wanted[k]) / (1 - outside) : 0
             outside = wanted[k]
-            let c = tinted(max(0, alpha))
-            paints.append(Paint(kind: .fill, path: silhouette, color: c))
-            if k > 0 {
-                var stroke = StrokeStyle()
-                stroke.width = 2 * edges[k - 1]
-                stroke.join = .round
-                stroke.cap = .round
-                paints.append(Paint(kind: .stroke, path: silhouette, color: c, stroke: stroke))
-            }
+            paints += copy(grownBy: k > 0 ? edges[k - 1] : 0, tinted(max(0, alpha)))
         }
         return paints
+    }
+
+    /// The line width when the layer's only painting is a shape's stroke: its shadow is
+    /// the stroke's.
+    static func strokeOnlyWidth(of layer: Layer) -> Double? {
+        guard layer.shadowPath == nil, let shape = layer.shape, (shape.fillColor?.alpha ?? 0) == 0,
+              (shape.strokeColor?.alpha ?? 0) > 0, shape.lineWidth > 0, (layer.backgroundColor?.alpha ?? 0) == 0
+        else { return nil }
+        return shape.lineWidth
     }
 
     /// Φ(−z): the share of a unit Gaussian beyond z standard deviations.
@@ -54,6 +66,7 @@ enum ShadowBands {
     /// filled, a text's glyphs. Sublayers are not part of it (docs/lottie.md).
     static func silhouette(of layer: Layer, glyphs: ((TextStyle, Rect) -> BezierPath)?) -> BezierPath {
         if let path = layer.shadowPath { return path }
+        if strokeOnlyWidth(of: layer) != nil, let shape = layer.shape { return shape.path }
         var path = BezierPath()
         if (layer.backgroundColor?.alpha ?? 0) > 0 || layer.gradient != nil {
             path.append(layer.corners.path(in: layer.bounds))

@@ -24,6 +24,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 from PIL import Image, ImageChops, ImageStat
 
@@ -90,7 +91,9 @@ def main():
     for scene in opts.scenes:
         name = os.path.splitext(os.path.basename(scene))[0]
         out = os.path.join(work, name + ".json")
+        started = time.monotonic()
         r = run([opts.kinetic, "render", scene, "-o", out])
+        export_s = time.monotonic() - started
         if r.returncode == 65:
             first = r.stderr.strip().splitlines()[0] if r.stderr.strip() else ""
             refused.append(name)
@@ -137,17 +140,19 @@ def main():
         finite = [min(v, 99.0) for v in values]
         mean, low = sum(finite) / len(finite), min(finite)
         size = os.path.getsize(out)
-        gif = ""
+        gif, timing = "", f"{export_s:5.1f}s"
         if opts.gif:
             g = os.path.join(work, name + ".gif")
+            started = time.monotonic()
             if run([opts.kinetic, "render", scene, "-o", g, "-q"]).returncode == 0:
                 gif = str(os.path.getsize(g))
+                timing += f" {time.monotonic() - started:5.1f}s"
         ok = mean >= MEAN_DB and low >= MIN_DB
-        rows.append((name, f"{mean:6.2f} {low:6.2f}", f"{size:>9} {gif:>9} {sampled:>7} {kept:>6}" + ("" if ok else "  BELOW")))
+        rows.append((name, f"{mean:6.2f} {low:6.2f}", f"{size:>9} {gif:>9} {sampled:>7} {kept:>6} {timing}" + ("" if ok else "  BELOW")))
         if not ok and name not in allowed:
             failures.append(f"{name}: PSNR mean {mean:.2f} dB / min {low:.2f} dB under {MEAN_DB}/{MIN_DB} and not allowlisted")
 
-    print(f"{'scene':28} {'PSNR mean/min':>13}  {'lottie B':>9} {'gif B':>9} {'samples':>7} {'kept':>6}")
+    print(f"{'scene':28} {'PSNR mean/min':>13}  {'lottie B':>9} {'gif B':>9} {'samples':>7} {'kept':>6} export{' gif' if opts.gif else ''}")
     for name, a, b in rows:
         print(f"{name:28} {a:>13}  {b}")
     print(f"{exported} of {len(opts.scenes)} scenes export; {len(refused)} refused: {' '.join(refused)}")

@@ -92,6 +92,19 @@ struct FrameFlattening {
                                      dashPhase: style.lineDashPhase, start: style.strokeStart, end: style.strokeEnd)
             let color = style.lineWidth > 0 ? (style.strokeColor ?? .clear) : .clear
             paints.append(Paint(kind: .stroke, path: style.path, color: Self.tinted(color, tint), stroke: stroke))
+            // A named shape's debug overlay, as the renderer draws it over the shape: the
+            // dashed square, the control points filled yellow, the dashed helper lines.
+            let overlay = style.namedShape?.controlPoints
+            func dashed(_ path: BezierPath?, _ dash: Double) -> Paint {
+                var line = StrokeStyle()
+                line.dash = [dash, dash]
+                return Paint(kind: .stroke, path: path ?? BezierPath(), color: Self.tinted(overlay == nil ? .clear : .black, tint),
+                             stroke: line)
+            }
+            paints.append(dashed(overlay?.outerSquare, 5))
+            paints.append(Paint(kind: .fill, path: overlay?.pointSquares ?? BezierPath(),
+                                color: Self.tinted(overlay == nil ? .clear : Color(red: 1, green: 1, blue: 0), tint)))
+            paints.append(dashed(overlay?.helperLines, 2))
         case .gradient(let g):
             paints.append(Self.gradient(g, in: layer.bounds, path: rounded, tint: tint))
         case .text(let style):

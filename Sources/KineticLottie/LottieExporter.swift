@@ -168,7 +168,17 @@ public struct LottieExporter {
         for k in run[0].paints.indices.reversed() where paintsShow[k] {
             let paints = run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
             let paths = zip(run, paints).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
-            groups.append(group(paints: paints, paths: paths, tracks: &tracks))
+            // A baked gradient's end points are mapped with its outline (exact for an
+            // affine map; a perspective's foreshortening of the ramp itself is lost).
+            let mapped = baked ? zip(run, paints).map { s, p -> Paint in
+                var p = p
+                if var g = p.gradient {
+                    g.start = s.projection.apply(to: g.start); g.end = s.projection.apply(to: g.end)
+                    p.gradient = g
+                }
+                return p
+            } : paints
+            groups.append(group(paints: mapped, paths: paths, tracks: &tracks))
         }
         var fields: [(String, LottieJSON)] = [
             ("ddd", 0), ("ind", .number(Double(index))), ("ty", 4), ("nm", .string(key)), ("sr", 1),

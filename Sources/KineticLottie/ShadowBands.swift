@@ -73,6 +73,15 @@ enum ShadowBands {
         }
         if let shape = layer.shape, (shape.fillColor?.alpha ?? 0) > 0 { path.append(shape.path) }
         if let text = layer.text, let glyphs { path.append(glyphs(text, layer.bounds)) }
+        // Core Animation casts the shadow of the composited layer, sublayers included:
+        // theirs join, mapped into this plane (those seen in perspective are left out).
+        for sublayer in layer.sublayers where !sublayer.isHidden && sublayer.opacity > 0 {
+            guard let m = sublayer.projectionToSuperlayer(through: layer.sublayerSpace).affine else { continue }
+            var inner = sublayer
+            inner.shadowPath = nil
+            let own = silhouette(of: inner, glyphs: glyphs)
+            path.append(own.mapPoints { Point(m.a * $0.x + m.c * $0.y + m.tx, m.b * $0.x + m.d * $0.y + m.ty) })
+        }
         return path
     }
 }

@@ -74,13 +74,14 @@ enum ShadowBands {
         if let shape = layer.shape, (shape.fillColor?.alpha ?? 0) > 0 { path.append(shape.path) }
         if let text = layer.text, let glyphs { path.append(glyphs(text, layer.bounds)) }
         // Core Animation casts the shadow of the composited layer, sublayers included:
-        // theirs join, mapped into this plane (those seen in perspective are left out).
+        // theirs join, mapped into this plane (in perspective too: outlines' points
+        // projected, as the baked drawables are).
         for sublayer in layer.sublayers where !sublayer.isHidden && sublayer.opacity > 0 {
-            guard let m = sublayer.projectionToSuperlayer(through: layer.sublayerSpace).affine else { continue }
+            let m = sublayer.projectionToSuperlayer(through: layer.sublayerSpace)
+            guard m.isFinite, m.m33 > 0 else { continue }
             var inner = sublayer
             inner.shadowPath = nil
-            let own = silhouette(of: inner, glyphs: glyphs)
-            path.append(own.mapPoints { Point(m.a * $0.x + m.c * $0.y + m.tx, m.b * $0.x + m.d * $0.y + m.ty) })
+            path.append(silhouette(of: inner, glyphs: glyphs).mapPoints(m.apply(to:)))
         }
         return path
     }

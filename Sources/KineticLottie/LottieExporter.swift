@@ -138,26 +138,24 @@ public struct LottieExporter {
         var tracks = TrackWriter(first: first)
         // A plane seen in perspective, or sheared, is drawn with its outlines mapped to
         // the canvas at every frame: Lottie's transform has neither (rlottie draws no skew).
-        let parts = run.map { TransformParts($0.projection) }
-        let baked = parts.contains { $0 == nil || !$0!.isRotationAndScale }
+        let found = run.map { TransformParts($0.projection) }
+        let parts = found.compactMap { $0 }
+        let baked = parts.count < found.count || parts.contains { !$0.isRotationAndScale }
         var transform: [(String, LottieJSON)] = [("a", .object([("a", 0), ("k", [0, 0])]))]
         if baked {
             transform += [("p", .object([("a", 0), ("k", [0, 0])])), ("s", .object([("a", 0), ("k", [100, 100])])),
                           ("r", .object([("a", 0), ("k", 0)]))]
         } else {
             var angles: [Double] = []
-            for p in parts {
-                guard let p else { continue }
-                angles.append(p.degrees(near: angles.last))
-            }
+            for p in parts { angles.append(p.degrees(near: angles.last)) }
             let extent = run.map(\.extent).max() ?? 1
             // Split, so that each coordinate may ease on its own (every player reads it).
             transform.append(("p", .object([
                 ("s", true),
-                ("x", tracks.property(parts.map { [$0!.tx] }, tolerance: Tolerance.points, scalar: true)),
-                ("y", tracks.property(parts.map { [$0!.ty] }, tolerance: Tolerance.points, scalar: true)),
+                ("x", tracks.property(parts.map { [$0.tx] }, tolerance: Tolerance.points, scalar: true)),
+                ("y", tracks.property(parts.map { [$0.ty] }, tolerance: Tolerance.points, scalar: true)),
             ])))
-            transform.append(("s", tracks.property(parts.map { [$0!.sx * 100, $0!.sy * 100] },
+            transform.append(("s", tracks.property(parts.map { [$0.sx * 100, $0.sy * 100] },
                                                    tolerance: 100 * Tolerance.points / extent)))
             transform.append(("r", tracks.property(angles.map { [$0] }, tolerance: Tolerance.degrees, scalar: true)))
         }

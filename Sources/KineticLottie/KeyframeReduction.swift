@@ -4,10 +4,10 @@ public struct Keyframe: Equatable, Sendable {
     public var frame: Int
     public var value: [Double]
     public var hold: Bool
-    /// For a one-number track, a cubic ease to the next keyframe: the Bezier's two inner
-    /// control values as fractions of the change (Lottie's `o.y` and `i.y`, with `o.x` =
-    /// 1/3 and `i.x` = 2/3, so time runs evenly and the value is a cubic in it); nil is a
-    /// straight segment.
+    /// A cubic ease to the next keyframe, shared by every component: the Bezier's two
+    /// inner control values as fractions of the change (Lottie's `o.y` and `i.y`, with
+    /// `o.x` = 1/3 and `i.x` = 2/3, so time runs evenly and the value is a cubic in it);
+    /// nil is a straight segment.
     public var ease: (out: Double, in: Double)?
 
     public init(frame: Int, value: [Double], hold: Bool, ease: (out: Double, in: Double)? = nil) {
@@ -20,12 +20,12 @@ public struct Keyframe: Equatable, Sendable {
 }
 
 /// Turns a value sampled at every frame into the fewest keyframes that give every sample
-/// back within a tolerance when a player interpolates between them: linearly, or for a
-/// one-number track along one cubic ease per segment.
+/// back within a tolerance when a player interpolates between them: linearly, or along
+/// one cubic ease per segment.
 ///
 /// Greedy: from each keyframe the next one is placed at the farthest sample such that
-/// the straight segment between them — or, for one number, the least-squares cubic ease —
-/// passes within `tolerance` of every sample in between (per component). A one-frame segment that changes much more than the frames
+/// the straight segment between them — or the least-squares cubic ease — passes within
+/// `tolerance` of every sample in between (per component). A one-frame segment that changes much more than the frames
 /// on either side is a jump (a step, a teleport, a path that changes its structure) and
 /// becomes a hold keyframe, so no player draws a made-up in-between.
 public enum KeyframeReduction {
@@ -36,7 +36,8 @@ public enum KeyframeReduction {
     ///   - samples: one value per frame, from frame `firstFrame`; values of different
     ///     lengths (or marked different by `sameStructure`) never interpolate.
     ///   - tolerance: the largest error allowed per component.
-    public static func reduce(_ samples: [[Double]], tolerance: Double, firstFrame: Int = 0,
+    ///   - easing: whether segments may ease (false: straight segments only).
+    public static func reduce(_ samples: [[Double]], tolerance: Double, firstFrame: Int = 0, easing: Bool = true,
                               sameStructure: (Int, Int) -> Bool = { _, _ in true }) -> [Keyframe] {
         let n = samples.count
         guard n > 0 else { return [] }
@@ -77,31 +78,36 @@ public enum KeyframeReduction {
             let neighbour = max(before.isFinite ? before : 0, after.isFinite ? after : 0)
             return !step.isFinite || step > jumpRatio * neighbour + tolerance
         }
-        // A one-number track may also ease: the least-squares cubic through both ends.
+        // A segment may also ease: one cubic in time, shared by every component (as a
+        // Lottie keyframe's single pair of handles is), fitted by least squares to the
+        // component that changes most and accepted when every component stays within
+        // the tolerance (a move, a turn, a path scaled about a point all qualify).
         func ease(_ i: Int, _ j: Int) -> (out: Double, in: Double)? {
-            guard samples[i].count == 1, j - i >= 3 else { return nil }
-            let a = samples[i][0], d = samples[j][0]
-            guard abs(d - a) > tolerance else { return nil }
-            // Minimize Σ (a·B0 + c1·B1 + c2·B2 + d·B3 − v)² over c1, c2.
+            guard easing, j - i >= 3 else { return nil }
+            let a = samples[i], d = samples[j]
+            var lead = 0, largest = 0.0
+            for c in a.indices where abs(d[c] - a[c]) > largest { largest = abs(d[c] - a[c]); lead = c }
+            guard largest > tolerance else { return nil }
+            // Minimize Σ (B1·y1 + B2·y2 + B3 − y)² over the handles y1, y2, y the lead
+            // component's fraction of its change.
             var s11 = 0.0, s12 = 0.0, s22 = 0.0, r1 = 0.0, r2 = 0.0
-            let span = Double(j - i)
+            let span = Double(j - i), change = d[lead] - a[lead]
             for k in (i + 1)..<j {
                 let t = Double(k - i) / span, u = 1 - t
                 let b1 = 3 * u * u * t, b2 = 3 * u * t * t
-                let rest = samples[k][0] - a * u * u * u - d * t * t * t
+                let rest = (samples[k][lead] - a[lead]) / change - t * t * t
                 s11 += b1 * b1; s12 += b1 * b2; s22 += b2 * b2; r1 += b1 * rest; r2 += b2 * rest
             }
             let det = s11 * s22 - s12 * s12
             guard abs(det) > 1e-12 else { return nil }
-            let c1 = (r1 * s22 - r2 * s12) / det, c2 = (s11 * r2 - s12 * r1) / det
+            let out = (r1 * s22 - r2 * s12) / det, into = (s11 * r2 - s12 * r1) / det
+            // Handles far outside the change overshoot between frames: not an ease.
+            guard (-1...2).contains(out), (-1...2).contains(into) else { return nil }
             for k in (i + 1)..<j {
                 let t = Double(k - i) / span, u = 1 - t
-                let v = a * u * u * u + 3 * c1 * u * u * t + 3 * c2 * u * t * t + d * t * t * t
-                if abs(v - samples[k][0]) > tolerance { return nil }
+                let y = 3 * out * u * u * t + 3 * into * u * t * t + t * t * t
+                for c in a.indices where abs(a[c] + (d[c] - a[c]) * y - samples[k][c]) > tolerance { return nil }
             }
-            // Handles far outside the change overshoot between frames: not an ease.
-            let out = (c1 - a) / (d - a), into = (c2 - a) / (d - a)
-            guard (-1...2).contains(out), (-1...2).contains(into) else { return nil }
             return (out, into)
         }
         var keys: [Keyframe] = []

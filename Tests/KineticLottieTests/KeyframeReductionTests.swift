@@ -46,9 +46,8 @@ struct KeyframeReductionTests {
             return [100 * (1 - exp(-zeta * omega * t) * (cos(wd * t) + zeta * omega / wd * sin(wd * t)))]
         }
         let keys = KeyframeReduction.reduce(samples, tolerance: 0.05)
-        // A second, constant component makes the track a vector, which reduces to straight
-        // segments only: easing must save at least a third of those.
-        let straight = KeyframeReduction.reduce(samples.map { $0 + [0] }, tolerance: 0.05)
+        // Easing must save at least a third of the straight segments.
+        let straight = KeyframeReduction.reduce(samples, tolerance: 0.05, easing: false)
         #expect(straight.allSatisfy { $0.ease == nil })
         #expect(Double(keys.count) <= Double(straight.count) * 2 / 3, "\(keys.count) eased vs \(straight.count) straight")
         #expect(keys.count < samples.count / 2)
@@ -65,6 +64,26 @@ struct KeyframeReductionTests {
         #expect(keys.count == 2)
         // t² as a cubic Bezier from 0 to 1: control values 0 and 1/3.
         #expect(abs((keys[0].ease?.out ?? 9) - 0) < 1e-9 && abs((keys[0].ease?.in ?? 9) - 1.0 / 3) < 1e-9)
+    }
+
+    @Test func aVectorEasesWhenItsComponentsMoveTogether() {
+        // A point accelerating along a line, (100 t², 50 t² + 10): one eased segment.
+        let samples = (0...24).map { f -> [Double] in
+            let t = Double(f) / 24
+            return [100 * t * t, 50 * t * t + 10]
+        }
+        let keys = KeyframeReduction.reduce(samples, tolerance: 0.05)
+        #expect(keys.count == 2)
+        for (f, sample) in samples.enumerated() {
+            let value = KeyframeReduction.value(of: keys, at: Double(f))
+            #expect(zip(value, sample).allSatisfy { abs($0 - $1) <= 0.05 + 1e-12 }, "frame \(f)")
+        }
+        // Components that do not share one ease (one accelerates, one brakes) are not eased.
+        let crossed = (0...24).map { f -> [Double] in
+            let t = Double(f) / 24
+            return [100 * t * t, 100 * (1 - (1 - t) * (1 - t))]
+        }
+        #expect(KeyframeReduction.reduce(crossed, tolerance: 0.05).count > 2)
     }
 
     @Test func differentStructuresHold() {

@@ -113,9 +113,15 @@ struct RenderCommand: ParsableCommand {
             if !target.isSingleFrame, frame != nil || time != nil {
                 throw ValidationError("--frame and --time go with a .png, .svg or .pdf output")
             }
+            if target.isLottie, frameRange.frames != nil {
+                throw ValidationError("--frames does not go with a .json (Lottie) output: it holds every frame")
+            }
             if case .pngFrames(let pattern) = target, !OutputTarget.isValidPattern(pattern) {
                 throw ValidationError("\(output): a frame pattern needs exactly one %d, at most 2 digits wide (e.g. frame-%04d.png)")
             }
+        }
+        if lottieApproximate, output.flatMap({ try? OutputTarget.parse($0) })?.isLottie != true {
+            throw ValidationError("--lottie-approximate goes with a .json (Lottie) output")
         }
         if let contactSheet, !contactSheet.lowercased().hasSuffix(".png") {
             throw ValidationError("--contact-sheet writes a .png file")

@@ -47,6 +47,10 @@ enum OutputTarget: Equatable {
         }
     }
 
+    var isLottie: Bool {
+        if case .lottie = self { true } else { false }
+    }
+
     /// The file name of frame `index` for a frame pattern (`%d`, `%04d`, …).
     static func fileName(pattern: String, index: Int) -> String {
         guard let (head, spec, tail) = patternParts(pattern) else { return pattern }

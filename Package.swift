@@ -8,7 +8,8 @@
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
-// both the renderer and the encoders use, in its own KineticCairo). CResample and
+// both the renderer and the encoders use, in its own KineticCairo; libxml2, which reads
+// SVG geometry, in the loader; librsvg, which draws SVG contents, in the renderer). CResample and
 // CComposite are our own C: the projected-layer pixel loop, called only by
 // ProjectiveResampler.swift, and a tint through an alpha image (a cached shadow), called
 // only by KineticCairo.
@@ -39,7 +40,14 @@ let package = Package(
         .systemLibrary(name: "CFFmpeg",
                        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // SVG: libxml2 reads the geometry `path: {svg: FILE}` imports (the loader), librsvg
+        // draws `contents: FILE.svg` (the renderer).
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
 
+        // Stage 0: the one guarded way files are read (regular files, bounded sizes, kept
+        // inside a root, PNG chunks walked before decoding).
+        .target(name: "KineticFiles"),
         // Stage 1: plain geometry and values.
         .target(name: "KineticGeometry"),
         // Stage 2: what moves — timing and interpolation; the layer model.
@@ -49,19 +57,22 @@ let package = Package(
         .target(name: "KineticExpressions", dependencies: ["KineticGeometry"]),
         // Stage 3: scene files → validated model → presentation trees per frame.
         .target(name: "KineticScene", dependencies: [
-            "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
+            "KineticFiles", "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
+            "CXML2",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "CComposite"),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
-        .target(name: "KineticRender", dependencies: ["KineticGeometry", "KineticLayers", "KineticCairo", "CResample", "CPango"]),
+        .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
+                                                      "CResample", "CPango", "CRsvg"]),
         // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
         .target(name: "KineticLottie", dependencies: ["KineticGeometry", "KineticLayers"]),
-        .target(name: "KineticEncode", dependencies: ["KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
+        .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
+            "KineticFiles",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
@@ -69,11 +80,12 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticLottie", "KineticPreview",
+            "KineticFiles", "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticLottie", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
 
+        .testTarget(name: "KineticFilesTests", dependencies: ["KineticFiles"]),
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
         .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
         .testTarget(name: "KineticLayersTests", dependencies: ["KineticLayers"]),

@@ -14,4 +14,6 @@ enum ExitStatus {
     static let systemError = ExitCode(71)
     /// EX_CANTCREAT: an output cannot be written.
     static let cannotCreate = ExitCode(73)
+    /// EX_TEMPFAIL: a batch scene stopped by `--timeout` (trying again may succeed).
+    static let timedOut = ExitCode(75)
 }

@@ -7,7 +7,7 @@ public struct Kinetic: ParsableCommand {
         commandName: "kinetic",
         abstract: "Render UIKit Dynamics and Core Animation scenes to GIF, APNG, WebP, MP4, WebM, MOV or PNG frames.",
         discussion: """
-        A scene file (YAML or JSON) describes layers, Bezier paths, animations and physics;
+        A scene file (YAML or JSON) describes layers, Bezier paths, animations and physics; \
         kinetic computes every frame at a fixed step and rasterizes it with Cairo.
 
         Examples:

@@ -34,6 +34,13 @@ package enum SurfaceFormat {
 }
 
 /// The bytes a stream surface writes, collected in memory.
+/// Bytes Cairo reads a PNG from, and how far it has read.
+package final class ByteSource {
+    let bytes: [UInt8]
+    var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
 package final class ByteSink {
     package var bytes: [UInt8] = []
     package init() {}
@@ -133,7 +140,29 @@ package final class CairoSurface {
     /// The PNG at `path` as premultiplied ARGB32 pixels, whatever its colour type or bit
     /// depth: the project's one PNG decoder (image assets, golden frames).
     package static func decodePNG(atPath path: String) throws(CairoFailure) -> PixelImage {
-        let loaded = CairoSurface(raw: cairo_image_surface_create_from_png(path))
+        try converted(CairoSurface(raw: cairo_image_surface_create_from_png(path)))
+    }
+
+    /// The PNG in `bytes` (read through the guarded reader) as premultiplied ARGB32 pixels.
+    package static func decodePNG(bytes: [UInt8]) throws(CairoFailure) -> PixelImage {
+        let source = ByteSource(bytes)
+        let raw = cairo_image_surface_create_from_png_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+            let source = Unmanaged<ByteSource>.fromOpaque(closure).takeUnretainedValue()
+            let count = Int(length)
+            guard source.offset + count <= source.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+            source.bytes.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress { data.update(from: base + source.offset, count: count) }
+            }
+            source.offset += count
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(source).toOpaque())
+        guard let raw else { throw CairoFailure(CAIRO_STATUS_NO_MEMORY) }
+        return try withExtendedLifetime(source) { () throws(CairoFailure) -> PixelImage in try converted(CairoSurface(raw: raw)) }
+    }
+
+    /// `loaded` (any format Cairo loads a PNG as) as premultiplied ARGB32 pixels.
+    private static func converted(_ loaded: CairoSurface) throws(CairoFailure) -> PixelImage {
         try loaded.check()
         // Painting with OPERATOR_SOURCE onto an ARGB32 surface converts any format Cairo
         // loaded (RGB24 for opaque PNGs, A8, …) to premultiplied ARGB32.

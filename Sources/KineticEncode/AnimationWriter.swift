@@ -80,6 +80,11 @@ public struct AnimationSettings: Sendable {
     ///   does not apply to `format` or is out of range.
     public func validate(for format: AnimationFormat) throws(EncodeError) {
         guard fps.isFinite, fps > 0 else { throw .invalidOptions(reason: "fps must be greater than 0") }
+        if format != .gif, format != .webp, fps > 1000 {
+            // Video time bases and APNG's 16-bit delays: libx264 refused 1e300 fps only
+            // once the file was open.
+            throw .invalidOptions(reason: "--fps must be at most 1000 for .\(format.rawValue)")
+        }
         guard (0...65535).contains(loopCount) else { throw .invalidOptions(reason: "--loop must be 0…65535") }
         if let quality {
             guard (0...100).contains(quality) else { throw .invalidOptions(reason: "--quality must be 0…100") }
@@ -172,12 +177,20 @@ public final class AnimationWriter {
     /// (docs/outputs.md). Different MP4s of the same frames came from x264's AVX-512 code,
     /// not from its threads (see ``FFmpegEncoder/x264DeterminismOptions()``).
     static let encoderThreads: Int32 = 1
+    /// The longest animation written, as `render` limits a scene: a day.
+    static let maxSeconds = 86_400.0
     static let x264Threads: Int32 = 4
 
     public init(path: String, format: AnimationFormat, width: Int, height: Int, frameCount: Int,
                 settings: AnimationSettings) throws(EncodeError) {
         try settings.validate(for: format)
         guard frameCount > 0 else { throw .invalidOptions(reason: "no frames to write") }
+        // Checked in doubles before any delay becomes an integer and before a file is
+        // opened: `--fps 1e-300` made every delay infinite (an overflow trap).
+        let seconds = Double(frameCount) / settings.fps
+        guard seconds <= Self.maxSeconds else {
+            throw .invalidOptions(reason: "at \(settings.fps) fps \(frameCount) frames last \(seconds) s, over the limit of \(Int(Self.maxSeconds)) s (a day)")
+        }
         self.path = path; self.format = format; self.width = width; self.height = height
         self.settings = settings; self.frameCount = frameCount
         switch format {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import KineticFiles
 
 /// An output file that appears at its path complete or not at all.
 ///
@@ -32,9 +33,15 @@ public struct AtomicFile: ~Copyable {
         guard !name.isEmpty, name != ".", name != ".." else {
             throw .cannotWrite(path: path, reason: "not a file name")
         }
-        var status = stat()
-        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            throw .cannotWrite(path: path, reason: "is a directory")
+        // The rename would replace whatever is there: only a regular file (or nothing) may
+        // be replaced, never a device, FIFO, socket or folder (as root, `-o /dev/null`
+        // would otherwise replace the device node itself).
+        if let kind = GuardedFile.kind(of: path, followingLinks: false), kind != .regular {
+            // A link is replaced itself, not what it names; a dangling one may be replaced.
+            let target = kind == .symbolicLink ? GuardedFile.kind(of: path) : kind
+            if let target, target != .regular {
+                throw .cannotWrite(path: path, reason: "is \(target.rawValue); kinetic replaces only regular files")
+            }
         }
         // O_EXCL with a random suffix: unique even when several runs target one folder.
         var lastError: Int32 = EEXIST

@@ -1,4 +1,5 @@
 import KineticCairo
+import KineticFiles
 import KineticGeometry
 
 /// Writes frames as 8-bit RGBA PNG files.
@@ -27,11 +28,23 @@ public enum PNGWriter {
 public enum PNGReader {
     /// The PNG at `path` converted to ARGB32, whatever its colour type or bit depth.
     /// - Throws: ``EncodeError/cannotRead(path:reason:)`` if it is missing or not a PNG.
-    public static func read(_ path: String) throws(EncodeError) -> PixelImage {
-        do throws(CairoFailure) {
-            return try CairoSurface.decodePNG(atPath: path)
+    /// The file goes through the guarded reader (a regular file of at most `maxBytes`,
+    /// inside `root` when one is given) and its chunks are walked against its size before
+    /// Cairo decodes it: a small file that claims a huge chunk or image costs nothing.
+    public static func read(_ path: String, maxPixels: Int = 64_000_000, maxBytes: Int = 256 << 20,
+                            root: String? = nil) throws(EncodeError) -> PixelImage {
+        let bytes: [UInt8]
+        do throws(FileProblem) {
+            let file = try GuardedFile(path: path, maxBytes: maxBytes, root: root)
+            _ = try PNGHeader(checking: file, maxPixels: maxPixels)
+            bytes = try file.readAll()
         } catch {
-            throw .cannotRead(path: path, reason: error.isFileNotFound ? "no such file" : error.description)
+            throw .cannotRead(path: path, reason: error.reason)
+        }
+        do throws(CairoFailure) {
+            return try CairoSurface.decodePNG(bytes: bytes)
+        } catch {
+            throw .cannotRead(path: path, reason: error.description)
         }
     }
 }

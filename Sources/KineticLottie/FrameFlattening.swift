@@ -59,8 +59,13 @@ struct FrameFlattening {
                                       paints: paints, clips: shadowClips, source: source + ".shadowOpacity",
                                       extent: extent + 6 * max(0, layer.shadowRadius)))
         }
+        // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
+        var bodyClips = clips
+        if layer.text != nil, !layer.masksToBounds {
+            bodyClips.append(Clip(path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
+        }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
-                                  paints: bodyPaints(of: layer, tint: tint), clips: clips, source: source, extent: extent))
+                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, source: source, extent: extent))
         if let emitter = layer.emitter {
             out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint, clips: clips)
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The player page `kinetic preview` serves: one self-contained HTML file (no external
 /// scripts or styles, so it works offline and needs no static-file route).
 ///
@@ -5,11 +7,18 @@
 /// "fit" scales it with CSS), so reading the canvas back gives `render --frame N`'s
 /// pixels. Layer outlines go on a second canvas above it.
 enum PreviewPage {
-    static let html = #"""
+    /// The page with the session's token in it (only this page can read it; see
+    /// ``RequestGuard``).
+    static func html(token: String) -> String {
+        template.replacingOccurrences(of: "KINETIC_SESSION_TOKEN", with: token)
+    }
+
+    static let template = #"""
 <!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="kinetic-token" content="KINETIC_SESSION_TOKEN">
 <title>kinetic preview</title>
 <link rel="icon" href="data:,">
 <style>
@@ -239,7 +248,7 @@ $("bounds").onchange = () => { drawOverlay(); requestInspect(); };
 $("fit").onchange = layout;
 $("export").onclick = () => {
   $("exportOut").textContent = "exporting…";
-  fetch("/api/export?format=" + encodeURIComponent($("exportFormat").value), { method: "POST" })
+  fetch("/api/export?format=" + encodeURIComponent($("exportFormat").value), { method: "POST", headers: { "X-Kinetic-Token": document.querySelector('meta[name="kinetic-token"]').content } })
     .then(r => r.json())
     .then(j => { $("exportOut").textContent = j.message || j.error; });
 };

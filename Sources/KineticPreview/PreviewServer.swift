@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -17,6 +18,9 @@ import NIOCore
 ///   POST /api/export?format=F writes the scene as F (gif, the default; mp4, webm, …) next to it
 ///   GET  /files/PATH          a file under the scene's folder (no folders, no `..`)
 ///   GET  /ws                  WebSocket: the state JSON each time the scene reloads
+///
+/// Every request, the WebSocket upgrade included, passes ``RequestGuard`` first (Host,
+/// Origin, and the session token for the export): anything else is 403.
 public struct PreviewServer: Sendable {
     public var host: String
     /// 0 picks a free port.
@@ -24,6 +28,10 @@ public struct PreviewServer: Sendable {
     public let session: PreviewSession
     let files: ServedFiles
     let hub = SocketHub()
+    /// Who may ask: the Host and Origin checks and the session token.
+    public let requestGuard: RequestGuard
+    /// The largest file `/files/` serves (it streams, never holding a file whole).
+    public var maxFileBytes = 256 << 20
     /// How often the scene's files are checked for changes.
     public var pollInterval: Duration = .milliseconds(250)
 
@@ -31,6 +39,7 @@ public struct PreviewServer: Sendable {
         self.host = host
         self.port = port
         self.session = session
+        requestGuard = RequestGuard(host: host)
         let folder = (session.path as NSString).deletingLastPathComponent
         files = ServedFiles(root: folder.isEmpty ? "." : folder)
     }
@@ -50,14 +59,17 @@ public struct PreviewServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) -> Void) async throws {
         var logger = Logger(label: "kinetic-preview")
         logger.logLevel = .critical
-        let hub = self.hub
+        let hub = self.hub, requestGuard = self.requestGuard
         let app = Application(
             router: router(),
             server: HTTPServerBuilder { responder in
                 AnswersMalformedRequests(base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, configuration: .init()
                 ) { request, _, _ in
-                    guard request.path == "/ws" else { return .dontUpgrade }
+                    // A refused upgrade falls through to the router, whose guard answers 403.
+                    guard request.path == "/ws", requestGuard.refusal(
+                        changesState: false, host: request.authority,
+                        origin: request.headerFields[.origin], token: nil) == nil else { return .dontUpgrade }
                     return .upgrade([:]) { inbound, outbound, _ in
                         let id = await hub.add(outbound)
                         // The page sends nothing; reading until it closes keeps the socket served.
@@ -84,9 +96,10 @@ public struct PreviewServer: Sendable {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        let session = self.session, files = self.files
+        let session = self.session, files = self.files, requestGuard = self.requestGuard, maxFileBytes = self.maxFileBytes
+        router.add(middleware: GuardMiddleware(requestGuard: requestGuard))
         router.get("/") { _, _ in
-            Self.response(.ok, Array(PreviewPage.html.utf8), type: "text/html; charset=utf-8")
+            Self.response(.ok, Array(PreviewPage.html(token: requestGuard.token).utf8), type: "text/html; charset=utf-8")
         }
         router.get("/api/scene") { _, _ in
             Self.response(.ok, await session.stateJSON(), type: "application/json")
@@ -119,11 +132,36 @@ public struct PreviewServer: Sendable {
             case .failure(.malformed): return Self.problem(.badRequest, "malformed path")
             case .failure(.notFound): return Self.problem(.notFound, "no such file")
             case .success(let real):
-                guard let data = FileManager.default.contents(atPath: real) else { return Self.problem(.notFound, "no such file") }
-                return Self.response(.ok, Array(data), type: Self.contentType(of: real))
+                return Self.stream(real, root: files.root, maxBytes: maxFileBytes)
             }
         }
         return router
+    }
+
+    /// The file at `path` as a streamed body, read through the guarded reader in 64 KiB
+    /// pieces: never more than one piece in memory, whatever the file's size.
+    static func stream(_ path: String, root: String, maxBytes: Int) -> Response {
+        let size: Int
+        do { size = try GuardedFile(path: path, maxBytes: maxBytes, root: root).size } catch {
+            if case .tooLarge = error { return problem(.contentTooLarge, "the file is over the \(maxBytes)-byte limit the preview serves") }
+            return problem(.notFound, "no such file")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = contentType(of: path)
+        headers[.cacheControl] = "no-store"
+        let body = ResponseBody(contentLength: size) { writer in
+            let file = try GuardedFile(path: path, maxBytes: maxBytes, root: root)
+            var offset = 0
+            // The length promised above: a file that grew is cut there, one that shrank ends early.
+            while offset < size {
+                let piece = try file.read(count: min(65_536, size - offset), at: offset)
+                if piece.isEmpty { break }
+                try await writer.write(ByteBuffer(bytes: piece))
+                offset += piece.count
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// A frame number: decimal digits only, at most 9 of them (no sign, no overflow).
@@ -163,6 +201,22 @@ public struct PreviewServer: Sendable {
         case "yaml", "yml", "txt": "text/plain; charset=utf-8"
         default: "application/octet-stream"
         }
+    }
+}
+
+/// Answers 403 to every request ``RequestGuard`` refuses, before any route sees it.
+struct GuardMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let requestGuard: RequestGuard
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let token = request.headers.first { $0.name.canonicalName == RequestGuard.tokenHeader.lowercased() }?.value
+        if let why = requestGuard.refusal(changesState: request.method != .get && request.method != .head,
+                                          host: request.head.authority,
+                                          origin: request.headers[.origin], token: token) {
+            return PreviewServer.problem(.forbidden, why)
+        }
+        return try await next(request, context)
     }
 }
 

@@ -7,8 +7,25 @@ import KineticLayers
 final class ImageSurfaces {
     private let cache: ImageCache
     private var made: [String: CairoSurface] = [:]
+    private var documents: [String: RsvgDocument?] = [:]
 
     init(_ cache: ImageCache) { self.cache = cache }
+
+    /// The SVG contents at `path` as a librsvg document of this call; nil for a PNG.
+    func document(for path: String) -> RsvgDocument? {
+        if let d = documents[path] { return d }
+        let d = cache.vector(path).flatMap { try? RsvgDocument(data: $0.bytes) }
+        documents[path] = d
+        return d
+    }
+
+    /// The size in points contents `path` take before `contentsGravity` (a PNG: its
+    /// pixels over `scale`, its contentsScale; an SVG: its own size, at any scale).
+    func contentsSize(for path: String, scale: Double) -> Size? {
+        if let v = cache.vector(path) { return v.size }
+        guard let image = surface(for: path) else { return nil }
+        return Size(Double(image.width) / scale, Double(image.height) / scale)
+    }
 
     func surface(for path: String) -> CairoSurface? {
         if let s = made[path] { return s }
@@ -56,7 +73,11 @@ extension LayerRenderer {
     /// out: (1 − u)·from + u·to, added in a group so overlapping pixels blend linearly.
     func drawContents(of layer: Layer, in bounds: Rect, alpha: Double, ctx: CairoContext) {
         func draw(_ path: String?, alpha: Double) {
-            guard let path, let image = images.surface(for: path) else { return }
+            guard let path else { return }
+            if let document = images.document(for: path) {
+                return drawContents(document, gravity: layer.contentsGravity, in: bounds, alpha: alpha, ctx: ctx)
+            }
+            guard let image = images.surface(for: path) else { return }
             drawContents(image, scale: layer.contentsScale(for: path), gravity: layer.contentsGravity,
                          in: bounds, alpha: alpha, ctx: ctx)
         }
@@ -85,6 +106,24 @@ extension LayerRenderer {
         ctx.translate(rect.minX, rect.minY)
         ctx.scale(rect.width / size.width, rect.height / size.height)
         ctx.setSource(image, x: 0, y: 0)
+        ctx.paint(alpha: alpha)
+        ctx.restore()
+    }
+
+    /// Draws SVG contents per their gravity as vector, at the scale the context draws:
+    /// in a group, so that the cross-fade's additive operator and `alpha` apply to the
+    /// document as a whole, whatever operators librsvg uses inside it.
+    func drawContents(_ document: RsvgDocument, gravity: ContentsGravity, in bounds: Rect, alpha: Double,
+                      ctx: CairoContext) {
+        let rect = contentsRect(gravity: gravity, imageSize: document.size, bounds: bounds)
+        guard rect.width > 0, rect.height > 0 else { return }
+        ctx.save()
+        ctx.newPath()
+        ctx.rectangle(rect)
+        ctx.clip()
+        ctx.pushGroup()
+        document.draw(in: rect, ctx: ctx)
+        ctx.setSource(ctx.popGroup())
         ctx.paint(alpha: alpha)
         ctx.restore()
     }

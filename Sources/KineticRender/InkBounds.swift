@@ -153,9 +153,7 @@ extension LayerRenderer {
         }
         // Contents overflow the bounds per their gravity (the faded-out image too).
         for path in [layer.contents, layer.contentsCrossFade?.from].compactMap({ $0 }) {
-            guard let image = images.surface(for: path) else { continue }
-            let scale = layer.contentsScale(for: path)
-            let size = Size(Double(image.width) / scale, Double(image.height) / scale)
+            guard let size = images.contentsSize(for: path, scale: layer.contentsScale(for: path)) else { continue }
             box = union(box, device(contentsRect(gravity: layer.contentsGravity, imageSize: size, bounds: bounds), m))
         }
         switch layer.content {

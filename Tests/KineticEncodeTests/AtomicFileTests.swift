@@ -77,7 +77,7 @@ import Testing
         }
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(throws: EncodeError.cannotWrite(path: folder, reason: "is a directory")) {
+        #expect(throws: EncodeError.cannotWrite(path: folder, reason: "is a folder; kinetic replaces only regular files")) {
             try AtomicFile.write([1], to: folder)
         }
     }

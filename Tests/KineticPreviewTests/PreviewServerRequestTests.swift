@@ -20,6 +20,11 @@ final class RecordingScene: PreviewScene, @unchecked Sendable {  // used on the 
 
 /// The server on a free loopback port, stopped when `body` returns.
 func withServer(scene: RecordingScene, _ body: (Int) async throws -> Void) async throws {
+    try await withServer(scene: scene) { port, _ in try await body(port) }
+}
+
+/// The same, handing `body` the session's token too.
+func withServer(scene: RecordingScene, _ body: (Int, String) async throws -> Void) async throws {
     let session = PreviewSession(path: "/nonexistent/scene.yaml", cacheBytes: 1 << 20) { _ in .success(scene) }
     let server = PreviewServer(host: "127.0.0.1", port: 0, session: session)
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -27,7 +32,7 @@ func withServer(scene: RecordingScene, _ body: (Int) async throws -> Void) async
     defer { task.cancel() }
     var iterator = ports.makeAsyncIterator()
     let port = try #require(await iterator.next())
-    try await body(port)
+    try await body(port, server.requestGuard.token)
 }
 
 /// Sends `bytes` over a plain TCP connection and returns everything the server answers
@@ -86,7 +91,7 @@ private func blockingExchange(port: Int, _ bytes: [UInt8]) throws -> String {
     @Test func aGoodRequestAfterGarbageIsServed() async throws {
         try await withServer(scene: RecordingScene()) { port in
             _ = try await exchange(port: port, Array("\u{16}\u{03}\u{01} not http\r\n\r\n".utf8))
-            let answer = try await exchange(port: port, Array("GET /api/scene HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            let answer = try await exchange(port: port, Array("GET /api/scene HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8))
             #expect(answer.hasPrefix("HTTP/1.1 200"))
             #expect(answer.contains("\"exportFormats\":[\"gif\",\"mp4\",\"webp\"]"))
         }
@@ -96,9 +101,10 @@ private func blockingExchange(port: Int, _ bytes: [UInt8]) throws -> String {
     /// GIF when none is named, and a format the scene does not offer is a 400.
     @Test func exportWritesTheFormatAsked() async throws {
         let scene = RecordingScene()
-        try await withServer(scene: scene) { port in
+        try await withServer(scene: scene) { port, token in
             func post(_ target: String) async throws -> String {
-                try await exchange(port: port, Array("POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8))
+                try await exchange(port: port, Array(("POST \(target) HTTP/1.1\r\nHost: localhost:\(port)\r\n"
+                    + "X-Kinetic-Token: \(token)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").utf8))
             }
             let mp4 = try await post("/api/export?format=mp4")
             #expect(mp4.hasPrefix("HTTP/1.1 200") && mp4.contains("wrote scene.mp4"))
@@ -108,5 +114,51 @@ private func blockingExchange(port: Int, _ bytes: [UInt8]) throws -> String {
             #expect(bad.hasPrefix("HTTP/1.1 400") && bad.contains("cannot export .exe"))
         }
         #expect(scene.exported == ["mp4", "gif"])
+    }
+}
+
+/// The guard on the wire: a cross-site page's requests never reach the routes.
+@Suite struct PreviewCrossSiteTests {
+    @Test func aForeignHostIsRefused() async throws {
+        try await withServer(scene: RecordingScene()) { port in
+            let answer = try await exchange(port: port, Array("GET /api/scene HTTP/1.1\r\nHost: rebound.example:\(port)\r\nConnection: close\r\n\r\n".utf8))
+            #expect(answer.hasPrefix("HTTP/1.1 403"), "answer: \(answer.prefix(80).debugDescription)")
+        }
+    }
+
+    /// A POST from another site's page (a form or fetch carries its Origin, and no token)
+    /// writes nothing.
+    @Test func aCrossSiteExportIsRefused() async throws {
+        let scene = RecordingScene()
+        try await withServer(scene: scene) { port in
+            let foreign = try await exchange(port: port, Array(("POST /api/export?format=gif HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Origin: http://evil.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").utf8))
+            #expect(foreign.hasPrefix("HTTP/1.1 403"))
+            let tokenless = try await exchange(port: port, Array(("POST /api/export?format=gif HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n").utf8))
+            #expect(tokenless.hasPrefix("HTTP/1.1 403"))
+        }
+        #expect(scene.exported.isEmpty)
+    }
+
+    /// The page carries the token its export sends.
+    @Test func thePageCarriesTheToken() async throws {
+        try await withServer(scene: RecordingScene()) { port, token in
+            let page = try await exchange(port: port, Array("GET / HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\n\r\n".utf8))
+            #expect(page.hasPrefix("HTTP/1.1 200"))
+            #expect(page.contains("<meta name=\"kinetic-token\" content=\"\(token)\">"))
+        }
+    }
+
+    /// A WebSocket upgrade from another site's page is not upgraded.
+    @Test func aCrossSiteWebSocketIsRefused() async throws {
+        try await withServer(scene: RecordingScene()) { port in
+            let upgrade = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            let foreign = try await exchange(port: port, Array((upgrade + "Origin: http://evil.example\r\n\r\n").utf8))
+            #expect(foreign.hasPrefix("HTTP/1.1 4") && !foreign.contains("101 Switching"), "answer: \(foreign.prefix(80).debugDescription)")
+            let own = try await exchange(port: port, Array((upgrade + "Origin: http://127.0.0.1:\(port)\r\n\r\n").utf8))
+            #expect(own.hasPrefix("HTTP/1.1 101"), "answer: \(own.prefix(80).debugDescription)")
+        }
     }
 }

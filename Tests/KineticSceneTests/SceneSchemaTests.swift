@@ -44,6 +44,7 @@ import Testing
             return head + box + "animations: [{layer: a, keyPath: opacity, to: 0, duration: 1, \(context): {\(kv)}}]\n"
         case "pathPrimitive": return head + "layers: [{id: a, type: shape, path: {\(kv)}}]\n"
         case "arc", "star": return head + "layers: [{id: a, type: shape, path: {\(context): {\(kv)}}}]\n"
+        case "svgPath": return head + "layers: [{id: a, type: shape, path: {svg: a.svg, \(kv)}}]\n"
         case "cellContents":
             return head + "layers: [{id: a, type: emitter, emitterCells: [{name: c, contents: {\(kv)}}]}]\n"
         default: return nil

@@ -196,6 +196,24 @@ check "--appearance dark resolves semantic colors" bash -c "
 check "a font that falls back is named on stderr" bash -c "
     '$kinetic' render '$scenes/appearance-font.yaml' --frame 0 -o font.png --quiet 2>f.txt &&
     grep -q \"font 'Menlo' (family 'Menlo') is not available; text is drawn in 'DejaVu Sans'\" f.txt"
+# --- SVG in (issue 40): a path from an SVG file and SVG contents, at --scale 3 ---
+check "SVG paths and SVG contents render at scale 3 where their geometry is" bash -c "
+    '$kinetic' render '$scenes/svg-in/scene.yaml' -o svg.png --frame 9 --scale 3 --quiet && /usr/bin/python3 -c \"
+from PIL import Image
+im = Image.open('svg.png').convert('RGBA')
+assert im.size == (480, 360), im.size
+# The groove starts at (4, 8) of the file: (24, 18) pt on the canvas, 3 px a point.
+assert im.getpixel((75, 54))[:3] == (0, 122, 255), im.getpixel((75, 54))
+assert im.getpixel((75, 45))[:3] == (255, 255, 255)
+# The badge (vector contents) is blue at its centre and white where its circle ends.
+r, g, b, a = im.getpixel((240, 300)); assert b > 200 and r < 120, (r, g, b)
+assert im.getpixel((240, 252))[:3] == (255, 255, 255), im.getpixel((240, 252))
+\""
+check "a malformed SVG is reported with libxml2's message and its own line" bash -c "
+    mkdir -p svgbad && printf '<svg xmlns=\"http://www.w3.org/2000/svg\">\\n<path d=\"M0 0\">\\n</svg>\\n' > svgbad/bad.svg &&
+    printf 'kinetic: 1\\nscene: {size: [10, 10], duration: 1}\\nlayers:\\n  - {type: shape, path: {svg: bad.svg}}\\n' > svgbad/s.yaml &&
+    '$kinetic' validate svgbad/s.yaml 2>err.txt; [ \$? = 65 ] &&
+    grep -q \"s.yaml:4:31: layers\\[0\\].path.svg: SVG file 'bad.svg', line 3, column 7: Opening and ending tag mismatch\" err.txt"
 # --- Outputs: APNG, WebP, MP4, WebM, MOV (issue 19) ---
 shadow=$scenes/soft-shadow.yaml   # 96×64, 5 frames at 10 fps, transparent background
 check "unknown extension exits 64 naming the formats, writes nothing" bash -c "
@@ -355,6 +373,7 @@ check "encode: a gap or another size is an error naming the frame; no output" ba
     '$kinetic' encode nothere -o g.mp4 --fps 50 2>/dev/null; [ \$? = 66 ] &&
     '$kinetic' encode frames -o g.avi --fps 50 2>/dev/null; [ \$? = 64 ] && [ -z \"\$(ls -A | grep '^g\\.')\" ]"
 source "$here/hostile.sh"
+source "$here/surfaces.sh"
 
 # kinetic preview (the page itself: Tests/browser/preview_test.py) and kinetic schema.
 check "preview of a missing scene exits 66" status_is 66 "$kinetic" preview missing.yaml

@@ -55,7 +55,7 @@ def main():
     validator = jsonschema.Draft202012Validator(schema)
 
     valid = sorted(glob.glob(os.path.join(ROOT, "scenes", "*.yaml"))) + [
-        os.path.join(ROOT, "Tests", "cli", "scenes", n) for n in ("moving-square.yaml", "inspect-cases.yaml")] + [
+        os.path.join(ROOT, "Tests", "cli", "scenes", n) for n in ("moving-square.yaml", "inspect-cases.yaml", "svg-in/scene.yaml")] + [
         os.path.join(ROOT, "Tests", "browser", "scene.yaml")]
     for path in valid:
         errors = sorted(validator.iter_errors(load(path)), key=lambda e: list(e.path))

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import KineticFiles
+import Synchronization
 import KineticEncode
 import KineticScene
 
@@ -9,32 +11,35 @@ struct BatchCommand: ParsableCommand {
         commandName: "batch",
         abstract: "Render every scene of folders or a list to OUTDIR/NAME.gif (or PNG frame folders).",
         discussion: """
-        A folder stands for its .yaml, .yml and .json files. An output newer than its
-        scene and the scene's image assets is left alone (--force renders it anyway).
-        A scene that fails is reported and the others still render; a table of every
-        scene (frames, seconds, size, status) ends the run on stderr. Each scene renders
-        in a child process of kinetic, so even one that crashes or is killed is only its
-        own row (with its real exit status and message).
+        A folder stands for its .yaml, .yml and .json files. An output newer than its scene and \
+        the scene's image assets is left alone (--force renders it anyway). A scene that fails \
+        is reported and the others still render; a table of every scene (frames, seconds, size, \
+        status) ends the run on stderr. Each scene renders in a child process of kinetic, so \
+        even one that crashes or is killed is only its own row (with its real exit status and \
+        message).
 
-        Parallelism: --jobs threads in all (default: every core). Scenes render one
-        after another, each rasterizing and encoding its frames on all --jobs threads,
-        which keeps memory to one scene's frames in flight and the log in order;
-        --parallel-scenes S renders S scenes at once with --jobs / S threads each, for
-        folders of many short scenes whose sequential parts (simulation, GIF writing)
-        would leave cores idle.
+        Parallelism: --jobs threads in all (default: every core). Scenes render one after \
+        another, each rasterizing and encoding its frames on all --jobs threads, which keeps \
+        memory to one scene's frames in flight and the log in order; --parallel-scenes S renders \
+        S scenes at once with --jobs / S threads each, for folders of many short scenes whose \
+        sequential parts (simulation, GIF writing) would leave cores idle.
 
-        Output is deterministic, so a big batch can be sharded across machines with
-        any job runner: give each machine a different list of scenes, or the same
-        scene with --png and a different --frames range.
+        Output is deterministic, so a big batch can be sharded across machines with any job \
+        runner: give each machine a different list of scenes, or the same scene with --png and a \
+        different --frames range.
 
         Examples:
           kinetic batch scenes -o out/
           kinetic batch scenes/a.yaml scenes/b.yaml -o out/ --png --frames 0-49
           kinetic batch scenes -o out/ --force --parallel-scenes 2
 
-        Exit status: 0 when every scene rendered or was up to date, else the status of
-        the first scene that failed (64 usage, 65 invalid, 66 missing, 70 internal, 73
-        not writable).
+        --timeout SECONDS stops a scene's render that takes longer (its row says "timed out"; \
+        the others go on). SIGINT, SIGTERM and SIGHUP reach the scene being rendered, which \
+        removes its temporary files before the batch exits.
+
+        Exit status: 0 when every scene rendered or was up to date, else the status of the first \
+        scene that failed (64 usage, 65 invalid, 66 missing, 70 internal, 73 not writable, 75 \
+        timed out); 73 at once when OUTDIR cannot be created.
         """)
 
     @Argument(help: "Scene files or folders of them (default: scenes).")
@@ -58,6 +63,9 @@ struct BatchCommand: ParsableCommand {
     @Option(help: "Scenes rendered at once, sharing the --jobs threads.")
     var parallelScenes = 1
 
+    @Option(help: ArgumentHelp("Stop a scene's render after SECONDS (its row: timed out); the others go on.", valueName: "SECONDS"))
+    var timeout: Double?
+
     @OptionGroup var loopOptions: LoopOptions
     var loop: Int { loopOptions.loop }
 
@@ -75,6 +83,7 @@ struct BatchCommand: ParsableCommand {
 
     func validate() throws {
         if parallelScenes < 1 { throw ValidationError("--parallel-scenes must be at least 1") }
+        if let timeout, !(timeout > 0 && timeout <= 86_400) { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds") }
     }
 
     /// What became of one scene.
@@ -132,6 +141,12 @@ struct BatchCommand: ParsableCommand {
             return
         }
         let scenes = try scenePaths()
+        // Made once, before any scene: a folder that cannot be made is the batch's own
+        // failure (73, with the system's reason), not every scene's.
+        if let reason = Self.makeFolder(output) {
+            Terminal.error("\(output): cannot create the output folder: \(reason)")
+            throw ExitStatus.cannotCreate
+        }
         // Two scenes with one name would write one output: the later ones fail instead.
         var owner: [String: String] = [:]
         let clashes = scenes.reduce(into: [String: String]()) { clashes, path in
@@ -175,8 +190,31 @@ struct BatchCommand: ParsableCommand {
         let stdout = Pipe()
         child.standardOutput = stdout
         do { try child.run() } catch { return failed(ExitStatus.software, "cannot start a process for it: \(error)") }
+        ChildProcesses.add(child)
+        defer { ChildProcesses.remove(child) }
+        // The timeout: SIGTERM (the child removes its temporary files), SIGKILL after the grace.
+        let timedOut = Mutex(false)
+        let timer = timeout.map { seconds in
+            let pid = child.processIdentifier
+            let item = DispatchWorkItem {
+                timedOut.withLock { $0 = true }
+                kill(pid, SIGTERM)
+                DispatchQueue.global().asyncAfter(deadline: .now() + ChildProcesses.grace) {
+                    if timedOut.withLock({ $0 }) { kill(pid, SIGKILL) }
+                }
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: item)
+            return item
+        }
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
         child.waitUntilExit()
+        timer?.cancel()
+        if timedOut.withLock({ $0 }) {
+            timedOut.withLock { $0 = false }  // the SIGKILL, if still pending, has nothing to do
+            let message = "timed out after \(Self.seconds(timeout ?? 0)) s"
+            Terminal.error("\(path): \(message)")
+            return failed(ExitStatus.timedOut, message)
+        }
         if child.terminationReason == .uncaughtSignal {
             let message = "crashed (signal \(child.terminationStatus))"
             Terminal.error("\(path): \(message)")
@@ -189,6 +227,23 @@ struct BatchCommand: ParsableCommand {
             return failed(ExitCode(child.terminationStatus == 0 ? ExitStatus.software.rawValue : child.terminationStatus), message)
         }
         return report.row(scene: path)
+    }
+
+    /// `12`, `2.5`: a number of seconds as the user wrote it.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Makes `path` and its parents; nil when it exists as a folder or was made, else the
+    /// system's reason.
+    static func makeFolder(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += part
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
+            prefix += "/"
+        }
+        return GuardedFile.kind(of: path) == .directory ? nil : "\(path) is not a folder"
     }
 
     /// This executable's path, for the child processes, whatever the file is named (a copy,
@@ -256,7 +311,7 @@ struct BatchCommand: ParsableCommand {
             ? indices.map { GoldenFrames.join(GoldenFrames.join(output, name), GoldenFrames.fileName(frame: $0)) }
             : [GoldenFrames.join(output, name + ".gif")]
 
-        if !force, Self.isUpToDate(outputs, inputs: [path] + scene.assets.sorted()) {
+        if !force, Self.isUpToDate(outputs, inputs: [path] + scene.inputFiles) {
             row.status = .upToDate
         } else {
             do {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KineticFiles
 import KineticEncode
 import KineticGeometry
 import KineticScene
@@ -10,13 +11,12 @@ struct GoldenCommand: ParsableCommand {
         commandName: "golden",
         abstract: "Compare scenes' goldens (frames and every frame's state) with fresh renders, or re-bless them.",
         discussion: """
-        Each scene's `golden:` block lists frames (`last` is the final one; without
-        a list, frames spread over the timeline: first, last, each animation's begin
-        and end, and enough between that none passes unseen), the scale they are
-        rendered at (default 1, whatever the scene's scale), a tolerance, `state`
-        (default true: the presentation state of every frame is a golden too) and
-        `filmstrip` (default false: a grid of every frame, small). Goldens live in
-        golden/NAME/ beside scenes/NAME.yaml: frame-NNNN.png, state.jsonl,
+        Each scene's `golden:` block lists frames (`last` is the final one; without a list, \
+        frames spread over the timeline: first, last, each animation's begin and end, and enough \
+        between that none passes unseen), the scale they are rendered at (default 1, whatever \
+        the scene's scale), a tolerance, `state` (default true: the presentation state of every \
+        frame is a golden too) and `filmstrip` (default false: a grid of every frame, small). \
+        Goldens live in golden/NAME/ beside scenes/NAME.yaml: frame-NNNN.png, state.jsonl, \
         filmstrip.png (docs/golden.md).
 
         Examples:
@@ -66,13 +66,25 @@ struct GoldenCommand: ParsableCommand {
                 Terminal.error("\(path): golden frames \(outOfRange.map(String.init).joined(separator: ", ")) are outside 0…\(scene.frameCount - 1)")
                 throw ExitStatus.dataError
             }
+            let folder = GoldenFrames.folder(forScene: path, goldenDir: goldenDir)
+            let root = limitOptions.allowAnyPath ? nil : GoldenFrames.root(forScene: path, goldenDir: goldenDir)
+            if let root {
+                // The folder (or, before the first update, its parent) must resolve inside the root.
+                let existing = GuardedFile.kind(of: folder) != nil ? folder : root
+                if GuardedFile.kind(of: existing) != nil {
+                    do { try GuardedFile.checkInside(existing, root: root) } catch {
+                        Terminal.error("\(folder): \(error.reason): goldens resolve inside \(root); pass --allow-any-path to trust the link")
+                        throw ExitStatus.dataError
+                    }
+                }
+            }
             do {
                 var scaled = scene
                 scaled.settings.scale = scene.golden.scale
                 let renderer = try SceneRenderer(scene: scaled, limits: limitOptions.limits, jobs: jobs, showsProgress: false)
                 return RenderedScene(
                     scene: scene, frames: try renderer.images(frames: indices),
-                    name: GoldenFrames.sceneName(path), folder: GoldenFrames.folder(forScene: path, goldenDir: goldenDir),
+                    name: GoldenFrames.sceneName(path), folder: folder, root: root,
                     filmstrip: scene.golden.filmstrip ? try GoldenFrames.filmstrip(scene, limits: limitOptions.limits, jobs: jobs) : nil,
                     state: scene.golden.state ? try StateTable.record(scene, maxParticles: limitOptions.limits.maxParticles) : nil)
             } catch let error as SceneRenderError {
@@ -91,6 +103,8 @@ struct GoldenCommand: ParsableCommand {
             var name: String
             /// `golden/NAME`.
             var folder: String
+            /// Where every golden file must resolve (nil with `--allow-any-path`).
+            var root: String?
             /// Every frame in a grid, when `golden.filmstrip` is on.
             var filmstrip: PixelImage?
             /// Every frame's state, unless `golden.state` is off.
@@ -130,8 +144,13 @@ struct GoldenCommand: ParsableCommand {
 
     /// The exit status of several scenes: a missing scene outranks an invalid one, which
     /// outranks anything else (the check could not run at all).
+    /// The status of a run with several outcomes: a missing scene (66) outranks an
+    /// invalid one (65), which outranks a report or golden that cannot be written (73),
+    /// which outranks a simulation failure (70) and a mismatch (1) — so a CI that
+    /// cannot write its reports learns it even when frames mismatch.
     static func worst(_ a: ExitCode?, _ b: ExitCode) -> ExitCode {
-        let rank: [Int32: Int] = [ExitStatus.noInput.rawValue: 3, ExitStatus.dataError.rawValue: 2]
+        let rank: [Int32: Int] = [ExitStatus.noInput.rawValue: 5, ExitStatus.dataError.rawValue: 4,
+                                  ExitStatus.cannotCreate.rawValue: 3, ExitStatus.software.rawValue: 2]
         guard let a else { return b }
         return (rank[b.rawValue] ?? 1) > (rank[a.rawValue] ?? 1) ? b : a
     }
@@ -141,29 +160,30 @@ struct GoldenCommand: ParsableCommand {
             commandName: "check",
             abstract: "Render every golden frame and compare it with its golden image; compare every frame's state.",
             discussion: """
-            A pixel differs when any of its RGBA channels (un-premultiplied) is more than
-            tolerance.channel away; a frame mismatches when more than tolerance.pixels of
-            its pixels differ, its size differs, or its golden image is missing. One line
-            per frame on stdout: the share of differing pixels, the largest channel
-            difference, and SSIM (mean over 8×8 windows of Rec. 601 luma over white; 1 =
-            identical). For each mismatch a PNG with the actual frame, the expected one
-            and an amplified diff side by side (red: over the tolerance, blue: within it)
-            is written to OUTPUT/NAME/frame-NNNN.png. A filmstrip (golden.filmstrip) is
-            compared the same way.
+            A pixel differs when any of its RGBA channels (un-premultiplied) is more than \
+            tolerance.channel away; a frame mismatches when more than tolerance.pixels of its \
+            pixels differ, its size differs, or its golden image is missing. One line per frame \
+            on stdout: the share of differing pixels, the largest channel difference, and SSIM \
+            (mean over 8×8 windows of Rec. 601 luma over white; 1 = identical). For each \
+            mismatch a PNG with the actual frame, the expected one and an amplified diff side by \
+            side (red: over the tolerance, blue: within it) is written to \
+            OUTPUT/NAME/frame-NNNN.png. A filmstrip (golden.filmstrip) is compared the same way.
 
-            The state of every frame (golden/NAME/state.jsonl, unless golden.state is off)
-            is compared key by key under a tolerance per kind of value; a mismatch names
-            the first frame where the scene parts from it:
+            The state of every frame (golden/NAME/state.jsonl, unless golden.state is off) is \
+            compared key by key under a tolerance per kind of value; a mismatch names the first \
+            frame where the scene parts from it:
               NAME state  FAIL  btn.position.x at frame 7 (0.14 s): golden 49.2, actual 52
 
-            --junit FILE writes JUnit XML (a test case per frame, filmstrip and state);
-            --html DIR a static report with expected / actual / diff of each mismatch;
-            --record-missing writes the goldens that do not exist yet (never overwriting
-            one) and says so; they count as passed.
+            --junit FILE writes JUnit XML (a test case per frame, filmstrip and state); --html \
+            DIR a static report with expected / actual / diff of each mismatch; --record-missing \
+            writes the goldens that do not exist yet (never overwriting one) and says so; they \
+            count as passed.
 
-            Exit status: 0 all match, 1 something mismatches, 65 invalid scene, 66 missing
-            scene, 70 simulation failure, 73 report not writable (a scene that cannot be
-            checked outranks a mismatch; the other scenes are still checked).
+            Exit status: 0 all match, 1 something mismatches, 65 invalid scene (or a golden \
+            folder linking out of golden/), 66 missing scene, 70 simulation failure, 73 a report \
+            or failure picture not writable (each file is named). Precedence: 66, then 65, then \
+            73, then 70, then 1 — so an unwritable report is reported even when frames mismatch; \
+            the other scenes are still checked.
 
             Examples:
               kinetic golden check --junit reports/golden.xml --html reports/golden
@@ -236,7 +256,7 @@ struct GoldenCommand: ParsableCommand {
             tally.pictures += 1
             let expected: PixelImage?
             let verdict: GoldenFrames.Verdict
-            switch GoldenFrames.read(goldenPath) {
+            switch GoldenFrames.read(goldenPath, root: rendered.root) {
             case .success(let image):
                 expected = image
                 verdict = GoldenFrames.judge(actual, against: image, spec: spec)
@@ -280,7 +300,8 @@ struct GoldenCommand: ParsableCommand {
                     print("\(line)\n    actual | expected | diff → \(failurePicture)")
                 } catch {
                     print(line)
-                    Terminal.error("\(error)")
+                    Terminal.error("\(failurePicture): cannot write the failure picture: \(error)")
+                    status = GoldenCommand.worst(status, ExitStatus.cannotCreate)
                 }
                 add(c, images: (actual, expected, diff))
             } else {
@@ -294,7 +315,7 @@ struct GoldenCommand: ParsableCommand {
             let label = "\(rendered.name) state"
             tally.states += 1
             var c = GoldenCase(scene: rendered.name, name: "state", status: .failed, message: "", goldenPath: goldenPath)
-            switch StateTable.read(goldenPath) {
+            switch StateTable.read(goldenPath, root: rendered.root) {
             case .success(let golden?):
                 if let d = state.difference(from: golden) {
                     c.message = d.description
@@ -362,16 +383,16 @@ struct GoldenCommand: ParsableCommand {
             commandName: "update",
             abstract: "Re-render the golden frames and record every frame's state as the new goldens.",
             discussion: """
-            Prints for each frame (and the filmstrip) whether it is new, unchanged (the
-            file is left alone), or changed and by how much (differing pixels under the
-            scene's tolerance, the largest channel difference and SSIM against the old
-            image), and for the state file where the new state first parts from the old.
-            Files are written atomically. Golden files no longer wanted (frames no longer
-            listed, a state or filmstrip turned off) are reported, not deleted. Look at the
-            changed frames before committing them.
+            Prints for each frame (and the filmstrip) whether it is new, unchanged (the file is \
+            left alone), or changed and by how much (differing pixels under the scene's \
+            tolerance, the largest channel difference and SSIM against the old image), and for \
+            the state file where the new state first parts from the old. Files are written \
+            atomically. Golden files no longer wanted (frames no longer listed, a state or \
+            filmstrip turned off) are reported, not deleted. Look at the changed frames before \
+            committing them.
 
-            Exit status: 0 done, 65 invalid scene, 66 missing scene, 70 simulation
-            failure, 73 not writable.
+            Exit status: 0 done, 65 invalid scene, 66 missing scene, 70 simulation failure, 73 \
+            not writable.
             """)
 
         @OptionGroup var options: Options
@@ -384,16 +405,17 @@ struct GoldenCommand: ParsableCommand {
                     for picture in rendered.pictures {
                         let file = rendered.path(picture.file)
                         let bytes = try PNGWriter.encode(picture.image)
-                        let old = FileManager.default.contents(atPath: file)
-                        let change = old.map { [UInt8]($0) == bytes ? nil : describeChange(picture.image, oldFile: file, spec: rendered.scene.golden) }
+                        let old = Self.oldBytes(file, root: rendered.root)
+                        let change = old.map { $0 == bytes ? nil : describeChange(picture.image, oldFile: file, root: rendered.root,
+                                                                                   spec: rendered.scene.golden) }
                         try write(bytes, to: file, label: "\(rendered.name) \(picture.name)", change: change)
                     }
                     if let state = rendered.state {
                         let file = rendered.path(StateTable.fileName)
                         let text = state.encoded()
-                        let change = FileManager.default.contents(atPath: file).map { old -> String? in
+                        let change = Self.oldBytes(file, root: rendered.root).map { old -> String? in
                             if String(decoding: old, as: UTF8.self) == text { return nil }
-                            switch StateTable.read(file) {
+                            switch StateTable.read(file, root: rendered.root) {
                             case .success(let golden?):
                                 if let d = state.difference(from: golden) { return "changed: \(d.description)" }
                                 let added = state.newKeys(since: golden).count
@@ -440,9 +462,18 @@ struct GoldenCommand: ParsableCommand {
             }
         }
 
+        /// The bytes of the golden file `file` replaces: nil when there is none; empty when
+        /// it cannot be read (a corrupt golden, a FIFO, a file over the limit) — then it
+        /// is written over (re-blessing always works), or refused by the writer if it is
+        /// not a regular file.
+        static func oldBytes(_ file: String, root: String?) -> [UInt8]? {
+            guard GuardedFile.kind(of: file, followingLinks: false) != nil else { return nil }
+            return (try? GuardedFile.read(file, maxBytes: GoldenFrames.maxFileBytes, root: root)) ?? []
+        }
+
         /// How the new frame differs from the golden image it replaces.
-        private func describeChange(_ image: PixelImage, oldFile: String, spec: GoldenSpec) -> String {
-            switch GoldenFrames.read(oldFile) {
+        private func describeChange(_ image: PixelImage, oldFile: String, root: String?, spec: GoldenSpec) -> String {
+            switch GoldenFrames.read(oldFile, root: root) {
             case .failure, .success(nil): return "changed (the old file was not a readable PNG)"
             case .success(let old?):
                 switch GoldenFrames.judge(image, against: old, spec: spec) {

@@ -7,15 +7,15 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print the presentation state of one frame as JSON.",
         discussion: """
-        Layers by id (or by place, e.g. layers[2].sublayers[0]) with position, bounds,
-        transform, the bounds' corners in scene points, colors and (shape layers) the trimmed
-        path, as section 10 of the scene format lays out. Masks are listed as layers too,
-        under their id or place (layers[1].mask), and their host names them in "mask".
-        A corner at or behind the eye (w ≤ 0 under a perspective) is null. A replicator
-        copy's colorMultiplier is the product of its replicators' colors, as rendered.
+        Layers by id (or by place, e.g. layers[2].sublayers[0]) with position, bounds, \
+        transform, the bounds' corners in scene points, colors and (shape layers) the trimmed \
+        path, as section 10 of the scene format lays out. Masks are listed as layers too, under \
+        their id or place (layers[1].mask), and their host names them in "mask". A corner at or \
+        behind the eye (w ≤ 0 under a perspective) is null. A replicator copy's colorMultiplier \
+        is the product of its replicators' colors, as rendered.
 
-        --frame takes 0 to the last frame, --time 0 to the scene's end (the last frame
-        ends there); past those the command stops with exit 64.
+        --frame takes 0 to the last frame, --time 0 to the scene's end (the last frame ends \
+        there); past those the command stops with exit 64.
 
         Examples:
           kinetic inspect scene.yaml --frame 25

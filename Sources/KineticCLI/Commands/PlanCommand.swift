@@ -10,12 +10,11 @@ struct PlanCommand: ParsableCommand {
         discussion: """
         Prints one JSON object a line, shard 0 first:
           {"scene": …, "frames": "A-B", "output": …}
-        Each shard renders with `kinetic render SCENE --frames A-B -o OUTPUT`;
-        together the shards cover every frame exactly once, in ranges of equal
-        length (±1). Then `kinetic encode OUTPUT -o scene.mp4 --fps N` makes the
-        animation. Line i+1 is the shard of a Kubernetes Indexed Job's
-        JOB_COMPLETION_INDEX i or of Slurm array task i (docs/outputs.md has both
-        manifests and a GNU parallel recipe).
+        Each shard renders with `kinetic render SCENE --frames A-B -o OUTPUT`; together the \
+        shards cover every frame exactly once, in ranges of equal length (±1). Then `kinetic \
+        encode OUTPUT -o scene.mp4 --fps N` makes the animation. Line i+1 is the shard of a \
+        Kubernetes Indexed Job's JOB_COMPLETION_INDEX i or of Slurm array task i \
+        (docs/outputs.md has both manifests and a GNU parallel recipe).
 
         Examples:
           kinetic plan scene.yaml --shards 8

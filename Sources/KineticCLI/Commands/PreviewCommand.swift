@@ -8,20 +8,19 @@ struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Serve a live player for a scene on a local web page (reloads when the file changes).",
         discussion: """
-        Open the printed address in a browser: the frame (full size or fitted),
-        a scrubber with frame and time, play/pause at the scene's fps, loop, step
-        ±1 frame (arrow keys), speed 0.25×/1×, the physics debug overlay, layer
-        bounds, a layer list that outlines the chosen layer and shows its `inspect`
-        JSON, and an export button that writes the scene as GIF, APNG, WebP, MP4,
-        WebM or MOV next to it (as `render -o NAME.gif` and the like would).
+        Open the printed address in a browser: the frame (full size or fitted), a scrubber with \
+        frame and time, play/pause at the scene's fps, loop, step ±1 frame (arrow keys), speed \
+        0.25×/1×, the physics debug overlay, layer bounds, a layer list that outlines the chosen \
+        layer and shows its `inspect` JSON, and an export button that writes the scene as GIF, \
+        APNG, WebP, MP4, WebM or MOV next to it (as `render -o NAME.gif` and the like would).
 
-        Frames are rendered on demand exactly as `render --frame N` renders them
-        and kept in a cache of at most --cache-mb megabytes. When the scene file or
-        one of its images changes the page updates, keeping its time; a scene with
-        errors lists each one (FILE:LINE:COL) and the last good frame stays.
+        Frames are rendered on demand exactly as `render --frame N` renders them and kept in a \
+        cache of at most --cache-mb megabytes. When the scene file or one of its images changes \
+        the page updates, keeping its time; a scene with errors lists each one (FILE:LINE:COL) \
+        and the last good frame stays.
 
-        The server listens on 127.0.0.1 unless --host says otherwise, and serves
-        only its page, frames, JSON and the files under the scene's folder.
+        The server listens on 127.0.0.1 unless --host says otherwise, and serves only its page, \
+        frames, JSON and the files under the scene's folder.
 
         Examples:
           kinetic preview scenes/jump-star.yaml

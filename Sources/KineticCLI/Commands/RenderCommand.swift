@@ -25,7 +25,7 @@ struct RenderCommand: ParsableCommand {
           still.svg, still.pdf  one vector frame (with --frame N or --time T)
           anim.json             a Lottie animation (docs/lottie.md; --lottie-approximate)
 
-        Any other extension is a usage error. Files appear only when complete:
+        Any other extension is a usage error. Files appear only when complete: \
         each is written under a temporary name and renamed. See docs/outputs.md.
 
         Examples:
@@ -36,9 +36,9 @@ struct RenderCommand: ParsableCommand {
           kinetic render scene.yaml -o cover.png --time 1.25 --scale 3
           kinetic render scene.yaml --contact-sheet sheet.png
 
-        Exit status: 0 done, 64 usage, 65 invalid scene, 66 missing input, 70 simulation
-        failure or out of memory, 71 too little memory under ulimit -v or a cgroup limit,
-        73 output not writable.
+        Exit status: 0 done, 64 usage, 65 invalid scene, 66 missing input, 70 simulation failure \
+        or out of memory, 71 too little memory under ulimit -v or a cgroup limit, 73 output not \
+        writable.
         """)
 
     @Argument(help: "The scene file (.yaml, .yml or .json).")
@@ -94,6 +94,10 @@ struct RenderCommand: ParsableCommand {
 
     func validate() throws {
         guard output != nil || contactSheet != nil || discard else { throw ValidationError("give an output with -o (or --contact-sheet)") }
+        // Options that contradict each other are refused, never silently one of them.
+        if discard, output != nil || contactSheet != nil {
+            throw ValidationError("--discard writes nothing: give it without -o and --contact-sheet")
+        }
         if output?.isEmpty == true { throw ValidationError("-o needs a file or folder name, not an empty one") }
         if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be greater than 0") }
         if let duration, !(duration.isFinite && duration > 0) { throw ValidationError("--duration must be greater than 0") }
@@ -112,6 +116,9 @@ struct RenderCommand: ParsableCommand {
             }
             if !target.isSingleFrame, frame != nil || time != nil {
                 throw ValidationError("--frame and --time go with a .png, .svg or .pdf output")
+            }
+            if target.isSingleFrame, frameRange.frames != nil {
+                throw ValidationError("--frames goes with an animation or a frames folder; a single image takes --frame N")
             }
             if target.isLottie, frameRange.frames != nil {
                 throw ValidationError("--frames does not go with a .json (Lottie) output: it holds every frame")

@@ -7,9 +7,9 @@ struct SchemaCommand: ParsableCommand {
         commandName: "schema",
         abstract: "Print the JSON Schema (draft 2020-12) of the scene format.",
         discussion: """
-        Every key with its type, range, enum values, default and a one-line description,
-        generated from the loader's own key lists. docs/kinetic.schema.json is a copy.
-        With VS Code's YAML extension, a first line
+        Every key with its type, range, enum values, default and a one-line description, \
+        generated from the loader's own key lists. docs/kinetic.schema.json is a copy. With VS \
+        Code's YAML extension, a first line
           # yaml-language-server: $schema=PATH/TO/kinetic.schema.json
         gives completion, hovers and checks in the editor.
 

@@ -7,14 +7,15 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check scene files without rendering them.",
         discussion: """
-        Prints every problem as FILE:LINE:COLUMN: KEY.PATH: message on stderr.
-        What can fail only while frames are computed is checked by running the scene's
-        frames as render does, without drawing them: the physics (a value an expression or
-        a behavior animation drives out of range, an impossible joint, a blow-up), live
-        particles of all emitters together, layer instances of animated replicator counts.
-        A scene that validates is not refused by render.
-        Exit status: 0 when all scenes are valid, 65 if any has a problem (a physics
-        blow-up too, which render reports with 70), 66 if a file is missing.
+        Prints every problem as FILE:LINE:COLUMN: KEY.PATH: message on stderr. What can fail \
+        only while frames are computed is checked by running the scene's frames as render does, \
+        without drawing them: the physics (a value an expression or a behavior animation drives \
+        out of range, an impossible joint, a blow-up), live particles of all emitters together, \
+        layer instances of animated replicator counts. So is the canvas at the scene's scale \
+        against the canvas limits (at scene.size). A scene that validates is not refused by \
+        render with the same options.
+        Exit status: 0 when all scenes are valid, 65 if any has a problem (a physics blow-up \
+        too, which render reports with 70), 66 if a file is missing.
 
         Example:
           kinetic validate scenes/*.yaml
@@ -30,6 +31,14 @@ struct ValidateCommand: ParsableCommand {
         for path in scenes {
             do {
                 let scene = try SceneLoading.load(path, limits: limitOptions.limits)
+                // The canvas render would refuse at the scene's own scale (with these
+                // options' limits), located at scene.size.
+                if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale,
+                                                         limits: limitOptions.limits) {
+                    let location = scene.sourceMap?.location(of: "scene.size") ?? SourceLocation(file: path, line: 1, column: 1)
+                    Terminal.error(SceneProblem(location: location, keyPath: "scene.size", message: problem).description)
+                    throw ExitStatus.dataError
+                }
                 if let failure = FrameClock.runtimeFailure(in: scene, limits: limitOptions.limits) {
                     // Printed as render prints it; every failure is a problem of the scene here.
                     _ = SceneLoading.exit(for: FrameClock.commandError(failure, scene: scene), scene: path)

@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticEncode
 import KineticGeometry
 import KineticRender
@@ -11,12 +12,22 @@ enum GoldenFrames {
     /// folder is given, else `golden/NAME` beside the scene's folder
     /// (`scenes/NAME.yaml` → `golden/NAME`).
     static func folder(forScene scenePath: String, goldenDir: String?) -> String {
-        let name = sceneName(scenePath)
-        if let goldenDir { return join(goldenDir, name) }
+        join(root(forScene: scenePath, goldenDir: goldenDir), sceneName(scenePath))
+    }
+
+    /// The folder every golden of a scene must resolve inside: `--golden-dir`, or the
+    /// project's `golden/`. Goldens arrive in pull requests: a `golden/NAME` that is a
+    /// symbolic link leading out is refused (unless `--allow-any-path`), for reading and
+    /// for `golden update`, which would otherwise write wherever the link points.
+    static func root(forScene scenePath: String, goldenDir: String?) -> String {
+        if let goldenDir { return goldenDir }
         let sceneFolder = (scenePath as NSString).deletingLastPathComponent
         let project = (sceneFolder as NSString).deletingLastPathComponent
-        return join(join(project, "golden"), name)
+        return join(project, "golden")
     }
+
+    /// The largest golden file read (bytes): a golden PNG or state file far past any scene's.
+    static let maxFileBytes = 256 << 20
 
     /// The scene file's name without its extension.
     static func sceneName(_ scenePath: String) -> String {
@@ -128,9 +139,11 @@ enum GoldenFrames {
 
     /// Reads the golden image at `path`: nil when there is no file, an error when the
     /// file is not a readable PNG.
-    static func read(_ path: String) -> Result<PixelImage?, EncodeError> {
-        guard FileManager.default.fileExists(atPath: path) else { return .success(nil) }
-        do { return .success(try PNGReader.read(path)) } catch { return .failure(error) }
+    /// The golden image at `path` (nil when there is none), through the guarded reader:
+    /// inside `root` when one is given, a regular file, its chunks walked first.
+    static func read(_ path: String, root: String? = nil) -> Result<PixelImage?, EncodeError> {
+        guard GuardedFile.kind(of: path, followingLinks: false) != nil else { return .success(nil) }
+        do { return .success(try PNGReader.read(path, maxBytes: maxFileBytes, root: root)) } catch { return .failure(error) }
     }
 
     /// A difference as the report prints it: `differing 0.120 %  max Δ 14  SSIM 0.9987`.

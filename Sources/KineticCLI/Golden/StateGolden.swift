@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticScene
 
 /// A state golden: the presentation state of every frame of a scene (what `inspect`
@@ -286,6 +287,18 @@ extension StateTable {
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
+    /// The largest stored value in quanta (2⁵³: every such integer is a Double exactly).
+    static let maxQuanta: Int64 = 1 << 53
+
+    /// A JSON number that is an integer within ±2⁵³ (deltas may be twice that); nil for
+    /// anything else: a fraction, 1e300, a boolean, a string.
+    static func exactInteger(_ value: Any) -> Int64? {
+        guard let number = value as? NSNumber else { return nil }
+        let d = number.doubleValue
+        guard d.isFinite, d == d.rounded(), abs(d) <= Double(2 * maxQuanta) else { return nil }
+        return Int64(d)
+    }
+
     /// Reads a file written by ``encoded()``.
     static func decode(_ text: String, path: String) throws(StateFileError) -> StateTable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
@@ -293,7 +306,8 @@ extension StateTable {
         func json(_ line: Substring) -> Any? { try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) }
         guard let (_, first) = lines.next(), let head = json(first) as? [String: Any],
               head["format"] as? String == "kinetic-state", head["version"] as? Int == 1,
-              let frames = head["frames"] as? Int, frames >= 0, frames <= 10_000_000, let fps = head["fps"] as? Double else {
+              let frames = head["frames"].flatMap(Self.exactInteger).map(Int.init), frames >= 0, frames <= 10_000_000,
+              let fps = head["fps"] as? Double, fps.isFinite, fps > 0 else {
             throw fail(0, "not a kinetic state file (version 1)")
         }
         var table = StateTable(frameCount: frames, fps: fps, columns: [])
@@ -312,19 +326,26 @@ extension StateTable {
             for run in runs {
                 let (item, count): (Any, Int)
                 if let pair = run as? [Any] {
-                    guard pair.count == 2, let c = pair[1] as? Int, c > 0 else { throw fail(n, "\(key): a run is [value, count]") }
-                    (item, count) = (pair[0], c)
+                    guard pair.count == 2, let c = Self.exactInteger(pair[1]), c > 0 else { throw fail(n, "\(key): a run is [value, count]") }
+                    (item, count) = (pair[0], Int(c))
                 } else {
                     (item, count) = (run, 1)
                 }
-                guard values.count + count <= frames else { throw fail(n, "\(key): more values than the \(frames) frames") }
+                // Subtracted, not added: a hostile count near Int.max cannot overflow.
+                guard count <= frames - values.count else { throw fail(n, "\(key): more values than the \(frames) frames") }
                 for _ in 0..<count {
                     if item is NSNull {
                         values.append(nil)
                     } else if let s = item as? String {
                         values.append(.text(s))
-                    } else if let d = (item as? NSNumber)?.int64Value {
-                        previous += d
+                    } else if let d = Self.exactInteger(item) {
+                        // A stored value stays within ±2⁵³ quanta; a hostile delta is a
+                        // mismatch at its line, never an overflow trap.
+                        let (sum, overflow) = previous.addingReportingOverflow(d)
+                        guard !overflow, abs(sum) <= Self.maxQuanta else {
+                            throw fail(n, "\(key): a value past ±2⁵³ quanta")
+                        }
+                        previous = sum
                         values.append(.quanta(previous))
                     } else {
                         throw fail(n, "\(key): a value is a number, a string or null")
@@ -338,9 +359,15 @@ extension StateTable {
     }
 
     /// Reads the state golden at `path`: nil when there is none.
-    static func read(_ path: String) -> Result<StateTable?, StateFileError> {
-        guard let data = FileManager.default.contents(atPath: path) else { return .success(nil) }
-        do { return .success(try decode(String(decoding: data, as: UTF8.self), path: path)) } catch { return .failure(error) }
+    /// Through the guarded reader: a regular file inside `root` (when given) of at most
+    /// 256 MiB.
+    static func read(_ path: String, root: String? = nil) -> Result<StateTable?, StateFileError> {
+        guard GuardedFile.kind(of: path, followingLinks: false) != nil else { return .success(nil) }
+        let bytes: [UInt8]
+        do { bytes = try GuardedFile.read(path, maxBytes: GoldenFrames.maxFileBytes, root: root) } catch {
+            return .failure(StateFileError(path: path, line: 1, message: error.reason))
+        }
+        do { return .success(try decode(String(decoding: bytes, as: UTF8.self), path: path)) } catch { return .failure(error) }
     }
 }
 
@@ -423,7 +450,10 @@ extension StateTable {
     private static func matches(_ g: StateValue?, _ a: StateValue?, _ kind: StateKind) -> Bool {
         switch (g, a) {
         case (nil, nil): return true
-        case (.quanta(let x)?, .quanta(let y)?): return abs(x - y) <= kind.tolerance
+        case (.quanta(let x)?, .quanta(let y)?):
+            // Both within ±2⁵³ (the reader's bound), so the difference cannot overflow.
+            let (d, overflow) = x.subtractingReportingOverflow(y)
+            return !overflow && d.magnitude <= UInt64(kind.tolerance)
         case (.text(let x)?, .text(let y)?):
             if x == y { return true }
             return kind == .color && (HexColor.channelDifference(x, y).map { $0 <= kind.tolerance } ?? false)

@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 
 /// A numbered run of PNG frames on disk — what `render -o frames/` writes, possibly from
 /// several shards — checked complete and of one size before anything is encoded.
@@ -13,6 +14,8 @@ struct FrameSequence {
     /// otherwise), so the animation keeps transparency as `render` does for a scene
     /// whose background is not opaque.
     var hasAlpha: Bool
+    /// The scene the frames come from, when `render` wrote them (every frame the same).
+    var origin: FrameOrigin?
 
     func path(_ index: Int) -> String { OutputTarget.fileName(pattern: pattern, index: index) }
 
@@ -39,43 +42,52 @@ struct FrameSequence {
         var found: [Int] = []
         for file in names where file.hasPrefix(head) && file.hasSuffix(tail) && file.count > head.count + tail.count {
             let digits = file.dropFirst(head.count).dropLast(tail.count)
-            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
+            // At most 9 digits: a frame number is bounded before it becomes an integer.
+            guard digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits),
                   OutputTarget.fileName(pattern: name, index: n) == file else { continue }
             found.append(n)
         }
         found.sort()
         guard let first = found.first, let last = found.last else { throw .empty(pattern) }
-        indices = Array(first...last)
-        if found.count != indices.count {
-            var have = Set(found)
-            let missing = indices.first { have.remove($0) == nil } ?? first
-            throw .gap(path: OutputTarget.fileName(pattern: pattern, index: missing), first: first, last: last)
+        // A gap is found among the names there are, never by building first...last (two
+        // files, frame 0 and frame 999999999, would make a billion-entry array).
+        if let gap = zip(found, found.dropFirst()).first(where: { $1 != $0 + 1 }) {
+            throw .gap(path: OutputTarget.fileName(pattern: pattern, index: gap.0 + 1), first: first, last: last)
         }
+        indices = found
         let firstPath = OutputTarget.fileName(pattern: pattern, index: first)
         let header = try Self.header(firstPath)
-        (width, height, hasAlpha) = (header.width, header.height, header.alpha)
+        (width, height, hasAlpha) = (header.width, header.height, header.hasAlpha)
+        origin = header.kineticText.flatMap(FrameOrigin.init(text:))
+        if let origin, let last = indices.last, last >= origin.frameCount {
+            throw .foreign(path: OutputTarget.fileName(pattern: pattern, index: last), first: firstPath,
+                           why: "frame \(last) is past the \(origin.frameCount) frames of the scene \(firstPath) comes from")
+        }
         for i in indices.dropFirst() {
             let path = OutputTarget.fileName(pattern: pattern, index: i)
             let h = try Self.header(path)
             guard h.width == width, h.height == height else {
                 throw .size(path: path, width: h.width, height: h.height, first: firstPath, firstWidth: width, firstHeight: height)
             }
-            hasAlpha = hasAlpha || h.alpha
+            guard h.kineticText == header.kineticText else {
+                throw .foreign(path: path, first: firstPath, why: "it comes from another scene (or other settings) than \(firstPath)")
+            }
+            hasAlpha = hasAlpha || h.hasAlpha
         }
     }
 
-    /// Width, height and whether the colour type has alpha, from a PNG's IHDR chunk.
-    private static func header(_ path: String) throws(FrameSequenceError) -> (width: Int, height: Int, alpha: Bool) {
-        guard let file = FileHandle(forReadingAtPath: path) else { throw .notPNG(path) }
-        defer { try? file.close() }
-        let b = [UInt8]((try? file.read(upToCount: 26)) ?? Data())
-        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard b.count == 26, Array(b[0..<8]) == signature, String(decoding: b[12..<16], as: UTF8.self) == "IHDR" else {
-            throw .notPNG(path)
+    /// The largest frame file read (bytes): far past any 32767-px frame's PNG.
+    static let maxFrameBytes = 1 << 30
+
+    /// A frame's PNG header, through the guarded reader: a regular file whose chunks end
+    /// inside it (a FIFO never blocks, a small file claiming a huge chunk costs nothing).
+    private static func header(_ path: String) throws(FrameSequenceError) -> PNGHeader {
+        do throws(FileProblem) {
+            let file = try GuardedFile(path: path, maxBytes: maxFrameBytes)
+            return try PNGHeader(checking: file, maxPixels: 32767 * 32767)
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
         }
-        let number = { (at: Int) in b[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        // Colour types 4 (grey + alpha) and 6 (RGBA) carry alpha.
-        return (number(16), number(20), b[25] == 4 || b[25] == 6)
     }
 }
 
@@ -85,7 +97,8 @@ enum FrameSequenceError: Error, CustomStringConvertible {
     case badPattern(String)
     case empty(String)
     case gap(path: String, first: Int, last: Int)
-    case notPNG(String)
+    case unreadable(path: String, reason: String)
+    case foreign(path: String, first: String, why: String)
     case size(path: String, width: Int, height: Int, first: String, firstWidth: Int, firstHeight: Int)
 
     var description: String {
@@ -94,7 +107,8 @@ enum FrameSequenceError: Error, CustomStringConvertible {
         case .badPattern(let p): "\(p): a frame pattern needs exactly one %d (e.g. frame-%04d.png)"
         case .empty(let pattern): "\(pattern): no frames match"
         case let .gap(path, first, last): "\(path) is missing: frames \(first)-\(last) must all be there"
-        case .notPNG(let path): "\(path): not a PNG file"
+        case let .unreadable(path, reason): "\(path): \(reason)"
+        case let .foreign(path, _, why): "\(path): \(why)"
         case let .size(path, w, h, first, fw, fh): "\(path) is \(w)×\(h), but \(first) is \(fw)×\(fh)"
         }
     }
@@ -104,7 +118,7 @@ enum FrameSequenceError: Error, CustomStringConvertible {
         switch self {
         case .missing, .empty: ExitStatus.noInput.rawValue
         case .badPattern: ExitStatus.usage.rawValue
-        case .gap, .notPNG, .size: ExitStatus.dataError.rawValue
+        case .gap, .unreadable, .foreign, .size: ExitStatus.dataError.rawValue
         }
     }
 }

@@ -3,7 +3,7 @@ import KineticEncode
 
 /// Ctrl-C, SIGTERM, SIGQUIT (no crash report: it is a request to stop), SIGHUP (the
 /// terminal closed), SIGPIPE (stderr's reader went away) and SIGUSR1: remove the
-/// temporary files of unfinished outputs, then exit with the shell's convention
+/// temporary files of unfinished outputs (and let child processes remove theirs), then exit with the shell's convention
 /// (128 + signal number).
 ///
 /// The signal handler only writes the signal number into a pipe (all a handler may
@@ -29,6 +29,9 @@ enum Interruption {
         let waiter = Thread {
             var byte: UInt8 = 0
             while read(readFD, &byte, 1) < 0, errno == EINTR {}
+            // A batch's scenes render in child processes: they get the signal too and
+            // remove their own temporary files before this process exits.
+            ChildProcesses.forward(Int32(byte))
             TemporaryFiles.removeAll()
             // write(2), not FileHandle: stderr may be the closed pipe that raised SIGPIPE.
             let message = Array("\ninterrupted\n".utf8)

@@ -67,7 +67,7 @@ final class PreviewFrames: PreviewScene {
     var info: PreviewSceneInfo {
         PreviewSceneInfo(fps: scene.settings.fps, frameCount: scene.frameCount,
                          width: scene.settings.size.width, height: scene.settings.size.height,
-                         scale: scene.settings.scale, files: [path] + scene.assets.sorted(),
+                         scale: scene.settings.scale, files: [path] + scene.inputFiles,
                          exportFormats: AnimationFormat.allCases.map(\.rawValue))
     }
 

@@ -31,6 +31,21 @@ public enum SVGPathData {
         var parser = Parser(Array(text))
         return try parser.parse()
     }
+
+    /// The numbers of an SVG number list (`points="0,0 10 5"`, a transform's arguments),
+    /// read with path data's number grammar and separators.
+    ///
+    /// - Throws: `PathSyntaxError` at the first character that is not a number.
+    public static func numbers(_ text: String) throws(PathSyntaxError) -> [Double] {
+        var parser = Parser(Array(text))
+        var result: [Double] = []
+        parser.skipWhitespace()
+        while parser.index < parser.chars.count {
+            result.append(try parser.number())
+            parser.skipSeparator()
+        }
+        return result
+    }
 }
 
 /// A recursive-descent reader over the path's characters.

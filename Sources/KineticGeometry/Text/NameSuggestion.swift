@@ -6,15 +6,23 @@ public enum NameSuggestion {
     /// Of equally close ones, the one sharing the longest start with the word, then the
     /// first in alphabetical order: the same answer whatever order the candidates come in
     /// (callers often pass a dictionary's keys).
+    ///
+    /// Only candidates whose length is within the allowed edits of the word's are
+    /// measured (no other can be close enough), so a multi-megabyte word costs one count
+    /// of its characters, not a distance table of its size times each candidate's.
     public static func closest(to word: String, in candidates: [String]) -> String? {
-        func sharedStart(_ c: String) -> Int { zip(word.lowercased(), c.lowercased()).prefix { $0 == $1 }.count }
+        let length = word.count, allowed = max(1, length / 3)
+        let near = candidates.filter { abs($0.count - length) <= allowed }
+        guard !near.isEmpty else { return nil }
+        let lowered = word.lowercased()
+        func sharedStart(_ c: String) -> Int { zip(lowered, c.lowercased()).prefix { $0 == $1 }.count }
         var best: (name: String, distance: Int, shared: Int)?
-        for candidate in candidates {
-            let d = distance(word.lowercased(), candidate.lowercased()), shared = sharedStart(candidate)
+        for candidate in near {
+            let d = distance(lowered, candidate.lowercased()), shared = sharedStart(candidate)
             guard let b = best else { best = (candidate, d, shared); continue }
             if (d, -shared, candidate) < (b.distance, -b.shared, b.name) { best = (candidate, d, shared) }
         }
-        guard let best, best.distance <= max(1, word.count / 3), best.distance < word.count else { return nil }
+        guard let best, best.distance <= allowed, best.distance < length else { return nil }
         return best.name
     }
 

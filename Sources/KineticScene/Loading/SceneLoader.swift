@@ -1,5 +1,6 @@
 import Foundation
 import KineticDynamics
+import KineticFiles
 import KineticGeometry
 import KineticLayers
 import Yams
@@ -25,6 +26,10 @@ public struct SceneLimits: Sendable {
     /// YAML nodes in one scene file, an alias counted again each time it is used (the
     /// "billion laughs" defence), at about 8 KiB each decoded: 524,288 by default.
     public var maxYAMLNodes: Int { maxMemory / 8_192 }
+    /// The largest scene file read, in bytes: 16 MiB by default, far past any scene
+    /// (the largest of the gallery is under 20 KB), so a huge file is refused before it
+    /// is read rather than after minutes of parsing.
+    public var maxSceneFileBytes: Int { maxMemory / 256 }
     /// Bytes a live particle takes (its state, snapshot and draw record).
     public static let bytesPerParticle = 256
     /// Which image assets may be read; decoded images are capped at a sixteenth of the
@@ -45,12 +50,14 @@ public enum SceneLoader {
     /// - Throws: `SceneFileError` when the file cannot be read (exit 66), or
     ///   `SceneLoadError` with every problem found (exit 65).
     public static func load(path: String, limits: SceneLimits = SceneLimits()) throws -> Scene {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDir: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-            throw SceneFileError(path: path, reason: !exists ? "no such file" : isDir.boolValue ? "is a folder, not a scene file" : "cannot be read")
+        // Through the guarded reader: a FIFO or device is refused without blocking, and a
+        // file far larger than any scene before a byte of it is read.
+        let bytes: [UInt8]
+        do { bytes = try GuardedFile.read(path, maxBytes: limits.maxSceneFileBytes) } catch {
+            throw SceneFileError(path: path, reason: error.reason + (error.isTooLarge ? " a scene file may have (from --max-memory)" : ""))
         }
-        if let problem = encodingProblem([UInt8](data), file: path) { throw SceneLoadError(problems: [problem]) }
+        let data = Data(bytes)
+        if let problem = encodingProblem(bytes, file: path) { throw SceneLoadError(problems: [problem]) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: path, line: 1, column: 1),
                                                          keyPath: "", message: "the file is not UTF-8 text")])
@@ -62,6 +69,17 @@ public enum SceneLoader {
     /// Reads and validates scene text; `file` names it in messages.
     public static func load(text: String, file: String, baseDirectory: String = ".",
                             limits: SceneLimits = SceneLimits()) throws -> Scene {
+        var text = text
+        if file.lowercased().hasSuffix(".json") {
+            // What JSON forbids (trailing commas, comments) is an error in a .json file, and
+            // its surrogate-pair escapes are what the YAML parser reads.
+            switch JSONSyntax.check(text) {
+            case .success(let yaml): text = yaml
+            case .failure(let failure):
+                throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: file, line: failure.line, column: failure.column),
+                                                             keyPath: "", message: failure.message)])
+            }
+        }
         let diagnostics = Diagnostics(file: file, text: text)
         let root: Node
         do {
@@ -106,6 +124,7 @@ public enum SceneLoader {
         var assetPolicy = limits.assets
         assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
+        top.diagnostics.svgFiles = SVGFiles(baseDirectory: baseDirectory, policy: assetPolicy)
         let sceneFields = m.required("scene")?.mapping(allowed: sceneKeys)
         let settings = sceneFields.flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         if let scale = settings?.scale { layerDecoder.deviceScale = scale }
@@ -140,6 +159,7 @@ public enum SceneLoader {
         var scene = Scene(file: file, settings: settings, layers: layers, animations: animations, golden: golden,
                           dynamics: dynamics, events: events,
                           assets: layerDecoder.assets.union(eventsDecoder.animations.assets.assets))
+        scene.importedFiles = top.diagnostics.svgFiles.paths
         scene.maxLayerInstances = limits.maxLayerInstances
         scene.bindings = bindings
         scene.behaviorAnimations = behaviorAnimations

@@ -1,3 +1,4 @@
+import KineticGeometry
 /// Where something stands in a scene file: 1-based line and column (columns count
 /// Unicode scalars, as libyaml does).
 public struct SourceLocation: Hashable, Sendable {
@@ -18,13 +19,17 @@ public struct SceneProblem: Error, Hashable, Sendable, CustomStringConvertible {
     public var keyPath: String
     public var message: String
 
+    /// The key path and message are kept printable: echoed user text is escaped and
+    /// shortened, so a problem is always one line (``EchoedText``).
     public init(location: SourceLocation, keyPath: String, message: String) {
-        self.location = location; self.keyPath = keyPath; self.message = message
+        self.location = location
+        self.keyPath = EchoedText.printable(keyPath, limit: 300)
+        self.message = EchoedText.printable(message)
     }
 
     public var description: String {
         let key = keyPath.isEmpty ? "" : "\(keyPath): "
-        return "\(location.file):\(location.line):\(location.column): \(key)\(message)"
+        return "\(EchoedText.printable(location.file, limit: 1000)):\(location.line):\(location.column): \(key)\(message)"
     }
 }
 

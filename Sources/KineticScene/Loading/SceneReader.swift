@@ -13,6 +13,9 @@ final class Diagnostics {
     /// The appearance the file's color names resolve in (`scene.appearance`, or the
     /// `--appearance` override): read first, shared by every reader as the problems are.
     var appearance: Appearance = .light
+    /// The SVG files the scene reads (paths and contents), resolved against its folder
+    /// under its asset policy: set first, shared by every reader as the problems are.
+    var svgFiles = SVGFiles()
 
     init(file: String, text: String = "") {
         self.file = file

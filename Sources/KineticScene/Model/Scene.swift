@@ -25,8 +25,14 @@ public struct Scene: Sendable {
     public var behaviorAnimations: [BehaviorAnimation] = []
     /// The events of section 7, in file order.
     public var events: [SceneEvent] = []
-    /// Every image asset the scene uses, resolved to file paths.
+    /// Every image asset the scene uses (PNG and SVG contents), resolved to file paths:
+    /// what the renderer decodes.
     public var assets: Set<String>
+    /// The files the scene's geometry was read from (`path: {svg: FILE}`), resolved.
+    public var importedFiles: Set<String> = []
+    /// Every file besides the scene file that its frames depend on, sorted: what the
+    /// preview watches and `batch` compares dates with.
+    public var inputFiles: [String] { assets.union(importedFiles).sorted() }
     /// Where each value was written (nil for a scene built in code).
     public var sourceMap: SourceMap? = nil
 

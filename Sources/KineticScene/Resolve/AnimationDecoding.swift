@@ -259,7 +259,7 @@ struct AnimationDecoder {
             }
             guard let items = vf.elements else { return nil }
             let values = items.enumerated().map { i, item in
-                animationValue(item, for: keyPath, slot: .keyframe(i), into: &spec.expressions)
+                animationValue(item, for: keyPath, in: entry.bounds, slot: .keyframe(i), into: &spec.expressions)
             }
             guard !values.contains(where: { $0 == nil }) else { return nil }
             guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return nil }
@@ -294,7 +294,7 @@ struct AnimationDecoder {
             let slots: [String: AnimationSpec.ValueExpression.Slot] = ["from": .from, "to": .to, "by": .by]
             for key in ["from", "to", "by"] {
                 guard let f = m[key], let slot = slots[key] else { continue }
-                guard let v = animationValue(f, for: keyPath, slot: slot, into: &spec.expressions) else { return nil }
+                guard let v = animationValue(f, for: keyPath, in: entry.bounds, slot: slot, into: &spec.expressions) else { return nil }
                 given[key] = v
             }
             let (from, to, by) = (given["from"], given["to"], given["by"])
@@ -562,31 +562,34 @@ struct AnimationDecoder {
     /// A `from`/`to`/`by`/`values` entry. Number and point values may be expressions
     /// (section 4), evaluated when the animation begins: they go to `expressions`, and a
     /// placeholder of the key path's kind stands for them until then.
-    private mutating func animationValue(_ f: Field, for keyPath: LayerKeyPath, slot: AnimationSpec.ValueExpression.Slot,
+    private mutating func animationValue(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect,
+                                         slot: AnimationSpec.ValueExpression.Slot,
                                          into expressions: inout [AnimationSpec.ValueExpression]) -> AnimatableValue? {
-        guard let (value, expression) = valueOrExpression(f, for: keyPath) else { return nil }
+        guard let (value, expression) = valueOrExpression(f, for: keyPath, in: bounds) else { return nil }
         if let expression { expressions.append(AnimationSpec.ValueExpression(slot: slot, value: expression)) }
         return value
     }
 
     /// A value of the key path's kind as written, or, written with expressions (section 4),
     /// a placeholder of the kind and the expression value the runtime evaluates once in its
-    /// place (`ExpressionBinder.deferredValue`).
-    mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath) -> (value: AnimatableValue, expression: ExpressionValue?)? {
+    /// place (`ExpressionBinder.deferredValue`). An SVG path goes into the layer's `bounds`.
+    mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath,
+                                    in bounds: Rect) -> (value: AnimatableValue, expression: ExpressionValue?)? {
         // An image asset's name may start like an expression; a transform's expressions
         // are in its components.
         let hasExpression = keyPath.valueKind == .transform ? ExpressionText.containsExpressionText(f)
             : ExpressionText.containsExpression(f)
         guard keyPath.valueKind != .image, hasExpression else {
-            return value(f, for: keyPath).map { ($0, nil) }
+            return value(f, for: keyPath, in: bounds).map { ($0, nil) }
         }
         return binder.deferredValue(f, kind: keyPath.valueKind).map { ($0.placeholder, $0.value) }
     }
 
     /// A value of the key path's kind, checked against its range: the reader and the
     /// check of the layer definition (`Field.value`).
-    mutating func value(_ f: Field, for keyPath: LayerKeyPath) -> AnimatableValue? {
+    mutating func value(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect) -> AnimatableValue? {
         if keyPath.valueKind == .image { return f.isNull ? .image(nil) : assets.asset(f).map { .image($0) } }
+        if keyPath.valueKind == .path { return f.path(in: bounds).map { .path($0) } }
         return f.value(keyPath.valueKind, isAngle: keyPath.isAngle, problem: keyPath.problem)
     }
 

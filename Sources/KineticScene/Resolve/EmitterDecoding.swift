@@ -73,14 +73,22 @@ extension LayerDecoder {
     static let largestContentsSide = 10_000.0
 
     private mutating func particleContents(_ f: Field) -> ParticleContents? {
-        guard case .mapping = f.node else { return asset(f).map { .image($0) } }
+        guard case .mapping = f.node else {
+            if let name = f.node.scalar?.string, name.lowercased().hasSuffix(".svg") {
+                f.report("a particle's contents are a PNG or an inline {path, size, fillColor}: an SVG comes in as "
+                         + "{path: {svg: '\(name)'}, size: [w, h]}")
+                return nil
+            }
+            return asset(f).map { .image($0) }
+        }
         guard let m = f.mapping(allowed: ["path", "size", "fillColor"]) else { return nil }
-        let path = m.required("path")?.path
         var size = m.required("size")?.nonNegativeSize
         if let s = size, !(s.width <= Self.largestContentsSide && s.height <= Self.largestContentsSide) {
             m["size"]?.report("each side of a particle's contents must be at most \(Int(Self.largestContentsSide)) pt")
             size = nil
         }
+        // An SVG path fills the particle's size.
+        let path = m.required("path")?.path(in: size.map { Rect(origin: .zero, size: $0) })
         let fill = m["fillColor"].map { $0.color } ?? .white
         guard let path, let size, let fill else { return nil }
         return .path(path, size: size, fillColor: fill)

@@ -312,7 +312,7 @@ struct EventsDecoder {
             return true
         }
         if let kp = keyPath {
-            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp) else { return nil }
+            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp, in: dynamics.layerIDs[id]?.bounds ?? .zero) else { return nil }
             return (layer, .value(kp, value), expression)
         }
         if let property = LayerProperty(rawValue: text) {

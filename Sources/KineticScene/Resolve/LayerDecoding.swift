@@ -12,6 +12,9 @@ struct LayerEntry {
     var namedShape: NamedShape? = nil
     /// An emitter's cell name paths (`emitterCells.NAME.KEY` key paths are checked against them).
     var emitterCellPaths: [[String]] = []
+    /// The bounds as the file sets them: where an SVG path value (`{svg: FILE}`) of an
+    /// animation or event goes, as the layer's own path does.
+    var bounds: Rect = .zero
 }
 
 /// Reads `layers:` (section 3) into layer values, indexing ids for animations.
@@ -100,7 +103,7 @@ struct LayerDecoder {
                 ids[id] = LayerEntry(address: LayerAddress(address), type: type,
                                      propertyNames: Set(layer.properties.keys), field: m["id"] ?? field,
                                      namedShape: layer.shape?.namedShape?.shape,
-                                     emitterCellPaths: layer.emitter.map(Self.cellPaths) ?? [])
+                                     emitterCellPaths: layer.emitter.map(Self.cellPaths) ?? [], bounds: layer.bounds)
             }
         }
         if let subs = m["sublayers"] {
@@ -135,6 +138,8 @@ struct LayerDecoder {
             binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
         }
         readValues(m, into: &layer)
+        // After the bounds: an SVG shadow path fills them.
+        if let f = m["shadowPath"], let p = f.path(in: layer.bounds) { layer.shadowPath = p }
         switch layer.type {
         case .shape: readShape(m, into: &layer, address: address)
         case .gradient: readGradient(m, into: &layer)
@@ -165,7 +170,6 @@ struct LayerDecoder {
         if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
         if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
-        if let f = m["shadowPath"], let p = f.path { layer.shadowPath = p }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
         if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
@@ -199,8 +203,9 @@ struct LayerDecoder {
     /// An image asset: resolved against the scene's folder, and it must exist.
     mutating func asset(_ f: Field) -> String? {
         guard let name = f.string else { return nil }
+        if name.lowercased().hasSuffix(".svg") { return svgAsset(f, name) }
         guard name.lowercased().hasSuffix(".png") else {
-            f.report("image assets must be PNG files, found '\(name)'")
+            f.report("image assets must be PNG or SVG files, found '\(name)'")
             return nil
         }
         var resolved = assetPolicy.resolve(name, baseDirectory: baseDirectory)
@@ -221,6 +226,35 @@ struct LayerDecoder {
             f.report(problem.message(for: name))
             return nil
         }
+    }
+
+    /// SVG contents (`contents: icon.svg`), drawn as vector by the renderer: the file
+    /// read under the asset policy, and refused when it refers to anything outside itself
+    /// (an image or style sheet by URL) or has no size to place by `contentsGravity`.
+    private mutating func svgAsset(_ f: Field, _ name: String) -> String? {
+        let document: (path: String, root: SVGElement)
+        switch f.diagnostics.svgFiles.document(name) {
+        case .success(let d): document = d
+        case .failure(let problem):
+            f.report(problem.message)
+            return nil
+        }
+        if let (reference, line) = document.root.externalReference {
+            f.report("SVG file '\(name)', line \(line): refers to '\(reference)' outside the file; an SVG's contents may "
+                     + "only use what the file holds (fragments #id and data: URLs)")
+            return nil
+        }
+        do {
+            guard try document.root.intrinsicSize() != nil else {
+                f.report("SVG file '\(name)' has no size: give its <svg> a width and height, or a viewBox")
+                return nil
+            }
+        } catch {
+            f.report("SVG file '\(name)', \(error)")
+            return nil
+        }
+        assets.insert(document.path)
+        return document.path
     }
 
     /// A font file beside the scene (`font: Name.ttf`): held to the asset policy as
@@ -255,7 +289,14 @@ struct LayerDecoder {
         if let f = m["path"], case .mapping(let raw) = f.node, raw["shape"] != nil {
             s.namedShape = namedShape(f, address: address, label: layer.key)
             s.updateNamedShape()
-        } else if let f = m["path"], let p = f.path { s.path = p }
+        } else if let f = m["path"], case .mapping(let raw) = f.node, raw["svg"] != nil {
+            // An SVG file's shapes fill the layer's bounds, with the file's fill-rule
+            // unless the layer sets its own.
+            if let imported = f.svgImport(in: layer.bounds), let p = f.limited(imported.path) {
+                s.path = p
+                if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { s.fillRule = rule }
+            }
+        } else if let f = m["path"], let p = f.path(in: layer.bounds) { s.path = p }
         if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
         if let f = m["fillRule"], let v = f.choice(FillRule.self) { s.fillRule = v }
         if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
@@ -315,7 +356,9 @@ struct LayerDecoder {
 
     private func readText(_ m: Mapping, into layer: inout Layer) {
         guard var t = layer.text else { return }
-        if let f = m["string"], let v = f.string { t.string = v }
+        if let f = m["string"], let v = f.string {
+            if let problem = TextBounds.problem(in: v) { f.report(problem) } else { t.string = v }
+        }
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }

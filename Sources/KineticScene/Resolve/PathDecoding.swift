@@ -2,17 +2,26 @@ import KineticGeometry
 import KineticLayers
 
 extension Field {
-    /// A path value of section 3.1: SVG path data, a primitive or a named shape (built
-    /// once, from constant parameters: see `namedShapeState`). Live cubics and
-    /// references are reported as not yet supported.
     /// The most segments a path may have, its curves counted as the chords that flatten
     /// them to within 0.25 pt: stroking self-intersecting paths and colliding with boundary
     /// segments take super-linear time (300,000 random lines stroked for minutes, 10,000
     /// random cubics for 73 s and, as a boundary, past 120 s and 1.4 GB).
     static let maxPathElements = 10_000
 
-    var path: BezierPath? {
-        guard let path = unlimitedPath else { return nil }
+    /// A path value of section 3.1 where no box is known: an SVG file's at its own size.
+    var path: BezierPath? { path(in: nil) }
+
+    /// A path value of section 3.1: SVG path data, a primitive, a named shape (built
+    /// once, from constant parameters: see `namedShapeState`) or an SVG file's shapes
+    /// with their viewBox mapped into `box` (the bounds of the layer the path is drawn
+    /// in; nil or empty: the file's own size). Live cubics and references are reported as
+    /// not yet supported.
+    func path(in box: Rect?) -> BezierPath? {
+        unlimitedPath(in: box).flatMap(limited)
+    }
+
+    /// `path` if it is within the limits on coordinates and segments, else nil (reported).
+    func limited(_ path: BezierPath) -> BezierPath? {
         // Coordinates far past any canvas make arc-length measurement (motion paths)
         // recurse to its depth limit everywhere: 1e300 took a minute to validate.
         guard path.elements.allSatisfy({ $0.points.allSatisfy { abs($0.x) <= 1e7 && abs($0.y) <= 1e7 } }) else {
@@ -29,12 +38,17 @@ extension Field {
         return path
     }
 
-    private var unlimitedPath: BezierPath? {
+    private func unlimitedPath(in box: Rect?) -> BezierPath? {
         switch node {
         case .scalar(let s):
             let text = s.string
             if s.expression != nil {
                 report("not yet supported: paths from references (section 4 of the scene format)")
+                return nil
+            }
+            // `path: icon.svg` reads as path data that starts with an unknown command.
+            if text.lowercased().hasSuffix(".svg"), !text.contains(where: \.isWhitespace) {
+                report("'\(text)' is a file name, not path data: an SVG file's shapes are written {svg: \(text)}")
                 return nil
             }
             do {
@@ -48,6 +62,8 @@ extension Field {
             // contents, a `path` animation value: the shape as it is at load.
             guard let state = namedShapeState() else { return nil }
             return try? state.shape.geometry(parameters: state.parameters).path
+        case .mapping(let m) where m["svg"] != nil:
+            return svgImport(in: box)?.path
         case .mapping:
             return primitivePath
         default:

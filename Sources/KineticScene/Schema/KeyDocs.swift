@@ -109,7 +109,11 @@ enum KeyDocs {
         case .image: return string
         case .string:
             // A layer's id is checked against the pattern (others' ids are any text).
-            return spec.name == "id" && Object.self == Layer.self ? ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] : string
+            if spec.name == "id" && Object.self == Layer.self { return ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] }
+            // A text layer's string: the length the loader takes (TextBounds; the schema
+            // cannot say the combining-mark limit, which the loader alone checks).
+            if spec.name == "string" && Object.self == Layer.self { return ["type": "string", "maxLength": TextBounds.maxScalars] }
+            return string
         case .choice(let names): return choice(names)
         case .names(let names): return list(choice(names))
         case .filters: return list(ref("filter"))
@@ -209,6 +213,10 @@ enum KeyDocs {
             "polyline": d(list(point), "Straight segments through these points."),
             "closed": d(bool, "Whether the polyline closes.", false),
             "star": d(ref("star"), "A star polygon."),
+        ],
+        "svgPath": [
+            "svg": d(string, "An SVG file inside the scene's folder: its shapes, mapped from its viewBox into the layer's bounds."),
+            "element": d(string, "Take only the element with this id (a group: everything under it)."),
         ],
         "arc": [
             "center": d(point, "Center."),

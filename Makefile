@@ -24,9 +24,9 @@ APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant
                libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
                libxml2-dev librsvg2-dev \
                webp python3-pil parallel \
-               chromium chromium-driver python3 python3-jsonschema python3-yaml
+               chromium chromium-driver python3 python3-jsonschema python3-yaml python3-pip
 
-.PHONY: deps build demo demos test golden bench gallery clean fuzz
+.PHONY: deps build demo demos test golden bench gallery clean fuzz lottie-check
 
 ## deps: install every system package (idempotent; skips apt when all are present)
 deps:
@@ -69,7 +69,18 @@ test: deps
 	python3 Tests/fuzz/surfaces.py golden --kinetic $(KINETIC) --count 600 --seed 37
 	python3 Tests/fuzz/surfaces.py preview --kinetic $(KINETIC) --count 4000 --seed 37
 	KINETIC=$(KINETIC) /usr/bin/python3 Tests/schema/check.py
+	$(MAKE) lottie-check
 	KINETIC=$(KINETIC) PREVIEW_SOAK_SECONDS=$(PREVIEW_SOAK_SECONDS) /usr/bin/python3 Tests/browser/preview_test.py
+
+## lottie-check: every gallery scene exported as Lottie, validated against the official
+## schema (PyPI lottie-specs) and played by rlottie (PyPI rlottie-python) against Kinetic's
+## own frames by PSNR (docs/lottie.md). The two packages go into $(LOTTIE_PY), not the system.
+## `make bench` runs it with --gif: each scene's GIF size and render time beside the export's.
+LOTTIE_PY ?= $(BUILD_DIR)/lottie-py
+lottie-check:
+	@[ -d $(LOTTIE_PY)/lottie_specs ] && [ -d $(LOTTIE_PY)/rlottie_python ] || \
+	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target $(LOTTIE_PY) lottie-specs rlottie-python
+	PYTHONPATH=$(LOTTIE_PY) KINETIC=$(KINETIC) /usr/bin/python3 Tests/lottie/check.py $(LOTTIE_CHECK_FLAGS)
 
 # fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
 FUZZ_COUNT ?= 20000
@@ -87,6 +98,7 @@ golden: build
 ## GIF_BENCH_SCENES=all for the GIF table of every gallery scene, see Tests/bench/gif.sh)
 bench: build
 	KINETIC=$(KINETIC) bash Tests/bench/run.sh
+	$(MAKE) lottie-check LOTTIE_CHECK_FLAGS=--gif
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT)

@@ -4,7 +4,7 @@
 // Targets follow the pipeline, dependencies pointing one way:
 //   KineticGeometry ← KineticAnimation / KineticLayers / KineticDynamics / KineticExpressions
 //   ← KineticScene
-//   ← KineticRender / KineticEncode ← KineticCLI ← kinetic
+//   ← KineticRender / KineticEncode / KineticLottie ← KineticCLI ← kinetic
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
@@ -67,6 +67,8 @@ let package = Package(
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
+        // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
+        .target(name: "KineticLottie", dependencies: ["KineticGeometry", "KineticLayers"]),
         .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
@@ -78,7 +80,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticFiles", "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticPreview",
+            "KineticFiles", "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticLottie", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
@@ -92,6 +94,7 @@ let package = Package(
         .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
         .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo", "CComposite"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
+        .testTarget(name: "KineticLottieTests", dependencies: ["KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),
     ],

@@ -417,6 +417,29 @@ package final class CairoContext {
     package func line(to p: Point) { cairo_line_to(raw, p.x, p.y) }
     package func curve(to p: Point, _ c1: Point, _ c2: Point) { cairo_curve_to(raw, c1.x, c1.y, c2.x, c2.y, p.x, p.y) }
     package func closePath() { cairo_close_path(raw) }
+
+    /// The current path in user space, curves kept (glyph outlines for a Lottie export).
+    package func copyPath() -> BezierPath {
+        var path = BezierPath()
+        guard let copy = cairo_copy_path(raw) else { return path }
+        defer { cairo_path_destroy(copy) }
+        guard copy.pointee.status == CAIRO_STATUS_SUCCESS, let data = copy.pointee.data else { return path }
+        var i = 0
+        let count = Int(copy.pointee.num_data)
+        func point(_ k: Int) -> Point { Point(data[i + k].point.x, data[i + k].point.y) }
+        while i < count {
+            let header = data[i].header
+            switch header.type {
+            case CAIRO_PATH_MOVE_TO: path.move(to: point(1))
+            case CAIRO_PATH_LINE_TO: path.addLine(to: point(1))
+            case CAIRO_PATH_CURVE_TO: path.addCurve(to: point(3), control1: point(1), control2: point(2))
+            case CAIRO_PATH_CLOSE_PATH: path.close()
+            default: break
+            }
+            i += Int(max(header.length, 1))
+        }
+        return path
+    }
     package func rectangle(_ r: Rect) { cairo_rectangle(raw, r.minX, r.minY, r.width, r.height) }
     package func arc(center: Point, radius: Double, from a0: Double, to a1: Double) {
         cairo_arc(raw, center.x, center.y, radius, a0, a1)

@@ -94,6 +94,12 @@ final class PangoTextLayout {
         return pango_font_description_get_family(description).map { String(cString: $0) }
     }
 
+    /// Adds the layout's glyph outlines to the context's path, its top-left at `origin`.
+    func appendPath(in context: CairoContext, at origin: Point) {
+        context.move(to: origin)
+        pango_cairo_layout_path(context.raw, raw)
+    }
+
     /// Draws the layout with its top-left at `origin`, in the context's current source.
     func show(in context: CairoContext, at origin: Point) {
         context.move(to: origin)

@@ -11,17 +11,35 @@ extension LayerRenderer {
     func drawText(_ style: TextStyle, in bounds: Rect, alpha: Double, ctx: CairoContext) {
         guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0,
               style.foregroundColor.alpha > 0 else { return }
+        ctx.save()
+        defer { ctx.restore() }
+        ctx.newPath()
+        ctx.rectangle(bounds)
+        ctx.clip()
+        ctx.setSource(style.foregroundColor.multiplyingAlpha(alpha))
+        Self.layOut(style, in: bounds, ctx: ctx) { layout, origin in layout.show(in: ctx, at: origin) }
+    }
+
+    /// The glyph outlines `drawText` fills, in bounds space (not clipped to the bounds):
+    /// what a Lottie export draws so that text plays without fonts.
+    static func textOutline(_ style: TextStyle, in bounds: Rect) -> BezierPath {
+        guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0 else { return BezierPath() }
+        // An unbounded surface: Pango leaves out glyphs outside a bounded one's extents.
+        let ctx = CairoContext(CairoSurface.recording(alphaOnly: false))
+        ctx.newPath()
+        layOut(style, in: bounds, ctx: ctx) { layout, origin in layout.appendPath(in: ctx, at: origin) }
+        return ctx.copyPath()
+    }
+
+    /// Lays the text out as `drawText` places it and hands the layout and its top-left.
+    private static func layOut(_ style: TextStyle, in bounds: Rect, ctx: CairoContext,
+                               _ body: (PangoTextLayout, Point) -> Void) {
         let alignment: TextLineAlignment
         switch style.alignmentMode {
         case .natural, .left, .justified: alignment = .left
         case .center: alignment = .center
         case .right: alignment = .right
         }
-        ctx.save()
-        defer { ctx.restore() }
-        ctx.newPath()
-        ctx.rectangle(bounds)
-        ctx.clip()
         let font = Self.font(style.font)
         PangoFonts.shared.refreshThreadFontMap()
         let ellipsis: TextEllipsis? = switch style.truncationMode {
@@ -51,8 +69,7 @@ extension LayerRenderer {
            let warning = Self.fallbackWarning(requested: requested, family: family, resolved: layout.resolvedFamily) {
             FileHandle.standardError.write(Data((warning + "\n").utf8))
         }
-        ctx.setSource(style.foregroundColor.multiplyingAlpha(alpha))
-        layout.show(in: ctx, at: Point(x, bounds.minY))
+        body(layout, Point(x, bounds.minY))
     }
 
     /// The font `font:` names: a family and face, or the first face of a font file
@@ -74,5 +91,13 @@ extension LayerRenderer {
               resolved?.lowercased() != family.lowercased() else { return nil }
         let what = TextStyle.isFontFile(requested) ? "font file '\(requested)'" : "font '\(requested)'"
         return "warning: \(what) (family '\(family)') is not available; text is drawn in '\(resolved ?? "the default font")'"
+    }
+}
+
+/// A text layer's glyphs as outlines, laid out as the renderer draws them: for exports
+/// that must play without the fonts (Lottie).
+public enum TextOutlines {
+    public static func path(of style: TextStyle, in bounds: Rect) -> BezierPath {
+        LayerRenderer.textOutline(style, in: bounds)
     }
 }

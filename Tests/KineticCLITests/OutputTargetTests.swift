@@ -15,6 +15,7 @@ import Testing
         #expect(try OutputTarget.parse("a.png", animated: true) == .animation(.apng, "a.png"))
         #expect(try OutputTarget.parse("a.svg") == .svg("a.svg"))
         #expect(try OutputTarget.parse("a.pdf") == .pdf("a.pdf"))
+        #expect(try OutputTarget.parse("anim.JSON") == .lottie("anim.JSON"))
     }
 
     @Test func foldersAndPatternsArePNGFrames() throws {
@@ -35,6 +36,7 @@ import Testing
         let message = OutputTargetError(output: "anim.avi").description
         for format in AnimationFormat.allCases { #expect(message.contains("." + format.rawValue)) }
         #expect(message.contains("'.avi'"))
+        #expect(message.contains(".json"))
     }
 
     @Test func patternPartsAndNames() {

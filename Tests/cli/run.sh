@@ -63,6 +63,16 @@ check "still png, svg and pdf" bash -c "
     '$kinetic' render '$scenes/moving-square.yaml' -o s.svg --frame 10 --quiet &&
     '$kinetic' render '$scenes/moving-square.yaml' -o s.pdf --frame 10 --quiet &&
     head -c 8 s.png | grep -q PNG && grep -q '<svg' s.svg && head -c 5 s.pdf | grep -q '%PDF'"
+check "lottie: .json exports the same bytes twice; a blur is refused at its key (65) unless approximated" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o a.json --quiet &&
+    '$kinetic' render '$scenes/moving-square.yaml' -o b.json --quiet && cmp a.json b.json &&
+    python3 -c \"import json; d=json.load(open('a.json')); assert d['op'] > 1 and d['fr'] > 0 and d['layers'], d\" &&
+    printf 'kinetic: 1\\nscene: {size: [40, 40], duration: 0.2}\\nlayers:\\n  - {frame: [0, 0, 20, 20], backgroundColor: red,\\n     filters: [{gaussianBlur: 2}]}\\n' > blur.yaml &&
+    '$kinetic' validate blur.yaml --quiet >/dev/null 2>&1;
+    '$kinetic' render blur.yaml -o c.json --quiet 2> refused.txt; [ \$? = 65 ] && [ ! -e c.json ] &&
+    grep -q '^blur.yaml:[0-9]*:[0-9]*: layers\\[0\\].filters: ' refused.txt &&
+    '$kinetic' render blur.yaml -o c.json --lottie-approximate --quiet 2> dropped.txt && [ -s c.json ] &&
+    grep -q 'warning: blur.yaml:[0-9]*:[0-9]*: layers\\[0\\].filters: .*dropped' dropped.txt"
 check "unwritable output exits 73 and leaves nothing" bash -c "
     mkdir ro && chmod 500 ro && if [ \$(id -u) = 0 ]; then touch blocker; out=blocker/x.gif; else out=ro/x.gif; fi
     '$kinetic' render '$scenes/moving-square.yaml' -o \$out --quiet; [ \$? = 73 ] && [ -z \"\$(ls -A ro)\" ]"

@@ -23,6 +23,7 @@ struct RenderCommand: ParsableCommand {
           shot-%03d.png         PNG frames named by the pattern
           still.png             one PNG frame (with --frame N or --time T)
           still.svg, still.pdf  one vector frame (with --frame N or --time T)
+          anim.json             a Lottie animation (docs/lottie.md; --lottie-approximate)
 
         Any other extension is a usage error. Files appear only when complete: \
         each is written under a temporary name and renamed. See docs/outputs.md.
@@ -88,6 +89,9 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
+    @Flag(help: "For a .json (Lottie) output: drop what Lottie cannot express, with a warning per key, instead of refusing the scene.")
+    var lottieApproximate = false
+
     func validate() throws {
         guard output != nil || contactSheet != nil || discard else { throw ValidationError("give an output with -o (or --contact-sheet)") }
         // Options that contradict each other are refused, never silently one of them.
@@ -116,9 +120,15 @@ struct RenderCommand: ParsableCommand {
             if target.isSingleFrame, frameRange.frames != nil {
                 throw ValidationError("--frames goes with an animation or a frames folder; a single image takes --frame N")
             }
+            if target.isLottie, frameRange.frames != nil {
+                throw ValidationError("--frames does not go with a .json (Lottie) output: it holds every frame")
+            }
             if case .pngFrames(let pattern) = target, !OutputTarget.isValidPattern(pattern) {
                 throw ValidationError("\(output): a frame pattern needs exactly one %d, at most 2 digits wide (e.g. frame-%04d.png)")
             }
+        }
+        if lottieApproximate, output.flatMap({ try? OutputTarget.parse($0) })?.isLottie != true {
+            throw ValidationError("--lottie-approximate goes with a .json (Lottie) output")
         }
         if let contactSheet, !contactSheet.lowercased().hasSuffix(".png") {
             throw ValidationError("--contact-sheet writes a .png file")
@@ -171,6 +181,11 @@ struct RenderCommand: ParsableCommand {
                                                           settings: animationOptions.settings(fps: fps, loop: loop))
                     }
                     summary("wrote \(path) (\(range.count) frames, \(Self.fileSize(path)))", started: started)
+                case .lottie(let path):
+                    let written = try LottieOutput.write(timeline: timeline, fps: fps, frameCount: count,
+                                                         approximate: lottieApproximate, limits: limitOptions.limits, to: path)
+                    summary("wrote \(path) (\(count) frames, \(written.keyframes) keyframes of \(written.samples) samples, "
+                            + "\(Self.fileSize(path)))", started: started)
                 case .pngFrames(let pattern):
                     let range = try frameRange(sceneRenderer)
                     try sceneRenderer.renderPNGFrames(frames: range, pattern: pattern)

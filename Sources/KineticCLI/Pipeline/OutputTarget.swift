@@ -12,9 +12,11 @@ enum OutputTarget: Equatable {
     /// One vector frame through Cairo's SVG or PDF surface (needs --frame or --time).
     case svg(String)
     case pdf(String)
+    /// A Lottie animation (`.json`): the frames baked into keyframes (docs/lottie.md).
+    case lottie(String)
 
     /// The extensions `-o` takes, for the usage error that lists them.
-    static let extensions = AnimationFormat.allCases.map { "." + $0.rawValue } + [".png", ".svg", ".pdf"]
+    static let extensions = AnimationFormat.allCases.map { "." + $0.rawValue } + [".png", ".svg", ".pdf", ".json"]
 
     /// Parses `-o`. A `%d` pattern, a path ending in `/`, an existing folder, or a name
     /// without an extension is a folder of `frame-NNNN.png` files; `.png` is a still, or
@@ -33,6 +35,7 @@ enum OutputTarget: Equatable {
         case "png": return animated ? .animation(.apng, out) : .png(out)
         case "svg": return .svg(out)
         case "pdf": return .pdf(out)
+        case "json": return .lottie(out)
         default: throw OutputTargetError(output: out)
         }
     }
@@ -40,8 +43,12 @@ enum OutputTarget: Equatable {
     var isSingleFrame: Bool {
         switch self {
         case .png, .svg, .pdf: true
-        case .animation, .pngFrames: false
+        case .animation, .pngFrames, .lottie: false
         }
+    }
+
+    var isLottie: Bool {
+        if case .lottie = self { true } else { false }
     }
 
     /// The file name of frame `index` for a frame pattern (`%d`, `%04d`, …).

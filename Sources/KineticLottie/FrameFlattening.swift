@@ -1,0 +1,239 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+/// A frame's presentation tree as the flat list of drawables a Lottie composition
+/// stacks, back to front, in the order the renderer paints them: a layer's own painting
+/// (shadow aside: background, subclass content), its sublayers, then its border.
+///
+/// Each drawable carries its whole map to the canvas, so a Lottie layer needs no parent:
+/// what Core Animation inherits through the tree (transforms, sublayer transforms,
+/// opacity, replicator colours, clips) is composed here, frame by frame.
+struct FrameFlattening {
+    /// Glyph outlines of a text layer, in its bounds space (the CLI lends the renderer's
+    /// text layout; nil draws no text).
+    var glyphs: ((TextStyle, Rect) -> BezierPath)?
+
+    /// The drawables of `frame`, back to front.
+    func drawables(of frame: SceneFrame) -> [DrawableSample] {
+        var out: [DrawableSample] = []
+        for layer in frame.layers {
+            visit(layer, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, alpha: 1, tint: nil,
+                  clips: [], into: &out)
+        }
+        return out
+    }
+
+    private func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, alpha: Double,
+                       tint: Color?, clips: [Clip], into out: inout [DrawableSample]) {
+        let opacity = layer.isHidden ? 0 : alpha * min(max(layer.opacity, 0), 1)
+        let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
+        let tint = Self.combine(tint, layer.colorMultiplier)
+        var clips = clips
+        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas) { clips.append(clip) }
+        // The border is drawn after the clip is lifted; the rest is clipped.
+        let borderClips = clips
+        if layer.masksToBounds {
+            clips.append(Clip(path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1))
+        }
+        let extent = max(1, layer.bounds.width, layer.bounds.height)
+        let source = Self.sourcePath(of: layer)
+        // The shadow, under the layer; a masksToBounds layer casts none (as on iOS).
+        if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter == nil {
+            let color = Self.tinted(layer.shadowColor, tint)
+            let cast = Color(red: color.red, green: color.green, blue: color.blue,
+                             alpha: color.alpha * min(layer.shadowOpacity, 1))
+            let offset = PlaneProjection(affine: 1, 0, 0, 1, layer.shadowOffset.width, layer.shadowOffset.height)
+            let silhouette = ShadowBands.silhouette(of: layer, glyphs: glyphs)
+            let lineWidth = ShadowBands.strokeOnlyWidth(of: layer)
+            let paints = ShadowBands.paints(silhouette: silhouette, lineWidth: lineWidth, color: cast,
+                                            sigma: max(0, layer.shadowRadius))
+            // Core Animation applies a translucent layer's opacity to layer and shadow as
+            // one group: the shadow under the layer's (opaque) silhouette does not show
+            // through. Drawn apart, it must be cut away there.
+            var shadowClips = borderClips
+            if opacity < 1, !silhouette.isEmpty, lineWidth == nil {
+                shadowClips.append(Clip(path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
+            }
+            out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
+                                      paints: paints, clips: shadowClips, source: source + ".shadowOpacity",
+                                      extent: extent + 6 * max(0, layer.shadowRadius)))
+        }
+        // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
+        var bodyClips = clips
+        if layer.text != nil, !layer.masksToBounds {
+            bodyClips.append(Clip(path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
+        }
+        out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
+                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, source: source, extent: extent))
+        if let emitter = layer.emitter {
+            out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint, clips: clips)
+        }
+        for sublayer in layer.sublayers {
+            visit(sublayer, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, alpha: opacity,
+                  tint: tint, clips: clips, into: &out)
+        }
+        if layer.borderWidth > 0 {
+            out.append(DrawableSample(key: layer.key + "/border", projection: toCanvas, opacity: opacity,
+                                      paints: [Self.border(of: layer, tint: tint)], clips: borderClips,
+                                      source: source, extent: extent))
+        }
+    }
+
+    /// The layer's own painting, one slot per thing its type can paint (present at every
+    /// frame, transparent when there is nothing to paint), so tracks line up.
+    private func bodyPaints(of layer: Layer, tint: Color?) -> [Paint] {
+        let rounded = layer.corners.path(in: layer.bounds)
+        var paints = [Paint(kind: .fill, path: rounded, color: Self.tinted(layer.backgroundColor ?? .clear, tint))]
+        switch layer.content {
+        case .plain, .replicator, .emitter: break
+        case .shape(let style):
+            paints.append(Paint(kind: .fill, path: style.path, color: Self.tinted(style.fillColor ?? .clear, tint),
+                                evenOdd: style.fillRule == .evenOdd))
+            let valid = !style.lineDashPattern.isEmpty && style.lineDashPattern.allSatisfy { $0 >= 0 && $0.isFinite }
+                && style.lineDashPattern.reduce(0, +) > 0
+            let stroke = StrokeStyle(width: style.lineWidth, cap: style.lineCap, join: style.lineJoin,
+                                     miterLimit: style.miterLimit, dash: valid ? style.lineDashPattern : [],
+                                     dashPhase: style.lineDashPhase, start: style.strokeStart, end: style.strokeEnd)
+            let color = style.lineWidth > 0 ? (style.strokeColor ?? .clear) : .clear
+            paints.append(Paint(kind: .stroke, path: style.path, color: Self.tinted(color, tint), stroke: stroke))
+            // A named shape's debug overlay, as the renderer draws it over the shape: the
+            // dashed square, the control points filled yellow, the dashed helper lines.
+            let overlay = style.namedShape?.controlPoints
+            func dashed(_ path: BezierPath?, _ dash: Double) -> Paint {
+                var line = StrokeStyle()
+                line.dash = [dash, dash]
+                return Paint(kind: .stroke, path: path ?? BezierPath(), color: Self.tinted(overlay == nil ? .clear : .black, tint),
+                             stroke: line)
+            }
+            paints.append(dashed(overlay?.outerSquare, 5))
+            paints.append(Paint(kind: .fill, path: overlay?.pointSquares ?? BezierPath(),
+                                color: Self.tinted(overlay == nil ? .clear : Color(red: 1, green: 1, blue: 0), tint)))
+            paints.append(dashed(overlay?.helperLines, 2))
+        case .gradient(let g):
+            paints.append(Self.gradient(g, in: layer.bounds, path: rounded, tint: tint))
+        case .text(let style):
+            let path = glyphs?(style, layer.bounds) ?? BezierPath()
+            paints.append(Paint(kind: .fill, path: path, color: Self.tinted(style.foregroundColor, tint)))
+        }
+        return paints
+    }
+
+    /// CAGradientLayer's stops and end points, in bounds space; one colour fills.
+    private static func gradient(_ g: Gradient, in rect: Rect, path: BezierPath, tint: Color?) -> Paint {
+        let n = g.colors.count
+        let offsets = g.locations.flatMap { $0.count == n ? $0 : nil }
+            ?? (0..<n).map { n == 1 ? 0 : Double($0) / Double(n - 1) }
+        var stops = zip(offsets, g.colors).enumerated()
+            .sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }
+            .map { (offset: min(max($0.element.0, 0), 1), color: tinted($0.element.1, tint)) }
+        // The renderer blends stops premultiplied: towards a transparent stop the colour
+        // stays its neighbour's. Lottie blends colour and alpha apart, so a transparent
+        // stop takes its nearest visible neighbour's colour ("clear" would darken to black).
+        for k in stops.indices where stops[k].color.alpha == 0 {
+            let after = stops[k...].first { $0.color.alpha > 0 }, before = stops[..<k].last { $0.color.alpha > 0 }
+            if let n = before ?? after {
+                stops[k].color = Color(red: n.color.red, green: n.color.green, blue: n.color.blue, alpha: 0)
+            }
+        }
+        func unit(_ p: Point) -> Point { Point(rect.minX + p.x * rect.width, rect.minY + p.y * rect.height) }
+        let start = unit(g.startPoint)
+        var end = unit(g.endPoint)
+        if g.gradientType == .radial {
+            // CAGradientLayer's radial gradient is an ellipse through endPoint; a circle of
+            // the horizontal reach is what Lottie's radial gradient draws.
+            end = Point(start.x + abs(end.x - start.x), start.y)
+        }
+        if start == end { end = Point(start.x + 1e-3, start.y) }
+        return Paint(kind: .gradient, path: path, color: .white,
+                     gradient: GradientPaint(radial: g.gradientType == .radial, stops: stops, start: start, end: end))
+    }
+
+    /// The border's ring, as the renderer fills it: the rounded bounds and, inside, the
+    /// bounds inset by the width with radii shrunk by it, filled even-odd.
+    private static func border(of layer: Layer, tint: Color?) -> Paint {
+        let bounds = layer.bounds, width = layer.borderWidth
+        var outer = layer.corners
+        switch outer.shape(in: bounds) {
+        case .square: outer.radius = 0
+        case .circular(let r), .continuous(let r): outer.radius = r
+        }
+        var ring = outer.path(in: bounds)
+        if width < min(bounds.width, bounds.height) / 2 {
+            var inner = outer
+            inner.radius = max(0, outer.radius - width)
+            ring.append(inner.path(in: bounds.insetBy(dx: width, dy: width)))
+        }
+        let color = bounds.isEmpty ? .clear : tinted(layer.borderColor, tint)
+        return Paint(kind: .fill, path: ring, color: color, evenOdd: true)
+    }
+
+    /// A mask layer's silhouette in its host's bounds space: its background's rounded
+    /// bounds, or a shape mask's path; the fill's alpha and the mask's opacity as coverage.
+    private static func silhouette(of mask: Layer, in hostToCanvas: PlaneProjection) -> Clip? {
+        let projection = mask.projectionToSuperlayer(through: .identity).concatenating(hostToCanvas)
+        let opacity = mask.isHidden ? 0 : min(max(mask.opacity, 0), 1)
+        if let shape = mask.shape, !shape.path.isEmpty, let fill = shape.fillColor {
+            return Clip(path: shape.path, projection: projection, opacity: opacity * fill.alpha)
+        }
+        if let bg = mask.backgroundColor {
+            return Clip(path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * bg.alpha)
+        }
+        if let gradient = mask.gradient {
+            let alpha = gradient.colors.map(\.alpha).max() ?? 0
+            return Clip(path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * alpha)
+        }
+        return Clip(path: BezierPath(), projection: projection, opacity: 0)
+    }
+
+    /// One drawable per live particle, keyed by its cell and birth time (the snapshot
+    /// keeps particles in birth order per cell; several born at one instant are told apart
+    /// by their order). A particle's plane is its contents' box: centred on the particle,
+    /// scaled, turned by its angle.
+    private static func particles(of emitter: EmitterStyle, layer: Layer, time: Double, toCanvas: PlaneProjection, opacity: Double,
+                                  tint: Color?, clips: [Clip]) -> [DrawableSample] {
+        let p = emitter.particles
+        guard p.count > 0 else { return [] }
+        let cells = emitter.flattenedCells
+        var out: [DrawableSample] = []
+        var seen: [String: Int] = [:]
+        let source = sourcePath(of: layer) + ".emitterCells"
+        for i in 0..<p.count {
+            let c = Int(p.cell[i])
+            guard cells.indices.contains(c), cells[c].cell.enabled,
+                  case .path(let path, let size, let fill)? = cells[c].cell.contents else { continue }
+            // The birth instant in microseconds names the particle across frames.
+            let birth = ((time - p.age[i]) * 1e6).rounded()
+            let born = birth.isFinite && abs(birth) < 9e15 ? Int(birth) : 0
+            let base = "\(layer.key)~\(c)~\(p.lifetime[i].bitPattern)"
+            let stem = base + "~\(born)"
+            let n = seen[stem, default: 0]
+            seen[stem] = n + 1
+            let s = p.scale[i], a = p.angle[i]
+            let local = PlaneProjection(affine: cos(a) * s, sin(a) * s, -sin(a) * s, cos(a) * s, p.x[i], p.y[i])
+            let box = PlaneProjection(affine: 1, 0, 0, 1, -size.width / 2, -size.height / 2)
+            let color = Color(red: fill.red * Double(p.red[i]), green: fill.green * Double(p.green[i]),
+                              blue: fill.blue * Double(p.blue[i]), alpha: fill.alpha * Double(p.alpha[i]))
+            out.append(DrawableSample(key: stem + "#\(n)", projection: box.concatenating(local).concatenating(toCanvas),
+                                      opacity: opacity, paints: [Paint(kind: .fill, path: path, color: tinted(color, tint))],
+                                      clips: clips, source: source, extent: max(1, size.width, size.height)))
+        }
+        return out
+    }
+
+    /// The scene key path of a layer: its place without replicator copy suffixes.
+    static func sourcePath(of layer: Layer) -> String {
+        layer.place.split(separator: "#", omittingEmptySubsequences: false).first.map(String.init) ?? layer.place
+    }
+
+    private static func combine(_ a: Color?, _ b: Color?) -> Color? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Color(red: a.red * b.red, green: a.green * b.green, blue: a.blue * b.blue, alpha: a.alpha * b.alpha)
+    }
+
+    static func tinted(_ c: Color, _ tint: Color?) -> Color {
+        guard let t = tint else { return c }
+        return Color(red: c.red * t.red, green: c.green * t.green, blue: c.blue * t.blue, alpha: c.alpha * t.alpha)
+    }
+}

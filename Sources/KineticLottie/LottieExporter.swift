@@ -1,0 +1,349 @@
+import Foundation
+import KineticGeometry
+import KineticLayers
+
+/// Bakes a scene's frames into one Lottie animation: every frame's presentation tree is
+/// sampled (`add`, in frame order), then each drawable's properties are reduced to the
+/// keyframes a player's linear interpolation needs (``KeyframeReduction``) and written
+/// as one shape layer (`document`).
+public struct LottieExporter {
+    /// The tolerances of the reduction: what a keyframe may leave out.
+    public enum Tolerance {
+        /// Points, for positions and path vertices (and, at a drawable's edge, scale).
+        public static let points = 0.05
+        /// Opacity and colour components, of 1.
+        public static let channel = 1.0 / 512
+        /// Degrees of rotation.
+        public static let degrees = 0.01
+    }
+
+    public let size: Size
+    public let fps: Double
+    public let background: Background
+    public let options: LottieOptions
+    private let flattening: FrameFlattening
+
+    /// Samples by drawable key, frames by index from 0.
+    private var samples: [String: [Int: DrawableSample]] = [:]
+    /// Drawable keys back to front, as first seen.
+    private var order: [String] = []
+    private var frameCount = 0
+    /// What `approximate` dropped, one per key.
+    public private(set) var warnings: [LottieProblem] = []
+    private var warned: Set<String> = []
+
+    public init(size: Size, fps: Double, background: Background, options: LottieOptions,
+                glyphs: ((TextStyle, Rect) -> BezierPath)? = nil) {
+        self.size = size; self.fps = fps; self.background = background; self.options = options
+        self.flattening = FrameFlattening(glyphs: glyphs)
+    }
+
+    /// Samples the next frame. Throws the first construct Lottie cannot express (unless
+    /// `approximate`), or the layer cap.
+    public mutating func add(_ frame: SceneFrame) throws(LottieProblem) {
+        for problem in LottieRefusals.problems(in: frame.layers) where !warned.contains(problem.keyPath) {
+            guard options.approximate else { throw problem }
+            warned.insert(problem.keyPath)
+            warnings.append(problem)
+        }
+        let index = frameCount
+        frameCount += 1
+        var previous: String? = nil
+        for drawable in flattening.drawables(of: frame) {
+            if samples[drawable.key] == nil {
+                guard order.count < options.maximumLayers else {
+                    throw LottieProblem(keyPath: drawable.source,
+                                        message: "the export needs more than \(options.maximumLayers) Lottie layers "
+                                            + "(one per layer, replicator copy and particle)")
+                }
+                let at = previous.flatMap { p in order.lastIndex(of: p).map { $0 + 1 } } ?? 0
+                order.insert(drawable.key, at: at)
+            }
+            samples[drawable.key, default: [:]][index] = drawable
+            previous = drawable.key
+        }
+    }
+
+    /// Keyframes before and after reduction, over every track written.
+    public private(set) var keyframeCounts = (sampled: 0, kept: 0)
+
+    /// The Lottie document of the frames added.
+    public mutating func document() -> LottieJSON {
+        var counts = (sampled: 0, kept: 0)
+        var layers: [LottieJSON] = []
+        // Lottie lists layers top first.
+        for key in order.reversed() {
+            guard let frames = samples[key],
+                  let layer = Self.layer(key: key, frames: frames, index: layers.count + 1, counts: &counts) else { continue }
+            layers.append(layer)
+        }
+        if let bg = backgroundLayer(index: layers.count + 1) { layers.append(bg) }
+        keyframeCounts = counts
+        let op = Double(max(frameCount, 1))
+        return .object([
+            ("v", "5.7.0"), ("ver", 10000), ("fr", .number(fps)), ("ip", 0), ("op", .number(op)),
+            ("w", .number(size.width.rounded())), ("h", .number(size.height.rounded())), ("nm", "Kinetic"),
+            ("ddd", 0), ("assets", []), ("layers", .array(layers)),
+        ])
+    }
+
+    // MARK: Layers
+
+    /// The scene's background as the bottom layer (none when clear).
+    private func backgroundLayer(index: Int) -> LottieJSON? {
+        let rect = Rect(0, 0, size.width, size.height)
+        var path = BezierPath()
+        path.move(to: Point(0, 0)); path.addLine(to: Point(rect.maxX, 0))
+        path.addLine(to: Point(rect.maxX, rect.maxY)); path.addLine(to: Point(0, rect.maxY)); path.close()
+        let paint: Paint
+        switch background {
+        case .color(let c):
+            guard c.alpha > 0 else { return nil }
+            paint = Paint(kind: .fill, path: path, color: c)
+        case .gradient(let g):
+            var layer = Layer(place: "background", type: .gradient)
+            layer.bounds = rect
+            layer.gradient = g
+            guard let p = FrameFlattening(glyphs: nil).drawables(of: SceneFrame(index: 0, time: 0, size: size,
+                background: .color(.clear), layers: [layer])).first?.paints.last else { return nil }
+            paint = p
+        }
+        let sample = DrawableSample(key: "background", projection: .identity, opacity: 1, paints: [paint], clips: [],
+                                    source: "background", extent: max(size.width, size.height))
+        var counts = (sampled: 0, kept: 0)
+        // It lives as long as the animation.
+        let frames = Dictionary(uniqueKeysWithValues: (0..<max(frameCount, 1)).map { ($0, sample) })
+        return Self.layer(key: "background", frames: frames, index: index, counts: &counts)
+    }
+
+    /// One drawable as a shape layer living from its first to its last frame.
+    private static func layer(key: String, frames: [Int: DrawableSample], index: Int,
+                              counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
+        guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
+        // Frames between its first and last where it is missing show nothing.
+        var run: [DrawableSample] = []
+        var visible: [Bool] = []
+        var carried = firstSample
+        for f in first...last {
+            if let s = frames[f] { carried = s; visible.append(true) } else { visible.append(false) }
+            run.append(carried)
+        }
+        let opacities = zip(run, visible).map { s, v in v && s.projection.m33 > 0 ? s.opacity : 0 }
+        guard opacities.contains(where: { $0 > 0 }) else { return nil }
+        let paintsShow = run[0].paints.indices.map { k in
+            run.contains { $0.paints.indices.contains(k) && $0.paints[k].color.alpha > 0 && !$0.paints[k].path.isEmpty }
+        }
+        guard paintsShow.contains(true) else { return nil }
+
+        var tracks = TrackWriter(first: first)
+        // A plane seen in perspective, or sheared, is drawn with its outlines mapped to
+        // the canvas at every frame: Lottie's transform has neither (rlottie draws no skew).
+        let found = run.map { TransformParts($0.projection) }
+        let parts = found.compactMap { $0 }
+        let baked = parts.count < found.count || parts.contains { !$0.isRotationAndScale }
+        var transform: [(String, LottieJSON)] = [("a", .object([("a", 0), ("k", [0, 0])]))]
+        if baked {
+            transform += [("p", .object([("a", 0), ("k", [0, 0])])), ("s", .object([("a", 0), ("k", [100, 100])])),
+                          ("r", .object([("a", 0), ("k", 0)]))]
+        } else {
+            var angles: [Double] = []
+            for p in parts { angles.append(p.degrees(near: angles.last)) }
+            let extent = run.map(\.extent).max() ?? 1
+            // Split, so that each coordinate may ease on its own (every player reads it).
+            transform.append(("p", .object([
+                ("s", true),
+                ("x", tracks.property(parts.map { [$0.tx] }, tolerance: Tolerance.points, scalar: true)),
+                ("y", tracks.property(parts.map { [$0.ty] }, tolerance: Tolerance.points, scalar: true)),
+            ])))
+            transform.append(("s", tracks.property(parts.map { [$0.sx * 100, $0.sy * 100] },
+                                                   tolerance: 100 * Tolerance.points / extent)))
+            transform.append(("r", tracks.property(angles.map { [$0] }, tolerance: Tolerance.degrees, scalar: true)))
+        }
+        transform.append(("o", tracks.property(opacities.map { [$0 * 100] }, tolerance: 100 * Tolerance.channel, scalar: true)))
+
+        // Paint groups, top first.
+        var groups: [LottieJSON] = []
+        for k in run[0].paints.indices.reversed() where paintsShow[k] {
+            let paints = run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
+            let paths = zip(run, paints).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
+            // A baked gradient's end points are mapped with its outline (exact for an
+            // affine map; a perspective's foreshortening of the ramp itself is lost).
+            let mapped = baked ? zip(run, paints).map { s, p -> Paint in
+                var p = p
+                if var g = p.gradient {
+                    g.start = s.projection.apply(to: g.start); g.end = s.projection.apply(to: g.end)
+                    p.gradient = g
+                }
+                return p
+            } : paints
+            groups.append(group(paints: mapped, paths: paths, tracks: &tracks))
+        }
+        var fields: [(String, LottieJSON)] = [
+            ("ddd", 0), ("ind", .number(Double(index))), ("ty", 4), ("nm", .string(key)), ("sr", 1),
+            ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups)),
+            ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
+        ]
+        if let masks = masks(run: run, baked: baked, tracks: &tracks) {
+            // rlottie reads masks only when `hasMask` says so (Bodymovin always writes it).
+            fields.append(("hasMask", true))
+            fields.append(("masksProperties", masks))
+        }
+        counts.sampled += tracks.sampled
+        counts.kept += tracks.kept
+        return .object(fields)
+    }
+
+    /// One paint as a group: its subpaths, its trim for a stroke, its fill or stroke, and
+    /// the group's identity transform.
+    private static func group(paints: [Paint], paths: [BezierPath], tracks: inout TrackWriter) -> LottieJSON {
+        var items = shapes(paths, tracks: &tracks)
+        let p = paints[0]
+        let colors = paints.map { [$0.color.red, $0.color.green, $0.color.blue] }
+        let alphas = paints.map { [$0.color.alpha * 100] }
+        switch p.kind {
+        case .fill:
+            items.append(.object([("ty", "fl"), ("c", tracks.property(colors, tolerance: Tolerance.channel)),
+                                  ("o", tracks.property(alphas, tolerance: 100 * Tolerance.channel, scalar: true)),
+                                  ("r", p.evenOdd ? 2 : 1)]))
+        case .stroke:
+            if paints.contains(where: { $0.stroke.start != 0 || $0.stroke.end != 1 }) {
+                items.append(.object([
+                    ("ty", "tm"),
+                    ("s", tracks.property(paints.map { [min(max($0.stroke.start, 0), 1) * 100] }, tolerance: 0.01, scalar: true)),
+                    ("e", tracks.property(paints.map { [min(max($0.stroke.end, 0), 1) * 100] }, tolerance: 0.01, scalar: true)),
+                    ("o", .object([("a", 0), ("k", 0)])), ("m", 2),
+                ]))
+            }
+            var stroke: [(String, LottieJSON)] = [
+                ("ty", "st"), ("c", tracks.property(colors, tolerance: Tolerance.channel)),
+                ("o", tracks.property(alphas, tolerance: 100 * Tolerance.channel, scalar: true)),
+                ("w", tracks.property(paints.map { [$0.stroke.width] }, tolerance: Tolerance.points, scalar: true)),
+                ("lc", .number(Double(p.stroke.cap == .butt ? 1 : p.stroke.cap == .round ? 2 : 3))),
+                ("lj", .number(Double(p.stroke.join == .miter ? 1 : p.stroke.join == .round ? 2 : 3))),
+                ("ml", .number(p.stroke.miterLimit)),
+            ]
+            // A dash pattern of odd length repeats twice over, as Core Graphics reads it.
+            let dash = p.stroke.dash.count % 2 == 1 ? p.stroke.dash + p.stroke.dash : p.stroke.dash
+            if !dash.isEmpty {
+                var items: [LottieJSON] = []
+                for (n, length) in dash.enumerated() {
+                    items.append(.object([("n", n % 2 == 0 ? "d" : "g"), ("nm", .string("dash\(n)")),
+                                          ("v", .object([("a", 0), ("k", .number(length))]))]))
+                }
+                items.append(.object([("n", "o"), ("nm", "offset"),
+                                      ("v", tracks.property(paints.map { [$0.stroke.dashPhase] }, tolerance: Tolerance.points, scalar: true))]))
+                stroke.append(("d", .array(items)))
+            }
+            items.append(.object(stroke))
+        case .gradient:
+            let g = p.gradient ?? GradientPaint(radial: false, stops: [], start: .zero, end: .zero)
+            let stops = paints.map { paint -> [Double] in
+                let s = paint.gradient?.stops ?? []
+                return s.flatMap { [$0.offset, $0.color.red, $0.color.green, $0.color.blue] } + s.flatMap { [$0.offset, $0.color.alpha] }
+            }
+            items.append(.object([
+                ("ty", "gf"), ("o", .object([("a", 0), ("k", 100)])), ("r", 1),
+                ("s", tracks.property(paints.map { [$0.gradient?.start.x ?? 0, $0.gradient?.start.y ?? 0] }, tolerance: Tolerance.points)),
+                ("e", tracks.property(paints.map { [$0.gradient?.end.x ?? 0, $0.gradient?.end.y ?? 0] }, tolerance: Tolerance.points)),
+                ("t", g.radial ? 2 : 1),
+                ("g", .object([("p", .number(Double(g.stops.count))), ("k", tracks.property(stops, tolerance: Tolerance.channel))])),
+            ]))
+        }
+        items.append(identityGroupTransform)
+        return .object([("ty", "gr"), ("nm", .string(p.kind == .stroke ? "stroke" : "fill")), ("it", .array(items))])
+    }
+
+    /// A path over the frames as `sh` items, one per subpath (as many as the frame with
+    /// the most has; missing ones are empty).
+    private static func shapes(_ paths: [BezierPath], tracks: inout TrackWriter) -> [LottieJSON] {
+        let subpaths = paths.map(LottieBezier.subpaths(of:))
+        let count = subpaths.map(\.count).max() ?? 0
+        var items: [LottieJSON] = []
+        for m in 0..<count {
+            let beziers = subpaths.map { m < $0.count ? $0[m] : LottieBezier() }
+            items.append(.object([("ty", "sh"), ("ks", tracks.path(beziers))]))
+        }
+        return items
+    }
+
+    /// Clips as masks in the drawable's own plane: the first adds, the others intersect.
+    private static func masks(run: [DrawableSample], baked: Bool, tracks: inout TrackWriter) -> LottieJSON? {
+        let count = run.map(\.clips.count).max() ?? 0
+        guard count > 0 else { return nil }
+        var masks: [LottieJSON] = []
+        for m in 0..<count {
+            let paths = run.map { s -> BezierPath in
+                guard m < s.clips.count else { return BezierPath() }
+                let clip = s.clips[m]
+                if baked { return clip.path.mapPoints(clip.projection.apply(to:)) }
+                guard let back = s.projection.inverted else { return BezierPath() }
+                return clip.path.mapPoints(clip.projection.concatenating(back).apply(to:))
+            }
+            let subpaths = paths.map(LottieBezier.subpaths(of:))
+            let subtract = run.contains { m < $0.clips.count && $0.clips[m].subtract }
+            // A clip that keeps its outline may have several contours only when it comes
+            // first (they add up; after it they would add back what was clipped away).
+            let all = subpaths.map(\.count).max() ?? 0
+            let parts = m == 0 || subtract ? all : min(1, all)
+            let opacity = run.map { [m < $0.clips.count ? $0.clips[m].opacity * 100 : 100] }
+            for part in 0..<parts {
+                let beziers = subpaths.map { part < $0.count ? $0[part] : LottieBezier() }
+                let mode: LottieJSON = subtract ? "s" : m == 0 ? "a" : "i"
+                masks.append(.object([("inv", false), ("mode", mode), ("pt", tracks.path(beziers)),
+                                      ("o", tracks.property(opacity, tolerance: 100 * Tolerance.channel, scalar: true)),
+                                      ("x", .object([("a", 0), ("k", 0)])), ("nm", .string("clip\(m)"))]))
+            }
+        }
+        return .array(masks)
+    }
+
+    private static let identityGroupTransform: LottieJSON = .object([
+        ("ty", "tr"), ("a", .object([("a", 0), ("k", [0, 0])])), ("p", .object([("a", 0), ("k", [0, 0])])),
+        ("s", .object([("a", 0), ("k", [100, 100])])), ("r", .object([("a", 0), ("k", 0)])),
+        ("o", .object([("a", 0), ("k", 100)])), ("sk", .object([("a", 0), ("k", 0)])), ("sa", .object([("a", 0), ("k", 0)])),
+    ])
+}
+
+/// Writes reduced tracks as Lottie properties, counting keyframes before and after.
+struct TrackWriter {
+    let first: Int
+    var sampled = 0
+    var kept = 0
+
+    init(first: Int) { self.first = first }
+
+    /// A static value when the track never changes, else its reduced keyframes.
+    mutating func property(_ samples: [[Double]], tolerance: Double, scalar: Bool = false) -> LottieJSON {
+        let keys = KeyframeReduction.reduce(samples, tolerance: tolerance, firstFrame: first)
+        sampled += samples.count
+        kept += keys.count
+        func value(_ v: [Double]) -> LottieJSON { scalar && v.count == 1 ? .number(v[0]) : .numbers(v) }
+        if keys.count == 1 { return .object([("a", 0), ("k", value(keys[0].value))]) }
+        return .object([("a", 1), ("k", .array(keys.map { Self.keyframe($0, .numbers($0.value)) }))])
+    }
+
+    /// A path track: structures must match to interpolate, else the keyframe holds.
+    mutating func path(_ beziers: [LottieBezier]) -> LottieJSON {
+        let values = beziers.map(\.values)
+        let keys = KeyframeReduction.reduce(values, tolerance: LottieExporter.Tolerance.points, firstFrame: first,
+                                            sameStructure: { beziers[$0].structure == beziers[$1].structure })
+        sampled += beziers.count
+        kept += keys.count
+        func shape(_ key: Keyframe) -> LottieJSON {
+            LottieBezier.json(values: key.value, closed: beziers[key.frame - first].closed)
+        }
+        if keys.count == 1 { return .object([("a", 0), ("k", shape(keys[0]))]) }
+        return .object([("a", 1), ("k", .array(keys.map { Self.keyframe($0, [shape($0)]) }))])
+    }
+
+    private static func keyframe(_ key: Keyframe, _ value: LottieJSON) -> LottieJSON {
+        if key.hold { return .object([("t", .number(Double(key.frame))), ("s", value), ("h", 1)]) }
+        if let e = key.ease {
+            return .object([("t", .number(Double(key.frame))), ("s", value),
+                            ("o", .object([("x", [.number(1.0 / 3)]), ("y", [.number(e.out)])])),
+                            ("i", .object([("x", [.number(2.0 / 3)]), ("y", [.number(e.in)])]))])
+        }
+        return .object([("t", .number(Double(key.frame))), ("s", value),
+                        ("o", .object([("x", [0]), ("y", [0])])), ("i", .object([("x", [1]), ("y", [1])]))])
+    }
+}

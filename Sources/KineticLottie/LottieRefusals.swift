@@ -1,0 +1,52 @@
+import KineticLayers
+
+/// What of a presentation tree Lottie cannot say, layer by layer: each problem names
+/// the key that asks for it.
+enum LottieRefusals {
+    static func problems(in layers: [Layer]) -> [LottieProblem] {
+        var out: [LottieProblem] = []
+        func visit(_ layer: Layer) {
+            let at = FrameFlattening.sourcePath(of: layer)
+            if !layer.filters.isEmpty {
+                out.append(LottieProblem(keyPath: at + ".filters", message: "Lottie has no blur a player draws on a layer"))
+            }
+            if !layer.backgroundFilters.isEmpty {
+                out.append(LottieProblem(keyPath: at + ".backgroundFilters",
+                                         message: "Lottie cannot filter what lies behind a layer"))
+            }
+            if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter != nil {
+                out.append(LottieProblem(keyPath: at + ".shadowOpacity",
+                                         message: "an emitter's shadow is cast by its particles, which Lottie cannot blur together"))
+            }
+            if let mode = layer.compositingFilter {
+                out.append(LottieProblem(keyPath: at + ".compositingFilter",
+                                         message: "blend mode \(mode.rawValue) is outside Lottie 1.0 (and rlottie draws none)"))
+            }
+            if layer.contents != nil || layer.contentsCrossFade != nil {
+                out.append(LottieProblem(keyPath: at + ".contents", message: "image contents are not exported yet"))
+            }
+            if let g = layer.gradient, g.gradientType == .conic {
+                out.append(LottieProblem(keyPath: at + ".gradientType", message: "Lottie has no conic gradient"))
+            }
+            if layer.type == .transformLayer {
+                out.append(LottieProblem(keyPath: at + ".type",
+                                         message: "a transformLayer sorts its sublayers by depth at every frame; Lottie's layer order is fixed"))
+            }
+            if let e = layer.emitter {
+                for (names, cell) in e.flattenedCells {
+                    if case .image? = cell.contents {
+                        out.append(LottieProblem(keyPath: at + ".emitterCells." + names.joined(separator: ".") + ".contents",
+                                                 message: "image particles are not exported yet"))
+                    }
+                }
+            }
+            if let mask = layer.mask, !mask.sublayers.isEmpty {
+                out.append(LottieProblem(keyPath: at + ".mask.sublayers",
+                                         message: "a mask is exported as its own outline; its sublayers are not"))
+            }
+            for s in layer.sublayers { visit(s) }
+        }
+        layers.forEach(visit)
+        return out
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import Kinetic
 import Testing
 
-/// A gallery scene built in Swift renders the frames of its scene file, byte for byte.
+/// Gallery scenes built in Swift render the frames of its scene file, byte for byte.
 struct BuiltSceneTests {
     /// scenes/gravity-angle.yaml, value for value.
     static func gravityAngle() throws -> Scene {
@@ -24,6 +24,32 @@ struct BuiltSceneTests {
             #expect(try built.pngData(atFrame: frame) == file.pngData(atFrame: frame), "frame \(frame)")
         }
         #expect(try built.states(atFrames: Array(0..<50)) == file.states(atFrames: Array(0..<50)))
+    }
+
+    /// scenes/paperclip-loader.yaml: keyframe animations, and a layer without an id.
+    static func paperclipLoader() throws -> Scene {
+        let clip: SceneValue = "M 50 100 L 50 40 A 10 10 0 0 1 70 40 L 70 130 A 16 16 0 0 1 38 130 L 38 25 A 20 20 0 0 1 78 25 L 78 110"
+        return try Scene(size: [120, 170], scale: 2, fps: 50, duration: 2, background: "white", layers: [
+            ShapeLayer().path(clip).fillColor("clear").strokeColor("#E3E7EC").lineWidth(3).lineCap("round"),
+            ShapeLayer("line").path(clip).fillColor("clear").strokeColor("#4A90E2").lineWidth(4)
+                .lineCap("round").lineJoin("round").strokeEnd(0),
+        ], animations: [
+            KeyframeAnimation("strokeEnd", of: "line", values: [0, 1, 1], duration: 2).keyTimes([0, 0.7, 1])
+                .timingFunctions(["easeInEaseOut", "linear"]).repeatCount("forever"),
+            KeyframeAnimation("strokeStart", of: "line", values: [0, 0, 1], duration: 2).keyTimes([0, 0.3, 1])
+                .timingFunctions(["linear", "easeInEaseOut"]).repeatCount("forever"),
+        ])
+    }
+
+    @Test func paperclipLoaderBuiltInSwiftMatchesItsFile() throws {
+        let file = try Scene(contentsOf: repositoryRoot.appendingPathComponent("scenes/paperclip-loader.yaml"))
+        let built = try Self.paperclipLoader()
+        #expect(built.frameCount == file.frameCount)
+        // The scene's golden frames.
+        for frame in [15, 35, 55, 80, 99] {
+            #expect(try built.pngData(atFrame: frame) == file.pngData(atFrame: frame), "frame \(frame)")
+        }
+        #expect(try built.states(atFrames: Array(0..<100)) == file.states(atFrames: Array(0..<100)))
     }
 
     @Test func sublayersAreBuiltInOrder() throws {

@@ -31,36 +31,37 @@ public enum LayerListBuilder {
 /// A plain layer (`CALayer`).
 public struct Layer: LayerElement {
     public var settings: [(String, SceneValue)]
-    /// A layer named `id` (what animations, behaviors and `inspect` call it).
-    public init(_ id: String) { settings = [("id", .string(id))] }
+    /// A layer named `id` (what animations, behaviors and `inspect` call it); without
+    /// one it is known by its place, such as `layers[0]`.
+    public init(_ id: String? = nil) { settings = id.map { [("id", .string($0))] } ?? [] }
 }
 
 /// A shape layer (`CAShapeLayer`): a path filled and stroked.
 public struct ShapeLayer: LayerElement {
     public var settings: [(String, SceneValue)]
-    public init(_ id: String) { settings = [("id", .string(id)), ("type", "shape")] }
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "shape")] }
 }
 
 /// A text layer (`CATextLayer`).
 public struct TextLayer: LayerElement {
     public var settings: [(String, SceneValue)]
-    public init(_ id: String) { settings = [("id", .string(id)), ("type", "text")] }
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "text")] }
 }
 
 /// A gradient layer (`CAGradientLayer`).
 public struct GradientLayer: LayerElement {
     public var settings: [(String, SceneValue)]
-    public init(_ id: String) { settings = [("id", .string(id)), ("type", "gradient")] }
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "gradient")] }
 }
 
 /// A replicator layer (`CAReplicatorLayer`).
 public struct ReplicatorLayer: LayerElement {
     public var settings: [(String, SceneValue)]
-    public init(_ id: String) { settings = [("id", .string(id)), ("type", "replicator")] }
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "replicator")] }
 }
 
 /// An emitter layer (`CAEmitterLayer`).
 public struct EmitterLayer: LayerElement {
     public var settings: [(String, SceneValue)]
-    public init(_ id: String) { settings = [("id", .string(id)), ("type", "emitter")] }
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "emitter")] }
 }

@@ -52,6 +52,34 @@ struct BuiltSceneTests {
         #expect(try built.states(atFrames: Array(0..<100)) == file.states(atFrames: Array(0..<100)))
     }
 
+    /// scenes/elasticity.yaml: gravity, collision and item behaviors.
+    static func elasticity() throws -> Scene {
+        try Scene(size: [375, 667], scale: 2, fps: 50, duration: 4, background: "white", layers: [
+            Layer("top").frame([75, -25, 50, 50]).backgroundColor("green"),
+            Layer("bottom").frame([75, 25, 50, 50]).backgroundColor("yellow"),
+        ], behaviors: [
+            GravityBehavior(items: ["top", "bottom"]).id("gravity"),
+            CollisionBehavior(items: ["top", "bottom"]).id("collision").translatesReferenceBoundsIntoBoundary(true),
+            DynamicItemBehavior(items: ["bottom"]).id("moreElasticItem").elasticity(1.0),
+            DynamicItemBehavior(items: ["top"]).id("lessElasticItem").elasticity(0.5),
+        ])
+    }
+
+    @Test func elasticityBuiltInSwiftMatchesItsFile() throws {
+        let file = try Scene(contentsOf: repositoryRoot.appendingPathComponent("scenes/elasticity.yaml"))
+        let built = try Self.elasticity()
+        #expect(built.frameCount == file.frameCount)
+        // Some of the scene's golden frames: falling, the first bounces, at rest.
+        for frame in [0, 54, 100, 199] {
+            #expect(try built.pngData(atFrame: frame) == file.pngData(atFrame: frame), "frame \(frame)")
+        }
+        let all = Array(0..<200)
+        let states = try built.states(atFrames: all)
+        #expect(states == (try file.states(atFrames: all)))
+        // The bodies really moved: the simulated items differ between the first and last frame.
+        #expect(states[0].items != states[199].items)
+    }
+
     @Test func sublayersAreBuiltInOrder() throws {
         let text = Scene.sceneText(size: [100, 100], duration: 1, layers: [
             Layer("card").frame([0, 0, 100, 100]).sublayers {

@@ -66,6 +66,9 @@ test: deps
 	KINETIC=$(KINETIC) bash Tests/library/quick_start.sh
 	$(KINETIC) golden check
 	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count 2000 --render-every 8 --seed 14
+	python3 Tests/fuzz/surfaces.py encode --kinetic $(KINETIC) --count 800 --seed 37
+	python3 Tests/fuzz/surfaces.py golden --kinetic $(KINETIC) --count 600 --seed 37
+	python3 Tests/fuzz/surfaces.py preview --kinetic $(KINETIC) --count 4000 --seed 37
 	KINETIC=$(KINETIC) /usr/bin/python3 Tests/schema/check.py
 	KINETIC=$(KINETIC) PREVIEW_SOAK_SECONDS=$(PREVIEW_SOAK_SECONDS) /usr/bin/python3 Tests/browser/preview_test.py
 
@@ -74,6 +77,8 @@ FUZZ_COUNT ?= 20000
 FUZZ_SEED  ?= $(shell date +%s)
 fuzz: build
 	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) --render-every 4 --jobs 2
+	for target in encode golden preview; do \
+	  python3 Tests/fuzz/surfaces.py $$target --kinetic $(KINETIC) --count $(FUZZ_COUNT) --seed $(FUZZ_SEED) || exit 1; done
 
 ## golden: re-render the golden frames of every scene (look at them before committing)
 golden: build

@@ -88,17 +88,52 @@ public struct AnimationTiming: Hashable, Sendable {
     /// forwards/both, which holds the final fraction: 1 after whole forward cycles, 0 after
     /// whole autoreversed cycles, the partial fraction after a fractional `repeatCount`.
     public func progress(at time: Double) -> Double? {
+        localTime(at: time).map { fraction(atLocal: $0.time, endInclusive: $0.endInclusive) }
+    }
+
+    /// How many whole cycles have played before the one `progress(at:)` reads at `time`
+    /// (0 in the first; nil when the animation has no effect then): what a cumulative
+    /// animation (CAPropertyAnimation's `cumulative`) adds up.
+    public func completedCycles(at time: Double) -> Int? {
+        guard let (t, endInclusive) = localTime(at: time) else { return nil }
+        let cycle = cycleDuration
+        guard cycle > 0 else { return 0 }
+        let local = wrapped(t, endInclusive: endInclusive)
+        // As `fraction(atLocal:endInclusive:)` reads a cycle boundary.
+        var inCycle = local.truncatingRemainder(dividingBy: cycle)
+        var index = ((local - inCycle) / cycle).rounded()
+        if Instant.reached(inCycle, cycle) { inCycle = 0; index += 1 }
+        if endInclusive && inCycle == 0 && local > 0 { index -= 1 }
+        return Int(min(max(index, 0), Double(Int32.max)))
+    }
+
+    /// The local time `progress(at:)` reads at scene time `time`, and whether a cycle
+    /// boundary there ends the cycle before it (the fill after the end); nil when the
+    /// animation has no effect then.
+    private func localTime(at time: Double) -> (time: Double, endInclusive: Bool)? {
         guard time.isFinite else { return nil }
         let active = localActiveDuration
         if !Instant.reached(time, beginTime) {
-            return fillMode.fillsBackwards ? fraction(atLocal: timeOffset, endInclusive: false) : nil
+            return fillMode.fillsBackwards ? (timeOffset, false) : nil
         }
         let elapsed = max(time - beginTime, 0) * max(speed, 0)
         if Instant.reached(elapsed, active) {
             guard fillMode.fillsForwards else { return nil }
-            return fraction(atLocal: active + timeOffset, endInclusive: true)
+            return (active + timeOffset, true)
         }
-        return fraction(atLocal: elapsed + timeOffset, endInclusive: false)
+        return (elapsed + timeOffset, false)
+    }
+
+    /// Local time `t` wrapped into the active duration (for `timeOffset`).
+    private func wrapped(_ t: Double, endInclusive: Bool) -> Double {
+        let active = localActiveDuration
+        var local = t
+        if active.isFinite, local > active || local < 0 {
+            local = local.truncatingRemainder(dividingBy: active)
+            if local < 0 { local += active }
+            if endInclusive && local == 0 { local = active }
+        }
+        return local
     }
 
     /// The forward-pass fraction at local time `t`, wrapped into the active duration (for
@@ -107,13 +142,7 @@ public struct AnimationTiming: Hashable, Sendable {
     private func fraction(atLocal t: Double, endInclusive: Bool) -> Double {
         let d = max(duration, 0)
         guard d > 0 else { return endInclusive && !autoreverses ? 1 : 0 }
-        let active = localActiveDuration
-        var local = t
-        if active.isFinite, local > active || local < 0 {
-            local = local.truncatingRemainder(dividingBy: active)
-            if local < 0 { local += active }
-            if endInclusive && local == 0 { local = active }
-        }
+        let local = wrapped(t, endInclusive: endInclusive)
         let cycle = cycleDuration
         var inCycle = local.truncatingRemainder(dividingBy: cycle)
         // A hair before a cycle boundary is the boundary (`Instant`).

@@ -14,8 +14,13 @@ public struct KeyframeAnimation: Hashable, Sendable {
         case paced
         /// A smooth spline through the values: Kochanek–Bartels with tension, continuity
         /// and bias 0 (CA's defaults), i.e. Catmull-Rom, timed by the key times. Values of
-        /// discrete kinds fall back to `linear`.
+        /// discrete kinds fall back to `linear`. `tensionValues`, `continuityValues` and
+        /// `biasValues` shape it at each key.
         case cubic
+        /// The `cubic` spline through the values (timed by the distances between them),
+        /// travelled at constant speed along its length; key times and timing functions are
+        /// ignored, as for `paced`.
+        case cubicPaced
     }
 
     /// What makes a keyframe animation unusable; the loader reports these.
@@ -33,6 +38,8 @@ public struct KeyframeAnimation: Hashable, Sendable {
         case timingFunctionsCountMismatch(expected: Int, got: Int)
         /// `paced` needs a distance between values; this kind has none.
         case notMeasurable(AnimatableValue.Kind)
+        /// `tensionValues`, `continuityValues` or `biasValues` (named) without one per value.
+        case splineParameterCountMismatch(name: String, expected: Int, got: Int)
     }
 
     public var values: [AnimatableValue]
@@ -42,11 +49,20 @@ public struct KeyframeAnimation: Hashable, Sendable {
     /// One per segment between values (n − 1), easing each segment; nil is linear.
     public var timingFunctions: [TimingFunction]?
     public var calculationMode: CalculationMode
+    /// Kochanek–Bartels parameters of `cubic` and `cubicPaced`, one per value; nil is 0
+    /// at every key (Catmull-Rom). Tension 1 stops the curve at a key, −1 rounds it out;
+    /// continuity ≠ 0 makes a corner; bias leans the curve towards the key before (−1)
+    /// or after (1).
+    public var tensionValues: [Double]?
+    public var continuityValues: [Double]?
+    public var biasValues: [Double]?
 
     public init(values: [AnimatableValue], keyTimes: [Double]? = nil,
-                timingFunctions: [TimingFunction]? = nil, calculationMode: CalculationMode = .linear) {
+                timingFunctions: [TimingFunction]? = nil, calculationMode: CalculationMode = .linear,
+                tensionValues: [Double]? = nil, continuityValues: [Double]? = nil, biasValues: [Double]? = nil) {
         self.values = values; self.keyTimes = keyTimes
         self.timingFunctions = timingFunctions; self.calculationMode = calculationMode
+        self.tensionValues = tensionValues; self.continuityValues = continuityValues; self.biasValues = biasValues
     }
 
     /// Checks the animation against CAKeyframeAnimation's rules:
@@ -72,7 +88,11 @@ public struct KeyframeAnimation: Hashable, Sendable {
             throw .incompatibleValues(index: bad ?? 0)
         }
         let n = values.count
-        if calculationMode == .paced {
+        for (name, list) in [("tensionValues", tensionValues), ("continuityValues", continuityValues),
+                             ("biasValues", biasValues)] {
+            if let list, list.count != n { throw .splineParameterCountMismatch(name: name, expected: n, got: list.count) }
+        }
+        if calculationMode == .paced || calculationMode == .cubicPaced {
             guard Self.measurableKinds.contains(first.kind) else { throw .notMeasurable(first.kind) }
             return
         }
@@ -107,6 +127,7 @@ public struct KeyframeAnimation: Hashable, Sendable {
         case .linear: return blendedValue(at: p, times: keyTimes ?? Self.evenTimes(values.count), eased: true, spline: false)
         case .cubic: return blendedValue(at: p, times: keyTimes ?? Self.evenTimes(values.count), eased: true, spline: true)
         case .paced: return blendedValue(at: p, times: pacedKeyTimes ?? Self.evenTimes(values.count), eased: false, spline: false)
+        case .cubicPaced: return cubicPacedValue(at: p)
         }
     }
 
@@ -143,7 +164,7 @@ public struct KeyframeAnimation: Hashable, Sendable {
     public func blend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
         guard (try? validate()) != nil, values.count > 1, calculationMode != .discrete else { return nil }
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
-        let paced = calculationMode == .paced
+        let paced = calculationMode == .paced || calculationMode == .cubicPaced
         let times = (paced ? pacedKeyTimes : keyTimes) ?? Self.evenTimes(values.count)
         let (i, s) = segment(at: p, times: times, eased: !paced)
         return (values[i], values[i + 1], s)
@@ -166,7 +187,85 @@ public struct KeyframeAnimation: Hashable, Sendable {
         guard spline, let form = LinearForm(values: values) else {
             return Interpolation.lerp(values[i], values[i + 1], s)
         }
-        return form.rebuild(Self.catmullRom(form.vectors, times: times, segment: i, s))
+        return form.rebuild(splinePoint(form.vectors, times: times, segment: i, s))
+    }
+
+    /// The spline on segment i: Catmull-Rom, or Kochanek–Bartels when any parameter is given.
+    private func splinePoint(_ p: [[Double]], times: [Double], segment i: Int, _ s: Double) -> [Double] {
+        guard tensionValues != nil || continuityValues != nil || biasValues != nil else {
+            return Self.catmullRom(p, times: times, segment: i, s)
+        }
+        let n = p.count
+        func at(_ list: [Double]?, _ k: Int) -> Double { list.map { $0[k] } ?? 0 }
+        return Self.kochanekBartels(p, times: times, segment: i, s,
+                                    start: (at(tensionValues, i), at(continuityValues, i), at(biasValues, i)),
+                                    end: (at(tensionValues, min(i + 1, n - 1)), at(continuityValues, min(i + 1, n - 1)),
+                                          at(biasValues, min(i + 1, n - 1))))
+    }
+
+    /// `cubicPaced`: the spline timed by the distances between values (`pacedKeyTimes`),
+    /// then travelled at constant speed: progress is a share of its length, measured on
+    /// `arcSamples` chords per segment.
+    private func cubicPacedValue(at p: Double) -> AnimatableValue? {
+        guard let form = LinearForm(values: values), let times = pacedKeyTimes else { return nil }
+        let vectors = form.vectors
+        let n = vectors.count
+        func point(_ u: Double) -> [Double] {
+            let (i, s) = segment(at: u, times: times, eased: false)
+            return splinePoint(vectors, times: times, segment: i, s)
+        }
+        let count = Self.arcSamples * (n - 1)
+        var lengths = [0.0]
+        var previous = point(0)
+        for j in 1...count {
+            let next = point(Double(j) / Double(count))
+            let d = zip(previous, next).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+            lengths.append(lengths[j - 1] + d)
+            previous = next
+        }
+        guard let total = lengths.last, total > 0 else { return values.first }
+        let target = p * total
+        // The chord holding the target length, and the parameter within it.
+        var lo = 0, hi = count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if lengths[mid] <= target { lo = mid } else { hi = mid }
+        }
+        let chord = lengths[hi] - lengths[lo]
+        let within = chord > 0 ? (target - lengths[lo]) / chord : 0
+        return form.rebuild(point((Double(lo) + within) / Double(count)))
+    }
+
+    /// Chords per segment measuring a `cubicPaced` curve's length.
+    private static var arcSamples: Int { 64 }
+
+    /// Cubic Hermite on segment i with Kochanek–Bartels tangents (Kochanek & Bartels 1984):
+    /// the outgoing tangent at key i is (1−t)(1+b)(1+c)/2 · (p[i] − p[i−1]) +
+    /// (1−t)(1−b)(1−c)/2 · (p[i+1] − p[i]) with key i's `start` parameters, the incoming one at
+    /// key i+1 is (1−t)(1+b)(1−c)/2 · (p[i+1] − p[i]) + (1−t)(1−b)(1+c)/2 · (p[i+2] − p[i+1])
+    /// with its `end` ones; each scaled by 2·span / (the spans either side of its key) for
+    /// uneven key times, the paper's adjustment. With every parameter 0 these are
+    /// `catmullRom`'s tangents; ends repeat their value one segment-length away, as there.
+    private static func kochanekBartels(_ p: [[Double]], times t: [Double], segment i: Int, _ s: Double,
+                                        start: (tension: Double, continuity: Double, bias: Double),
+                                        end: (tension: Double, continuity: Double, bias: Double)) -> [Double] {
+        let n = p.count
+        let span = t[i + 1] - t[i]
+        let before = i > 0 ? t[i] - t[i - 1] : span
+        let after = i + 2 < n ? t[i + 2] - t[i + 1] : span
+        let p0 = p[max(i - 1, 0)], p1 = p[i], p2 = p[i + 1], p3 = p[min(i + 2, n - 1)]
+        let (t1, c1, b1) = start, (t2, c2, b2) = end
+        let a = (1 - t1) * (1 + b1) * (1 + c1) / 2, b = (1 - t1) * (1 - b1) * (1 - c1) / 2
+        let c = (1 - t2) * (1 + b2) * (1 - c2) / 2, d = (1 - t2) * (1 - b2) * (1 + c2) / 2
+        let k1 = before + span > 0 ? 2 * span / (before + span) : 0
+        let k2 = span + after > 0 ? 2 * span / (span + after) : 0
+        let s2 = s * s, s3 = s2 * s
+        let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
+        return (0..<p1.count).map { k in
+            let m1 = (a * (p1[k] - p0[k]) + b * (p2[k] - p1[k])) * k1
+            let m2 = (c * (p2[k] - p1[k]) + d * (p3[k] - p2[k])) * k2
+            return h00 * p1[k] + h10 * m1 + h01 * p2[k] + h11 * m2
+        }
     }
 
     /// Cubic Hermite on segment i with Catmull-Rom tangents: the slope (per unit of time)

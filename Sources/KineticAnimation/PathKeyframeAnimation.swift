@@ -88,7 +88,8 @@ public struct PathKeyframeAnimation: Hashable, Sendable {
     public func point(at progress: Double) -> (point: Point, tangentAngle: Double)? {
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
         switch calculationMode {
-        case .paced:
+        case .paced, .cubicPaced:
+            // Along a path the curve is the path's own: cubicPaced travels it as paced does.
             return path.point(atLength: p * path.length)
         case .linear where keyTimes == nil && timingFunctions == nil:
             // Every segment the same time, at constant speed in each.

@@ -438,11 +438,12 @@ package final class CairoContext {
     package func setSource(_ c: Color) { cairo_set_source_rgba(raw, c.red, c.green, c.blue, c.alpha) }
     package func setSource(_ p: CairoPattern) { cairo_set_source(raw, p.raw) }
 
-    /// Uses an image as the source at (x, y), filtered GOOD and padded at its edges.
-    package func setSource(_ s: CairoSurface, x: Double, y: Double) {
+    /// Uses an image as the source at (x, y), filtered GOOD (or NEAREST: each device
+    /// pixel takes the image pixel it falls in) and padded at its edges.
+    package func setSource(_ s: CairoSurface, x: Double, y: Double, nearest: Bool = false) {
         cairo_set_source_surface(raw, s.raw, x, y)
         let p = cairo_get_source(raw)
-        cairo_pattern_set_filter(p, CAIRO_FILTER_GOOD)
+        cairo_pattern_set_filter(p, nearest ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
         cairo_pattern_set_extend(p, CAIRO_EXTEND_PAD)
     }
 

@@ -152,6 +152,7 @@ final class ChipmunkSpace {
         cpSpaceSetGravity(space, cpvzero)   // gravity is per item (UIGravityBehavior), applied as force
         cpSpaceSetSleepTimeThreshold(space, .infinity)
         self.reportsContacts = reportsContacts
+        cpSpaceSetUserData(space, Unmanaged.passUnretained(self).toOpaque())
         installCallbacks()
     }
 
@@ -308,6 +309,8 @@ final class ChipmunkSpace {
         cpBodySetAngle(body, angle)
         cpSpaceAddBody(space, body)
         let s = makeShape(shape, body: body)
+        cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: bodies.count))
+        if fieldAcceleration != nil { cpBodySetVelocityUpdateFunc(body, Self.velocityWithFields) }
         cpShapeSetUserData(s, UnsafeMutableRawPointer(bitPattern: ChipmunkShapeTag.item(bodies.count).bits))
         cpShapeSetFilter(s, Self.collidesWithNothing)
         cpSpaceAddShape(space, s)
@@ -481,7 +484,56 @@ final class ChipmunkSpace {
         }
     }
 
+    // MARK: Fields
+
+    /// The fields' acceleration on item `i` at a position and velocity, asked for inside
+    /// each step's velocity integration — after Chipmunk has moved the positions, as its
+    /// springs see them — so that a field is integrated like every other force, semi-
+    /// implicitly (x₁ = x₀ + h·v₀, v₁ = v₀ + h·a(x₁)); a force set before the step would
+    /// be read at x₀, an explicit Euler step that gains energy every period. Nil: none.
+    var fieldAcceleration: ((_ item: Int, _ position: Point, _ velocity: Point) -> FieldAcceleration)? {
+        didSet {
+            guard (oldValue == nil) != (fieldAcceleration == nil) else { return }
+            for body in bodies {
+                cpBodySetVelocityUpdateFunc(body, fieldAcceleration == nil ? cpBodyUpdateVelocity : Self.velocityWithFields)
+            }
+        }
+    }
+
+    /// The first item whose velocity with the fields was not sane during the last step
+    /// (its field was left out, so Chipmunk never sees the value); nil when none.
+    private(set) var refusedFieldVelocity: Int?
+
+    private static let velocityWithFields: cpBodyVelocityFunc = { body, gravity, damping, dt in
+        guard let body, let space = cpBodyGetSpace(body), let data = cpSpaceGetUserData(space) else { return }
+        Unmanaged<ChipmunkSpace>.fromOpaque(data)._withUnsafeGuaranteedRef {
+            $0.updateVelocity(body, gravity: gravity, damping: damping, dt: dt)
+        }
+    }
+
+    /// Chipmunk's own velocity update (forces, gravity, damping; it clears the forces),
+    /// with the fields' acceleration added to the linear velocity.
+    private func updateVelocity(_ body: OpaquePointer, gravity: cpVect, damping: Double, dt: Double) {
+        let i = Int(bitPattern: cpBodyGetUserData(body))
+        guard cpBodyGetType(body) == CP_BODY_TYPE_DYNAMIC, let fieldAcceleration, bodies.indices.contains(i) else {
+            cpBodyUpdateVelocity(body, gravity, damping, dt)
+            return
+        }
+        let v0 = point(cpBodyGetVelocity(body))
+        let other = point(gravity) + point(cpBodyGetForce(body)) * (1 / cpBodyGetMass(body))
+        let v1 = fieldAcceleration(i, point(cpBodyGetPosition(body)), v0).integrate(v0 * damping, plus: other, over: dt)
+        cpBodyUpdateVelocity(body, gravity, damping, dt)
+        guard DynamicAnimator.isSane(v1.x), DynamicAnimator.isSane(v1.y) else {
+            if refusedFieldVelocity == nil { refusedFieldVelocity = i }
+            return
+        }
+        cpBodySetVelocity(body, vect(v1))
+    }
+
     // MARK: Stepping
 
-    func step(_ dt: Double) { cpSpaceStep(space, dt) }
+    func step(_ dt: Double) {
+        refusedFieldVelocity = nil
+        cpSpaceStep(space, dt)
+    }
 }

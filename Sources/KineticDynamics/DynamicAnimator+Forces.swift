@@ -57,6 +57,7 @@ extension DynamicAnimator {
         func mass(_ i: Int) -> Double { itemMass(density: materials[i].density, size: items[i].size) }
         for i in 0..<n { force[i] = .zero; torque[i] = 0 }
         var snaps: [(Int, SnapBehavior)] = []
+        var fields: [Int: [FieldBehavior]] = [:]
         for entry in entries where entry.isLive {
             switch entry.behavior.kind {
             case .gravity(let g):
@@ -70,10 +71,7 @@ extension DynamicAnimator {
                     torque[i] += cross(p.targetOffsetFromCenter, f)
                 }
             case .field(let field):
-                for i in entry.items {
-                    force[i] = force[i] + field.force(center: space.position(i), velocity: space.velocity(i),
-                                                      mass: mass(i), charge: materials[i].charge, time: t, seed: seed)
-                }
+                for i in entry.items { fields[i, default: []].append(field) }
             case .snap(let s):
                 snaps.append((entry.items[0], s))
             default: break
@@ -92,11 +90,30 @@ extension DynamicAnimator {
             for (i, s) in snaps { snapOf[i] = s }
             for (i, s) in snapOf.sorted(by: { $0.key < $1.key }) where !materials[i].anchored { snap(i, s, h: h) }
         }
+        applyFields(fields, time: t + h)
         for i in 0..<n {
             guard force[i].isFinite, torque[i].isFinite, abs(force[i].x) < 1e15, abs(force[i].y) < 1e15 else {
                 throw .nonFiniteState(time: t, item: items[i].id)
             }
             space.setForce(i, materials[i].anchored ? .zero : force[i], torque: materials[i].anchored ? 0 : torque[i])
+        }
+    }
+
+    /// Hands Chipmunk the live fields of each item, evaluated during the step at `time`
+    /// (the step's end, where the positions they are read at have moved to).
+    private func applyFields(_ fields: [Int: [FieldBehavior]], time: Double) {
+        guard !fields.isEmpty else {
+            space.fieldAcceleration = nil
+            return
+        }
+        let materials = self.materials, items = self.items, seed = self.seed
+        space.fieldAcceleration = { i, position, velocity in
+            guard let list = fields[i], !materials[i].anchored else { return .zero }
+            let mass = itemMass(density: materials[i].density, size: items[i].size)
+            return list.reduce(.zero) { sum, field in
+                sum + field.acceleration(center: position, velocity: velocity, mass: mass,
+                                         charge: materials[i].charge, time: time, seed: seed)
+            }
         }
     }
 

@@ -296,6 +296,7 @@ public final class DynamicAnimator {
         // (`setVelocity`): only a velocity refused there can be wrong now.
         if let i = blownUpItem { throw .nonFiniteState(time: t, item: items[i].id) }
         space.step(h)
+        if let i = space.refusedFieldVelocity { throw .nonFiniteState(time: time, item: items[i].id) }
         collectContacts()
         stepIndex += 1
         for i in items.indices where !isSane(i) { throw .nonFiniteState(time: time, item: items[i].id) }

@@ -72,26 +72,35 @@ public struct FieldBehavior: Hashable, Sendable {
     /// The force on an item at `center` moving at `velocity` (UIKit mass units × pt/s²).
     public func force(center: Point, velocity: Point, mass: Double, charge: Double,
                       time: Double, seed: UInt64) -> Point {
+        acceleration(center: center, velocity: velocity, mass: mass, charge: charge, time: time, seed: seed)
+            .at(velocity) * mass
+    }
+
+    /// The acceleration on an item at `center` moving at `velocity`, its parts linear in the
+    /// velocity kept apart for the integration (`FieldAcceleration`).
+    func acceleration(center: Point, velocity: Point, mass: Double, charge: Double,
+                      time: Double, seed: UInt64) -> FieldAcceleration {
         guard contains(center) else { return .zero }
         let offset = center - position
         let r = offset.length
         let radial = r > 0 ? offset / r : .zero
         let scale = falloff == 0 ? 1 : pow(100 / max(r, minimumRadius, 1), falloff)
         let unitDirection = direction.length > 0 ? direction / direction.length : .zero
+        let perMass = mass > 0 ? 1 / mass : 0
         switch kind {
-        case .linearGravity: return unitDirection * (1000 * strength * mass)
-        case .radialGravity: return radial * (-1000 * strength * scale * mass)
-        case .electric: return radial * (100 * strength * charge * scale)
-        case .magnetic: return Point(velocity.y, -velocity.x) * (strength * charge)
-        case .vortex: return Point(-radial.y, radial.x) * (100 * strength * scale * mass)
-        case .spring: return offset * (-10 * strength * mass)
-        case .drag: return velocity * (-strength * mass)
-        case .velocity: return (unitDirection * 100 - velocity) * (strength * mass)
+        case .linearGravity: return FieldAcceleration(constant: unitDirection * (1000 * strength))
+        case .radialGravity: return FieldAcceleration(constant: radial * (-1000 * strength * scale))
+        case .electric: return FieldAcceleration(constant: radial * (100 * strength * charge * scale * perMass))
+        case .magnetic: return FieldAcceleration(turning: strength * charge * perMass)
+        case .vortex: return FieldAcceleration(constant: Point(-radial.y, radial.x) * (100 * strength * scale))
+        case .spring: return FieldAcceleration(constant: offset * (-10 * strength))
+        case .drag: return FieldAcceleration(damping: strength)
+        case .velocity: return FieldAcceleration(constant: unitDirection * (100 * strength), damping: strength)
         case .noise, .turbulence:
             let cell = 20 + 180 * min(max(smoothness, 0), 1)
             let n = Self.noise(center / cell, time * animationSpeed, seed: seed)
             let gain = kind == .noise ? 100 : velocity.length / 100
-            return n * (gain * strength * mass)
+            return FieldAcceleration(constant: n * (gain * strength))
         }
     }
 

@@ -16,6 +16,28 @@ public struct Layer: Equatable, Sendable {
     public var bounds: Rect = .zero
     public var anchorPoint = Point(0.5, 0.5)
     public var zPosition = 0.0
+    /// The anchor point's z (CALayer.anchorPointZ): the layer's plane sits this far
+    /// behind the point that `position`/`zPosition` place and `transform` turns about.
+    public var anchorPointZ = 0.0
+    /// Whether opacity below 1 composites the layer and its sublayers as one flattened
+    /// group (CALayer.allowsGroupOpacity, true on iOS); false fades each part on its own.
+    public var allowsGroupOpacity = true
+    /// Whether the layer and its subtree are drawn into a bitmap of `rasterizationScale`
+    /// pixels per point of the layer's own space, then composited (CALayer.shouldRasterize).
+    public var shouldRasterize = false
+    public var rasterizationScale = 1.0
+    /// The part of the contents image drawn, in unit coordinates of the image
+    /// (CALayer.contentsRect): a sprite sheet's cell.
+    public var contentsRect = Rect(0, 0, 1, 1)
+    /// The stretchable middle of the contents, in unit coordinates of the (contentsRect)
+    /// image (CALayer.contentsCenter): outside it the image keeps its size — nine-part
+    /// stretching.
+    public var contentsCenter = Rect(0, 0, 1, 1)
+    /// How contents are sampled when drawn smaller / larger than their pixels.
+    public var minificationFilter: ContentsFilter = .linear
+    public var magnificationFilter: ContentsFilter = .linear
+    /// CALayer.minificationFilterBias: accepted; Kinetic draws no mipmap levels to bias.
+    public var minificationFilterBias = 0.0
     public var opacity = 1.0
     public var isHidden = false
     /// CALayer.isDoubleSided: false hides the layer (and its sublayers, drawn in its
@@ -108,10 +130,12 @@ public struct Layer: Equatable, Sendable {
 
     /// Maps a point of this layer's bounds space into its superlayer's space: the
     /// bounds origin removed, the anchor point moved to `position` (at depth
-    /// `zPosition`), and `transform` applied about the anchor point, as Core Animation
-    /// composes a layer. The depth only shows through a perspective above the layer.
+    /// `zPosition`), and `transform` applied about the anchor point (at depth
+    /// `anchorPointZ` in front of the layer's plane), as Core Animation composes a layer.
+    /// The depth only shows through a perspective above the layer.
     public var toSuperlayer: Transform3D {
-        Transform3D.translation(-anchorInBounds.x, -anchorInBounds.y)
+        // A zero anchorPointZ adds no −0 to the matrix.
+        Transform3D.translation(-anchorInBounds.x, -anchorInBounds.y, anchorPointZ == 0 ? 0 : -anchorPointZ)
             .concatenating(transform)
             .concatenating(.translation(position.x, position.y, zPosition))
     }
@@ -254,6 +278,8 @@ public struct TextStyle: Equatable, Sendable {
     public var foregroundColor: Color = .white
     public var alignmentMode: TextAlignment = .natural
     public var isWrapped = false
+    /// How text that does not fit the bounds is cut (CATextLayer.truncationMode).
+    public var truncationMode: TextTruncation = .none
     public init() {}
 
     /// Whether `font` names a font file (TrueType, OpenType or a collection) rather than
@@ -265,6 +291,16 @@ public struct TextStyle: Equatable, Sendable {
 }
 
 public enum TextAlignment: String, Sendable, CaseIterable { case natural, left, center, right, justified }
+
+/// CATextLayer's truncation modes: where an ellipsis replaces what does not fit.
+public enum TextTruncation: String, Sendable, CaseIterable { case none, start, middle, end }
+
+/// CALayer's contents filters. `trilinear` (mipmapped on Apple's GPUs) samples as `linear`
+/// here: Cairo's filter already averages the pixels a minified point covers.
+public enum ContentsFilter: String, Sendable, CaseIterable { case linear, nearest, trilinear }
+
+/// CALayer.contentsFormat's values. Kinetic accepts them and always draws in 8-bit RGBA.
+public enum ContentsFormat: String, Sendable, CaseIterable { case RGBA8Uint, RGBA16Float, gray8Uint }
 
 /// CAReplicatorLayer's state. The layer draws like a plain CALayer; its sublayers are
 /// copied `instanceCount` times when a frame's presentation tree is built.

@@ -9,6 +9,9 @@ public final class PreviewSession: @unchecked Sendable {
     public let path: String
     private let loader: PreviewLoader
     private let queue = DispatchQueue(label: "kinetic.preview.session")
+    /// Where scenes load: off the session's queue, so a slow load (a large scene) never
+    /// holds up the frames and JSON of the last good scene meanwhile.
+    private let loadQueue = DispatchQueue(label: "kinetic.preview.load")
 
     // Queue-confined state.
     private var scene: (any PreviewScene)?
@@ -30,17 +33,24 @@ public final class PreviewSession: @unchecked Sendable {
         self.loader = loader
         cache = FrameCache(capacity: cacheBytes)
         watcher = FileWatcher(paths: [path])
-        queue.sync { reload() }
+        let first = loader(path)
+        queue.sync { apply(first) }
     }
 
     private func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { c in queue.async { c.resume(returning: body()) } }
     }
 
-    /// Loads the file again: on success the new scene replaces the old; on failure the
-    /// last good scene stays and the problems are reported.
-    private func reload() {
-        switch loader(path) {
+    /// A load's result handed from the load queue to the session's queue: the scene is
+    /// made on the one and then used only on the other.
+    private struct Handoff: @unchecked Sendable {
+        let result: Result<any PreviewScene, PreviewLoadFailure>
+    }
+
+    /// Takes a load's result (on the session's queue): on success the new scene replaces
+    /// the old; on failure the last good scene stays and the problems are reported.
+    private func apply(_ result: Result<any PreviewScene, PreviewLoadFailure>) {
+        switch result {
         case .success(let loaded):
             scene = loaded
             problems = []
@@ -54,11 +64,12 @@ public final class PreviewSession: @unchecked Sendable {
 
     /// Polls the watched files; when one changed, reloads and returns true.
     public func reloadIfChanged() async -> Bool {
-        await run { [self] in
-            guard watcher.poll() else { return false }
-            reload()
-            return true
+        guard await run({ [self] in watcher.poll() }) else { return false }
+        let loaded = await withCheckedContinuation { c in
+            loadQueue.async { [loader, path] in c.resume(returning: Handoff(result: loader(path))) }
         }
+        await run { [self] in apply(loaded.result) }
+        return true
     }
 
     /// The page's state as JSON: the scene's timing and canvas, the generation and the

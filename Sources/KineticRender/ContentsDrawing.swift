@@ -79,7 +79,8 @@ extension LayerRenderer {
             }
             guard let image = images.surface(for: path) else { return }
             drawContents(image, scale: layer.contentsScale(for: path), gravity: layer.contentsGravity,
-                         in: bounds, alpha: alpha, ctx: ctx)
+                         in: bounds, alpha: alpha, ctx: ctx, part: layer.contentsRect, center: layer.contentsCenter,
+                         filters: (layer.minificationFilter, layer.magnificationFilter))
         }
         guard let fade = layer.contentsCrossFade else { return draw(layer.contents, alpha: alpha) }
         ctx.pushGroup()
@@ -92,20 +93,51 @@ extension LayerRenderer {
     }
 
     /// Draws a layer's contents image per its gravity. Not clipped to the bounds (unless
-    /// masksToBounds), as CALayer lets contents overflow.
+    /// masksToBounds), as CALayer lets contents overflow. `part` is the contentsRect (unit
+    /// coordinates of the image: the part drawn, as if it were the whole image; beyond the
+    /// image its edge pixels repeat); `filters` sample it when it is drawn smaller or
+    /// larger than its pixels.
     func drawContents(_ image: CairoSurface, scale: Double, gravity: ContentsGravity, in bounds: Rect,
-                      alpha: Double, ctx: CairoContext) {
-        let size = Size(Double(image.width), Double(image.height))
+                      alpha: Double, ctx: CairoContext, part: Rect = Rect(0, 0, 1, 1), center: Rect = Rect(0, 0, 1, 1),
+                      filters: (minification: ContentsFilter, magnification: ContentsFilter) = (.linear, .linear)) {
+        let whole = Size(Double(image.width), Double(image.height))
+        let source = Rect(part.minX * whole.width, part.minY * whole.height,
+                          part.width * whole.width, part.height * whole.height)
+        guard source.width > 0, source.height > 0, source.width.isFinite, source.height.isFinite else { return }
         // `scale` image pixels make one point (contentsScale).
-        let rect = contentsRect(gravity: gravity, imageSize: Size(size.width / scale, size.height / scale), bounds: bounds)
+        let rect = contentsRect(gravity: gravity, imageSize: Size(source.width / scale, source.height / scale), bounds: bounds)
         guard rect.width > 0, rect.height > 0 else { return }
+        if center != Rect(0, 0, 1, 1) {
+            // The patches' clips meet inside pixels: added up, their coverages make 1 there.
+            ctx.pushGroup()
+            ctx.setAdditive(true)
+            for (from, to) in ninePatches(source: source, center: center, scale: scale, into: rect) {
+                drawPart(image, from, into: to, alpha: 1, ctx: ctx, filters: filters)
+            }
+            ctx.setAdditive(false)
+            ctx.setSource(ctx.popGroup())
+            ctx.paint(alpha: alpha)
+            return
+        }
+        drawPart(image, source, into: rect, alpha: alpha, ctx: ctx, filters: filters)
+    }
+
+    /// Draws the image pixels `source` stretched over `rect`.
+    private func drawPart(_ image: CairoSurface, _ source: Rect, into rect: Rect, alpha: Double, ctx: CairoContext,
+                          filters: (minification: ContentsFilter, magnification: ContentsFilter)) {
+        guard rect.width > 0, rect.height > 0, source.width > 0, source.height > 0 else { return }
         ctx.save()
         ctx.newPath()
         ctx.rectangle(rect)
         ctx.clip()
         ctx.translate(rect.minX, rect.minY)
-        ctx.scale(rect.width / size.width, rect.height / size.height)
-        ctx.setSource(image, x: 0, y: 0)
+        ctx.scale(rect.width / source.width, rect.height / source.height)
+        // Device pixels per image pixel: above 1 the image is magnified.
+        let m = ctx.matrix
+        let magnified = abs(m.a * m.d - m.b * m.c) > 1
+        let filter = magnified ? filters.magnification : filters.minification
+        // 0 − x: the whole image keeps its +0 offset.
+        ctx.setSource(image, x: 0 - source.minX, y: 0 - source.minY, nearest: filter == .nearest)
         ctx.paint(alpha: alpha)
         ctx.restore()
     }
@@ -127,4 +159,31 @@ extension LayerRenderer {
         ctx.paint(alpha: alpha)
         ctx.restore()
     }
+}
+
+/// CALayer's nine-part stretching: the image pixels `source` cut by `center` (unit
+/// coordinates of `source`) into three columns and rows; the outer ones keep their size in
+/// points (pixels over `scale`), shrunk in proportion when they do not fit `rect`, and the
+/// middle ones stretch over the rest. Pairs of image pixels and the rect they fill.
+func ninePatches(source: Rect, center: Rect, scale: Double, into rect: Rect) -> [(Rect, Rect)] {
+    func cuts(_ start: Double, _ length: Double, _ lo: Double, _ hi: Double) -> [Double] {
+        let a = min(max(lo, 0), 1), b = min(max(hi, a), 1)
+        return [start, start + a * length, start + b * length, start + length]
+    }
+    let sx = cuts(source.minX, source.width, center.minX, center.maxX)
+    let sy = cuts(source.minY, source.height, center.minY, center.maxY)
+    func places(_ s: [Double], _ start: Double, _ length: Double) -> [Double] {
+        let first = (s[1] - s[0]) / scale, last = (s[3] - s[2]) / scale
+        let shrink = first + last > length && first + last > 0 ? length / (first + last) : 1
+        return [start, start + first * shrink, start + length - last * shrink, start + length]
+    }
+    let dx = places(sx, rect.minX, rect.width), dy = places(sy, rect.minY, rect.height)
+    var result: [(Rect, Rect)] = []
+    for j in 0..<3 {
+        for i in 0..<3 {
+            result.append((Rect(sx[i], sy[j], sx[i + 1] - sx[i], sy[j + 1] - sy[j]),
+                           Rect(dx[i], dy[j], dx[i + 1] - dx[i], dy[j + 1] - dy[j])))
+        }
+    }
+    return result
 }

@@ -123,7 +123,13 @@ struct LayerRenderer {
     /// Draws a layer in its own bounds space (the context already maps it), with its
     /// mask and its group opacity.
     func drawInPlane(_ layer: Layer, opacity: Double, in ctx: CairoContext) {
-        let grouped = layer.mask != nil || (opacity < 1 && Self.drawsSeveralThings(layer))
+        if layer.shouldRasterize {
+            var plain = layer
+            plain.shouldRasterize = false
+            return drawRasterized(plain, scale: layer.rasterizationScale, opacity: opacity, in: ctx)
+        }
+        let fadesAsGroup = opacity < 1 && layer.allowsGroupOpacity && Self.drawsSeveralThings(layer)
+        let grouped = layer.mask != nil || fadesAsGroup
         if grouped {
             ctx.save()
             // Groups cover the layer's ink only, not the canvas.
@@ -141,7 +147,7 @@ struct LayerRenderer {
             let maskPattern = ctx.popGroup()
             ctx.setSource(content)
             ctx.mask(maskPattern)
-        } else if opacity < 1 && Self.drawsSeveralThings(layer) {
+        } else if fadesAsGroup {
             // Opacity applies to the layer and its sublayers as one flattened group:
             // overlapping parts must not show through each other.
             ctx.pushGroup()
@@ -149,7 +155,8 @@ struct LayerRenderer {
             ctx.setSource(ctx.popGroup())
             ctx.paint(alpha: opacity)
         } else {
-            // One drawing operation at most: its own alpha equals the group's.
+            // One drawing operation at most: its own alpha equals the group's; without
+            // group opacity each operation and sublayer takes the opacity on its own.
             drawBody(layer, alpha: opacity, castsShadow: true, in: ctx)
         }
     }

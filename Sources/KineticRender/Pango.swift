@@ -12,6 +12,11 @@ enum TextLineAlignment {
     case left, center, right
 }
 
+/// Where Pango's ellipsis replaces text that does not fit (PangoEllipsizeMode).
+enum TextEllipsis {
+    case start, middle, end
+}
+
 /// One laid-out paragraph of text (an owned PangoLayout) bound to a Cairo context.
 final class PangoTextLayout {
     private let raw: OpaquePointer
@@ -24,9 +29,11 @@ final class PangoTextLayout {
     ///   - justify: stretch wrapped lines to the full width (all but the last of a paragraph).
     ///   - followsWritingDirection: mirror the alignment for right-to-left paragraphs
     ///     (CATextLayer's `natural`).
+    ///   - ellipsis: cut what does not fit `box` with an ellipsis: each line at the box's
+    ///     width, or, when wrapping, the last line that fits its height.
     init(context: CairoContext, text: String, font: FontName, size: Double,
          wrapWidth: Double?, alignment: TextLineAlignment, justify: Bool,
-         followsWritingDirection: Bool = false) {
+         followsWritingDirection: Bool = false, ellipsis: (mode: TextEllipsis, box: Size)? = nil) {
         context.disableFontHinting()
         raw = pango_cairo_create_layout(context.raw)
         let description = pango_font_description_new()
@@ -51,6 +58,15 @@ final class PangoTextLayout {
         case .center: pango_layout_set_alignment(raw, PANGO_ALIGN_CENTER)
         case .right: pango_layout_set_alignment(raw, PANGO_ALIGN_RIGHT)
         }
+        if let (mode, box) = ellipsis {
+            pango_layout_set_width(raw, Int32(min(max(0, box.width), 1e6) * Double(PANGO_SCALE)))
+            if wrapWidth != nil { pango_layout_set_height(raw, Int32(min(max(0, box.height), 1e6) * Double(PANGO_SCALE))) }
+            switch mode {
+            case .start: pango_layout_set_ellipsize(raw, PANGO_ELLIPSIZE_START)
+            case .middle: pango_layout_set_ellipsize(raw, PANGO_ELLIPSIZE_MIDDLE)
+            case .end: pango_layout_set_ellipsize(raw, PANGO_ELLIPSIZE_END)
+            }
+        }
         pango_layout_set_justify(raw, justify ? 1 : 0)
         pango_layout_set_auto_dir(raw, followsWritingDirection ? 1 : 0)
         pango_layout_set_text(raw, text, -1)
@@ -64,6 +80,9 @@ final class PangoTextLayout {
         pango_layout_get_extents(raw, &ink, &logical)
         return Size(Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE))
     }
+
+    /// Whether an ellipsis replaced some of the text.
+    var isEllipsized: Bool { pango_layout_is_ellipsized(raw) != 0 }
 
     /// The family Pango draws the layout's font with (fontconfig's best match for it).
     var resolvedFamily: String? {

@@ -6,7 +6,8 @@ import KineticLayers
 extension LayerRenderer {
     /// CATextLayer: the string from the top of the bounds, in `fontSize` points,
     /// wrapped at the bounds width when `isWrapped`, else one line per paragraph; clipped
-    /// to the bounds, as the layer's backing store is bounds-sized.
+    /// to the bounds, as the layer's backing store is bounds-sized. `truncationMode` puts
+    /// an ellipsis where a line passes the width (wrapped: in the last line that fits).
     func drawText(_ style: TextStyle, in bounds: Rect, alpha: Double, ctx: CairoContext) {
         guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0,
               style.foregroundColor.alpha > 0 else { return }
@@ -23,14 +24,22 @@ extension LayerRenderer {
         ctx.clip()
         let font = Self.font(style.font)
         PangoFonts.shared.refreshThreadFontMap()
+        let ellipsis: TextEllipsis? = switch style.truncationMode {
+        case .none: nil
+        case .start: .start
+        case .middle: .middle
+        case .end: .end
+        }
         let layout = PangoTextLayout(
             context: ctx, text: style.string, font: font, size: style.fontSize,
             wrapWidth: style.isWrapped ? bounds.width : nil, alignment: alignment,
             justify: style.alignmentMode == .justified,
-            followsWritingDirection: style.alignmentMode == .natural || style.alignmentMode == .justified)
+            followsWritingDirection: style.alignmentMode == .natural || style.alignmentMode == .justified,
+            ellipsis: ellipsis.map { ($0, bounds.size) })
         var x = bounds.minX
-        if !style.isWrapped {
-            // Unwrapped lines align within the bounds width, not the text's own width.
+        if !style.isWrapped && ellipsis == nil {
+            // Unwrapped lines align within the bounds width, not the text's own width
+            // (an ellipsized layout has the bounds' width: Pango aligns its lines).
             let slack = bounds.width - layout.size.width
             switch alignment {
             case .left: break

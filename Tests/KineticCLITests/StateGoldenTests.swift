@@ -60,6 +60,19 @@ import Testing
         #expect(throws: StateFileError.self) { try StateTable.decode(head + "[\"a.x\",\"weight\",[1,[0,2]]]\n", path: "s.jsonl") }
     }
 
+    /// Hostile numbers (issue 37; the surfaces fuzzer found the second): a delta past
+    /// Int64, a count near Int.max, 1e300 and a number under a text key are located
+    /// errors, never an overflow trap.
+    @Test func hostileNumbersAreLocatedErrors() {
+        let head = "{\"format\":\"kinetic-state\",\"version\":1,\"frames\":3,\"fps\":10}\n"
+        for row in ["[\"a.x\",\"length\",[9223372036854775807,9223372036854775807,1]]",
+                    "[\"a.x\",\"length\",[[1,9223372036854775807]]]",
+                    "[\"a.x\",\"length\",[1e300,0,0]]",
+                    "[\"a.type\",\"text\",[[-1,3]]]"] {
+            #expect(throws: StateFileError.self, "\(row)") { try StateTable.decode(head + row + "\n", path: "s.jsonl") }
+        }
+    }
+
     @Test func aDifferenceNamesTheFirstFrameWhereTheyPart() throws {
         let golden = try squareState()
         var actual = golden

@@ -50,6 +50,13 @@ import KineticLayers
         case .point: return pair { .point(Point($0, $1)) }
         case .size: return pair { .size(Size($0, $1)) }
         case .sizeOrRect: return pair { .rect(Rect(0, 0, $0, $1)) }
+        case .rect:
+            // A rect's width and height are not negative.
+            let size = ValueRange.nonNegative("a size")
+            let parts = [n(), n(), number(in: size, integer: false, &rng), number(in: size, integer: false, &rng)]
+            let v = parts.compactMap { if case .number(let x) = $0.value { x } else { nil } }
+            guard v.count == 4 else { return nil }
+            return Written(text: "[" + parts.map(\.text).joined(separator: ", ") + "]", value: .rect(Rect(v[0], v[1], v[2], v[3])))
         case .color:
             let c = (0..<4).map { _ in Int.random(in: 0...255, using: &rng) }
             let hex = "#" + c.map { String(format: "%02X", $0) }.joined()

@@ -284,6 +284,8 @@ def main():
         with open(mp4, "rb") as a, open(rendered, "rb") as b:
             check(a.read() == b.read(), "the exported MP4 is byte-identical to `render -o scene.mp4`")
 
+        cross_site(browser, port, folder)
+
         soak = float(os.environ.get("PREVIEW_SOAK_SECONDS", "0"))
         if soak > 0:
             soak_run(browser, server, scene, soak)
@@ -305,6 +307,55 @@ def main():
         take_screenshot(os.environ["PREVIEW_SCREENSHOT"])
     print(f"browser test: {len(failures)} failure(s) in {time.time() - started:.1f} s")
     return 1 if failures else 0
+
+
+ATTACKER_PAGE = """<!doctype html><meta charset="utf-8"><script>
+window.result = {};
+const target = "http://127.0.0.1:PORT";
+fetch(target + "/api/export?format=webp", {method: "POST", mode: "no-cors"})
+  .then(() => { window.result.post = "sent"; }, e => { window.result.post = "error " + e; });
+const ws = new WebSocket("ws://127.0.0.1:PORT/ws");
+ws.onopen = () => { window.result.ws = "open"; };
+ws.onerror = ws.onclose = () => { if (!window.result.ws) window.result.ws = "refused"; };
+</script>"""
+
+
+def cross_site(browser, port, folder):
+    """A page of another site, in the same browser: its POST reaches the preview but writes
+    nothing (Origin, no token), its WebSocket is not upgraded; a name rebound to 127.0.0.1
+    (DNS rebinding) gets 403 for the page itself."""
+    site = tempfile.mkdtemp(prefix="kinetic-attacker-")
+    with open(os.path.join(site, "index.html"), "w") as f:
+        f.write(ATTACKER_PAGE.replace("PORT", str(port)))
+    other = webdriver.free_port()
+    attacker = subprocess.Popen([sys.executable, "-m", "http.server", str(other), "--bind", "127.0.0.1", "--directory", site],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", other), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        browser.get(f"http://127.0.0.1:{other}/index.html")
+        result = browser.wait("const r = window.result; return r && r.post && r.ws ? r : null;", 20)
+        time.sleep(1)  # an export, were it accepted, would have written by now
+        check(result["ws"] == "refused", f"another site's page cannot open the preview's WebSocket ({result})")
+        check(not os.path.exists(os.path.join(folder, "scene.webp")),
+              "another site's page cannot make the preview export (no scene.webp)")
+    finally:
+        attacker.terminate()
+        attacker.wait(timeout=10)
+        shutil.rmtree(site, ignore_errors=True)
+    rebinding = Browser(extra_args=["--host-resolver-rules=MAP rebound.test 127.0.0.1"])
+    try:
+        rebinding.get(f"http://rebound.test:{port}/")
+        text = rebinding.script("return document.body ? document.body.innerText : '';")
+        check("Host header" in text and "kinetic-token" not in rebinding.script("return document.documentElement.outerHTML;"),
+              f"a name rebound to 127.0.0.1 gets 403, not the page or its token ({text[:80]!r})")
+    finally:
+        rebinding.quit()
 
 
 def take_screenshot(path):

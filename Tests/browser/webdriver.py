@@ -23,7 +23,7 @@ class WebDriverError(Exception):
 class Browser:
     """One chromedriver process and one session of headless Chromium."""
 
-    def __init__(self, width=1280, height=800):
+    def __init__(self, width=1280, height=800, extra_args=()):
         driver = os.environ.get("CHROMEDRIVER", "chromedriver")
         self.port = free_port()
         self.process = subprocess.Popen([driver, f"--port={self.port}"],
@@ -41,7 +41,7 @@ class Browser:
                 raise WebDriverError("chromedriver did not start")
             time.sleep(0.1)
         options = {"args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                            f"--window-size={width},{height}", "--force-device-scale-factor=1"]}
+                            f"--window-size={width},{height}", "--force-device-scale-factor=1", *extra_args]}
         binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         if os.path.exists(binary):
             options["binary"] = binary

@@ -76,7 +76,7 @@ long_scene() { sed -E 's/duration: [0-9.]+/duration: 600/; s/scale: [0-9.]+/scal
 check "SIGTERM to a batch reaches the scene's child: it cleans up, the batch exits 143, nothing is left" bash -c "
     $(declare -f long_scene); square='$square'; long_scene long.yaml; grep -q 'duration: 600' long.yaml || exit 1
     '$kinetic' batch long.yaml -o sig --quiet 2>s.err & pid=\$!
-    for i in \$(seq 80); do sleep 0.5; ls -A sig 2>/dev/null | grep -q tmp && break; done
+    for i in \$(seq 240); do sleep 0.5; ls -A sig 2>/dev/null | grep -q tmp && break; done
     ls -A sig | grep -q tmp || { echo 'no temporary file while rendering'; exit 1; }
     child=\$(pgrep -P \$pid); [ -n \"\$child\" ] || { echo 'no child process'; exit 1; }
     kill -TERM \$pid; wait \$pid; c=\$?; sleep 0.3; cat s.err
@@ -133,3 +133,24 @@ check "render --discard -o x.gif is a usage error, and writes nothing" bash -c "
 check "--help is wrapped once: a paragraph is one line at a wide terminal" bash -c "
     COLUMNS=300 '$kinetic' encode --help | grep -q 'FRAMES is what .* several shards, or a pattern .* an error naming it.' &&
     COLUMNS=300 '$kinetic' render --help | grep -q 'Files appear only when complete: each is written under a temporary name'"
+
+# --- JSON scenes and shards' frames ----------------------------------------------------
+check "a JSON scene's surrogate pairs are read as the character they spell" bash -c "
+    printf '{\"kinetic\": 1, \"scene\": {\"size\": [60, 40], \"fps\": 10, \"duration\": 0.1},\n \"layers\": [{\"id\": \"t\", \"type\": \"text\", \"string\": \"a\\\\ud83d\\\\ude00b\", \"bounds\": [50, 30], \"position\": [30, 20]}]}\n' > emoji.json
+    '$kinetic' validate emoji.json && '$kinetic' inspect emoji.json --frame 0 | grep -q '\"string\" *: *\"a😀b\"'"
+check "what JSON forbids is a located error in a .json file: a trailing comma, a comment, a lone surrogate" bash -c "
+    printf '{\"kinetic\": 1,\n \"scene\": {\"size\": [10, 10], \"fps\": 10, \"duration\": 1,},\n \"layers\": []}\n' > comma.json
+    printf '{\"kinetic\": 1, # note\n \"layers\": []}\n' > comment.json
+    printf '{\"kinetic\": 1, \"x\": \"\\\\udc00\"}\n' > lone.json
+    '$kinetic' validate comma.json 2>c.err; [ \$? = 65 ] && grep -q '^comma.json:2:55: JSON syntax error: a trailing comma' c.err || { cat c.err; exit 1; }
+    '$kinetic' validate comment.json 2>c.err; [ \$? = 65 ] && grep -q '^comment.json:1:16: JSON syntax error: a comment' c.err || { cat c.err; exit 1; }
+    '$kinetic' validate lone.json 2>c.err; [ \$? = 65 ] && grep -q '^lone.json:1:22: JSON syntax error: a lone surrogate' c.err || { cat c.err; exit 1; }"
+check "shards' frames carry their scene: encode needs no --fps, gives render's bytes, and refuses another scene's frames" bash -c "
+    '$kinetic' render '$square' -o shards/ --frames 0-9 --quiet && '$kinetic' render '$square' -o shards/ --frames 10-24 --quiet &&
+    '$kinetic' render '$square' -o whole.gif --quiet && '$kinetic' encode shards -o joined.gif --quiet && cmp whole.gif joined.gif || exit 1
+    sed 's/#F2F2F7/#FFFFFF/' '$square' > other.yaml && '$kinetic' render other.yaml -o shards/ --frames 10-12 --quiet
+    '$kinetic' encode shards -o mixed.mp4 2>m.err; c=\$?; cat m.err
+    [ \$c = 65 ] && grep -q 'shards/frame-0010.png: it comes from another scene' m.err && [ ! -e mixed.mp4 ]"
+check "frames without their scene's rate need --fps (64)" bash -c "
+    mkdir plain && '$kinetic' render '$square' -o plain/frame-0000.png --frame 0 --quiet && convert plain/frame-0000.png plain/frame-0001.png
+    '$kinetic' encode plain -o p.gif 2>p.err; [ \$? = 64 ] && grep -q 'give --fps' p.err"

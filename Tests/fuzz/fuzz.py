@@ -19,11 +19,11 @@ import glob
 import os
 import random
 import re
-import resource
-import subprocess
 import sys
 import tempfile
 import time
+
+from harness import exit_problems, run
 
 HOSTILE_NUMBERS = ["1e300", "-1e300", "1e18", "-1e18", "99999999999999999999999999999", "9223372036854775807",
                    "-9223372036854775808", "1e-300", "-1e-300", "0", "-0", "-1", "1e9", "1e40", "1e-20",
@@ -75,29 +75,10 @@ def mutate(text, rng):
     return "\n".join(lines)
 
 
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-
-def run(kinetic, args, seconds):
-    started = time.monotonic()
-    try:
-        p = subprocess.run([kinetic] + args, capture_output=True, timeout=seconds, preexec_fn=limit_memory)
-    except subprocess.TimeoutExpired:
-        return None, "", time.monotonic() - started
-    return p.returncode, p.stderr.decode("utf-8", "replace"), time.monotonic() - started
-
-
-def problems(kind, path, code, stderr, seconds, bound):
-    found = []
+def problems(kind, path, code, stderr, bound):
+    found = exit_problems(kind, code, stderr, OK_CODES[kind], bound)
     if code is None:
-        return [f"{kind}: no answer within {bound} s"]
-    if code < 0 or code > 128:
-        found.append(f"{kind}: signal / exit {code}")
-    elif code not in OK_CODES[kind]:
-        found.append(f"{kind}: exit {code} not in {sorted(OK_CODES[kind])}")
-    if re.search(r"Backtracing|Fatal error|Program crashed|runtime failure|Aborting due to|CRITICAL", stderr):
-        found.append(f"{kind}: crash report on stderr")
+        return found
     located = re.compile(re.escape(path) + (r":\d+:\d+: " if kind == "validate" else r"(:\d+:\d+)?: "))
     for line in stderr.splitlines():
         if not line.strip() or line.startswith("warning: ") or line == "interrupted":
@@ -119,20 +100,23 @@ def one(job):
     with open(path, "w", encoding="utf-8", errors="surrogatepass") as f:
         f.write(text)
     found = []
-    code, err, secs = run(kinetic, ["validate", path], 20)
-    found += problems("validate", path, code, err, secs, 20)
+    checked = run(kinetic, ["validate", path], 20)
+    code = checked.code
+    found += problems("validate", path, code, checked.stderr, 20)
     rendered = False
+    peak = checked.peak_mb
     if render and code == 0:
         out = os.path.join(work, f"out-{index}.png")
-        rcode, rerr, rsecs = run(kinetic, ["render", path, "-o", out, "--frame", "0", "--scale", "0.25", "--quiet",
-                                           "--jobs", "1"], 60)
-        found += problems("render", path, rcode, rerr, rsecs, 60)
+        rendering = run(kinetic, ["render", path, "-o", out, "--frame", "0", "--scale", "0.25", "--quiet",
+                              "--jobs", "1"], 60)
+        found += problems("render", path, rendering.code, rendering.stderr, 60)
         rendered = True
+        peak = max(peak, rendering.peak_mb)
         if os.path.exists(out):
             os.unlink(out)
     if not found:
         os.unlink(path)
-    return index, seed_name, found, text, rendered
+    return index, seed_name, found, text, rendered, peak
 
 
 def main():
@@ -152,14 +136,16 @@ def main():
     started = time.monotonic()
     findings = 0
     rendered = 0
+    peak = 0.0
     with tempfile.TemporaryDirectory() as work:
         jobs = []
         for i in range(a.count):
             text, name = texts[random.Random(f"{a.seed}:pick:{i}").randrange(len(texts))]
             jobs.append((kinetic, text, name, i, a.seed, work, i % a.render_every == 0))
         with futures.ThreadPoolExecutor(a.jobs) as pool:
-            for index, name, found, text, did_render in pool.map(one, jobs):
+            for index, name, found, text, did_render, run_peak in pool.map(one, jobs):
                 rendered += did_render
+                peak = max(peak, run_peak)
                 if found:
                     findings += 1
                     os.makedirs(a.out, exist_ok=True)
@@ -170,7 +156,8 @@ def main():
                     for p in found:
                         print("   ", p)
     elapsed = time.monotonic() - started
-    print(f"fuzz: {a.count} inputs (seed {a.seed}; {rendered} also rendered) in {elapsed:.0f} s, {findings} findings")
+    print(f"fuzz: {a.count} inputs (seed {a.seed}; {rendered} also rendered) in {elapsed:.0f} s, "
+          f"peak RSS {peak:.0f} MB, {findings} findings")
     sys.exit(1 if findings else 0)
 
 

@@ -105,6 +105,9 @@ package enum InspectReport {
         case "borderWidth", "borderColor": layer.borderWidth > 0
         case "contents": layer.contents != nil
         case "sublayerTransform": !layer.sublayerTransform.isIdentity
+        case "anchorPointZ": layer.anchorPointZ != 0
+        case "contentsRect": layer.contentsRect != Rect(0, 0, 1, 1)
+        case "contentsCenter": layer.contentsCenter != Rect(0, 0, 1, 1)
         case "path", "miterLimit", "emitterZPosition", "emitterSize", "emitterDepth", "lifetime", "velocity", "scale", "spin",
              "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset": false
         default: true

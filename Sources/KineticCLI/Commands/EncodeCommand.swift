@@ -14,9 +14,13 @@ struct EncodeCommand: ParsableCommand {
         be there and of one size; a gap or a frame of another size is an error naming it. The \
         encoders and settings are render's, so the frames of a whole scene encode to the bytes \
         `render` writes directly. The animation keeps transparency when some frame has an alpha \
-        channel (the frames of a scene with a clear background).
+        channel (the frames of a scene with a clear background). Each frame `render` writes \
+        carries its scene's identity, frame rate and frame count (a PNG tEXt chunk): --fps \
+        defaults to that rate, and frames of different scenes (or settings) in one folder are \
+        refused, naming the first that differs.
 
         Examples:
+          kinetic encode frames/ -o scene.mp4            # the scene's fps, from the frames
           kinetic encode frames/ -o scene.mp4 --fps 60
           kinetic encode 'shot-%03d.png' -o scene.webp --fps 30 --quality 80
           kinetic encode frames/ -o scene.gif --fps 50
@@ -31,8 +35,8 @@ struct EncodeCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Output: .gif, .apng, .webp, .mp4, .webm, .mov (or .png with --animated).")
     var output: String
 
-    @Option(help: "Frames per second.")
-    var fps: Double
+    @Option(help: "Frames per second (default: the scene's, which render writes into its frames).")
+    var fps: Double?
 
     @OptionGroup var loopOptions: LoopOptions
     var loop: Int { loopOptions.loop }
@@ -46,10 +50,12 @@ struct EncodeCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be greater than 0") }
-        if case .animation(let format, _)? = try? OutputTarget.parse(output, animated: animationOptions.animated) {
-            // The settings with the real rate, as the writer checks them (not at 1 fps).
-            do { try animationOptions.settings(fps: fps, loop: loop).validate(for: format) } catch { throw ValidationError(error.reason) }
+        if let fps {
+            guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be greater than 0") }
+            if case .animation(let format, _)? = try? OutputTarget.parse(output, animated: animationOptions.animated) {
+                // The settings with the real rate, as the writer checks them (not at 1 fps).
+                do { try animationOptions.settings(fps: fps, loop: loop).validate(for: format) } catch { throw ValidationError(error.reason) }
+            }
         }
         let target: OutputTarget
         do { target = try OutputTarget.parse(output, animated: animationOptions.animated) } catch {
@@ -69,6 +75,10 @@ struct EncodeCommand: ParsableCommand {
         do { sequence = try FrameSequence(source: frames) } catch {
             Terminal.error("\(error)")
             throw ExitCode(error.exitCode)
+        }
+        guard let fps = fps ?? sequence.origin?.fps else {
+            Terminal.error("\(frames): give --fps: these frames do not say their scene's rate (render writes it into the frames it makes)")
+            throw ExitStatus.usage
         }
         if let limit = format.maximumFPS, fps > limit {
             Terminal.warning("at \(fps) fps some \(format.rawValue.uppercased()) frames are shorter than browsers show (they play slower)")

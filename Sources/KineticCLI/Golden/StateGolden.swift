@@ -340,6 +340,9 @@ extension StateTable {
                     } else if let s = item as? String {
                         values.append(.text(s))
                     } else if let d = Self.exactInteger(item) {
+                        // Colours and text are stored as strings: a number there is no value
+                        // of the kind (formatting it would divide by a precision of 0).
+                        guard kind.precision > 0 else { throw fail(n, "\(key): a \(kind.rawValue) value is a string or null") }
                         // A stored value stays within ±2⁵³ quanta; a hostile delta is a
                         // mismatch at its line, never an overflow trap.
                         let (sum, overflow) = previous.addingReportingOverflow(d)
@@ -468,8 +471,10 @@ extension StateTable {
         switch v {
         case nil: return frameExists ? "absent" : "no such frame"
         case .text(let s)?: return s
-        case .quanta(let q)?:
+        case .quanta(let q)? where kind.precision > 0:
             return decimal(Double(q) * kind.precision, digits: max(0, Int((-log10(kind.precision)).rounded())))
+        case .quanta(let q)?:
+            return String(q)
         }
     }
 

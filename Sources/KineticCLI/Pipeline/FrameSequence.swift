@@ -14,6 +14,8 @@ struct FrameSequence {
     /// otherwise), so the animation keeps transparency as `render` does for a scene
     /// whose background is not opaque.
     var hasAlpha: Bool
+    /// The scene the frames come from, when `render` wrote them (every frame the same).
+    var origin: FrameOrigin?
 
     func path(_ index: Int) -> String { OutputTarget.fileName(pattern: pattern, index: index) }
 
@@ -56,11 +58,19 @@ struct FrameSequence {
         let firstPath = OutputTarget.fileName(pattern: pattern, index: first)
         let header = try Self.header(firstPath)
         (width, height, hasAlpha) = (header.width, header.height, header.hasAlpha)
+        origin = header.kineticText.flatMap(FrameOrigin.init(text:))
+        if let origin, let last = indices.last, last >= origin.frameCount {
+            throw .foreign(path: OutputTarget.fileName(pattern: pattern, index: last), first: firstPath,
+                           why: "frame \(last) is past the \(origin.frameCount) frames of the scene \(firstPath) comes from")
+        }
         for i in indices.dropFirst() {
             let path = OutputTarget.fileName(pattern: pattern, index: i)
             let h = try Self.header(path)
             guard h.width == width, h.height == height else {
                 throw .size(path: path, width: h.width, height: h.height, first: firstPath, firstWidth: width, firstHeight: height)
+            }
+            guard h.kineticText == header.kineticText else {
+                throw .foreign(path: path, first: firstPath, why: "it comes from another scene (or other settings) than \(firstPath)")
             }
             hasAlpha = hasAlpha || h.hasAlpha
         }
@@ -88,6 +98,7 @@ enum FrameSequenceError: Error, CustomStringConvertible {
     case empty(String)
     case gap(path: String, first: Int, last: Int)
     case unreadable(path: String, reason: String)
+    case foreign(path: String, first: String, why: String)
     case size(path: String, width: Int, height: Int, first: String, firstWidth: Int, firstHeight: Int)
 
     var description: String {
@@ -97,6 +108,7 @@ enum FrameSequenceError: Error, CustomStringConvertible {
         case .empty(let pattern): "\(pattern): no frames match"
         case let .gap(path, first, last): "\(path) is missing: frames \(first)-\(last) must all be there"
         case let .unreadable(path, reason): "\(path): \(reason)"
+        case let .foreign(path, _, why): "\(path): \(why)"
         case let .size(path, w, h, first, fw, fh): "\(path) is \(w)×\(h), but \(first) is \(fw)×\(fh)"
         }
     }
@@ -106,7 +118,7 @@ enum FrameSequenceError: Error, CustomStringConvertible {
         switch self {
         case .missing, .empty: ExitStatus.noInput.rawValue
         case .badPattern: ExitStatus.usage.rawValue
-        case .gap, .unreadable, .size: ExitStatus.dataError.rawValue
+        case .gap, .unreadable, .foreign, .size: ExitStatus.dataError.rawValue
         }
     }
 }

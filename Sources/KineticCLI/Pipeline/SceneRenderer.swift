@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticEncode
 import KineticGeometry
 import KineticLayers
@@ -249,7 +250,9 @@ struct SceneRenderer {
         }
         let p = pipeline(frames: frames)
         defer { p.progress.finish() }
-        try p.run(encode: { frame, _ in try PNGWriter.encode(frame) }, consume: { index, bytes in
+        // Each frame says which scene it comes from, for `encode` (FrameOrigin).
+        let origin = FrameOrigin(of: scene).text
+        try p.run(encode: { frame, _ in PNGHeader.inserting(text: origin, into: try PNGWriter.encode(frame)) }, consume: { index, bytes in
             try AtomicFile.write(bytes, to: OutputTarget.fileName(pattern: pattern, index: index))
         })
     }

@@ -6,5 +6,5 @@ extension FillMode: CaseIterable {
 }
 
 extension KeyframeAnimation.CalculationMode: CaseIterable {
-    public static var allCases: [KeyframeAnimation.CalculationMode] { [.linear, .discrete, .paced, .cubic] }
+    public static var allCases: [KeyframeAnimation.CalculationMode] { [.linear, .discrete, .paced, .cubic, .cubicPaced] }
 }

@@ -69,6 +69,17 @@ public enum SceneLoader {
     /// Reads and validates scene text; `file` names it in messages.
     public static func load(text: String, file: String, baseDirectory: String = ".",
                             limits: SceneLimits = SceneLimits()) throws -> Scene {
+        var text = text
+        if file.lowercased().hasSuffix(".json") {
+            // What JSON forbids (trailing commas, comments) is an error in a .json file, and
+            // its surrogate-pair escapes are what the YAML parser reads.
+            switch JSONSyntax.check(text) {
+            case .success(let yaml): text = yaml
+            case .failure(let failure):
+                throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: file, line: failure.line, column: failure.column),
+                                                             keyPath: "", message: failure.message)])
+            }
+        }
         let diagnostics = Diagnostics(file: file, text: text)
         let root: Node
         do {

@@ -118,8 +118,10 @@ struct Field {
 
     /// A mapping read against the keys it may have. Unknown keys are reported with a
     /// suggestion, or with their entry in `hints` (names from Apple's APIs, spelt otherwise
-    /// here); duplicate keys are reported. Returns nil (reported) when not a mapping.
-    func mapping(allowed: [String], hints: [String: String] = [:]) -> Mapping? {
+    /// here); Apple's names Kinetic leaves out (`UnsupportedAppleNames` of `contexts`) are
+    /// reported as not supported; duplicate keys are reported. Returns nil (reported) when
+    /// not a mapping.
+    func mapping(allowed: [String], hints: [String: String] = [:], contexts: [String] = []) -> Mapping? {
         guard case .mapping(let m) = node else {
             report("expected a mapping (key: value), found \(kindName)")
             return nil
@@ -127,6 +129,7 @@ struct Field {
         let pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
         var fields: [String: Field] = [:]
         var order: [String] = []
+        let refused = contexts.isEmpty ? [:] : UnsupportedAppleNames.refused(in: contexts)
         for (k, v) in pairs {
             guard let key = k.scalar?.string else {
                 diagnostics.report("keys must be plain names", at: k.mark, keyPath: keyPath)
@@ -135,6 +138,10 @@ struct Field {
             let childKeyPath = keyPath.isEmpty ? key : "\(keyPath).\(key)"
             if fields[key] != nil {
                 diagnostics.report("duplicate key '\(key)'", at: k.mark, keyPath: childKeyPath)
+                continue
+            }
+            if !allowed.contains(key), let detail = refused[key] {
+                diagnostics.report(UnsupportedAppleNames.message(key, detail), at: k.mark, keyPath: childKeyPath)
                 continue
             }
             if !allowed.contains(key) {

@@ -16,6 +16,9 @@ public struct AnimationSpec: Sendable {
     public var easing: Easing = .timingFunction(.linear)
     /// Added to the underlying value instead of replacing it (CAPropertyAnimation.additive).
     public var additive = false
+    /// Each repeat cycle starts where the one before ended: cycle k adds k × (end − start)
+    /// of one cycle (CAPropertyAnimation.cumulative).
+    public var cumulative = false
     /// Values written as expressions (section 4). Core Animation fixes an animation's
     /// values when it is added, so they are evaluated once, when the animation begins
     /// (`capturing(reading:…)`); until then `values` holds placeholders of the right kind.

@@ -17,9 +17,10 @@ struct AnimationDecoder {
     /// named otherwise here, with the key to write: the unknown-key message says it (see
     /// `keyHints`).
     static let renamedKeys: [String: String] = [
-        "fromValue": "from", "toValue": "to", "byValue": "by", "beginTime": "begin", "isAdditive": "additive",
+        "fromValue": "from", "toValue": "to", "byValue": "by", "beginTime": "begin", "isAdditive": "additive", "isCumulative": "cumulative",
         "animations": "group", "removedOnCompletion": "fillMode", "isRemovedOnCompletion": "fillMode",
         "timingFunctionName": "timingFunction",
+        "mass": "spring", "stiffness": "spring", "damping": "spring", "initialVelocity": "spring",
     ]
 
     /// The unknown-key hints for `renamedKeys`.
@@ -28,6 +29,7 @@ struct AnimationDecoder {
         hints[key] = switch contractKey {
         case "fillMode": "use 'fillMode': forwards, the default, keeps the end value; removed drops it"
         case "timingFunction": "a timing function's name goes in 'timingFunction'"
+        case "spring": "CASpringAnimation's \(key) goes in 'spring: {…}'"
         default: "Core Animation's \(key) is '\(contractKey)' here"
         }
     }
@@ -106,7 +108,7 @@ struct AnimationDecoder {
             }
             if raw["from"] == nil, raw["values"] == nil {
                 // Its keys are not read otherwise: report the unknown ones.
-                _ = field.mapping(allowed: Self.keys, hints: Self.keyHints)
+                _ = field.mapping(allowed: Self.keys, hints: Self.keyHints, contexts: ["animation"])
                 if !Self.misspells(["from", "values"], in: field) {
                     field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
                 }
@@ -160,7 +162,7 @@ struct AnimationDecoder {
                                         inheritedDuration: Double?,
                                         contactLayer: (LayerEntry, String)?,
                                         carrier: (keyPath: LayerKeyPath, property: String)?) -> (spec: AnimationSpec, after: Field?)? {
-        guard var m = field.mapping(allowed: Self.keys, hints: Self.keyHints) else { return nil }
+        guard var m = field.mapping(allowed: Self.keys, hints: Self.keyHints, contexts: ["animation"]) else { return nil }
         animationsRead += 1
         let order = animationsRead
         if carrier == nil, let f = m["behavior"] {
@@ -207,7 +209,8 @@ struct AnimationDecoder {
         }
 
         if let g = m["group"] {
-            for key in ["keyPath", "from", "to", "by", "values", "keyTimes", "timingFunctions", "calculationMode", "additive"]
+            for key in ["keyPath", "from", "to", "by", "values", "keyTimes", "timingFunctions", "calculationMode", "additive",
+                        "cumulative"] + Self.splineKeys
             where m[key] != nil {
                 m[key]?.report("'\(key)' belongs on the group's animations, not on the group")
             }
@@ -252,6 +255,14 @@ struct AnimationDecoder {
             }
             spec.additive = v
         }
+        if let f = m["cumulative"], let v = f.bool {
+            // Each cycle adds the change of the one before: values without a sum cannot.
+            if v, [.path, .image, .bool].contains(keyPath.valueKind) {
+                f.report("'cumulative' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
+                return nil
+            }
+            spec.cumulative = v
+        }
 
         if let vf = m["values"] {
             for key in ["from", "to", "by"] where m[key] != nil {
@@ -272,12 +283,24 @@ struct AnimationDecoder {
             let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
             if keyTimes == .some(nil) || functions == .some(nil) { return nil }
             if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
+            var spline: [String: [Double]] = [:]
+            for key in Self.splineKeys {
+                guard let f = m[key] else { continue }
+                if mode != .cubic && mode != .cubicPaced {
+                    f.report("'\(key)' shapes a cubic curve: it needs calculationMode cubic or cubicPaced")
+                    return nil
+                }
+                guard let list = f.numbers() else { return nil }
+                spline[key] = list
+            }
             let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes ?? nil,
-                                              timingFunctions: (functions ?? nil)?.compactMap { $0 }, calculationMode: mode)
+                                              timingFunctions: (functions ?? nil)?.compactMap { $0 }, calculationMode: mode,
+                                              tensionValues: spline["tensionValues"], continuityValues: spline["continuityValues"],
+                                              biasValues: spline["biasValues"])
             do {
                 try animation.validate()
             } catch {
-                report(error, keyTimes: m["keyTimes"], timingFunctions: m["timingFunctions"], values: vf)
+                report(error, keyTimes: m["keyTimes"], timingFunctions: m["timingFunctions"], values: vf, mapping: m)
                 return nil
             }
             spec.values = .keyframes(animation)
@@ -286,7 +309,7 @@ struct AnimationDecoder {
                                     sets: animation.values, blendsWith: nil)
             }
         } else {
-            for key in ["keyTimes", "timingFunctions", "calculationMode"] where m[key] != nil {
+            for key in ["keyTimes", "timingFunctions", "calculationMode"] + Self.splineKeys where m[key] != nil {
                 m[key]?.report("'\(key)' needs 'values' or a keyframe 'path'")
             }
             // A key that is present but invalid has been reported: stop here.
@@ -335,7 +358,7 @@ struct AnimationDecoder {
     /// segment) are checked as for `values`, against the path's vertices.
     private func motionPath(_ pf: Field, _ m: Mapping, entry: LayerEntry, timing: AnimationTiming,
                             easing: AnimationSpec.Easing) -> (spec: AnimationSpec, after: Field?)? {
-        for key in ["from", "to", "by", "values", "additive"] where m[key] != nil {
+        for key in ["from", "to", "by", "values", "additive", "cumulative"] + Self.splineKeys where m[key] != nil {
             m[key]?.report("'\(key)' cannot be combined with a keyframe 'path'")
         }
         if let kp = m["keyPath"], kp.string != "position" { kp.report("a keyframe path animates 'position'") }
@@ -472,8 +495,12 @@ struct AnimationDecoder {
             : letters.prefix(10).joined(separator: " ") + " … (\(letters.count) commands)"
     }
 
+    /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value.
+    static let splineKeys = ["tensionValues", "continuityValues", "biasValues"]
+
     /// Points a keyframe validation error at the key it is about.
-    private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?, values: Field) {
+    private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?, values: Field,
+                        mapping m: Mapping? = nil) {
         switch error {
         case .noValues: values.report("a keyframe animation needs at least one value")
         case .mixedValueKinds(let i, let expected, let got):
@@ -488,7 +515,10 @@ struct AnimationDecoder {
         case .keyTimesMustEndAtOne(let v): (keyTimes ?? values).report("key times must end at 1, found \(v)")
         case .timingFunctionsCountMismatch(let expected, let got):
             (timingFunctions ?? values).report("expected \(expected) timing functions (one per segment), found \(got)")
-        case .notMeasurable(let kind): values.report("'paced' cannot measure distances between \(kind.rawValue) values")
+        case .notMeasurable(let kind):
+            values.report("'paced' and 'cubicPaced' cannot measure distances between \(kind.rawValue) values")
+        case .splineParameterCountMismatch(let name, let expected, let got):
+            (m?[name] ?? values).report("expected \(expected) \(name) (one per value), found \(got)")
         }
     }
 

@@ -22,7 +22,7 @@ struct DynamicsDecoder {
     static func allowedKeys(of kind: String) -> [String] { DynamicsSchema.keys(of: kind) }
 
     func dynamics(_ f: Field) -> DynamicsSpec? {
-        guard let m = f.mapping(allowed: Self.keys) else { return nil }
+        guard let m = f.mapping(allowed: Self.keys, contexts: ["dynamics"]) else { return nil }
         var spec = DynamicsSpec()
         if let r = m["referenceBounds"]?.rect {
             if r.isEmpty { m["referenceBounds"]?.report("width and height must be greater than 0") }
@@ -94,7 +94,7 @@ struct DynamicsDecoder {
             return nil
         }
         let allowed = Self.allowedKeys(of: kind)
-        guard var m = body.mapping(allowed: Self.commonKeys + allowed) else { return nil }
+        guard var m = body.mapping(allowed: Self.commonKeys + allowed, contexts: ["behavior", kind]) else { return nil }
         let id = m["id"]?.string ?? f.keyPath
         // Expression values are left out while the behavior is built (a point stands in
         // for the required ones), and set at every step.

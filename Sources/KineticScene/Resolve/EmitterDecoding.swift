@@ -49,7 +49,7 @@ extension LayerDecoder {
     }
 
     private mutating func cell(_ f: Field, owner: CellOwner?) -> (EmitterCell, Field?)? {
-        guard var m = f.mapping(allowed: Self.emitterCellKeys) else { return nil }
+        guard var m = f.mapping(allowed: Self.emitterCellKeys, contexts: ["emitterCell"]) else { return nil }
         var c = EmitterCell()
         if let nf = m["name"], let name = nf.string {
             if name.isEmpty || name.contains(".") {

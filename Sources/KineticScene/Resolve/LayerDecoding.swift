@@ -73,7 +73,8 @@ struct LayerDecoder {
             guard let parsed = tf.choice(LayerType.self) else { return nil }
             type = parsed
         }
-        guard var m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type)) else { return nil }
+        guard var m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
+                                   contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
         if type == .transformLayer {
             for key in Self.transformLayerIgnoredKeys where m[key] != nil {
                 m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
@@ -170,6 +171,16 @@ struct LayerDecoder {
         if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
         if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
         if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
+        if let f = m["allowsGroupOpacity"], let v = f.bool { layer.allowsGroupOpacity = v }
+        if let f = m["shouldRasterize"], let v = f.bool { layer.shouldRasterize = v }
+
+        if let f = m["minificationFilter"], let v = f.choice(ContentsFilter.self) { layer.minificationFilter = v }
+        if let f = m["magnificationFilter"], let v = f.choice(ContentsFilter.self) { layer.magnificationFilter = v }
+        if let f = m["minificationFilterBias"], let v = f.number { layer.minificationFilterBias = v }
+        // Accepted for Apple's sake and checked; nothing Kinetic draws depends on them.
+        _ = m["drawsAsynchronously"]?.bool
+        _ = m["needsDisplayOnBoundsChange"]?.bool
+        _ = m["contentsFormat"]?.choice(ContentsFormat.self)
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
         if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
@@ -362,6 +373,7 @@ struct LayerDecoder {
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
         if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
         if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }
+        if let f = m["truncationMode"], let v = f.choice(TextTruncation.self) { t.truncationMode = v }
         layer.text = t
     }
 }

@@ -135,8 +135,11 @@ public struct Timeline: Sendable {
             if spec.keyPath == .contents {
                 return crossFade(spec, to: &layers) { base in animation.endpoints(base: base).map { ($0.from, $0.to, fraction) } }
             }
+            let cycles = spec.cumulative ? spec.timing.completedCycles(at: time) ?? 0 : 0
             set(spec, to: &layers) { base in
-                animation.endpoints(base: base).flatMap { Interpolation.lerp($0.from, $0.to, fraction) }
+                animation.endpoints(base: base).flatMap { ends in
+                    Interpolation.lerp(ends.from, ends.to, fraction).flatMap { accumulated($0, cycles, ends.from, ends.to) }
+                }
             }
         case .motionPath(let motion, let rotationMode):
             let u = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
@@ -153,8 +156,23 @@ public struct Timeline: Sendable {
             if spec.keyPath == .contents, animation.calculationMode != .discrete {
                 return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }
             }
-            set(spec, to: &layers) { _ in animation.value(at: fraction) }
+            let cycles = spec.cumulative ? spec.timing.completedCycles(at: time) ?? 0 : 0
+            set(spec, to: &layers) { _ in
+                guard let v = animation.value(at: fraction) else { return nil }
+                guard cycles > 0, let start = animation.value(at: 0), let end = animation.value(at: 1) else { return v }
+                return accumulated(v, cycles, start, end)
+            }
         }
+    }
+
+    /// A cumulative animation's value in a later cycle: `value` + cycles × (end − start),
+    /// so each cycle starts where the one before ended.
+    private static func accumulated(_ value: AnimatableValue, _ cycles: Int, _ start: AnimatableValue,
+                                    _ end: AnimatableValue) -> AnimatableValue? {
+        guard cycles > 0 else { return value }
+        guard let shifted = Interpolation.lerp(start, end, Double(cycles)),
+              let offset = Interpolation.subtract(shifted, start) else { return nil }
+        return Interpolation.add(value, offset)
     }
 
     /// A `contents` animation: Core Animation cross-fades the two images, so the layer

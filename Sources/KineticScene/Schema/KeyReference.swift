@@ -34,7 +34,30 @@ public enum KeyReference {
         out += "## Emitter cells (CAEmitterCell)\n\nAnimatable as `emitterCells.NAME.KEY` "
             + "(`emitterCells.A.emitterCells.B.KEY` for a sub-cell).\n\n" + table(EmitterCellSchema.entries)
         out += "## Animations (CAAnimation)\n\n" + table(AnimationKeys.entries)
+        out += unsupported()
         return out
+    }
+
+    /// The table of `UnsupportedAppleNames`: what the loader and the schema refuse as
+    /// "not supported".
+    private static func unsupported() -> String {
+        var out = """
+        ## Apple's names Kinetic does not implement
+
+        Written where the table says, each is refused by `kinetic validate` (and by the JSON
+        schema) as "not supported" at its FILE:LINE:COL and key path, never as an unknown key:
+        a missing feature does not read as a typo.
+
+        | key | Apple's API | written in | note |
+        | --- | --- | --- | --- |
+
+        """
+        for e in UnsupportedAppleNames.entries {
+            let place = e.context == "layer" ? "any layer"
+                : LayerType(rawValue: e.context) != nil ? "`type: \(e.context)` layers" : "`\(e.context)` mappings"
+            out += "| `\(e.name)` | \(e.owner).\(e.name) | \(place) | \(e.note) |\n"
+        }
+        return out + "\n"
     }
 
     private static func table<Object>(_ entries: [PropertySpec<Object>]) -> String {

@@ -60,6 +60,10 @@ public enum SceneSchema {
         for key in keys(of: context) where !except.contains(key) {
             result[key] = KeyDocs.table[context]?[key] ?? ["description": "(not yet described)"]
         }
+        // Apple's names Kinetic leaves out: refused here as the loader refuses them.
+        for (name, detail) in UnsupportedAppleNames.refused(in: [context]) where result[name] == nil {
+            result[name] = ["not": [String: Any](), "description": UnsupportedAppleNames.message(name, detail)]
+        }
         return result
     }
 

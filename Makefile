@@ -55,7 +55,7 @@ demos: build
 	  [ $$(stat -c %s $$g) -le 3000000 ] || echo "$$g ($$(stat -c %s $$g) bytes)"; done); \
 	if [ -n "$$big" ]; then echo "over 3 MB: $$big" >&2; exit 1; fi
 
-## test: every unit test, the CLI checks, the golden frames of every scene, a short fuzz
+## test: every unit test, the CLI checks, the library's quick start built outside the project, the golden frames of every scene, a short fuzz
 ## run, the schema against the scenes, then `kinetic preview` in headless Chromium (with a
 ## 20 s soak; PREVIEW_SOAK_SECONDS=1800 for the long one)
 PREVIEW_SOAK_SECONDS ?= 20
@@ -63,6 +63,7 @@ test: deps
 	$(SWIFT) build -c $(CONFIG) --product kinetic
 	$(SWIFT) test --parallel
 	KINETIC=$(KINETIC) bash Tests/cli/run.sh
+	KINETIC=$(KINETIC) bash Tests/library/quick_start.sh
 	$(KINETIC) golden check
 	python3 Tests/fuzz/fuzz.py --kinetic $(KINETIC) --count 2000 --render-every 8 --seed 14
 	python3 Tests/fuzz/surfaces.py encode --kinetic $(KINETIC) --count 800 --seed 37

@@ -4,7 +4,8 @@
 // Targets follow the pipeline, dependencies pointing one way:
 //   KineticGeometry ← KineticAnimation / KineticLayers / KineticDynamics / KineticExpressions
 //   ← KineticScene
-//   ← KineticRender / KineticEncode / KineticLottie ← KineticCLI ← kinetic
+//   ← KineticRender / KineticEncode / KineticLottie ← Kinetic (the library) ← KineticCLI ← kinetic
+//   Kinetic ← KineticSnapshotTesting (strategies for swift-snapshot-testing)
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
@@ -18,7 +19,11 @@ import PackageDescription
 let package = Package(
     name: "Kinetic",
     products: [
-        .executable(name: "kinetic", targets: ["kinetic"]),
+        .executable(name: "kinetic", targets: ["KineticTool"]),
+        // The library: scenes loaded or built in Swift, their frames and states.
+        .library(name: "Kinetic", targets: ["Kinetic"]),
+        // Animation snapshot strategies for swift-snapshot-testing.
+        .library(name: "KineticSnapshotTesting", targets: ["KineticSnapshotTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -27,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         // System libraries (installed by `make deps`).
@@ -79,11 +85,22 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        // Stage 5: the library users import (a facade over the stages; the inspect model).
+        .target(name: "Kinetic", dependencies: [
+            "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        // Its snapshot strategies; only the SnapshotTesting target of that package is built.
+        .target(name: "KineticSnapshotTesting", dependencies: [
+            "Kinetic", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        ]),
         .target(name: "KineticCLI", dependencies: [
-            "KineticFiles", "KineticGeometry", "KineticScene", "KineticRender", "KineticEncode", "KineticLottie", "KineticPreview",
+            "Kinetic", "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode",
+            "KineticLottie", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "kinetic", dependencies: ["KineticCLI"]),
+        // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.
+        .executableTarget(name: "KineticTool", dependencies: ["KineticCLI"]),
 
         .testTarget(name: "KineticFilesTests", dependencies: ["KineticFiles"]),
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
@@ -95,7 +112,11 @@ let package = Package(
         .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo", "CComposite"]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
         .testTarget(name: "KineticLottieTests", dependencies: ["KineticLottie"]),
-        .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI"]),
+        .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI", "Kinetic"]),
+        .testTarget(name: "KineticTests", dependencies: ["Kinetic"]),
+        .testTarget(name: "KineticSnapshotTestingTests", dependencies: [
+            "KineticSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+        ], exclude: ["__Snapshots__"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import enum Kinetic.InspectReport
 import KineticGeometry
 import KineticLayers
 @testable import KineticCLI

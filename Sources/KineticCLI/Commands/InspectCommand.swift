@@ -1,4 +1,5 @@
 import ArgumentParser
+import enum Kinetic.InspectReport
 import KineticScene
 
 /// `kinetic inspect SCENE --frame N`: the presentation state as JSON.

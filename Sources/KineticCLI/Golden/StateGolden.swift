@@ -1,4 +1,5 @@
 import Foundation
+import enum Kinetic.InspectReport
 import KineticFiles
 import KineticScene
 

@@ -5,10 +5,10 @@ import KineticScene
 
 /// The JSON of `kinetic inspect` (section 10 of the contract): the presentation state of
 /// one frame, keys sorted, numbers plain.
-enum InspectReport {
+package enum InspectReport {
     /// `items` are the dynamic items' simulated states (empty without dynamics);
     /// `particles` lists every live particle of the emitters.
-    static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:], particles: Bool = false) -> String {
+    package static func json(for frame: SceneFrame, items: [String: DynamicItemState] = [:], particles: Bool = false) -> String {
         var whole = report(for: frame, items: items, detail: particles ? .particles : .standard)
         whole["frame"] = .integer(frame.index)
         whole["time"] = .number(number(frame.time))
@@ -19,7 +19,7 @@ enum InspectReport {
     }
 
     /// How much of a frame the report holds.
-    enum Detail {
+    package enum Detail {
         /// Section 10's report.
         case standard
         /// With every live particle.
@@ -32,7 +32,7 @@ enum InspectReport {
     }
 
     /// The report's `layers`, `items` and `emitters` of one frame.
-    static func report(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: ReportValue] {
+    package static func report(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: ReportValue] {
         var layers: [String: ReportValue] = [:]
         // The renderer's composition: each layer's plane flattened into its superlayer's.
         Listing.forEachLayer(frame.layers) { key, layer, placement in
@@ -53,14 +53,14 @@ enum InspectReport {
     }
 
     /// The report as plain JSON objects (what a state golden reads).
-    static func entries(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: Any] {
+    package static func entries(for frame: SceneFrame, items: [String: DynamicItemState], detail: Detail) -> [String: Any] {
         report(for: frame, items: items, detail: detail).mapValues(\.plain)
     }
 
     /// One layer's entry; `placement` is how it reaches the canvas. Every animatable key
     /// of the layer's type (`LayerSchema`) is listed, in the contract's units; a state
     /// golden keeps the keys it was recorded with (`stateKeeps`).
-    private static func describe(_ layer: Layer, placement: Listing.Placement, detail: Detail) -> [String: ReportValue] {
+    private static func describe(_ layer: KineticLayers.Layer, placement: Listing.Placement, detail: Detail) -> [String: ReportValue] {
         var d: [String: ReportValue] = ["type": .string(layer.type.rawValue)]
         for spec in LayerSchema.standard.animatableFileKeys(for: layer.type) {
             guard detail != .state || stateKeeps(spec.name, of: layer), let value = spec.get?(layer) else { continue }
@@ -99,7 +99,7 @@ enum InspectReport {
 
     /// Whether a state golden records `key` of `layer`: the keys state goldens were
     /// recorded with, so that a key `inspect` learns does not change every state.jsonl.
-    private static func stateKeeps(_ key: String, of layer: Layer) -> Bool {
+    private static func stateKeeps(_ key: String, of layer: KineticLayers.Layer) -> Bool {
         switch key {
         case "backgroundColor": layer.backgroundColor != nil
         case "borderWidth", "borderColor": layer.borderWidth > 0
@@ -116,7 +116,7 @@ enum InspectReport {
 
     /// A value in the contract's units: numbers plain, points `[x, y]`, rects
     /// `[x, y, w, h]`, colors `#RRGGBBAA`, transforms m11…m44.
-    static func encode(_ value: AnimatableValue) -> ReportValue {
+    package static func encode(_ value: AnimatableValue) -> ReportValue {
         switch value {
         case .number(let v): .number(number(v))
         case .point(let p): point(p)
@@ -135,7 +135,7 @@ enum InspectReport {
     /// Section 10's `emitters` entry: per cell (name path, `a.b` for a sub-cell) the
     /// particles alive and born; with `particles`, every live particle (with its `angle`,
     /// radians turned by its spin, beyond the contract's list).
-    private static func describeEmitter(_ layer: Layer, particles: Bool, into out: inout [String: ReportValue]) {
+    private static func describeEmitter(_ layer: KineticLayers.Layer, particles: Bool, into out: inout [String: ReportValue]) {
         guard let e = layer.emitter else { return }
         let p = e.particles
         var cells: [String: ReportValue] = [:]
@@ -167,14 +167,15 @@ enum InspectReport {
     private static func numbers(_ v: [Double]) -> ReportValue { .list(v.map { .number(number($0)) }) }
 
     /// Rounded to 1e-9 so float noise does not show, and −0 printed as 0.
-    static func number(_ v: Double) -> Double {
+    package static func number(_ v: Double) -> Double {
         let r = (v * 1e9).rounded() / 1e9
         return r == 0 ? 0 : r
     }
 }
 
-/// A value of the report: what JSON holds, encoded by `JSONEncoder`.
-indirect enum ReportValue: Encodable, Equatable {
+/// A value of the presentation state (`kinetic inspect`'s JSON): a number, a list or an
+/// object of values, and so on.
+public indirect enum ReportValue: Codable, Equatable, Sendable {
     case number(Double)
     case integer(Int)
     case bool(Bool)
@@ -183,7 +184,34 @@ indirect enum ReportValue: Encodable, Equatable {
     case list([ReportValue])
     case object([String: ReportValue])
 
-    func encode(to encoder: Encoder) throws {
+    /// Numbers are equal by value, whole or not: JSON writes 1.0 as 1, which reads back
+    /// as an integer.
+    public static func == (lhs: ReportValue, rhs: ReportValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.number(a), .number(b)): a == b
+        case let (.integer(a), .integer(b)): a == b
+        case let (.integer(a), .number(b)), let (.number(b), .integer(a)): Double(a) == b
+        case let (.bool(a), .bool(b)): a == b
+        case let (.string(a), .string(b)): a == b
+        case (.null, .null): true
+        case let (.list(a), .list(b)): a == b
+        case let (.object(a), .object(b)): a == b
+        default: false
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let v = try? c.decode(Bool.self) { self = .bool(v) }
+        else if let v = try? c.decode(Int.self) { self = .integer(v) }
+        else if let v = try? c.decode(Double.self) { self = .number(v) }
+        else if let v = try? c.decode(String.self) { self = .string(v) }
+        else if let v = try? c.decode([ReportValue].self) { self = .list(v) }
+        else { self = .object(try c.decode([String: ReportValue].self)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .number(let v): try c.encode(v)
@@ -197,7 +225,7 @@ indirect enum ReportValue: Encodable, Equatable {
     }
 
     /// As `JSONSerialization` objects: Double, Int, Bool, String, NSNull, arrays, dictionaries.
-    var plain: Any {
+    package var plain: Any {
         switch self {
         case .number(let v): v
         case .integer(let v): v

@@ -4,28 +4,28 @@ import KineticLayers
 extension InspectReport {
     /// Which layers `inspect` lists, under which keys, and how each reaches the canvas:
     /// the renderer's composition, walked once for the whole tree.
-    enum Listing {
+    package enum Listing {
         /// How a layer reaches the canvas, as the renderer draws it.
-        struct Placement {
+        package struct Placement {
             /// The map of every level, innermost first: the layer's plane into its
             /// superlayer's (through the superlayer's `sublayerTransform`; a mask into its
             /// host's bounds plane), that one into the next, …, a root's into the canvas.
-            var levels: [PlaneProjection]
+            package var levels: [PlaneProjection]
             /// The product of `levels`: the layer's bounds plane to the canvas, in points.
-            var toCanvas: PlaneProjection
+            package var toCanvas: PlaneProjection
             /// What the layer's pixels are multiplied by: the product of the
             /// `colorMultiplier`s of the layer and of every layer it is drawn inside (its
             /// superlayers; for a mask, its host and the host's), as the renderer applies
             /// each one to everything its layer renders. nil when none has one.
-            var colorMultiplier: Color?
+            package var colorMultiplier: Color?
             /// The key the layer's mask is listed under, when it has a mask.
-            var maskKey: String?
+            package var maskKey: String?
 
             /// Where a point of the layer's bounds plane lands on the canvas; nil when it
             /// lies at or behind the eye (w ≤ 0) at some level — the renderer draws
             /// nothing there, and the perspective divide would mirror it to a meaningless
             /// place — or maps to no finite point.
-            func canvasPoint(of p: Point) -> Point? {
+            package func canvasPoint(of p: Point) -> Point? {
                 var q = p
                 for level in levels {
                     guard level.w(at: q) > 0 else { return nil }
@@ -43,14 +43,14 @@ extension InspectReport {
         /// A layer's key is `Layer.key` (its id, or its place such as `layers[1].mask`);
         /// replicator copies, their masks included, carry `#k` suffixes from
         /// `Replication.expand`: `revealMask#2` is the mask of the host in copy 2.
-        static func forEachLayer(_ roots: [Layer], _ body: (String, Layer, Placement) -> Void) {
+        package static func forEachLayer(_ roots: [KineticLayers.Layer], _ body: (String, KineticLayers.Layer, Placement) -> Void) {
             for root in roots {
                 visit(root, superlayerSpace: .identity, parent: nil, body)
             }
         }
 
-        private static func visit(_ layer: Layer, superlayerSpace: Transform3D, parent: Placement?,
-                                  _ body: (String, Layer, Placement) -> Void) {
+        private static func visit(_ layer: KineticLayers.Layer, superlayerSpace: Transform3D, parent: Placement?,
+                                  _ body: (String, KineticLayers.Layer, Placement) -> Void) {
             let level = layer.projectionToSuperlayer(through: superlayerSpace)
             var placement = Placement(
                 levels: [level] + (parent?.levels ?? []),

@@ -1,0 +1,8 @@
+// The errors a user catches come from the loader itself (one definition, the same
+// messages as `kinetic validate`); only these declarations are re-exported, not the
+// loader's modules.
+@_exported import struct KineticScene.SceneLoadError
+@_exported import struct KineticScene.SceneProblem
+@_exported import struct KineticScene.SourceLocation
+@_exported import struct KineticScene.SceneFileError
+@_exported import struct KineticScene.SceneLimits

@@ -102,19 +102,25 @@ let package = Package(
         // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.
         .executableTarget(name: "KineticTool", dependencies: ["KineticCLI"]),
 
+        // Each test target declares every module it imports (SwiftPM rebuilds a target only
+        // when a declared dependency changes).
         .testTarget(name: "KineticFilesTests", dependencies: ["KineticFiles"]),
         .testTarget(name: "KineticGeometryTests", dependencies: ["KineticGeometry"]),
-        .testTarget(name: "KineticAnimationTests", dependencies: ["KineticAnimation"]),
-        .testTarget(name: "KineticLayersTests", dependencies: ["KineticLayers"]),
-        .testTarget(name: "KineticDynamicsTests", dependencies: ["KineticDynamics"]),
-        .testTarget(name: "KineticExpressionsTests", dependencies: ["KineticExpressions"]),
-        .testTarget(name: "KineticSceneTests", dependencies: ["KineticScene"]),
-        .testTarget(name: "KineticRenderTests", dependencies: ["KineticRender", "KineticScene", "KineticCairo", "CComposite"]),
-        .testTarget(name: "KineticEncodeTests", dependencies: ["KineticEncode"]),
-        .testTarget(name: "KineticLottieTests", dependencies: ["KineticLottie"]),
-        .testTarget(name: "KineticCLITests", dependencies: ["KineticCLI", "Kinetic"]),
+        .testTarget(name: "KineticAnimationTests", dependencies: ["KineticGeometry", "KineticAnimation"]),
+        .testTarget(name: "KineticLayersTests", dependencies: ["KineticGeometry", "KineticLayers"]),
+        .testTarget(name: "KineticDynamicsTests", dependencies: ["KineticGeometry", "KineticDynamics"]),
+        .testTarget(name: "KineticExpressionsTests", dependencies: ["KineticGeometry", "KineticExpressions"]),
+        .testTarget(name: "KineticSceneTests", dependencies: ["KineticDynamics", "KineticGeometry", "KineticLayers", "KineticScene"]),
+        .testTarget(name: "KineticRenderTests", dependencies: [
+            "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCairo", "CComposite",
+        ]),
+        .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticGeometry", "KineticEncode"]),
+        .testTarget(name: "KineticLottieTests", dependencies: ["KineticGeometry", "KineticLayers", "KineticLottie"]),
+        .testTarget(name: "KineticCLITests", dependencies: [
+            "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
+        ]),
         .testTarget(name: "KineticTests", dependencies: ["Kinetic"]),
-        .testTarget(name: "KineticSnapshotTestingTests", dependencies: [
+        .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 
             "KineticSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),
         .testTarget(name: "KineticPreviewTests", dependencies: ["KineticPreview"]),

@@ -28,7 +28,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from webdriver import Browser  # noqa: E402
+from webdriver import Browser, free_port  # noqa: E402
 
 KINETIC = os.path.abspath(os.environ.get("KINETIC", ".build/release/kinetic"))
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -160,7 +160,8 @@ def main():
         check(status_of(port, "GET", "/files/sub") == 404, "a folder is not listed (404)")
         check(status_of(port, "GET", "/files/scene.yaml") == 200, "a file under the scene's folder is served")
         check(status_of(port, "GET", "/etc/passwd") == 404, "any other path gets 404")
-        check(status_of(port, "DELETE", "/api/scene") in (404, 405), "an unknown method gets 4xx")
+        # 403 too: a method that may change state needs the page's token first (RequestGuard).
+        check(status_of(port, "DELETE", "/api/scene") in (403, 404, 405), "an unknown method gets 4xx")
         # Bytes that are no HTTP request get 400 (not silence), and the server goes on.
         for junk in (b"\x00\x01GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nNo colon here\r\n\r\n"):
             garbage = raw_request(port, junk)
@@ -285,6 +286,8 @@ def main():
             check(a.read() == b.read(), "the exported MP4 is byte-identical to `render -o scene.mp4`")
 
         cross_site(browser, port, folder)
+        browser.get(base + "/")  # back to the preview's own page for the soak
+        browser.wait("return window.kinetic && window.kinetic.drawn && window.kinetic.state;", 20)
 
         soak = float(os.environ.get("PREVIEW_SOAK_SECONDS", "0"))
         if soak > 0:
@@ -327,7 +330,7 @@ def cross_site(browser, port, folder):
     site = tempfile.mkdtemp(prefix="kinetic-attacker-")
     with open(os.path.join(site, "index.html"), "w") as f:
         f.write(ATTACKER_PAGE.replace("PORT", str(port)))
-    other = webdriver.free_port()
+    other = free_port()
     attacker = subprocess.Popen([sys.executable, "-m", "http.server", str(other), "--bind", "127.0.0.1", "--directory", site],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -344,6 +347,7 @@ def cross_site(browser, port, folder):
         check(result["ws"] == "refused", f"another site's page cannot open the preview's WebSocket ({result})")
         check(not os.path.exists(os.path.join(folder, "scene.webp")),
               "another site's page cannot make the preview export (no scene.webp)")
+        browser.logs()  # the attacker page's refused requests are its console errors, not the preview's
     finally:
         attacker.terminate()
         attacker.wait(timeout=10)

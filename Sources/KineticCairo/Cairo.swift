@@ -13,11 +13,8 @@ import KineticLayers
 /// A Cairo failure, with Cairo's own description.
 package struct CairoFailure: Error, CustomStringConvertible {
     package var description: String
-    /// The failure was a file that does not exist.
-    package var isFileNotFound: Bool
     package init(_ status: cairo_status_t) {
         description = String(cString: cairo_status_to_string(status))
-        isFileNotFound = status == CAIRO_STATUS_FILE_NOT_FOUND
     }
 }
 
@@ -137,13 +134,9 @@ package final class CairoSurface {
         return s
     }
 
-    /// The PNG at `path` as premultiplied ARGB32 pixels, whatever its colour type or bit
-    /// depth: the project's one PNG decoder (image assets, golden frames).
-    package static func decodePNG(atPath path: String) throws(CairoFailure) -> PixelImage {
-        try converted(CairoSurface(raw: cairo_image_surface_create_from_png(path)))
-    }
-
-    /// The PNG in `bytes` (read through the guarded reader) as premultiplied ARGB32 pixels.
+    /// The PNG in `bytes` (read through the guarded reader: `PNGHeader.checkedBytes`) as
+    /// premultiplied ARGB32 pixels, whatever its colour type or bit depth: the project's
+    /// one PNG decoder (image assets, golden frames, `encode`'s frames).
     package static func decodePNG(bytes: [UInt8]) throws(CairoFailure) -> PixelImage {
         let source = ByteSource(bytes)
         let raw = cairo_image_surface_create_from_png_stream({ closure, data, length in

@@ -35,9 +35,7 @@ public enum PNGReader {
                             root: String? = nil) throws(EncodeError) -> PixelImage {
         let bytes: [UInt8]
         do throws(FileProblem) {
-            let file = try GuardedFile(path: path, maxBytes: maxBytes, root: root)
-            _ = try PNGHeader(checking: file, maxPixels: maxPixels)
-            bytes = try file.readAll()
+            bytes = try PNGHeader.checkedBytes(of: path, maxPixels: maxPixels, maxBytes: maxBytes, root: root)
         } catch {
             throw .cannotRead(path: path, reason: error.reason)
         }

@@ -79,6 +79,18 @@ public struct GuardedFile: ~Copyable {
         try read(count: size, at: 0)
     }
 
+    /// The text of a small kernel file (`/proc/self/statm`, a cgroup limit): regular
+    /// files whose `stat` size is 0, so they are read to their end, at most `maxBytes`.
+    public static func readSystemText(_ path: String, maxBytes: Int = 4096) -> String? {
+        guard let file = try? GuardedFile(path: path, maxBytes: Int.max) else { return nil }
+        var bytes: [UInt8] = []
+        while bytes.count < maxBytes, let piece = try? file.read(count: min(1024, maxBytes - bytes.count), at: bytes.count),
+              !piece.isEmpty {
+            bytes += piece
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Reads `path` whole, through every check above.
     public static func read(_ path: String, maxBytes: Int, root: String? = nil) throws(FileProblem) -> [UInt8] {
         try GuardedFile(path: path, maxBytes: maxBytes, root: root).readAll()

@@ -25,6 +25,17 @@ public struct PNGHeader: Sendable, Equatable {
         self.kineticText = kineticText
     }
 
+    /// The bytes of the PNG at `path`, read through ``GuardedFile`` (a regular file of at
+    /// most `maxBytes`, inside `root` when one is given) after its chunks were walked: what
+    /// every PNG decoder of the project is given (image assets, golden frames, `encode`'s
+    /// frames).
+    public static func checkedBytes(of path: String, maxPixels: Int = 64_000_000, maxBytes: Int = 256 << 20,
+                                    root: String? = nil) throws(FileProblem) -> [UInt8] {
+        let file = try GuardedFile(path: path, maxBytes: maxBytes, root: root)
+        _ = try PNGHeader(checking: file, maxPixels: maxPixels)
+        return try file.readAll()
+    }
+
     /// `png` (a PNG file's bytes, as Cairo writes them: IHDR first) with a `tEXt` chunk
     /// `keyword`, NUL, `text` inserted after IHDR. Latin-1 text, as tEXt requires; the
     /// callers write ASCII.

@@ -91,12 +91,17 @@ public struct ImageCache: Sendable {
         }
     }
 
-    /// Through the project's one PNG decoder, which converts every PNG to premultiplied ARGB32.
+    /// Through the guarded reader (the file may have changed since the loader checked it)
+    /// and the project's one PNG decoder, which converts every PNG to premultiplied ARGB32.
     private static func decode(_ path: String) throws(ImageCacheError) -> PixelImage {
+        let bytes: [UInt8]
+        do throws(FileProblem) { bytes = try PNGHeader.checkedBytes(of: path) } catch {
+            if case .missing = error { throw .missingFile(path: path) }
+            throw .unreadableImage(path: path, reason: error.reason)
+        }
         do throws(CairoFailure) {
-            return try CairoSurface.decodePNG(atPath: path)
+            return try CairoSurface.decodePNG(bytes: bytes)
         } catch {
-            if error.isFileNotFound { throw .missingFile(path: path) }
             throw .unreadableImage(path: path, reason: error.description)
         }
     }

@@ -125,3 +125,14 @@ func withFolder(_ body: (String) throws -> Void) throws {
         #expect(throws: (any Error).self) { try check(Self.png(width: 1, height: 1, chunks: [])) }
     }
 }
+
+@Suite struct SystemTextTests {
+    /// /proc files say they are 0 bytes long: read to their end (bounded), not to that size.
+    @Test func aProcFileIsReadToItsEnd() throws {
+        let text = try #require(GuardedFile.readSystemText("/proc/self/statm"))
+        #expect(text.split(separator: " ").count >= 2)
+        #expect(text.first?.isNumber == true)
+        #expect(GuardedFile.readSystemText("/proc/self/statm", maxBytes: 3)?.count == 3)
+        #expect(GuardedFile.readSystemText("/dev/zero") == nil)
+    }
+}

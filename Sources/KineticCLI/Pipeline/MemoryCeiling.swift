@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,14 +85,14 @@ struct MemoryCeiling: Sendable {
 
     /// The process's mapped address space (VmSize), from /proc/self/statm.
     static func mappedBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        guard let text = GuardedFile.readSystemText("/proc/self/statm"),
               let pages = text.split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// The decimal number a cgroup file holds ("max" or anything else: nil).
     private static func number(in path: String) -> Int? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        guard let text = GuardedFile.readSystemText(path) else { return nil }
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

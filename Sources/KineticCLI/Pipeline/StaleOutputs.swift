@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 
 /// Files earlier runs left beside an output, removed before it is written (and said so
 /// on stderr): temporary files of a killed run (SIGKILL cannot be caught), and PNG
@@ -37,7 +38,7 @@ enum StaleOutputs {
         if pid == getpid() { return true }
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
         func command(_ process: String) -> String? {
-            (try? String(contentsOfFile: "/proc/\(process)/comm", encoding: .utf8))?
+            GuardedFile.readSystemText("/proc/\(process)/comm")?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         guard let theirs = command("\(pid)"), let ours = command("self") else { return true }

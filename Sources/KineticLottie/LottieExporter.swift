@@ -161,22 +161,40 @@ public struct LottieExporter {
         }
         transform.append(("o", tracks.property(opacities.map { [$0 * 100] }, tolerance: 100 * Tolerance.channel, scalar: true)))
 
-        // Paint groups, top first.
+        // Paint groups, top first. Consecutive paints over the same outline at every frame
+        // share one group — its subpaths once, then their styles, topmost first, as Lottie
+        // stacks a group's styles — so a fill and its stroke, or a shadow's bands, do not
+        // repeat the path (a trimmed stroke keeps a group of its own: a trim acts on every
+        // style after it).
+        let slots = run[0].paints.indices.reversed().filter { paintsShow[$0] }.map { k in
+            run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
+        }
+        func trimmed(_ paints: [Paint]) -> Bool { paints.contains { $0.kind == .stroke && ($0.stroke.start != 0 || $0.stroke.end != 1) } }
         var groups: [LottieJSON] = []
-        for k in run[0].paints.indices.reversed() where paintsShow[k] {
-            let paints = run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
-            let paths = zip(run, paints).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
-            // A baked gradient's end points are mapped with its outline (exact for an
-            // affine map; a perspective's foreshortening of the ramp itself is lost).
-            let mapped = baked ? zip(run, paints).map { s, p -> Paint in
-                var p = p
-                if var g = p.gradient {
-                    g.start = s.projection.apply(to: g.start); g.end = s.projection.apply(to: g.end)
-                    p.gradient = g
-                }
-                return p
-            } : paints
-            groups.append(group(paints: mapped, paths: paths, tracks: &tracks))
+        var next = 0
+        while next < slots.count {
+            var end = next + 1
+            while end < slots.count, !trimmed(slots[next]), !trimmed(slots[end]),
+                  zip(slots[next], slots[end]).allSatisfy({ $0.path == $1.path }) { end += 1 }
+            let paths = zip(run, slots[next]).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
+            var items = shapes(paths, tracks: &tracks)
+            for paints in slots[next..<end] {
+                // A baked gradient's end points are mapped with its outline (exact for an
+                // affine map; a perspective's foreshortening of the ramp itself is lost).
+                let mapped = baked ? zip(run, paints).map { s, p -> Paint in
+                    var p = p
+                    if var g = p.gradient {
+                        g.start = s.projection.apply(to: g.start); g.end = s.projection.apply(to: g.end)
+                        p.gradient = g
+                    }
+                    return p
+                } : paints
+                items += styles(mapped, tracks: &tracks)
+            }
+            items.append(identityGroupTransform)
+            let name = end - next > 1 ? "paints" : slots[next][0].kind == .stroke ? "stroke" : "fill"
+            groups.append(.object([("ty", "gr"), ("nm", .string(name)), ("it", .array(items))]))
+            next = end
         }
         var fields: [(String, LottieJSON)] = [
             ("ddd", 0), ("ind", .number(Double(index))), ("ty", 4), ("nm", .string(key)), ("sr", 1),
@@ -193,10 +211,10 @@ public struct LottieExporter {
         return .object(fields)
     }
 
-    /// One paint as a group: its subpaths, its trim for a stroke, its fill or stroke, and
-    /// the group's identity transform.
-    private static func group(paints: [Paint], paths: [BezierPath], tracks: inout TrackWriter) -> LottieJSON {
-        var items = shapes(paths, tracks: &tracks)
+    /// One paint's style items over the frames: a fill, a gradient fill, or a stroke with
+    /// its trim before it.
+    private static func styles(_ paints: [Paint], tracks: inout TrackWriter) -> [LottieJSON] {
+        var items: [LottieJSON] = []
         let p = paints[0]
         let colors = paints.map { [$0.color.red, $0.color.green, $0.color.blue] }
         let alphas = paints.map { [$0.color.alpha * 100] }
@@ -249,8 +267,7 @@ public struct LottieExporter {
                 ("g", .object([("p", .number(Double(g.stops.count))), ("k", tracks.property(stops, tolerance: Tolerance.channel))])),
             ]))
         }
-        items.append(identityGroupTransform)
-        return .object([("ty", "gr"), ("nm", .string(p.kind == .stroke ? "stroke" : "fill")), ("it", .array(items))])
+        return items
     }
 
     /// A path over the frames as `sh` items, one per subpath (as many as the frame with

@@ -64,6 +64,9 @@ struct GradientPaint: Equatable {
 /// An outline that limits what a drawable shows: the rounded bounds of a masksToBounds
 /// ancestor, or the silhouette of a mask layer, in that layer's plane.
 struct Clip {
+    /// Whose clip it is (`KEY/bounds`, `KEY/mask`, …): drawables under the same clip
+    /// share one precomposition masked once.
+    var owner: String
     var path: BezierPath
     var projection: PlaneProjection
     /// The coverage it lets through (a mask layer's opacity × its fill's alpha).

@@ -30,11 +30,11 @@ struct FrameFlattening {
         let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
         let tint = Self.combine(tint, layer.colorMultiplier)
         var clips = clips
-        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas) { clips.append(clip) }
+        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas, owner: layer.key + "/mask") { clips.append(clip) }
         // The border is drawn after the clip is lifted; the rest is clipped.
         let borderClips = clips
         if layer.masksToBounds {
-            clips.append(Clip(path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1))
+            clips.append(Clip(owner: layer.key + "/bounds", path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1))
         }
         let extent = max(1, layer.bounds.width, layer.bounds.height)
         let source = Self.sourcePath(of: layer)
@@ -53,7 +53,7 @@ struct FrameFlattening {
             // through. Drawn apart, it must be cut away there.
             var shadowClips = borderClips
             if opacity < 1, !silhouette.isEmpty, lineWidth == nil {
-                shadowClips.append(Clip(path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
+                shadowClips.append(Clip(owner: layer.key + "/shadow", path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
             }
             out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
                                       paints: paints, clips: shadowClips, source: source + ".shadowOpacity",
@@ -62,7 +62,7 @@ struct FrameFlattening {
         // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
         var bodyClips = clips
         if layer.text != nil, !layer.masksToBounds {
-            bodyClips.append(Clip(path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
+            bodyClips.append(Clip(owner: layer.key + "/text", path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
         }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
                                   paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, source: source, extent: extent))
@@ -170,20 +170,20 @@ struct FrameFlattening {
 
     /// A mask layer's silhouette in its host's bounds space: its background's rounded
     /// bounds, or a shape mask's path; the fill's alpha and the mask's opacity as coverage.
-    private static func silhouette(of mask: Layer, in hostToCanvas: PlaneProjection) -> Clip? {
+    private static func silhouette(of mask: Layer, in hostToCanvas: PlaneProjection, owner: String) -> Clip? {
         let projection = mask.projectionToSuperlayer(through: .identity).concatenating(hostToCanvas)
         let opacity = mask.isHidden ? 0 : min(max(mask.opacity, 0), 1)
         if let shape = mask.shape, !shape.path.isEmpty, let fill = shape.fillColor {
-            return Clip(path: shape.path, projection: projection, opacity: opacity * fill.alpha)
+            return Clip(owner: owner, path: shape.path, projection: projection, opacity: opacity * fill.alpha)
         }
         if let bg = mask.backgroundColor {
-            return Clip(path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * bg.alpha)
+            return Clip(owner: owner, path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * bg.alpha)
         }
         if let gradient = mask.gradient {
             let alpha = gradient.colors.map(\.alpha).max() ?? 0
-            return Clip(path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * alpha)
+            return Clip(owner: owner, path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * alpha)
         }
-        return Clip(path: BezierPath(), projection: projection, opacity: 0)
+        return Clip(owner: owner, path: BezierPath(), projection: projection, opacity: 0)
     }
 
     /// One drawable per live particle, keyed by its cell and birth time (the snapshot

@@ -24,7 +24,7 @@ public struct LottieExporter {
     private let flattening: FrameFlattening
 
     /// Samples by drawable key, frames by index from 0.
-    private var samples: [String: [Int: DrawableSample]] = [:]
+    private(set) var samples: [String: [Int: DrawableSample]] = [:]
     /// Drawable keys back to front, as first seen.
     private var order: [String] = []
     private var frameCount = 0
@@ -70,20 +70,17 @@ public struct LottieExporter {
     /// The Lottie document of the frames added.
     public mutating func document() -> LottieJSON {
         var counts = (sampled: 0, kept: 0)
-        var layers: [LottieJSON] = []
-        // Lottie lists layers top first.
-        for key in order.reversed() {
-            guard let frames = samples[key],
-                  let layer = Self.layer(key: key, frames: frames, index: layers.count + 1, counts: &counts) else { continue }
-            layers.append(layer)
-        }
+        var assets: [LottieJSON] = []
+        // Lottie lists layers top first; drawables under a shared clip go into a
+        // precomposition (``stack(_:depth:assets:counts:)``).
+        var layers = stack(order, depth: 0, assets: &assets, counts: &counts)
         if let bg = backgroundLayer(index: layers.count + 1) { layers.append(bg) }
         keyframeCounts = counts
         let op = Double(max(frameCount, 1))
         return .object([
             ("v", "5.7.0"), ("ver", 10000), ("fr", .number(fps)), ("ip", 0), ("op", .number(op)),
             ("w", .number(size.width.rounded())), ("h", .number(size.height.rounded())), ("nm", "Kinetic"),
-            ("ddd", 0), ("assets", []), ("layers", .array(layers)),
+            ("ddd", 0), ("assets", .array(assets)), ("layers", .array(layers)),
         ])
     }
 
@@ -113,12 +110,13 @@ public struct LottieExporter {
         var counts = (sampled: 0, kept: 0)
         // It lives as long as the animation.
         let frames = Dictionary(uniqueKeysWithValues: (0..<max(frameCount, 1)).map { ($0, sample) })
-        return Self.layer(key: "background", frames: frames, index: index, counts: &counts)
+        return Self.layer(key: "background", frames: frames, index: index, clipsFrom: 0, counts: &counts)
     }
 
-    /// One drawable as a shape layer living from its first to its last frame.
-    private static func layer(key: String, frames: [Int: DrawableSample], index: Int,
-                              counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
+    /// One drawable as a shape layer living from its first to its last frame, masked by
+    /// its clips from `clipsFrom` on (the ones before, enclosing precompositions apply).
+    static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int,
+                      counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
         // Frames between its first and last where it is missing show nothing.
         var run: [DrawableSample] = []
@@ -201,7 +199,7 @@ public struct LottieExporter {
             ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups)),
             ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
         ]
-        if let masks = masks(run: run, baked: baked, tracks: &tracks) {
+        if let masks = masks(run: run, baked: baked, from: clipsFrom, tracks: &tracks) {
             // rlottie reads masks only when `hasMask` says so (Bodymovin always writes it).
             fields.append(("hasMask", true))
             fields.append(("masksProperties", masks))
@@ -283,12 +281,13 @@ public struct LottieExporter {
         return items
     }
 
-    /// Clips as masks in the drawable's own plane: the first adds, the others intersect.
-    private static func masks(run: [DrawableSample], baked: Bool, tracks: inout TrackWriter) -> LottieJSON? {
+    /// Clips from `from` on as masks in the drawable's own plane: the first adds, the
+    /// others intersect.
+    static func masks(run: [DrawableSample], baked: Bool, from: Int, tracks: inout TrackWriter) -> LottieJSON? {
         let count = run.map(\.clips.count).max() ?? 0
-        guard count > 0 else { return nil }
+        guard count > from else { return nil }
         var masks: [LottieJSON] = []
-        for m in 0..<count {
+        for m in from..<count {
             let paths = run.map { s -> BezierPath in
                 guard m < s.clips.count else { return BezierPath() }
                 let clip = s.clips[m]
@@ -301,11 +300,11 @@ public struct LottieExporter {
             // A clip that keeps its outline may have several contours only when it comes
             // first (they add up; after it they would add back what was clipped away).
             let all = subpaths.map(\.count).max() ?? 0
-            let parts = m == 0 || subtract ? all : min(1, all)
+            let parts = m == from || subtract ? all : min(1, all)
             let opacity = run.map { [m < $0.clips.count ? $0.clips[m].opacity * 100 : 100] }
             for part in 0..<parts {
                 let beziers = subpaths.map { part < $0.count ? $0[part] : LottieBezier() }
-                let mode: LottieJSON = subtract ? "s" : m == 0 ? "a" : "i"
+                let mode: LottieJSON = subtract ? "s" : m == from ? "a" : "i"
                 masks.append(.object([("inv", false), ("mode", mode), ("pt", tracks.path(beziers)),
                                       ("o", tracks.property(opacity, tolerance: 100 * Tolerance.channel, scalar: true)),
                                       ("x", .object([("a", 0), ("k", 0)])), ("nm", .string("clip\(m)"))]))

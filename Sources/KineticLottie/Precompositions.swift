@@ -5,7 +5,7 @@ import KineticGeometry
 /// clip go into a precomposition as big as the canvas (its layers keep their canvas
 /// coordinates), and the precomposition's layer carries the clip as its mask. Clips
 /// inside clips nest precompositions, so every mask is one added outline, which every
-/// player draws (lottie-web ignores a layer's intersecting second mask).
+/// player draws (lottie-web and Windows ignore a layer's intersecting second mask).
 extension LottieExporter {
     /// The layers of `keys` (back to front), top first, whose first `depth` clips the
     /// enclosing precompositions already apply.
@@ -30,7 +30,12 @@ extension LottieExporter {
             }
         }
         for run in runs.reversed() {
-            guard let owner = run.owner, run.keys.count > 1 else { plain(run.keys); continue }
+            // A lone drawable keeps its clip as its own mask, unless another clip follows:
+            // then a precomposition too, so that no layer needs an intersecting mask.
+            guard let owner = run.owner,
+                  run.keys.count > 1 || run.keys.contains(where: { clipCount($0) > depth + 1 }) else {
+                plain(run.keys); continue
+            }
             // Its asset's place is taken before the nested ones', so ids follow the stack.
             let slot = assets.count
             assets.append(.null)
@@ -46,6 +51,9 @@ extension LottieExporter {
         }
         return out
     }
+
+    /// The most clips the drawable has at any frame.
+    private func clipCount(_ key: String) -> Int { samples[key]?.values.map(\.clips.count).max() ?? 0 }
 
     /// Who the drawable's clip at `depth` belongs to, when it is the same at every frame
     /// it is drawn (a cut-out, a shadow's, stays the drawable's own).

@@ -71,5 +71,27 @@ struct PrecompositionTests {
         #expect(top[1]["refId"] == assets[1]["id"])
         #expect(array(top[1]["masksProperties"]).map { $0["mode"] } == ["a"])
         #expect(array(assets[1]["layers"]).map { $0["nm"] } == ["y", "x", "inner"])
+        #expect(!doc.text.contains(#""mode":"i""#))
+    }
+
+    @Test func aClippedTextUnderAClipIsPrecomposedRatherThanIntersected() throws {
+        // A text layer clips its glyphs to its bounds; inside a clipping layer that
+        // paints nothing itself, it is the only layer under that clip.
+        var clip = box("clip", "layers[0]", Rect(20, 20, 100, 100), clips: true)
+        clip.backgroundColor = nil
+        var label = Layer(id: "label", place: "layers[0].sublayers[0]", type: .text)
+        label.bounds = Rect(0, 0, 150, 30)
+        label.position = Point(75, 15)
+        clip.sublayers = [label]
+        var exporter = LottieExporter(size: Size(200, 200), fps: 30, background: .color(.clear), options: LottieOptions(),
+                                      glyphs: { _, rect in BezierPath.rect(rect) })
+        try exporter.add(SceneFrame(index: 0, time: 0, size: Size(200, 200), background: .color(.clear), layers: [clip]))
+        let doc = exporter.document()
+        #expect(!doc.text.contains(#""mode":"i""#))
+        let precomp = array(doc["layers"]).first
+        #expect(precomp?["ty"] == 0 && precomp?["nm"] == "clip/bounds")
+        let inner = array(array(doc["assets"]).first?["layers"])
+        #expect(inner.map { $0["nm"] } == ["label"])
+        #expect(array(inner.first?["masksProperties"]).map { $0["mode"] } == ["a"])
     }
 }

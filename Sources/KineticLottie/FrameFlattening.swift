@@ -19,22 +19,29 @@ struct FrameFlattening {
         var out: [DrawableSample] = []
         for layer in frame.layers {
             visit(layer, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, alpha: 1, tint: nil,
-                  clips: [], into: &out)
+                  clips: [], scopes: [], into: &out)
         }
         return out
     }
 
     private func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, alpha: Double,
-                       tint: Color?, clips: [Clip], into out: inout [DrawableSample]) {
+                       tint: Color?, clips: [Clip], scopes: [Scope], into out: inout [DrawableSample]) {
         let opacity = layer.isHidden ? 0 : alpha * min(max(layer.opacity, 0), 1)
         let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
         let tint = Self.combine(tint, layer.colorMultiplier)
         var clips = clips
-        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas, owner: layer.key + "/mask") { clips.append(clip) }
+        // The layer's opacity acts on it and all it holds at once, then its mask.
+        var scopes = scopes + [Scope(owner: layer.key + "/group", clip: nil, opacity: layer.isHidden ? 0 : min(max(layer.opacity, 0), 1))]
+        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas, owner: layer.key + "/mask") {
+            clips.append(clip)
+            scopes.append(Scope(owner: clip.owner, clip: clip, opacity: 1))
+        }
         // The border is drawn after the clip is lifted; the rest is clipped.
-        let borderClips = clips
+        let borderClips = clips, borderScopes = scopes
         if layer.masksToBounds {
-            clips.append(Clip(owner: layer.key + "/bounds", path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1))
+            let clip = Clip(owner: layer.key + "/bounds", path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1)
+            clips.append(clip)
+            scopes.append(Scope(owner: clip.owner, clip: clip, opacity: 1))
         }
         let extent = max(1, layer.bounds.width, layer.bounds.height)
         let source = Self.sourcePath(of: layer)
@@ -56,7 +63,7 @@ struct FrameFlattening {
                 shadowClips.append(Clip(owner: layer.key + "/shadow", path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
             }
             out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
-                                      paints: paints, clips: shadowClips, source: source + ".shadowOpacity",
+                                      paints: paints, clips: shadowClips, scopes: borderScopes, source: source + ".shadowOpacity",
                                       extent: extent + 6 * max(0, layer.shadowRadius)))
         }
         // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
@@ -65,17 +72,19 @@ struct FrameFlattening {
             bodyClips.append(Clip(owner: layer.key + "/text", path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
         }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
-                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, source: source, extent: extent))
+                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, scopes: scopes, source: source,
+                                  extent: extent))
         if let emitter = layer.emitter {
-            out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint, clips: clips)
+            out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,
+                                  clips: clips, scopes: scopes)
         }
         for sublayer in layer.sublayers {
             visit(sublayer, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, alpha: opacity,
-                  tint: tint, clips: clips, into: &out)
+                  tint: tint, clips: clips, scopes: scopes, into: &out)
         }
         if layer.borderWidth > 0 {
             out.append(DrawableSample(key: layer.key + "/border", projection: toCanvas, opacity: opacity,
-                                      paints: [Self.border(of: layer, tint: tint)], clips: borderClips,
+                                      paints: [Self.border(of: layer, tint: tint)], clips: borderClips, scopes: borderScopes,
                                       source: source, extent: extent))
         }
     }
@@ -191,7 +200,7 @@ struct FrameFlattening {
     /// by their order). A particle's plane is its contents' box: centred on the particle,
     /// scaled, turned by its angle.
     private static func particles(of emitter: EmitterStyle, layer: Layer, time: Double, toCanvas: PlaneProjection, opacity: Double,
-                                  tint: Color?, clips: [Clip]) -> [DrawableSample] {
+                                  tint: Color?, clips: [Clip], scopes: [Scope]) -> [DrawableSample] {
         let p = emitter.particles
         guard p.count > 0 else { return [] }
         let cells = emitter.flattenedCells
@@ -216,7 +225,7 @@ struct FrameFlattening {
                               blue: fill.blue * Double(p.blue[i]), alpha: fill.alpha * Double(p.alpha[i]))
             out.append(DrawableSample(key: stem + "#\(n)", projection: box.concatenating(local).concatenating(toCanvas),
                                       opacity: opacity, paints: [Paint(kind: .fill, path: path, color: tinted(color, tint))],
-                                      clips: clips, source: source, extent: max(1, size.width, size.height)))
+                                      clips: clips, scopes: scopes, source: source, extent: max(1, size.width, size.height)))
         }
         return out
     }

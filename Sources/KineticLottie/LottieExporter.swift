@@ -72,8 +72,8 @@ public struct LottieExporter {
         var counts = (sampled: 0, kept: 0)
         var assets: [LottieJSON] = []
         // Lottie lists layers top first; drawables under a shared clip go into a
-        // precomposition (``stack(_:depth:assets:counts:)``).
-        var layers = stack(order, depth: 0, assets: &assets, counts: &counts)
+        // precomposition (``stack(_:depth:faded:assets:counts:)``).
+        var layers = stack(order, depth: 0, faded: [], assets: &assets, counts: &counts)
         if let bg = backgroundLayer(index: layers.count + 1) { layers.append(bg) }
         keyframeCounts = counts
         let op = Double(max(frameCount, 1))
@@ -105,17 +105,18 @@ public struct LottieExporter {
                 background: .color(.clear), layers: [layer])).first?.paints.last else { return nil }
             paint = p
         }
-        let sample = DrawableSample(key: "background", projection: .identity, opacity: 1, paints: [paint], clips: [],
+        let sample = DrawableSample(key: "background", projection: .identity, opacity: 1, paints: [paint], clips: [], scopes: [],
                                     source: "background", extent: max(size.width, size.height))
         var counts = (sampled: 0, kept: 0)
         // It lives as long as the animation.
         let frames = Dictionary(uniqueKeysWithValues: (0..<max(frameCount, 1)).map { ($0, sample) })
-        return Self.layer(key: "background", frames: frames, index: index, clipsFrom: 0, counts: &counts)
+        return Self.layer(key: "background", frames: frames, index: index, clipsFrom: 0, faded: [], counts: &counts)
     }
 
     /// One drawable as a shape layer living from its first to its last frame, masked by
-    /// its clips from `clipsFrom` on (the ones before, enclosing precompositions apply).
-    static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int,
+    /// its clips from `clipsFrom` on (the ones before, enclosing precompositions apply),
+    /// its opacity less that of its `faded` scopes (enclosing precompositions apply it).
+    static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
                       counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
         // Frames between its first and last where it is missing show nothing.
@@ -126,7 +127,10 @@ public struct LottieExporter {
             if let s = frames[f] { carried = s; visible.append(true) } else { visible.append(false) }
             run.append(carried)
         }
-        let opacities = zip(run, visible).map { s, v in v && s.projection.m33 > 0 ? s.opacity : 0 }
+        let opacities = zip(run, visible).map { s, v -> Double in
+            let applied = faded.reduce(1.0) { $1 < s.scopes.count ? $0 * s.scopes[$1].opacity : $0 }
+            return v && s.projection.m33 > 0 && applied > 0 ? min(s.opacity / applied, 1) : 0
+        }
         guard opacities.contains(where: { $0 > 0 }) else { return nil }
         let paintsShow = run[0].paints.indices.map { k in
             run.contains { $0.paints.indices.contains(k) && $0.paints[k].color.alpha > 0 && !$0.paints[k].path.isEmpty }

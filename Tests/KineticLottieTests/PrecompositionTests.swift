@@ -95,3 +95,39 @@ struct PrecompositionTests {
         #expect(array(inner.first?["masksProperties"]).map { $0["mode"] } == ["a"])
     }
 }
+
+/// A translucent layer fades itself and its sublayers as one composited group (Core
+/// Animation's default, `allowsGroupOpacity`): overlapping sublayers do not show through
+/// one another.
+struct GroupOpacityTests {
+    @Test func aTranslucentLayerIsAPrecompositionAtItsOpacityOverOpaqueSublayers() throws {
+        func square(_ id: String, _ place: String, _ frame: Rect, opacity: Double = 1) -> Layer {
+            var layer = Layer(id: id, place: place)
+            layer.bounds = Rect(0, 0, frame.width, frame.height)
+            layer.position = Point(frame.midX, frame.midY)
+            layer.backgroundColor = Color(red: 1, green: 0, blue: 0)
+            layer.opacity = opacity
+            return layer
+        }
+        var card = square("card", "layers[0]", Rect(20, 20, 100, 100), opacity: 0.5)
+        card.sublayers = [square("a", "layers[0].sublayers[0]", Rect(10, 10, 50, 50)),
+                          square("b", "layers[0].sublayers[1]", Rect(30, 30, 50, 50), opacity: 0.8)]
+        var exporter = LottieExporter(size: Size(200, 200), fps: 30, background: .color(.clear), options: LottieOptions())
+        try exporter.add(SceneFrame(index: 0, time: 0, size: Size(200, 200), background: .color(.clear), layers: [card]))
+        let doc = exporter.document()
+        guard case .array(let layers)? = doc["layers"], case .array(let assets)? = doc["assets"],
+              case .array(let inner)? = assets.first?["layers"] else { Issue.record("no precomposition"); return }
+        #expect(layers.count == 1 && layers[0]["ty"] == 0 && layers[0]["nm"] == "card/group")
+        #expect(layers[0]["ks"]?["o"]?["k"] == 50)
+        #expect(layers[0]["masksProperties"] == nil)
+        // Inside, each at its own opacity only: b at 80 %, not 40 %.
+        #expect(inner.map { $0["nm"] } == ["b", "a", "card"])
+        #expect(inner.map { $0["ks"]?["o"]?["k"] } == [80, 100, 100])
+        // An opaque layer over several sublayers is no group.
+        card.opacity = 1
+        var flat = LottieExporter(size: Size(200, 200), fps: 30, background: .color(.clear), options: LottieOptions())
+        try flat.add(SceneFrame(index: 0, time: 0, size: Size(200, 200), background: .color(.clear), layers: [card]))
+        guard case .array(let none)? = flat.document()["assets"] else { Issue.record("no assets"); return }
+        #expect(none.isEmpty)
+    }
+}

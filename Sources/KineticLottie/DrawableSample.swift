@@ -16,6 +16,8 @@ struct DrawableSample {
     var paints: [Paint]
     /// Clipping outlines (masksToBounds, masks), each in its own plane.
     var clips: [Clip]
+    /// The ancestors (and the layer itself) that composite it in a group, outermost first.
+    var scopes: [Scope]
     /// The scene key path of the layer it comes from, for refusals and warnings.
     var source: String
     /// The longest side of the plane's content, in its own units: scales the tolerance
@@ -61,9 +63,24 @@ struct GradientPaint: Equatable {
     }
 }
 
+/// A layer that Core Animation composites as one group with what it holds: its opacity
+/// (a layer's painting, shadow, sublayers and border, faded together), or its clip
+/// (`mask`, `masksToBounds`). Drawables under one scope share a precomposition.
+struct Scope {
+    /// `KEY/group` for the opacity, the clip's owner for a clip.
+    var owner: String
+    /// The clip, also among the drawable's `clips`; nil for the opacity.
+    var clip: Clip?
+    /// The layer's own opacity (0 while hidden); 1 for a clip.
+    var opacity: Double
+}
+
 /// An outline that limits what a drawable shows: the rounded bounds of a masksToBounds
 /// ancestor, or the silhouette of a mask layer, in that layer's plane.
 struct Clip {
+    /// Whose clip it is (`KEY/bounds`, `KEY/mask`, …): drawables under the same clip
+    /// share one precomposition masked once.
+    var owner: String
     var path: BezierPath
     var projection: PlaneProjection
     /// The coverage it lets through (a mask layer's opacity × its fill's alpha).

@@ -19,22 +19,29 @@ struct FrameFlattening {
         var out: [DrawableSample] = []
         for layer in frame.layers {
             visit(layer, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, alpha: 1, tint: nil,
-                  clips: [], into: &out)
+                  clips: [], scopes: [], into: &out)
         }
         return out
     }
 
     private func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, alpha: Double,
-                       tint: Color?, clips: [Clip], into out: inout [DrawableSample]) {
+                       tint: Color?, clips: [Clip], scopes: [Scope], into out: inout [DrawableSample]) {
         let opacity = layer.isHidden ? 0 : alpha * min(max(layer.opacity, 0), 1)
         let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
         let tint = Self.combine(tint, layer.colorMultiplier)
         var clips = clips
-        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas) { clips.append(clip) }
+        // The layer's opacity acts on it and all it holds at once, then its mask.
+        var scopes = scopes + [Scope(owner: layer.key + "/group", clip: nil, opacity: layer.isHidden ? 0 : min(max(layer.opacity, 0), 1))]
+        if let mask = layer.mask, let clip = Self.silhouette(of: mask, in: toCanvas, owner: layer.key + "/mask") {
+            clips.append(clip)
+            scopes.append(Scope(owner: clip.owner, clip: clip, opacity: 1))
+        }
         // The border is drawn after the clip is lifted; the rest is clipped.
-        let borderClips = clips
+        let borderClips = clips, borderScopes = scopes
         if layer.masksToBounds {
-            clips.append(Clip(path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1))
+            let clip = Clip(owner: layer.key + "/bounds", path: layer.corners.path(in: layer.bounds), projection: toCanvas, opacity: 1)
+            clips.append(clip)
+            scopes.append(Scope(owner: clip.owner, clip: clip, opacity: 1))
         }
         let extent = max(1, layer.bounds.width, layer.bounds.height)
         let source = Self.sourcePath(of: layer)
@@ -53,29 +60,31 @@ struct FrameFlattening {
             // through. Drawn apart, it must be cut away there.
             var shadowClips = borderClips
             if opacity < 1, !silhouette.isEmpty, lineWidth == nil {
-                shadowClips.append(Clip(path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
+                shadowClips.append(Clip(owner: layer.key + "/shadow", path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
             }
             out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
-                                      paints: paints, clips: shadowClips, source: source + ".shadowOpacity",
+                                      paints: paints, clips: shadowClips, scopes: borderScopes, source: source + ".shadowOpacity",
                                       extent: extent + 6 * max(0, layer.shadowRadius)))
         }
         // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
         var bodyClips = clips
         if layer.text != nil, !layer.masksToBounds {
-            bodyClips.append(Clip(path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
+            bodyClips.append(Clip(owner: layer.key + "/text", path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
         }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
-                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, source: source, extent: extent))
+                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, scopes: scopes, source: source,
+                                  extent: extent))
         if let emitter = layer.emitter {
-            out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint, clips: clips)
+            out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,
+                                  clips: clips, scopes: scopes)
         }
         for sublayer in layer.sublayers {
             visit(sublayer, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, alpha: opacity,
-                  tint: tint, clips: clips, into: &out)
+                  tint: tint, clips: clips, scopes: scopes, into: &out)
         }
         if layer.borderWidth > 0 {
             out.append(DrawableSample(key: layer.key + "/border", projection: toCanvas, opacity: opacity,
-                                      paints: [Self.border(of: layer, tint: tint)], clips: borderClips,
+                                      paints: [Self.border(of: layer, tint: tint)], clips: borderClips, scopes: borderScopes,
                                       source: source, extent: extent))
         }
     }
@@ -170,20 +179,20 @@ struct FrameFlattening {
 
     /// A mask layer's silhouette in its host's bounds space: its background's rounded
     /// bounds, or a shape mask's path; the fill's alpha and the mask's opacity as coverage.
-    private static func silhouette(of mask: Layer, in hostToCanvas: PlaneProjection) -> Clip? {
+    private static func silhouette(of mask: Layer, in hostToCanvas: PlaneProjection, owner: String) -> Clip? {
         let projection = mask.projectionToSuperlayer(through: .identity).concatenating(hostToCanvas)
         let opacity = mask.isHidden ? 0 : min(max(mask.opacity, 0), 1)
         if let shape = mask.shape, !shape.path.isEmpty, let fill = shape.fillColor {
-            return Clip(path: shape.path, projection: projection, opacity: opacity * fill.alpha)
+            return Clip(owner: owner, path: shape.path, projection: projection, opacity: opacity * fill.alpha)
         }
         if let bg = mask.backgroundColor {
-            return Clip(path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * bg.alpha)
+            return Clip(owner: owner, path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * bg.alpha)
         }
         if let gradient = mask.gradient {
             let alpha = gradient.colors.map(\.alpha).max() ?? 0
-            return Clip(path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * alpha)
+            return Clip(owner: owner, path: mask.corners.path(in: mask.bounds), projection: projection, opacity: opacity * alpha)
         }
-        return Clip(path: BezierPath(), projection: projection, opacity: 0)
+        return Clip(owner: owner, path: BezierPath(), projection: projection, opacity: 0)
     }
 
     /// One drawable per live particle, keyed by its cell and birth time (the snapshot
@@ -191,7 +200,7 @@ struct FrameFlattening {
     /// by their order). A particle's plane is its contents' box: centred on the particle,
     /// scaled, turned by its angle.
     private static func particles(of emitter: EmitterStyle, layer: Layer, time: Double, toCanvas: PlaneProjection, opacity: Double,
-                                  tint: Color?, clips: [Clip]) -> [DrawableSample] {
+                                  tint: Color?, clips: [Clip], scopes: [Scope]) -> [DrawableSample] {
         let p = emitter.particles
         guard p.count > 0 else { return [] }
         let cells = emitter.flattenedCells
@@ -216,7 +225,7 @@ struct FrameFlattening {
                               blue: fill.blue * Double(p.blue[i]), alpha: fill.alpha * Double(p.alpha[i]))
             out.append(DrawableSample(key: stem + "#\(n)", projection: box.concatenating(local).concatenating(toCanvas),
                                       opacity: opacity, paints: [Paint(kind: .fill, path: path, color: tinted(color, tint))],
-                                      clips: clips, source: source, extent: max(1, size.width, size.height)))
+                                      clips: clips, scopes: scopes, source: source, extent: max(1, size.width, size.height)))
         }
         return out
     }

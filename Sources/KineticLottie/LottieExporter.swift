@@ -24,7 +24,7 @@ public struct LottieExporter {
     private let flattening: FrameFlattening
 
     /// Samples by drawable key, frames by index from 0.
-    private var samples: [String: [Int: DrawableSample]] = [:]
+    private(set) var samples: [String: [Int: DrawableSample]] = [:]
     /// Drawable keys back to front, as first seen.
     private var order: [String] = []
     private var frameCount = 0
@@ -70,20 +70,17 @@ public struct LottieExporter {
     /// The Lottie document of the frames added.
     public mutating func document() -> LottieJSON {
         var counts = (sampled: 0, kept: 0)
-        var layers: [LottieJSON] = []
-        // Lottie lists layers top first.
-        for key in order.reversed() {
-            guard let frames = samples[key],
-                  let layer = Self.layer(key: key, frames: frames, index: layers.count + 1, counts: &counts) else { continue }
-            layers.append(layer)
-        }
+        var assets: [LottieJSON] = []
+        // Lottie lists layers top first; drawables under a shared clip go into a
+        // precomposition (``stack(_:depth:faded:assets:counts:)``).
+        var layers = stack(order, depth: 0, faded: [], assets: &assets, counts: &counts)
         if let bg = backgroundLayer(index: layers.count + 1) { layers.append(bg) }
         keyframeCounts = counts
         let op = Double(max(frameCount, 1))
         return .object([
             ("v", "5.7.0"), ("ver", 10000), ("fr", .number(fps)), ("ip", 0), ("op", .number(op)),
             ("w", .number(size.width.rounded())), ("h", .number(size.height.rounded())), ("nm", "Kinetic"),
-            ("ddd", 0), ("assets", []), ("layers", .array(layers)),
+            ("ddd", 0), ("assets", .array(assets)), ("layers", .array(layers)),
         ])
     }
 
@@ -108,17 +105,19 @@ public struct LottieExporter {
                 background: .color(.clear), layers: [layer])).first?.paints.last else { return nil }
             paint = p
         }
-        let sample = DrawableSample(key: "background", projection: .identity, opacity: 1, paints: [paint], clips: [],
+        let sample = DrawableSample(key: "background", projection: .identity, opacity: 1, paints: [paint], clips: [], scopes: [],
                                     source: "background", extent: max(size.width, size.height))
         var counts = (sampled: 0, kept: 0)
         // It lives as long as the animation.
         let frames = Dictionary(uniqueKeysWithValues: (0..<max(frameCount, 1)).map { ($0, sample) })
-        return Self.layer(key: "background", frames: frames, index: index, counts: &counts)
+        return Self.layer(key: "background", frames: frames, index: index, clipsFrom: 0, faded: [], counts: &counts)
     }
 
-    /// One drawable as a shape layer living from its first to its last frame.
-    private static func layer(key: String, frames: [Int: DrawableSample], index: Int,
-                              counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
+    /// One drawable as a shape layer living from its first to its last frame, masked by
+    /// its clips from `clipsFrom` on (the ones before, enclosing precompositions apply),
+    /// its opacity less that of its `faded` scopes (enclosing precompositions apply it).
+    static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
+                      counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
         // Frames between its first and last where it is missing show nothing.
         var run: [DrawableSample] = []
@@ -128,7 +127,10 @@ public struct LottieExporter {
             if let s = frames[f] { carried = s; visible.append(true) } else { visible.append(false) }
             run.append(carried)
         }
-        let opacities = zip(run, visible).map { s, v in v && s.projection.m33 > 0 ? s.opacity : 0 }
+        let opacities = zip(run, visible).map { s, v -> Double in
+            let applied = faded.reduce(1.0) { $1 < s.scopes.count ? $0 * s.scopes[$1].opacity : $0 }
+            return v && s.projection.m33 > 0 && applied > 0 ? min(s.opacity / applied, 1) : 0
+        }
         guard opacities.contains(where: { $0 > 0 }) else { return nil }
         let paintsShow = run[0].paints.indices.map { k in
             run.contains { $0.paints.indices.contains(k) && $0.paints[k].color.alpha > 0 && !$0.paints[k].path.isEmpty }
@@ -161,29 +163,47 @@ public struct LottieExporter {
         }
         transform.append(("o", tracks.property(opacities.map { [$0 * 100] }, tolerance: 100 * Tolerance.channel, scalar: true)))
 
-        // Paint groups, top first.
+        // Paint groups, top first. Consecutive paints over the same outline at every frame
+        // share one group — its subpaths once, then their styles, topmost first, as Lottie
+        // stacks a group's styles — so a fill and its stroke, or a shadow's bands, do not
+        // repeat the path (a trimmed stroke keeps a group of its own: a trim acts on every
+        // style after it).
+        let slots = run[0].paints.indices.reversed().filter { paintsShow[$0] }.map { k in
+            run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
+        }
+        func trimmed(_ paints: [Paint]) -> Bool { paints.contains { $0.kind == .stroke && ($0.stroke.start != 0 || $0.stroke.end != 1) } }
         var groups: [LottieJSON] = []
-        for k in run[0].paints.indices.reversed() where paintsShow[k] {
-            let paints = run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
-            let paths = zip(run, paints).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
-            // A baked gradient's end points are mapped with its outline (exact for an
-            // affine map; a perspective's foreshortening of the ramp itself is lost).
-            let mapped = baked ? zip(run, paints).map { s, p -> Paint in
-                var p = p
-                if var g = p.gradient {
-                    g.start = s.projection.apply(to: g.start); g.end = s.projection.apply(to: g.end)
-                    p.gradient = g
-                }
-                return p
-            } : paints
-            groups.append(group(paints: mapped, paths: paths, tracks: &tracks))
+        var next = 0
+        while next < slots.count {
+            var end = next + 1
+            while end < slots.count, !trimmed(slots[next]), !trimmed(slots[end]),
+                  zip(slots[next], slots[end]).allSatisfy({ $0.path == $1.path }) { end += 1 }
+            let paths = zip(run, slots[next]).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
+            var items = shapes(paths, tracks: &tracks)
+            for paints in slots[next..<end] {
+                // A baked gradient's end points are mapped with its outline (exact for an
+                // affine map; a perspective's foreshortening of the ramp itself is lost).
+                let mapped = baked ? zip(run, paints).map { s, p -> Paint in
+                    var p = p
+                    if var g = p.gradient {
+                        g.start = s.projection.apply(to: g.start); g.end = s.projection.apply(to: g.end)
+                        p.gradient = g
+                    }
+                    return p
+                } : paints
+                items += styles(mapped, tracks: &tracks)
+            }
+            items.append(identityGroupTransform)
+            let name = end - next > 1 ? "paints" : slots[next][0].kind == .stroke ? "stroke" : "fill"
+            groups.append(.object([("ty", "gr"), ("nm", .string(name)), ("it", .array(items))]))
+            next = end
         }
         var fields: [(String, LottieJSON)] = [
             ("ddd", 0), ("ind", .number(Double(index))), ("ty", 4), ("nm", .string(key)), ("sr", 1),
             ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups)),
             ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
         ]
-        if let masks = masks(run: run, baked: baked, tracks: &tracks) {
+        if let masks = masks(run: run, baked: baked, from: clipsFrom, tracks: &tracks) {
             // rlottie reads masks only when `hasMask` says so (Bodymovin always writes it).
             fields.append(("hasMask", true))
             fields.append(("masksProperties", masks))
@@ -193,10 +213,10 @@ public struct LottieExporter {
         return .object(fields)
     }
 
-    /// One paint as a group: its subpaths, its trim for a stroke, its fill or stroke, and
-    /// the group's identity transform.
-    private static func group(paints: [Paint], paths: [BezierPath], tracks: inout TrackWriter) -> LottieJSON {
-        var items = shapes(paths, tracks: &tracks)
+    /// One paint's style items over the frames: a fill, a gradient fill, or a stroke with
+    /// its trim before it.
+    private static func styles(_ paints: [Paint], tracks: inout TrackWriter) -> [LottieJSON] {
+        var items: [LottieJSON] = []
         let p = paints[0]
         let colors = paints.map { [$0.color.red, $0.color.green, $0.color.blue] }
         let alphas = paints.map { [$0.color.alpha * 100] }
@@ -249,8 +269,7 @@ public struct LottieExporter {
                 ("g", .object([("p", .number(Double(g.stops.count))), ("k", tracks.property(stops, tolerance: Tolerance.channel))])),
             ]))
         }
-        items.append(identityGroupTransform)
-        return .object([("ty", "gr"), ("nm", .string(p.kind == .stroke ? "stroke" : "fill")), ("it", .array(items))])
+        return items
     }
 
     /// A path over the frames as `sh` items, one per subpath (as many as the frame with
@@ -266,12 +285,13 @@ public struct LottieExporter {
         return items
     }
 
-    /// Clips as masks in the drawable's own plane: the first adds, the others intersect.
-    private static func masks(run: [DrawableSample], baked: Bool, tracks: inout TrackWriter) -> LottieJSON? {
+    /// Clips from `from` on as masks in the drawable's own plane: the first adds, the
+    /// others intersect.
+    static func masks(run: [DrawableSample], baked: Bool, from: Int, tracks: inout TrackWriter) -> LottieJSON? {
         let count = run.map(\.clips.count).max() ?? 0
-        guard count > 0 else { return nil }
+        guard count > from else { return nil }
         var masks: [LottieJSON] = []
-        for m in 0..<count {
+        for m in from..<count {
             let paths = run.map { s -> BezierPath in
                 guard m < s.clips.count else { return BezierPath() }
                 let clip = s.clips[m]
@@ -284,11 +304,11 @@ public struct LottieExporter {
             // A clip that keeps its outline may have several contours only when it comes
             // first (they add up; after it they would add back what was clipped away).
             let all = subpaths.map(\.count).max() ?? 0
-            let parts = m == 0 || subtract ? all : min(1, all)
+            let parts = m == from || subtract ? all : min(1, all)
             let opacity = run.map { [m < $0.clips.count ? $0.clips[m].opacity * 100 : 100] }
             for part in 0..<parts {
                 let beziers = subpaths.map { part < $0.count ? $0[part] : LottieBezier() }
-                let mode: LottieJSON = subtract ? "s" : m == 0 ? "a" : "i"
+                let mode: LottieJSON = subtract ? "s" : m == from ? "a" : "i"
                 masks.append(.object([("inv", false), ("mode", mode), ("pt", tracks.path(beziers)),
                                       ("o", tracks.property(opacity, tolerance: 100 * Tolerance.channel, scalar: true)),
                                       ("x", .object([("a", 0), ("k", 0)])), ("nm", .string("clip\(m)"))]))

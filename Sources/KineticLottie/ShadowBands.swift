@@ -68,8 +68,10 @@ enum ShadowBands {
         if let path = layer.shadowPath { return path }
         if strokeOnlyWidth(of: layer) != nil, let shape = layer.shape { return shape.path }
         var path = BezierPath()
+        var solid: SolidBounds? = nil
         if (layer.backgroundColor?.alpha ?? 0) > 0 || layer.gradient != nil {
             path.append(layer.corners.path(in: layer.bounds))
+            solid = SolidBounds(layer.bounds, corners: layer.corners)
         }
         if let shape = layer.shape, (shape.fillColor?.alpha ?? 0) > 0 { path.append(shape.path) }
         if let text = layer.text, let glyphs { path.append(glyphs(text, layer.bounds)) }
@@ -81,8 +83,28 @@ enum ShadowBands {
             guard m.isFinite, m.m33 > 0 else { continue }
             var inner = sublayer
             inner.shadowPath = nil
-            path.append(silhouette(of: inner, glyphs: glyphs).mapPoints(m.apply(to:)))
+            let outline = silhouette(of: inner, glyphs: glyphs).mapPoints(m.apply(to:))
+            path.append(solid.map { dropping(outline, inside: $0) } ?? outline)
         }
         return path
+    }
+
+    /// `path` less its subpaths whose points all lie in `solid`: inside the layer's own
+    /// rounded bounds a sublayer's outline (a label's glyphs) adds nothing to the
+    /// silhouette, nor, grown by a band's width, to the bounds grown by as much; a curve
+    /// stays within its control points' hull, so the test is exact.
+    static func dropping(_ path: BezierPath, inside solid: SolidBounds) -> BezierPath {
+        var kept = BezierPath()
+        var subpath: [PathElement] = []
+        func flush() {
+            if !subpath.allSatisfy({ $0.points.allSatisfy(solid.contains) }) { kept.elements += subpath }
+            subpath = []
+        }
+        for element in path.elements {
+            if case .move = element { flush() }
+            subpath.append(element)
+        }
+        flush()
+        return kept
     }
 }

@@ -77,7 +77,10 @@ def main():
     ap.add_argument("--scenes", nargs="*", default=sorted(glob.glob("scenes/*.yaml")))
     ap.add_argument("--samples", type=int, default=12, help="frames compared per scene")
     ap.add_argument("--allowlist", default=os.path.join(HERE, "allowlist.txt"))
-    ap.add_argument("--gif", action="store_true", help="also render each scene's GIF to compare sizes")
+    ap.add_argument("--gif", action="store_true",
+                    help="also render each scene's GIF: sizes and export ÷ GIF time side by side (make bench)")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="with --gif, export and GIF runs interleaved this many times; the fastest of each counts")
     ap.add_argument("--keep", help="keep the exports in this folder")
     opts = ap.parse_args()
 
@@ -87,7 +90,7 @@ def main():
     work = opts.keep or tempfile.mkdtemp(prefix="kinetic-lottie-")
     os.makedirs(work, exist_ok=True)
 
-    rows, failures, exported, refused = [], [], 0, []
+    rows, failures, exported, refused, bench = [], [], 0, [], []
     for scene in opts.scenes:
         name = os.path.splitext(os.path.basename(scene))[0]
         out = os.path.join(work, name + ".json")
@@ -142,20 +145,40 @@ def main():
         size = os.path.getsize(out)
         gif, timing = "", f"{export_s:5.1f}s"
         if opts.gif:
+            # Export and GIF alternate, so that both see the same load on a shared
+            # machine; the fastest run of each counts (a benchmark reports, not gates).
             g = os.path.join(work, name + ".gif")
-            started = time.monotonic()
-            if run([opts.kinetic, "render", scene, "-o", g, "-q"]).returncode == 0:
+            export_times, gif_times = [export_s], []
+            for n in range(max(opts.repeat, 1)):
+                started = time.monotonic()
+                if run([opts.kinetic, "render", scene, "-o", g, "-q"]).returncode != 0:
+                    break
+                gif_times.append(time.monotonic() - started)
+                if n + 1 < opts.repeat:
+                    started = time.monotonic()
+                    run([opts.kinetic, "render", scene, "-o", out + ".again.json", "-q"])
+                    export_times.append(time.monotonic() - started)
+            if gif_times:
                 gif = str(os.path.getsize(g))
-                timing += f" {time.monotonic() - started:5.1f}s"
+                e, t = min(export_times), min(gif_times)
+                bench.append((size <= int(gif), e <= t))
+                timing = f"{e:5.1f}s {t:5.1f}s {size / int(gif):5.2f} {e / t:5.2f}"
         ok = mean >= MEAN_DB and low >= MIN_DB
         rows.append((name, f"{mean:6.2f} {low:6.2f}", f"{size:>9} {gif:>9} {sampled:>7} {kept:>6} {timing}" + ("" if ok else "  BELOW")))
         if not ok and name not in allowed:
             failures.append(f"{name}: PSNR mean {mean:.2f} dB / min {low:.2f} dB under {MEAN_DB}/{MIN_DB} and not allowlisted")
 
-    print(f"{'scene':28} {'PSNR mean/min':>13}  {'lottie B':>9} {'gif B':>9} {'samples':>7} {'kept':>6} export{' gif' if opts.gif else ''}")
+    print(f"{'scene':28} {'PSNR mean/min':>13}  {'lottie B':>9} {'gif B':>9} {'samples':>7} {'kept':>6} export"
+          + ("    gif  size÷  time÷" if opts.gif else ""))
     for name, a, b in rows:
         print(f"{name:28} {a:>13}  {b}")
     print(f"{exported} of {len(opts.scenes)} scenes export; {len(refused)} refused: {' '.join(refused)}")
+    if bench:
+        # The goals, reported beside each other (not gating): Lottie no larger
+        # than the GIF, exporting no slower than rendering the GIF.
+        print(f"goal Lottie size <= GIF size: {sum(a for a, _ in bench)} of {len(bench)} exports")
+        print(f"goal export time <= GIF time: {sum(b for _, b in bench)} of {len(bench)} exports"
+              f" (fastest of {max(opts.repeat, 1)} interleaved runs each)")
     for name in sorted(set(allowed) - {r[0] for r in rows if r[1] == 'refused' or 'BELOW' in r[2]}):
         if any(name == os.path.splitext(os.path.basename(s))[0] for s in opts.scenes):
             print(f"note: {name} is allowlisted but passes now; take it off {opts.allowlist}")

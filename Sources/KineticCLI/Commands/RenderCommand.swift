@@ -296,13 +296,3 @@ struct RenderCommand: ParsableCommand {
         ByteCount.format((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     }
 }
-
-extension Background {
-    /// Whether any background pixel can be less than opaque (GIF then needs transparency).
-    var mayBeTransparent: Bool {
-        switch self {
-        case .color(let c): c.alpha < 1
-        case .gradient(let g): g.colors.contains { $0.alpha < 1 }
-        }
-    }
-}

@@ -6,8 +6,13 @@ extension FrameClock {
     /// instances) throws its located problem as a ``FrameRenderError``; a physics failure
     /// throws its `SimulationError` (the command exits 70 for a blow-up).
     package func renderingFrame(_ index: Int, fps: Double) throws -> SceneFrame {
+        try renderingFrame(at: Double(index) / fps, index: index)
+    }
+
+    /// The frame at `time` (frame `index`), as ``renderingFrame(_:fps:)``.
+    package func renderingFrame(at time: Double, index: Int) throws -> SceneFrame {
         do {
-            return try frame(at: Double(index) / fps, index: index)
+            return try frame(at: time, index: index)
         } catch {
             if case .simulation(let e) = error { throw e }
             throw FrameRenderError(message: error.problem(in: scene).map(\.description) ?? "\(scene.file): \(error)")

@@ -85,9 +85,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Stage 5: the library users import (a facade over the stages; the inspect model).
+        // Stage 5: the library users import (a facade over the stages; the inspect model and
+        // the render pipeline every output is written by, the command's included).
         .target(name: "Kinetic", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
+            "CGif", "KineticLottie",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Its snapshot strategies; only the SnapshotTesting target of that package is built.

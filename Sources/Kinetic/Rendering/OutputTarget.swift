@@ -84,6 +84,8 @@ package enum OutputTarget: Equatable {
 /// An output spelled with an extension Kinetic does not write (exit 64).
 package struct OutputTargetError: Error, CustomStringConvertible {
     package var output: String
+
+    package init(output: String) { self.output = output }
     package var description: String {
         "\(output): unknown output format '.\((output as NSString).pathExtension)'; kinetic writes "
             + OutputTarget.extensions.joined(separator: ", ") + ", a folder, or a %04d PNG pattern"

@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
         ]),
-        .testTarget(name: "KineticTests", dependencies: ["Kinetic"]),
+        .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticLayers"]),
         .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 
             "KineticSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),

@@ -65,3 +65,17 @@ public struct EmitterLayer: LayerElement {
     public var settings: [(String, SceneValue)]
     public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "emitter")] }
 }
+
+/// A layer showing an image (`CALayer` with `contents`, which it requires): a PNG, JPEG
+/// or SVG file, found relative to the scene.
+public struct ImageLayer: LayerElement {
+    public var settings: [(String, SceneValue)]
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "image")] }
+}
+
+/// A transform layer (`CATransformLayer`): its sublayers share its 3D space and are drawn
+/// back to front by depth.
+public struct TransformLayer: LayerElement {
+    public var settings: [(String, SceneValue)]
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "transformLayer")] }
+}

@@ -22,7 +22,7 @@ struct GIFSnapshotTests {
                 .strokeColor("systemBlue").lineWidth(8).lineCap("round").strokeEnd(0),
         ], animations: [
             BasicAnimation("strokeEnd", of: "ring", from: 0, to: 1, duration: 1).timingFunction("easeInEaseOut"),
-            BasicAnimation("opacity", of: "ring", from: 1, to: 0, duration: 0.5).begin(.number(fadeBegin)),
+            BasicAnimation("opacity", of: "ring", from: 1, to: 0, duration: 0.5).begin(fadeBegin),
         ])
     }
 

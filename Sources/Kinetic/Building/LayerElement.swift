@@ -11,6 +11,11 @@ extension LayerElement {
         { value in setting(key, value) }
     }
 
+    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
+    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
+        { value in setting(key, value.sceneValue) }
+    }
+
     /// A copy with these sublayers, drawn in order over the layer.
     public func sublayers(@LayerListBuilder _ layers: () -> [any LayerElement]) -> Self {
         setting("sublayers", .list(layers().map(\.value)))

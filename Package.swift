@@ -98,7 +98,7 @@ let package = Package(
         ]),
         .target(name: "KineticCLI", dependencies: [
             "Kinetic", "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode",
-            "KineticLottie", "KineticPreview",
+            "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.

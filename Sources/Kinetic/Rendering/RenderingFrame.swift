@@ -15,8 +15,15 @@ extension FrameClock {
             return try frame(at: time, index: index)
         } catch {
             if case .simulation(let e) = error { throw e }
-            throw FrameRenderError(message: error.problem(in: scene).map(\.description) ?? "\(scene.file): \(error)")
+            throw FrameRenderError(locating: error, in: scene)
         }
+    }
+}
+
+extension FrameRenderError {
+    /// A frame over a limit, at its FILE:LINE:COL and key path when the scene places it.
+    package init(locating error: FrameError, in scene: KineticScene.Scene) {
+        self.init(message: error.problem(in: scene).map(\.description) ?? "\(scene.file): \(error)")
     }
 }
 

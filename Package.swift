@@ -85,9 +85,11 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Stage 5: the library users import (a facade over the stages; the inspect model).
+        // Stage 5: the library users import (a facade over the stages; the inspect model and
+        // the render pipeline every output is written by, the command's included).
         .target(name: "Kinetic", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
+            "CGif", "KineticLottie",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Its snapshot strategies; only the SnapshotTesting target of that package is built.
@@ -96,7 +98,7 @@ let package = Package(
         ]),
         .target(name: "KineticCLI", dependencies: [
             "Kinetic", "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode",
-            "KineticLottie", "KineticPreview",
+            "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.
@@ -119,7 +121,7 @@ let package = Package(
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
         ]),
-        .testTarget(name: "KineticTests", dependencies: ["Kinetic"]),
+        .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticLayers"]),
         .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 
             "KineticSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),

@@ -84,18 +84,4 @@ extension Scene {
         }
         return RGBAImage(width: image.width, height: image.height, bytes: bytes)
     }
-
-    /// Writes frame `index` to `url` as PNG, SVG or PDF, chosen by the file extension,
-    /// as `kinetic render SCENE --frame N -o FILE` does.
-    public func write(frame index: Int, to url: URL) throws {
-        let renderer = try renderer()
-        let tree = try trees([index])[0]
-        let path = url.path
-        switch url.pathExtension.lowercased() {
-        case "png": try AtomicFile.write(PNGWriter.encode(renderer.rasterize(tree)), to: path)
-        case "svg": try AtomicFile.write(renderer.vectorData(tree, format: .svg, for: path), to: path)
-        case "pdf": try AtomicFile.write(renderer.vectorData(tree, format: .pdf, for: path), to: path)
-        default: throw FrameRenderError(message: "\(path): a still frame is written as .png, .svg or .pdf")
-        }
-    }
 }

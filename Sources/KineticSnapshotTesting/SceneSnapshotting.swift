@@ -22,6 +22,26 @@ extension Snapshotting where Value == Kinetic.Scene, Format == Data {
     }
 }
 
+extension Snapshotting where Value == Kinetic.Scene, Format == Data {
+    /// The whole scene as an animated GIF, as `kinetic render SCENE -o FILE.gif` writes
+    /// it: a reference a pull request shows playing.
+    ///
+    /// Two animations match when they have the same size, frame count and delays and
+    /// every frame's pixels (composited as a browser shows them) are equal.
+    public static var gif: Snapshotting { gif(precision: 1) }
+
+    /// The whole scene as an animated GIF.
+    ///
+    /// - Parameters:
+    ///   - precision: The fraction of each frame's pixels that must match exactly.
+    ///   - options: How the GIF is written: its frames, loop count, colours.
+    public static func gif(precision: Float, options: OutputOptions = OutputOptions()) -> Snapshotting {
+        Snapshotting(pathExtension: "gif", diffing: .sceneGIF(precision: precision)) { scene in
+            do { return try scene.gifData(options: options) } catch { return Data("\(error)".utf8) }
+        }
+    }
+}
+
 extension Snapshotting where Value == Kinetic.Scene, Format == String {
     /// Every frame's presentation state as text, each value a line where it changes —
     /// the animation as numbers, diffable in a pull request.
@@ -53,6 +73,22 @@ extension Diffing where Value == Data {
             if Float(total - differing) / Float(max(total, 1)) >= precision { return nil }
             return ("\(differing) of \(total) pixels differ (precision \(precision))",
                     [.data(old, name: "reference.png"), .data(new, name: "actual.png")])
+        }
+    }
+}
+
+extension Diffing where Value == Data {
+    /// Animated GIFs compared frame by frame; they match when their size, frame count
+    /// and delays are equal and at least `precision` of each frame's pixels are.
+    static func sceneGIF(precision: Float) -> Diffing {
+        .diff(toData: { $0 }, fromData: { $0 }) { old, new in
+            guard old != new else { return nil }
+            guard let reference = GIFComparison(gif: old), let actual = GIFComparison(gif: new) else {
+                return ("the snapshot is not a GIF: \(String(decoding: new.prefix(300), as: UTF8.self))",
+                        [.data(new, name: "actual")])
+            }
+            guard let difference = actual.difference(from: reference, precision: precision) else { return nil }
+            return (difference, [.data(old, name: "reference.gif"), .data(new, name: "actual.gif")])
         }
     }
 }

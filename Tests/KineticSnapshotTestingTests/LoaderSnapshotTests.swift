@@ -25,6 +25,11 @@ struct LoaderSnapshotTests {
     @Test func wholeTimeline() throws {
         assertSnapshot(of: try Self.loader(), as: .timeline)
     }
+
+    @Test func asAnAnimatedGIF() throws {
+        // One palette serves the whole GIF: 99% of each frame's pixels must match.
+        assertSnapshot(of: try Self.loader(), as: .gif(precision: 0.99))
+    }
 }
 
 /// The image strategy fails on a changed frame and reports how much changed.

@@ -98,6 +98,18 @@ struct BuiltSceneTests {
         #expect(try scene.state(atFrame: 0).layers.keys.sorted() == ["card", "label", "ring"])
     }
 
+    @Test func settersTakeSwiftVariables() throws {
+        let end = 0.25, width = 4, cap = "round", rect = [0.0, 0, 80, 40], dashes = [6, 6]
+        let text = Scene.sceneText(size: [100, 100], duration: 1, layers: [
+            ShapeLayer("ring").strokeEnd(end).lineWidth(width).lineCap(cap).frame(rect).lineDashPattern(dashes)
+                .hidden(false).setting("opacity", 0.5),
+        ], animations: [
+            BasicAnimation("strokeEnd", of: "ring", from: 0, to: 1, duration: 1).begin(end),
+        ])
+        #expect(text.contains(#"{"id": "ring", "type": "shape", "strokeEnd": 0.25, "lineWidth": 4, "lineCap": "round", "frame": [0, 0, 80, 40], "lineDashPattern": [6, 6], "hidden": false, "opacity": 0.5}"#))
+        #expect(text.contains(#""duration": 1, "begin": 0.25}"#))
+    }
+
     @Test func aBasicAnimationMovesTheKeyPath() throws {
         let scene = try Scene(size: [100, 100], fps: 10, duration: 2, layers: [
             ShapeLayer("ring").path("M 10 50 L 90 50").strokeColor("blue").strokeEnd(0),

@@ -7,6 +7,11 @@ extension AnimationElement {
     public subscript(dynamicMember key: String) -> (SceneValue) -> Self {
         { value in setting(key, value) }
     }
+
+    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
+    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
+        { value in setting(key, value.sceneValue) }
+    }
 }
 
 /// `CABasicAnimation`: one key path from a value to another.

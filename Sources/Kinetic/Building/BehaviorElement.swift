@@ -12,6 +12,11 @@ extension BehaviorElement {
         { value in setting(key, value) }
     }
 
+    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
+    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
+        { value in setting(key, value.sceneValue) }
+    }
+
     /// The behavior as the scene file's one-key mapping.
     var behaviorValue: SceneValue { .mapping([(Self.kind, value)]) }
 }

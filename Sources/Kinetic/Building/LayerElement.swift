@@ -11,6 +11,11 @@ extension LayerElement {
         { value in setting(key, value) }
     }
 
+    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
+    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
+        { value in setting(key, value.sceneValue) }
+    }
+
     /// A copy with these sublayers, drawn in order over the layer.
     public func sublayers(@LayerListBuilder _ layers: () -> [any LayerElement]) -> Self {
         setting("sublayers", .list(layers().map(\.value)))
@@ -64,4 +69,18 @@ public struct ReplicatorLayer: LayerElement {
 public struct EmitterLayer: LayerElement {
     public var settings: [(String, SceneValue)]
     public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "emitter")] }
+}
+
+/// A layer showing an image (`CALayer` with `contents`, which it requires): a PNG, JPEG
+/// or SVG file, found relative to the scene.
+public struct ImageLayer: LayerElement {
+    public var settings: [(String, SceneValue)]
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "image")] }
+}
+
+/// A transform layer (`CATransformLayer`): its sublayers share its 3D space and are drawn
+/// back to front by depth.
+public struct TransformLayer: LayerElement {
+    public var settings: [(String, SceneValue)]
+    public init(_ id: String? = nil) { settings = (id.map { [("id", .string($0))] } ?? []) + [("type", "transformLayer")] }
 }

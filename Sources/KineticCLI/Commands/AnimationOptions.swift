@@ -22,12 +22,22 @@ struct AnimationOptions: ParsableArguments {
     @Option(name: .customLong("pix-fmt"), help: ArgumentHelp("H.264 chroma: yuv420p (default, plays everywhere) or yuv444p.", valueName: "FMT"))
     var pixelFormat: String?
 
+    /// The flags as the library's options.
+    func outputOptions(loop: Int) -> OutputOptions {
+        var options = OutputOptions()
+        options.writesAnimatedPNG = animated
+        options.loopCount = loop
+        options.quality = quality
+        options.constantRateFactor = crf
+        options.colorCount = colors
+        options.dithering = dither.flatMap(Self.ditheringLevel)
+        options.keepsFullChroma = pixelFormat.flatMap(VideoPixelFormat.init(rawValue:)) == .yuv444p
+        return options
+    }
+
     func settings(fps: Double, loop: Int, transparent: Bool = false) -> AnimationSettings {
-        var settings = AnimationSettings(fps: fps, loopCount: loop, quality: quality, crf: crf,
-                                         pixelFormat: pixelFormat.flatMap(VideoPixelFormat.init(rawValue:)) ?? .yuv420p,
-                                         transparent: transparent)
-        settings.colors = colors
-        settings.dithering = dither.flatMap(Self.ditheringLevel)
+        var settings = outputOptions(loop: loop).animationSettings(fps: fps)
+        settings.transparent = transparent
         return settings
     }
 

@@ -138,19 +138,11 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         var scene = try SceneLoading.load(self.scene, limits: limitOptions.limits)
         let target = try output.map { try OutputTarget.parse($0, animated: animationOptions.animated) }
-        try applyOverrides(to: &scene, target: target)
+        try applyOverrides(to: &scene)
         // A still's frame is checked before any asset is decoded.
         var still: FrameChoice?
         if target?.isSingleFrame == true { still = try frameChoice(frameCount: scene.frameCount, fps: scene.settings.fps) }
 
-        var sceneRenderer: SceneRenderer
-        do {
-            sceneRenderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: jobs, showsProgress: !quiet)
-        } catch {
-            Terminal.error("\(self.scene): \(error)")
-            throw ExitCode(error.exitCode)
-        }
-        sceneRenderer.renderer.debug = debug
         // What killed runs and longer renders left beside the outputs goes first.
         for path in [output, contactSheet].compactMap({ $0 }) {
             if case .pngFrames(let pattern)? = try? OutputTarget.parse(path) {
@@ -160,54 +152,78 @@ struct RenderCommand: ParsableCommand {
                 StaleOutputs.removeTemporaries(besides: path)
             }
         }
-        let timeline = sceneRenderer.timeline, renderer = sceneRenderer.renderer
-        let fps = sceneRenderer.fps
-        let count = scene.frameCount
         let started = Date()
-
         do {
             if let target {
-                switch target {
-                case .png(let path), .svg(let path), .pdf(let path):
-                    let choice = try still ?? frameChoice(frameCount: count, fps: fps)
-                    let clock = FrameClock(timeline: timeline, maxParticles: limitOptions.limits.maxParticles)
-                    let tree = try clock.commandFrame(at: choice.time, index: choice.index)
-                    try writeStill(tree, target: target, path: path, renderer: renderer)
-                    summary("wrote \(path)", started: started)
-                case let .animation(format, path):
-                    let range = try frameRange(sceneRenderer)
+                // The library writes every format; the command prints what it wrote.
+                var options = animationOptions.outputOptions(loop: loop)
+                options.frames = frameRange.frames?.range
+                if let still { (options.frame, options.stillTime) = (still.index, still.time) }
+                options.keepsFrameRate = fps != nil
+                options.approximatesLottie = lottieApproximate
+                options.drawsDebugOverlay = debug
+                options.jobs = jobs
+                options.showsProgress = !quiet
+                var written: OutputSummary?
+                try rendering {
                     try AnimationOptions.usageErrors {
-                        try sceneRenderer.renderAnimation(frames: range, to: path, format: format,
-                                                          settings: animationOptions.settings(fps: fps, loop: loop))
+                        written = try SceneOutput.write(scene, limits: limitOptions.limits, to: target, options: options,
+                                                        warn: Terminal.warning)
                     }
-                    summary("wrote \(path) (\(range.count) frames, \(Self.fileSize(path)))", started: started)
-                case .lottie(let path):
-                    let written = try LottieOutput.write(timeline: timeline, fps: fps, frameCount: count,
-                                                         approximate: lottieApproximate, limits: limitOptions.limits, to: path)
-                    summary("wrote \(path) (\(count) frames, \(written.keyframes) keyframes of \(written.samples) samples, "
-                            + "\(Self.fileSize(path)))", started: started)
-                case .pngFrames(let pattern):
-                    let range = try frameRange(sceneRenderer)
-                    try sceneRenderer.renderPNGFrames(frames: range, pattern: pattern)
-                    summary("wrote \(range.count) frames to \(OutputTarget.fileName(pattern: pattern, index: range.first ?? 0)) …", started: started)
                 }
+                if let written { report(written, target: target, started: started) }
             }
-            if discard {
-                let range = try frameRange(sceneRenderer)
-                try sceneRenderer.discard(frames: range)
-                summary("rasterized \(range.count) frames", started: started)
-            }
-            if let contactSheet {
-                try writeContactSheet(timeline: timeline, renderer: renderer, fps: fps, count: count, path: contactSheet)
-                summary("wrote \(contactSheet)", started: started)
+            if discard || contactSheet != nil {
+                var sceneRenderer: SceneRenderer?
+                try rendering {
+                    sceneRenderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: jobs, showsProgress: !quiet)
+                }
+                guard var sceneRenderer else { return }
+                sceneRenderer.renderer.debug = debug
+                if discard {
+                    let range = try frameRange(sceneRenderer)
+                    try sceneRenderer.discard(frames: range)
+                    summary("rasterized \(range.count) frames", started: started)
+                }
+                if let contactSheet {
+                    try writeContactSheet(timeline: sceneRenderer.timeline, renderer: sceneRenderer.renderer,
+                                          fps: sceneRenderer.fps, count: scene.frameCount, path: contactSheet)
+                    summary("wrote \(contactSheet)", started: started)
+                }
             }
         } catch {
             throw SceneLoading.exit(for: error, scene: self.scene)
         }
     }
 
-    /// Command-line overrides of the scene's settings, and the formats' frame-rate rule.
-    private func applyOverrides(to scene: inout Scene, target: OutputTarget?) throws {
+    /// Runs `body`; a scene it cannot render as asked (over a limit, its assets missing,
+    /// too little memory) is printed with the scene's path and exits with its status.
+    private func rendering(_ body: () throws -> Void) throws {
+        do { try body() } catch let error as SceneRenderError {
+            Terminal.error("\(self.scene): \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    /// The summary line of what the library wrote.
+    private func report(_ written: OutputSummary, target: OutputTarget, started: Date) {
+        switch target {
+        case .png(let path), .svg(let path), .pdf(let path):
+            summary("wrote \(path)", started: started)
+        case .animation(_, let path):
+            summary("wrote \(path) (\(written.frameCount) frames, \(Self.fileSize(path)))", started: started)
+        case .lottie(let path):
+            let keyframes = written.lottieKeyframes.map { "\($0.kept) keyframes of \($0.sampled) samples, " } ?? ""
+            summary("wrote \(path) (\(written.frameCount) frames, \(keyframes)\(Self.fileSize(path)))", started: started)
+        case .pngFrames(let pattern):
+            let first = OutputTarget.fileName(pattern: pattern, index: frameRange.frames?.range.lowerBound ?? 0)
+            summary("wrote \(written.frameCount) frames to \(first) …", started: started)
+        }
+    }
+
+    /// Command-line overrides of the scene's settings (the formats' frame-rate rule is the
+    /// library's, applied when it writes).
+    private func applyOverrides(to scene: inout Scene) throws {
         if let scale { scene.settings.scale = scale }
         if let duration { scene.settings.duration = duration }
         if let fps { scene.settings.fps = fps }
@@ -225,14 +241,6 @@ struct RenderCommand: ParsableCommand {
             }
             scene.settings.background = .color(color)
         }
-        if case .animation(let format, _) = target {
-            if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: format, fpsGiven: fps != nil) {
-                Terminal.warning(warning)
-            }
-            if format == .mp4, scene.settings.background.mayBeTransparent {
-                Terminal.warning("MP4 has no alpha: transparent pixels show over black (.webm, .mov, .webp and .apng keep them)")
-            }
-        }
     }
 
     /// The still's frame (`--frame` or `--time`), within the scene's frames.
@@ -247,14 +255,6 @@ struct RenderCommand: ParsableCommand {
         do { return try sceneRenderer.frames(frameRange.frames?.range) } catch {
             Terminal.error("\(error)")
             throw ExitCode(error.exitCode)
-        }
-    }
-
-    private func writeStill(_ tree: SceneFrame, target: OutputTarget, path: String, renderer: Renderer) throws {
-        switch target {
-        case .svg: try AtomicFile.write(renderer.vectorData(tree, format: .svg, for: path), to: path)
-        case .pdf: try AtomicFile.write(renderer.vectorData(tree, format: .pdf, for: path), to: path)
-        default: try PNGWriter.write(renderer.rasterize(tree), to: path)
         }
     }
 
@@ -294,15 +294,5 @@ struct RenderCommand: ParsableCommand {
 
     static func fileSize(_ path: String) -> String {
         ByteCount.format((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
-    }
-}
-
-extension Background {
-    /// Whether any background pixel can be less than opaque (GIF then needs transparency).
-    var mayBeTransparent: Bool {
-        switch self {
-        case .color(let c): c.alpha < 1
-        case .gradient(let g): g.colors.contains { $0.alpha < 1 }
-        }
     }
 }

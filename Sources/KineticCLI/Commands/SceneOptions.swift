@@ -106,6 +106,11 @@ enum SceneLoading {
     /// (too many particles, an impossible joint) 65.
     static func exit(for error: Error, scene path: String) -> ExitCode {
         if let code = error as? ExitCode { return code }
+        // A frame over a limit, already located by the library.
+        if let error = error as? FrameRenderError {
+            Terminal.error(error.message)
+            return ExitStatus.dataError
+        }
         // A failure placed in the file already starts with FILE:LINE:COLUMN.
         let located = (error as? SimulationError)?.place != nil
         Terminal.error(located ? "\(error)" : "\(path): \(error)")

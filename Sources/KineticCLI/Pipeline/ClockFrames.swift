@@ -21,7 +21,7 @@ extension FrameClock {
     /// What a command does with a frame it cannot have: see `commandFrame(_:fps:)`.
     static func commandError(_ error: FrameError, scene: Scene) -> Error {
         if case .simulation(let e) = error { return e }
-        Terminal.error(error.problem(in: scene).map(\.description) ?? "\(scene.file): \(error)")
+        Terminal.error(FrameRenderError(locating: error, in: scene).message)
         return ExitStatus.dataError
     }
 }

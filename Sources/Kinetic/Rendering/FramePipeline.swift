@@ -12,22 +12,22 @@ import KineticScene
 /// Frames go through in chunks of `2 × jobs`, so memory holds at most one chunk of
 /// rasters (plus the last frame of the previous chunk, which frame differencing needs)
 /// whatever the frame count.
-struct FramePipeline {
-    var timeline: Timeline
-    var renderer: Renderer
-    var fps: Double
-    var frames: [Int]
-    var jobs: Int
-    var progress: Progress
+package struct FramePipeline {
+    package var timeline: Timeline
+    package var renderer: Renderer
+    package var fps: Double
+    package var frames: [Int]
+    package var jobs: Int
+    package var progress: Progress
     /// The particle limit (section 9).
-    var maxParticles = SceneLimits().maxParticles
+    package var maxParticles = SceneLimits().maxParticles
     /// Where the rasters are also kept, in order, for later passes; the run stops with
     /// ``KeptFrames/Full/full`` once they refuse one.
-    var keep: KeptFrames?
+    package var keep: KeptFrames?
 
     /// Runs `encode(frame, previous)` on worker threads and `consume(index, encoded)` on the
     /// calling thread in frame order.
-    func run<Encoded: Sendable>(encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
+    package func run<Encoded: Sendable>(encode: @escaping @Sendable (PixelImage, PixelImage?) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
         // Physics and emitters are stateful: they advance with the frames, in order.
         let clock = FrameClock(timeline: timeline, maxParticles: maxParticles)
@@ -37,7 +37,7 @@ struct FramePipeline {
         var last: (tree: SceneFrame, raster: PixelImage)?
         try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
             // Sequential: the scene's state advances frame by frame.
-            let trees = try chunk.map { try clock.commandFrame($0, fps: fps) }
+            let trees = try chunk.map { try clock.renderingFrame($0, fps: fps) }
             var before = last?.tree
             let repeats = trees.map { tree in
                 defer { before = tree }
@@ -79,18 +79,25 @@ struct FramePipeline {
 /// instead of leaving the cores idle. Memory holds at most one chunk of rasters and two
 /// of encoded frames (plus the last raster of the previous chunk, which frame
 /// differencing needs), whatever the frame count.
-struct FrameStream {
-    var frames: [Int]
-    var jobs: Int
-    var progress: Progress
+package struct FrameStream {
+    package var frames: [Int]
+    package var jobs: Int
+    package var progress: Progress
     /// Where frame `i` differs from frame `i - 1`, when the rasters' source knows
     /// (``KeptFrames/change(at:)``); `encode` is told it for a frame that follows its
     /// previous one directly.
-    var changes: ((Int) -> FrameChange)?
+    package var changes: ((Int) -> FrameChange)?
+
+    package init(frames: [Int], jobs: Int, progress: Progress, changes: ((Int) -> FrameChange)? = nil) {
+        self.frames = frames
+        self.jobs = jobs
+        self.progress = progress
+        self.changes = changes
+    }
 
     /// Runs `rasters` on each chunk of ``frames``, `encode(frame, previous, change)` on
     /// worker threads and `consume(frame number, encoded)` in order.
-    func run<Encoded: Sendable>(rasters: ([Int]) throws -> [PixelImage],
+    package func run<Encoded: Sendable>(rasters: ([Int]) throws -> [PixelImage],
                       encode: @escaping @Sendable (PixelImage, PixelImage?, FrameChange) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
         try withoutActuallyEscaping(consume) { consume in
@@ -160,8 +167,8 @@ private final class FirstError: @unchecked Sendable {
 /// means fewer workers, never a wait for one that never starts. A call made from inside
 /// a worker (a map nested in another's body), or from inside a task, runs in order: the
 /// outer map already fills the cores.
-enum Parallel {
-    static func map<T: Sendable, R: Sendable>(_ items: [T], jobs: Int,
+package enum Parallel {
+    package static func map<T: Sendable, R: Sendable>(_ items: [T], jobs: Int,
                                               _ body: @escaping @Sendable (T) throws -> R) throws -> [R] {
         let width = max(1, min(jobs, items.count))
         if width == 1 || WorkerThread.isCurrent || withUnsafeCurrentTask(body: { $0 != nil }) { return try items.map(body) }

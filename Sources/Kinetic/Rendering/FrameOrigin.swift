@@ -6,24 +6,24 @@ import KineticScene
 /// or pattern (a `tEXt` chunk, keyword `kinetic`): the scene's identity, its frame rate
 /// and frame count. Shards rendered on other machines carry it along with their pixels,
 /// so `encode` needs no `--fps` and refuses frames of different scenes.
-struct FrameOrigin: Equatable {
+package struct FrameOrigin: Equatable {
     /// 16 hex digits: FNV-1a of the scene file's bytes and the settings that shape its
     /// frames (size, scale, fps, duration).
-    var scene: String
-    var fps: Double
-    var frameCount: Int
+    package var scene: String
+    package var fps: Double
+    package var frameCount: Int
 
     /// `scene=0123456789abcdef fps=50.0 frames=25`.
-    var text: String { "scene=\(scene) fps=\(fps) frames=\(frameCount)" }
+    package var text: String { "scene=\(scene) fps=\(fps) frames=\(frameCount)" }
 
-    init(scene: String, fps: Double, frameCount: Int) {
+    package init(scene: String, fps: Double, frameCount: Int) {
         self.scene = scene
         self.fps = fps
         self.frameCount = frameCount
     }
 
     /// The origin of `scene`'s frames.
-    init(of scene: Scene) {
+    package init(of scene: KineticScene.Scene) {
         let s = scene.settings
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ bytes: some Sequence<UInt8>) { for b in bytes { hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3 } }
@@ -34,7 +34,7 @@ struct FrameOrigin: Equatable {
     }
 
     /// Reads ``text``; nil for anything else (a hand-made PNG's chunk, a hostile one).
-    init?(text: String) {
+    package init?(text: String) {
         var fields: [Substring: Substring] = [:]
         for part in text.split(separator: " ") {
             guard let eq = part.firstIndex(of: "=") else { return nil }

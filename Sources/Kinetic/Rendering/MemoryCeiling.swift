@@ -12,24 +12,24 @@ import Glibc
 /// allocations fail, and a worker thread that cannot get its stack never starts. So a
 /// render fits its frames into what the ceiling leaves after `reserve`, and refuses at
 /// start (exit 71) when that is not even `minimum`.
-struct MemoryCeiling: Sendable {
+package struct MemoryCeiling: Sendable {
     /// Bytes the process may still take.
-    var available: Int
+    package var available: Int
     /// The limit that binds, for messages ("the address-space limit (ulimit -v) of 300 MB").
-    var name: String
+    package var name: String
 
     /// Kept back from the frame budget for what is not frames: fontconfig's caches (the
     /// CJK and emoji fonts' are large), glib, the second malloc arena, the encoder.
     /// Measured with the CJK and emoji text scene under caps: its address space grows
     /// by about 190 MB past the check with one worker, 235 MB with two, besides frames.
-    static let reserve = 160 << 20
+    package static let reserve = 160 << 20
     /// Kept back for each worker besides: its stack and Pango's font map (one a thread).
-    static let perWorker = 48 << 20
+    package static let perWorker = 48 << 20
     /// The least a render needs beyond `reserve` (one worker and a few small frames).
-    static let minimum = perWorker + (16 << 20)
+    package static let minimum = perWorker + (16 << 20)
 
     /// The tighter of the two limits, nil when neither is set.
-    static func current() -> MemoryCeiling? {
+    package static func current() -> MemoryCeiling? {
         var found: [MemoryCeiling] = []
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
@@ -51,7 +51,7 @@ struct MemoryCeiling: Sendable {
 
     /// The frame budget a render may use: `budget`, or less when the ceiling leaves less.
     /// Throws when the ceiling leaves less than `minimum` past `reserve`.
-    static func frameBudget(_ budget: Int) throws(SceneRenderError) -> (bytes: Int, ceiling: MemoryCeiling?) {
+    package static func frameBudget(_ budget: Int) throws(SceneRenderError) -> (bytes: Int, ceiling: MemoryCeiling?) {
         guard let ceiling = current() else { return (budget, nil) }
         let left = ceiling.available - reserve
         guard left >= minimum else {
@@ -73,7 +73,7 @@ struct MemoryCeiling: Sendable {
     /// frames (docs/outputs.md). Blocks up to 32 MiB from the heap and up to 64 MiB of free
     /// heap kept halve that system time or better (0.85–1.09 s → 0.26–0.41 s on the bench
     /// scene) with the same peak memory, since the frames in flight are bounded anyway.
-    static func tuneAllocator() {
+    package static func tuneAllocator() {
         var limit = rlimit()
         if getrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max {
             Malloc.set(.arenaMax, 2)
@@ -84,7 +84,7 @@ struct MemoryCeiling: Sendable {
     }
 
     /// The process's mapped address space (VmSize), from /proc/self/statm.
-    static func mappedBytes() -> Int? {
+    package static func mappedBytes() -> Int? {
         guard let text = GuardedFile.readSystemText("/proc/self/statm"),
               let pages = text.split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))

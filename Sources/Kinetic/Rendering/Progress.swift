@@ -2,7 +2,7 @@ import Foundation
 
 /// A one-line progress bar on stderr (frames done/total, rate, ETA), shown only when
 /// stderr is a terminal and not --quiet. Thread-safe: frames finish on several threads.
-final class Progress: @unchecked Sendable {
+package final class Progress: @unchecked Sendable {
     private let total: Int
     private let enabled: Bool
     /// What is counted: "frames", or a pass before them ("palette frames").
@@ -12,11 +12,11 @@ final class Progress: @unchecked Sendable {
     private var done = 0
     private var lastDraw = Date.distantPast
 
-    init(total: Int, enabled: Bool, unit: String = "frames") {
+    package init(total: Int, enabled: Bool, unit: String = "frames") {
         self.total = total; self.enabled = enabled; self.unit = unit
     }
 
-    func advance(by n: Int = 1) {
+    package func advance(by n: Int = 1) {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
         done += n
@@ -35,7 +35,7 @@ final class Progress: @unchecked Sendable {
     }
 
     /// Clears the bar's line.
-    func finish() {
+    package func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }

@@ -2,7 +2,7 @@ import Foundation
 import KineticEncode
 
 /// What `-o OUT` asks for, decided from its spelling (section "The CLI" of the README).
-enum OutputTarget: Equatable {
+package enum OutputTarget: Equatable {
     /// An animation: GIF, APNG, WebP, MP4, WebM or MOV.
     case animation(AnimationFormat, String)
     /// One PNG file per frame, named by a printf-style pattern with one integer (`%04d`).
@@ -16,12 +16,12 @@ enum OutputTarget: Equatable {
     case lottie(String)
 
     /// The extensions `-o` takes, for the usage error that lists them.
-    static let extensions = AnimationFormat.allCases.map { "." + $0.rawValue } + [".png", ".svg", ".pdf", ".json"]
+    package static let extensions = AnimationFormat.allCases.map { "." + $0.rawValue } + [".png", ".svg", ".pdf", ".json"]
 
     /// Parses `-o`. A `%d` pattern, a path ending in `/`, an existing folder, or a name
     /// without an extension is a folder of `frame-NNNN.png` files; `.png` is a still, or
     /// an APNG with `animated`. Any other extension is a usage error naming the formats.
-    static func parse(_ out: String, animated: Bool = false) throws(OutputTargetError) -> OutputTarget {
+    package static func parse(_ out: String, animated: Bool = false) throws(OutputTargetError) -> OutputTarget {
         var isFolder: ObjCBool = false
         let ext = (out as NSString).pathExtension.lowercased()
         if out.contains("%"), ext == "png" || ext.isEmpty { return .pngFrames(pattern: out) }
@@ -40,19 +40,19 @@ enum OutputTarget: Equatable {
         }
     }
 
-    var isSingleFrame: Bool {
+    package var isSingleFrame: Bool {
         switch self {
         case .png, .svg, .pdf: true
         case .animation, .pngFrames, .lottie: false
         }
     }
 
-    var isLottie: Bool {
+    package var isLottie: Bool {
         if case .lottie = self { true } else { false }
     }
 
     /// The file name of frame `index` for a frame pattern (`%d`, `%04d`, …).
-    static func fileName(pattern: String, index: Int) -> String {
+    package static func fileName(pattern: String, index: Int) -> String {
         guard let (head, spec, tail) = patternParts(pattern) else { return pattern }
         let width = Int(spec) ?? 0
         var digits = String(index)
@@ -63,7 +63,7 @@ enum OutputTarget: Equatable {
     }
 
     /// A pattern's text before the `%`, its width spec (`04`), and its text after the `d`.
-    static func patternParts(_ pattern: String) -> (head: String, spec: String, tail: String)? {
+    package static func patternParts(_ pattern: String) -> (head: String, spec: String, tail: String)? {
         guard let percent = pattern.range(of: "%"),
               let d = pattern[percent.upperBound...].firstIndex(of: "d") else { return nil }
         return (String(pattern[..<percent.lowerBound]), String(pattern[percent.upperBound..<d]),
@@ -71,7 +71,7 @@ enum OutputTarget: Equatable {
     }
 
     /// Checks a frame pattern has exactly one integer conversion.
-    static func isValidPattern(_ pattern: String) -> Bool {
+    package static func isValidPattern(_ pattern: String) -> Bool {
         let percents = pattern.filter { $0 == "%" }.count
         guard percents == 1, let r = pattern.range(of: "%"),
               let d = pattern[r.upperBound...].firstIndex(of: "d") else { return false }
@@ -82,9 +82,11 @@ enum OutputTarget: Equatable {
 }
 
 /// An output spelled with an extension Kinetic does not write (exit 64).
-struct OutputTargetError: Error, CustomStringConvertible {
-    var output: String
-    var description: String {
+package struct OutputTargetError: Error, CustomStringConvertible {
+    package var output: String
+
+    package init(output: String) { self.output = output }
+    package var description: String {
         "\(output): unknown output format '.\((output as NSString).pathExtension)'; kinetic writes "
             + OutputTarget.extensions.joined(separator: ", ") + ", a folder, or a %04d PNG pattern"
     }

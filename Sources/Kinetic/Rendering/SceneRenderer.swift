@@ -7,7 +7,7 @@ import KineticRender
 import KineticScene
 
 /// Why a loaded scene cannot be rendered as asked; each case maps to one exit status.
-enum SceneRenderError: Error, CustomStringConvertible {
+package enum SceneRenderError: Error, CustomStringConvertible {
     /// An image asset is missing or unreadable (exit 65: the scene names it).
     case assets(ImageCacheError)
     /// The canvas or frame count is over a limit, or a frame range is out of the scene
@@ -17,41 +17,34 @@ enum SceneRenderError: Error, CustomStringConvertible {
     /// (exit 71: no flag can change it).
     case outOfMemory(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .assets(let error): "\(error)"
         case .outOfLimits(let message): message
         case .outOfMemory(let message): "out of memory: \(message)"
         }
     }
-
-    var exitCode: Int32 {
-        switch self {
-        case .assets: ExitStatus.dataError.rawValue
-        case .outOfLimits: ExitStatus.usage.rawValue
-        case .outOfMemory: ExitStatus.systemError.rawValue
-        }
-    }
 }
 
 /// One loaded scene ready to render: its timeline and a renderer with its image assets
 /// decoded. The GIF and PNG-frame code path shared by `render`, `batch` and `golden`.
-struct SceneRenderer {
-    let timeline: Timeline
-    var renderer: Renderer
+package struct SceneRenderer {
+    package let timeline: Timeline
+    package var renderer: Renderer
     /// Worker threads for rasterizing and encoding frames.
-    var jobs: Int
+    package var jobs: Int
     /// Whether a progress bar is drawn on stderr (only when it is a terminal).
-    var showsProgress: Bool
+    package var showsProgress: Bool
     /// Live particles allowed at once (section 9).
-    var maxParticles: Int
+    package var maxParticles: Int
 
-    var scene: Scene { timeline.scene }
-    var fps: Double { scene.settings.fps }
+    package var scene: KineticScene.Scene { timeline.scene }
+    package var fps: Double { scene.settings.fps }
 
     /// Decodes the scene's image assets and checks the canvas and frame count against
     /// `limits`, so nothing is rendered that would be refused halfway.
-    init(scene: Scene, limits: SceneLimits, jobs: Int, showsProgress: Bool) throws(SceneRenderError) {
+    package init(scene: KineticScene.Scene, limits: SceneLimits, jobs: Int, showsProgress: Bool,
+                 warn: (String) -> Void = SceneRenderer.printWarning) throws(SceneRenderError) {
         maxParticles = limits.maxParticles
         if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits) {
             throw .outOfLimits(problem)
@@ -89,31 +82,36 @@ struct SceneRenderer {
         }
         if fitting < self.jobs {
             let why = ceiling.map { "fit \($0.name)" } ?? "fit --max-memory"
-            Terminal.warning("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not \(why)")
+            warn("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not \(why)")
             self.jobs = fitting
         }
         let left = free - frameBytes * Self.framesInFlightBase - perJob * Double(self.jobs)
         keptFramesBudget = Int(max(0, min(left, Double(Self.keptFramesLimit))))
     }
 
+    /// Prints `message` as a warning on stderr, as the command prints its warnings.
+    package static func printWarning(_ message: String) {
+        FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
+    }
+
     /// Bytes one pass over the frames may keep for the passes after it (``KeptFrames``):
     /// what the memory budget leaves past the frames in flight, at most ``keptFramesLimit``.
-    var keptFramesBudget: Int
+    package var keptFramesBudget: Int
     /// A render is not to grow by more than this to save passes. Of the gallery's GIFs,
     /// fireworks-button keeps 3 MB, elasticity 12, snap-demo 46 and lock-screen 172 (a
     /// 4 MB frame whole, the others as their changed spans).
-    static let keptFramesLimit = 256 << 20
+    package static let keptFramesLimit = 256 << 20
 
     /// Rasters held per worker (its chunk of two frames, their encoded and straight
     /// copies) and besides the workers (the previous frame, the encoder's canvas).
-    static let framesInFlightPerJob = 5.0
-    static let framesInFlightBase = 2.0
+    package static let framesInFlightPerJob = 5.0
+    package static let framesInFlightBase = 2.0
 
     /// Browsers show a frame shorter than a format allows (GIF's 0–1 cs, WebP's and
     /// APNG's under 11 ms) for 100 ms, so GIF plays at most 50 fps, WebP and APNG 90: a
     /// faster scene is resampled to that rate unless the user asked for its rate with
     /// `--fps` (then only warned). Video has no limit. Returns the warning to print, if any.
-    static func applyFrameRateRule(to scene: inout Scene, format: AnimationFormat, fpsGiven: Bool) -> String? {
+    package static func applyFrameRateRule(to scene: inout KineticScene.Scene, format: AnimationFormat, fpsGiven: Bool) -> String? {
         guard let limit = format.maximumFPS, scene.settings.fps > limit else { return nil }
         let fps = SceneValues.format(scene.settings.fps), name = format.rawValue.uppercased()
         let shortest = format == .gif ? "2 cs" : "11 ms"
@@ -126,7 +124,7 @@ struct SceneRenderer {
     }
 
     /// The frame indices `--frames A-B` selects (every frame without it).
-    func frames(_ range: ClosedRange<Int>?) throws(SceneRenderError) -> [Int] {
+    package func frames(_ range: ClosedRange<Int>?) throws(SceneRenderError) -> [Int] {
         let count = scene.frameCount
         guard let range else { return Array(0..<count) }
         guard range.upperBound < count else {
@@ -136,10 +134,10 @@ struct SceneRenderer {
     }
 
     /// Whether passes over frames draw a progress bar on stderr.
-    private var showsProgressBar: Bool { showsProgress && Terminal.stderrIsTerminal }
+    private var showsProgressBar: Bool { showsProgress && isatty(2) != 0 }
 
     /// The canvas in pixels.
-    var pixelSize: (width: Int, height: Int) { renderer.pixelSize(of: scene.settings.size) }
+    package var pixelSize: (width: Int, height: Int) { renderer.pixelSize(of: scene.settings.size) }
 
     /// A pipeline over `frames` whose progress bar counts `unit`.
     private func pipeline(frames: [Int], unit: String = "frames") -> FramePipeline {
@@ -156,7 +154,7 @@ struct SceneRenderer {
     /// and rasterized once, into a ``KeptFrames``, and the second and third passes replay
     /// them, if they fit ``keptFramesBudget``; otherwise each pass simulates the scene from
     /// the start again and rasterizes only the frames it needs.
-    func renderAnimation(frames: [Int], to path: String, format: AnimationFormat, settings: AnimationSettings) throws {
+    package func renderAnimation(frames: [Int], to path: String, format: AnimationFormat, settings: AnimationSettings) throws {
         var settings = settings
         settings.fps = fps
         settings.transparent = scene.settings.background.mayBeTransparent
@@ -235,13 +233,13 @@ struct SceneRenderer {
     }
 
     /// Writes `frames` as an animated GIF at `path` (`batch`'s output).
-    func renderGIF(frames: [Int], to path: String, loopCount: Int) throws {
+    package func renderGIF(frames: [Int], to path: String, loopCount: Int) throws {
         try renderAnimation(frames: frames, to: path, format: .gif, settings: AnimationSettings(fps: fps, loopCount: loopCount))
     }
 
     /// Writes each of `frames` as a PNG named by `pattern` (`%04d` and the like), creating
     /// the pattern's folder.
-    func renderPNGFrames(frames: [Int], pattern: String) throws {
+    package func renderPNGFrames(frames: [Int], pattern: String) throws {
         let folder = (pattern as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
@@ -259,12 +257,12 @@ struct SceneRenderer {
 
     /// Simulates and rasterizes `frames` and keeps nothing: times the render without
     /// any encoder (`render --discard`, for benchmarks).
-    func discard(frames: [Int]) throws {
+    package func discard(frames: [Int]) throws {
         try pipeline(frames: frames).run(encode: { _, _ in () }, consume: { _, _ in })
     }
 
     /// The rasters of `frames`, in the order given (golden frames are compared in memory).
-    func images(frames: [Int]) throws -> [(index: Int, image: PixelImage)] {
+    package func images(frames: [Int]) throws -> [(index: Int, image: PixelImage)] {
         var result: [(index: Int, image: PixelImage)] = []
         try pipeline(frames: frames).run(encode: { frame, _ in frame }, consume: { index, image in
             result.append((index, image))
@@ -274,8 +272,8 @@ struct SceneRenderer {
 }
 
 /// File sizes as the summaries print them: `812.4 kB`, `1.23 MB` (decimal units).
-enum ByteCount {
-    static func format(_ bytes: Int) -> String {
+package enum ByteCount {
+    package static func format(_ bytes: Int) -> String {
         bytes >= 1_000_000 ? String(format: "%.2f MB", Double(bytes) / 1e6) : String(format: "%.1f kB", Double(bytes) / 1e3)
     }
 }

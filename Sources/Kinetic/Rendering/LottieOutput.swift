@@ -6,32 +6,31 @@ import KineticScene
 
 /// `render -o NAME.json`: every frame of the scene, in order (physics and particles
 /// advance frame by frame), sampled into a Lottie animation written atomically.
-enum LottieOutput {
+package enum LottieOutput {
     /// Returns the keyframes written and the samples they stand for. A construct Lottie
-    /// cannot express is printed at its FILE:LINE:COL and exits 65 (or, with
-    /// `approximate`, is dropped with one warning per key).
-    static func write(timeline: Timeline, fps: Double, frameCount: Int, approximate: Bool, limits: SceneLimits,
-                      to path: String) throws -> (keyframes: Int, samples: Int) {
+    /// cannot express is thrown at its FILE:LINE:COL as a ``FrameRenderError`` (or, with
+    /// `approximate`, is dropped with one warning per key, handed to `warn`).
+    package static func write(timeline: Timeline, fps: Double, frameCount: Int, approximate: Bool, limits: SceneLimits,
+                              to path: String, warn: (String) -> Void) throws -> (keyframes: Int, samples: Int) {
         let scene = timeline.scene
         var exporter = LottieExporter(size: scene.settings.size, fps: fps, background: scene.settings.background,
                                       options: LottieOptions(approximate: approximate),
                                       glyphs: { TextOutlines.path(of: $0, in: $1) })
         let clock = FrameClock(timeline: timeline, maxParticles: limits.maxParticles)
         for index in 0..<frameCount {
-            let frame = try clock.commandFrame(index, fps: fps)
+            let frame = try clock.renderingFrame(index, fps: fps)
             do { try exporter.add(frame) } catch {
-                Terminal.error(located(error, in: scene) + " (--lottie-approximate drops it)")
-                throw ExitStatus.dataError
+                throw FrameRenderError(message: located(error, in: scene) + " (--lottie-approximate drops it)")
             }
         }
-        for warning in exporter.warnings { Terminal.warning(located(warning, in: scene) + "; dropped") }
+        for warning in exporter.warnings { warn(located(warning, in: scene) + "; dropped") }
         let document = exporter.document()
         try AtomicFile.write(Array(document.text.utf8), to: path)
         return (exporter.keyframeCounts.kept, exporter.keyframeCounts.sampled)
     }
 
     /// `FILE:LINE:COL: KEY: message`, as the loader reports a problem.
-    private static func located(_ problem: LottieProblem, in scene: Scene) -> String {
+    private static func located(_ problem: LottieProblem, in scene: KineticScene.Scene) -> String {
         let location = scene.sourceMap?.location(of: problem.keyPath) ?? SourceLocation(file: scene.file, line: 1, column: 1)
         return SceneProblem(location: location, keyPath: problem.keyPath, message: problem.message).description
     }

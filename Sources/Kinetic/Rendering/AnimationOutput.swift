@@ -4,12 +4,12 @@ import KineticGeometry
 /// One animation file written from a stream of frames: the writer and its per-frame
 /// preparation, shared by `render` (frames from the scene) and `encode` (from PNGs), so
 /// both give the same bytes for the same pixels.
-enum AnimationOutput {
-    typealias Prepare = @Sendable (PixelImage, PixelImage?, FrameChange) throws -> PreparedAnimationFrame
-    typealias Sample = @Sendable (PixelImage) -> GIFPaletteBuilder.Sample
+package enum AnimationOutput {
+    package typealias Prepare = @Sendable (PixelImage, PixelImage?, FrameChange) throws -> PreparedAnimationFrame
+    package typealias Sample = @Sendable (PixelImage) -> GIFPaletteBuilder.Sample
 
     /// Which frames a pass for the palette takes, and what it adds of each.
-    enum PalettePass {
+    package enum PalettePass {
         /// The samples: ``GIFPaletteBuilder/sample(_:)``.
         case samples
         /// The frames between the samples, in a scene of many colours: ``GIFPaletteBuilder/sample(_:)``.
@@ -28,7 +28,7 @@ enum AnimationOutput {
     /// runs `prepare` on each (worker threads) and `add` on the results in that order —
     /// twice when the builder asks for the frames between the samples too (the first
     /// call's positions all come first in the stream).
-    static func write(frameCount: Int, width: Int, height: Int, to path: String, format: AnimationFormat,
+    package static func write(frameCount: Int, width: Int, height: Int, to path: String, format: AnimationFormat,
                       settings: AnimationSettings,
                       sample: (_ positions: [Int], _ pass: PalettePass, _ prepare: @escaping Sample,
                                _ add: (GIFPaletteBuilder.Sample) throws -> Void) throws -> Void,

@@ -13,12 +13,12 @@ import Glibc
 /// thread, so a fresh thread for every chunk of frames rebuilt it (fontconfig's matching,
 /// FreeType faces, HarfBuzz's caches) every chunk: 10–15% of an app screen's
 /// rasterizing CPU.
-struct WorkerThread {
+package struct WorkerThread {
     private let job: Job
 
     /// Runs `body` on a waiting or new thread; nil when none waits and the system refuses
     /// a new one.
-    static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
         let job = Job(body)
         if ThreadPark.shared.hand(job) { return WorkerThread(job: job) }
         let box = Unmanaged.passRetained(job).toOpaque()
@@ -44,13 +44,13 @@ struct WorkerThread {
     }
 
     /// Waits for the body to finish.
-    func join() { job.waitUntilDone() }
+    package func join() { job.waitUntilDone() }
 
     /// True on a worker thread (and on a caller while it works as one): a map nested in
     /// a worker's body runs in order there, as the outer map already fills the cores.
-    static var isCurrent: Bool { Thread.current.threadDictionary[key] != nil }
+    package static var isCurrent: Bool { Thread.current.threadDictionary[key] != nil }
 
-    static func markCurrent(_ on: Bool = true) { Thread.current.threadDictionary[key] = on ? true : nil }
+    package static func markCurrent(_ on: Bool = true) { Thread.current.threadDictionary[key] = on ? true : nil }
 
     private static let key = "kinetic.workerThread"
 }

@@ -3,9 +3,9 @@ import Glibc
 #endif
 
 /// glibc's `mallopt`, the one place kinetic tunes its allocator.
-enum Malloc {
+package enum Malloc {
     /// malloc.h's option numbers, which Swift's Glibc module does not import.
-    enum Option: Int32 {
+    package enum Option: Int32 {
         case trimThreshold = -1  // M_TRIM_THRESHOLD
         case mmapThreshold = -3  // M_MMAP_THRESHOLD
         case arenaMax = -8       // M_ARENA_MAX
@@ -13,7 +13,7 @@ enum Malloc {
 
     /// Sets `option`; does nothing on a libc without `mallopt` (looked up by name, since
     /// malloc.h is not in any imported module).
-    static func set(_ option: Option, _ value: Int32) {
+    package static func set(_ option: Option, _ value: Int32) {
         #if canImport(Glibc)
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }

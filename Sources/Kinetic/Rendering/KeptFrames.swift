@@ -16,13 +16,13 @@ import KineticRender
 /// which for most animations is a small part of the canvas. A replay applies them in order.
 ///
 /// Not thread-safe: append and replay from one thread (a ``FrameStream``'s `rasters`).
-final class KeptFrames {
+package final class KeptFrames {
     /// Bytes of pixels and spans held, past which ``append(_:)`` refuses.
-    let budget: Int
+    package let budget: Int
     /// How many frames are to be kept, for ``append(_:)``'s projection.
-    let expected: Int
-    private(set) var count = 0
-    private(set) var byteCount = 0
+    package let expected: Int
+    package private(set) var count = 0
+    package private(set) var byteCount = 0
 
     private var first: PixelImage?
     private var deltas: [Delta] = []
@@ -43,9 +43,9 @@ final class KeptFrames {
     }
 
     /// Thrown by a pass that fills the frames once they refuse one (``append(_:)``).
-    enum Full: Error { case full }
+    package enum Full: Error { case full }
 
-    init(expected: Int, budget: Int) {
+    package init(expected: Int, budget: Int) {
         self.expected = expected
         self.budget = budget
     }
@@ -56,7 +56,7 @@ final class KeptFrames {
     ///
     /// `damage`: where `image` can differ from the frame appended before it (both
     /// rasterized whole); it is compared with that frame there only.
-    func append(_ image: PixelImage, changedWithin damage: FrameDamage = .everything) -> Bool {
+    package func append(_ image: PixelImage, changedWithin damage: FrameDamage = .everything) -> Bool {
         guard count < expected, byteCount <= budget else { return false }
         guard let last else {
             byteCount = image.bytes.count
@@ -78,7 +78,7 @@ final class KeptFrames {
     }
 
     /// Whether every expected frame is held.
-    var isComplete: Bool { count == expected && byteCount <= budget }
+    package var isComplete: Bool { count == expected && byteCount <= budget }
 
     private func refuse() -> Bool {
         first = nil; last = nil; deltas = []; pool = []
@@ -95,7 +95,7 @@ final class KeptFrames {
     /// — unless those deltas hold more bytes than a frame, when the newest frame is
     /// copied in and only the deltas after it are applied.
     /// A buffer still held is copied when written, so the frames returned stay intact.
-    func rasters(_ positions: [Int]) -> [PixelImage] {
+    package func rasters(_ positions: [Int]) -> [PixelImage] {
         precondition(isComplete && positions.allSatisfy { (0..<count).contains($0) }, "a frame not kept")
         precondition(zip(positions, positions.dropFirst()).allSatisfy { $0 <= $1 }, "frames in order")
         guard let first else { return [] }
@@ -130,7 +130,7 @@ final class KeptFrames {
 
     /// Where the frame at `position` differs from the one before it: its spans (each from
     /// a differing pixel to a differing pixel); unknown for the first.
-    func change(at position: Int) -> FrameChange {
+    package func change(at position: Int) -> FrameChange {
         guard isComplete, (1..<count).contains(position) else { return .unknown }
         return .runs(deltas[position - 1].spans)
     }
@@ -139,7 +139,7 @@ final class KeptFrames {
     /// copying them out: `start` gets the first frame, `change` each changed span as it
     /// is applied (its pixels before, then after), `reached` each of `positions` when
     /// the replay is at it.
-    func walk(to positions: [Int], start: (PixelImage) -> Void,
+    package func walk(to positions: [Int], start: (PixelImage) -> Void,
               change: (_ old: UnsafeBufferPointer<UInt32>, _ new: UnsafeBufferPointer<UInt32>) -> Void,
               reached: (Int, PixelImage) throws -> Void) rethrows {
         precondition(isComplete && positions.allSatisfy { (0..<count).contains($0) }, "a frame not kept")
@@ -180,7 +180,7 @@ final class KeptFrames {
 
     /// Unchanged pixels in a row past which a row's changes are kept as two spans: a
     /// span costs 12 bytes, and each one a call when walked.
-    static let gap = 16
+    package static let gap = 16
 
     /// The rows of `image` that differ from `previous`, each from its first to its last
     /// differing pixel, split where at least ``gap`` pixels between are unchanged;

@@ -1,0 +1,38 @@
+import KineticLayers
+import KineticScene
+
+extension FrameClock {
+    /// Frame `index` at `fps` for a render: a frame over a limit (particles, layer
+    /// instances) throws its located problem as a ``FrameRenderError``; a physics failure
+    /// throws its `SimulationError` (the command exits 70 for a blow-up).
+    package func renderingFrame(_ index: Int, fps: Double) throws -> SceneFrame {
+        try renderingFrame(at: Double(index) / fps, index: index)
+    }
+
+    /// The frame at `time` (frame `index`), as ``renderingFrame(_:fps:)``.
+    package func renderingFrame(at time: Double, index: Int) throws -> SceneFrame {
+        do {
+            return try frame(at: time, index: index)
+        } catch {
+            if case .simulation(let e) = error { throw e }
+            throw FrameRenderError(locating: error, in: scene)
+        }
+    }
+}
+
+extension FrameRenderError {
+    /// A frame over a limit, at its FILE:LINE:COL and key path when the scene places it.
+    package init(locating error: FrameError, in scene: KineticScene.Scene) {
+        self.init(message: error.problem(in: scene).map(\.description) ?? "\(scene.file): \(error)")
+    }
+}
+
+extension Background {
+    /// Whether any background pixel can be less than opaque (GIF then needs transparency).
+    package var mayBeTransparent: Bool {
+        switch self {
+        case .color(let c): c.alpha < 1
+        case .gradient(let g): g.colors.contains { $0.alpha < 1 }
+        }
+    }
+}

@@ -145,6 +145,9 @@ public struct PropertySpec<Object>: Sendable {
     /// The numbers it allows (for a list of numbers, each of them); nil for any.
     public let range: ValueRange?
     public let defaultValue: DocValue?
+    /// Whether the file may write `~` (null) for it: a shape's fill and stroke colors,
+    /// where null draws none.
+    public let allowsNone: Bool
     /// Whether animations (and `set:` as an animatable value) reach it.
     public let isAnimatable: Bool
     /// Whether a live expression (`"= …"`) may drive it; constant ones are folded at load.
@@ -166,13 +169,13 @@ public struct PropertySpec<Object>: Sendable {
 
     public init(_ name: String, _ kind: PropertyKind, range: ValueRange? = nil, default defaultValue: DocValue? = nil,
                 animatable: Bool = false, expressions: Bool = false, types: Set<LayerType>? = nil,
-                fileKey: Bool = true, aliases: [String] = [], doc: String,
+                fileKey: Bool = true, aliases: [String] = [], allowsNone: Bool = false, doc: String,
                 get: (@Sendable (Object) -> AnimatableValue?)? = nil,
                 set: (@Sendable (inout Object, AnimatableValue) -> Void)? = nil,
                 copy: (@Sendable (Object, inout Object) -> Void)? = nil) {
         self.name = name; self.kind = kind; self.range = range; self.defaultValue = defaultValue
         self.isAnimatable = animatable; self.allowsExpressions = expressions; self.layerTypes = types
-        self.isFileKey = fileKey; self.aliases = aliases; self.doc = doc
+        self.isFileKey = fileKey; self.aliases = aliases; self.allowsNone = allowsNone; self.doc = doc
         self.get = get; self.set = set; self.copy = copy
     }
 
@@ -190,7 +193,9 @@ public struct PropertySpec<Object>: Sendable {
         case .number(let v): return range.problem(with: v, name: name)
         case .numbers(let list): return list.lazy.compactMap { range.problem(with: $0, name: self.name) }.first
         case .size(let s): return range.contains(s.width) && range.contains(s.height) ? nil : "a size must not be negative"
-        case .rect(let r): return range.contains(r.width) && range.contains(r.height) ? nil : "width and height must not be negative"
+        // The written width and height: `Rect.width` is their magnitude, which is never negative.
+        case .rect(let r):
+            return range.contains(r.size.width) && range.contains(r.size.height) ? nil : "width and height must not be negative"
         default: return nil
         }
     }

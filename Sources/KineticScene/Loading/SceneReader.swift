@@ -193,8 +193,8 @@ struct Mapping {
     /// and range animations and `set:` read with too), set through the schema, in file order.
     func readValues<Object>(into object: inout Object, _ spec: (String) -> PropertySpec<Object>?) {
         for key in order {
-            guard let spec = spec(key), let set = spec.set, let kind = spec.valueKind, let f = self[key],
-                  let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
+            guard let spec = spec(key), let set = spec.set, spec.valueKind != nil, let f = self[key],
+                  let v = f.value(of: spec.kind, problem: spec.problem) else { continue }
             set(&object, v)
         }
     }

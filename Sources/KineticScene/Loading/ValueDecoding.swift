@@ -322,19 +322,20 @@ extension Field {
     /// checked by `problem` (a schema entry's range): the one reader of the values of
     /// layer and cell keys, for their definitions, animations and `set:` alike — so a
     /// value accepted in one is accepted in all. Image assets are resolved by the caller.
-    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false,
+    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false,
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         let read: AnimatableValue?
         switch kind {
         case .number: read = (isAngle ? angle : number).map { .number($0) }
         case .point: read = point.map { .point($0) }
         case .size: read = size.map { .size($0) }
+        case .rect where !acceptsSize: read = rect.map { .rect($0) }
         case .rect:
             guard isList, let items = elements else {
                 report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
                 return nil
             }
-            // `[w, h]`: a size at the origin, checked as a size.
+            // `[w, h]` (`bounds` only): a size at the origin, checked as a size.
             if items.count == 2 {
                 guard let size else { return nil }
                 if let p = problem(.size(size)) { report(p); return nil }
@@ -355,6 +356,13 @@ extension Field {
         guard let read else { return nil }
         if let p = problem(read) { report(p); return nil }
         return read
+    }
+
+    /// A literal value of a property of `kind`, read by its kind: `rect` takes exactly
+    /// `[x, y, w, h]`, `sizeOrRect` `[w, h]` too, as the JSON Schema of each kind says.
+    func value(of kind: PropertyKind, problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
+        guard let valueKind = kind.valueKind else { return nil }
+        return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, problem: problem)
     }
 }
 

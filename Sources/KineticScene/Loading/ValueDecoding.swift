@@ -155,22 +155,33 @@ extension Field {
         return nil
     }
 
-    /// CACornerMask as a list of Apple's corner names (`[]` rounds no corner).
-    var cornerMask: CornerMask? {
+    /// A list of `options` (an option set by Apple's names of its members: `[]` is none).
+    func names(_ options: [String]) -> [String]? {
         guard let items = elements else { return nil }
-        var mask: CornerMask = []
+        var names: [String] = []
         var valid = true
-        let names = CornerMask.names.map(\.0)
         for item in items {
             guard let text = item.scalarText else { valid = false; continue }
-            if let corner = CornerMask.names.first(where: { $0.0 == text }) {
-                mask.insert(corner.1)
+            if options.contains(text) {
+                names.append(text)
             } else {
-                item.report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
+                item.report("'\(text)' is not one of \(options.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: options))
                 valid = false
             }
         }
-        return valid ? mask : nil
+        return valid ? names : nil
+    }
+
+    /// A value of a kind no animation carries, read by its kind (`PropertySpec.assign`).
+    func fileValue(of kind: PropertyKind) -> FileValue? {
+        switch kind {
+        case .bool: bool.map { .bool($0) }
+        case .choice(let options): choice(options.map { ($0, $0) }).map { .name($0) }
+        case .names(let options): names(options).map { .names($0) }
+        case .number: number.map { .number($0) }
+        case .filters: layerFilters.map { .filters($0) }
+        default: nil
+        }
     }
 
     /// The most blur a filter takes, in points: what keeps its offscreen image bounded.

@@ -137,6 +137,12 @@ extension LayerSchema {
             .recordedInState(when: { $0.anchorPointZ != 0 }),
         .flag("allowsGroupOpacity", \.allowsGroupOpacity, default: true,
                 doc: "Opacity below 1 fades the layer and its sublayers as one group; false fades each on its own."),
+        .flag("allowsEdgeAntialiasing", \.allowsEdgeAntialiasing, default: true,
+              doc: "Antialiases the edges of the layer's background, contents and border (true by default, unlike iOS).")
+            .ignoredByTransformLayer(),
+        .optionSet("edgeAntialiasingMask", \.edgeAntialiasingMask, names: EdgeAntialiasingMask.names, default: .all,
+                   doc: "The edges antialiased while allowsEdgeAntialiasing is true (CAEdgeAntialiasingMask; Bottom is minY).")
+            .ignoredByTransformLayer(),
         .flag("shouldRasterize", \.shouldRasterize, default: false,
                 doc: "Draws the layer and its subtree into a bitmap at rasterizationScale, then composites it."),
         .stored("rasterizationScale", .number, \.rasterizationScale,

@@ -101,6 +101,24 @@ extension LayerSchema {
               })
     }
 
+    /// A choice of the subclass part (`lineCap`), read by its kind and copied by `set:`.
+    private static func partOption<Part: Sendable, E: CaseIterable & RawRepresentable & Sendable>(
+        _ name: String, _ partPath: WritableKeyPath<Layer, Part?> & Sendable, _ keyPath: WritableKeyPath<Part, E> & Sendable,
+        types: Set<LayerType>, default defaultValue: E, doc: String
+    ) -> Entry where E.RawValue == String {
+        partCopied(name, .choice(names(E.self)), partPath, keyPath, types: types, default: .string(defaultValue.rawValue), doc: doc)
+            .assigning { l, v in if case .name(let n) = v, let e = E(rawValue: n) { l[keyPath: partPath]?[keyPath: keyPath] = e } }
+    }
+
+    /// A flag of the subclass part (`isWrapped`), read by its kind and copied by `set:`.
+    private static func partFlag<Part: Sendable>(
+        _ name: String, _ partPath: WritableKeyPath<Layer, Part?> & Sendable, _ keyPath: WritableKeyPath<Part, Bool> & Sendable,
+        types: Set<LayerType>, default defaultValue: Bool, doc: String
+    ) -> Entry {
+        partCopied(name, .bool, partPath, keyPath, types: types, default: .bool(defaultValue), doc: doc)
+            .assigning { l, v in if case .bool(let b) = v { l[keyPath: partPath]?[keyPath: keyPath] = b } }
+    }
+
     private static func names<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] where E.RawValue == String {
         E.allCases.map(\.rawValue)
     }
@@ -267,8 +285,8 @@ extension LayerSchema {
               get: { $0.shape.map { .color($0.fillColor ?? .clear) } },
               set: { l, v in if let c = v.colorValue { l.shape?.fillColor = c } })
             .readByItsDecoder(),
-        partCopied("fillRule", .choice(names(FillRule.self)), \.shape, \.fillRule, types: shapeTypes,
-                   default: .string("nonZero"), doc: "Which areas the fill covers."),
+        partOption("fillRule", \.shape, \.fillRule, types: shapeTypes,
+                   default: FillRule.nonZero, doc: "Which areas the fill covers."),
         Entry("strokeColor", .color, animatable: true, types: shapeTypes, allowsNone: true,
               doc: "Stroke color (none by default; ~ strokes nothing).",
               get: { $0.shape.map { .color($0.strokeColor ?? .clear) } },
@@ -276,10 +294,10 @@ extension LayerSchema {
             .readByItsDecoder(),
         partNumber("lineWidth", \.shape, \.lineWidth, types: shapeTypes, range: length, default: 1,
                    doc: "Stroke width in points."),
-        partCopied("lineCap", .choice(names(LineCap.self)), \.shape, \.lineCap, types: shapeTypes, default: .string("butt"),
+        partOption("lineCap", \.shape, \.lineCap, types: shapeTypes, default: LineCap.butt,
                    doc: "Ends of open strokes."),
-        partCopied("lineJoin", .choice(names(LineJoin.self)), \.shape, \.lineJoin, types: shapeTypes,
-                   default: .string("miter"), doc: "Corners of strokes."),
+        partOption("lineJoin", \.shape, \.lineJoin, types: shapeTypes,
+                   default: LineJoin.miter, doc: "Corners of strokes."),
         partNumber("miterLimit", \.shape, \.miterLimit, types: shapeTypes,
                    range: .nonNegative("a ratio of lengths"), default: 10, doc: "Longest miter before a bevel, in line widths.")
             .recordedInState(when: { _ in false }),
@@ -305,8 +323,8 @@ extension LayerSchema {
              unwrap: \.pointValue, default: .numbers([0.5, 0]), expressions: true, doc: "Start in unit coordinates of the bounds."),
         part("endPoint", .point, \.gradient, \.endPoint, types: gradientTypes, wrap: { .point($0) },
              unwrap: \.pointValue, default: .numbers([0.5, 1]), expressions: true, doc: "End in unit coordinates of the bounds."),
-        partCopied("gradientType", .choice(names(GradientType.self)), \.gradient, \.gradientType, types: gradientTypes,
-                   default: .string("axial"), doc: "Axial, radial or conic."),
+        partOption("gradientType", \.gradient, \.gradientType, types: gradientTypes,
+                   default: GradientType.axial, doc: "Axial, radial or conic."),
     ]
 
     static let text: [Entry] = [
@@ -317,12 +335,12 @@ extension LayerSchema {
                    default: 36, doc: "Font size in points (Core Animation's default is 36)."),
         part("foregroundColor", .color, \.text, \.foregroundColor, types: textTypes, wrap: { .color($0) },
              unwrap: \.colorValue, default: .string("white"), doc: "Text color."),
-        partCopied("alignmentMode", .choice(names(TextAlignment.self)), \.text, \.alignmentMode, types: textTypes,
-                   default: .string("natural"), doc: "Horizontal alignment."),
-        partCopied("isWrapped", .bool, \.text, \.isWrapped, types: textTypes, default: .bool(false),
+        partOption("alignmentMode", \.text, \.alignmentMode, types: textTypes,
+                   default: TextAlignment.natural, doc: "Horizontal alignment."),
+        partFlag("isWrapped", \.text, \.isWrapped, types: textTypes, default: false,
                    doc: "Wraps lines at the bounds' width."),
-        partCopied("truncationMode", .choice(names(TextTruncation.self)), \.text, \.truncationMode, types: textTypes,
-                   default: .string("none"),
+        partOption("truncationMode", \.text, \.truncationMode, types: textTypes,
+                   default: TextTruncation.none,
                    doc: "Where an ellipsis replaces text that does not fit: each line at the bounds' width, "
                        + "or (isWrapped) the last line that fits the height."),
     ]
@@ -339,12 +357,12 @@ extension LayerSchema {
         partNumber("emitterDepth", \.emitter, \.emitterDepth, types: emitterTypes, range: .nonNegative("a length"),
                    default: 0, doc: "Depth of the emission shape.")
             .recordedInState(when: { _ in false }),
-        partCopied("emitterShape", .choice(names(EmitterShape.self)), \.emitter, \.emitterShape, types: emitterTypes,
-                   default: .string("point"), doc: "Shape particles are emitted from."),
-        partCopied("emitterMode", .choice(names(EmitterMode.self)), \.emitter, \.emitterMode, types: emitterTypes,
-                   default: .string("volume"), doc: "Which part of the shape emits."),
-        partCopied("renderMode", .choice(names(EmitterRenderMode.self)), \.emitter, \.renderMode, types: emitterTypes,
-                   default: .string("unordered"), doc: "Order and blending of particles."),
+        partOption("emitterShape", \.emitter, \.emitterShape, types: emitterTypes,
+                   default: EmitterShape.point, doc: "Shape particles are emitted from."),
+        partOption("emitterMode", \.emitter, \.emitterMode, types: emitterTypes,
+                   default: EmitterMode.volume, doc: "Which part of the shape emits."),
+        partOption("renderMode", \.emitter, \.renderMode, types: emitterTypes,
+                   default: EmitterRenderMode.unordered, doc: "Order and blending of particles."),
         partNumber("birthRate", \.emitter, \.birthRate, types: emitterTypes,
                    range: .nonNegative("particles are born, never unborn"), default: 1,
                    doc: "Multiplies every cell's birth rate."),

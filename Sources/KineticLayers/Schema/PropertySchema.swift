@@ -230,6 +230,13 @@ extension PropertySpec {
         return spec
     }
 
+    /// The entry, read by its kind (`FileValue`) through `assign`.
+    func assigning(_ assign: @escaping @Sendable (inout Object, FileValue) -> Void) -> PropertySpec {
+        var spec = self
+        spec.assign = assign
+        return spec
+    }
+
     /// The entry, recorded by a state golden only for objects where `keeps` holds.
     func recordedInState(when keeps: @escaping @Sendable (Object) -> Bool) -> PropertySpec {
         var spec = self

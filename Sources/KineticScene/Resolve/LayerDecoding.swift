@@ -284,10 +284,7 @@ struct LayerDecoder {
             }
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { s.path = p }
         if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
-        if let f = m["fillRule"], let v = f.choice(FillRule.self) { s.fillRule = v }
         if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
-        if let f = m["lineCap"], let v = f.choice(LineCap.self) { s.lineCap = v }
-        if let f = m["lineJoin"], let v = f.choice(LineJoin.self) { s.lineJoin = v }
         if let f = m["lineDashPattern"], let v = f.numbers() {
             if v.contains(where: { $0 < 0 }) || (!v.isEmpty && v.allSatisfy { $0 == 0 }) {
                 f.report("dash lengths must not be negative, and not all zero")
@@ -316,8 +313,7 @@ struct LayerDecoder {
         return layer.gradient
     }
 
-    /// The gradient keys `readValues` leaves: `locations` (one per color, not
-    /// decreasing) and `gradientType`.
+    /// The gradient key `readValues` leaves: `locations` (one per color, not decreasing).
     func readGradient(_ m: Mapping, into layer: inout Layer) {
         guard var g = layer.gradient else { return }
         if let f = m["locations"], case .numbers(let v)? = f.value(.numbers, problem: LayerKeyPath.locations.problem) {
@@ -327,7 +323,6 @@ struct LayerDecoder {
                 f.report("locations must not decrease")
             } else { g.locations = v }
         }
-        if let f = m["gradientType"], let t = f.choice(GradientType.self) { g.gradientType = t }
         layer.gradient = g
     }
 
@@ -346,9 +341,6 @@ struct LayerDecoder {
             if let problem = TextBounds.problem(in: v) { f.report(problem) } else { t.string = v }
         }
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
-        if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
-        if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }
-        if let f = m["truncationMode"], let v = f.choice(TextTruncation.self) { t.truncationMode = v }
         layer.text = t
     }
 }

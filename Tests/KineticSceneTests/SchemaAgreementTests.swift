@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KineticDynamics
 import KineticLayers
 @testable import KineticScene
 
@@ -126,6 +127,59 @@ import KineticLayers
         return cases
     }
 
+    /// A valid body of each behavior kind, for its other keys to be written into.
+    static let behaviorBases: [String: String] = [
+        "gravity": #""items": ["a"]"#, "collision": #""items": ["a"]"#, "push": #""items": ["a"]"#,
+        "attachment": #""item": "a", "attachedToAnchor": [0, 0]"#, "snap": #""item": "a", "snapPoint": [0, 0]"#,
+        "itemBehavior": #""items": ["a"]"#, "field": #""kind": "radialGravity", "items": ["a"]"#,
+    ]
+
+    /// Every number key of every behavior kind (the `DynamicsSchema` table) in and out of
+    /// its range, every choice with its names and another, and an unknown key.
+    static func behaviorCases() -> [Case] {
+        var cases: [Case] = []
+        let layers = #""layers": [{"id": "a", "position": [50, 50], "bounds": [10, 10]}]"#
+        func scene(_ kind: String, _ body: String) -> String {
+            "{\(head), \(layers), \"dynamics\": {\"behaviors\": [{\"\(kind)\": {\(body)}}]}}"
+        }
+        for (kind, _, _) in DynamicsSchema.behaviorKinds {
+            let base = behaviorBases[kind] ?? ""
+            for key in (DynamicsSchema.contexts[kind] ?? []) + (DynamicsSchema.contexts["behavior"] ?? []) {
+                // What the schema cannot say is left out: the anchor's other spellings (one
+                // at a time) and `end` after `begin` (written in range below).
+                guard !base.contains("\"\(key.name)\""), !(kind == "attachment" && ["anchorPoint", "attachmentAnchor"].contains(key.name))
+                else { continue }
+                var values: [(String, Bool)] = []
+                switch key.kind {
+                case .number:
+                    values.append((#""abc""#, false))
+                    if let r = key.range {
+                        values.append((key.name == "end" ? "1" : ValueRange.format(r.lowerOpen ? r.lower + 0.5 : r.lower), true))
+                        if r.lower > -1e300 { values.append((ValueRange.format(r.lowerOpen ? r.lower : r.lower - 1), false)) }
+                        if r.upper < 1e300 { values.append((ValueRange.format(r.upper * 2 + 1), false)) }
+                    }
+                case .choice(let names):
+                    // A sliding attachment needs its axis (a key across keys, which the schema cannot say).
+                    values += names.map { ($0 == "sliding" ? #""sliding", "axisOfTranslation": [1, 0]"# : "\"\($0)\"", true) }
+                        + [(#""bogus""#, false)]
+                case .bool:
+                    values += [("true", true), (#""maybe""#, false)]
+                case .point:
+                    values += [("[1, 2]", true), ("[1]", false)]
+                default:
+                    break
+                }
+                for (json, valid) in values {
+                    cases.append(Case(label: "\(kind).\(key.name): \(json)", json: scene(kind, base + ", \"\(key.name)\": \(json)"),
+                                      valid: valid))
+                }
+            }
+            cases.append(Case(label: "\(kind) valid", json: scene(kind, base), valid: true))
+            cases.append(Case(label: "\(kind).bogusKey", json: scene(kind, base + #", "bogusKey": 1"#), valid: false))
+        }
+        return cases
+    }
+
     /// Whether `jsonschema` accepts each document, in order.
     static func schemaVerdicts(_ documents: [String]) throws -> [Bool] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kinetic-agreement-\(UUID().uuidString)")
@@ -170,4 +224,6 @@ import KineticLayers
     @Test func everyLayerKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.layerCases()) }
 
     @Test func everyCellKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.cellCases()) }
+
+    @Test func everyBehaviorKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.behaviorCases()) }
 }

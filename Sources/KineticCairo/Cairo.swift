@@ -467,6 +467,9 @@ package final class CairoContext {
         cairo_set_fill_rule(raw, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
     }
 
+    /// Antialiased (Cairo's default) or not: a pixel whole when its centre is inside.
+    package func setAntialias(_ on: Bool) { cairo_set_antialias(raw, on ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE) }
+
     package func setLineWidth(_ w: Double) { cairo_set_line_width(raw, w) }
     package func setLineCap(_ cap: LineCap) {
         switch cap {

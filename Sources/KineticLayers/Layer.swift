@@ -22,6 +22,13 @@ public struct Layer: Equatable, Sendable {
     /// Whether opacity below 1 composites the layer and its sublayers as one flattened
     /// group (CALayer.allowsGroupOpacity, true on iOS); false fades each part on its own.
     public var allowsGroupOpacity = true
+    /// Whether the edges of the layer's own drawing are antialiased
+    /// (CALayer.allowsEdgeAntialiasing). True by default, unlike iOS: Kinetic has always
+    /// drawn them antialiased (docs/extensions.md).
+    public var allowsEdgeAntialiasing = true
+    /// The edges antialiased while `allowsEdgeAntialiasing` is true
+    /// (CALayer.edgeAntialiasingMask).
+    public var edgeAntialiasingMask: EdgeAntialiasingMask = .all
     /// Whether the layer and its subtree are drawn into a bitmap of `rasterizationScale`
     /// pixels per point of the layer's own space, then composited (CALayer.shouldRasterize).
     public var shouldRasterize = false

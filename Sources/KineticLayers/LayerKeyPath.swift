@@ -110,6 +110,16 @@ public enum LayerKeyPath: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The kind of value the scene file writes for the key path: what reads it.
+    public var propertyKind: PropertyKind {
+        switch self {
+        case .key(let k): k.spec.kind
+        case .emitterCell(_, let key): key.spec.kind
+        case .property: .number
+        case .pathParameter(_, let kind): kind == .point ? .point : kind == .size ? .size : .number
+        }
+    }
+
     /// Whether number values are angles (accept `"45deg"`).
     public var isAngle: Bool {
         switch self {

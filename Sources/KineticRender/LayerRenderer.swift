@@ -225,12 +225,14 @@ struct LayerRenderer {
             }
         }
         if let bg = layer.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
-            ctx.newPath()
-            appendRoundedRect(bounds, corners: layer.corners, to: ctx)
-            ctx.setSource(bg.multiplyingAlpha(alpha))
-            ctx.fill()
+            withEdgeAntialiasing(of: layer, in: ctx) {
+                ctx.newPath()
+                appendRoundedRect(bounds, corners: layer.corners, to: ctx)
+                ctx.setSource(bg.multiplyingAlpha(alpha))
+                ctx.fill()
+            }
         }
-        drawContents(of: layer, in: bounds, alpha: alpha, ctx: ctx)
+        withEdgeAntialiasing(of: layer, in: ctx) { drawContents(of: layer, in: bounds, alpha: alpha, ctx: ctx) }
         switch layer.content {
         case .plain: break
         case .shape(let style): drawShape(style, alpha: alpha, in: ctx)
@@ -273,18 +275,20 @@ struct LayerRenderer {
         case .square: outer.radius = 0
         case .circular(let r), .continuous(let r): outer.radius = r
         }
-        ctx.save()
-        ctx.newPath()
-        appendRoundedRect(bounds, corners: outer, to: ctx)
-        if width < min(bounds.width, bounds.height) / 2 {
-            var inner = outer
-            inner.radius = max(0, outer.radius - width)
-            appendRoundedRect(bounds.insetBy(dx: width, dy: width), corners: inner, to: ctx)
+        withEdgeAntialiasing(of: layer, in: ctx) {
+            ctx.save()
+            ctx.newPath()
+            appendRoundedRect(bounds, corners: outer, to: ctx)
+            if width < min(bounds.width, bounds.height) / 2 {
+                var inner = outer
+                inner.radius = max(0, outer.radius - width)
+                appendRoundedRect(bounds.insetBy(dx: width, dy: width), corners: inner, to: ctx)
+            }
+            ctx.setEvenOddFill(true)
+            ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
+            ctx.fill()
+            ctx.restore()
         }
-        ctx.setEvenOddFill(true)
-        ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
-        ctx.fill()
-        ctx.restore()
     }
 
     /// Adds the rounded rectangle as a closed subpath. Four circular corners are drawn

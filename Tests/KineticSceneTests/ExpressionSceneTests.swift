@@ -230,3 +230,25 @@ import KineticLayers
         #expect(abs(follower.y - ball.y - 30) < 1e-9 && abs(follower.x - ball.x) < 1e-9)
     }
 }
+
+extension ExpressionSceneTests {
+    /// Of two expressions with the same text in one value, the error is reported at the
+    /// one that has it (found by its place in the file, not by its text).
+    @Test func anErrorInTheSecondOfTwoEqualExpressionsPointsAtTheSecond() throws {
+        let line = #"  - {id: a, transform: {translate: "= b.position", rotate: "= b.position"}}"#
+        let problems = loadProblems("""
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers:
+          - {id: b, position: [10, 20]}
+        \(line)
+        """)
+        let p = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(p.message == "expected a number, but the expression gives a point")
+        // At rotate's expression, where it starts (`b`, after "= "), not at translate's.
+        let rotate = try #require(line.range(of: #"rotate: "= "#))
+        let column = line.distance(from: line.startIndex, to: rotate.upperBound) + 1
+        #expect(p.location.line == 5 && p.location.column == column, "\(p.description)")
+    }
+}

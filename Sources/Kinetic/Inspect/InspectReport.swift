@@ -59,11 +59,11 @@ package enum InspectReport {
 
     /// One layer's entry; `placement` is how it reaches the canvas. Every animatable key
     /// of the layer's type (`LayerSchema`) is listed, in the contract's units; a state
-    /// golden keeps the keys it was recorded with (`stateKeeps`).
+    /// golden keeps the keys it was recorded with (`PropertySpec.isRecordedInState`).
     private static func describe(_ layer: KineticLayers.Layer, placement: Listing.Placement, detail: Detail) -> [String: ReportValue] {
         var d: [String: ReportValue] = ["type": .string(layer.type.rawValue)]
         for spec in LayerSchema.standard.animatableFileKeys(for: layer.type) {
-            guard detail != .state || stateKeeps(spec.name, of: layer), let value = spec.get?(layer) else { continue }
+            guard detail != .state || spec.isRecordedInState(layer), let value = spec.get?(layer) else { continue }
             d[spec.name] = spec.kind == .integer ? .integer(Int(value.numberValue ?? 0)) : encode(value)
         }
         if detail != .state {
@@ -95,23 +95,6 @@ package enum InspectReport {
         if let c = placement.colorMultiplier { d["colorMultiplier"] = .string(c.hexString) }
         if let mask = placement.maskKey { d["mask"] = .string(mask) }
         return d
-    }
-
-    /// Whether a state golden records `key` of `layer`: the keys state goldens were
-    /// recorded with, so that a key `inspect` learns does not change every state.jsonl.
-    private static func stateKeeps(_ key: String, of layer: KineticLayers.Layer) -> Bool {
-        switch key {
-        case "backgroundColor": layer.backgroundColor != nil
-        case "borderWidth", "borderColor": layer.borderWidth > 0
-        case "contents": layer.contents != nil
-        case "sublayerTransform": !layer.sublayerTransform.isIdentity
-        case "anchorPointZ": layer.anchorPointZ != 0
-        case "contentsRect": layer.contentsRect != Rect(0, 0, 1, 1)
-        case "contentsCenter": layer.contentsCenter != Rect(0, 0, 1, 1)
-        case "path", "miterLimit", "emitterZPosition", "emitterSize", "emitterDepth", "lifetime", "velocity", "scale", "spin",
-             "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset": false
-        default: true
-        }
     }
 
     /// A value in the contract's units: numbers plain, points `[x, y]`, rects

@@ -101,6 +101,24 @@ extension LayerSchema {
               })
     }
 
+    /// A choice of the subclass part (`lineCap`), read by its kind and copied by `set:`.
+    private static func partOption<Part: Sendable, E: CaseIterable & RawRepresentable & Sendable>(
+        _ name: String, _ partPath: WritableKeyPath<Layer, Part?> & Sendable, _ keyPath: WritableKeyPath<Part, E> & Sendable,
+        types: Set<LayerType>, default defaultValue: E, doc: String
+    ) -> Entry where E.RawValue == String {
+        partCopied(name, .choice(names(E.self)), partPath, keyPath, types: types, default: .string(defaultValue.rawValue), doc: doc)
+            .assigning { l, v in if case .name(let n) = v, let e = E(rawValue: n) { l[keyPath: partPath]?[keyPath: keyPath] = e } }
+    }
+
+    /// A flag of the subclass part (`isWrapped`), read by its kind and copied by `set:`.
+    private static func partFlag<Part: Sendable>(
+        _ name: String, _ partPath: WritableKeyPath<Layer, Part?> & Sendable, _ keyPath: WritableKeyPath<Part, Bool> & Sendable,
+        types: Set<LayerType>, default defaultValue: Bool, doc: String
+    ) -> Entry {
+        partCopied(name, .bool, partPath, keyPath, types: types, default: .bool(defaultValue), doc: doc)
+            .assigning { l, v in if case .bool(let b) = v { l[keyPath: partPath]?[keyPath: keyPath] = b } }
+    }
+
     private static func names<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] where E.RawValue == String {
         E.allCases.map(\.rawValue)
     }
@@ -129,13 +147,21 @@ extension LayerSchema {
               get: { .number($0.bounds.size.height) }, set: { l, v in if let n = v.numberValue { l.bounds.size.height = n } }),
         .stored("anchorPoint", .point, \.anchorPoint, wrap: { .point($0) }, unwrap: \.pointValue,
                 default: .numbers([0.5, 0.5]), expressions: true,
-                doc: "The point of the bounds (unit coordinates) position refers to."),
+                doc: "The point of the bounds (unit coordinates) position refers to.")
+            .readByItsDecoder(),
         .stored("zPosition", .number, \.zPosition, default: 0, doc: "Depth: orders siblings and takes part in 3D transforms."),
         .stored("anchorPointZ", .number, \.anchorPointZ, default: 0,
-                doc: "The anchor point's z: a 3D rotation turns about a point this far in front of the layer (behind when negative)."),
-        .copied("allowsGroupOpacity", .bool, \.allowsGroupOpacity, default: .bool(true),
+                doc: "The anchor point's z: a 3D rotation turns about a point this far in front of the layer (behind when negative).")
+            .recordedInState(when: { $0.anchorPointZ != 0 }),
+        .flag("allowsGroupOpacity", \.allowsGroupOpacity, default: true,
                 doc: "Opacity below 1 fades the layer and its sublayers as one group; false fades each on its own."),
-        .copied("shouldRasterize", .bool, \.shouldRasterize, default: .bool(false),
+        .flag("allowsEdgeAntialiasing", \.allowsEdgeAntialiasing, default: true,
+              doc: "Antialiases the edges of the layer's background, contents and border (true by default, unlike iOS).")
+            .ignoredByTransformLayer(),
+        .optionSet("edgeAntialiasingMask", \.edgeAntialiasingMask, names: EdgeAntialiasingMask.names, default: .all,
+                   doc: "The edges antialiased while allowsEdgeAntialiasing is true (CAEdgeAntialiasingMask; Bottom is minY).")
+            .ignoredByTransformLayer(),
+        .flag("shouldRasterize", \.shouldRasterize, default: false,
                 doc: "Draws the layer and its subtree into a bitmap at rasterizationScale, then composites it."),
         .stored("rasterizationScale", .number, \.rasterizationScale,
                 range: .positive("pixels per point of the layer's bitmap; past 16 the 2048² offscreen budget lowers it anyway",
@@ -144,56 +170,79 @@ extension LayerSchema {
                 doc: "Pixels per point of a shouldRasterize bitmap: below the scale drawn at, it shows blurred."),
         Entry("contentsRect", .rect, default: .numbers([0, 0, 1, 1]), animatable: true,
               doc: "The part of the contents image drawn, in unit coordinates of the image (a sprite sheet's cell).",
-              get: { .rect($0.contentsRect) }, set: { l, v in if case .rect(let r) = v { l.contentsRect = r } }),
+              get: { .rect($0.contentsRect) }, set: { l, v in if case .rect(let r) = v { l.contentsRect = r } })
+            .recordedInState(when: { $0.contentsRect != Rect(0, 0, 1, 1) }),
         Entry("contentsCenter", .rect, default: .numbers([0, 0, 1, 1]), animatable: true,
               doc: "The stretchable middle of the contents (unit coordinates); the borders around it keep their size.",
-              get: { .rect($0.contentsCenter) }, set: { l, v in if case .rect(let r) = v { l.contentsCenter = r } }),
-        .copied("minificationFilter", .choice(names(ContentsFilter.self)), \.minificationFilter, default: .string("linear"),
+              get: { .rect($0.contentsCenter) }, set: { l, v in if case .rect(let r) = v { l.contentsCenter = r } })
+            .recordedInState(when: { $0.contentsCenter != Rect(0, 0, 1, 1) }),
+        .option("minificationFilter", \.minificationFilter, default: ContentsFilter.linear,
                 doc: "Sampling of contents drawn smaller than their pixels (trilinear samples as linear)."),
-        .copied("magnificationFilter", .choice(names(ContentsFilter.self)), \.magnificationFilter, default: .string("linear"),
+        .option("magnificationFilter", \.magnificationFilter, default: ContentsFilter.linear,
                 doc: "Sampling of contents drawn larger than their pixels: nearest gives the pixel-art look."),
-        .copied("minificationFilterBias", .number, \.minificationFilterBias, default: .number(0),
+        .plainNumber("minificationFilterBias", \.minificationFilterBias, default: 0,
                 doc: "Accepted; changes nothing Kinetic draws (it draws no mipmap levels to bias)."),
-        Entry("drawsAsynchronously", .bool, default: .bool(false),
+        .accepted("drawsAsynchronously", .bool, default: .bool(false),
               doc: "Accepted; changes nothing Kinetic draws (every frame is drawn in full before it is written)."),
-        Entry("needsDisplayOnBoundsChange", .bool, default: .bool(false),
+        .accepted("needsDisplayOnBoundsChange", .bool, default: .bool(false),
               doc: "Accepted; changes nothing Kinetic draws (a layer's content is drawn at its bounds of each frame)."),
-        Entry("contentsFormat", .choice(names(ContentsFormat.self)), default: .string("RGBA8Uint"),
+        .accepted("contentsFormat", .choice(names(ContentsFormat.self)), default: .string("RGBA8Uint"),
               doc: "Accepted; changes nothing Kinetic draws (it draws in 8-bit RGBA)."),
         .stored("opacity", .number, \.opacity, range: unit, default: 1, doc: "0 transparent … 1 opaque."),
         .stored("hidden", .bool, \.isHidden, wrap: { .bool($0) }, unwrap: \.boolValue, default: .bool(false),
                 doc: "Not drawn when true."),
-        .copied("doubleSided", .bool, \.isDoubleSided, default: .bool(true),
+        .flag("doubleSided", \.isDoubleSided, default: true,
                 doc: "Whether the back of the layer is drawn when turned away."),
         Entry("backgroundColor", .color, default: .string("clear"), animatable: true, doc: "Fill of the bounds.",
-              get: { .color($0.backgroundColor ?? .clear) }, set: { l, v in if let c = v.colorValue { l.backgroundColor = c } }),
+              get: { .color($0.backgroundColor ?? .clear) }, set: { l, v in if let c = v.colorValue { l.backgroundColor = c } })
+            .recordedInState(when: { $0.backgroundColor != nil })
+            .ignoredByTransformLayer(),
         .stored("cornerRadius", .number, \.cornerRadius, range: length, default: 0,
-                doc: "Radius of the bounds' corners in points."),
-        .copied("maskedCorners", .names(CornerMask.names.map(\.0)), \.maskedCorners, default: .strings(CornerMask.names.map(\.0)),
-                doc: "The corners cornerRadius rounds (CACornerMask names; MinY is the top)."),
-        .copied("cornerCurve", .choice(names(CornerCurve.self)), \.cornerCurve, default: .string("circular"),
-                doc: "circular, or continuous (the iOS squircle)."),
+                doc: "Radius of the bounds' corners in points.")
+            .ignoredByTransformLayer(),
+        .optionSet("maskedCorners", \.maskedCorners, names: CornerMask.names, default: .all,
+                doc: "The corners cornerRadius rounds (CACornerMask names; MinY is the top).")
+            .ignoredByTransformLayer(),
+        .option("cornerCurve", \.cornerCurve, default: CornerCurve.circular,
+                doc: "circular, or continuous (the iOS squircle).")
+            .ignoredByTransformLayer(),
         .stored("borderWidth", .number, \.borderWidth, range: length, default: 0,
-                doc: "Border width in points, drawn inside the bounds."),
+                doc: "Border width in points, drawn inside the bounds.")
+            .recordedInState(when: { $0.borderWidth > 0 })
+            .ignoredByTransformLayer(),
         .stored("borderColor", .color, \.borderColor, wrap: { .color($0) }, unwrap: \.colorValue, default: .string("black"),
-                doc: "Border color."),
-        .copied("masksToBounds", .bool, \.masksToBounds, default: .bool(false),
-                doc: "Clips sublayers and contents to the rounded bounds."),
+                doc: "Border color.")
+            .recordedInState(when: { $0.borderWidth > 0 })
+            .ignoredByTransformLayer(),
+        .flag("masksToBounds", \.masksToBounds, default: false,
+                doc: "Clips sublayers and contents to the rounded bounds.")
+            .ignoredByTransformLayer(),
         .stored("shadowColor", .color, \.shadowColor, wrap: { .color($0) }, unwrap: \.colorValue, default: .string("black"),
-                doc: "Shadow color."),
-        .stored("shadowOpacity", .number, \.shadowOpacity, range: unit, default: 0, doc: "Shadow opacity (0 draws no shadow)."),
+                doc: "Shadow color.")
+            .ignoredByTransformLayer(),
+        .stored("shadowOpacity", .number, \.shadowOpacity, range: unit, default: 0, doc: "Shadow opacity (0 draws no shadow).")
+            .ignoredByTransformLayer(),
         .stored("shadowOffset", .size, \.shadowOffset, wrap: { .size($0) }, unwrap: \.sizeValue, default: .numbers([0, -3]),
-                expressions: true, doc: "Shadow offset in points."),
-        .stored("shadowRadius", .number, \.shadowRadius, range: length, default: 3, doc: "Shadow blur radius in points."),
-        .copied("shadowPath", .path, \.shadowPath, doc: "The shadow's shape instead of the layer's alpha."),
+                expressions: true, doc: "Shadow offset in points.")
+            .ignoredByTransformLayer(),
+        .stored("shadowRadius", .number, \.shadowRadius, range: length, default: 3, doc: "Shadow blur radius in points.")
+            .ignoredByTransformLayer(),
+        .copied("shadowPath", .path, \.shadowPath, doc: "The shadow's shape instead of the layer's alpha.")
+            .ignoredByTransformLayer(),
         .stored("contents", .image, \.contents, wrap: { .image($0) },
                 unwrap: { if case .image(let p) = $0 { p } else { nil } },
-                doc: "An image asset, relative to the scene file (animations cross-fade it)."),
-        .copied("contentsGravity", .choice(names(ContentsGravity.self)), \.contentsGravity, default: .string("resize"),
-                doc: "How contents fit the bounds."),
-        Entry("mask", .layer, doc: "A layer whose alpha masks this one, in this layer's coordinates."),
+                doc: "An image asset, relative to the scene file (animations cross-fade it).")
+            .recordedInState(when: { $0.contents != nil })
+            .readByItsDecoder()
+            .ignoredByTransformLayer(),
+        .option("contentsGravity", \.contentsGravity, default: ContentsGravity.resize,
+                doc: "How contents fit the bounds.")
+            .ignoredByTransformLayer(),
+        Entry("mask", .layer, doc: "A layer whose alpha masks this one, in this layer's coordinates.")
+            .ignoredByTransformLayer(),
         Entry("transform", .transform, animatable: true, expressions: true, doc: "CATransform3D about the anchor point.",
-              get: { .transform($0.transform) }, set: { l, v in if let t = v.transformValue { l.transform = t } }),
+              get: { .transform($0.transform) }, set: { l, v in if let t = v.transformValue { l.transform = t } })
+            .readByItsDecoder(),
         component("transform.rotation.x", doc: "Rotation about x, radians.", { $0.rotationX }, { $0.rotationX = $1 }),
         component("transform.rotation.y", doc: "Rotation about y, radians.", { $0.rotationY }, { $0.rotationY = $1 }),
         component("transform.rotation.z", aliases: ["transform.rotation"], doc: "Rotation about z, radians.",
@@ -205,7 +254,8 @@ extension LayerSchema {
         component("transform.translation.y", doc: "Translation along y, points.", { $0.ty }, { $0.ty = $1 }),
         component("transform.translation.z", doc: "Translation along z, points.", { $0.tz }, { $0.tz = $1 }),
         .stored("sublayerTransform", .transform, \.sublayerTransform, wrap: { .transform($0) }, unwrap: \.transformValue,
-                expressions: true, doc: "CATransform3D applied to the sublayers."),
+                expressions: true, doc: "CATransform3D applied to the sublayers.")
+            .recordedInState(when: { !$0.sublayerTransform.isIdentity }),
         Entry("sublayers", .layers, doc: "Child layers, in this layer's bounds coordinates."),
         Entry("properties", .numberMap, expressions: true,
               doc: "Custom animatable numbers, by name (animate them with keyPath NAME)."),
@@ -215,32 +265,42 @@ extension LayerSchema {
         Entry("timeOffset", .number, default: .number(0), doc: "Added to the layer's local time (CAMediaTiming)."),
         Entry("contentsScale", .number, range: .positive("pixels per point"), default: .number(1),
               doc: "Pixels of contents per point (an asset named @2x/@3x sets it)."),
-        .copied("filters", .filters, \.filters, doc: "Filters on the layer's rendering and its sublayers: [{gaussianBlur: RADIUS}]."),
-        .copied("backgroundFilters", .filters, \.backgroundFilters, doc: "Filters on what is behind the layer, within its outline."),
-        .copied("compositingFilter", .choice(names(BlendMode.self)), \.compositingFilter,
-                doc: "How the layer blends with what is behind it."),
+        .filters("filters", \.filters, doc: "Filters on the layer's rendering and its sublayers: [{gaussianBlur: RADIUS}].")
+            .ignoredByTransformLayer(),
+        .filters("backgroundFilters", \.backgroundFilters, doc: "Filters on what is behind the layer, within its outline.")
+            .ignoredByTransformLayer(),
+        .option("compositingFilter", \.compositingFilter,
+                doc: "How the layer blends with what is behind it.")
+            .ignoredByTransformLayer(),
     ]
 
     static let shape: [Entry] = [
         Entry("path", .path, animatable: true, expressions: true, types: shapeTypes, doc: "The shape's path (section 3.1).",
               get: { $0.shape.map { .path($0.path) } },
-              set: { l, v in if case .path(let p) = v { l.shape?.path = p } }),
-        Entry("fillColor", .color, default: .string("black"), animatable: true, types: shapeTypes, doc: "Fill color.",
+              set: { l, v in if case .path(let p) = v { l.shape?.path = p } })
+            .recordedInState(when: { _ in false })
+            .readByItsDecoder(),
+        Entry("fillColor", .color, default: .string("black"), animatable: true, types: shapeTypes, allowsNone: true,
+              doc: "Fill color (~ fills nothing).",
               get: { $0.shape.map { .color($0.fillColor ?? .clear) } },
-              set: { l, v in if let c = v.colorValue { l.shape?.fillColor = c } }),
-        partCopied("fillRule", .choice(names(FillRule.self)), \.shape, \.fillRule, types: shapeTypes,
-                   default: .string("nonZero"), doc: "Which areas the fill covers."),
-        Entry("strokeColor", .color, animatable: true, types: shapeTypes, doc: "Stroke color (none by default).",
+              set: { l, v in if let c = v.colorValue { l.shape?.fillColor = c } })
+            .readByItsDecoder(),
+        partOption("fillRule", \.shape, \.fillRule, types: shapeTypes,
+                   default: FillRule.nonZero, doc: "Which areas the fill covers."),
+        Entry("strokeColor", .color, animatable: true, types: shapeTypes, allowsNone: true,
+              doc: "Stroke color (none by default; ~ strokes nothing).",
               get: { $0.shape.map { .color($0.strokeColor ?? .clear) } },
-              set: { l, v in if let c = v.colorValue { l.shape?.strokeColor = c } }),
+              set: { l, v in if let c = v.colorValue { l.shape?.strokeColor = c } })
+            .readByItsDecoder(),
         partNumber("lineWidth", \.shape, \.lineWidth, types: shapeTypes, range: length, default: 1,
                    doc: "Stroke width in points."),
-        partCopied("lineCap", .choice(names(LineCap.self)), \.shape, \.lineCap, types: shapeTypes, default: .string("butt"),
+        partOption("lineCap", \.shape, \.lineCap, types: shapeTypes, default: LineCap.butt,
                    doc: "Ends of open strokes."),
-        partCopied("lineJoin", .choice(names(LineJoin.self)), \.shape, \.lineJoin, types: shapeTypes,
-                   default: .string("miter"), doc: "Corners of strokes."),
+        partOption("lineJoin", \.shape, \.lineJoin, types: shapeTypes,
+                   default: LineJoin.miter, doc: "Corners of strokes."),
         partNumber("miterLimit", \.shape, \.miterLimit, types: shapeTypes,
-                   range: .nonNegative("a ratio of lengths"), default: 10, doc: "Longest miter before a bevel, in line widths."),
+                   range: .nonNegative("a ratio of lengths"), default: 10, doc: "Longest miter before a bevel, in line widths.")
+            .recordedInState(when: { _ in false }),
         partCopied("lineDashPattern", .numbers, \.shape, \.lineDashPattern, types: shapeTypes,
                    doc: "Dash and gap lengths in points (not negative, not all zero)."),
         partNumber("lineDashPhase", \.shape, \.lineDashPhase, types: shapeTypes, default: 0,
@@ -257,13 +317,14 @@ extension LayerSchema {
         Entry("locations", .numbers, range: .unit("unit positions along the axis"), animatable: true, expressions: true,
               types: gradientTypes, doc: "Where each color sits, 0…1 (evenly spaced by default).",
               get: { $0.gradient.map { g in .numbers(g.locations ?? Layer.evenLocations(g.colors.count)) } },
-              set: { l, v in if case .numbers(let n) = v { l.gradient?.locations = n } }),
+              set: { l, v in if case .numbers(let n) = v { l.gradient?.locations = n } })
+            .readByItsDecoder(),
         part("startPoint", .point, \.gradient, \.startPoint, types: gradientTypes, wrap: { .point($0) },
              unwrap: \.pointValue, default: .numbers([0.5, 0]), expressions: true, doc: "Start in unit coordinates of the bounds."),
         part("endPoint", .point, \.gradient, \.endPoint, types: gradientTypes, wrap: { .point($0) },
              unwrap: \.pointValue, default: .numbers([0.5, 1]), expressions: true, doc: "End in unit coordinates of the bounds."),
-        partCopied("gradientType", .choice(names(GradientType.self)), \.gradient, \.gradientType, types: gradientTypes,
-                   default: .string("axial"), doc: "Axial, radial or conic."),
+        partOption("gradientType", \.gradient, \.gradientType, types: gradientTypes,
+                   default: GradientType.axial, doc: "Axial, radial or conic."),
     ]
 
     static let text: [Entry] = [
@@ -274,12 +335,12 @@ extension LayerSchema {
                    default: 36, doc: "Font size in points (Core Animation's default is 36)."),
         part("foregroundColor", .color, \.text, \.foregroundColor, types: textTypes, wrap: { .color($0) },
              unwrap: \.colorValue, default: .string("white"), doc: "Text color."),
-        partCopied("alignmentMode", .choice(names(TextAlignment.self)), \.text, \.alignmentMode, types: textTypes,
-                   default: .string("natural"), doc: "Horizontal alignment."),
-        partCopied("isWrapped", .bool, \.text, \.isWrapped, types: textTypes, default: .bool(false),
+        partOption("alignmentMode", \.text, \.alignmentMode, types: textTypes,
+                   default: TextAlignment.natural, doc: "Horizontal alignment."),
+        partFlag("isWrapped", \.text, \.isWrapped, types: textTypes, default: false,
                    doc: "Wraps lines at the bounds' width."),
-        partCopied("truncationMode", .choice(names(TextTruncation.self)), \.text, \.truncationMode, types: textTypes,
-                   default: .string("none"),
+        partOption("truncationMode", \.text, \.truncationMode, types: textTypes,
+                   default: TextTruncation.none,
                    doc: "Where an ellipsis replaces text that does not fit: each line at the bounds' width, "
                        + "or (isWrapped) the last line that fits the height."),
     ]
@@ -288,25 +349,32 @@ extension LayerSchema {
         part("emitterPosition", .point, \.emitter, \.emitterPosition, types: emitterTypes, wrap: { .point($0) },
              unwrap: \.pointValue, default: .numbers([0, 0]), expressions: true, doc: "Center of the emission shape."),
         partNumber("emitterZPosition", \.emitter, \.emitterZPosition, types: emitterTypes, default: 0,
-                   doc: "Depth of the emission shape's center."),
+                   doc: "Depth of the emission shape's center.")
+            .recordedInState(when: { _ in false }),
         part("emitterSize", .size, \.emitter, \.emitterSize, types: emitterTypes, wrap: { .size($0) }, unwrap: \.sizeValue,
-             range: .nonNegative("a size"), default: .numbers([0, 0]), expressions: true, doc: "Size of the emission shape."),
+             range: .nonNegative("a size"), default: .numbers([0, 0]), expressions: true, doc: "Size of the emission shape.")
+            .recordedInState(when: { _ in false }),
         partNumber("emitterDepth", \.emitter, \.emitterDepth, types: emitterTypes, range: .nonNegative("a length"),
-                   default: 0, doc: "Depth of the emission shape."),
-        partCopied("emitterShape", .choice(names(EmitterShape.self)), \.emitter, \.emitterShape, types: emitterTypes,
-                   default: .string("point"), doc: "Shape particles are emitted from."),
-        partCopied("emitterMode", .choice(names(EmitterMode.self)), \.emitter, \.emitterMode, types: emitterTypes,
-                   default: .string("volume"), doc: "Which part of the shape emits."),
-        partCopied("renderMode", .choice(names(EmitterRenderMode.self)), \.emitter, \.renderMode, types: emitterTypes,
-                   default: .string("unordered"), doc: "Order and blending of particles."),
+                   default: 0, doc: "Depth of the emission shape.")
+            .recordedInState(when: { _ in false }),
+        partOption("emitterShape", \.emitter, \.emitterShape, types: emitterTypes,
+                   default: EmitterShape.point, doc: "Shape particles are emitted from."),
+        partOption("emitterMode", \.emitter, \.emitterMode, types: emitterTypes,
+                   default: EmitterMode.volume, doc: "Which part of the shape emits."),
+        partOption("renderMode", \.emitter, \.renderMode, types: emitterTypes,
+                   default: EmitterRenderMode.unordered, doc: "Order and blending of particles."),
         partNumber("birthRate", \.emitter, \.birthRate, types: emitterTypes,
                    range: .nonNegative("particles are born, never unborn"), default: 1,
                    doc: "Multiplies every cell's birth rate."),
         partNumber("lifetime", \.emitter, \.lifetime, types: emitterTypes, range: .nonNegative("a duration"), default: 1,
-                   doc: "Multiplies every cell's lifetime."),
-        partNumber("velocity", \.emitter, \.velocity, types: emitterTypes, default: 1, doc: "Multiplies every cell's velocity."),
-        partNumber("scale", \.emitter, \.scale, types: emitterTypes, default: 1, doc: "Multiplies every cell's scale."),
-        partNumber("spin", \.emitter, \.spin, types: emitterTypes, default: 1, doc: "Multiplies every cell's spin."),
+                   doc: "Multiplies every cell's lifetime.")
+            .recordedInState(when: { _ in false }),
+        partNumber("velocity", \.emitter, \.velocity, types: emitterTypes, default: 1, doc: "Multiplies every cell's velocity.")
+            .recordedInState(when: { _ in false }),
+        partNumber("scale", \.emitter, \.scale, types: emitterTypes, default: 1, doc: "Multiplies every cell's scale.")
+            .recordedInState(when: { _ in false }),
+        partNumber("spin", \.emitter, \.spin, types: emitterTypes, default: 1, doc: "Multiplies every cell's spin.")
+            .recordedInState(when: { _ in false }),
         Entry("seed", .integer, range: .nonNegative("a seed is unsigned"), expressions: true, types: emitterTypes,
               doc: "Random seed of this emitter (mixed with the scene's)."),
         Entry("emitterCells", .cells, types: emitterTypes, doc: "The particle kinds (CAEmitterCell)."),
@@ -322,7 +390,8 @@ extension LayerSchema {
               default: .number(1), animatable: true, expressions: true, types: replicatorTypes,
               doc: "Copies of the sublayers, the original included.",
               get: { $0.replicator.map { .number(Double($0.instanceCount)) } },
-              set: { l, v in if let n = v.numberValue { l.replicator?.instanceCount = ReplicatorStyle.instanceCount(n) } }),
+              set: { l, v in if let n = v.numberValue { l.replicator?.instanceCount = ReplicatorStyle.instanceCount(n) } })
+            .readByItsDecoder(),
         partNumber("instanceDelay", \.replicator, \.instanceDelay, types: replicatorTypes, default: 0,
                    doc: "Delay of copy k's animations: k × instanceDelay seconds."),
         part("instanceTransform", .transform, \.replicator, \.instanceTransform, types: replicatorTypes,
@@ -330,12 +399,16 @@ extension LayerSchema {
         part("instanceColor", .color, \.replicator, \.instanceColor, types: replicatorTypes, wrap: { .color($0) },
              unwrap: \.colorValue, default: .string("white"), doc: "Multiplies the copies' colors."),
         partNumber("instanceRedOffset", \.replicator, \.instanceRedOffset, types: replicatorTypes, default: 0,
-                   doc: "Added to copy k's red multiplier k times."),
+                   doc: "Added to copy k's red multiplier k times.")
+            .recordedInState(when: { _ in false }),
         partNumber("instanceGreenOffset", \.replicator, \.instanceGreenOffset, types: replicatorTypes, default: 0,
-                   doc: "Added to copy k's green multiplier k times."),
+                   doc: "Added to copy k's green multiplier k times.")
+            .recordedInState(when: { _ in false }),
         partNumber("instanceBlueOffset", \.replicator, \.instanceBlueOffset, types: replicatorTypes, default: 0,
-                   doc: "Added to copy k's blue multiplier k times."),
+                   doc: "Added to copy k's blue multiplier k times.")
+            .recordedInState(when: { _ in false }),
         partNumber("instanceAlphaOffset", \.replicator, \.instanceAlphaOffset, types: replicatorTypes, default: 0,
-                   doc: "Added to copy k's alpha multiplier k times."),
+                   doc: "Added to copy k's alpha multiplier k times.")
+            .recordedInState(when: { _ in false }),
     ]
 }

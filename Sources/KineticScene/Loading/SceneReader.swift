@@ -190,12 +190,16 @@ struct Mapping {
     }
 
     /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
-    /// and range animations and `set:` read with too), set through the schema, in file order.
+    /// and range animations and `set:` read with too) or of a kind no animation carries
+    /// (`Field.fileValue`), set through the schema, in file order.
     func readValues<Object>(into object: inout Object, _ spec: (String) -> PropertySpec<Object>?) {
         for key in order {
-            guard let spec = spec(key), let set = spec.set, let kind = spec.valueKind, let f = self[key],
-                  let v = f.value(kind, isAngle: spec.kind == .angle, problem: spec.problem) else { continue }
-            set(&object, v)
+            guard let spec = spec(key), let f = self[key] else { continue }
+            if let assign = spec.assign {
+                if let v = f.fileValue(of: spec.kind) { assign(&object, v) }
+            } else if let set = spec.set, spec.valueKind != nil, let v = f.value(of: spec.kind, problem: spec.problem) {
+                set(&object, v)
+            }
         }
     }
 

@@ -155,22 +155,33 @@ extension Field {
         return nil
     }
 
-    /// CACornerMask as a list of Apple's corner names (`[]` rounds no corner).
-    var cornerMask: CornerMask? {
+    /// A list of `options` (an option set by Apple's names of its members: `[]` is none).
+    func names(_ options: [String]) -> [String]? {
         guard let items = elements else { return nil }
-        var mask: CornerMask = []
+        var names: [String] = []
         var valid = true
-        let names = CornerMask.names.map(\.0)
         for item in items {
             guard let text = item.scalarText else { valid = false; continue }
-            if let corner = CornerMask.names.first(where: { $0.0 == text }) {
-                mask.insert(corner.1)
+            if options.contains(text) {
+                names.append(text)
             } else {
-                item.report("'\(text)' is not one of \(names.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: names))
+                item.report("'\(text)' is not one of \(options.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: options))
                 valid = false
             }
         }
-        return valid ? mask : nil
+        return valid ? names : nil
+    }
+
+    /// A value of a kind no animation carries, read by its kind (`PropertySpec.assign`).
+    func fileValue(of kind: PropertyKind) -> FileValue? {
+        switch kind {
+        case .bool: bool.map { .bool($0) }
+        case .choice(let options): choice(options.map { ($0, $0) }).map { .name($0) }
+        case .names(let options): names(options).map { .names($0) }
+        case .number: number.map { .number($0) }
+        case .filters: layerFilters.map { .filters($0) }
+        default: nil
+        }
     }
 
     /// The most blur a filter takes, in points: what keeps its offscreen image bounded.
@@ -322,19 +333,20 @@ extension Field {
     /// checked by `problem` (a schema entry's range): the one reader of the values of
     /// layer and cell keys, for their definitions, animations and `set:` alike — so a
     /// value accepted in one is accepted in all. Image assets are resolved by the caller.
-    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false,
+    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false,
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         let read: AnimatableValue?
         switch kind {
         case .number: read = (isAngle ? angle : number).map { .number($0) }
         case .point: read = point.map { .point($0) }
         case .size: read = size.map { .size($0) }
+        case .rect where !acceptsSize: read = rect.map { .rect($0) }
         case .rect:
             guard isList, let items = elements else {
                 report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
                 return nil
             }
-            // `[w, h]`: a size at the origin, checked as a size.
+            // `[w, h]` (`bounds` only): a size at the origin, checked as a size.
             if items.count == 2 {
                 guard let size else { return nil }
                 if let p = problem(.size(size)) { report(p); return nil }
@@ -355,6 +367,13 @@ extension Field {
         guard let read else { return nil }
         if let p = problem(read) { report(p); return nil }
         return read
+    }
+
+    /// A literal value of a property of `kind`, read by its kind: `rect` takes exactly
+    /// `[x, y, w, h]`, `sizeOrRect` `[w, h]` too, as the JSON Schema of each kind says.
+    func value(of kind: PropertyKind, problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
+        guard let valueKind = kind.valueKind else { return nil }
+        return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, problem: problem)
     }
 }
 

@@ -620,7 +620,7 @@ struct AnimationDecoder {
     mutating func value(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect) -> AnimatableValue? {
         if keyPath.valueKind == .image { return f.isNull ? .image(nil) : assets.asset(f).map { .image($0) } }
         if keyPath.valueKind == .path { return f.path(in: bounds).map { .path($0) } }
-        return f.value(keyPath.valueKind, isAngle: keyPath.isAngle, problem: keyPath.problem)
+        return f.value(of: keyPath.propertyKind, problem: keyPath.problem)
     }
 
     /// CAMediaTiming's `speed` (≥ 0; 0 holds the animation at `timeOffset`),

@@ -396,6 +396,8 @@ struct DynamicsDecoder {
         case "limit": a.kind = .limit
         default: a.kind = .distance
         }
+        // Checked on every kind, as the schema checks it, though only sliding follows it.
+        if kindName != "sliding" { _ = m["axisOfTranslation"]?.point }
         if let v = m["length"]?.number { a.length = v }
         if let v = m["frequency"]?.number { a.frequency = v }
         if let v = m["damping"]?.number { a.damping = v }

@@ -5,15 +5,12 @@ import KineticLayers
 extension LayerDecoder {
     static let emitterCellKeys = EmitterCellSchema.fileKeys
 
-    /// The emitter keys `readValues` leaves: the choices, the seed, the clock and the
-    /// cells. With an `address` (a layer of the file, not an event's `set:`), the cells'
+    /// The emitter keys `readValues` leaves: the seed, the clock and the cells. With an
+    /// `address` (a layer of the file, not an event's `set:`), the cells'
     /// expressions are taken: live ones bound to `emitterCells.NAME.KEY`, constant ones
     /// evaluated (the layer's own keys were taken with the other layer keys).
     mutating func readEmitter(_ m: Mapping, into layer: inout Layer, address: LayerAddress?, label: String) {
         guard var e = layer.emitter else { return }
-        if let f = m["emitterShape"], let v = f.choice(EmitterShape.self) { e.emitterShape = v }
-        if let f = m["emitterMode"], let v = f.choice(EmitterMode.self) { e.emitterMode = v }
-        if let f = m["renderMode"], let v = f.choice(EmitterRenderMode.self) { e.renderMode = v }
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
         }

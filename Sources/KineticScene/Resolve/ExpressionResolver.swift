@@ -156,18 +156,18 @@ struct ExpressionResolver {
             + "\((readable + flags).joined(separator: ", ")))" + NameSuggestion.hint(for: name, in: readable + flags)
     }
 
-    /// Reports at a character of whichever scalar of the field holds the expression.
+    /// Reports at a character of the scalar of the field that holds the expression: the
+    /// one parsed at its place (`SceneExpression.site`, its line and column), so that of
+    /// two scalars with the same text the one meant is found.
     private func reportInExpression(_ message: String, expression e: SceneExpression, offset: Int, field: Field) {
         for scalar in ExpressionText.scalars(of: field.node) {
+            guard case .success(let parsed)? = scalar.expression, parsed == e else { continue }
             let text = scalar.string
             let lead = text.prefix { $0.isWhitespace }.count
-            let body = text.dropFirst(lead)
-            if body.hasPrefix("@"), text == e.source || String(body) == e.source.drop(while: { $0.isWhitespace }) {
-                ExpressionText.report(message, offset: offset + (text.count - e.source.count), in: field, scalar: scalar); return
-            }
-            if body.hasPrefix("="), String(body.dropFirst()) == e.source {
-                ExpressionText.report(message, offset: lead + 1 + offset, in: field, scalar: scalar); return
-            }
+            // A reference's offsets count from its `@`, an expression's from after its `=`.
+            let start = text.dropFirst(lead).hasPrefix("@") ? text.count - e.source.count : lead + 1
+            ExpressionText.report(message, offset: start + offset, in: field, scalar: scalar)
+            return
         }
         field.report(message)
     }

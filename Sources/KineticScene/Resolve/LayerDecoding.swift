@@ -45,13 +45,8 @@ struct LayerDecoder {
     static let emitterKeys = LayerSchema.standard.fileKeys(ownedBy: [.emitter])
     static let replicatorKeys = LayerSchema.standard.fileKeys(ownedBy: [.replicator])
 
-    /// What CATransformLayer does not render: "the CALayer properties that are rendered
-    /// by a layer are ignored" and so are "the properties that assume 2D image processing".
-    static let transformLayerIgnoredKeys = [
-        "backgroundColor", "cornerRadius", "maskedCorners", "cornerCurve", "borderWidth", "borderColor",
-        "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath",
-        "contents", "contentsGravity", "mask", "filters", "backgroundFilters", "compositingFilter",
-    ]
+    /// What CATransformLayer does not render (`PropertySpec.isIgnoredByTransformLayer`).
+    static let transformLayerIgnoredKeys = LayerSchema.standard.entries.filter(\.isIgnoredByTransformLayer).map(\.name)
 
     static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
 
@@ -164,25 +159,7 @@ struct LayerDecoder {
         }
         if let f = m["begin"], let v = f.number { layer.timing.begin = v }
         m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
-        if let f = m["doubleSided"], let v = f.bool { layer.isDoubleSided = v }
-        if let f = m["maskedCorners"], let v = f.cornerMask { layer.maskedCorners = v }
-        if let f = m["cornerCurve"], let v = f.choice(CornerCurve.self) { layer.cornerCurve = v }
-        if let f = m["filters"], let v = f.layerFilters { layer.filters = v }
-        if let f = m["backgroundFilters"], let v = f.layerFilters { layer.backgroundFilters = v }
-        if let f = m["compositingFilter"], let v = f.choice(BlendMode.self) { layer.compositingFilter = v }
-        if let f = m["masksToBounds"], let v = f.bool { layer.masksToBounds = v }
-        if let f = m["allowsGroupOpacity"], let v = f.bool { layer.allowsGroupOpacity = v }
-        if let f = m["shouldRasterize"], let v = f.bool { layer.shouldRasterize = v }
-
-        if let f = m["minificationFilter"], let v = f.choice(ContentsFilter.self) { layer.minificationFilter = v }
-        if let f = m["magnificationFilter"], let v = f.choice(ContentsFilter.self) { layer.magnificationFilter = v }
-        if let f = m["minificationFilterBias"], let v = f.number { layer.minificationFilterBias = v }
-        // Accepted for Apple's sake and checked; nothing Kinetic draws depends on them.
-        _ = m["drawsAsynchronously"]?.bool
-        _ = m["needsDisplayOnBoundsChange"]?.bool
-        _ = m["contentsFormat"]?.choice(ContentsFormat.self)
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
-        if let f = m["contentsGravity"], let g = f.choice(ContentsGravity.self) { layer.contentsGravity = g }
         if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
         if let f = m["transform"], let t = f.transformParts {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
@@ -279,12 +256,10 @@ struct LayerDecoder {
         }
     }
 
-    /// The layer's keys of `LayerSchema` read as plain values (`readValues`), and the
-    /// ones the loader reads itself: the layout keys, transforms, assets, paths, the
-    /// keys no value kind covers (choices, lists of layers) and the ones with checks
-    /// across keys.
-    static let ownReaders: Set<String> = ["anchorPoint", "transform", "contents", "path", "fillColor", "strokeColor",
-                                          "locations", "instanceCount"]
+    /// The keys the layer decoder reads itself (`PropertySpec.isReadByItsDecoder`): the
+    /// layout keys, transforms, assets, paths, nullable colors and values checked against
+    /// other keys; the rest are read as plain values (`readValues`).
+    static let ownReaders = Set(LayerSchema.standard.entries.filter(\.isReadByItsDecoder).map(\.name))
 
     /// Every key of `m` that `LayerSchema` reads and writes as a value: read with
     /// its kind and range (`Field.value`), as animations and `set:` read it, and set
@@ -309,10 +284,7 @@ struct LayerDecoder {
             }
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { s.path = p }
         if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
-        if let f = m["fillRule"], let v = f.choice(FillRule.self) { s.fillRule = v }
         if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
-        if let f = m["lineCap"], let v = f.choice(LineCap.self) { s.lineCap = v }
-        if let f = m["lineJoin"], let v = f.choice(LineJoin.self) { s.lineJoin = v }
         if let f = m["lineDashPattern"], let v = f.numbers() {
             if v.contains(where: { $0 < 0 }) || (!v.isEmpty && v.allSatisfy { $0 == 0 }) {
                 f.report("dash lengths must not be negative, and not all zero")
@@ -341,8 +313,7 @@ struct LayerDecoder {
         return layer.gradient
     }
 
-    /// The gradient keys `readValues` leaves: `locations` (one per color, not
-    /// decreasing) and `gradientType`.
+    /// The gradient key `readValues` leaves: `locations` (one per color, not decreasing).
     func readGradient(_ m: Mapping, into layer: inout Layer) {
         guard var g = layer.gradient else { return }
         if let f = m["locations"], case .numbers(let v)? = f.value(.numbers, problem: LayerKeyPath.locations.problem) {
@@ -352,7 +323,6 @@ struct LayerDecoder {
                 f.report("locations must not decrease")
             } else { g.locations = v }
         }
-        if let f = m["gradientType"], let t = f.choice(GradientType.self) { g.gradientType = t }
         layer.gradient = g
     }
 
@@ -371,9 +341,6 @@ struct LayerDecoder {
             if let problem = TextBounds.problem(in: v) { f.report(problem) } else { t.string = v }
         }
         if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
-        if let f = m["alignmentMode"], let v = f.choice(TextAlignment.self) { t.alignmentMode = v }
-        if let f = m["isWrapped"], let v = f.bool { t.isWrapped = v }
-        if let f = m["truncationMode"], let v = f.choice(TextTruncation.self) { t.truncationMode = v }
         layer.text = t
     }
 }

@@ -97,10 +97,12 @@ enum KeyDocs {
         case .angle: return angle
         case .integer: return bounded("integer")
         case .point: return point
-        case .size: return size
+        // A size with a range: each side within it (a rect's width and height are never negative).
+        case .size: return range == nil ? size : ["type": "array", "items": numberSchema, "minItems": 2, "maxItems": 2]
         case .rect: return rect
-        case .sizeOrRect: return oneOf(size, rect)
-        case .color: return color
+        case .sizeOrRect:
+            return oneOf(range == nil ? size : ["type": "array", "items": numberSchema, "minItems": 2, "maxItems": 2], rect)
+        case .color: return spec.allowsNone ? oneOf(color, ["type": "null"]) : color
         case .colors: return list(color)
         case .numbers: return list(range == nil ? number : numberSchema)
         case .transform: return transform

@@ -25,7 +25,7 @@ public enum UnsupportedAppleNames {
     /// Every name, grouped by Apple's class.
     public static let entries: [Entry] =
         names("CALayer", in: "layer", [
-            "isOpaque", "allowsEdgeAntialiasing", "edgeAntialiasingMask",
+            "isOpaque",
             "isGeometryFlipped", "actions", "style", "delegate",
             "wantsExtendedDynamicRangeContent", "contentsHeadroom", "toneMapMode",
         ])

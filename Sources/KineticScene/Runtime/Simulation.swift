@@ -52,15 +52,16 @@ public struct SimulationError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// The frames of a scene in order. Without `dynamics` a frame is `Timeline`'s; with it,
-/// a `DynamicAnimator` is stepped up to each frame's time (at the fixed
-/// `stepsPerSecond`, so the result does not depend on the fps or on which frames are
-/// asked for) and each dynamic item's center and angle are written over the animated
-/// layer's `position` and `transform.rotation.z`.
+/// The events and the physics of a scene: the stateful stages 1 and 4 of `FrameOrder`.
+/// Without `dynamics` a frame is `Timeline`'s; with it, a `DynamicAnimator` is stepped up
+/// to each frame's time (at the fixed `stepsPerSecond`, so the result does not depend on
+/// the fps or on which frames are asked for), the events running at the steps they fall
+/// in, and each dynamic item's center and angle are written over the animated layer's
+/// `position` and `transform.rotation.z`.
 ///
 /// Stateful: ask for frames in increasing time. Asking for an earlier time starts the
 /// simulation again from 0 (correct, only slower).
-public final class Simulation {
+public final class Simulation: FrameSources {
     public let timeline: Timeline
     private var animator: DynamicAnimator?
     private var bindings: [Binding] = []
@@ -69,7 +70,7 @@ public final class Simulation {
     /// Actions waiting for their delay, with the contact that fired them.
     private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
     /// The `dynamics.debug` overlay of the last frame.
-    private var debugLayers: [Layer] = []
+    private(set) var debugLayers: [Layer] = []
     /// What events have done to layers: values set, animations started (with their
     /// start times), layers removed.
     private var changes = LayerChanges()
@@ -112,42 +113,51 @@ public final class Simulation {
         try frame(at: Double(index) / (fps ?? timeline.scene.settings.fps), index: index)
     }
 
-    /// The presentation tree at `time`: the animations applied, then the physics.
+    /// The frame at `time`: every stage of `FrameOrder` but the particles; a frame over
+    /// the limit of layer instances carries its refusal.
     public func frame(at time: Double, index: Int) throws(SimulationError) -> SceneFrame {
-        let scene = timeline.scene
-        guard let spec = scene.physics else {
-            return timeline.frame(at: time, index: index)
-        }
+        var sources = self
+        return try FrameOrder.frame(&sources, at: time, index: index)
+    }
+
+    /// Stage 1: the events due by `time` run at the physics steps they fall in, the
+    /// animator stepped to `time` (started again from 0 for an earlier time).
+    func runEvents(upTo time: Double) throws(SimulationError) {
+        guard let spec = timeline.scene.physics else { return }
         if let animator, !Instant.reached(time, animator.time) { self.animator = nil }
         if animator == nil { try start(spec) }
-        guard let animator else { return timeline.frame(at: time, index: index) }
+        guard let animator else { return }
         try advance(animator, to: time)
         for b in bindings { if let s = animator.state(of: b.id) { itemStates[b.id] = s } }
         if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
-        var frame = presentation(at: time, index: index)
-        frame.layers += debugLayers
-        return frame
     }
 
-    /// What a frame at `time` shows, from the physics as it stands: the timeline's tree
-    /// (only the animations beginning before `limit`) with the events' layer changes and
-    /// each item where the physics has it, before expressions and named shapes run (once),
-    /// so they read the moved items (a rope drawn through their centers).
+    /// Stages 2–4's inputs as the events and the physics stand: without physics, the
+    /// timeline's animations alone.
+    var inputs: FrameInputs {
+        guard animator != nil else { return FrameInputs(animations: timeline.animations) }
+        return FrameInputs(animations: animations, changes: changes, items: itemPlacements)
+    }
+
+    /// Each dynamic item's layer where the physics has the item now.
+    private var itemPlacements: [ItemPlacement] {
+        guard let animator else { return [] }
+        return bindings.compactMap { b in
+            animator.state(of: b.id).map { s in
+                ItemPlacement(address: b.address, position: s.center - Self.rotate(b.offset, by: s.angle), angle: s.angle)
+            }
+        }
+    }
+
+    /// What a frame at `time` shows, from the physics as it stands (stages 2–7, only the
+    /// animations beginning before `limit`): what expressions read between frames.
     private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
         let scene = timeline.scene
         let begun = { (spec: AnimationSpec) in !Instant.reached(spec.sceneBegin(in: scene.layers), limit) }
-        let animator = self.animator, bindings = self.bindings
-        return timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
-                              changes: changes.beginning(before: limit, layers: scene.layers)) { layers in
-            guard let animator else { return }
-            for b in bindings {
-                guard let s = animator.state(of: b.id) else { continue }
-                layers.modify(at: b.address) { layer in
-                    layer.position = s.center - Self.rotate(b.offset, by: s.angle)
-                    layer.setValue(.number(s.angle), at: .transformRotationZ)
-                }
-            }
-        }
+        var tree = FrameTree(timeline: timeline, inputs: FrameInputs(
+            animations: limit.isFinite ? animations.filter(begun) : animations,
+            changes: changes.beginning(before: limit, layers: scene.layers), items: itemPlacements))
+        return FrameOrder.frame(&tree, at: time, index: index, through: .presentation)
     }
 
     /// Steps to `time`, one step at a time when events are pending or listening, so each

@@ -80,6 +80,7 @@ let package = Package(
         .target(name: "KineticPreview", dependencies: [
             "KineticFiles",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -118,6 +119,7 @@ let package = Package(
         .testTarget(name: "KineticLottieTests", dependencies: ["KineticGeometry", "KineticLayers", "KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "KineticTests", dependencies: ["Kinetic"]),
         .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 

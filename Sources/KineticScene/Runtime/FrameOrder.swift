@@ -5,7 +5,8 @@ import KineticLayers
 /// knows the order (docs/frame-order.md points here). Every tree of the runtime is built
 /// by it — a frame of `FrameClock`, `Simulation` or `Timeline`, a replicator's copy of
 /// another time, the tree an expression reads when its animation begins — each from its
-/// own ``FrameSources`` and going as far as it needs (``Extent``).
+/// own ``FrameSources`` and going as far as it needs (``Extent``). Apart: an emitter's
+/// reading of its own values at each particle step (`ParticleSimulation`), on its branch.
 enum FrameOrder {
     /// How far a tree is taken.
     enum Extent {

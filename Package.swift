@@ -70,7 +70,7 @@ let package = Package(
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "CComposite"),
-        .target(name: "KineticCairo", dependencies: ["KineticGeometry", "KineticLayers", "CCairo", "CComposite"]),
+        .target(name: "KineticCairo", dependencies: ["KineticGeometry", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
         // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
@@ -120,6 +120,7 @@ let package = Package(
         .testTarget(name: "KineticLottieTests", dependencies: ["KineticGeometry", "KineticLayers", "KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticLayers"]),
         .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 

@@ -2,7 +2,6 @@ import CCairo
 import CComposite
 import Glibc
 import KineticGeometry
-import KineticLayers
 
 // The one thin wrapper over Cairo: every cairo_* call and C pointer of the project lives
 // in this file (the renderer draws through it, the encoders read and write PNG through

@@ -224,13 +224,6 @@ public enum LayerFilter: Hashable, Sendable {
     }
 }
 
-/// `compositingFilter`: Core Image's blend modes (CIMultiplyBlendMode, …), as the
-/// separable and non-separable blend modes of the PDF and Compositing specifications.
-public enum BlendMode: String, Sendable, CaseIterable {
-    case multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, softLight, hardLight
-    case difference, exclusion, hue, saturation, color, luminosity
-}
-
 /// CALayer.contentsGravity.
 public enum ContentsGravity: String, Sendable, CaseIterable {
     case center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
@@ -258,8 +251,6 @@ public struct ShapeStyle: Equatable, Sendable {
 }
 
 public enum FillRule: String, Sendable, CaseIterable { case nonZero, evenOdd }
-public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
-public enum LineJoin: String, Sendable, CaseIterable { case miter, round, bevel }
 
 /// CAGradientLayer's state; also a scene background.
 public struct Gradient: Equatable, Sendable {

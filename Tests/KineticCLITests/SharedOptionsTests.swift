@@ -13,7 +13,6 @@ import Testing
         for bad in ["5-2", "-1", "a-b", "1-2-3", "", "1-", "-", "1.5-2"] {
             #expect(FrameRange(argument: bad) == nil, "\(bad)")
         }
-        #expect(FrameRange(12...40).argument == "12-40")
     }
 
     @Test func everyCommandParsesTheSharedOptionsTheSameWay() throws {

@@ -74,9 +74,14 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
-    /// Set on the child process that renders one scene for the batch (see `isolated`).
-    @Flag(help: .hidden)
-    var oneScene = false
+    /// Set on the child process that renders one scene for the batch: that scene (see
+    /// `isolated`).
+    @Option(help: .hidden)
+    var oneScene: String?
+
+    /// The child's share of the batch's threads (its `--jobs`, as given, is the batch's).
+    @Option(help: .hidden)
+    var sceneJobs: Int?
 
     @Flag(help: .hidden)
     var noProgress = false
@@ -130,10 +135,9 @@ struct BatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        if oneScene {
+        if let path = oneScene {
             // The child: one scene, its row on stdout, its status as the exit code.
-            guard let path = inputs.first else { throw ExitStatus.usage }
-            let row = render(path, frameJobs: jobs, showsProgress: !noProgress)
+            let row = render(path, frameJobs: sceneJobs ?? jobs, showsProgress: !noProgress)
             if let data = try? JSONEncoder().encode(RowReport(row)) {
                 FileHandle.standardOutput.write(data + Data("\n".utf8))
             }
@@ -179,14 +183,8 @@ struct BatchCommand: ParsableCommand {
         }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
-        var arguments = ["batch", path, "-o", output, "--one-scene", "--jobs", String(frameJobs), "--loop", String(loop)]
-        if png { arguments.append("--png") }
-        if force { arguments.append("--force") }
-        if quiet { arguments.append("--quiet") }
-        if !showsProgress { arguments.append("--no-progress") }
-        if let frames = frameRange.frames { arguments += ["--frames", frames.argument] }
-        arguments += limitOptions.arguments
-        child.arguments = arguments
+        child.arguments = Self.childArguments(given: Self.givenArguments, scene: path, frameJobs: frameJobs,
+                                              showsProgress: showsProgress)
         let stdout = Pipe()
         child.standardOutput = stdout
         do { try child.run() } catch { return failed(ExitStatus.software, "cannot start a process for it: \(error)") }
@@ -227,6 +225,21 @@ struct BatchCommand: ParsableCommand {
             return failed(ExitCode(child.terminationStatus == 0 ? ExitStatus.software.rawValue : child.terminationStatus), message)
         }
         return report.row(scene: path)
+    }
+
+    /// The command line of the child that renders `scene`: which scene, its share of the
+    /// threads and whether it draws progress, then the batch's own arguments exactly as
+    /// they were given and parsed. So every option reaches the child, one added later
+    /// included, without being forwarded one by one; the batch's inputs, `--jobs`,
+    /// `--parallel-scenes` and `--timeout` go unused there. The scene is joined to its
+    /// option with `=`, so a path starting with `-` stays a value.
+    static func childArguments(given: [String], scene: String, frameJobs: Int, showsProgress: Bool) -> [String] {
+        ["batch", "--one-scene=" + scene, "--scene-jobs", String(frameJobs)] + (showsProgress ? [] : ["--no-progress"]) + given
+    }
+
+    /// The arguments this process's `batch` was given: those after the subcommand's name.
+    private static var givenArguments: [String] {
+        Array(CommandLine.arguments.dropFirst().drop { $0 != "batch" }.dropFirst())
     }
 
     /// `12`, `2.5`: a number of seconds as the user wrote it.

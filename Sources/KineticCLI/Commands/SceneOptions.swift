@@ -61,16 +61,6 @@ struct LimitOptions: ParsableArguments {
         return l
     }
 
-    /// The flags again, for a child process (`batch` renders each scene in one).
-    var arguments: [String] {
-        var a = ["--max-canvas-side", String(maxCanvasSide), "--max-canvas-pixels", String(maxCanvasPixels),
-                 "--max-frames", String(maxFrames), "--max-particles", String(maxParticles), "--max-memory", maxMemory]
-        if let assetRoot { a += ["--asset-root", assetRoot] }
-        if allowAnyPath { a.append("--allow-any-path") }
-        if let appearance { a += ["--appearance", appearance.rawValue] }
-        return a
-    }
-
     /// `4G`, `512M`, `64k` or a plain number of bytes; nil when malformed or absurd.
     static func bytes(_ text: String) -> Int? {
         let k = 1024.0

@@ -45,7 +45,4 @@ struct FrameRange: ExpressibleByArgument, Equatable, Sendable {
             return nil
         }
     }
-
-    /// As written back on a child's command line: `A-B`.
-    var argument: String { "\(range.lowerBound)-\(range.upperBound)" }
 }

@@ -162,16 +162,20 @@ extension GoldenFrames {
     /// …and laid out this many to a row, labelled with its index.
     static let filmstripColumns = 10
 
-    /// The filmstrip of `scene`: every frame rendered small (``filmstripSide`` pixels on
-    /// the longer side, whatever `golden.scale`) in a grid of ``filmstripColumns`` columns,
-    /// each labelled with its frame index (ContactSheet's layout, on white).
-    static func filmstrip(_ scene: Scene, limits: SceneLimits, jobs: Int) throws -> PixelImage {
+    /// `scene` at the filmstrip's scale: ``filmstripSide`` pixels on its longer side,
+    /// whatever `golden.scale`.
+    static func filmstripScene(_ scene: Scene) -> Scene {
         var small = scene
         let size = scene.settings.size
         small.settings.scale = filmstripSide / max(size.width, size.height, 1e-9)
-        let renderer = try SceneRenderer(scene: small, limits: limits, jobs: jobs, showsProgress: false)
-        let frames = try renderer.images(frames: Array(0..<scene.frameCount))
-        return ContactSheet.compose(frames.map { (label: "\($0.index)", image: $0.image) }, columns: filmstripColumns,
-                                    background: .white, thumbnailSize: Int(filmstripSide))
+        return small
+    }
+
+    /// The filmstrip of every frame's thumbnail (drawn at ``filmstripScene(_:)``'s scale,
+    /// in frame order): a grid of ``filmstripColumns`` columns, each labelled with its frame
+    /// index (ContactSheet's layout, on white).
+    static func filmstrip(_ thumbnails: [PixelImage]) -> PixelImage {
+        ContactSheet.compose(thumbnails.enumerated().map { (label: "\($0.offset)", image: $0.element) }, columns: filmstripColumns,
+                             background: .white, thumbnailSize: Int(filmstripSide))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import enum Kinetic.InspectReport
+import enum Kinetic.ReportValue
+import KineticLayers
 import KineticFiles
 import KineticScene
 
@@ -117,15 +119,36 @@ extension StateTable {
     /// Records the state of every frame of `scene`, simulated in order as a render does.
     static func record(_ scene: Scene, maxParticles: Int) throws -> StateTable {
         let clock = FrameClock(timeline: Timeline(scene: scene), maxParticles: maxParticles)
-        var builder = Builder(frameCount: scene.frameCount)
+        var recorder = Recorder(scene)
         for index in 0..<scene.frameCount {
-            let frame = try clock.commandFrame(index)
-            builder.add(InspectReport.entries(for: frame, items: clock.itemStates, detail: .state), frame: index)
-            if builder.columns.count * scene.frameCount > maxValues {
-                throw StateTooLarge(keys: builder.columns.count, frames: scene.frameCount)
+            try recorder.add(try clock.commandFrame(index), items: clock.itemStates)
+        }
+        return recorder.table
+    }
+
+    /// A state recorded frame by frame, in order, from the trees a run computes anyway
+    /// (`golden` takes its frames, filmstrip and state from one run).
+    struct Recorder {
+        private let frameCount: Int
+        private let fps: Double
+        private var builder: Builder
+
+        init(_ scene: Scene) {
+            frameCount = scene.frameCount
+            fps = scene.settings.fps
+            builder = Builder(frameCount: scene.frameCount)
+        }
+
+        /// Adds `frame`'s state (`items`: the dynamic items' states then).
+        /// - Throws: ``StateTooLarge`` once the state would exceed ``StateTable/maxValues``.
+        mutating func add(_ frame: SceneFrame, items: [String: DynamicItemState]) throws {
+            builder.add(InspectReport.report(for: frame, items: items, detail: .state), frame: frame.index)
+            if builder.columns.count * frameCount > maxValues {
+                throw StateTooLarge(keys: builder.columns.count, frames: frameCount)
             }
         }
-        return StateTable(frameCount: scene.frameCount, fps: scene.settings.fps, columns: builder.columns)
+
+        var table: StateTable { StateTable(frameCount: frameCount, fps: fps, columns: builder.columns) }
     }
 
     /// Gathers the columns frame by frame.
@@ -136,8 +159,10 @@ extension StateTable {
 
         init(frameCount: Int) { self.frameCount = frameCount }
 
-        mutating func add(_ report: [String: Any], frame: Int) {
-            func section(_ name: String) -> [String: Any] { report[name] as? [String: Any] ?? [:] }
+        mutating func add(_ report: [String: ReportValue], frame: Int) {
+            func section(_ name: String) -> [String: ReportValue] {
+                if case .object(let entries)? = report[name] { entries } else { [:] }
+            }
             for (key, entry) in section("layers").sorted(by: { $0.key < $1.key }) {
                 addEntries(of: entry, prefix: key, frame: frame)
             }
@@ -145,26 +170,27 @@ extension StateTable {
                 addEntries(of: entry, prefix: key + ".item", frame: frame)
             }
             for (key, entry) in section("emitters").sorted(by: { $0.key < $1.key }) {
-                guard let cells = (entry as? [String: Any])?["cells"] as? [String: Any] else { continue }
+                guard case .object(let emitter) = entry, case .object(let cells)? = emitter["cells"] else { continue }
                 for (cell, counts) in cells.sorted(by: { $0.key < $1.key }) {
                     addEntries(of: counts, prefix: "\(key).cells.\(cell)", frame: frame)
                 }
             }
         }
 
-        private mutating func addEntries(of entry: Any, prefix: String, frame: Int) {
-            guard let d = entry as? [String: Any] else { return }
+        private mutating func addEntries(of entry: ReportValue, prefix: String, frame: Int) {
+            guard case .object(let d) = entry else { return }
             for (name, value) in d.sorted(by: { $0.key < $1.key }) {
-                if let list = value as? [Any] {
+                switch value {
+                case .list(let list):
                     let names = Self.componentNames(name, count: list.count)
                     for (i, item) in list.enumerated() {
                         set("\(prefix).\(name)\(names[i])", StateKind.of(name, component: i), item, frame: frame)
                     }
-                } else if let map = value as? [String: Any] {
+                case .object(let map):
                     for (sub, item) in map.sorted(by: { $0.key < $1.key }) {
                         set("\(prefix).\(name).\(sub)", StateKind.of(name, component: nil), item, frame: frame)
                     }
-                } else {
+                default:
                     set("\(prefix).\(name)", StateKind.of(name, component: nil), value, frame: frame)
                 }
             }
@@ -181,14 +207,15 @@ extension StateTable {
             }
         }
 
-        private mutating func set(_ key: String, _ numericKind: StateKind, _ value: Any, frame: Int) {
+        private mutating func set(_ key: String, _ numericKind: StateKind, _ value: ReportValue, frame: Int) {
             let stored: (StateKind, StateValue?)
             switch value {
-            case let v as Double: stored = (numericKind, Self.quantize(v, numericKind))
-            case let v as Int: stored = (numericKind, Self.quantize(Double(v), numericKind))
-            case let v as Bool: stored = (.text, .text(v ? "true" : "false"))
-            case let v as String: stored = (HexColor.isHex(v) ? .color : .text, .text(v))
-            default: stored = (numericKind, nil)   // null: a corner behind the eye, none here
+            case .number(let v): stored = (numericKind, Self.quantize(v, numericKind))
+            case .integer(let v): stored = (numericKind, Self.quantize(Double(v), numericKind))
+            case .bool(let v): stored = (.text, .text(v ? "true" : "false"))
+            case .string(let v): stored = (HexColor.isHex(v) ? .color : .text, .text(v))
+            // null (a corner behind the eye, none here); a list nested in a list is not a state value.
+            case .null, .list, .object: stored = (numericKind, nil)
             }
             let c: Int
             if let existing = indexOfKey[key] {

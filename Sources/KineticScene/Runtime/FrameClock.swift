@@ -7,28 +7,13 @@ import KineticLayers
 /// `batch`, `golden` (frames and state), `preview` and `validate` all take their frames
 /// from it; they only read input and write output.
 ///
-/// A frame at time t is built in this order (docs/frame-order.md):
-/// 1. **Events** due by t run, at the physics step they fall in (time events, delayed
-///    actions, contact handlers): values set, animations started, layers removed,
-///    behaviors added or removed.
-/// 2. **Animations** (the scene's, in file order, then those events started) are applied
-///    to the model tree; expression values of animations are fixed when each begins.
-/// 3. **Events' layer changes** are applied over them.
-/// 4. **Dynamics**: the animator is stepped to t (240 Hz by default, independent of the
-///    fps) and each dynamic item's center and angle replace its layer's `position` and
-///    `transform.rotation.z`.
-/// 5. **Expressions** run once, in dependency order, reading what 1–4 left.
-/// 6. **Named shapes** rebuild their paths from their parameters.
-/// 7. **Replicators** expand (copies of other times are the timeline's at that time) and
-///    back faces are hidden; over the limit of layer instances the frame is refused.
-/// 8. The `dynamics.debug` overlay is added on top.
-/// 9. **Particles**: every emitter is advanced to t (its own clock) and its live
-///    particles put into the emitter layer; over the total particle limit the frame is
-///    refused.
+/// A frame at time t is built in the order of `FrameOrder.frame` (docs/frame-order.md):
+/// the events and physics (`Simulation`), the particles (`ParticleSimulation`) and a
+/// refusal over the limit of layer instances are this clock's part.
 ///
 /// Stateful (physics and particles advance with the frames): ask for frames in
 /// increasing time. An earlier time starts again from 0 (correct, only slower).
-public final class FrameClock {
+public final class FrameClock: FrameSources {
     public let timeline: Timeline
     private let simulation: Simulation
     private var particles: ParticleSimulation
@@ -59,10 +44,8 @@ public final class FrameClock {
     /// - Throws: `FrameError` when the physics fails or a limit is met: nothing of such a
     ///   frame may be drawn.
     public func frame(at time: Double, index: Int) throws(FrameError) -> SceneFrame {
-        let tree: SceneFrame
-        do { tree = try simulation.frame(at: time, index: index) } catch { throw .simulation(error) }
-        if let refusal = tree.refusal { throw .layerInstances(refusal) }
-        do { return try particles.frame(tree) } catch { throw .particles(error) }
+        var sources = self
+        return try FrameOrder.frame(&sources, at: time, index: index)
     }
 
     /// The frames `indices` (increasing) at `fps`, computed one after the other.
@@ -122,6 +105,24 @@ public final class FrameClock {
         }
         return scene.animations.contains(where: animates) || scene.bindings.contains { $0.keyPath == .instanceCount }
             || scene.events.contains { $0.actions.contains(where: changes) }
+    }
+}
+
+// The clock's stages of `FrameOrder`.
+extension FrameClock {
+    func runEvents(upTo time: Double) throws(FrameError) {
+        do { try simulation.runEvents(upTo: time) } catch { throw .simulation(error) }
+    }
+
+    var inputs: FrameInputs { simulation.inputs }
+
+    /// Nothing of a frame over the limit of layer instances may be drawn.
+    func refuse(_ refusal: String) throws(FrameError) { throw .layerInstances(refusal) }
+
+    var debugLayers: [Layer] { simulation.debugLayers }
+
+    func addParticles(to frame: SceneFrame) throws(FrameError) -> SceneFrame {
+        do { return try particles.frame(frame) } catch { throw .particles(error) }
     }
 }
 

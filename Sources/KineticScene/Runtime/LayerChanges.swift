@@ -4,8 +4,7 @@ import KineticLayers
 /// What events have done to layers so far: values set, animations started, layers
 /// removed — each naming its layer by id.
 ///
-/// They are applied to the animated model tree, after the scene's animations and before
-/// expressions and replicators (`Timeline`): a change to a replicated sublayer shows in
+/// They are applied to the animated model tree (stage 3 of `FrameOrder`): a change to a replicated sublayer shows in
 /// every copy, as Core Animation's copies are drawn from the one layer, and a mask layer
 /// is found by its id like any other. A started animation runs in each copy's own time,
 /// so copies lag by their `instanceDelay` as they do for the scene's animations.
@@ -18,8 +17,6 @@ struct LayerChanges: Sendable {
     /// Layers removed by `removeLayers` (hidden, with their subtrees).
     var removed: Set<String> = []
 
-    var isEmpty: Bool { values.isEmpty && animations.isEmpty && removed.isEmpty }
-
     /// The changes with only the started animations that begin before `limit`.
     func beginning(before limit: Double, layers: [Layer]) -> LayerChanges {
         guard limit.isFinite else { return self }
@@ -28,19 +25,29 @@ struct LayerChanges: Sendable {
         return kept
     }
 
-    /// Applies the changes to `layers` (a model-structured tree) at `time`; `ids` gives
-    /// each id's address.
-    func apply(to layers: inout [Layer], at time: Double, ids: [String: LayerAddress]) {
+    // Stage 3 of `FrameOrder`, in three steps it runs in order.
+
+    /// Sets the values `set:` set, in the order set, on `layers` (a model-structured tree);
+    /// `ids` gives each id's address.
+    func setValues(in layers: inout [Layer], ids: [String: LayerAddress]) {
         for change in values {
             guard let address = ids[change.id] else { continue }
             layers.modify(at: address) { $0.apply(change.setting) }
         }
+    }
+
+    /// Applies the animations `animate` started, at `time`.
+    func applyStartedAnimations(to layers: inout [Layer], at time: Double, ids: [String: LayerAddress]) {
         for started in animations {
             guard let address = ids[started.id] else { continue }
             var spec = started.spec
             spec.layer = address
             Timeline.apply(spec, at: time, to: &layers)
         }
+    }
+
+    /// Hides the layers `removeLayers` removed, with their subtrees.
+    func hideRemovedLayers(in layers: inout [Layer], ids: [String: LayerAddress]) {
         for id in removed {
             if let address = ids[id] { layers.modify(at: address) { $0.isHidden = true } }
         }

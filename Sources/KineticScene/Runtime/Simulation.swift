@@ -52,43 +52,44 @@ public struct SimulationError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// The frames of a scene in order. Without `dynamics` a frame is `Timeline`'s; with it,
-/// a `DynamicAnimator` is stepped up to each frame's time (at the fixed
-/// `stepsPerSecond`, so the result does not depend on the fps or on which frames are
-/// asked for) and each dynamic item's center and angle are written over the animated
-/// layer's `position` and `transform.rotation.z`.
+/// The events and the physics of a scene: the stateful stages 1 and 4 of `FrameOrder`.
+/// Without `dynamics` a frame is `Timeline`'s; with it, a `DynamicAnimator` is stepped up
+/// to each frame's time (at the fixed `stepsPerSecond`, so the result does not depend on
+/// the fps or on which frames are asked for), the events running at the steps they fall
+/// in, and each dynamic item's center and angle are written over the animated layer's
+/// `position` and `transform.rotation.z`.
 ///
 /// Stateful: ask for frames in increasing time. Asking for an earlier time starts the
 /// simulation again from 0 (correct, only slower).
-public final class Simulation {
+public final class Simulation: FrameSources {
     public let timeline: Timeline
     private var animator: DynamicAnimator?
     private var bindings: [Binding] = []
     /// Time events not yet run, earliest first.
-    private var timeEvents: [(time: Double, actions: [EventAction])] = []
+    var timeEvents: [(time: Double, actions: [EventAction])] = []
     /// Actions waiting for their delay, with the contact that fired them.
-    private var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
+    var delayed: [(time: Double, action: EventAction, contact: ContactEvent?)] = []
     /// The `dynamics.debug` overlay of the last frame.
-    private var debugLayers: [Layer] = []
+    private(set) var debugLayers: [Layer] = []
     /// What events have done to layers: values set, animations started (with their
     /// start times), layers removed.
-    private var changes = LayerChanges()
+    var changes = LayerChanges()
     /// The actions of `on: {animationStop: ID}` handlers by animation id, in file order.
-    private var stopHandlers: [String: [EventAction]] = [:]
+    var stopHandlers: [String: [EventAction]] = [:]
     /// `animations:` with expression values evaluated when each began: by the timeline
     /// for those beginning at 0 or before (nothing has moved yet), here for the rest.
     private var animations: [AnimationSpec] = []
     /// The behavior animations, likewise evaluated here.
     private var behaviorAnimations: [BehaviorAnimation] = []
     /// Animations whose expression values are evaluated when they begin, in queue order.
-    private var pendingCaptures: [(begin: Double, target: CaptureTarget)] = []
+    var pendingCaptures: [(begin: Double, target: CaptureTarget)] = []
     /// Behavior properties set by expressions at every step, by behavior id.
-    private var behaviorExpressions: [String: [BehaviorExpression]] = [:]
+    var behaviorExpressions: [String: [BehaviorExpression]] = [:]
     /// Where the live behaviors and the items were written (events' behaviors at the
     /// event's key), for the failures they cause.
-    private var places = DynamicsPlaces()
+    var places = DynamicsPlaces()
 
-    private enum CaptureTarget {
+    enum CaptureTarget {
         /// An index in `animations`, `behaviorAnimations`, `changes.animations`.
         case animation(Int), behaviorAnimation(Int), started(Int)
     }
@@ -112,42 +113,51 @@ public final class Simulation {
         try frame(at: Double(index) / (fps ?? timeline.scene.settings.fps), index: index)
     }
 
-    /// The presentation tree at `time`: the animations applied, then the physics.
+    /// The frame at `time`: every stage of `FrameOrder` but the particles; a frame over
+    /// the limit of layer instances carries its refusal.
     public func frame(at time: Double, index: Int) throws(SimulationError) -> SceneFrame {
-        let scene = timeline.scene
-        guard let spec = scene.physics else {
-            return timeline.frame(at: time, index: index)
-        }
+        var sources = self
+        return try FrameOrder.frame(&sources, at: time, index: index)
+    }
+
+    /// Stage 1: the events due by `time` run at the physics steps they fall in, the
+    /// animator stepped to `time` (started again from 0 for an earlier time).
+    func runEvents(upTo time: Double) throws(SimulationError) {
+        guard let spec = timeline.scene.physics else { return }
         if let animator, !Instant.reached(time, animator.time) { self.animator = nil }
         if animator == nil { try start(spec) }
-        guard let animator else { return timeline.frame(at: time, index: index) }
+        guard let animator else { return }
         try advance(animator, to: time)
         for b in bindings { if let s = animator.state(of: b.id) { itemStates[b.id] = s } }
         if spec.debug { debugLayers = Self.overlay(animator.debugGeometry()) }
-        var frame = presentation(at: time, index: index)
-        frame.layers += debugLayers
-        return frame
     }
 
-    /// What a frame at `time` shows, from the physics as it stands: the timeline's tree
-    /// (only the animations beginning before `limit`) with the events' layer changes and
-    /// each item where the physics has it, before expressions and named shapes run (once),
-    /// so they read the moved items (a rope drawn through their centers).
-    private func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
-        let scene = timeline.scene
-        let begun = { (spec: AnimationSpec) in !Instant.reached(spec.sceneBegin(in: scene.layers), limit) }
-        let animator = self.animator, bindings = self.bindings
-        return timeline.frame(at: time, index: index, animations: limit.isFinite ? animations.filter(begun) : animations,
-                              changes: changes.beginning(before: limit, layers: scene.layers)) { layers in
-            guard let animator else { return }
-            for b in bindings {
-                guard let s = animator.state(of: b.id) else { continue }
-                layers.modify(at: b.address) { layer in
-                    layer.position = s.center - Self.rotate(b.offset, by: s.angle)
-                    layer.setValue(.number(s.angle), at: .transformRotationZ)
-                }
+    /// Stages 2–4's inputs as the events and the physics stand: without physics, the
+    /// timeline's animations alone.
+    var inputs: FrameInputs {
+        guard animator != nil else { return FrameInputs(animations: timeline.animations) }
+        return FrameInputs(animations: animations, changes: changes, items: itemPlacements)
+    }
+
+    /// Each dynamic item's layer where the physics has the item now.
+    private var itemPlacements: [ItemPlacement] {
+        guard let animator else { return [] }
+        return bindings.compactMap { b in
+            animator.state(of: b.id).map { s in
+                ItemPlacement(address: b.address, position: s.center - Self.rotate(b.offset, by: s.angle), angle: s.angle)
             }
         }
+    }
+
+    /// What a frame at `time` shows, from the physics as it stands (stages 2–7, only the
+    /// animations beginning before `limit`): what expressions read between frames.
+    func presentation(at time: Double, index: Int, before limit: Double = .infinity) -> SceneFrame {
+        let scene = timeline.scene
+        let begun = { (spec: AnimationSpec) in !Instant.reached(spec.sceneBegin(in: scene.layers), limit) }
+        var tree = FrameTree(timeline: timeline, inputs: FrameInputs(
+            animations: limit.isFinite ? animations.filter(begun) : animations,
+            changes: changes.beginning(before: limit, layers: scene.layers), items: itemPlacements))
+        return FrameOrder.frame(&tree, at: time, index: index, through: .presentation)
     }
 
     /// Steps to `time`, one step at a time when events are pending or listening, so each
@@ -171,22 +181,14 @@ public final class Simulation {
                 break
             }
             try physics { () throws(DynamicsError) in try animator.step(to: next) }
-            for contact in animator.takeContactEvents() {
-                for handler in handlers {
-                    guard case .contact(let phase, let filter) = handler.trigger, phase == contact.phase,
-                          let ordered = Self.match(filter, contact) else { continue }
-                    for action in handler.actions {
-                        delayed.append((contact.time + action.delay, action, ordered))
-                    }
-                }
-            }
+            queueHandlers(handlers, of: animator.takeContactEvents())
         }
         // No step left before `time`: this brings behaviors due at `time` live.
         try physics { () throws(DynamicsError) in try animator.step(to: time) }
     }
 
     /// Runs `body`, a call into the physics, with its failure placed in the scene file.
-    private func physics<T>(_ body: () throws(DynamicsError) -> T) throws(SimulationError) -> T {
+    func physics<T>(_ body: () throws(DynamicsError) -> T) throws(SimulationError) -> T {
         do { return try body() } catch { throw SimulationError(error, in: places) }
     }
 
@@ -236,7 +238,7 @@ public final class Simulation {
 
     /// `behavior` with the properties of `expressions` set, in order, to their values
     /// read from `layers` at `time`.
-    private static func setting(_ expressions: [BehaviorExpression], on behavior: DynamicBehavior, reading layers: [Layer],
+    static func setting(_ expressions: [BehaviorExpression], on behavior: DynamicBehavior, reading layers: [Layer],
                                 at time: Double, scene: Scene) throws(SimulationError) -> DynamicBehavior {
         let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
         var b = behavior
@@ -253,7 +255,7 @@ public final class Simulation {
     /// range (docs/dynamics.md): such a value, or one not finite, stops the simulation at
     /// the expression's place, with the time. A value of a kind the property does not
     /// take (the loader checks the kinds) leaves it as it was.
-    private static func setting(_ property: String, of behavior: DynamicBehavior, to value: AnimatableValue?,
+    static func setting(_ property: String, of behavior: DynamicBehavior, to value: AnimatableValue?,
                                 from expression: ExpressionValue, at time: Double) throws(SimulationError) -> DynamicBehavior {
         guard let value else {
             throw SimulationError(refusing: "'\(property)' must be finite, got a value that is not", property: property,
@@ -295,149 +297,6 @@ public final class Simulation {
             }
             try physics { () throws(DynamicsError) in try animator.updateBehavior(id: a.behavior) { $0 = updated } }
         }
-    }
-
-    /// The layer id an action names, given the contact that fired it.
-    private static func layerID(_ layer: EventLayer, _ contact: ContactEvent?) -> String? {
-        switch layer {
-        case .id(let name): return name
-        case .item: return contact?.item
-        case .other:
-            if case .item(let other) = contact?.other { return other }
-            return nil
-        }
-    }
-
-    /// The contact as the handler sees it ($item first), or nil when it does not match.
-    private static func match(_ filter: SceneEvent.ContactFilter, _ c: ContactEvent) -> ContactEvent? {
-        switch filter {
-        case .any: return c
-        case .boundary(let id):
-            guard case .boundary(let b) = c.other, id == nil || id == b else { return nil }
-            return c
-        case .items(let ids):
-            guard case .item(let other) = c.other else { return nil }
-            let pair = [c.item, other]
-            if ids.count == 1 {
-                guard let first = ids.first, pair.contains(first) else { return nil }
-                return first == c.item ? c : ContactEvent(phase: c.phase, time: c.time, item: other, other: .item(c.item))
-            }
-            guard Set(ids) == Set(pair) else { return nil }
-            return ids[0] == c.item ? c : ContactEvent(phase: c.phase, time: c.time, item: other, other: .item(c.item))
-        }
-    }
-
-    /// Runs the time events and delayed actions due at or before `now`, in time order.
-    private func runDue(_ animator: DynamicAnimator, upTo now: Double) throws(SimulationError) {
-        while let first = timeEvents.first, Instant.reached(now, first.time) {
-            timeEvents.removeFirst()
-            for action in first.actions { try run(action, contact: nil, animator) }
-        }
-        let due = delayed.enumerated().filter { Instant.reached(now, $0.element.time) }
-        guard !due.isEmpty else { return }
-        delayed = delayed.enumerated().filter { !Instant.reached(now, $0.element.time) }.map(\.element)
-        for (_, entry) in due.sorted(by: { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }) {
-            try run(entry.action, contact: entry.contact, animator)
-        }
-    }
-
-    private func run(_ action: EventAction, contact: ContactEvent?, _ animator: DynamicAnimator) throws(SimulationError) {
-        switch action.kind {
-        case .removeAllBehaviors:
-            animator.removeAllBehaviors()
-            behaviorExpressions = [:]
-        case .removeBehaviors(let ids):
-            for id in ids where animator.behavior(id: id) != nil {
-                try physics { () throws(DynamicsError) in try animator.removeBehavior(id: id) }
-            }
-            for id in ids { behaviorExpressions[id] = nil }
-        case .addBehaviors(let behaviors, let expressions, let added):
-            places.items.merge(added.items) { current, _ in current }
-            for b in behaviors {
-                // Re-adding a live id replaces it, as adding a behavior object again would.
-                if animator.behavior(id: b.id) != nil {
-                    try physics { () throws(DynamicsError) in try animator.removeBehavior(id: b.id) }
-                }
-                places.behaviors[b.id] = added.behaviors[b.id]
-                var live = b
-                live.begin += animator.time
-                live.end += animator.time
-                let own = expressions.filter { $0.behavior == b.id }
-                behaviorExpressions[b.id] = own.isEmpty ? nil : own
-                if !own.isEmpty {
-                    // Built with its values now: an attachment's default length is measured then.
-                    let index = AnimationSpec.frameIndex(at: animator.time, fps: timeline.scene.settings.fps)
-                    live = try Self.setting(own, on: live, reading: presentation(at: animator.time, index: index).layers,
-                                            at: animator.time, scene: timeline.scene)
-                }
-                try physics { () throws(DynamicsError) in try animator.addBehavior(live) }
-            }
-        case .set(let changes, let layerChanges):
-            let evaluate = expressionValues(for: changes.map(\.expression) + layerChanges.map(\.expression), at: animator.time)
-            for change in changes {
-                guard let current = animator.behavior(id: change.behavior) else { continue }
-                let updated: DynamicBehavior
-                if let e = change.expression {
-                    updated = try Self.setting(change.property, of: current, to: evaluate(e), from: e, at: animator.time)
-                } else {
-                    // A literal is checked at load: what is refused here is of another kind.
-                    guard let set = try? current.setting(change.property, to: change.value) else { continue }
-                    updated = set
-                }
-                try physics { () throws(DynamicsError) in try animator.updateBehavior(id: change.behavior) { $0 = updated } }
-            }
-            for change in layerChanges {
-                guard let id = Self.layerID(change.layer, contact) else { continue }
-                var setting = change.setting
-                if let e = change.expression, case .value(let keyPath, _) = setting {
-                    // A layer value that is not finite leaves the property as it was.
-                    guard let value = evaluate(e)?.converted(to: keyPath.valueKind) else { continue }
-                    setting = .value(keyPath, value)
-                }
-                self.changes.values.append((id, setting))
-            }
-        case .animate(let spec, let layer):
-            guard let id = Self.layerID(layer, contact) else { return }
-            var started = spec
-            // Its begin is a delay from now, on its layer's clock.
-            let address = timeline.scene.layerIDs[id]
-            let clock = address.map { timeline.scene.layers.clock(at: $0) } ?? .scene
-            if let address { started.layer = address }
-            started.timing.beginTime += clock.local(animator.time)
-            changes.animations.append((id, started))
-            if started.needsCapture {
-                let begin = clock.sceneTime(started.timing.beginTime) ?? animator.time
-                pendingCaptures.append((begin, .started(changes.animations.count - 1)))
-            }
-            scheduleStop(of: started)
-        case .removeLayers(let layers):
-            for layer in layers {
-                guard let id = Self.layerID(layer, contact) else { continue }
-                changes.removed.insert(id)
-                if animator.state(of: id) != nil { try physics { () throws(DynamicsError) in try animator.removeItem(id) } }
-            }
-        }
-    }
-
-    /// Evaluates a `set:` action's expression values as the action runs at `time`, as a
-    /// property set in UIKit then: each reads what a frame at `time` shows (animations,
-    /// physics, expressions, earlier events' changes), before any value of the action takes
-    /// effect, and keeps its value afterwards. Values read before they take effect form no
-    /// cycle. The frame is computed only when the action has expressions.
-    private func expressionValues(for expressions: [ExpressionValue?], at time: Double) -> (ExpressionValue) -> AnimatableValue? {
-        guard expressions.contains(where: { $0 != nil }) else { return { _ in nil } }
-        let scene = timeline.scene
-        let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
-        let layers = presentation(at: time, index: index).layers
-        return { $0.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index, seed: scene.settings.seed) }
-    }
-
-    /// Queues the `animationStop` handlers of `spec` (if it has any) for when it stops:
-    /// its begin plus its active duration, as animationDidStop: fires.
-    private func scheduleStop(of spec: AnimationSpec) {
-        guard let id = spec.id, let actions = stopHandlers[id], spec.timing.endTime.isFinite,
-              let stop = timeline.scene.layers.clock(at: spec.layer).sceneTime(spec.timing.endTime) else { return }
-        for action in actions { delayed.append((stop + action.delay, action, nil)) }
     }
 
     /// Builds the animator from the layers as they are at time 0.
@@ -501,47 +360,6 @@ public final class Simulation {
                                 behaviors: behaviors, seed: scene.settings.seed, reportsContacts: listens)
         }
         itemStates = [:]
-    }
-
-    /// The debug overlay as shape layers drawn over the scene, one per kind of mark, in
-    /// the colours of UIKit's debug mode (bodies blue, velocities green, joints red,
-    /// boundaries grey, fields purple).
-    static func overlay(_ g: DynamicsDebugGeometry) -> [Layer] {
-        func path(_ polylines: [[Point]]) -> BezierPath {
-            var p = BezierPath()
-            for line in polylines where line.count >= 2 {
-                p.move(to: line[0])
-                for q in line.dropFirst() { p.addLine(to: q) }
-            }
-            return p
-        }
-        func arrows(_ segments: [(Point, Point)]) -> [[Point]] {
-            segments.flatMap { a, b -> [[Point]] in
-                let d = b - a, length = d.length
-                guard length > 0 else { return [] }
-                let u = d / length, n = Point(-u.y, u.x), head = min(5, length / 3)
-                return [[a, b], [b - u * head + n * (head / 2), b, b - u * head - n * (head / 2)]]
-            }
-        }
-        let dots = g.anchors.map { c in (0...12).map { k in
-            c + Point(cos(Double(k) * .pi / 6), sin(Double(k) * .pi / 6)) * 3 } }
-        let marks: [(String, Color, [[Point]])] = [
-            ("boundaries", Color(r255: 142, g255: 142, b255: 147), g.boundaries),
-            ("bodies", Color(r255: 0, g255: 122, b255: 255), g.bodies + g.segments.map { [$0.0, $0.1] }),
-            ("joints", Color(r255: 255, g255: 59, b255: 48), g.joints.map { [$0.0, $0.1] } + dots),
-            ("velocities", Color(r255: 52, g255: 199, b255: 89), arrows(g.velocities)),
-            ("fields", Color(r255: 175, g255: 82, b255: 222), arrows(g.fieldArrows)),
-        ]
-        return marks.filter { !$0.2.isEmpty }.map { name, color, lines in
-            var layer = Layer(place: "dynamics.debug.\(name)", type: .shape)
-            var style = ShapeStyle()
-            style.path = path(lines)
-            style.fillColor = nil
-            style.strokeColor = color
-            style.lineWidth = 1
-            layer.shape = style
-            return layer
-        }
     }
 
     private static func rotate(_ v: Point, by angle: Double) -> Point {

@@ -2,9 +2,10 @@ import KineticGeometry
 import KineticLayers
 import KineticAnimation
 
-/// Computes the presentation tree of any frame: the model layers with every animation
-/// applied in file order, as Core Animation's render server composes the animations of
-/// a layer (each one sees the value left by those before it).
+/// The scene's animations: applied to the model tree in file order, as Core Animation's
+/// render server composes the animations of a layer (each one sees the value left by
+/// those before it), with their expression values evaluated when each begins. Its
+/// `frame` is the scene without events or physics; `FrameOrder` knows the stages.
 public struct Timeline: Sendable {
     public let scene: Scene
     /// `scene.animations` with their expression values evaluated when each begins, as the
@@ -13,7 +14,7 @@ public struct Timeline: Sendable {
     public let animations: [AnimationSpec]
     /// Whether some layer has `doubleSided: false`, or an event may set it: only then are
     /// back faces looked for.
-    private let hasSingleSidedLayers: Bool
+    let hasSingleSidedLayers: Bool
 
     public init(scene: Scene) {
         self.init(scene: scene, animations: Self.captured(scene))
@@ -24,56 +25,11 @@ public struct Timeline: Sendable {
         frame(at: Double(index) / (fps ?? scene.settings.fps), index: index)
     }
 
-    /// The presentation tree at `time` seconds.
+    /// The presentation tree at `time` seconds: the scene's animations, expressions and
+    /// named shapes, replicators expanded (`FrameOrder`), without events or physics.
     public func frame(at time: Double, index: Int) -> SceneFrame {
-        frame(at: time, index: index, animations: animations)
-    }
-
-    /// The presentation tree at `time` with `animations` in place of the scene's, the
-    /// events' `changes` applied and `moving` (the physics: each dynamic item where the
-    /// simulation has it) run before the expressions, so they read the items where they are.
-    /// Replicator copies of other times are the timeline's alone (physics has no past).
-    func frame(at time: Double, index: Int, animations: [AnimationSpec],
-               changes: LayerChanges = LayerChanges(), moving: ((inout [Layer]) -> Void)? = nil) -> SceneFrame {
-        var layers = animatedLayers(at: time, index: index, animations: animations, changes: changes, moving: moving)
-        // Replicator copies run their animations at earlier times: each time once.
-        var earlier: [Double: [Layer]] = [:]
-        let limit = scene.maxLayerInstances
-        let expanded = Replication.expand(layers, at: time, limit: limit) { t in
-            if let cached = earlier[t] { return cached }
-            let tree = animatedLayers(at: t, index: index, animations: animations, changes: changes)
-            earlier[t] = tree
-            return tree
-        }
-        layers = expanded.layers
-        // Facing depends on every transform down to the canvas, copies' placements included.
-        if hasSingleSidedLayers { layers = Layer.hidingBackFaces(layers) }
-        var frame = SceneFrame(index: index, time: time, size: scene.settings.size,
-                               background: scene.settings.background, layers: layers)
-        if expanded.exceeded {
-            frame.refusal = "at t = \(String(format: "%.3f", time)) s the replicators make more than \(limit) layers "
-                + "(the limit of layer instances, from --max-memory)"
-        }
-        return frame
-    }
-
-    /// The model tree with animations, then the events' changes, then `moving` (the
-    /// physics), then expressions (which read presentation values, once), then named
-    /// shapes (which follow their parameters) applied at `time` — before replicators
-    /// expand, so every copy carries the result at its own time. `FrameClock` documents
-    /// the whole order.
-    func animatedLayers(at time: Double, index: Int, animations: [AnimationSpec],
-                        changes: LayerChanges = LayerChanges(), moving: ((inout [Layer]) -> Void)? = nil) -> [Layer] {
-        var layers = scene.layers
-        for spec in animations { Self.apply(spec, at: time, to: &layers) }
-        if !changes.isEmpty { changes.apply(to: &layers, at: time, ids: scene.layerIDs) }
-        moving?(&layers)
-        if !scene.bindings.isEmpty {
-            ExpressionEvaluation(bindings: scene.bindings, layerIDs: scene.layerIDs, seed: scene.settings.seed)
-                .apply(to: &layers, time: time, frame: index)
-        }
-        for i in layers.indices { layers[i].updateNamedShapes() }
-        return layers
+        var tree = FrameTree(timeline: self, inputs: FrameInputs(animations: animations))
+        return FrameOrder.frame(&tree, at: time, index: index, through: .presentation)
     }
 
     /// `scene.animations` with expression values evaluated in begin order, each reading
@@ -89,8 +45,9 @@ public struct Timeline: Sendable {
         for i in order {
             let begin = begins[i]
             let index = AnimationSpec.frameIndex(at: begin, fps: scene.settings.fps)
-            let layers = timeline.animatedLayers(at: begin, index: index,
-                                                 animations: specs.indices.filter { !Instant.reached(begins[$0], begin) }.map { specs[$0] })
+            var tree = FrameTree(timeline: timeline, inputs: FrameInputs(
+                animations: specs.indices.filter { !Instant.reached(begins[$0], begin) }.map { specs[$0] }))
+            let layers = FrameOrder.frame(&tree, at: begin, index: index, through: .modelTree).layers
             specs[i] = specs[i].capturing(reading: layers, ids: scene.layerIDs, time: begin, frame: index,
                                           seed: scene.settings.seed) ?? specs[i]
         }

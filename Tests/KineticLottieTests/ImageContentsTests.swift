@@ -9,7 +9,7 @@ import Testing
 struct ImageContentsTests {
     /// A 96×48 PNG (the image-contents scene's).
     private let png = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../lottie/scenes/image-contents/tile.png").standardized.path
+        .appendingPathComponent("../lottie/scenes/image-contents.png").standardized.path
 
     private func layer(gravity: ContentsGravity = .resizeAspect) -> Layer {
         var layer = Layer(id: "photo", place: "layers[0]")

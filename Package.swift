@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
         // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
-        .target(name: "KineticLottie", dependencies: ["KineticGeometry", "KineticLayers"]),
+        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers"]),
         .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [

@@ -23,6 +23,8 @@ struct DrawableSample {
     /// The longest side of the plane's content, in its own units: scales the tolerance
     /// of the scale track so that it means 0.05 pt at the content's edge.
     var extent: Double
+    /// Set when it shows an image (its plane the image's pixels; no paints).
+    var image: ImageReference? = nil
 }
 
 /// One painted operation in a drawable's plane.

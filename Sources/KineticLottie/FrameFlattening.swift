@@ -13,6 +13,9 @@ struct FrameFlattening {
     /// Glyph outlines of a text layer, in its bounds space (the CLI lends the renderer's
     /// text layout; nil draws no text).
     var glyphs: ((TextStyle, Rect) -> BezierPath)?
+    /// The embedded images by contents path (those loaded; a layer whose image is not
+    /// here shows none).
+    var images: [String: ImageReference] = [:]
 
     /// The drawables of `frame`, back to front.
     func drawables(of frame: SceneFrame) -> [DrawableSample] {
@@ -74,6 +77,14 @@ struct FrameFlattening {
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
                                   paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, scopes: scopes, source: source,
                                   extent: extent))
+        // Contents draw over the background, as the renderer draws them.
+        if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path],
+           let placement = ImageContents.placement(of: layer, image: image) {
+            image.tinted = tint.map { $0 != .white } ?? false
+            out.append(DrawableSample(key: layer.key + "/contents", projection: placement.concatenating(toCanvas), opacity: opacity,
+                                      paints: [], clips: clips, scopes: scopes, source: source + ".contents",
+                                      extent: Double(max(image.width, image.height)), image: image))
+        }
         if let emitter = layer.emitter {
             out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,
                                   clips: clips, scopes: scopes)

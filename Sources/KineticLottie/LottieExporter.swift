@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticGeometry
 import KineticLayers
 
@@ -21,7 +22,12 @@ public struct LottieExporter {
     public let fps: Double
     public let background: Background
     public let options: LottieOptions
-    private let flattening: FrameFlattening
+    private var flattening: FrameFlattening
+    /// The embedded images, in the order first seen, and their bytes together.
+    private var images: [ImageAsset] = []
+    private var imageBytes = 0
+    /// Contents paths that could not be embedded (dropped under `approximate`).
+    private var unreadable: Set<String> = []
 
     /// Samples by drawable key, frames by index from 0.
     private(set) var samples: [String: [Int: DrawableSample]] = [:]
@@ -46,10 +52,23 @@ public struct LottieExporter {
             warned.insert(problem.keyPath)
             warnings.append(problem)
         }
+        try embedImages(of: frame.layers)
         let index = frameCount
         frameCount += 1
         var previous: String? = nil
         for drawable in flattening.drawables(of: frame) {
+            if let image = drawable.image {
+                // An image layer has only Lottie's transform: no shear, no perspective, no tint.
+                let problem: String? = image.tinted ? "a replicator's colours cannot tint an image layer"
+                    : TransformParts(drawable.projection).map { $0.isRotationAndScale } != true
+                    ? "an image under shear or perspective is not exported (Lottie's transform has neither)" : nil
+                if let problem {
+                    let p = LottieProblem(keyPath: drawable.source, message: problem)
+                    guard options.approximate else { throw p }
+                    if warned.insert(p.keyPath).inserted { warnings.append(p) }
+                    continue
+                }
+            }
             if samples[drawable.key] == nil {
                 guard order.count < options.maximumLayers else {
                     throw LottieProblem(keyPath: drawable.source,
@@ -64,13 +83,35 @@ public struct LottieExporter {
         }
     }
 
+    /// Reads, once each, the PNG contents the export maps, within the embedded-bytes cap.
+    private mutating func embedImages(of layers: [Layer]) throws(LottieProblem) {
+        for layer in layers {
+            try embedImages(of: layer.sublayers)
+            guard ImageContents.isMapped(layer), let path = layer.contents,
+                  flattening.images[path] == nil, !unreadable.contains(path) else { continue }
+            let id = "image_\(images.count)"
+            do throws(FileProblem) {
+                let asset = try ImageContents.load(path, id: id, maxBytes: options.maximumImageBytes - imageBytes)
+                images.append(asset)
+                imageBytes += asset.bytes.count
+                flattening.images[path] = ImageReference(id: id, width: asset.width, height: asset.height)
+            } catch {
+                let why = error.isTooLarge ? "the embedded images would pass \(options.maximumImageBytes) bytes: " : ""
+                let p = LottieProblem(keyPath: FrameFlattening.sourcePath(of: layer) + ".contents", message: why + error.description)
+                guard options.approximate else { throw p }
+                unreadable.insert(path)
+                if warned.insert(p.keyPath).inserted { warnings.append(p) }
+            }
+        }
+    }
+
     /// Keyframes before and after reduction, over every track written.
     public private(set) var keyframeCounts = (sampled: 0, kept: 0)
 
     /// The Lottie document of the frames added.
     public mutating func document() -> LottieJSON {
         var counts = (sampled: 0, kept: 0)
-        var assets: [LottieJSON] = []
+        var assets: [LottieJSON] = images.map(\.json)
         // Lottie lists layers top first; drawables under a shared clip go into a
         // precomposition (``stack(_:depth:faded:assets:counts:)``).
         var layers = stack(order, depth: 0, faded: [], assets: &assets, counts: &counts)
@@ -135,7 +176,8 @@ public struct LottieExporter {
         let paintsShow = run[0].paints.indices.map { k in
             run.contains { $0.paints.indices.contains(k) && $0.paints[k].color.alpha > 0 && !$0.paints[k].path.isEmpty }
         }
-        guard paintsShow.contains(true) else { return nil }
+        let image = firstSample.image
+        guard paintsShow.contains(true) || image != nil else { return nil }
 
         var tracks = TrackWriter(first: first)
         // A plane seen in perspective, or sheared, is drawn with its outlines mapped to
@@ -143,6 +185,8 @@ public struct LottieExporter {
         let found = run.map { TransformParts($0.projection) }
         let parts = found.compactMap { $0 }
         let baked = parts.count < found.count || parts.contains { !$0.isRotationAndScale }
+        // `add` lets no image through that would need baking.
+        if image != nil, baked { return nil }
         var transform: [(String, LottieJSON)] = [("a", .object([("a", 0), ("k", [0, 0])]))]
         if baked {
             transform += [("p", .object([("a", 0), ("k", [0, 0])])), ("s", .object([("a", 0), ("k", [100, 100])])),
@@ -198,11 +242,13 @@ public struct LottieExporter {
             groups.append(.object([("ty", "gr"), ("nm", .string(name)), ("it", .array(items))]))
             next = end
         }
-        var fields: [(String, LottieJSON)] = [
-            ("ddd", 0), ("ind", .number(Double(index))), ("ty", 4), ("nm", .string(key)), ("sr", 1),
-            ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups)),
-            ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
-        ]
+        var fields: [(String, LottieJSON)] = [("ddd", 0), ("ind", .number(Double(index)))]
+        if let image {
+            fields += [("ty", 2), ("nm", .string(key)), ("refId", .string(image.id)), ("sr", 1), ("ks", .object(transform)), ("ao", 0)]
+        } else {
+            fields += [("ty", 4), ("nm", .string(key)), ("sr", 1), ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups))]
+        }
+        fields += [("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0)]
         if let masks = masks(run: run, baked: baked, from: clipsFrom, tracks: &tracks) {
             // rlottie reads masks only when `hasMask` says so (Bodymovin always writes it).
             fields.append(("hasMask", true))

@@ -19,6 +19,10 @@ public struct LottieOptions: Sendable {
     /// one): past it the scene is refused, as a file that large would not play.
     public var maximumLayers = LottieOptions.defaultMaximumLayers
     public static let defaultMaximumLayers = 5_000
+    /// The most bytes of PNG contents an export embeds, all images together (base64 adds
+    /// a third): past it the scene is refused.
+    public var maximumImageBytes = LottieOptions.defaultMaximumImageBytes
+    public static let defaultMaximumImageBytes = 8 << 20
 
     public init(approximate: Bool = false) { self.approximate = approximate }
 }

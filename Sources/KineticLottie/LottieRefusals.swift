@@ -22,9 +22,7 @@ enum LottieRefusals {
                 out.append(LottieProblem(keyPath: at + ".compositingFilter",
                                          message: "blend mode \(mode.rawValue) is outside Lottie 1.0 (and rlottie draws none)"))
             }
-            if layer.contents != nil || layer.contentsCrossFade != nil {
-                out.append(LottieProblem(keyPath: at + ".contents", message: "image contents are not exported yet"))
-            }
+            out += ImageContents.problems(of: layer, at: at)
             if let g = layer.gradient, g.gradientType == .conic {
                 out.append(LottieProblem(keyPath: at + ".gradientType", message: "Lottie has no conic gradient"))
             }

@@ -74,7 +74,9 @@ def run(args, **kw):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kinetic", default=os.environ.get("KINETIC", ".build/release/kinetic"))
-    ap.add_argument("--scenes", nargs="*", default=sorted(glob.glob("scenes/*.yaml")))
+    # The gallery, then scenes of constructs it does not use (image contents).
+    ap.add_argument("--scenes", nargs="*", default=sorted(glob.glob("scenes/*.yaml"))
+                    + sorted(glob.glob(os.path.join(HERE, "scenes", "*.yaml"))))
     ap.add_argument("--samples", type=int, default=12, help="frames compared per scene")
     ap.add_argument("--allowlist", default=os.path.join(HERE, "allowlist.txt"))
     ap.add_argument("--gif", action="store_true",

@@ -1,0 +1,92 @@
+import Foundation
+import KineticFiles
+import KineticGeometry
+import KineticLayers
+
+/// A layer's PNG `contents` as one embedded Lottie image asset: its bytes as read through
+/// the guarded reader (as the renderer reads them), and its size in pixels.
+struct ImageAsset {
+    var id: String
+    var width: Int
+    var height: Int
+    var bytes: [UInt8]
+
+    /// The `assets` entry: the PNG inline as a data URI (`e: 1`), so the file plays alone.
+    var json: LottieJSON {
+        .object([("id", .string(id)), ("w", .number(Double(width))), ("h", .number(Double(height))), ("u", ""),
+                 ("p", .string("data:image/png;base64," + Data(bytes).base64EncodedString())), ("e", 1)])
+    }
+}
+
+/// Where a drawable is an image: the asset it shows. Its plane is the image's pixels
+/// (the drawable's projection maps them onto the contents rect the gravity chooses).
+struct ImageReference: Equatable {
+    var id: String
+    var width: Int
+    var height: Int
+    /// Whether a replicator's colours tint it (which an image layer cannot say).
+    var tinted = false
+}
+
+/// Which layer contents the export maps, and the images it embeds.
+enum ImageContents {
+    /// The most pixels one embedded image may have.
+    static let maximumPixels = 16_000_000
+
+    /// Whether `layer`'s contents are exported as an image layer: a PNG, shown whole
+    /// (`contentsRect` and `contentsCenter` the unit rect), not cross-fading, on a layer
+    /// that paints nothing of its own over it (a plain layer).
+    static func isMapped(_ layer: Layer) -> Bool {
+        guard let path = layer.contents, !isVector(path), layer.contentsCrossFade == nil else { return false }
+        guard case .plain = layer.content else { return false }
+        return layer.contentsRect == unit && layer.contentsCenter == unit
+    }
+
+    /// What of `layer`'s contents is not mapped, one problem per key.
+    static func problems(of layer: Layer, at path: String) -> [LottieProblem] {
+        guard layer.contents != nil || layer.contentsCrossFade != nil else { return [] }
+        var out: [LottieProblem] = []
+        if layer.contentsCrossFade != nil {
+            out.append(LottieProblem(keyPath: path + ".contents",
+                                     message: "a cross-fade of contents (two images added together) is not exported"))
+        }
+        if let file = layer.contents, isVector(file) {
+            out.append(LottieProblem(keyPath: path + ".contents", message: "SVG contents are not exported (only PNG images are embedded)"))
+        }
+        if layer.contents != nil, !isPlain(layer) {
+            out.append(LottieProblem(keyPath: path + ".contents",
+                                     message: "contents under a shape, gradient, text, replicator or emitter layer's own drawing are not exported"))
+        }
+        if layer.contentsRect != unit {
+            out.append(LottieProblem(keyPath: path + ".contentsRect", message: "a part of the contents image is not exported (only the unit rect)"))
+        }
+        if layer.contentsCenter != unit {
+            out.append(LottieProblem(keyPath: path + ".contentsCenter", message: "Lottie has no nine-part stretching of an image"))
+        }
+        return out
+    }
+
+    /// Reads the PNG at `path` through the guarded reader, its chunks walked before its
+    /// bytes are read, as the renderer's image cache does.
+    static func load(_ path: String, id: String, maxBytes: Int) throws(FileProblem) -> ImageAsset {
+        let file = try GuardedFile(path: path, maxBytes: maxBytes)
+        let header = try PNGHeader(checking: file, maxPixels: maximumPixels)
+        return ImageAsset(id: id, width: header.width, height: header.height, bytes: try file.readAll())
+    }
+
+    /// The map from an image's pixels to its layer's bounds space: the image stretched
+    /// over the rect `contentsGravity` gives its size in points (pixels over contentsScale).
+    static func placement(of layer: Layer, image: ImageReference) -> PlaneProjection? {
+        guard let path = layer.contents, image.width > 0, image.height > 0 else { return nil }
+        let scale = layer.contentsScale(for: path)
+        guard scale > 0, scale.isFinite else { return nil }
+        let w = Double(image.width), h = Double(image.height)
+        let rect = layer.contentsGravity.rect(forContentsOf: Size(w / scale, h / scale), in: layer.bounds)
+        guard rect.width > 0, rect.height > 0 else { return nil }
+        return PlaneProjection(affine: rect.width / w, 0, 0, rect.height / h, rect.minX, rect.minY)
+    }
+
+    private static let unit = Rect(0, 0, 1, 1)
+    private static func isVector(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
+    private static func isPlain(_ layer: Layer) -> Bool { if case .plain = layer.content { true } else { false } }
+}

@@ -160,6 +160,7 @@ struct SceneRenderer {
         var settings = settings
         settings.fps = fps
         settings.transparent = scene.settings.background.mayBeTransparent
+        settings.jobs = jobs
         let size = pixelSize
         var kept: KeptFrames?
         try AnimationOutput.write(frameCount: frames.count, width: size.width, height: size.height,

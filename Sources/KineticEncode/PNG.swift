@@ -16,7 +16,7 @@ public enum PNGWriter {
 
     /// PNG bytes for `image`, every row filtered with Up and deflated at
     /// ``compressionLevel``. Cairo's writer (libpng's defaults: all five filters tried on
-    /// every row) took 2.0–2.1× the time for files 2–11 % smaller on those four scenes'
+    /// every row) took 1.1–2.1× the time for files 2–11 % smaller on those four scenes'
     /// frames (issue 42); Sub and Up together, 1.2–2.0× and 0–2 % larger.
     /// - Throws: ``EncodeError/invalidImage(reason:)`` for an empty or oversized image.
     public static func encode(_ image: PixelImage) throws(EncodeError) -> [UInt8] {

@@ -10,8 +10,8 @@
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
 // both the renderer and the encoders use, in its own KineticCairo; libxml2, which reads
-// SVG geometry, in the loader; librsvg, which draws SVG contents, in the renderer). CResample and
-// CComposite are our own C: the projected-layer pixel loop, called only by
+// SVG geometry, in the loader; librsvg, which draws SVG contents, in the renderer). CResample,
+// CPNG (PNG files through libpng) and CComposite are our own C: the projected-layer pixel loop, called only by
 // ProjectiveResampler.swift, and a tint through an alpha image (a cached shadow), called
 // only by KineticCairo.
 import PackageDescription
@@ -70,12 +70,14 @@ let package = Package(
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "CComposite"),
+        // PNG frames through libpng with our compression setting (PNG.swift, the only caller).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
         // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
         .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers"]),
-        .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
+        .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CPNG", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
             "KineticFiles",
@@ -116,7 +118,7 @@ let package = Package(
         .testTarget(name: "KineticRenderTests", dependencies: [
             "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCairo", "CComposite",
         ]),
-        .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticGeometry", "KineticEncode"]),
+        .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticCairo", "KineticFiles", "KineticGeometry", "KineticEncode"]),
         .testTarget(name: "KineticLottieTests", dependencies: ["KineticGeometry", "KineticLayers", "KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",

@@ -57,6 +57,10 @@ public struct AnimationSettings: Sendable {
     /// GIF only: the whole animation's palette (``GIFPaletteBuilder``), or nil for a
     /// palette a frame.
     public var gifPalette: GIFPalette?
+    /// Worker threads the writer may use (`--jobs`); the bytes are the same for any count.
+    /// GIF compresses up to this many frames at once (``GIFWriter``); the video encoders'
+    /// threads stay fixed (``AnimationWriter``), as their bytes depend on them.
+    public var jobs = 1
 
     public init(fps: Double, loopCount: Int = 0, quality: Int? = nil, crf: Int? = nil,
                 pixelFormat: VideoPixelFormat = .yuv420p, transparent: Bool = false) {
@@ -195,7 +199,8 @@ public final class AnimationWriter {
         self.settings = settings; self.frameCount = frameCount
         switch format {
         case .gif:
-            gif = try GIFWriter(path: path, width: width, height: height, options: settings.gifOptions)
+            gif = try GIFWriter(path: path, width: width, height: height, options: settings.gifOptions,
+                                jobs: settings.jobs)
             gifDelays = GIFTiming.delays(frameCount: frameCount, fps: settings.fps)
         case .webp:
             guard Self.milliseconds(frameCount, fps: settings.fps) <= Int(Int32.max) else {

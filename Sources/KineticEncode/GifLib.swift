@@ -49,8 +49,12 @@ struct GifEncoder: ~Copyable {
     /// `giflibCompressor`, which only the tests use, to compare the two. `frame.indices`
     /// holds `rect.width × rect.height` indices (``GIFWriter`` checks); `alternatives`, if
     /// given, as many indices each pixel may be written as instead (see ``GIFLZW``).
+    /// `compressed`, when given, is the image data ``GIFLZW`` made of these indices and
+    /// alternatives for `bitsPerPixel` (on a worker, see ``GIFCompressionQueue``); it is
+    /// used when the colour table giflib sets up has that many bits, else compressed again.
     mutating func put(_ frame: PreparedGIFFrame, transparentIndex: Int, tableSize: Int,
                       delayCentiseconds: Int, alternatives: [UInt8]? = nil,
+                      compressed: (bitsPerPixel: Int, blocks: [UInt8])? = nil,
                       giflibCompressor: Bool = false) throws(EncodeError) {
         guard let gif = handle else { throw .invalidImage(reason: "GIF stream already closed") }
         var control = GraphicsControlBlock()
@@ -85,7 +89,9 @@ struct GifEncoder: ~Copyable {
         guard let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap else {
             throw .invalidImage(reason: "GIF frame without a colour table")
         }
-        let blocks = lzw.encode(frame.indices, alternatives: alternatives, bitsPerPixel: Int(map.pointee.BitsPerPixel))
+        let bits = Int(map.pointee.BitsPerPixel)
+        let blocks = compressed.flatMap { $0.bitsPerPixel == bits ? $0.blocks : nil }
+            ?? lzw.encode(frame.indices, alternatives: alternatives, bitsPerPixel: bits)
         // Each sub-block goes out as it is, length byte first (EGifPutCode ignores its code
         // size argument: EGifPutImageDesc wrote it); the empty block after them ends the
         // image and sets giflib's pixel count to done.

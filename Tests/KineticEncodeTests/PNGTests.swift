@@ -1,4 +1,6 @@
 import Foundation
+import KineticFiles
+import KineticCairo
 import KineticGeometry
 import Testing
 @testable import KineticEncode
@@ -98,5 +100,40 @@ import Testing
             guard case .cannotWrite(let path, _) = error as? EncodeError else { return false }
             return path == "/nonexistent-kinetic/out.png"
         }
+    }
+
+    /// Our libpng writer (Up filter, zlib level 6) and Cairo's writer, which wrote every
+    /// PNG before (issue 42), decode to the same pixels: opaque frames (written as RGB,
+    /// as Cairo writes them) and translucent ones (RGBA, un-premultiplied alike).
+    @Test(arguments: [false, true])
+    func decodesToCairoWritersPixels(translucent: Bool) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = translucent ? Self.sample() : Synthetic.frame(3, width: 120, height: 70)
+        try PNGWriter.write(image, to: folder + "/ours.png")
+        let cairo = try CairoSurface.encodePNG(image)
+        try Data(cairo).write(to: URL(fileURLWithPath: folder + "/cairo.png"))
+        let ours = try PNGReader.read(folder + "/ours.png"), theirs = try PNGReader.read(folder + "/cairo.png")
+        #expect(ours.width == theirs.width && ours.height == theirs.height)
+        #expect(ours.bytes == theirs.bytes)
+        // IHDR's colour type (byte 25): 2 = RGB, 6 = RGBA.
+        let written = try Data(contentsOf: URL(fileURLWithPath: folder + "/ours.png"))
+        #expect(written[25] == (translucent ? 6 : 2))
+        #expect(written[25] == cairo[25])
+    }
+
+    /// A frame `render` writes to a folder carries the `tEXt` chunk with its origin
+    /// (inserted after IHDR) and still decodes to its pixels.
+    @Test func framesKeepTheirOriginText() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = Synthetic.frame(5, width: 64, height: 48)
+        let text = "scene=0123456789abcdef fps=25.0 frames=40"
+        let bytes = PNGHeader.inserting(text: text, into: try PNGWriter.encode(image))
+        let path = folder + "/frame-0000.png"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let header = try PNGHeader(checking: GuardedFile(path: path, maxBytes: 1 << 20), maxPixels: 1 << 20)
+        #expect(header.kineticText == text)
+        #expect(try PNGReader.read(path).bytes == image.bytes)
     }
 }

@@ -158,6 +158,7 @@ package struct SceneRenderer {
         var settings = settings
         settings.fps = fps
         settings.transparent = scene.settings.background.mayBeTransparent
+        settings.jobs = jobs
         let size = pixelSize
         var kept: KeptFrames?
         try AnimationOutput.write(frameCount: frames.count, width: size.width, height: size.height,

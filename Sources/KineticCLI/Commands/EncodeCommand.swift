@@ -83,7 +83,8 @@ struct EncodeCommand: ParsableCommand {
         if let limit = format.maximumFPS, fps > limit {
             Terminal.warning("at \(fps) fps some \(format.rawValue.uppercased()) frames are shorter than browsers show (they play slower)")
         }
-        let settings = animationOptions.settings(fps: fps, loop: loop, transparent: sequence.hasAlpha)
+        var settings = animationOptions.settings(fps: fps, loop: loop, transparent: sequence.hasAlpha)
+        settings.jobs = jobs
         let started = Date()
         let jobs = self.jobs
         do {

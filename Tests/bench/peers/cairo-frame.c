@@ -46,6 +46,11 @@ int main(int argc, char **argv) {
     while (n < 1024 && fscanf(in, "%lf %lf %lf %lf %lf %lf %lf %lf", &rects[n].x, &rects[n].y, &rects[n].w,
                               &rects[n].h, &rects[n].r, &rects[n].red, &rects[n].green, &rects[n].blue) == 8)
         n++;
+    double extra;
+    if (fscanf(in, "%lf", &extra) == 1) {
+        fprintf(stderr, "%s: more than %d rectangles or a malformed line after rectangle %d\n", argv[1], 1024, n);
+        return 1;
+    }
     fclose(in);
 
     int first = 0, count = 1;

@@ -21,7 +21,8 @@
 #       and discarded (≤ 1.05×) and against rlottie (peers/rlottie-frames.py, rlottie-python
 #       from `make lottie-py` in LOTTIE_PY, default .build/lottie-py) rendering the scene's
 #       Lottie export (`render -o x.json`, made once, untimed) at the same size (≤ 1.0×);
-#       wall time, and CPU time beside it. Below the table: PSNR of the peers' frame 75
+#       wall time, and CPU time beside it (rlottie rasterizes on a thread pool of its
+#       own, so its CPU row is the like-for-like one against one job). Below the table: PSNR of the peers' frame 75
 #       against Kinetic's, so a ratio never compares different pictures.
 #     The C peer is built here with `cc -O2 … $(pkg-config --cflags --libs cairo)`; without
 #     cc or rlottie-python those rows say NOT MEASURED. snow's one frame (its emitter is

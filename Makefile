@@ -26,7 +26,7 @@ APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant
                webp python3-pil parallel \
                chromium chromium-driver python3 python3-jsonschema python3-yaml python3-pip
 
-.PHONY: deps build demo demos test golden bench gallery clean fuzz lottie-check
+.PHONY: deps build demo demos test golden bench gallery clean fuzz lottie-check lottie-py
 
 ## deps: install every system package (idempotent; skips apt when all are present)
 deps:
@@ -78,10 +78,14 @@ test: deps
 ## own frames by PSNR (docs/lottie.md). The two packages go into $(LOTTIE_PY), not the system.
 ## `make bench` runs it with --gif: each scene's GIF size and render time beside the export's.
 LOTTIE_PY ?= $(BUILD_DIR)/lottie-py
-lottie-check:
+lottie-check: lottie-py
+	PYTHONPATH=$(LOTTIE_PY) KINETIC=$(KINETIC) /usr/bin/python3 Tests/lottie/check.py $(LOTTIE_CHECK_FLAGS)
+
+## lottie-py: lottie-specs and rlottie-python in $(LOTTIE_PY) (lottie-check's validator and
+## player, and the rlottie peer of `make bench`), installed once
+lottie-py:
 	@[ -d $(LOTTIE_PY)/lottie_specs ] && [ -d $(LOTTIE_PY)/rlottie_python ] || \
 	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target $(LOTTIE_PY) lottie-specs rlottie-python
-	PYTHONPATH=$(LOTTIE_PY) KINETIC=$(KINETIC) /usr/bin/python3 Tests/lottie/check.py $(LOTTIE_CHECK_FLAGS)
 
 # fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
 FUZZ_COUNT ?= 20000
@@ -97,8 +101,8 @@ golden: build
 
 ## bench: kinetic vs ffmpeg, ImageMagick and Pillow on the same frames (Tests/bench/run.sh;
 ## GIF_BENCH_SCENES=all for the GIF table of every gallery scene, see Tests/bench/gif.sh)
-bench: build
-	KINETIC=$(KINETIC) bash Tests/bench/run.sh
+bench: build lottie-py
+	KINETIC=$(KINETIC) LOTTIE_PY=$(LOTTIE_PY) bash Tests/bench/run.sh
 	$(MAKE) lottie-check LOTTIE_CHECK_FLAGS=--gif
 
 clean:

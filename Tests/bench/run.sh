@@ -257,7 +257,9 @@ KINETIC=$kinetic bash "$here/layers.sh" || echo "bench: the layer-effect rows fa
 # 15), when BENCH_BEFORE names one.
 KINETIC=$kinetic bash "$here/pipeline.sh" || echo "bench: the pipeline rows failed"
 
-# GIF against its frames discarded, --jobs 2 against 1, PNG frames against the GIF, one
-# frame (issue 42); BENCH_BEFORE adds the PNG folder's size against that binary's.
+# GIF against its frames discarded, --jobs 2 against 1, PNG frames against the GIF, and 300
+# rounded rectangles (one frame and 150) against C+Cairo (peers/cairo-frame.c, built there)
+# and rlottie (LOTTIE_PY, from `make lottie-py`) (issue 42); BENCH_BEFORE adds the PNG
+# folder's size against that binary's.
 KINETIC=$kinetic BENCH_BEFORE=${BENCH_BEFORE:-} bash "$here/speed.sh" || echo "bench: the speed rows failed"
 exit 0

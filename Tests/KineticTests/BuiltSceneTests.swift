@@ -110,6 +110,25 @@ struct BuiltSceneTests {
         #expect(text.contains(#""duration": 1, "begin": 0.25}"#))
     }
 
+    /// `\.strokeEnd` is the string "strokeEnd": the same scene text, for one component
+    /// and for a dotted path; a misspelt member is refused where the scene loads.
+    @Test func swiftKeyPathsNameTheSameKeyPaths() throws {
+        func text(_ animations: [any AnimationElement]) -> String {
+            Scene.sceneText(size: [100, 100], duration: 1, layers: [ShapeLayer("ring")], animations: animations)
+        }
+        #expect(text([BasicAnimation(\.strokeEnd, of: "ring", from: 0, to: 1, duration: 2)])
+                == text([BasicAnimation("strokeEnd", of: "ring", from: 0, to: 1, duration: 2)]))
+        #expect(text([SpringAnimation(\.transform.rotation.z, of: "ring", from: 0, to: 1, dampingRatio: 0.5)])
+                == text([SpringAnimation("transform.rotation.z", of: "ring", from: 0, to: 1, dampingRatio: 0.5)]))
+        #expect(text([KeyframeAnimation(\.position, of: "ring", values: [[0, 0], [50, 50]], duration: 1)])
+                == text([KeyframeAnimation("position", of: "ring", values: [[0, 0], [50, 50]], duration: 1)]))
+        #expect(LayerKeyPath().transform.rotation.z.description == "transform.rotation.z")
+        #expect(throws: SceneLoadError.self) {
+            try Scene(size: [100, 100], duration: 1, layers: [ShapeLayer("ring")],
+                      animations: [BasicAnimation(\.strokeEnds, of: "ring", from: 0, to: 1, duration: 1)])
+        }
+    }
+
     @Test func aBasicAnimationMovesTheKeyPath() throws {
         let scene = try Scene(size: [100, 100], fps: 10, duration: 2, layers: [
             ShapeLayer("ring").path("M 10 50 L 90 50").strokeColor("blue").strokeEnd(0),

@@ -127,10 +127,7 @@ public final class GIFWriter {
             if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
                 // A small shared table: its transparent index follows its colours.
                 transparent = palette.count
-                let from = PreparedGIFFrame.transparentIndex, to = UInt8(transparent)
-                frame.indices.withUnsafeMutableBufferPointer { indices in
-                    for i in indices.indices where indices[i] == from { indices[i] = to }
-                }
+                GIFFramePreparer.replace(PreparedGIFFrame.transparentIndex, with: UInt8(transparent), in: &frame.indices)
             } else if frame.localPalette != nil {
                 (transparent, tableSize) = Self.compactPalette(&frame)
                 if encoder == nil {

@@ -232,11 +232,16 @@ public enum GIFFramePreparer {
     /// of a large, mostly unchanged rectangle was 4.5 % of snow's GIF render.
     @inline(__always)
     static func hasOpaquePixel(_ p: UnsafeRawBufferPointer, from i: Int, to end: Int) -> Bool {
-        let alpha = UInt32(littleEndian: 0xFF00_0000)
+        let alpha = UInt32(littleEndian: 0xFF00_0000), alphas = SIMD4<UInt32>(repeating: alpha)
         var i = i
         while i &+ 16 <= end {
-            let v = p.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt32>.self)
-            if (v & SIMD16(repeating: alpha)) != .zero { return true }
+            // Four 4-lane loads: a SIMD16 comparison compiles lane by lane through memory.
+            let o = i &* 4
+            let v = p.loadUnaligned(fromByteOffset: o, as: SIMD4<UInt32>.self)
+                | p.loadUnaligned(fromByteOffset: o &+ 16, as: SIMD4<UInt32>.self)
+                | p.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD4<UInt32>.self)
+                | p.loadUnaligned(fromByteOffset: o &+ 48, as: SIMD4<UInt32>.self)
+            if !(v & alphas == .zero) { return true }
             i &+= 16
         }
         while i < end {

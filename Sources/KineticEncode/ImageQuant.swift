@@ -227,13 +227,8 @@ enum ImageQuant {
         private func banded(rgba: [UInt8], width: Int, height: Int, settings: Settings,
                             transparent: UInt8) throws(EncodeError) -> [UInt8] {
             // Each row's drawn columns, nil for a row that draws nothing.
-            let drawn: [ClosedRange<Int>?] = rgba.withUnsafeBufferPointer { p in
-                (0..<height).map { y in
-                    let row = y * width * 4
-                    guard let first = (0..<width).first(where: { p[row + $0 * 4 + 3] != 0 }),
-                          let last = (first..<width).last(where: { p[row + $0 * 4 + 3] != 0 }) else { return nil }
-                    return first...last
-                }
+            let drawn: [ClosedRange<Int>?] = rgba.withUnsafeBytes { p in
+                (0..<height).map { y in Self.opaqueColumns(p, row: y * width, width: width) }
             }
             var bands: [(rows: Range<Int>, columns: ClosedRange<Int>)] = []
             for (y, columns) in drawn.enumerated() {
@@ -264,6 +259,28 @@ enum ImageQuant {
                 }
             }
             return indices
+        }
+
+        /// The first through the last pixel with alpha ≠ 0 of the row of straight RGBA bytes
+        /// starting at pixel `row`, `width` pixels long, or nil. Four pixels a step from
+        /// either end: a byte at a time, this scan of snow's mostly empty rows was 2.5 %
+        /// of its GIF render.
+        private static func opaqueColumns(_ p: UnsafeRawBufferPointer, row: Int, width: Int) -> ClosedRange<Int>? {
+            let alpha = UInt32(littleEndian: 0xFF00_0000), alphas = SIMD4<UInt32>(repeating: alpha)
+            @inline(__always) func opaque(_ x: Int) -> Bool {
+                p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: UInt32.self) & alpha != 0
+            }
+            @inline(__always) func noneOpaque(from x: Int) -> Bool {
+                p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: SIMD4<UInt32>.self) & alphas == .zero
+            }
+            var first = 0
+            while first &+ 4 <= width, noneOpaque(from: first) { first &+= 4 }
+            while first < width, !opaque(first) { first &+= 1 }
+            guard first < width else { return nil }
+            var last = width &- 1
+            while last &- 3 > first, noneOpaque(from: last &- 3) { last &-= 4 }
+            while !opaque(last) { last &-= 1 }
+            return first...last
         }
 
         private func take(_ settings: Settings) throws(EncodeError) -> Pair {

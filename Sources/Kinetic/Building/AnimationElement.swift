@@ -1,18 +1,6 @@
 /// An animation of a built scene. Any key the scene format has for animations is a
 /// chained setter by its name: `.timingFunction("easeInEaseOut").repeatCount("forever")`.
-@dynamicMemberLookup
 public protocol AnimationElement: SceneElement {}
-
-extension AnimationElement {
-    public subscript(dynamicMember key: String) -> (SceneValue) -> Self {
-        { value in setting(key, value) }
-    }
-
-    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
-    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
-        { value in setting(key, value.sceneValue) }
-    }
-}
 
 /// `CABasicAnimation`: one key path from a value to another.
 public struct BasicAnimation: AnimationElement {

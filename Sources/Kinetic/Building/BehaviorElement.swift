@@ -1,22 +1,12 @@
 /// A UIKit Dynamics behavior of a built scene, written `{KIND: {…}}` as in a scene file.
 /// Any key the format has for the behavior is a chained setter by its name:
 /// `GravityBehavior(items: ["box"]).angle(45).magnitude(5)`.
-@dynamicMemberLookup
 public protocol BehaviorElement: SceneElement {
     /// The behavior's key in the scene file (`gravity`, `collision`, …).
     static var kind: String { get }
 }
 
 extension BehaviorElement {
-    public subscript(dynamicMember key: String) -> (SceneValue) -> Self {
-        { value in setting(key, value) }
-    }
-
-    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
-    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
-        { value in setting(key, value.sceneValue) }
-    }
-
     /// The behavior as the scene file's one-key mapping.
     var behaviorValue: SceneValue { .mapping([(Self.kind, value)]) }
 }

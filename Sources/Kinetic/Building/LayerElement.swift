@@ -2,20 +2,9 @@
 /// chained setter by its own name — `ShapeLayer("ring").strokeEnd(0).lineWidth(4)` — so
 /// the property model (docs/scene-format.md) is the one list of names; a misspelled key
 /// is reported by the loader, located, as in a file.
-@dynamicMemberLookup
 public protocol LayerElement: SceneElement {}
 
 extension LayerElement {
-    /// `layer.opacity(0.5)`, `layer.frame([0, 0, 80, 80])`: a copy with that key set.
-    public subscript(dynamicMember key: String) -> (SceneValue) -> Self {
-        { value in setting(key, value) }
-    }
-
-    /// `layer.opacity(alpha)`: a copy with that key set to a Swift value.
-    public subscript<Value: SceneValueConvertible>(dynamicMember key: String) -> (Value) -> Self {
-        { value in setting(key, value.sceneValue) }
-    }
-
     /// A copy with these sublayers, drawn in order over the layer.
     public func sublayers(@LayerListBuilder _ layers: () -> [any LayerElement]) -> Self {
         setting("sublayers", .list(layers().map(\.value)))

@@ -6,7 +6,7 @@ import KineticLayers
 /// Bakes a scene's frames into one Lottie animation: every frame's presentation tree is
 /// sampled (`add`, in frame order), then each drawable's properties are reduced to the
 /// keyframes a player's linear interpolation needs (``KeyframeReduction``) and written
-/// as one shape layer (`document`).
+/// as one shape layer (`document`), parented to its layer's null (``LayerTree``).
 public struct LottieExporter {
     /// The tolerances of the reduction: what a keyframe may leave out.
     public enum Tolerance {
@@ -168,10 +168,11 @@ public struct LottieExporter {
     ///
     /// A `parent`ed drawable's transform is its own plane's map into its layer's (`offset`),
     /// the layer's null (named in the `parent` field, resolved by `composition(_:)`) doing
-    /// the rest; `parentScale` is how much the nulls above magnify it at most, which
-    /// tightens its tolerances to the same 0.05 pt on the canvas.
+    /// the rest; `parentScale` is how much the nulls above magnify it at most and `share`
+    /// how many moving transforms (its own and theirs) share the tolerance, which tighten
+    /// its tolerances to the same 0.05 pt (and 0.01°) on the canvas.
     static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
-                      parent: String? = nil, parentScale: Double = 1,
+                      parent: String? = nil, parentScale: Double = 1, share: Double = 1,
                       counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
         // Frames between its first and last where it is missing show nothing.
@@ -206,19 +207,9 @@ public struct LottieExporter {
             transform += [("p", .object([("a", 0), ("k", [0, 0])])), ("s", .object([("a", 0), ("k", [100, 100])])),
                           ("r", .object([("a", 0), ("k", 0)]))]
         } else {
-            var angles: [Double] = []
-            for p in parts { angles.append(p.degrees(near: angles.last)) }
-            let extent = (run.map(\.extent).max() ?? 1) * parentScale
-            let points = Tolerance.points / parentScale
-            // Split, so that each coordinate may ease on its own (every player reads it).
-            transform.append(("p", .object([
-                ("s", true),
-                ("x", tracks.property(parts.map { [$0.tx] }, tolerance: points, scalar: true)),
-                ("y", tracks.property(parts.map { [$0.ty] }, tolerance: points, scalar: true)),
-            ])))
-            transform.append(("s", tracks.property(parts.map { [$0.sx * 100, $0.sy * 100] },
-                                                   tolerance: 100 * Tolerance.points / extent)))
-            transform.append(("r", tracks.property(angles.map { [$0] }, tolerance: Tolerance.degrees, scalar: true)))
+            let extent = (run.map(\.extent).max() ?? 1) * parentScale * share
+            transform += tracks.placement(parts, points: Tolerance.points / (parentScale * share),
+                                          scaleTolerance: 100 * Tolerance.points / extent, degrees: Tolerance.degrees / share)
         }
         transform.append(("o", tracks.property(opacities.map { [$0 * 100] }, tolerance: 100 * Tolerance.channel, scalar: true)))
 
@@ -402,6 +393,24 @@ struct TrackWriter {
         func value(_ v: [Double]) -> LottieJSON { scalar && v.count == 1 ? .number(v[0]) : .numbers(v) }
         if keys.count == 1 { return .object([("a", 0), ("k", value(keys[0].value))]) }
         return .object([("a", 1), ("k", .array(keys.map { Self.keyframe($0, .numbers($0.value)) }))])
+    }
+
+    /// A plane's place over the frames as a layer transform's `p` (split, so that each
+    /// coordinate may ease on its own; every player reads it), `s` and `r` (unwrapped, so
+    /// a spin keeps counting); the anchor is the plane's origin.
+    mutating func placement(_ parts: [TransformParts], points: Double, scaleTolerance: Double,
+                            degrees: Double = LottieExporter.Tolerance.degrees) -> [(String, LottieJSON)] {
+        var angles: [Double] = []
+        for p in parts { angles.append(p.degrees(near: angles.last)) }
+        return [
+            ("p", .object([
+                ("s", true),
+                ("x", property(parts.map { [$0.tx] }, tolerance: points, scalar: true)),
+                ("y", property(parts.map { [$0.ty] }, tolerance: points, scalar: true)),
+            ])),
+            ("s", property(parts.map { [$0.sx * 100, $0.sy * 100] }, tolerance: scaleTolerance)),
+            ("r", property(angles.map { [$0] }, tolerance: degrees, scalar: true)),
+        ]
     }
 
     /// A path track: structures must match to interpolate, else the keyframe holds.

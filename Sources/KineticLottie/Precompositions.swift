@@ -31,8 +31,8 @@ extension LottieExporter {
                 let clipsFrom = any.scopes.prefix(depth).filter { $0.clip != nil }.count
                 let parent = layerTree.parented.contains(key) ? any.node : nil
                 let scale = parent.map { layerTree.canvasScale[$0] ?? 1 } ?? 1
-                if let layer = Self.layer(key: key, frames: frames, index: 0, clipsFrom: clipsFrom, faded: faded,
-                                          parent: parent, parentScale: scale, counts: &counts) {
+                if let layer = Self.layer(key: key, frames: frames, index: 0, clipsFrom: clipsFrom, faded: faded, parent: parent,
+                                          parentScale: scale, share: layerTree.drawableShares[key] ?? 1, counts: &counts) {
                     out.append(layer)
                 }
             }

@@ -181,4 +181,22 @@ struct LayerTreeTests {
             #expect(Self.apply(Self.canvasMap(of: b, in: inner), Point(0, 0)) == Point(100, 90))
         }
     }
+
+    @Test func movingTransformsAlongAChainShareTheTolerance() throws {
+        // The card slides; the dot spins inside it; the card's own painting only rides along.
+        var exporter = LottieExporter(size: Size(200, 200), fps: 30, background: .color(.clear), options: LottieOptions())
+        for i in 0..<10 {
+            var card = box("card", "layers[0]", bounds: Size(80, 60), position: Point(60 + 4 * Double(i), 100))
+            var dot = box("dot", "layers[0].sublayers[0]", bounds: Size(10, 10), position: Point(20, 30))
+            dot.transform = .rotation(Double(i) * 0.3, 0, 0, 1)
+            card.sublayers = [dot]
+            try exporter.add(SceneFrame(index: i, time: Double(i) / 30, size: Size(200, 200), background: .color(.clear), layers: [card]))
+        }
+        _ = exporter.document()
+        // Two moving maps between the dot's drawing and the canvas: each gets half of the
+        // 0.05 pt, so that their errors together stay within it; the card's drawing has one.
+        #expect(exporter.layerTree.drawableShares["dot"] == 2)
+        #expect(exporter.layerTree.drawableShares["card"] == 1)
+        #expect(exporter.layerTree.shares["card"] == 2 && exporter.layerTree.shares["dot"] == 2)
+    }
 }

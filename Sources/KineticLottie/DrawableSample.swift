@@ -25,6 +25,12 @@ struct DrawableSample {
     var extent: Double
     /// Set when it shows an image (its plane the image's pixels; no paints).
     var image: ImageReference? = nil
+    /// The Kinetic layer whose plane it is drawn in (its ``LayerNode``), and its own plane
+    /// → that layer's bounds plane: `projection` is `offset` then the layer's map to the
+    /// canvas. Identity for the layer's painting and border; the shadow's offset, the
+    /// image's placement, a particle's box otherwise. nil: the scene's background.
+    var node: String? = nil
+    var offset: PlaneProjection = .identity
 }
 
 /// One painted operation in a drawable's plane.

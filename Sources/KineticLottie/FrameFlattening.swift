@@ -6,9 +6,12 @@ import KineticLayers
 /// stacks, back to front, in the order the renderer paints them: a layer's own painting
 /// (shadow aside: background, subclass content), its sublayers, then its border.
 ///
-/// Each drawable carries its whole map to the canvas, so a Lottie layer needs no parent:
-/// what Core Animation inherits through the tree (transforms, sublayer transforms,
-/// opacity, replicator colours, clips) is composed here, frame by frame.
+/// Each drawable carries its whole map to the canvas (what Core Animation inherits through
+/// the tree — transforms, sublayer transforms, opacity, replicator colours, clips — is
+/// composed here, frame by frame), and the layer it is drawn in: the frame's
+/// ``LayerNode``s say where each layer lies in its superlayer, so that the export can
+/// parent a drawable to its layer's Lottie null instead when every map on the way is a
+/// rotation and scale.
 struct FrameFlattening {
     /// Glyph outlines of a text layer, in its bounds space (the CLI lends the renderer's
     /// text layout; nil draws no text).
@@ -18,19 +21,44 @@ struct FrameFlattening {
     var images: [String: ImageReference] = [:]
 
     /// The drawables of `frame`, back to front.
-    func drawables(of frame: SceneFrame) -> [DrawableSample] {
+    func drawables(of frame: SceneFrame) -> [DrawableSample] { flatten(frame).drawables }
+
+    /// The drawables of `frame`, back to front, and its layers' nodes by layer key.
+    func flatten(_ frame: SceneFrame) -> (drawables: [DrawableSample], nodes: [String: LayerNode]) {
         var out: [DrawableSample] = []
+        var nodes: [String: LayerNode] = [:]
         for layer in frame.layers {
-            visit(layer, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, alpha: 1, tint: nil,
-                  clips: [], scopes: [], into: &out)
+            visit(layer, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, parentNode: nil, alpha: 1, tint: nil,
+                  clips: [], scopes: [], into: &out, nodes: &nodes)
         }
-        return out
+        return (out, nodes)
     }
 
-    private func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, alpha: Double,
-                       tint: Color?, clips: [Clip], scopes: [Scope], into out: inout [DrawableSample]) {
+    /// The node of `layer` under the node `parent` whose sublayer space is `parentSpace`:
+    /// its own map, hung from the superlayer's `KEY/sublayers` node when that node and it
+    /// compose to the renderer's map (no depth between them: a perspective sees `zPosition`
+    /// and a 3D transform's depth, which the flat node would drop), else the whole map
+    /// hung from the superlayer itself.
+    private static func node(of layer: Layer, parent: String?, parentSpace: Transform3D, map: PlaneProjection) -> LayerNode {
+        guard let parent, !parentSpace.isIdentity else { return LayerNode(parent: parent, local: map) }
+        let own = PlaneProjection(layer.toSuperlayer)
+        let composed = own.concatenating(PlaneProjection(parentSpace))
+        let a = [composed.m11, composed.m12, composed.m13, composed.m21, composed.m22, composed.m23, composed.m31, composed.m32, composed.m33]
+        let b = [map.m11, map.m12, map.m13, map.m21, map.m22, map.m23, map.m31, map.m32, map.m33]
+        let same = zip(a, b).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0), abs($1)) }
+        return same ? LayerNode(parent: LayerNode.sublayers(of: parent), local: own) : LayerNode(parent: parent, local: map)
+    }
+
+    private func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, parentNode: String?,
+                       alpha: Double, tint: Color?, clips: [Clip], scopes: [Scope], into out: inout [DrawableSample],
+                       nodes: inout [String: LayerNode]) {
         let opacity = layer.isHidden ? 0 : alpha * min(max(layer.opacity, 0), 1)
-        let toCanvas = layer.projectionToSuperlayer(through: parentSpace).concatenating(parentToCanvas)
+        let map = layer.projectionToSuperlayer(through: parentSpace)
+        let toCanvas = map.concatenating(parentToCanvas)
+        nodes[layer.key] = Self.node(of: layer, parent: parentNode, parentSpace: parentSpace, map: map)
+        if !layer.sublayers.isEmpty, !layer.sublayerSpace.isIdentity {
+            nodes[LayerNode.sublayers(of: layer.key)] = LayerNode(parent: layer.key, local: PlaneProjection(layer.sublayerSpace))
+        }
         let tint = Self.combine(tint, layer.colorMultiplier)
         var clips = clips
         // The layer's opacity acts on it and all it holds at once, then its mask.
@@ -67,7 +95,7 @@ struct FrameFlattening {
             }
             out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
                                       paints: paints, clips: shadowClips, scopes: borderScopes, source: source + ".shadowOpacity",
-                                      extent: extent + 6 * max(0, layer.shadowRadius)))
+                                      extent: extent + 6 * max(0, layer.shadowRadius), node: layer.key, offset: offset))
         }
         // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
         var bodyClips = clips
@@ -76,27 +104,27 @@ struct FrameFlattening {
         }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
                                   paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, scopes: scopes, source: source,
-                                  extent: extent))
+                                  extent: extent, node: layer.key))
         // Contents draw over the background, as the renderer draws them.
         if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path],
            let placement = ImageContents.placement(of: layer, image: image) {
             image.tinted = tint.map { $0 != .white } ?? false
             out.append(DrawableSample(key: layer.key + "/contents", projection: placement.concatenating(toCanvas), opacity: opacity,
                                       paints: [], clips: clips, scopes: scopes, source: source + ".contents",
-                                      extent: Double(max(image.width, image.height)), image: image))
+                                      extent: Double(max(image.width, image.height)), image: image, node: layer.key, offset: placement))
         }
         if let emitter = layer.emitter {
             out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,
                                   clips: clips, scopes: scopes)
         }
         for sublayer in layer.sublayers {
-            visit(sublayer, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, alpha: opacity,
-                  tint: tint, clips: clips, scopes: scopes, into: &out)
+            visit(sublayer, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, parentNode: layer.key, alpha: opacity,
+                  tint: tint, clips: clips, scopes: scopes, into: &out, nodes: &nodes)
         }
         if layer.borderWidth > 0 {
             out.append(DrawableSample(key: layer.key + "/border", projection: toCanvas, opacity: opacity,
                                       paints: [Self.border(of: layer, tint: tint)], clips: borderClips, scopes: borderScopes,
-                                      source: source, extent: extent))
+                                      source: source, extent: extent, node: layer.key))
         }
     }
 
@@ -236,7 +264,8 @@ struct FrameFlattening {
                               blue: fill.blue * Double(p.blue[i]), alpha: fill.alpha * Double(p.alpha[i]))
             out.append(DrawableSample(key: stem + "#\(n)", projection: box.concatenating(local).concatenating(toCanvas),
                                       opacity: opacity, paints: [Paint(kind: .fill, path: path, color: tinted(color, tint))],
-                                      clips: clips, scopes: scopes, source: source, extent: max(1, size.width, size.height)))
+                                      clips: clips, scopes: scopes, source: source, extent: max(1, size.width, size.height),
+                                      node: layer.key, offset: box.concatenating(local)))
         }
         return out
     }

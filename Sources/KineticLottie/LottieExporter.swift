@@ -6,7 +6,7 @@ import KineticLayers
 /// Bakes a scene's frames into one Lottie animation: every frame's presentation tree is
 /// sampled (`add`, in frame order), then each drawable's properties are reduced to the
 /// keyframes a player's linear interpolation needs (``KeyframeReduction``) and written
-/// as one shape layer (`document`).
+/// as one shape layer (`document`), parented to its layer's null (``LayerTree``).
 public struct LottieExporter {
     /// The tolerances of the reduction: what a keyframe may leave out.
     public enum Tolerance {
@@ -33,6 +33,10 @@ public struct LottieExporter {
     private(set) var samples: [String: [Int: DrawableSample]] = [:]
     /// Drawable keys back to front, as first seen.
     private var order: [String] = []
+    /// The layers' nodes by layer key, frames by index from 0.
+    private(set) var nodes: [String: [Int: LayerNode]] = [:]
+    /// Set by `document()`: which drawables hang from which null layers.
+    var layerTree = LayerTree()
     private var frameCount = 0
     /// What `approximate` dropped, one per key.
     public private(set) var warnings: [LottieProblem] = []
@@ -56,7 +60,9 @@ public struct LottieExporter {
         let index = frameCount
         frameCount += 1
         var previous: String? = nil
-        for drawable in flattening.drawables(of: frame) {
+        let flat = flattening.flatten(frame)
+        for (key, node) in flat.nodes { nodes[key, default: [:]][index] = node }
+        for drawable in flat.drawables {
             if let image = drawable.image {
                 // An image layer has only Lottie's transform: no shear, no perspective, no tint.
                 let problem: String? = image.tinted ? "a replicator's colours cannot tint an image layer"
@@ -114,8 +120,10 @@ public struct LottieExporter {
         var assets: [LottieJSON] = images.map(\.json)
         // Lottie lists layers top first; drawables under a shared clip go into a
         // precomposition (``stack(_:depth:faded:assets:counts:)``).
+        layerTree = LayerTree(nodes: nodes, samples: samples, canvas: size, counts: &counts)
         var layers = stack(order, depth: 0, faded: [], assets: &assets, counts: &counts)
-        if let bg = backgroundLayer(index: layers.count + 1) { layers.append(bg) }
+        if let bg = backgroundLayer(index: 0) { layers.append(bg) }
+        layers = composition(layers)
         keyframeCounts = counts
         let op = Double(max(frameCount, 1))
         return .object([
@@ -157,7 +165,14 @@ public struct LottieExporter {
     /// One drawable as a shape layer living from its first to its last frame, masked by
     /// its clips from `clipsFrom` on (the ones before, enclosing precompositions apply),
     /// its opacity less that of its `faded` scopes (enclosing precompositions apply it).
+    ///
+    /// A `parent`ed drawable's transform is its own plane's map into its layer's (`offset`),
+    /// the layer's null (named in the `parent` field, resolved by `composition(_:)`) doing
+    /// the rest; `parentScale` is how much the nulls above magnify it at most and `share`
+    /// how many moving transforms (its own and theirs) share the tolerance, which tighten
+    /// its tolerances to the same 0.05 pt (and 0.01°) on the canvas.
     static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
+                      parent: String? = nil, parentScale: Double = 1, share: Double = 1,
                       counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
         // Frames between its first and last where it is missing show nothing.
@@ -182,9 +197,9 @@ public struct LottieExporter {
         var tracks = TrackWriter(first: first)
         // A plane seen in perspective, or sheared, is drawn with its outlines mapped to
         // the canvas at every frame: Lottie's transform has neither (rlottie draws no skew).
-        let found = run.map { TransformParts($0.projection) }
+        let found = run.map { TransformParts(parent == nil ? $0.projection : $0.offset) }
         let parts = found.compactMap { $0 }
-        let baked = parts.count < found.count || parts.contains { !$0.isRotationAndScale }
+        let baked = parent == nil && (parts.count < found.count || parts.contains { !$0.isRotationAndScale })
         // `add` lets no image through that would need baking.
         if image != nil, baked { return nil }
         var transform: [(String, LottieJSON)] = [("a", .object([("a", 0), ("k", [0, 0])]))]
@@ -192,18 +207,9 @@ public struct LottieExporter {
             transform += [("p", .object([("a", 0), ("k", [0, 0])])), ("s", .object([("a", 0), ("k", [100, 100])])),
                           ("r", .object([("a", 0), ("k", 0)]))]
         } else {
-            var angles: [Double] = []
-            for p in parts { angles.append(p.degrees(near: angles.last)) }
-            let extent = run.map(\.extent).max() ?? 1
-            // Split, so that each coordinate may ease on its own (every player reads it).
-            transform.append(("p", .object([
-                ("s", true),
-                ("x", tracks.property(parts.map { [$0.tx] }, tolerance: Tolerance.points, scalar: true)),
-                ("y", tracks.property(parts.map { [$0.ty] }, tolerance: Tolerance.points, scalar: true)),
-            ])))
-            transform.append(("s", tracks.property(parts.map { [$0.sx * 100, $0.sy * 100] },
-                                                   tolerance: 100 * Tolerance.points / extent)))
-            transform.append(("r", tracks.property(angles.map { [$0] }, tolerance: Tolerance.degrees, scalar: true)))
+            let extent = (run.map(\.extent).max() ?? 1) * parentScale * share
+            transform += tracks.placement(parts, points: Tolerance.points / (parentScale * share),
+                                          scaleTolerance: 100 * Tolerance.points / extent, degrees: Tolerance.degrees / share)
         }
         transform.append(("o", tracks.property(opacities.map { [$0 * 100] }, tolerance: 100 * Tolerance.channel, scalar: true)))
 
@@ -249,6 +255,7 @@ public struct LottieExporter {
             fields += [("ty", 4), ("nm", .string(key)), ("sr", 1), ("ks", .object(transform)), ("ao", 0), ("shapes", .array(groups))]
         }
         fields += [("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0)]
+        if let parent { fields.append(("parent", .string(parent))) }
         if let masks = masks(run: run, baked: baked, from: clipsFrom, tracks: &tracks) {
             // rlottie reads masks only when `hasMask` says so (Bodymovin always writes it).
             fields.append(("hasMask", true))
@@ -386,6 +393,24 @@ struct TrackWriter {
         func value(_ v: [Double]) -> LottieJSON { scalar && v.count == 1 ? .number(v[0]) : .numbers(v) }
         if keys.count == 1 { return .object([("a", 0), ("k", value(keys[0].value))]) }
         return .object([("a", 1), ("k", .array(keys.map { Self.keyframe($0, .numbers($0.value)) }))])
+    }
+
+    /// A plane's place over the frames as a layer transform's `p` (split, so that each
+    /// coordinate may ease on its own; every player reads it), `s` and `r` (unwrapped, so
+    /// a spin keeps counting); the anchor is the plane's origin.
+    mutating func placement(_ parts: [TransformParts], points: Double, scaleTolerance: Double,
+                            degrees: Double = LottieExporter.Tolerance.degrees) -> [(String, LottieJSON)] {
+        var angles: [Double] = []
+        for p in parts { angles.append(p.degrees(near: angles.last)) }
+        return [
+            ("p", .object([
+                ("s", true),
+                ("x", property(parts.map { [$0.tx] }, tolerance: points, scalar: true)),
+                ("y", property(parts.map { [$0.ty] }, tolerance: points, scalar: true)),
+            ])),
+            ("s", property(parts.map { [$0.sx * 100, $0.sy * 100] }, tolerance: scaleTolerance)),
+            ("r", property(angles.map { [$0] }, tolerance: degrees, scalar: true)),
+        ]
     }
 
     /// A path track: structures must match to interpolate, else the keyframe holds.

@@ -29,7 +29,10 @@ extension LottieExporter {
                 guard let frames = samples[key], let any = frames.values.first else { continue }
                 // Every clip scope above `depth` is applied by a precomposition.
                 let clipsFrom = any.scopes.prefix(depth).filter { $0.clip != nil }.count
-                if let layer = Self.layer(key: key, frames: frames, index: 0, clipsFrom: clipsFrom, faded: faded, counts: &counts) {
+                let parent = layerTree.parented.contains(key) ? any.node : nil
+                let scale = parent.map { layerTree.canvasScale[$0] ?? 1 } ?? 1
+                if let layer = Self.layer(key: key, frames: frames, index: 0, clipsFrom: clipsFrom, faded: faded, parent: parent,
+                                          parentScale: scale, share: layerTree.drawableShares[key] ?? 1, counts: &counts) {
                     out.append(layer)
                 }
             }
@@ -62,14 +65,47 @@ extension LottieExporter {
             guard let layer = precompositionLayer(id: id, owner: owner, keys: run.keys, depth: depth, counts: &counts) else {
                 assets.removeSubrange(slot...); plain(run.keys); continue
             }
-            assets[slot] = .object([("id", .string(id)), ("layers", .array(inner))])
+            assets[slot] = .object([("id", .string(id)), ("layers", .array(composition(inner)))])
             out.append(layer)
         }
-        // Layer indices count within each composition.
-        return out.enumerated().map { n, layer in
-            guard case .object(let fields) = layer else { return layer }
-            return .object(fields.map { $0.0 == "ind" ? ("ind", .number(Double(n + 1))) : $0 })
+        return out
+    }
+
+    /// One composition's layers (top first) numbered, with the null layers their `parent`
+    /// fields name (the layer keys) added below them, each with the nulls above it: Lottie
+    /// parents a layer only within its own composition, so a precomposition repeats the
+    /// nulls its layers hang from (a precomposition is canvas-sized and untransformed, so
+    /// the same nulls place them the same). Indices count within the composition.
+    func composition(_ layers: [LottieJSON]) -> [LottieJSON] {
+        var needed: [String] = []
+        var seen: Set<String> = []
+        for layer in layers {
+            guard case .string(let key)? = layer["parent"] else { continue }
+            var next: String? = key
+            while let k = next, seen.insert(k).inserted {
+                needed.append(k)
+                next = layerTree.parent(of: k)
+            }
         }
+        var index: [String: Int] = [:]
+        for (n, key) in needed.enumerated() { index[key] = layers.count + n + 1 }
+        func numbered(_ layer: LottieJSON, _ n: Int) -> LottieJSON {
+            guard case .object(let fields) = layer else { return layer }
+            return .object(fields.compactMap { field in
+                switch field {
+                case ("ind", _): ("ind", .number(Double(n)))
+                case ("parent", .string(let key)): index[key].map { ("parent", .number(Double($0))) }
+                default: field
+                }
+            })
+        }
+        var out = layers.enumerated().map { numbered($1, $0 + 1) }
+        for key in needed {
+            guard case .object(var fields)? = layerTree.nullLayers[key] else { continue }
+            if let up = layerTree.parent(of: key) { fields.append(("parent", .string(up))) }
+            out.append(numbered(.object(fields), index[key] ?? 0))
+        }
+        return out
     }
 
     /// The most clips the drawable has at any frame.

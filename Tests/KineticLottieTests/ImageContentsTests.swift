@@ -43,10 +43,11 @@ struct ImageContentsTests {
         // By hand: bounds 60×60 with their origin at (100, 50) − (30, 30) = (70, 20); a
         // 96×48 image fitted keeps its aspect: scale min(60/96, 60/48) = 0.625, so 60×30,
         // centred vertically 15 points down. Its pixel origin lands at (70, 35).
-        let ks = image?["ks"]
-        #expect(ks?["p"]?["x"]?["k"] == 70 && ks?["p"]?["y"]?["k"] == 35)
-        #expect(ks?["s"]?["k"] == [62.5, 62.5])
-        #expect(ks?["r"]?["k"] == 0)
+        // The image layer hangs from its layer's null: its own transform and the null's
+        // together map it there.
+        let map = image.flatMap { LayerTreeTests.canvasMap(of: $0, in: layers) }
+        #expect(map.map { LayerTreeTests.apply($0, Point(0, 0)) } == Point(70, 35))
+        #expect(map.map { [$0.a, $0.b, $0.c, $0.d] } == [0.625, 0, 0, 0.625])
     }
 
     @Test func ninePartStretchingIsStillRefusedAtItsKey() {

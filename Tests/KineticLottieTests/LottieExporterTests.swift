@@ -29,17 +29,20 @@ struct LottieExporterTests {
     @Test func compositionHasTheSceneSizeRateAndFrames() throws {
         let (doc, _) = try export((0..<12).map { [square(at: Double($0))] })
         #expect(doc["w"] == 200 && doc["h"] == 100 && doc["fr"] == 30 && doc["ip"] == 0 && doc["op"] == 12)
-        guard case .array(let layers)? = doc["layers"] else { Issue.record("no layers"); return }
-        // The box, then the white background at the bottom.
+        guard case .array(let all)? = doc["layers"] else { Issue.record("no layers"); return }
+        // The box, then the white background at the bottom; the box's null below them.
+        let layers = all.filter { $0["ty"] != 3 }
         #expect(layers.count == 2)
         #expect(layers[1]["nm"] == "background")
         #expect(layers[0]["nm"] == "box")
+        #expect(all.filter { $0["ty"] == 3 }.map { $0["nm"] } == ["box"])
     }
 
     @Test func aSteadyMoveIsTwoPositionKeyframesAtTheAnchor() throws {
         let (doc, exporter) = try export((0..<12).map { [square(at: 10 + 5 * Double($0))] })
-        guard case .array(let layers)? = doc["layers"], let p = layers[0]["ks"]?["p"],
-              case .array(let keys)? = p["x"]?["k"] else {
+        // The box's place is its null's; its drawing, parented to it, stays still.
+        guard case .array(let layers)? = doc["layers"], let null = LayerTreeTests.parent(of: layers[0], in: layers),
+              let p = null["ks"]?["p"], case .array(let keys)? = p["x"]?["k"] else {
             Issue.record("no position keyframes"); return
         }
         // The anchor point (10, 5) of a 20×10 box maps to the position: its plane's origin
@@ -49,14 +52,16 @@ struct LottieExporterTests {
         #expect(keys[0]["s"] == [0] && keys[0]["t"] == 0)
         #expect(keys[1]["s"] == [55] && keys[1]["t"] == 11)
         #expect(p["y"]?["k"] == 45)
-        #expect(layers[0]["ks"]?["r"]?["a"] == 0)
+        #expect(null["ks"]?["r"]?["a"] == 0)
+        #expect(layers[0]["ks"]?["p"]?["x"]?["k"] == 0 && layers[0]["ks"]?["p"]?["y"]?["k"] == 0)
         #expect(exporter.keyframeCounts.kept < exporter.keyframeCounts.sampled)
     }
 
     @Test func rotationIsInDegreesClockwiseAndUnwrapped() throws {
         // 0 → 270° in 10° steps: a player must not turn back through 90° at 180°.
         let (doc, _) = try export((0...27).map { [square(at: 100, rotation: Double($0) * 10 * .pi / 180)] })
-        guard case .array(let layers)? = doc["layers"], case .array(let keys)? = layers[0]["ks"]?["r"]?["k"] else {
+        guard case .array(let layers)? = doc["layers"],
+              case .array(let keys)? = LayerTreeTests.parent(of: layers[0], in: layers)?["ks"]?["r"]?["k"] else {
             Issue.record("no rotation keyframes"); return
         }
         #expect(keys.count == 2)
@@ -77,7 +82,7 @@ struct LottieExporterTests {
     @Test func clearBackgroundHasNoLayer() throws {
         let (doc, _) = try export([[square(at: 100)]], background: .color(.clear))
         guard case .array(let layers)? = doc["layers"] else { Issue.record("no layers"); return }
-        #expect(layers.count == 1)
+        #expect(layers.filter { $0["ty"] != 3 }.count == 1)
     }
 
     @Test func filtersAreRefusedAtTheirKeyUnlessApproximating() throws {

@@ -28,8 +28,11 @@ repeat=${BENCH_REPEAT:-3}
 pymunk_py=${PYMUNK_PY:-$root/.build/pymunk-py}
 case "$pymunk_py" in /*) ;; *) pymunk_py="$root/$pymunk_py" ;; esac
 export PYTHONPATH="$pymunk_py${PYTHONPATH:+:$PYTHONPATH}"
+# The interpreter `make pymunk-py` installs for (Debian's, with python3-yaml), called
+# directly: a python3 found on PATH may be a shim whose start-up would count as pymunk's.
+py=${PYMUNK_PYTHON:-/usr/bin/python3}
 
-if ! python3 -c "import pymunk, yaml" 2>/dev/null; then
+if ! "$py" -c "import pymunk, yaml" 2>/dev/null; then
     echo "| physics rows | skipped: python3 has no pymunk (make pymunk-py) or no PyYAML | | |"
     exit 0
 fi
@@ -37,15 +40,15 @@ command -v "$kinetic" >/dev/null || { echo "bench: $kinetic is missing" >&2; exi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 referee=""
-pymunk_lib=$(python3 -c "import glob, os, pymunk; print((glob.glob(os.path.join(os.path.dirname(pymunk.__file__), '_chipmunk*.so')) or [''])[0])")
+pymunk_lib=$("$py" -c "import glob, os, pymunk; print((glob.glob(os.path.join(os.path.dirname(pymunk.__file__), '_chipmunk*.so')) or [''])[0])")
 debian_lib=$(ldconfig -p | awk '/libchipmunk\.so\.7 /{print $NF; exit}')
-libpython=$(python3 -c "import sysconfig; print(sysconfig.get_config_var('LIBDIR') + '/' + sysconfig.get_config_var('INSTSONAME'))")
+libpython=$("$py" -c "import sysconfig; print(sysconfig.get_config_var('LIBDIR') + '/' + sysconfig.get_config_var('INSTSONAME'))")
 if command -v cc >/dev/null && [ -n "$pymunk_lib" ] && [ -n "$debian_lib" ] && [ -f "$libpython" ] \
     && cc -O2 "$here/peers/chipmunk-pile.c" -o "$work/chipmunk-pile" -ldl 2>"$work/cc.err"; then
     referee=$work/chipmunk-pile
 fi
 
-KINETIC_BIN="$kinetic" HERE="$here" WORK="$work" REPEAT="$repeat" REFEREE="$referee" \
+KINETIC_BIN="$kinetic" PY="$py" HERE="$here" WORK="$work" REPEAT="$repeat" REFEREE="$referee" \
 PYMUNK_LIB="$pymunk_lib" DEBIAN_LIB="$debian_lib" LIBPYTHON="$libpython" python3 - <<'PY'
 import json, os, statistics, subprocess, sys
 
@@ -68,7 +71,7 @@ def kinetic_run(scene, seconds):
     return cpu, sum(v["center"][1] for v in items) / len(items)
 
 def pymunk_run(scene, seconds):
-    cpu, out = run(["python3", f"{here}/pymunk-pile.py", scene, str(seconds)])
+    cpu, out = run([env["PY"], f"{here}/pymunk-pile.py", scene, str(seconds)])
     return cpu, float(out.split()[-1])
 
 def referee_run(lib, pile, seconds):
@@ -105,7 +108,7 @@ for n, seconds in [(500, 20), (2000, 5)]:
     if referee:
         pile = f"{work}/pile-{n}.txt"
         with open(pile, "w") as f:
-            subprocess.run(["python3", f"{here}/pymunk-pile.py", scene, "--pile"], stdout=f, check=True)
+            subprocess.run([env["PY"], f"{here}/pymunk-pile.py", scene, "--pile"], stdout=f, check=True)
         pairs, ys = [], None
         for r in range(repeat):
             libs = [env["DEBIAN_LIB"], env["PYMUNK_LIB"]]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The physics peer of `make bench`: pymunk (Chipmunk's core, built optimized, driven
-from Python) simulating the very pile a bench scene describes, the same work kinetic's
+"""The physics peer of `make bench`: pymunk (its own build of Chipmunk 7, Munk2D,
+driven from Python) simulating the very pile a bench scene describes, the same work kinetic's
 `inspect --time T` does on it.
 
 Reads the scene (Tests/bench/scenes/pile-*.yaml): its layers are the items (`bounds`

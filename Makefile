@@ -26,7 +26,7 @@ APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant
                webp python3-pil parallel \
                chromium chromium-driver python3 python3-jsonschema python3-yaml python3-pip
 
-.PHONY: deps build demo demos test golden bench gallery clean fuzz lottie-check lottie-py
+.PHONY: deps build demo demos test golden bench gallery clean fuzz lottie-check lottie-py pymunk-py
 
 ## deps: install every system package (idempotent; skips apt when all are present)
 deps:
@@ -87,6 +87,13 @@ lottie-py:
 	@[ -d $(LOTTIE_PY)/lottie_specs ] && [ -d $(LOTTIE_PY)/rlottie_python ] || \
 	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target $(LOTTIE_PY) lottie-specs rlottie-python
 
+## pymunk-py: pymunk (PyPI; not a Debian package) in $(PYMUNK_PY), the physics peer of
+## `make bench` (Tests/bench/physics.sh), installed once
+PYMUNK_PY ?= $(BUILD_DIR)/pymunk-py
+pymunk-py:
+	@[ -d $(PYMUNK_PY)/pymunk ] || \
+	  /usr/bin/python3 -m pip install -q --disable-pip-version-check --target $(PYMUNK_PY) pymunk
+
 # fuzz: the mutation fuzzer of docs/limits.md at length (FUZZ_COUNT inputs, FUZZ_SEED)
 FUZZ_COUNT ?= 20000
 FUZZ_SEED  ?= $(shell date +%s)
@@ -101,8 +108,8 @@ golden: build
 
 ## bench: kinetic vs ffmpeg, ImageMagick and Pillow on the same frames (Tests/bench/run.sh;
 ## GIF_BENCH_SCENES=all for the GIF table of every gallery scene, see Tests/bench/gif.sh)
-bench: build lottie-py
-	KINETIC=$(KINETIC) LOTTIE_PY=$(LOTTIE_PY) bash Tests/bench/run.sh
+bench: build lottie-py pymunk-py
+	KINETIC=$(KINETIC) LOTTIE_PY=$(LOTTIE_PY) PYMUNK_PY=$(PYMUNK_PY) bash Tests/bench/run.sh
 	$(MAKE) lottie-check LOTTIE_CHECK_FLAGS=--gif
 
 clean:

@@ -13,7 +13,8 @@
 #   - opacity groups: 300 shapes with fill and stroke at opacity 0.6 (each a group of
 #     two paints) against the same shapes at opacity 1, on a sliding container.
 # CPU time (user + system) of `render --discard --jobs 1`, steady state, in BENCH_REPEAT
-# (default 7) paired runs, below. Until 28 Nov the fastest of 2 runs of each scene
+# (default 7) paired runs, below. LAYER_ROWS=groups runs the opacity-group row alone
+# (LAYER_ROWS=shadows the three shadow rows). Until 28 Nov the fastest of 2 runs of each scene
 # counted, taken minutes apart: a row read 1.17–1.95× for one binary. Reports only.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -92,7 +93,7 @@ PY
 # microsecond) less its scene's one-frame run (the fastest of three: loading and
 # first-frame caches count for neither) is its steady state.
 frames=240
-KINETIC_BIN="$kinetic" FRAMES=$frames REPEAT=$repeat python3 - <<'PY'
+KINETIC_BIN="$kinetic" FRAMES=$frames REPEAT=$repeat ROWS=${LAYER_ROWS:-all} python3 - <<'PY'
 import os, statistics, subprocess, sys
 
 kinetic, frames, repeat = os.environ["KINETIC_BIN"], int(os.environ["FRAMES"]), int(os.environ["REPEAT"])
@@ -112,6 +113,8 @@ rows = [("24 cards, shadow radius 0", "cards-r0", "cards-plain"),
         ("24 cards, shadow radius 8 pt", "cards-r8", "cards-plain"),
         ("emitter, 200 flakes, shadow radius 0", "snow-shadow", "snow-plain"),
         ("300 shapes, fill + stroke, opacity 0.6 (groups)", "shapes-faded", "shapes-plain")]
+if os.environ["ROWS"] != "all":
+    rows = [r for r in rows if (r[1] == "shapes-faded") == (os.environ["ROWS"] == "groups")]
 scenes = sorted({s for _, a, b in rows for s in (a, b)})
 first = {s: min(cpu(s, "--frames", "0-0") for _ in range(3)) for s in scenes}
 def ms(scene, seconds):

@@ -238,7 +238,8 @@ verdict "20,000 particles ≥ 30 frames/s on one core ($(python3 -c "print(f'{10
     le "$F_particles" "$(python3 -c "print(1000 / 30)")"
 [ "$fails" = 0 ] || echo "bench: $fails of 6 targets missed (reported, not gating)"
 
-# Physics against pymunk (issue 15): 500 and 2000 bodies.
+# Physics against pymunk (issues 15 and 42; PYMUNK_PY, from `make pymunk-py`): 500 and 2000
+# bodies, and the two Chipmunk builds under one C program.
 echo
 KINETIC=$kinetic bash "$here/physics.sh" || echo "bench: the physics rows failed"
 

@@ -1,4 +1,5 @@
 import Foundation
+import KineticExpressions
 import KineticGeometry
 import KineticLayers
 
@@ -396,7 +397,7 @@ extension Field {
         guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
-        guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
+        guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0, range(of: $0, in: s)) } }
         guard let v = ExpressionBinder.constant(self, s, parameter: parameter ?? lastKey, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
         return .literal(n)
@@ -417,7 +418,7 @@ extension Field {
                 report("expected \(form), an expression or a reference")
                 return nil
             }
-            guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0) } }
+            guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0, range(of: $0, in: s)) } }
             guard let v = ExpressionBinder.constant(self, s, parameter: parameter, whyConstant: reason) else { return nil }
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
             return .components(.literal(p.x), .literal(p.y))
@@ -451,6 +452,16 @@ extension Field {
             report("width and height must not be negative"); return nil
         }
         return ExpressionBinding.RectTerms(t[0], t[1], t[2], t[3])
+    }
+
+    /// Where the expression `e`, parsed from this field's scalar `s`, was written: its
+    /// source's first character (a reference's from its `@`, an expression's after its `=`).
+    private func range(of e: SceneExpression, in s: SceneNode.Scalar) -> SourceRange {
+        let text = s.string, lead = text.prefix { $0.isWhitespace }.count
+        let start = text.dropFirst(lead).hasPrefix("@") ? text.count - e.source.count : lead + 1
+        var range = diagnostics.range(of: s, keyPath: keyPath)
+        range.start = range.place(at: start)
+        return range
     }
 
     /// The last step of the key path: a value's name in messages.

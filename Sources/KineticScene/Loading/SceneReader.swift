@@ -207,13 +207,16 @@ struct Mapping {
 
     /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
     /// and range animations and `set:` read with too) or of a kind no animation carries
-    /// (`Field.fileValue`), set through the schema, in file order.
-    func readValues<Object>(into object: inout Object, _ spec: (String) -> PropertySpec<Object>?) {
+    /// (`Field.fileValue`), set through the schema, in file order. `taking` gives each
+    /// value as its reader reads it (its expressions taken), or nil when it is not read.
+    func readValues<Object>(into object: inout Object, taking: (String, Field) -> Field? = { $1 },
+                            _ spec: (String) -> PropertySpec<Object>?) {
         for key in order {
-            guard let spec = spec(key), let f = self[key] else { continue }
+            guard let spec = spec(key), spec.assign != nil || (spec.set != nil && spec.valueKind != nil),
+                  let written = self[key], let f = taking(key, written) else { continue }
             if let assign = spec.assign {
                 if let v = f.fileValue(of: spec.kind) { assign(&object, v) }
-            } else if let set = spec.set, spec.valueKind != nil, let v = f.value(of: spec.kind, problem: spec.problem) {
+            } else if let set = spec.set, let v = f.value(of: spec.kind, problem: spec.problem) {
                 set(&object, v)
             }
         }

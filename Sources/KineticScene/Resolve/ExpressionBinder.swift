@@ -15,25 +15,6 @@ final class ExpressionBinder {
     /// effect), so they can form no cycle.
     private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
 
-    /// The layer keys bound by `LayerDecoder.takeBoundExpressions`: the number, point and
-    /// size keys of `LayerSchema` that take live expressions, but for the emitter's and the
-    /// replicator's (taken with their own keys).
-    private static func boundKeys(_ kinds: Set<AnimatableValue.Kind>) -> [String: LayerKeyPath] {
-        var keys: [String: LayerKeyPath] = [:]
-        for spec in LayerSchema.standard.entries where spec.isFileKey && spec.isAnimatable && spec.allowsExpressions {
-            guard let kind = spec.valueKind, kinds.contains(kind), spec.layerTypes != [.emitter],
-                  spec.layerTypes != [.replicator], let kp = LayerKeyPath.named[spec.name] else { continue }
-            keys[spec.name] = kp
-        }
-        return keys
-    }
-
-    /// Number keys that may hold an expression, with the property they drive.
-    static let numberKeys = boundKeys([.number])
-    /// Point and size keys that may hold expressions (whole, or per component); a
-    /// two-number `bounds` drives `bounds.size`.
-    static let pointKeys = boundKeys([.point, .size]).merging(["bounds": .boundsSize]) { a, _ in a }
-
     /// A value of `kind` written with expressions, evaluated once by the runtime (when an
     /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
     /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
@@ -93,7 +74,7 @@ final class ExpressionBinder {
                                   label: "\(label).locations", seedSalt: salt), f)
             return true
         }
-        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key], [.number, .point, .size].contains(kp.valueKind) {
+        if let kp = keyPath, [.number, .point, .size].contains(kp.valueKind) {
             if let value = Self.numberOrPoint(f, kp.valueKind) {
                 add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
             }

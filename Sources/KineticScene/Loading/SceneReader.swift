@@ -83,12 +83,6 @@ struct Field {
         Field(node: .sequence(.init(items: items.map(\.node), mark: mark)), keyPath: keyPath, diagnostics: diagnostics)
     }
 
-    /// The field as a mapping of `entries` (their values folded or as written), in its place.
-    func folding(entries: [(key: SceneNode, value: Field)]) -> Field {
-        Field(node: .mapping(.init(pairs: entries.map { ($0.key, $0.value.node) }, mark: mark)), keyPath: keyPath,
-              diagnostics: diagnostics)
-    }
-
     /// The value's kind as messages name it.
     var kindName: String {
         switch node {
@@ -207,16 +201,18 @@ struct Mapping {
 
     /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
     /// and range animations and `set:` read with too) or of a kind no animation carries
-    /// (`Field.fileValue`), set through the schema, in file order. `taking` gives each
-    /// value as its reader reads it (its expressions taken), or nil when it is not read.
-    func readValues<Object>(into object: inout Object, taking: (String, Field) -> Field? = { $1 },
+    /// (`Field.fileValue`), set through the schema, in file order. `value` reads a value
+    /// of its entry's kind (a reader that takes its expressions), nil when it is none.
+    func readValues<Object>(into object: inout Object,
+                            value: (String, Field, PropertySpec<Object>) -> AnimatableValue? = { _, f, spec in
+                                f.value(of: spec.kind, problem: spec.problem)
+                            },
                             _ spec: (String) -> PropertySpec<Object>?) {
         for key in order {
-            guard let spec = spec(key), spec.assign != nil || (spec.set != nil && spec.valueKind != nil),
-                  let written = self[key], let f = taking(key, written) else { continue }
+            guard let spec = spec(key), let f = self[key] else { continue }
             if let assign = spec.assign {
                 if let v = f.fileValue(of: spec.kind) { assign(&object, v) }
-            } else if let set = spec.set, let v = f.value(of: spec.kind, problem: spec.problem) {
+            } else if let set = spec.set, spec.valueKind != nil, let v = value(key, f, spec) {
                 set(&object, v)
             }
         }

@@ -56,8 +56,9 @@ extension LayerDecoder {
         let names = owner?.names.flatMap { names in c.name.map { names + [$0] } }
         var owner = owner
         owner?.names = names
-        m.readValues(into: &c, taking: { key, cf in
-            owner.flatMap { owner in EmitterCellKey(rawValue: key).map { takingCell(cf, key: $0, owner: owner) } } ?? cf
+        m.readValues(into: &c, value: { key, cf, spec in
+            let taken = owner.flatMap { owner in EmitterCellKey(rawValue: key).map { takingCell(cf, key: $0, owner: owner) } } ?? cf
+            return taken?.value(of: spec.kind, problem: spec.problem)
         }) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }

@@ -102,12 +102,10 @@ final class ExpressionBinder {
                               label: "\(label).bounds", seedSalt: UInt64(pending.count + 1)), f)
     }
 
-    /// Records the binding of a whole transform (`key`: `transform`, `sublayerTransform` or
-    /// `instanceTransform`) written in `f` with live components.
-    func bindTransform(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
-        guard let source = f.transformSource(.live) else { return }
-        add(ExpressionBinding(layer: layer, keyPath: keyPath, value: .transform(source), label: "\(label).\(key)",
-                              seedSalt: UInt64(pending.count + 1)), f)
+    /// Records the binding of `keyPath` to a value already read by its terms (a transform,
+    /// whole or one live component), named `label` in messages.
+    func bind(_ value: ExpressionBinding.BoundValue, keyPath: LayerKeyPath, field f: Field, layer: LayerAddress, label: String) {
+        add(ExpressionBinding(layer: layer, keyPath: keyPath, value: value, label: label, seedSalt: UInt64(pending.count + 1)), f)
     }
 
     /// A value read by a static reader (the number and point keys of emitters, emitter

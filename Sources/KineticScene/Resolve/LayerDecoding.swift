@@ -158,7 +158,7 @@ struct LayerDecoder {
         m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
-        if let f = taking(m["transform"], key: "transform", address: address, label: label), let t = f.transformParts {
+        if let f = m["transform"], let t = transformParts(f, key: "transform", address: address, label: label) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
         if let f = m["mask"] {
@@ -262,7 +262,12 @@ struct LayerDecoder {
     /// its kind and range (`Field.value`), as animations and `set:` read it, and set
     /// through the schema.
     func readValues(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
-        m.readValues(into: &layer, taking: { taking($1, key: $0, address: address, label: label) }) { key in
+        m.readValues(into: &layer, value: { key, f, spec in
+            if spec.kind == .transform {
+                return transformParts(f, key: key, address: address, label: label).map { .transform($0.matrix) }
+            }
+            return taking(f, key: key, address: address, label: label)?.value(of: spec.kind, problem: spec.problem)
+        }) { key in
             Self.ownReaders.contains(key) ? nil : LayerSchema.standard[key].flatMap { $0.isFileKey ? $0 : nil }
         }
     }

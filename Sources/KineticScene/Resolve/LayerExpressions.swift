@@ -1,9 +1,9 @@
 import KineticGeometry
 import KineticLayers
 
-/// The resolve pass over a layer's expression values (section 4), before its keys are
-/// read: live ones bound to the key paths they drive (`ExpressionBinder`), constant ones
-/// folded into the values they stand for, which the readers then check as if written.
+/// A layer's expression values (section 4), taken as each key's reader reads it (the
+/// layer's mapping is read as written, never rewritten): live ones bound to the key paths
+/// they drive (`ExpressionBinder`), constant ones evaluated and checked as literals.
 extension LayerDecoder {
     /// `f`, the value of `key`, as its static reader reads it, its expressions (section 4)
     /// taken as the table says (`PropertySpec.allowsExpressions`): constant ones folded
@@ -17,7 +17,6 @@ extension LayerDecoder {
         guard let f, let address, let spec = LayerSchema.standard[key], spec.allowsExpressions,
               ExpressionText.containsExpressionText(f) else { return f }
         let layer = LayerAddress(address)
-        if spec.kind == .transform { return transformTakingExpressions(f, key: key, address: layer, label: label) }
         // The emitter's and the replicator's own keys take expressions whether or not
         // they are animatable; the others only where a live one has a path to drive.
         let ownKey = spec.layerTypes == [.emitter] || spec.layerTypes == [.replicator]
@@ -58,74 +57,50 @@ extension LayerDecoder {
         "bounds": [("bounds.size.width", .boundsWidth), ("bounds.size.height", .boundsHeight)],
     ]
 
-    /// The sub-key paths of `transform`'s named components (`scale` as one number:
-    /// `transform.scale`); the other transforms have none.
-    static let transformComponentPaths: [String: [LayerKeyPath]] = [
-        "rotate": [.transformRotationZ], "rotateX": [.transformRotationX], "rotateY": [.transformRotationY],
-        "scale": [.transformScaleX, .transformScaleY],
-        "translate": [.transformTranslationX, .transformTranslationY, .transformTranslationZ],
-    ]
-
-    /// A transform mapping with its expression components taken: a live one bound to its
-    /// sub-key path (`rotate: "= 2 * pi * t"` drives `transform.rotation.z`) and left as the
-    /// identity's value for the static reader, a constant one replaced by its value. Where
-    /// a live component has no sub-key path — `sublayerTransform` and `instanceTransform`
-    /// have none, nor do a `perspective`, `matrix` entries or a whole-vector `translate` —
-    /// the whole transform is bound instead, composed every frame, and the static reader
-    /// reads the identity.
-    func transformTakingExpressions(_ f: Field, key: String, address: LayerAddress, label: String) -> Field {
-        guard case .mapping(let raw) = f.node else { return f }
-        let paths = key == "transform" ? Self.transformComponentPaths : [:]
-        // Whether a live component has no sub-key path: only `transform`'s rotations and
-        // scale (one number), and its scale and translate lists entry by entry, have.
-        let needsWhole = raw.contains { k, v in
-            guard let name = k.scalar?.string, ExpressionText.liveness(of: f.child(v, key: name)) != nil else { return false }
-            guard case .scalar = v else { return paths[name] == nil }
-            return paths.isEmpty || !(name.hasPrefix("rotate") || name == "scale")
+    /// A transform (`key`) as written, its expressions (section 4) taken: constant ones
+    /// evaluated; a live component with a sub-key path bound alone (`rotate: "= 2 * pi * t"`
+    /// drives `transform.rotation.z`), the identity's value read in its place. Where a live
+    /// component has none — `sublayerTransform` and `instanceTransform` have none, nor do a
+    /// `perspective`, `matrix` entries or a whole-vector `translate` — the whole transform
+    /// is bound, composed every frame, and the identity is read.
+    func transformParts(_ f: Field, key: String, address: [Int]?, label: String)
+        -> (matrix: Transform3D, components: Transform3D.Components?)? {
+        guard let address, ExpressionText.containsExpressionText(f) else { return f.transformParts }
+        guard let source = f.transformSource(.bindable), let keyPath = LayerKeyPath.named[key] else { return nil }
+        let layer = LayerAddress(address)
+        typealias Term = ExpressionBinding.Term
+        func isLive(_ t: Term?) -> Bool { if case .expression? = t { true } else { false } }
+        guard ExpressionBinding.BoundValue.transform(source).expressions.count > 0 else { return source.literalParts }
+        guard key == "transform", case .components(var c) = source, case .mapping(let raw) = f.node, !isLive(c.perspective),
+              c.translate.map({ if case .vector = $0 { false } else { true } }) ?? true else {
+            binder.bind(.transform(source), keyPath: keyPath, field: f, layer: layer, label: "\(label).\(key)")
+            return ExpressionBinding.TransformSource.components(.init()).literalParts
         }
-        if needsWhole, let keyPath = LayerKeyPath.named[key] {
-            binder.bindTransform(f, key: key, keyPath: keyPath, layer: address, label: label)
-            return f.folding(entries: [])
+        /// The component's term bound to its sub-key path when live (named by it:
+        /// `a.transform.rotation.z` in a cycle), the identity's value in its place.
+        func bound(_ t: Term?, _ path: LayerKeyPath, _ name: String, index: Int? = nil, identity: Double = 0) -> Term? {
+            guard let t, isLive(t), let node = raw[name] else { return t }
+            let cf = f.child(node, key: name)
+            let field = index.flatMap { i in node.sequence.map { cf.element($0[i], index: i) } } ?? cf
+            binder.bind(.scalar(t), keyPath: path, field: field, layer: layer, label: "\(label).\(path.description)")
+            return .literal(identity)
         }
-        /// The component folded; nil when it was bound or reported.
-        func taken(_ cf: Field, name: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?) -> Field? {
-            // A bound component is named by its key path (`a.transform.rotation.z` in a cycle).
-            let spelling = keyPath?.description
-            // A live component without a key path is one the written form has no room for
-            // (a fourth `translate` entry): the static reader reports it.
-            return binder.take(cf, key: spelling ?? "\(key).\(name)", kind: kind, keyPath: keyPath, layer: address, label: label,
-                               unbindable: "it has no sub-key path")
+        c.rotate = bound(c.rotate, .transformRotationZ, "rotate")
+        c.rotateX = bound(c.rotateX, .transformRotationX, "rotateX")
+        c.rotateY = bound(c.rotateY, .transformRotationY, "rotateY")
+        if let (x, y) = c.scale {
+            // One number drives `transform.scale`; a list, each axis.
+            c.scale = raw["scale"]?.scalar != nil
+                ? bound(x, .transformScale, "scale", identity: 1).map { ($0, $0) }
+                : bound(x, .transformScaleX, "scale", index: 0, identity: 1).flatMap { sx in
+                    bound(y, .transformScaleY, "scale", index: 1, identity: 1).map { (sx, $0) } }
         }
-        var pairs: [(key: SceneNode, value: Field)] = []
-        for (k, v) in raw {
-            let cf = f.child(v, key: k.scalar?.string ?? "")
-            guard let name = k.scalar?.string, ExpressionText.containsExpressionText(cf) else {
-                pairs.append((k, cf)); continue
-            }
-            switch v {
-            case .scalar:
-                // One number; a point for `translate` (a constant vector expression).
-                let keyPath = name == "scale" && key == "transform" ? LayerKeyPath.transformScale
-                    : name.hasPrefix("rotate") ? paths[name]?.first : nil
-                // Bound or reported: left out, so the component keeps the identity's value
-                // until the binding runs.
-                if let folded = taken(cf, name: name, kind: name == "translate" ? .point : .number, keyPath: keyPath) {
-                    pairs.append((k, folded))
-                }
-            case .sequence(let items):
-                let folded = items.enumerated().map { i, item in
-                    let ef = cf.element(item, index: i)
-                    guard ExpressionText.containsExpression(ef) else { return ef }
-                    let keyPath = paths[name].flatMap { i < $0.count ? $0[i] : nil }
-                    // Bound or reported: the identity's value until the binding runs.
-                    return taken(ef, name: name, kind: .number, keyPath: keyPath) ?? ef.folding(name == "scale" ? 1 : 0)
-                }
-                pairs.append((k, cf.folding(items: folded)))
-            default:
-                pairs.append((k, cf))
-            }
+        if case .components(let x, let y)? = c.translate, let tx = bound(x, .transformTranslationX, "translate", index: 0),
+           let ty = bound(y, .transformTranslationY, "translate", index: 1) {
+            c.translate = .components(tx, ty)
         }
-        return f.folding(entries: pairs)
+        c.translateZ = bound(c.translateZ, .transformTranslationZ, "translate", index: 2)
+        return ExpressionBinding.TransformSource.components(c).literalParts
     }
 
     /// A cell's number key with its expressions taken (`f`, as `taking` gives it): a live

@@ -252,3 +252,24 @@ extension ExpressionSceneTests {
         #expect(p.location.line == 5 && p.location.column == column, "\(p.description)")
     }
 }
+
+extension ExpressionSceneTests {
+    /// A YAML alias copies its anchor's node, place and all: two expressions of one value
+    /// with the same text at the same place. Each term keeps its own source range (its
+    /// key path, the character after the anchor `&x`), so each error is its own.
+    @Test func twoEqualExpressionsFromOneAnchorEachGetTheirOwnPlace() throws {
+        let line = #"  - {id: a, position: [&x "= nope.x", *x]}"#
+        let problems = loadProblems("""
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers:
+        \(line)
+        """)
+        #expect(problems.map(\.message) == ["unknown layer id 'nope'", "unknown layer id 'nope'"])
+        #expect(problems.map(\.keyPath) == ["layers[0].position[0]", "layers[0].position[1]"])
+        // Both at `nope`, the id the message names (the anchor's text, which the alias repeats).
+        let id = try #require(line.range(of: "nope"))
+        let column = line.distance(from: line.startIndex, to: id.lowerBound) + 1
+        #expect(problems.allSatisfy { $0.location.line == 4 && $0.location.column == column }, "\(problems)")
+    }
+}

@@ -22,21 +22,37 @@ final class Diagnostics {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    /// Reports at the character `offset` of a one-line scalar's text. libyaml's mark can
-    /// stand on the whitespace before a value in flow context, so the value's first
-    /// character (after its opening quote) is looked up on the line itself.
+    /// Reports at the character `offset` of a scalar's text (`range(of:)`).
     func report(_ message: String, offset: Int, in scalar: SceneNode.Scalar, keyPath: String) {
-        guard let mark = scalar.mark, !scalar.string.contains("\n") else {
-            return report(message, at: scalar.mark, keyPath: keyPath)
-        }
+        report(message, at: range(of: scalar, keyPath: keyPath).place(at: offset))
+    }
+
+    /// Where a scalar's text begins, read off its line: libyaml's mark can stand on the
+    /// whitespace before a value in flow context, or on its anchor (`&name`) or tag, and
+    /// Yams does not always keep the quoting style, so the first character (after an
+    /// opening quote) is looked up on the line itself. A value that spans lines keeps its
+    /// mark.
+    func range(of scalar: SceneNode.Scalar, keyPath: String) -> SourceRange {
+        let mark = scalar.mark ?? Mark(line: 1, column: 1)
         var column = mark.column
-        if lines.indices.contains(mark.line - 1) {
+        let isOneLine = scalar.mark != nil && !scalar.string.contains("\n")
+        if isOneLine, lines.indices.contains(mark.line - 1) {
             let line = Array(lines[mark.line - 1].unicodeScalars)
-            while column - 1 < line.count, line[column - 1] == " " || line[column - 1] == "\t" { column += 1 }
-            // Yams does not always keep the quoting style: read the quote off the line.
+            func skipBlanks() { while column - 1 < line.count, line[column - 1] == " " || line[column - 1] == "\t" { column += 1 } }
+            skipBlanks()
+            // A scalar's text never starts with `&` or `!`: these begin an anchor or a tag.
+            while column - 1 < line.count, line[column - 1] == "&" || line[column - 1] == "!" {
+                while column - 1 < line.count, line[column - 1] != " " && line[column - 1] != "\t" { column += 1 }
+                skipBlanks()
+            }
             if column - 1 < line.count, line[column - 1] == "\"" || line[column - 1] == "'" { column += 1 }
         }
-        report(message, line: mark.line, column: column + offset, keyPath: keyPath)
+        let start = SourcePlace(location: SourceLocation(file: file, line: mark.line, column: column), keyPath: keyPath)
+        return SourceRange(start: start, isOneLine: isOneLine)
+    }
+
+    func report(_ message: String, at place: SourcePlace) {
+        problems.append(SceneProblem(location: place.location, keyPath: place.keyPath, message: message))
     }
 
     func report(_ message: String, at mark: Mark?, keyPath: String) {
@@ -65,12 +81,6 @@ struct Field {
     /// The field as a list of `items` (their values folded or as written), in its place.
     func folding(items: [Field]) -> Field {
         Field(node: .sequence(.init(items: items.map(\.node), mark: mark)), keyPath: keyPath, diagnostics: diagnostics)
-    }
-
-    /// The field as a mapping of `entries` (their values folded or as written), in its place.
-    func folding(entries: [(key: SceneNode, value: Field)]) -> Field {
-        Field(node: .mapping(.init(pairs: entries.map { ($0.key, $0.value.node) }, mark: mark)), keyPath: keyPath,
-              diagnostics: diagnostics)
     }
 
     /// The value's kind as messages name it.
@@ -191,13 +201,18 @@ struct Mapping {
 
     /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
     /// and range animations and `set:` read with too) or of a kind no animation carries
-    /// (`Field.fileValue`), set through the schema, in file order.
-    func readValues<Object>(into object: inout Object, _ spec: (String) -> PropertySpec<Object>?) {
+    /// (`Field.fileValue`), set through the schema, in file order. `value` reads a value
+    /// of its entry's kind (a reader that takes its expressions), nil when it is none.
+    func readValues<Object>(into object: inout Object,
+                            value: (String, Field, PropertySpec<Object>) -> AnimatableValue? = { _, f, spec in
+                                f.value(of: spec.kind, problem: spec.problem)
+                            },
+                            _ spec: (String) -> PropertySpec<Object>?) {
         for key in order {
             guard let spec = spec(key), let f = self[key] else { continue }
             if let assign = spec.assign {
                 if let v = f.fileValue(of: spec.kind) { assign(&object, v) }
-            } else if let set = spec.set, spec.valueKind != nil, let v = f.value(of: spec.kind, problem: spec.problem) {
+            } else if let set = spec.set, spec.valueKind != nil, let v = value(key, f, spec) {
                 set(&object, v)
             }
         }

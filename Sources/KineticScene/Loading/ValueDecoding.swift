@@ -1,4 +1,5 @@
 import Foundation
+import KineticExpressions
 import KineticGeometry
 import KineticLayers
 
@@ -263,20 +264,10 @@ extension Field {
     var transform: Transform3D? { transformParts?.matrix }
 
     /// A transform with the components it was written with (nil for the matrix form), so
-    /// a layer keeps its rotateY past 90° exact for sub-key animations. Its expressions
-    /// were taken before (`LayerDecoder`): what is left is literals.
+    /// a layer keeps its rotateY past 90° exact for sub-key animations. Literals only: a
+    /// layer's own transform takes its expressions by its terms (`LayerDecoder.transformParts`).
     var transformParts: (matrix: Transform3D, components: Transform3D.Components?)? {
-        switch transformSource(.literals) {
-        case .matrix(let entries)?:
-            return Transform3D(fields: entries.map(\.value)).map { ($0, nil) }
-        case .components(let written)?:
-            let c = written.components(number: \.value) { p in
-                if case .components(let x, let y) = p { Point(x.value, y.value) } else { Point(.nan, .nan) }
-            }
-            return (c.composed, c)
-        case nil:
-            return nil
-        }
+        transformSource(.literals)?.literalParts
     }
 
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
@@ -386,6 +377,25 @@ enum NumberUse: Equatable {
     case constants(because: String)
     /// Literals, and expressions kept for the runtime (a binding, a deferred value).
     case live
+    /// Literals, constant expressions evaluated now and live ones kept: a layer's own
+    /// value, whose live terms are bound and the rest read as written.
+    case bindable
+}
+
+extension ExpressionBinding.TransformSource {
+    /// The transform with its literal terms (an expression's reads NaN), and the
+    /// components it was written with (nil for the matrix form).
+    var literalParts: (matrix: Transform3D, components: Transform3D.Components?)? {
+        switch self {
+        case .matrix(let entries):
+            return Transform3D(fields: entries.map(\.value)).map { ($0, nil) }
+        case .components(let written):
+            let c = written.components(number: \.value) { p in
+                if case .components(let x, let y) = p { Point(x.value, y.value) } else { Point(.nan, .nan) }
+            }
+            return (c.composed, c)
+        }
+    }
 }
 
 extension Field {
@@ -396,7 +406,9 @@ extension Field {
         guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
-        guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .expression($0) } }
+        guard let reason = constantReason(use, s) else {
+            return ExpressionText.parse(self, s).map { .expression($0, range(of: $0, in: s)) }
+        }
         guard let v = ExpressionBinder.constant(self, s, parameter: parameter ?? lastKey, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
         return .literal(n)
@@ -417,7 +429,9 @@ extension Field {
                 report("expected \(form), an expression or a reference")
                 return nil
             }
-            guard case .constants(let reason) = use else { return ExpressionText.parse(self, s).map { .vector($0) } }
+            guard let reason = constantReason(use, s) else {
+                return ExpressionText.parse(self, s).map { .vector($0, range(of: $0, in: s)) }
+            }
             guard let v = ExpressionBinder.constant(self, s, parameter: parameter, whyConstant: reason) else { return nil }
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
             return .components(.literal(p.x), .literal(p.y))
@@ -451,6 +465,28 @@ extension Field {
             report("width and height must not be negative"); return nil
         }
         return ExpressionBinding.RectTerms(t[0], t[1], t[2], t[3])
+    }
+
+    /// Why the expression `s` must be constant, when `use` evaluates it now; nil when it
+    /// is kept for the runtime. One that does not parse is evaluated (its error reported).
+    private func constantReason(_ use: NumberUse, _ s: SceneNode.Scalar) -> String? {
+        switch use {
+        case .constants(let reason): return reason
+        case .bindable:
+            guard case .success(let e)? = s.expression, ExpressionText.liveness(e) != nil else { return "it is constant" }
+            return nil
+        case .literals, .live: return nil
+        }
+    }
+
+    /// Where the expression `e`, parsed from this field's scalar `s`, was written: its
+    /// source's first character (a reference's from its `@`, an expression's after its `=`).
+    private func range(of e: SceneExpression, in s: SceneNode.Scalar) -> SourceRange {
+        let text = s.string, lead = text.prefix { $0.isWhitespace }.count
+        let start = text.dropFirst(lead).hasPrefix("@") ? text.count - e.source.count : lead + 1
+        var range = diagnostics.range(of: s, keyPath: keyPath)
+        range.start = range.place(at: start)
+        return range
     }
 
     /// The last step of the key path: a value's name in messages.

@@ -15,10 +15,11 @@ public struct ExpressionBinding: Sendable {
     /// Stable across runs: keeps `random()` of different bindings apart.
     public var seedSalt: UInt64
 
-    /// A number that is either written in the file or computed.
+    /// A number as the file writes it: a literal, or an expression with the place it
+    /// was written (its errors found after the load are reported there).
     public enum Term: Sendable {
         case literal(Double)
-        case expression(SceneExpression)
+        case expression(SceneExpression, SourceRange)
 
         /// A literal's value; NaN for an expression (not evaluated here).
         var value: Double {
@@ -31,7 +32,7 @@ public struct ExpressionBinding: Sendable {
         /// A number property.
         case scalar(Term)
         /// A point (or size) property from one point-valued expression (`"@ball"`).
-        case vector(SceneExpression)
+        case vector(SceneExpression, SourceRange)
         /// A point (or size) property with an expression in one or both components.
         case components(Term, Term)
         /// A `{cubic: [p0, c1, c2, p1]}` path through live points.
@@ -160,7 +161,7 @@ public struct ExpressionBinding: Sendable {
 
     /// One point of a live cubic.
     public enum PointSource: Sendable {
-        case vector(SceneExpression)
+        case vector(SceneExpression, SourceRange)
         case components(Term, Term)
     }
 
@@ -172,7 +173,7 @@ extension ExpressionBinding.BoundValue {
     /// A point property's value from one point of either form.
     init(_ point: ExpressionBinding.PointSource) {
         switch point {
-        case .vector(let e): self = .vector(e)
+        case .vector(let e, let range): self = .vector(e, range)
         case .components(let x, let y): self = .components(x, y)
         }
     }
@@ -180,21 +181,21 @@ extension ExpressionBinding.BoundValue {
     /// Every expression of the value, in source order.
     public var expressions: [SceneExpression] { expressionKinds.map(\.expression) }
 
-    /// Every expression of the value, in source order, with the kind it must give: a
-    /// number for a term, a point for a whole point.
-    public var expressionKinds: [(expression: SceneExpression, kind: SceneExpression.ValueKind)] {
+    /// Every expression of the value, in source order, with the kind it must give (a
+    /// number for a term, a point for a whole point) and where it was written.
+    public var expressionKinds: [(expression: SceneExpression, kind: SceneExpression.ValueKind, range: SourceRange)] {
         typealias Term = ExpressionBinding.Term
-        typealias Kinds = [(expression: SceneExpression, kind: SceneExpression.ValueKind)]
-        func of(_ t: Term) -> Kinds { if case .expression(let e) = t { [(e, .scalar)] } else { [] } }
+        typealias Kinds = [(expression: SceneExpression, kind: SceneExpression.ValueKind, range: SourceRange)]
+        func of(_ t: Term) -> Kinds { if case .expression(let e, let range) = t { [(e, .scalar, range)] } else { [] } }
         func of(_ p: ExpressionBinding.PointSource) -> Kinds {
             switch p {
-            case .vector(let e): [(e, .vector)]
+            case .vector(let e, let range): [(e, .vector, range)]
             case .components(let x, let y): of(x) + of(y)
             }
         }
         switch self {
         case .scalar(let t): return of(t)
-        case .vector(let e): return [(e, .vector)]
+        case .vector(let e, let range): return [(e, .vector, range)]
         case .components(let x, let y): return of(x) + of(y)
         case .cubic(let points): return points.flatMap(of)
         case .transform(.matrix(let entries)): return entries.flatMap(of)

@@ -6,15 +6,15 @@ extension LayerDecoder {
     static let emitterCellKeys = EmitterCellSchema.fileKeys
 
     /// The emitter keys `readValues` leaves: the seed, the clock and the cells. With an
-    /// `address` (a layer of the file, not an event's `set:`), the cells'
-    /// expressions are taken: live ones bound to `emitterCells.NAME.KEY`, constant ones
-    /// evaluated (the layer's own keys were taken with the other layer keys).
+    /// `address` (a layer of the file, not an event's `set:`), their expressions are
+    /// taken (`taking`, `takingCell`): live ones bound, constant ones evaluated.
     mutating func readEmitter(_ m: Mapping, into layer: inout Layer, address: LayerAddress?, label: String) {
         guard var e = layer.emitter else { return }
-        if let f = m["seed"], let v = f.integer {
+        let at = address?.indices
+        if let f = taking(m["seed"], key: "seed", address: at, label: label), let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
         }
-        if let f = m["beginTime"], let spec = LayerSchema.standard["beginTime"],
+        if let f = taking(m["beginTime"], key: "beginTime", address: at, label: label), let spec = LayerSchema.standard["beginTime"],
            case .number(let v)? = f.value(.number, problem: spec.problem) { e.beginTime = v }
         if let f = m["emitterCells"] { e.emitterCells = cells(f, owner: address.map { CellOwner(address: $0, label: label, names: []) }) }
         layer.emitter = e
@@ -46,7 +46,7 @@ extension LayerDecoder {
     }
 
     private mutating func cell(_ f: Field, owner: CellOwner?) -> (EmitterCell, Field?)? {
-        guard var m = f.mapping(allowed: Self.emitterCellKeys, contexts: ["emitterCell"]) else { return nil }
+        guard let m = f.mapping(allowed: Self.emitterCellKeys, contexts: ["emitterCell"]) else { return nil }
         var c = EmitterCell()
         if let nf = m["name"], let name = nf.string {
             if name.isEmpty || name.contains(".") {
@@ -56,8 +56,10 @@ extension LayerDecoder {
         let names = owner?.names.flatMap { names in c.name.map { names + [$0] } }
         var owner = owner
         owner?.names = names
-        if let owner { m = takeCellExpressions(m, owner: owner) }
-        m.readValues(into: &c) { key in EmitterCellSchema.entries.first { $0.name == key } }
+        m.readValues(into: &c, value: { key, cf, spec in
+            let taken = owner.flatMap { owner in EmitterCellKey(rawValue: key).map { takingCell(cf, key: $0, owner: owner) } } ?? cf
+            return taken?.value(of: spec.kind, problem: spec.problem)
+        }) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }
         return (c, m["name"])

@@ -15,25 +15,6 @@ final class ExpressionBinder {
     /// effect), so they can form no cycle.
     private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
 
-    /// The layer keys bound by `LayerDecoder.takeBoundExpressions`: the number, point and
-    /// size keys of `LayerSchema` that take live expressions, but for the emitter's and the
-    /// replicator's (taken with their own keys).
-    private static func boundKeys(_ kinds: Set<AnimatableValue.Kind>) -> [String: LayerKeyPath] {
-        var keys: [String: LayerKeyPath] = [:]
-        for spec in LayerSchema.standard.entries where spec.isFileKey && spec.isAnimatable && spec.allowsExpressions {
-            guard let kind = spec.valueKind, kinds.contains(kind), spec.layerTypes != [.emitter],
-                  spec.layerTypes != [.replicator], let kp = LayerKeyPath.named[spec.name] else { continue }
-            keys[spec.name] = kp
-        }
-        return keys
-    }
-
-    /// Number keys that may hold an expression, with the property they drive.
-    static let numberKeys = boundKeys([.number])
-    /// Point and size keys that may hold expressions (whole, or per component); a
-    /// two-number `bounds` drives `bounds.size`.
-    static let pointKeys = boundKeys([.point, .size]).merging(["bounds": .boundsSize]) { a, _ in a }
-
     /// A value of `kind` written with expressions, evaluated once by the runtime (when an
     /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
     /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
@@ -93,7 +74,7 @@ final class ExpressionBinder {
                                   label: "\(label).locations", seedSalt: salt), f)
             return true
         }
-        if let kp = keyPath ?? Self.numberKeys[key] ?? Self.pointKeys[key], [.number, .point, .size].contains(kp.valueKind) {
+        if let kp = keyPath, [.number, .point, .size].contains(kp.valueKind) {
             if let value = Self.numberOrPoint(f, kp.valueKind) {
                 add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
             }
@@ -121,12 +102,10 @@ final class ExpressionBinder {
                               label: "\(label).bounds", seedSalt: UInt64(pending.count + 1)), f)
     }
 
-    /// Records the binding of a whole transform (`key`: `transform`, `sublayerTransform` or
-    /// `instanceTransform`) written in `f` with live components.
-    func bindTransform(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
-        guard let source = f.transformSource(.live) else { return }
-        add(ExpressionBinding(layer: layer, keyPath: keyPath, value: .transform(source), label: "\(label).\(key)",
-                              seedSalt: UInt64(pending.count + 1)), f)
+    /// Records the binding of `keyPath` to a value already read by its terms (a transform,
+    /// whole or one live component), named `label` in messages.
+    func bind(_ value: ExpressionBinding.BoundValue, keyPath: LayerKeyPath, field f: Field, layer: LayerAddress, label: String) {
+        add(ExpressionBinding(layer: layer, keyPath: keyPath, value: value, label: label, seedSalt: UInt64(pending.count + 1)), f)
     }
 
     /// A value read by a static reader (the number and point keys of emitters, emitter

@@ -62,7 +62,7 @@ struct ExpressionResolver {
     /// whether all is well (problems reported).
     private func check(_ value: ExpressionBinding.BoundValue, field: Field) -> Bool {
         var ok = true
-        for (e, expected) in value.expressionKinds {
+        for (e, expected, range) in value.expressionKinds {
             var refProblem = false
             for ref in e.references where kind(of: ref) == nil {
                 refProblem = true
@@ -80,19 +80,19 @@ struct ExpressionResolver {
                         ? "'\(ref.id)' is a behavior: references read layers' properties"
                         : "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
                 }
-                reportInExpression(message, expression: e, offset: ref.offset, field: field)
+                field.diagnostics.report(message, at: range.place(at: ref.offset))
             }
             if refProblem { ok = false; continue }
             do {
                 let k = try e.resultKind { kind(of: $0) }
                 if k != expected {
                     // At the expression's first character.
-                    reportInExpression("expected \(expected), but the expression gives \(k)", expression: e,
-                                       offset: e.source.prefix { $0.isWhitespace }.count, field: field)
+                    field.diagnostics.report("expected \(expected), but the expression gives \(k)",
+                                             at: range.place(at: e.source.prefix { $0.isWhitespace }.count))
                     ok = false
                 }
             } catch {
-                reportInExpression(error.message, expression: e, offset: error.offset, field: field)
+                field.diagnostics.report(error.message, at: range.place(at: error.offset))
                 ok = false
             }
         }
@@ -154,21 +154,5 @@ struct ExpressionResolver {
         let flags = shape == .stickyBubble ? ["broken"] : shape == .liquidBridge ? ["connected"] : []
         return "'\(name)' is not a parameter of the \(shape.rawValue) shape of '\(ref.id)' (it has: "
             + "\((readable + flags).joined(separator: ", ")))" + NameSuggestion.hint(for: name, in: readable + flags)
-    }
-
-    /// Reports at a character of the scalar of the field that holds the expression: the
-    /// one parsed at its place (`SceneExpression.site`, its line and column), so that of
-    /// two scalars with the same text the one meant is found.
-    private func reportInExpression(_ message: String, expression e: SceneExpression, offset: Int, field: Field) {
-        for scalar in ExpressionText.scalars(of: field.node) {
-            guard case .success(let parsed)? = scalar.expression, parsed == e else { continue }
-            let text = scalar.string
-            let lead = text.prefix { $0.isWhitespace }.count
-            // A reference's offsets count from its `@`, an expression's from after its `=`.
-            let start = text.dropFirst(lead).hasPrefix("@") ? text.count - e.source.count : lead + 1
-            ExpressionText.report(message, offset: start + offset, in: field, scalar: scalar)
-            return
-        }
-        field.report(message)
     }
 }

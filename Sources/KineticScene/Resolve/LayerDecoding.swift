@@ -68,7 +68,7 @@ struct LayerDecoder {
             guard let parsed = tf.choice(LayerType.self) else { return nil }
             type = parsed
         }
-        guard var m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
+        guard let m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
                                    contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
         if type == .transformLayer {
             for key in Self.transformLayerIgnoredKeys where m[key] != nil {
@@ -85,12 +85,7 @@ struct LayerDecoder {
             return s
         }
         var layer = Layer(id: id, place: place, type: type)
-        var liveFrame: Field?
-        if let address {
-            (m, liveFrame) = takeBoundExpressions(m, address: LayerAddress(address), label: id ?? place)
-            m = takeStaticExpressions(m, type: type, address: LayerAddress(address), label: id ?? place)
-        }
-        read(m, into: &layer, address: address, label: id ?? place, liveFrame: liveFrame)
+        read(m, into: &layer, address: address, label: id ?? place)
         if type == .image, m["contents"] == nil { field.report("an image layer needs 'contents'") }
         if let id, let address {
             if let existing = ids[id] {
@@ -124,34 +119,36 @@ struct LayerDecoder {
         return layer
     }
 
-    /// Reads `m` into `layer`: the common keys, then its type's own. A live `frame` is
-    /// bound once the anchor point is read.
-    private mutating func read(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String, liveFrame: Field? = nil) {
-        readCommon(m, into: &layer, address: address)
-        if let f = liveFrame, let address {
-            // Converted with the anchor point as written (a live one is not followed), as
-            // CALayer converts a frame with the anchor point of the moment.
-            binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
-        }
-        readValues(m, into: &layer)
+    /// Reads `m` into `layer`: the common keys, then its type's own, each value's
+    /// expressions taken as the table says (`taking`) where the layer has an address.
+    private mutating func read(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
+        readCommon(m, into: &layer, address: address, label: label)
+        readValues(m, into: &layer, address: address, label: label)
         // After the bounds: an SVG shadow path fills them.
         if let f = m["shadowPath"], let p = f.path(in: layer.bounds) { layer.shadowPath = p }
         switch layer.type {
         case .shape: readShape(m, into: &layer, address: address)
-        case .gradient: readGradient(m, into: &layer)
+        case .gradient: readGradient(m, into: &layer, address: address, label: label)
         case .text: readText(m, into: &layer)
-        case .replicator: readReplicator(m, into: &layer)
+        case .replicator: readReplicator(m, into: &layer, address: address, label: label)
         case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: label)
         case .layer, .image, .transformLayer: break
         }
     }
 
-    private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
-        if let f = m["anchorPoint"], let p = f.point { layer.anchorPoint = p }
+    private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
+        if let f = taking(m["anchorPoint"], key: "anchorPoint", address: address, label: label), let p = f.point {
+            layer.anchorPoint = p
+        }
         if let f = m["frame"] {
             if m["position"] != nil || m["bounds"] != nil {
                 f.report("use either 'frame' or 'position' + 'bounds', not both")
-            } else if let r = f.rect {
+            } else if let address, ExpressionText.containsExpression(f), ExpressionText.liveness(of: f) != nil {
+                // Converted with the anchor point as written (a live one is not followed), as
+                // CALayer converts a frame with the anchor point of the moment.
+                binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
+            } else if let f = address == nil || !ExpressionText.containsExpression(f) ? f
+                        : ExpressionBinder.foldedConstant(f, kind: .numbers, parameter: "frame"), let r = f.rect {
                 layer.bounds = Rect(0, 0, r.width, r.height)
                 layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
                                        r.origin.y + layer.anchorPoint.y * r.height)
@@ -161,7 +158,7 @@ struct LayerDecoder {
         m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
-        if let f = m["transform"], let t = f.transformParts {
+        if let f = m["transform"], let t = transformParts(f, key: "transform", address: address, label: label) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
         if let f = m["mask"] {
@@ -264,8 +261,13 @@ struct LayerDecoder {
     /// Every key of `m` that `LayerSchema` reads and writes as a value: read with
     /// its kind and range (`Field.value`), as animations and `set:` read it, and set
     /// through the schema.
-    func readValues(_ m: Mapping, into layer: inout Layer) {
-        m.readValues(into: &layer) { key in
+    func readValues(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
+        m.readValues(into: &layer, value: { key, f, spec in
+            if spec.kind == .transform {
+                return transformParts(f, key: key, address: address, label: label).map { .transform($0.matrix) }
+            }
+            return taking(f, key: key, address: address, label: label)?.value(of: spec.kind, problem: spec.problem)
+        }) { key in
             Self.ownReaders.contains(key) ? nil : LayerSchema.standard[key].flatMap { $0.isFileKey ? $0 : nil }
         }
     }
@@ -282,6 +284,8 @@ struct LayerDecoder {
                 s.path = p
                 if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { s.fillRule = rule }
             }
+        } else if let f = m["path"], let address, Self.bindsPath(f) {
+            _ = binder.bind(f, key: "path", keyPath: nil, layer: LayerAddress(address), label: layer.key)
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { s.path = p }
         if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
         if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
@@ -314,9 +318,9 @@ struct LayerDecoder {
     }
 
     /// The gradient key `readValues` leaves: `locations` (one per color, not decreasing).
-    func readGradient(_ m: Mapping, into layer: inout Layer) {
+    func readGradient(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
         guard var g = layer.gradient else { return }
-        if let f = m["locations"], case .numbers(let v)? = f.value(.numbers, problem: LayerKeyPath.locations.problem) {
+        if let f = taking(m["locations"], key: "locations", address: address, label: label), case .numbers(let v)? = f.value(.numbers, problem: LayerKeyPath.locations.problem) {
             if v.count != g.colors.count {
                 f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
             } else if zip(v, v.dropFirst()).contains(where: { $0 > $1 }) {
@@ -326,8 +330,8 @@ struct LayerDecoder {
         layer.gradient = g
     }
 
-    private func readReplicator(_ m: Mapping, into layer: inout Layer) {
-        if let f = m["instanceCount"], let v = f.integer {
+    private func readReplicator(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
+        if let f = taking(m["instanceCount"], key: "instanceCount", address: address, label: label), let v = f.integer {
             if v < 0 { f.report("instanceCount must not be negative") }
             else if v > ReplicatorStyle.maximumInstanceCount {
                 f.report("instanceCount must be at most \(ReplicatorStyle.maximumInstanceCount), found \(v)")

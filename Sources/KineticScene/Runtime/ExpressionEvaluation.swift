@@ -110,12 +110,12 @@ extension ExpressionBinding.BoundValue {
         func number(_ t: ExpressionBinding.Term) -> Double {
             switch t {
             case .literal(let v): v
-            case .expression(let e): e.evaluate(context).scalar ?? .nan
+            case .expression(let e, _): e.evaluate(context).scalar ?? .nan
             }
         }
         func point(_ p: ExpressionBinding.PointSource) -> Point {
             switch p {
-            case .vector(let e): e.evaluate(context).vector ?? Point(.nan, .nan)
+            case .vector(let e, _): e.evaluate(context).vector ?? Point(.nan, .nan)
             case .components(let x, let y): Point(number(x), number(y))
             }
         }
@@ -123,8 +123,8 @@ extension ExpressionBinding.BoundValue {
         switch self {
         case .scalar(let t):
             result = .number(number(t))
-        case .vector(let e):
-            result = .point(point(.vector(e)))
+        case .vector(let e, let range):
+            result = .point(point(.vector(e, range)))
         case .components(let x, let y):
             result = .point(point(.components(x, y)))
         case .cubic(let sources):

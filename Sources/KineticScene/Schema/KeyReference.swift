@@ -1,3 +1,4 @@
+import KineticGeometry
 import KineticLayers
 
 /// docs/keys.md: the key reference, generated from the schema tables (`LayerSchema`,
@@ -105,6 +106,11 @@ public enum KeyReference {
         case .countOrForever: "number or forever"
         case .mapping(let name): "\(name) mapping"
         case .mappings(let name): "list of \(name) mappings"
+        case .mappingsByLayerID(let name): "{layer id: \(name) mapping}"
+        case .layerID: "layer id"
+        case .layerIDs: "list of layer ids"
+        case .fixedNumbers(let count): "list of \(count) numbers"
+        case .pathOrShapeLayer: "path or \"@ID\" of a shape layer"
         }
     }
 }

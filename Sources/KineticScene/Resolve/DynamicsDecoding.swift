@@ -353,11 +353,11 @@ struct DynamicsDecoder {
         }
         var a = AttachmentBehavior(item: item, attachedTo: .anchor(.zero))
         if let v = m["offsetFromCenter"]?.point { a.offsetFromCenter = v }
-        let otherOffset = m["attachedOffsetFromCenter"]?.point ?? .zero
+        let otherOffset = m["attachedOffsetFromCenter"]?.point
         if let attachedField {
             guard let other = itemID(attachedField) else { return nil }
             if other == item { attachedField.report("an item cannot be attached to itself"); return nil }
-            a.attachedTo = .item(other, offsetFromCenter: otherOffset)
+            a.attachedTo = .item(other, offsetFromCenter: otherOffset ?? .zero)
         } else if let key = anchorKeys.first, let p = m[key]?.point {
             a.attachedTo = .anchor(p)
         } else {
@@ -383,8 +383,8 @@ struct DynamicsDecoder {
         default: a.kind = .distance
         }
         // Checked on every form, as the schema checks them, though only some forms use them.
-        if kindName != "sliding" { checkUnused("axisOfTranslation", m) }
-        if attachedField == nil { checkUnused("attachedOffsetFromCenter", m) }
+        if kindName != "sliding", let axis = m["axisOfTranslation"]?.point { checkUnused("axisOfTranslation", axis, m) }
+        if attachedField == nil, let otherOffset { checkUnused("attachedOffsetFromCenter", otherOffset, m) }
         _ = assign(AttachmentBehavior.properties, from: m, to: &a)
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
             if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
@@ -394,9 +394,9 @@ struct DynamicsDecoder {
 
     /// Checks a written point of the attachment table against its range where this form
     /// does not use it (`validate` checks only what it uses), as the schema checks it.
-    private func checkUnused(_ name: String, _ m: Mapping) {
-        guard let f = m[name], let p = f.point, let range = AttachmentBehavior.properties.property(name)?.range else { return }
-        if let problem = [p.x, p.y].lazy.compactMap(range.boundedProblem).first { f.report(problem) }
+    private func checkUnused(_ name: String, _ p: Point, _ m: Mapping) {
+        guard let range = AttachmentBehavior.properties.property(name)?.range else { return }
+        if let problem = [p.x, p.y].lazy.compactMap(range.boundedProblem).first { m[name]?.report(problem) }
     }
 
     /// A layer's center in its superlayer (the model value, before animations).

@@ -22,7 +22,7 @@ import Testing
         var before: (tree: SceneFrame, raster: PixelImage)?
         var areas: [Double] = []
         for index in 0..<count {
-            let tree = try clock.commandFrame(index, fps: sceneRenderer.fps)
+            let tree = try clock.renderingFrame(index, fps: sceneRenderer.fps)
             let raster = try renderer.rasterize(tree)
             defer { before = (tree, raster) }
             guard let before else { continue }

@@ -54,7 +54,7 @@ struct InspectCommand: ParsableCommand {
         }
         let clock = FrameClock(scene: loaded, limits: limitOptions.limits)
         do {
-            let state = try clock.commandFrame(at: choice.time, index: choice.index)
+            let state = try clock.renderingFrame(at: choice.time, index: choice.index)
             print(InspectReport.json(for: state, items: clock.itemStates, particles: particles))
         } catch {
             throw SceneLoading.exit(for: error, scene: scene)

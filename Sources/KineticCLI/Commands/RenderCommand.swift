@@ -146,10 +146,10 @@ struct RenderCommand: ParsableCommand {
         // What killed runs and longer renders left beside the outputs goes first.
         for path in [output, contactSheet].compactMap({ $0 }) {
             if case .pngFrames(let pattern)? = try? OutputTarget.parse(path) {
-                StaleOutputs.removeTemporaries(besides: pattern)
-                StaleOutputs.removeFrames(of: pattern, from: scene.frameCount)
+                StaleOutputs.removeTemporaries(besides: pattern, warn: Terminal.warning)
+                StaleOutputs.removeFrames(of: pattern, from: scene.frameCount, warn: Terminal.warning)
             } else {
-                StaleOutputs.removeTemporaries(besides: path)
+                StaleOutputs.removeTemporaries(besides: path, warn: Terminal.warning)
             }
         }
         let started = Date()
@@ -278,7 +278,7 @@ struct RenderCommand: ParsableCommand {
         let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
         // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.
         let clock = FrameClock(timeline: timeline, maxParticles: limitOptions.limits.maxParticles)
-        let trees = try indices.map { try clock.commandFrame($0, fps: fps) }
+        let trees = try indices.map { try clock.renderingFrame($0, fps: fps) }
         let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
             let i = tree.index
             return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: try renderer.rasterize(tree))

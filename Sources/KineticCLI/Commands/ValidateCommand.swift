@@ -41,7 +41,7 @@ struct ValidateCommand: ParsableCommand {
                 }
                 if let failure = FrameClock.runtimeFailure(in: scene, limits: limitOptions.limits) {
                     // Printed as render prints it; every failure is a problem of the scene here.
-                    _ = SceneLoading.exit(for: FrameClock.commandError(failure, scene: scene), scene: path)
+                    _ = SceneLoading.exit(for: FrameClock.renderingError(failure, scene: scene), scene: path)
                     throw ExitStatus.dataError
                 }
             } catch let code as ExitCode {

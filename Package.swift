@@ -98,9 +98,10 @@ let package = Package(
         .target(name: "KineticSnapshotTesting", dependencies: [
             "Kinetic", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ]),
+        // The command: argument parsing and printing over the library (and the preview's
+        // server, which knows no scene); every stage below is reached through Kinetic.
         .target(name: "KineticCLI", dependencies: [
-            "Kinetic", "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode",
-            "KineticPreview",
+            "Kinetic", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.

@@ -26,6 +26,15 @@ package enum GoldenFrames {
         return join(project, "golden")
     }
 
+    /// Why `folder` (or, before the first update, `root` itself) does not resolve inside
+    /// `root` — a link leading out; nil when it does, or does not exist yet.
+    package static func linkProblem(folder: String, root: String) -> String? {
+        let existing = GuardedFile.kind(of: folder) != nil ? folder : root
+        guard GuardedFile.kind(of: existing) != nil else { return nil }
+        do { try GuardedFile.checkInside(existing, root: root) } catch { return error.reason }
+        return nil
+    }
+
     /// The largest golden file read (bytes): a golden PNG or state file far past any scene's.
     package static let maxFileBytes = 256 << 20
 

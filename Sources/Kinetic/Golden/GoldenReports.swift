@@ -38,6 +38,11 @@ package struct JUnitReport {
         if suites.last?.scene == c.scene { suites[suites.count - 1].cases.append(c) } else { suites.append((c.scene, [c])) }
     }
 
+    /// Writes ``xml()`` to `path`, atomically.
+    package func write(to path: String) throws {
+        try AtomicFile.write(Array(xml().utf8), to: path)
+    }
+
     package func xml() -> String {
         let all = suites.flatMap(\.cases)
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>",

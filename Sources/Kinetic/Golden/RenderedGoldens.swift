@@ -19,10 +19,10 @@ package struct RenderedGoldens {
 
     /// Renders the goldens of `scene` (loaded from `path`) in one run of its frames: the
     /// golden frames `indices` at `golden.scale`, the filmstrip and the state.
-    package init(scene: KineticScene.Scene, path: String, frames indices: [Int], folder: String, root: String?,
+    package init(scene: Scene, path: String, frames indices: [Int], folder: String, root: String?,
                  limits: SceneLimits, jobs: Int) throws {
-        let run = try GoldenRun(scene, frames: indices, limits: limits, jobs: jobs)
-        (self.scene, self.frames, self.filmstrip, self.state) = (scene, run.frames, run.filmstrip, run.state)
+        let run = try GoldenRun(scene.model, frames: indices, limits: limits, jobs: jobs)
+        (self.scene, self.frames, self.filmstrip, self.state) = (scene.model, run.frames, run.filmstrip, run.state)
         (self.name, self.folder, self.root) = (GoldenFrames.sceneName(path), folder, root)
     }
 

@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import KineticFiles
-import KineticEncode
-import KineticGeometry
-import KineticScene
+import Kinetic
 
 /// `kinetic golden check|update [SCENE…]`: golden-image regression. What both subcommands
 /// share is here; `check` is in GoldenCheck.swift, `update` in GoldenUpdate.swift.
@@ -62,7 +59,7 @@ struct GoldenCommand: ParsableCommand {
         /// Problems are printed; the error thrown is the exit status.
         func renderGoldens(_ path: String) throws -> RenderedGoldens {
             let scene = try SceneLoading.load(path, limits: limitOptions.limits)
-            let (indices, outOfRange) = GoldenFrames.indices(scene)
+            let (indices, outOfRange) = GoldenFrames.indices(scene.model)
             if !outOfRange.isEmpty {
                 Terminal.error("\(path): golden frames \(outOfRange.map(String.init).joined(separator: ", ")) are outside 0…\(scene.frameCount - 1)")
                 throw ExitStatus.dataError
@@ -71,12 +68,9 @@ struct GoldenCommand: ParsableCommand {
             let root = limitOptions.allowAnyPath ? nil : GoldenFrames.root(forScene: path, goldenDir: goldenDir)
             if let root {
                 // The folder (or, before the first update, its parent) must resolve inside the root.
-                let existing = GuardedFile.kind(of: folder) != nil ? folder : root
-                if GuardedFile.kind(of: existing) != nil {
-                    do { try GuardedFile.checkInside(existing, root: root) } catch {
-                        Terminal.error("\(folder): \(error.reason): goldens resolve inside \(root); pass --allow-any-path to trust the link")
-                        throw ExitStatus.dataError
-                    }
+                if let reason = GoldenFrames.linkProblem(folder: folder, root: root) {
+                    Terminal.error("\(folder): \(reason): goldens resolve inside \(root); pass --allow-any-path to trust the link")
+                    throw ExitStatus.dataError
                 }
             }
             do {

@@ -1,9 +1,5 @@
 import ArgumentParser
-import Foundation
-import KineticEncode
-import KineticFiles
-import KineticGeometry
-import KineticScene
+import Kinetic
 
 /// `kinetic golden check`: compares fresh renders with the goldens and writes the reports.
 extension GoldenCommand {
@@ -75,7 +71,7 @@ extension GoldenCommand {
             print("golden check: \(t.pictures) frames, \(t.picturesFailed) mismatched; \(t.states) states, \(t.statesFailed) mismatched"
                   + (t.recorded > 0 ? "; \(t.recorded) recorded (review and commit them)" : ""))
             do {
-                if let junit { try AtomicFile.write(Array(session.junit.xml().utf8), to: junit) }
+                if let junit { try session.junit.write(to: junit) }
                 try session.html?.finish()
             } catch {
                 Terminal.error("\(error)")

@@ -1,9 +1,5 @@
 import ArgumentParser
-import Foundation
-import KineticEncode
-import KineticFiles
-import KineticGeometry
-import KineticScene
+import Kinetic
 
 /// `kinetic golden update`: writes the goldens as rendered now, saying what changed.
 extension GoldenCommand {

@@ -91,7 +91,7 @@ let package = Package(
         // the render pipeline every output is written by, the command's included).
         .target(name: "Kinetic", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
-            "CGif", "KineticLottie",
+            "KineticLottie",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Its snapshot strategies; only the SnapshotTesting target of that package is built.

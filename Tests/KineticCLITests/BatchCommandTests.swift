@@ -1,7 +1,8 @@
+@testable import KineticCLI
 import Foundation
+import Kinetic
 import KineticEncode
 import Testing
-@testable import KineticCLI
 
 @Suite struct BatchCommandTests {
     private func modified(_ path: String) -> Date? {

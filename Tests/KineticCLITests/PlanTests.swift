@@ -1,5 +1,6 @@
-import Testing
 @testable import KineticCLI
+import Kinetic
+import Testing
 
 @Suite struct PlanTests {
     /// Every frame in exactly one shard, shards in order, lengths within one of each other.

@@ -5,12 +5,15 @@ import KineticGeometry
 
 /// What a check has found so far, and the reports it writes.
 package struct GoldenCheckSession {
-    /// Where the pictures of mismatching frames go (`OUTPUT/NAME/frame-NNNN.png`).
-    package var output: String
+    /// Where the pictures of mismatching frames go (`OUTPUT/NAME/frame-NNNN.png`); none
+    /// are written when nil.
+    package var output: String?
     /// Whether a missing golden is written (never overwriting one) and passes.
     package var recordMissing: Bool
     package var junit = JUnitReport()
     package var html: HTMLReport?
+    /// Every golden checked so far, in order.
+    package private(set) var cases: [GoldenCase] = []
     package var tally = (pictures: 0, picturesFailed: 0, states: 0, statesFailed: 0, recorded: 0)
     /// The run's exit status so far (``GoldenStatus/worst(_:_:)`` of its outcomes).
     package var status: Int32?
@@ -19,7 +22,7 @@ package struct GoldenCheckSession {
     /// Prints a problem (stderr).
     private let complain: (String) -> Void
 
-    package init(output: String, recordMissing: Bool, say: @escaping (String) -> Void,
+    package init(output: String?, recordMissing: Bool, say: @escaping (String) -> Void,
                  complain: @escaping (String) -> Void) {
         self.output = output
         self.recordMissing = recordMissing
@@ -46,7 +49,7 @@ package struct GoldenCheckSession {
             verdict = .unreadable(error)
         }
         var c = GoldenCase(scene: rendered.name, name: picture.name, status: .failed, message: "", goldenPath: goldenPath)
-        let failurePicture = GoldenFrames.join(GoldenFrames.join(output, rendered.name), picture.file)
+        let failurePicture = output.map { GoldenFrames.join(GoldenFrames.join($0, rendered.name), picture.file) }
         switch verdict {
         case .match(let d):
             c.status = .passed
@@ -54,7 +57,7 @@ package struct GoldenCheckSession {
             c.message = GoldenFrames.describe(d)
             say("\(label)  ok    \(c.message)")
             // A picture left by an earlier failing run would mislead.
-            try? FileManager.default.removeItem(atPath: failurePicture)
+            if let failurePicture { try? FileManager.default.removeItem(atPath: failurePicture) }
         case .missing where recordMissing:
             record(&c, label: label) { try PNGWriter.write(actual, to: goldenPath) }
         case .mismatch(let d):
@@ -73,20 +76,28 @@ package struct GoldenCheckSession {
             let line = "\(label)  FAIL  \(c.message)"
             let diff = ImageComparison.diffImage(actual: actual, expected: expected ?? PixelImage(width: 0, height: 0),
                                                  channelTolerance: spec.channelTolerance)
-            do {
-                try FileManager.default.createDirectory(atPath: (failurePicture as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
-                try PNGWriter.write(ImageComparison.sideBySide([actual, expected ?? PixelImage(width: 0, height: 0), diff]),
-                                    to: failurePicture)
-                say("\(line)\n    actual | expected | diff → \(failurePicture)")
-            } catch {
+            if let failurePicture {
+                writeFailurePicture([actual, expected ?? PixelImage(width: 0, height: 0), diff], to: failurePicture, line: line)
+            } else {
                 say(line)
-                complain("\(failurePicture): cannot write the failure picture: \(error)")
-                status = GoldenStatus.worst(status, GoldenStatus.cannotCreate)
             }
             add(c, images: (actual, expected, diff))
         } else {
             add(c, images: nil)
+        }
+    }
+
+    /// The panels of a mismatch side by side at `path`, said after its `line`.
+    private mutating func writeFailurePicture(_ panels: [PixelImage], to path: String, line: String) {
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            try PNGWriter.write(ImageComparison.sideBySide(panels), to: path)
+            say("\(line)\n    actual | expected | diff → \(path)")
+        } catch {
+            say(line)
+            complain("\(path): cannot write the failure picture: \(error)")
+            status = GoldenStatus.worst(status, GoldenStatus.cannotCreate)
         }
     }
 
@@ -151,6 +162,7 @@ package struct GoldenCheckSession {
     }
 
     private mutating func add(_ c: GoldenCase, images: (actual: PixelImage, expected: PixelImage?, diff: PixelImage)?) {
+        cases.append(c)
         junit.add(c)
         do { try html?.add(c, images: images) } catch {
             complain("\(error)")

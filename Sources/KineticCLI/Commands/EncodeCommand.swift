@@ -99,7 +99,7 @@ struct EncodeCommand: ParsableCommand {
         }
         if !quiet {
             Terminal.error(String(format: "wrote %@ (%d frames, %@) in %.2f s", path, sequence.indices.count,
-                                  RenderCommand.fileSize(path), Date().timeIntervalSince(started)))
+                                  ByteCount.formatFile(path), Date().timeIntervalSince(started)))
         }
     }
 }

@@ -207,10 +207,10 @@ struct RenderCommand: ParsableCommand {
         case .png(let path), .svg(let path), .pdf(let path):
             summary("wrote \(path)", started: started)
         case .animation(_, let path):
-            summary("wrote \(path) (\(written.frameCount) frames, \(Self.fileSize(path)))", started: started)
+            summary("wrote \(path) (\(written.frameCount) frames, \(ByteCount.formatFile(path)))", started: started)
         case .lottie(let path):
             let keyframes = written.lottieKeyframes.map { "\($0.kept) keyframes of \($0.sampled) samples, " } ?? ""
-            summary("wrote \(path) (\(written.frameCount) frames, \(keyframes)\(Self.fileSize(path)))", started: started)
+            summary("wrote \(path) (\(written.frameCount) frames, \(keyframes)\(ByteCount.formatFile(path)))", started: started)
         case .pngFrames(let pattern):
             let first = OutputTarget.fileName(pattern: pattern, index: frameRange.frames?.range.lowerBound ?? 0)
             summary("wrote \(written.frameCount) frames to \(first) …", started: started)
@@ -271,6 +271,4 @@ struct RenderCommand: ParsableCommand {
         guard !quiet else { return }
         Terminal.error(String(format: "%@ in %.2f s", message, Date().timeIntervalSince(started)))
     }
-
-    static func fileSize(_ path: String) -> String { ByteCount.formatFile(path) }
 }

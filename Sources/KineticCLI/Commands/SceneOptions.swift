@@ -106,8 +106,6 @@ enum Terminal {
     }
 
     static func warning(_ message: String) { error("warning: \(message)") }
-
-    static var stderrIsTerminal: Bool { isatty(2) != 0 }
 }
 
 extension FrameChoiceError {

@@ -87,8 +87,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Stage 5: the library users import (a facade over the stages; the inspect model and
-        // the render pipeline every output is written by, the command's included).
+        // Stage 5: the library users import (a facade over the stages; the inspect model, the
+        // render pipeline every output is written by, and the commands' engines: golden
+        // checking, frame sequences, the preview's frames, at package access).
         .target(name: "Kinetic", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
             "KineticLottie",

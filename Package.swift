@@ -87,20 +87,22 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Stage 5: the library users import (a facade over the stages; the inspect model and
-        // the render pipeline every output is written by, the command's included).
+        // Stage 5: the library users import (a facade over the stages; the inspect model, the
+        // render pipeline every output is written by, and the commands' engines: golden
+        // checking, frame sequences, the preview's frames, at package access).
         .target(name: "Kinetic", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
-            "CGif", "KineticLottie",
+            "KineticLottie",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Its snapshot strategies; only the SnapshotTesting target of that package is built.
         .target(name: "KineticSnapshotTesting", dependencies: [
             "Kinetic", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ]),
+        // The command: argument parsing and printing over the library (and the preview's
+        // server, which knows no scene); every stage below is reached through Kinetic.
         .target(name: "KineticCLI", dependencies: [
-            "Kinetic", "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode",
-            "KineticPreview",
+            "Kinetic", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.

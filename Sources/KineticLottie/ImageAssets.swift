@@ -3,8 +3,9 @@ import KineticFiles
 import KineticGeometry
 import KineticLayers
 
-/// A layer's PNG `contents` as one embedded Lottie image asset: its bytes as read through
-/// the guarded reader (as the renderer reads them), and its size in pixels.
+/// A layer's `contents` as one embedded Lottie image asset: a PNG's bytes as read through
+/// the guarded reader (as the renderer reads them), or an SVG's raster (``VectorContents``),
+/// and its size in pixels.
 struct ImageAsset {
     var id: String
     var width: Int
@@ -26,6 +27,9 @@ struct ImageReference: Equatable {
     var height: Int
     /// Whether a replicator's colours tint it (which an image layer cannot say).
     var tinted = false
+    /// SVG contents: the document's own size in points (its plane, `width` × `height`,
+    /// is rescaled to the raster's pixels when the document is written).
+    var vectorSize: Size? = nil
 }
 
 /// Which layer contents the export maps, and the images it embeds.
@@ -33,11 +37,11 @@ enum ImageContents {
     /// The most pixels one embedded image may have.
     static let maximumPixels = 16_000_000
 
-    /// Whether `layer`'s contents are exported as an image layer: a PNG, shown whole
+    /// Whether `layer`'s contents are exported as an image layer: a PNG or an SVG (rasterized), shown whole
     /// (`contentsRect` and `contentsCenter` the unit rect), not cross-fading, on a layer
     /// that paints nothing of its own over it (a plain layer).
     static func isMapped(_ layer: Layer) -> Bool {
-        guard let path = layer.contents, !isVector(path), layer.contentsCrossFade == nil else { return false }
+        guard layer.contents != nil, layer.contentsCrossFade == nil else { return false }
         guard case .plain = layer.content else { return false }
         return layer.contentsRect == unit && layer.contentsCenter == unit
     }
@@ -49,9 +53,6 @@ enum ImageContents {
         if layer.contentsCrossFade != nil {
             out.append(LottieProblem(keyPath: path + ".contents",
                                      message: "a cross-fade of contents (two images added together) is not exported"))
-        }
-        if let file = layer.contents, isVector(file) {
-            out.append(LottieProblem(keyPath: path + ".contents", message: "SVG contents are not exported (only PNG images are embedded)"))
         }
         if layer.contents != nil, !isPlain(layer) {
             out.append(LottieProblem(keyPath: path + ".contents",
@@ -75,18 +76,20 @@ enum ImageContents {
     }
 
     /// The map from an image's pixels to its layer's bounds space: the image stretched
-    /// over the rect `contentsGravity` gives its size in points (pixels over contentsScale).
+    /// over the rect `contentsGravity` gives its size in points (pixels over contentsScale;
+    /// an SVG's own size, whatever the scale, as the renderer sizes it).
     static func placement(of layer: Layer, image: ImageReference) -> PlaneProjection? {
         guard let path = layer.contents, image.width > 0, image.height > 0 else { return nil }
         let scale = layer.contentsScale(for: path)
         guard scale > 0, scale.isFinite else { return nil }
         let w = Double(image.width), h = Double(image.height)
-        let rect = layer.contentsGravity.rect(forContentsOf: Size(w / scale, h / scale), in: layer.bounds)
+        let size = image.vectorSize ?? Size(w / scale, h / scale)
+        let rect = layer.contentsGravity.rect(forContentsOf: size, in: layer.bounds)
         guard rect.width > 0, rect.height > 0 else { return nil }
         return PlaneProjection(affine: rect.width / w, 0, 0, rect.height / h, rect.minX, rect.minY)
     }
 
     private static let unit = Rect(0, 0, 1, 1)
-    private static func isVector(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
+    static func isVector(_ path: String) -> Bool { path.lowercased().hasSuffix(".svg") }
     private static func isPlain(_ layer: Layer) -> Bool { if case .plain = layer.content { true } else { false } }
 }

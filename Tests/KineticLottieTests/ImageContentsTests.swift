@@ -3,9 +3,10 @@ import KineticGeometry
 import KineticLayers
 import Testing
 @testable import KineticLottie
+import KineticCairo
 
-/// PNG contents as an embedded image asset, placed by contentsGravity as the renderer
-/// places it.
+/// PNG and SVG contents as embedded image assets, placed by contentsGravity as the
+/// renderer places them.
 struct ImageContentsTests {
     /// A 96×48 PNG (the image-contents scene's).
     private let png = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -69,11 +70,54 @@ struct ImageContentsTests {
         }
     }
 
-    @Test func svgContentsAreStillRefused() {
+    /// A 20×10 SVG, red on its left half and blue on its right, in a temporary file.
+    private func writeSVG() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kinetic-lottie-\(UUID().uuidString).svg").path
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10">"#
+            + #"<rect width="10" height="10" fill="red"/><rect x="10" width="10" height="10" fill="blue"/></svg>"#
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func svgContentsAreRasterizedAtTheLargestScaleDrawn() throws {
+        let svg = try writeSVG()
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        var l = Layer(id: "badge", place: "layers[0]")
+        l.bounds = Rect(0, 0, 20, 10)
+        l.position = Point(100, 50)
+        l.contents = svg
+        l.contentsGravity = .resize
+        var exporter = LottieExporter(size: Size(200, 100), fps: 10, background: .color(.white), options: LottieOptions())
+        try exporter.add(SceneFrame(index: 0, time: 0, size: Size(200, 100), background: .color(.white), layers: [l]))
+        l.transform = .scale(2, 2)
+        try exporter.add(SceneFrame(index: 1, time: 0.1, size: Size(200, 100), background: .color(.white), layers: [l]))
+        let doc = exporter.document()
+        guard case .array(let assets)? = doc["assets"], assets.count == 1, let asset = assets.first,
+              case .string(let uri)? = asset["p"], case .array(let layers)? = doc["layers"],
+              let bytes = Data(base64Encoded: String(uri.dropFirst("data:image/png;base64,".count))) else {
+            Issue.record("no single image asset"); return
+        }
+        // Drawn 2× at frame 1: 40×20 pixels, one a canvas point there.
+        #expect(asset["w"] == 40 && asset["h"] == 20)
+        let image = try CairoSurface.decodePNG(bytes: Array(bytes))
+        #expect(image.width == 40 && image.height == 20)
+        // Premultiplied BGRA in memory: red left of x = 20, blue right of it.
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.bytes[(y * image.stride + x * 4)..<(y * image.stride + x * 4 + 4)]) }
+        #expect(pixel(5, 10) == [0, 0, 255, 255])
+        #expect(pixel(35, 10) == [255, 0, 0, 255])
+        // At frame 0 the 40×20 pixels fill the 20×10 bounds, whose origin is (100, 50) − (10, 5).
+        let layer = layers.first { $0["ty"] == 2 }
+        #expect(layer?["refId"] == asset["id"])
+        let map = layer.flatMap { LayerTreeTests.canvasMap(of: $0, in: layers) }
+        #expect(map.map { LayerTreeTests.apply($0, Point(0, 0)) } == Point(90, 45))
+        #expect(map.map { [$0.a, $0.b, $0.c, $0.d] } == [0.5, 0, 0, 0.5])
+    }
+
+    @Test func svgContentsThatCannotBeReadAreRefusedAtTheirKey() {
         var l = layer()
         l.contents = "/nonexistent/badge.svg"
-        do { _ = try export(l); Issue.record("SVG contents exported") } catch {
-            #expect(error.keyPath == "layers[0].contents" && error.message.contains("SVG"))
+        do { _ = try export(l); Issue.record("a missing SVG exported") } catch {
+            #expect(error.keyPath == "layers[0].contents" && error.message.contains("no such file"))
         }
     }
 }

@@ -109,9 +109,16 @@ struct FrameFlattening {
         if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path],
            let placement = ImageContents.placement(of: layer, image: image) {
             image.tinted = tint.map { $0 != .white } ?? false
-            out.append(DrawableSample(key: layer.key + "/contents", projection: placement.concatenating(toCanvas), opacity: opacity,
-                                      paints: [], clips: clips, scopes: scopes, source: source + ".contents",
-                                      extent: Double(max(image.width, image.height)), image: image, node: layer.key, offset: placement))
+            // A part (contentsRect) is the whole image placed so the part fills its rect, clipped to that rect.
+            var imageClips = clips
+            if let rect = placement.clip {
+                imageClips.append(Clip(owner: layer.key + "/contentsRect", path: RoundedCorners(radius: 0).path(in: rect),
+                                       projection: toCanvas, opacity: 1))
+            }
+            out.append(DrawableSample(key: layer.key + "/contents", projection: placement.map.concatenating(toCanvas), opacity: opacity,
+                                      paints: [], clips: imageClips, scopes: scopes, source: source + ".contents",
+                                      extent: Double(max(image.width, image.height)), image: image, node: layer.key,
+                                      offset: placement.map))
         }
         if let emitter = layer.emitter {
             out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,

@@ -41,9 +41,11 @@ enum ImageContents {
     /// (`contentsRect` and `contentsCenter` the unit rect), not cross-fading, on a layer
     /// that paints nothing of its own over it (a plain layer).
     static func isMapped(_ layer: Layer) -> Bool {
-        guard layer.contents != nil, layer.contentsCrossFade == nil else { return false }
+        guard let path = layer.contents, layer.contentsCrossFade == nil else { return false }
         guard case .plain = layer.content else { return false }
-        return layer.contentsRect == unit && layer.contentsCenter == unit
+        // The renderer draws an SVG whole, whatever its contentsRect (the part's map needs pixels).
+        return (layer.contentsRect == unit || (!isVector(path) && isWithinImage(layer.contentsRect)))
+            && layer.contentsCenter == unit
     }
 
     /// What of `layer`'s contents is not mapped, one problem per key.
@@ -58,8 +60,11 @@ enum ImageContents {
             out.append(LottieProblem(keyPath: path + ".contents",
                                      message: "contents under a shape, gradient, text, replicator or emitter layer's own drawing are not exported"))
         }
-        if layer.contentsRect != unit {
-            out.append(LottieProblem(keyPath: path + ".contentsRect", message: "a part of the contents image is not exported (only the unit rect)"))
+        if layer.contentsRect != unit, let file = layer.contents, isVector(file) {
+            out.append(LottieProblem(keyPath: path + ".contentsRect", message: "a part of SVG contents is not exported (only of a PNG)"))
+        } else if layer.contentsRect != unit, !isWithinImage(layer.contentsRect) {
+            out.append(LottieProblem(keyPath: path + ".contentsRect",
+                                     message: "a contentsRect reaching past the image's edges is not exported (Core Animation repeats the edge pixels there)"))
         }
         if layer.contentsCenter != unit {
             out.append(LottieProblem(keyPath: path + ".contentsCenter", message: "Lottie has no nine-part stretching of an image"))
@@ -75,18 +80,31 @@ enum ImageContents {
         return ImageAsset(id: id, width: header.width, height: header.height, bytes: try file.readAll())
     }
 
-    /// The map from an image's pixels to its layer's bounds space: the image stretched
-    /// over the rect `contentsGravity` gives its size in points (pixels over contentsScale;
-    /// an SVG's own size, whatever the scale, as the renderer sizes it).
-    static func placement(of layer: Layer, image: ImageReference) -> PlaneProjection? {
+    /// Where an image's pixels go in its layer's bounds space: `map` stretches the part
+    /// `contentsRect` selects (unit coordinates of the image; the whole image for an SVG)
+    /// over the rect `contentsGravity` gives the part's size in points (its pixels over
+    /// contentsScale; an SVG's own size, whatever the scale, as the renderer sizes it), and
+    /// `clip` is that rect where the image reaches past it (a part), else nil.
+    static func placement(of layer: Layer, image: ImageReference) -> (map: PlaneProjection, clip: Rect?)? {
         guard let path = layer.contents, image.width > 0, image.height > 0 else { return nil }
         let scale = layer.contentsScale(for: path)
         guard scale > 0, scale.isFinite else { return nil }
         let w = Double(image.width), h = Double(image.height)
-        let size = image.vectorSize ?? Size(w / scale, h / scale)
+        let part = image.vectorSize == nil ? layer.contentsRect : unit
+        let source = Rect(part.minX * w, part.minY * h, part.width * w, part.height * h)
+        guard source.width > 0, source.height > 0 else { return nil }
+        let size = image.vectorSize ?? Size(source.width / scale, source.height / scale)
         let rect = layer.contentsGravity.rect(forContentsOf: size, in: layer.bounds)
         guard rect.width > 0, rect.height > 0 else { return nil }
-        return PlaneProjection(affine: rect.width / w, 0, 0, rect.height / h, rect.minX, rect.minY)
+        let sx = rect.width / source.width, sy = rect.height / source.height
+        return (PlaneProjection(affine: sx, 0, 0, sy, rect.minX - source.minX * sx, rect.minY - source.minY * sy),
+                part == unit ? nil : rect)
+    }
+
+    /// Whether a contentsRect selects pixels of the image only (none of the edge pixels
+    /// Core Animation repeats beyond it), with an area.
+    static func isWithinImage(_ part: Rect) -> Bool {
+        part.width > 0 && part.height > 0 && part.minX >= 0 && part.minY >= 0 && part.maxX <= 1 && part.maxY <= 1
     }
 
     private static let unit = Rect(0, 0, 1, 1)

@@ -51,6 +51,33 @@ struct ImageContentsTests {
         #expect(map.map { [$0.a, $0.b, $0.c, $0.d] } == [0.625, 0, 0, 0.625])
     }
 
+    @Test func aContentsRectPlacesItsPartOverTheRectAndMasksTheRest() throws {
+        var l = layer(gravity: .resize)
+        l.contentsRect = Rect(0.25, 0, 0.5, 0.5)
+        let doc = try export(l)
+        guard case .array(let layers)? = doc["layers"], let image = layers.first(where: { $0["ty"] == 2 }),
+              case .array(let masks)? = image["masksProperties"], masks.count == 1,
+              case .array(let vertices)? = masks[0]["pt"]?["k"]?["v"] else {
+            Issue.record("no masked image layer"); return
+        }
+        // By hand: the part is pixels (24, 0) to (72, 24) of the 96×48 image, stretched
+        // over the 60×60 bounds at (70, 20): 1.25 points a pixel across, 2.5 down, so
+        // pixel (0, 0) lands 24 × 1.25 = 30 points left of the bounds.
+        let map = LayerTreeTests.canvasMap(of: image, in: layers)
+        #expect(LayerTreeTests.apply(map, Point(0, 0)) == Point(40, 20))
+        #expect([map.a, map.b, map.c, map.d] == [1.25, 0, 0, 2.5])
+        // The mask, in the image's pixels, is the part: the rest of the image is hidden.
+        #expect(vertices == [[24, 0], [72, 0], [72, 24], [24, 24]])
+    }
+
+    @Test func aContentsRectPastTheImageIsRefusedAtItsKey() {
+        var l = layer()
+        l.contentsRect = Rect(0.75, 0, 0.5, 1)
+        do { _ = try export(l); Issue.record("a part past the image exported") } catch {
+            #expect(error.keyPath == "layers[0].contentsRect" && error.message.contains("edge pixels"))
+        }
+    }
+
     @Test func ninePartStretchingIsStillRefusedAtItsKey() {
         var l = layer()
         l.contentsCenter = Rect(0.25, 0.25, 0.5, 0.5)

@@ -2,6 +2,7 @@ import Foundation
 import KineticFiles
 import KineticGeometry
 import KineticLayers
+import KineticRender
 
 /// A layer's `contents` as one embedded Lottie image asset: a PNG's bytes as read through
 /// the guarded reader (as the renderer reads them), or an SVG's raster (``VectorContents``),
@@ -45,7 +46,7 @@ enum ImageContents {
         guard case .plain = layer.content else { return false }
         // The renderer draws an SVG whole, whatever its contentsRect (the part's map needs pixels).
         return (layer.contentsRect == unit || (!isVector(path) && isWithinImage(layer.contentsRect)))
-            && layer.contentsCenter == unit
+            && (layer.contentsCenter == unit || !isVector(path))
     }
 
     /// What of `layer`'s contents is not mapped, one problem per key.
@@ -66,8 +67,8 @@ enum ImageContents {
             out.append(LottieProblem(keyPath: path + ".contentsRect",
                                      message: "a contentsRect reaching past the image's edges is not exported (Core Animation repeats the edge pixels there)"))
         }
-        if layer.contentsCenter != unit {
-            out.append(LottieProblem(keyPath: path + ".contentsCenter", message: "Lottie has no nine-part stretching of an image"))
+        if layer.contentsCenter != unit, let file = layer.contents, isVector(file) {
+            out.append(LottieProblem(keyPath: path + ".contentsCenter", message: "nine-part stretching of SVG contents is not exported (only of a PNG)"))
         }
         return out
     }
@@ -80,25 +81,36 @@ enum ImageContents {
         return ImageAsset(id: id, width: header.width, height: header.height, bytes: try file.readAll())
     }
 
-    /// Where an image's pixels go in its layer's bounds space: `map` stretches the part
-    /// `contentsRect` selects (unit coordinates of the image; the whole image for an SVG)
-    /// over the rect `contentsGravity` gives the part's size in points (its pixels over
-    /// contentsScale; an SVG's own size, whatever the scale, as the renderer sizes it), and
-    /// `clip` is that rect where the image reaches past it (a part), else nil.
-    static func placement(of layer: Layer, image: ImageReference) -> (map: PlaneProjection, clip: Rect?)? {
-        guard let path = layer.contents, image.width > 0, image.height > 0 else { return nil }
+    /// Where an image's pixels go in its layer's bounds space, one piece per image layer:
+    /// `map` stretches the part `contentsRect` selects (unit coordinates of the image; the
+    /// whole image for an SVG) over the rect `contentsGravity` gives the part's size in
+    /// points (its pixels over contentsScale; an SVG's own size, whatever the scale, as the
+    /// renderer sizes it), and `clip` is that rect where the image reaches past it (a part),
+    /// else nil. With `contentsCenter`, nine pieces: the renderer's ``ninePatches(source:center:scale:into:)``,
+    /// each its pixels stretched over its rect and clipped to it (empty ones left out; `index`
+    /// is the piece's place, 0…8 row by row, so a piece keeps its layer across frames).
+    static func pieces(of layer: Layer, image: ImageReference) -> [(index: Int, map: PlaneProjection, clip: Rect?)] {
+        guard let path = layer.contents, image.width > 0, image.height > 0 else { return [] }
         let scale = layer.contentsScale(for: path)
-        guard scale > 0, scale.isFinite else { return nil }
+        guard scale > 0, scale.isFinite else { return [] }
         let w = Double(image.width), h = Double(image.height)
         let part = image.vectorSize == nil ? layer.contentsRect : unit
         let source = Rect(part.minX * w, part.minY * h, part.width * w, part.height * h)
-        guard source.width > 0, source.height > 0 else { return nil }
+        guard source.width > 0, source.height > 0 else { return [] }
         let size = image.vectorSize ?? Size(source.width / scale, source.height / scale)
         let rect = layer.contentsGravity.rect(forContentsOf: size, in: layer.bounds)
-        guard rect.width > 0, rect.height > 0 else { return nil }
-        let sx = rect.width / source.width, sy = rect.height / source.height
-        return (PlaneProjection(affine: sx, 0, 0, sy, rect.minX - source.minX * sx, rect.minY - source.minY * sy),
-                part == unit ? nil : rect)
+        guard rect.width > 0, rect.height > 0 else { return [] }
+        func map(_ from: Rect, onto to: Rect) -> PlaneProjection {
+            let sx = to.width / from.width, sy = to.height / from.height
+            return PlaneProjection(affine: sx, 0, 0, sy, to.minX - from.minX * sx, to.minY - from.minY * sy)
+        }
+        guard image.vectorSize == nil, layer.contentsCenter != unit else {
+            return [(0, map(source, onto: rect), part == unit ? nil : rect)]
+        }
+        return ninePatches(source: source, center: layer.contentsCenter, scale: scale, into: rect)
+            .enumerated()
+            .filter { $0.element.0.width > 0 && $0.element.0.height > 0 && $0.element.1.width > 0 && $0.element.1.height > 0 }
+            .map { ($0.offset, map($0.element.0, onto: $0.element.1), $0.element.1) }
     }
 
     /// Whether a contentsRect selects pixels of the image only (none of the edge pixels

@@ -78,11 +78,40 @@ struct ImageContentsTests {
         }
     }
 
-    @Test func ninePartStretchingIsStillRefusedAtItsKey() {
-        var l = layer()
+    @Test func ninePartStretchingPlacesNinePiecesAsCoreAnimationStretchesThem() throws {
+        var l = layer(gravity: .resize)
         l.contentsCenter = Rect(0.25, 0.25, 0.5, 0.5)
-        #expect(throws: LottieProblem.self) { try export(l) }
-        do { _ = try export(l) } catch { #expect(error.keyPath == "layers[0].contentsCenter") }
+        let doc = try export(l)
+        guard case .array(let layers)? = doc["layers"] else { Issue.record("no layers"); return }
+        let pieces = layers.filter { $0["ty"] == 2 }
+        #expect(pieces.count == 9)
+        #expect(pieces.allSatisfy { if case .array(let m)? = $0["masksProperties"] { m.count == 1 } else { false } })
+        func map(_ index: Int) -> LayerTreeTests.Affine? {
+            pieces.first { $0["nm"] == .string("photo/contents/\(index)") }.map { LayerTreeTests.canvasMap(of: $0, in: layers) }
+        }
+        // By hand: the 96×48 image is cut at 24 and 72 px across, 12 and 36 down; at
+        // contentsScale 1 the corners keep 24×12 points in the 60×60 bounds at (70, 20).
+        // The top-left corner is unscaled at the bounds' origin.
+        #expect(map(0).map { LayerTreeTests.apply($0, Point(0, 0)) } == Point(70, 20))
+        #expect(map(0).map { [$0.a, $0.d] } == [1, 1])
+        // The centre, pixels (24, 12)–(72, 36), fills (94, 32)–(106, 68): 12/48 across,
+        // 36/24 down, so pixel (0, 0) lands at (94 − 24 · 0.25, 32 − 12 · 1.5).
+        #expect(map(4).map { [$0.a, $0.d] } == [0.25, 1.5])
+        #expect(map(4).map { LayerTreeTests.apply($0, Point(0, 0)) } == Point(88, 14))
+        // The right edge, pixels (72, 12)–(96, 36), keeps its width: (106, 32)–(130, 68).
+        #expect(map(5).map { [$0.a, $0.d] } == [1, 1.5])
+        #expect(map(5).map { LayerTreeTests.apply($0, Point(72, 12)) } == Point(106, 32))
+    }
+
+    @Test func ninePartStretchingOfSVGContentsIsRefusedAtItsKey() throws {
+        let svg = try writeSVG()
+        defer { try? FileManager.default.removeItem(atPath: svg) }
+        var l = layer()
+        l.contents = svg
+        l.contentsCenter = Rect(0.25, 0.25, 0.5, 0.5)
+        do { _ = try export(l); Issue.record("nine-part SVG exported") } catch {
+            #expect(error.keyPath == "layers[0].contentsCenter" && error.message.contains("SVG"))
+        }
     }
 
     @Test func imagesPastTheCapAreRefused() {

@@ -38,9 +38,9 @@ enum ImageContents {
     /// The most pixels one embedded image may have.
     static let maximumPixels = 16_000_000
 
-    /// Whether `layer`'s contents are exported as an image layer: a PNG or an SVG (rasterized), shown whole
-    /// (`contentsRect` and `contentsCenter` the unit rect), not cross-fading, on a layer
-    /// that paints nothing of its own over it (a plain layer).
+    /// Whether `layer`'s contents are exported as image layers: a PNG (whole, a part within
+    /// the image, or nine-part stretched) or an SVG (rasterized, whole), not cross-fading,
+    /// on a layer that paints nothing of its own over it (a plain layer).
     static func isMapped(_ layer: Layer) -> Bool {
         guard let path = layer.contents, layer.contentsCrossFade == nil else { return false }
         guard case .plain = layer.content else { return false }

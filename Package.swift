@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
         // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
-        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers"]),
+        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo", "KineticRender"]),
         .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CPNG", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
@@ -121,7 +121,7 @@ let package = Package(
             "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCairo", "CComposite",
         ]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticCairo", "KineticFiles", "KineticGeometry", "KineticEncode"]),
-        .testTarget(name: "KineticLottieTests", dependencies: ["KineticGeometry", "KineticLayers", "KineticLottie"]),
+        .testTarget(name: "KineticLottieTests", dependencies: ["KineticCairo", "KineticGeometry", "KineticLayers", "KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

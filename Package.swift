@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
-        // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
+        // Lottie export: presentation trees → keyframes; pixels only for SVG contents, which
+        // the renderer rasterizes into image assets (Lottie embeds raster images only).
         .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo", "KineticRender"]),
         .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CPNG", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.

@@ -327,12 +327,25 @@ final class ChipmunkSpace {
     func setVelocity(_ i: Int, _ v: Point) { cpBodySetVelocity(bodies[i], vect(v)) }
     func setAngularVelocity(_ i: Int, _ w: Double) { cpBodySetAngularVelocity(bodies[i], w) }
     /// The force and torque applied during the next step (Chipmunk clears them after it).
-    /// Each setter wakes the body, walking its contacts, and checks it: a zero that is
-    /// already there (Chipmunk zeroes both after every step) is not set again.
+    /// Written into the body directly: cpBodySetForce and cpBodySetTorque would also call
+    /// cpBodyActivate, which walks the body's contacts to reset idle timers that only
+    /// sleeping reads (this space never sleeps), and cpBodySanityCheck, whose assertion
+    /// (finite force and torque) the caller guarantees — `applyForces` refuses any force
+    /// that is not finite or exceeds 1e15 before it gets here.
     func setForce(_ i: Int, _ f: Point, torque: Double) {
-        let body = bodies[i]
-        if f != .zero || point(cpBodyGetForce(body)) != .zero { cpBodySetForce(body, vect(f)) }
-        if torque != 0 || cpBodyGetTorque(body) != 0 { cpBodySetTorque(body, torque) }
+        KineticBodySetForceAndTorque(bodies[i], vect(f), torque)
+    }
+    /// The first body whose position, velocity, angle or angular velocity is not sane
+    /// (`DynamicAnimator.isSane`), each body's state read once; nil when all are.
+    func firstInsaneBody() -> Int? {
+        let bodies = self.bodies
+        for i in bodies.indices {
+            let s = KineticBodyGetState(bodies[i])
+            guard DynamicAnimator.isSane(s.position.x), DynamicAnimator.isSane(s.position.y),
+                  DynamicAnimator.isSane(s.velocity.x), DynamicAnimator.isSane(s.velocity.y),
+                  DynamicAnimator.isSane(s.angle), DynamicAnimator.isSane(s.angularVelocity) else { return i }
+        }
+        return nil
     }
     /// Sets mass, moment (infinite = no rotation) and whether the body is anchored
     /// (kinematic at rest: it still collides but nothing moves it).

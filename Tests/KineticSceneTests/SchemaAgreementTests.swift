@@ -66,7 +66,7 @@ import KineticLayers
             v += [("true", true), ("false", true), (#""maybe""#, false), ("[true]", false), (#""true""#, false),
                   (#""yes""#, false), (#""off""#, false)]
         case .string:
-            v += [("[1]", false), ("{}", false), ("null", false)]
+            v += [("[1]", false), ("{}", false), ("null", false), ("5", false), ("true", false)]
         case .choice(let names):
             v += names.map { ("\"\($0)\"", true) } + [(#""bogus""#, false), ("[1]", false)]
         case .names(let names):
@@ -233,6 +233,7 @@ import KineticLayers
             ("hidden: off", "t.yaml:6:13: layers[0].hidden: expected true or false, found 'off' (YAML 1.2 reads it as text: write false)"),
             ("opacity: '0.5'", "t.yaml:6:14: layers[0].opacity: expected a number, found the string '0.5' (quoted)"),
             ("string: ~", "t.yaml:6:13: layers[0].string: expected text, found null (quote it to mean the word)"),
+            ("string: 42", "t.yaml:6:13: layers[0].string: expected text, found the number 42 (quote it to mean the text)"),
         ]
         for c in cases {
             #expect(loadProblems(scene + "    \(c.line)\n").map(\.description) == [c.expected])

@@ -155,10 +155,22 @@ extension Field {
         }
     }
 
-    /// Text; YAML's null (`~`, `null`, nothing) is none, which a text key does not take.
+    /// Text. YAML 1.2 reads a plain `~` (or `null`, or nothing) as none and a plain `5` or
+    /// `true` as a number or a boolean, as the JSON Schema does: a text key takes neither.
     var string: String? {
         guard !isNull else { report("expected text, found null (quote it to mean the word)"); return nil }
+        if case .scalar(let s) = node, s.isPlain, !s.isTaggedString, let what = Self.yamlCoreType(s.string) {
+            report("expected text, found the \(what) \(s.string) (quote it to mean the text)")
+            return nil
+        }
         return scalarText
+    }
+
+    /// What YAML 1.2's core schema makes of a plain scalar other than text and null.
+    private static func yamlCoreType(_ text: String) -> String? {
+        if ["true", "True", "TRUE", "false", "False", "FALSE"].contains(text) { return "boolean" }
+        let number = /[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)/
+        return text.wholeMatch(of: number) != nil ? "number" : nil
     }
 
     /// One of an enum's raw values, with a suggestion when misspelled.

@@ -75,8 +75,9 @@ let package = Package(
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
-        // Lottie export: presentation trees → keyframes, no pixels (so no Cairo).
-        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers"]),
+        // Lottie export: presentation trees → keyframes; pixels only for SVG contents, which
+        // the renderer rasterizes into image assets (Lottie embeds raster images only).
+        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo", "KineticRender"]),
         .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CPNG", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
@@ -87,20 +88,22 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        // Stage 5: the library users import (a facade over the stages; the inspect model and
-        // the render pipeline every output is written by, the command's included).
+        // Stage 5: the library users import (a facade over the stages; the inspect model, the
+        // render pipeline every output is written by, and the commands' engines: golden
+        // checking, frame sequences, the preview's frames, at package access).
         .target(name: "Kinetic", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode", "KineticCairo",
-            "CGif", "KineticLottie",
+            "KineticLottie",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Its snapshot strategies; only the SnapshotTesting target of that package is built.
         .target(name: "KineticSnapshotTesting", dependencies: [
             "Kinetic", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ]),
+        // The command: argument parsing and printing over the library (and the preview's
+        // server, which knows no scene); every stage below is reached through Kinetic.
         .target(name: "KineticCLI", dependencies: [
-            "Kinetic", "KineticFiles", "KineticGeometry", "KineticLayers", "KineticScene", "KineticRender", "KineticEncode",
-            "KineticPreview",
+            "Kinetic", "KineticPreview",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Named apart from the library: Sources/kinetic and Sources/Kinetic are one folder on macOS.
@@ -119,7 +122,7 @@ let package = Package(
             "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCairo", "CComposite",
         ]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticCairo", "KineticFiles", "KineticGeometry", "KineticEncode"]),
-        .testTarget(name: "KineticLottieTests", dependencies: ["KineticGeometry", "KineticLayers", "KineticLottie"]),
+        .testTarget(name: "KineticLottieTests", dependencies: ["KineticCairo", "KineticGeometry", "KineticLayers", "KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -6,3 +6,5 @@
 @_exported import struct KineticScene.SourceLocation
 @_exported import struct KineticScene.SceneFileError
 @_exported import struct KineticScene.SceneLimits
+// SceneLimits.appearance resolves semantic colors in the light or dark appearance.
+@_exported import enum KineticGeometry.Appearance

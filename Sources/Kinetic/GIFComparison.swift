@@ -1,8 +1,9 @@
-import CGif
 import Foundation
+import KineticEncode
 
 /// An animated GIF decoded with giflib and composited frame by frame as a browser shows
-/// it (the `.gif` snapshot's diff): what differs is reported per frame, not per byte.
+/// it (KineticEncode's `DecodedGIF`), for the `.gif` snapshot's diff: what differs is
+/// reported per frame, not per byte.
 package struct GIFComparison {
     package let width: Int
     package let height: Int
@@ -13,49 +14,8 @@ package struct GIFComparison {
 
     /// Nil when `data` is not a GIF giflib reads.
     package init?(gif data: Data) {
-        let source = Source(bytes: [UInt8](data))
-        var error: Int32 = 0
-        // giflib pulls the bytes through `read`, which finds them through UserData.
-        guard let gif = withExtendedLifetime(source, {
-            DGifOpen(Unmanaged.passUnretained(source).toOpaque(), { file, buffer, count in
-                guard let file, let buffer, let user = file.pointee.UserData else { return 0 }
-                return Unmanaged<Source>.fromOpaque(user).takeUnretainedValue().read(into: buffer, count: Int(count))
-            }, &error)
-        }) else { return nil }
-        defer { DGifCloseFile(gif, &error) }
-        guard DGifSlurp(gif) == GIF_OK else { return nil }
-        width = Int(gif.pointee.SWidth)
-        height = Int(gif.pointee.SHeight)
-        var canvas = [UInt8](repeating: 0, count: width * height * 4)
-        var canvases: [[UInt8]] = [], delays: [Int] = []
-        for i in 0..<Int(gif.pointee.ImageCount) {
-            let image = gif.pointee.SavedImages[i]
-            var control = GraphicsControlBlock()
-            if DGifSavedExtensionToGCB(gif, Int32(i), &control) != GIF_OK { control.TransparentColor = NO_TRANSPARENT_COLOR }
-            let d = image.ImageDesc
-            guard let map = d.ColorMap ?? gif.pointee.SColorMap, d.Left >= 0, d.Top >= 0,
-                  Int(d.Left + d.Width) <= width, Int(d.Top + d.Height) <= height else { return nil }
-            let colors = Int(map.pointee.ColorCount)
-            for y in 0..<Int(d.Height) {
-                for x in 0..<Int(d.Width) {
-                    let index = Int32(image.RasterBits[y * Int(d.Width) + x])
-                    guard index != control.TransparentColor, index < colors else { continue }
-                    let c = map.pointee.Colors[Int(index)]
-                    let o = ((Int(d.Top) + y) * width + Int(d.Left) + x) * 4
-                    canvas[o] = c.Red; canvas[o + 1] = c.Green; canvas[o + 2] = c.Blue; canvas[o + 3] = 255
-                }
-            }
-            canvases.append(canvas)
-            delays.append(Int(control.DelayTime))
-            if control.DisposalMode == DISPOSE_BACKGROUND {
-                for y in Int(d.Top)..<Int(d.Top + d.Height) {
-                    canvas.replaceSubrange((y * width + Int(d.Left)) * 4..<(y * width + Int(d.Left + d.Width)) * 4,
-                                           with: repeatElement(0, count: Int(d.Width) * 4))
-                }
-            }
-        }
-        self.canvases = canvases
-        self.delays = delays
+        guard let decoded = try? DecodedGIF(bytes: [UInt8](data)) else { return nil }
+        (width, height, canvases, delays) = (decoded.width, decoded.height, decoded.canvases, decoded.delays)
     }
 
     /// How the animation differs from `reference` (one line, the first difference that
@@ -81,22 +41,6 @@ package struct GIFComparison {
         guard let first = differing.first, let most = differing.max(by: { $0.pixels < $1.pixels }) else { return nil }
         return "\(differing.count) of \(canvases.count) frames differ; the first, frame \(first.frame), "
             + "in \(first.pixels) of \(total) pixels; the most, frame \(most.frame), in \(most.pixels) (precision \(precision))"
-    }
-
-    /// The bytes giflib reads, with its position.
-    private final class Source {
-        let bytes: [UInt8]
-        var offset = 0
-        init(bytes: [UInt8]) { self.bytes = bytes }
-
-        func read(into buffer: UnsafeMutablePointer<GifByteType>, count: Int) -> Int32 {
-            let n = max(0, min(count, bytes.count - offset))
-            bytes.withUnsafeBufferPointer { source in
-                if let base = source.baseAddress { buffer.update(from: base + offset, count: n) }
-            }
-            offset += n
-            return Int32(n)
-        }
     }
 }
 

@@ -15,8 +15,9 @@ import KineticScene
 /// let png = try scene.pngData(atFrame: 25)
 /// ```
 public struct Scene: Sendable {
-    /// The validated model the stages share.
-    package let model: KineticScene.Scene
+    /// The validated model the stages share (its settings changed only through the library's
+    /// setters of SceneSettings.swift).
+    package internal(set) var model: KineticScene.Scene
     /// The limits the scene was loaded under; frames are produced under them too.
     public let limits: SceneLimits
 
@@ -28,7 +29,13 @@ public struct Scene: Sendable {
     ///   listing every problem at its `FILE:LINE:COLUMN` and key path, as `kinetic
     ///   validate` reports them.
     public init(contentsOf url: URL, limits: SceneLimits = SceneLimits()) throws {
-        model = try SceneLoader.load(path: url.path, limits: limits)
+        try self.init(path: url.path, limits: limits)
+    }
+
+    /// Loads the scene file at `path` as the command names it (its problems are located
+    /// under that spelling).
+    package init(path: String, limits: SceneLimits) throws {
+        model = try SceneLoader.load(path: path, limits: limits)
         self.limits = limits
     }
 

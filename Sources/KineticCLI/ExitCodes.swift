@@ -17,14 +17,3 @@ enum ExitStatus {
     /// EX_TEMPFAIL: a batch scene stopped by `--timeout` (trying again may succeed).
     static let timedOut = ExitCode(75)
 }
-
-extension SceneRenderError {
-    /// The exit status of a scene the library cannot render as asked.
-    var exitCode: Int32 {
-        switch self {
-        case .assets: ExitStatus.dataError.rawValue
-        case .outOfLimits: ExitStatus.usage.rawValue
-        case .outOfMemory: ExitStatus.systemError.rawValue
-        }
-    }
-}

@@ -67,30 +67,69 @@ public struct AttachmentBehavior: Hashable, Sendable {
 }
 
 extension AttachmentBehavior {
-    /// Checks the values against `DynamicsSchema` ("attachment"); the error's path is the key.
+    /// The keys of `- attachment: {…}`, each once: the loader reads, `setting(_:to:)`
+    /// sets and `validate()` checks by these. The ends (`item`, `attachedTo`, the anchor's
+    /// three spellings, the offsets, the kind's own keys) are read by the decoder, which
+    /// measures the iOS 9 forms' offsets from the anchor.
+    public static let properties: [DynamicsProperty<AttachmentBehavior>] = {
+        typealias L = DynamicsLimits
+        return [
+            .described("kind", "UIAttachmentBehavior.attachedBehaviorType", .choice(["distance", "sliding", "fixed", "pin", "limit"]),
+                       default: .string("distance"), doc: "The attachment form (iOS 9 kinds)."),
+            .described("item", nil, .layerID, doc: "The attached item."),
+            .described("attachedTo", nil, .layerID, doc: "The other item."),
+            DynamicsProperty("offsetFromCenter", "UIAttachmentBehavior.init(item:offsetFromCenter:…)", .point,
+                             range: L.coordinate, default: .numbers([0, 0]), doc: "Attachment point on the item, from its center.",
+                             checked: { [$0.offsetFromCenter.x, $0.offsetFromCenter.y] }),
+            .described("attachedToAnchor", "UIAttachmentBehavior.init(item:attachedToAnchor:)", .point, range: L.coordinate,
+                       doc: "A fixed anchor, instead of an item."),
+            // Settable only on an item–anchor attachment; its two other spellings set it too.
+            DynamicsProperty("anchorPoint", "UIAttachmentBehavior.anchorPoint", .point, range: L.coordinate, settable: true,
+                             readByItsDecoder: true, doc: "The anchor (animatable: a scripted pan).",
+                             assign: { a, v in
+                                 guard case .point(let p) = v else { return false }
+                                 a.anchorPoint = p
+                                 return true
+                             },
+                             checked: { $0.anchorPoint.map { [$0.x, $0.y] } ?? [] },
+                             refusal: { $0.anchorPoint == nil ? "an item–anchor attachment" : nil }),
+            .described("attachmentAnchor", "UIAttachmentBehavior.slidingAttachment(with:…attachmentAnchor:…)", .point,
+                       range: L.coordinate, doc: "The anchor of sliding, fixed, pin and limit attachments."),
+            DynamicsProperty("attachedOffsetFromCenter", "UIAttachmentBehavior.init(…attachedTo:offsetFromCenter:)", .point,
+                             range: L.coordinate, default: .numbers([0, 0]), doc: "Attachment point on the other item.",
+                             checked: { a in
+                                 guard case .item(_, let o) = a.attachedTo else { return [] }
+                                 return [o.x, o.y]
+                             }),
+            .number("length", "UIAttachmentBehavior.length", \.length, range: L.length,
+                    doc: "Rest length (default: the initial distance)."),
+            .number("frequency", "UIAttachmentBehavior.frequency", \.frequency, range: L.spring, default: 0,
+                    doc: "Spring frequency in Hz (0: a rigid rod)."),
+            .number("damping", "UIAttachmentBehavior.damping", \.damping, range: L.spring, default: 0,
+                    doc: "Damping ratio of the spring."),
+            .number("frictionTorque", "UIAttachmentBehavior.frictionTorque", \.frictionTorque, range: L.material, default: 0,
+                    doc: "Resistance to rotation about the attachment."),
+            DynamicsProperty("attachmentRange", "UIAttachmentBehavior.attachmentRange", .fixedNumbers(2), range: L.coordinate,
+                             doc: "[min, max] of a sliding or limit attachment.",
+                             checked: { $0.attachmentRange.map { [$0.lowerBound, $0.upperBound] } ?? [] }),
+            DynamicsProperty("axisOfTranslation", "UIAttachmentBehavior.slidingAttachment(with:…axisOfTranslation:)", .point,
+                             range: L.coordinate, doc: "The axis a sliding attachment allows.",
+                             checked: { a in
+                                 guard case .sliding(let axis) = a.kind else { return [] }
+                                 return [axis.x, axis.y]
+                             }),
+        ]
+    }()
+
+    /// Checks the values against `properties`, and what no one key says; the error's
+    /// path is the key.
     func validate() throws(DynamicsError) {
-        func check(_ values: Double..., key: String) throws(DynamicsError) {
-            try DynamicsSchema.check(values, key, in: "attachment")
+        for p in Self.properties { try p.check(self) }
+        if case .item(let other, _) = attachedTo, other == item {
+            throw .invalidValue(path: "attachedTo", reason: "an item cannot be attached to itself")
         }
-        try check(offsetFromCenter.x, offsetFromCenter.y, key: "offsetFromCenter")
-        switch attachedTo {
-        case .anchor(let p): try check(p.x, p.y, key: "anchorPoint")
-        case .item(let other, let o):
-            try check(o.x, o.y, key: "attachedOffsetFromCenter")
-            guard other != item else {
-                throw .invalidValue(path: "attachedTo", reason: "an item cannot be attached to itself")
-            }
-        }
-        if let length { try check(length, key: "length") }
-        try check(frequency, key: "frequency")
-        try check(damping, key: "damping")
-        try check(frictionTorque, key: "frictionTorque")
-        if let r = attachmentRange { try check(r.lowerBound, r.upperBound, key: "attachmentRange") }
-        if case .sliding(let axis) = kind {
-            try check(axis.x, axis.y, key: "axisOfTranslation")
-            guard axis.length > 0 else {
-                throw .invalidValue(path: "axisOfTranslation", reason: "must not be the zero vector")
-            }
+        if case .sliding(let axis) = kind, !(axis.length > 0) {
+            throw .invalidValue(path: "axisOfTranslation", reason: "must not be the zero vector")
         }
     }
 }

@@ -1,11 +1,15 @@
 import Foundation
 import KineticGeometry
 
-/// A value given to a behavior property by name (events' `set:`, animations).
+/// A value given to a behavior property: by the scene file, events' `set:`, animations.
 public enum BehaviorValue: Hashable, Sendable {
     case number(Double)
     case point(Point)
     case bool(Bool)
+    /// One of a choice's names (`collisionMode: items`).
+    case name(String)
+    /// A fixed-length list of numbers (`insets`).
+    case numbers([Double])
 }
 
 /// Why a property cannot be set.
@@ -14,7 +18,7 @@ public enum BehaviorPropertyError: Error, Hashable, Sendable, CustomStringConver
     case unknownProperty(String, known: [String])
     /// The value is of the wrong kind (`expected` names the kind wanted).
     case wrongValue(String, expected: String)
-    /// The value is outside the property's range in `DynamicsSchema` (`reason` says which and why).
+    /// The value is outside the property's range in its table (`reason` says which and why).
     case outOfRange(String, reason: String)
 
     public var description: String {
@@ -28,114 +32,82 @@ public enum BehaviorPropertyError: Error, Hashable, Sendable, CustomStringConver
 }
 
 extension DynamicBehavior {
-    /// The properties `setting(_:to:)` accepts for this kind of behavior, by UIKit name.
+    /// The properties `setting(_:to:)` accepts for this kind of behavior, by UIKit name:
+    /// its table's settable entries.
     public var settableProperties: [String] {
         switch kind {
-        case .gravity: return ["gravityDirection", "angle", "magnitude"]
-        case .collision: return ["translatesReferenceBoundsIntoBoundary"]
-        case .push: return ["pushDirection", "angle", "magnitude", "active", "targetOffsetFromCenter"]
-        case .attachment: return ["anchorPoint", "length", "frequency", "damping", "frictionTorque"]
-        case .snap: return ["snapPoint", "damping"]
-        case .itemBehavior:
-            return ["elasticity", "friction", "density", "resistance", "angularResistance", "allowsRotation",
-                    "anchored", "charge"]
-        case .field: return ["position", "strength", "falloff", "minimumRadius", "direction", "smoothness", "animationSpeed"]
+        case .gravity: Self.settable(GravityBehavior.properties)
+        case .collision: Self.settable(CollisionBehavior.properties)
+        case .push: Self.settable(PushBehavior.properties)
+        case .attachment: Self.settable(AttachmentBehavior.properties)
+        case .snap: Self.settable(SnapBehavior.properties)
+        case .itemBehavior: Self.settable(DynamicItemBehavior.properties)
+        case .field: Self.settable(FieldBehavior.properties)
         }
     }
 
+    /// The kind of value a settable property takes (`.point` for `anchorPoint`); nil
+    /// when this kind of behavior has no such settable property.
+    public func settableKind(of property: String) -> PropertyKind? {
+        func kind<O>(_ table: [DynamicsProperty<O>]) -> PropertyKind? {
+            table.first { $0.isSettable && $0.name == property }?.kind
+        }
+        return switch self.kind {
+        case .gravity: kind(GravityBehavior.properties)
+        case .collision: kind(CollisionBehavior.properties)
+        case .push: kind(PushBehavior.properties)
+        case .attachment: kind(AttachmentBehavior.properties)
+        case .snap: kind(SnapBehavior.properties)
+        case .itemBehavior: kind(DynamicItemBehavior.properties)
+        case .field: kind(FieldBehavior.properties)
+        }
+    }
+
+    private static func settable<O>(_ table: [DynamicsProperty<O>]) -> [String] {
+        table.filter(\.isSettable).map(\.name)
+    }
+
     /// This behavior with one property changed (UIKit's setters: `magnitude`, `anchorPoint`,
-    /// `active`…), checked as the animator will check it: a value out of its range in
-    /// `DynamicsSchema` is refused here, so the loader refuses a `set:` of it with its
-    /// location, and a value an expression or animation drives out of range at run time
-    /// is skipped like any other refused value, never handed to the animator.
+    /// `active`…), checked as the animator will check it: a value out of its table's
+    /// range is refused here, so the loader refuses a `set:` of it with its location, and
+    /// a value an expression or animation drives out of range at run time is skipped like
+    /// any other refused value, never handed to the animator.
     public func setting(_ property: String, to value: BehaviorValue) throws(BehaviorPropertyError) -> DynamicBehavior {
-        func number() throws(BehaviorPropertyError) -> Double {
-            guard case .number(let v) = value else { throw .wrongValue(property, expected: "a number") }
-            return v
-        }
-        func point() throws(BehaviorPropertyError) -> Point {
-            guard case .point(let v) = value else { throw .wrongValue(property, expected: "a point [x, y]") }
-            return v
-        }
-        func bool() throws(BehaviorPropertyError) -> Bool {
-            guard case .bool(let v) = value else { throw .wrongValue(property, expected: "true or false") }
-            return v
-        }
-        let unknown = BehaviorPropertyError.unknownProperty(property, known: settableProperties)
         var b = self
         switch kind {
-        case .gravity(var g):
-            switch property {
-            case "gravityDirection": g.gravityDirection = try point()
-            case "angle": g.angle = try number()
-            case "magnitude": g.magnitude = try number()
-            default: throw unknown
-            }
-            b.kind = .gravity(g)
-        case .collision(var c):
-            guard property == "translatesReferenceBoundsIntoBoundary" else { throw unknown }
-            c.translatesReferenceBoundsIntoBoundary = try bool()
-            b.kind = .collision(c)
-        case .push(var p):
-            switch property {
-            case "pushDirection": p.pushDirection = try point()
-            case "angle": p.angle = try number()
-            case "magnitude": p.magnitude = try number()
-            case "active": p.active = try bool()
-            case "targetOffsetFromCenter": p.targetOffsetFromCenter = try point()
-            default: throw unknown
-            }
-            b.kind = .push(p)
-        case .attachment(var a):
-            switch property {
-            case "anchorPoint":
-                guard a.anchorPoint != nil else { throw .wrongValue(property, expected: "an item–anchor attachment") }
-                a.anchorPoint = try point()
-            case "length": a.length = try number()
-            case "frequency": a.frequency = try number()
-            case "damping": a.damping = try number()
-            case "frictionTorque": a.frictionTorque = try number()
-            default: throw unknown
-            }
-            b.kind = .attachment(a)
-        case .snap(var s):
-            switch property {
-            case "snapPoint": s.snapPoint = try point()
-            case "damping": s.damping = try number()
-            default: throw unknown
-            }
-            b.kind = .snap(s)
-        case .itemBehavior(var ib):
-            switch property {
-            case "elasticity": ib.elasticity = try number()
-            case "friction": ib.friction = try number()
-            case "density": ib.density = try number()
-            case "resistance": ib.resistance = try number()
-            case "angularResistance": ib.angularResistance = try number()
-            case "allowsRotation": ib.allowsRotation = try bool()
-            case "anchored": ib.anchored = try bool()
-            case "charge": ib.charge = try number()
-            default: throw unknown
-            }
-            b.kind = .itemBehavior(ib)
-        case .field(var f):
-            switch property {
-            case "position": f.position = try point()
-            case "strength": f.strength = try number()
-            case "falloff": f.falloff = try number()
-            case "minimumRadius": f.minimumRadius = try number()
-            case "direction": f.direction = try point()
-            case "smoothness": f.smoothness = try number()
-            case "animationSpeed": f.animationSpeed = try number()
-            default: throw unknown
-            }
-            b.kind = .field(f)
+        case .gravity(let g): b.kind = .gravity(try Self.setting(property, of: g, to: value, GravityBehavior.properties))
+        case .collision(let c): b.kind = .collision(try Self.setting(property, of: c, to: value, CollisionBehavior.properties))
+        case .push(let p): b.kind = .push(try Self.setting(property, of: p, to: value, PushBehavior.properties))
+        case .attachment(let a): b.kind = .attachment(try Self.setting(property, of: a, to: value, AttachmentBehavior.properties))
+        case .snap(let s): b.kind = .snap(try Self.setting(property, of: s, to: value, SnapBehavior.properties))
+        case .itemBehavior(let i):
+            b.kind = .itemBehavior(try Self.setting(property, of: i, to: value, DynamicItemBehavior.properties))
+        case .field(let f): b.kind = .field(try Self.setting(property, of: f, to: value, FieldBehavior.properties))
         }
         do { try b.validate() } catch {
             guard case .invalidValue(_, let reason) = error else { return b }
             throw .outOfRange(property, reason: reason)
         }
         return b
+    }
+
+    /// `object` with its settable `property` of `table` set to `value`.
+    private static func setting<O>(_ property: String, of object: O, to value: BehaviorValue,
+                                   _ table: [DynamicsProperty<O>]) throws(BehaviorPropertyError) -> O {
+        guard let entry = table.first(where: { $0.isSettable && $0.name == property }) else {
+            throw .unknownProperty(property, known: settable(table))
+        }
+        if let requirement = entry.refusal?(object) { throw .wrongValue(property, expected: requirement) }
+        var o = object
+        guard entry.assign(value, to: &o) else {
+            let expected = switch entry.kind {
+            case .point: "a point [x, y]"
+            case .bool: "true or false"
+            default: "a number"
+            }
+            throw .wrongValue(property, expected: expected)
+        }
+        return o
     }
 
     /// This behavior without `item` (as UIKit drops a view removed from its superview);

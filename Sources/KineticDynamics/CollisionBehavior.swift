@@ -60,22 +60,52 @@ public struct CollisionBehavior: Hashable, Sendable {
 }
 
 extension CollisionBehavior {
-    /// Checks the values against `DynamicsSchema` ("collision", "boundary"); the error's
-    /// path is the key (`insets`, `boundaries.wall`).
+    /// The keys of `- collision: {…}`, each once: the loader reads, `setting(_:to:)` sets
+    /// and `validate()` checks by these.
+    public static let properties: [DynamicsProperty<CollisionBehavior>] = [
+        .described("items", nil, .layerIDs, doc: "Layer ids."),
+        .option("collisionMode", "UICollisionBehavior.collisionMode", \.collisionMode,
+                [("items", .items), ("boundaries", .boundaries), ("everything", .everything)], default: "everything",
+                doc: "What the items collide with."),
+        .flag("translatesReferenceBoundsIntoBoundary", "UICollisionBehavior.translatesReferenceBoundsIntoBoundary",
+              \.translatesReferenceBoundsIntoBoundary, default: false, doc: "Makes the reference bounds a boundary."),
+        DynamicsProperty("insets", "UICollisionBehavior.setTranslatesReferenceBoundsIntoBoundary(with:)", .fixedNumbers(4),
+                         range: DynamicsLimits.coordinate, doc: "Insets of that boundary: [top, left, bottom, right].",
+                         assign: { c, v in
+                             guard case .numbers(let n) = v, n.count == 4 else { return false }
+                             c.insets = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
+                             return true
+                         },
+                         checked: { [$0.insets.top, $0.insets.left, $0.insets.bottom, $0.insets.right] }),
+        .described("boundaries", "UICollisionBehavior.addBoundary(withIdentifier:…)", .mappings("boundary"),
+                   doc: "Named line or path boundaries."),
+    ]
+
+    /// Checks the values against `properties` and `CollisionBoundary.properties`; the
+    /// error's path is the key (`insets`, `boundaries.wall`).
     func validate() throws(DynamicsError) {
-        try DynamicsSchema.check([insets.top, insets.left, insets.bottom, insets.right], "insets", in: "collision")
+        for p in Self.properties { try p.check(self) }
         for b in boundaries {
             let values: [Double]
             switch b.shape {
             case .line(let from, let to): values = [from.x, from.y, to.x, to.y]
             case .path(let p): values = p.elements.flatMap(\.points).flatMap { [$0.x, $0.y] }
             }
-            do { try DynamicsSchema.check(values, b.shape.key, in: "boundary") } catch {
-                guard case .invalidValue(_, let reason) = error else { throw error }
-                throw .invalidValue(path: "boundaries.\(b.identifier)", reason: reason)
-            }
+            guard let range = CollisionBoundary.properties.property(b.shape.key)?.range else { continue }
+            try DynamicsLimits.check(values, in: range, "boundaries.\(b.identifier)")
         }
     }
+}
+
+extension CollisionBoundary {
+    /// The keys of a boundary (`boundaries: [{…}]`), read by the collision decoder.
+    public static let properties: [DynamicsProperty<CollisionBoundary>] = [
+        .described("identifier", nil, .string, doc: "Name for contact events."),
+        .described("from", nil, .point, range: DynamicsLimits.coordinate, doc: "Line start."),
+        .described("to", nil, .point, range: DynamicsLimits.coordinate, doc: "Line end."),
+        .described("path", nil, .pathOrShapeLayer, range: DynamicsLimits.coordinate,
+                   doc: "A closed path boundary, or \"@layerId\" for a shape layer's path."),
+    ]
 }
 
 extension CollisionBoundary.Shape {

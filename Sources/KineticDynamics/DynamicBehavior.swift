@@ -45,7 +45,7 @@ public struct DynamicBehavior: Hashable, Sendable, Identifiable {
 
 extension DynamicBehavior {
     /// Checks the behavior as the animator will see it: its live interval, and each of
-    /// its values against `DynamicsSchema` (the behavior's own `validate()`). The scene
+    /// its values against its table (the behavior's own `validate()`). The scene
     /// loader calls it too, so `validate` refuses what a render would. The error's path
     /// is the key (`frequency`, `boundaries.wall`, `region.radius`), without the behavior.
     public func validate() throws(DynamicsError) {

@@ -51,18 +51,37 @@ public struct DynamicItemBehavior: Hashable, Sendable {
 }
 
 extension DynamicItemBehavior {
-    /// Checks the values against `DynamicsSchema` ("itemBehavior"); the error's path is the key.
+    /// The keys of `- itemBehavior: {…}`, each once: the loader reads, `setting(_:to:)`
+    /// sets and `validate()` checks by these.
+    public static let properties: [DynamicsProperty<DynamicItemBehavior>] = {
+        typealias L = DynamicsLimits
+        return [
+            .described("items", nil, .layerIDs, doc: "Layer ids."),
+            .number("elasticity", "UIDynamicItemBehavior.elasticity", \.elasticity, range: L.material, default: 0,
+                    doc: "Restitution of collisions (1: no energy lost)."),
+            .number("friction", "UIDynamicItemBehavior.friction", \.friction, range: L.material, default: 0,
+                    doc: "Coulomb friction between items."),
+            .number("density", "UIDynamicItemBehavior.density", \.density, range: L.density, default: 1,
+                    doc: "Mass = density × area / 10000."),
+            .number("resistance", "UIDynamicItemBehavior.resistance", \.resistance, range: L.material, default: 0,
+                    doc: "Linear velocity damping."),
+            .number("angularResistance", "UIDynamicItemBehavior.angularResistance", \.angularResistance,
+                    range: L.material, default: 0, doc: "Angular velocity damping."),
+            .flag("allowsRotation", "UIDynamicItemBehavior.allowsRotation", \.allowsRotation, default: true,
+                  doc: "Whether the items turn."),
+            .flag("anchored", "UIDynamicItemBehavior.isAnchored", \.anchored, default: false,
+                  doc: "Fixes the items in place (they still collide)."),
+            .number("charge", "UIDynamicItemBehavior.charge", \.charge, range: L.coordinate, default: 0,
+                    doc: "Charge for electric and magnetic fields."),
+            .point("linearVelocity", "UIDynamicItemBehavior.addLinearVelocity(_:for:)", \.linearVelocity,
+                   range: L.coordinate, default: .zero, settable: false, doc: "Velocity added at the start, points/s."),
+            .number("angularVelocity", "UIDynamicItemBehavior.addAngularVelocity(_:for:)", \.angularVelocity,
+                    range: L.coordinate, default: 0, settable: false, doc: "Angular velocity added at the start, radians/s."),
+        ]
+    }()
+
+    /// Checks the values against `properties`; the error's path is the key.
     func validate() throws(DynamicsError) {
-        func check(_ value: Double?, _ key: String) throws(DynamicsError) {
-            try DynamicsSchema.check(value, key, in: "itemBehavior")
-        }
-        try check(elasticity, "elasticity")
-        try check(friction, "friction")
-        try check(density, "density")
-        try check(resistance, "resistance")
-        try check(angularResistance, "angularResistance")
-        try check(charge, "charge")
-        try DynamicsSchema.check([linearVelocity.x, linearVelocity.y], "linearVelocity", in: "itemBehavior")
-        try check(angularVelocity, "angularVelocity")
+        for p in Self.properties { try p.check(self) }
     }
 }

@@ -136,29 +136,52 @@ public struct FieldBehavior: Hashable, Sendable {
 }
 
 extension FieldBehavior {
-    /// Checks the values against `DynamicsSchema` ("field", "region"); the error's path is
-    /// the key (`region.radius`).
+    /// The keys of `- field: {…}`, each once: the loader reads, `setting(_:to:)` sets and
+    /// `validate()` checks by these.
+    public static let properties: [DynamicsProperty<FieldBehavior>] = {
+        typealias L = DynamicsLimits
+        return [
+            .described("kind", nil, .choice(Kind.allCases.map(\.rawValue)), doc: "The UIFieldBehavior kind."),
+            .described("items", nil, .layerIDs, doc: "Layer ids."),
+            .point("position", "UIFieldBehavior.position", \.position, range: L.coordinate, default: .zero,
+                   doc: "The field's position."),
+            .described("region", "UIFieldBehavior.region", .mapping("region"), doc: "Where the field acts: {radius} or {rect}."),
+            .number("strength", "UIFieldBehavior.strength", \.strength, range: L.coordinate, default: 1, doc: "Field strength."),
+            .number("falloff", "UIFieldBehavior.falloff", \.falloff, range: L.length, default: 0,
+                    doc: "How strength falls with distance."),
+            .number("minimumRadius", "UIFieldBehavior.minimumRadius", \.minimumRadius, range: L.length, default: 0,
+                    doc: "Distance below which the field does not grow."),
+            .point("direction", "UIFieldBehavior.direction", \.direction, range: L.coordinate, default: Point(0, 1),
+                   doc: "Direction of linearGravity and velocity fields."),
+            .number("smoothness", "UIFieldBehavior.smoothness", \.smoothness, range: L.fraction, default: 0.5,
+                    doc: "Noise and turbulence smoothness."),
+            .number("animationSpeed", "UIFieldBehavior.animationSpeed", \.animationSpeed, range: L.coordinate, default: 0,
+                    doc: "Noise and turbulence change per second."),
+        ]
+    }()
+
+    /// Checks the values against `properties` and `Region.properties`; the error's path
+    /// is the key (`region.radius`).
     func validate() throws(DynamicsError) {
-        func check(_ values: Double..., key: String) throws(DynamicsError) {
-            try DynamicsSchema.check(values, key, in: "field")
-        }
-        try check(position.x, position.y, key: "position")
-        try check(strength, key: "strength")
-        try check(direction.x, direction.y, key: "direction")
-        try check(falloff, key: "falloff")
-        try check(minimumRadius, key: "minimumRadius")
-        try check(smoothness, key: "smoothness")
-        try check(animationSpeed, key: "animationSpeed")
-        do {
-            switch region {
-            case .infinite: break
-            case .radius(let r): try DynamicsSchema.check(r, "radius", in: "region")
-            case .rect(let r):
-                try DynamicsSchema.check([r.origin.x, r.origin.y, r.size.width, r.size.height], "rect", in: "region")
+        for p in Self.properties { try p.check(self) }
+        let regions = Region.properties
+        switch region {
+        case .infinite: break
+        case .radius(let r):
+            if let range = regions.property("radius")?.range { try DynamicsLimits.check([r], in: range, "region.radius") }
+        case .rect(let r):
+            if let range = regions.property("rect")?.range {
+                try DynamicsLimits.check([r.origin.x, r.origin.y, r.size.width, r.size.height], in: range, "region.rect")
             }
-        } catch {
-            guard case .invalidValue(let key, let reason) = error else { throw error }
-            throw .invalidValue(path: "region.\(key)", reason: reason)
         }
     }
+}
+
+extension FieldBehavior.Region {
+    /// The keys of a field's `region: {…}`, read by the field decoder.
+    public static let properties: [DynamicsProperty<FieldBehavior.Region>] = [
+        .described("radius", "UIRegion(radius:)", .number, range: DynamicsLimits.length,
+                   doc: "A circle of this radius around the position."),
+        .described("rect", "UIRegion(size:)", .rect, range: DynamicsLimits.coordinate, doc: "A rectangle."),
+    ]
 }

@@ -29,8 +29,23 @@ public struct GravityBehavior: Hashable, Sendable, DirectedBehavior {
 }
 
 extension GravityBehavior {
-    /// Checks the values against `DynamicsSchema` ("gravity"); the error's path is the key.
+    /// The keys of `- gravity: {…}`, each once: the loader reads, `setting(_:to:)` sets
+    /// and `validate()` checks by these.
+    public static let properties: [DynamicsProperty<GravityBehavior>] = [
+        .described("items", nil, .layerIDs, doc: "Layer ids."),
+        .point("gravityDirection", "UIGravityBehavior.gravityDirection", \.gravityDirection, range: DynamicsLimits.coordinate,
+               default: Point(0, 1), doc: "Acceleration vector; 1 = 1000 points/s²."),
+        // An angle only turns the checked vector, so it takes any value.
+        .number("angle", "UIGravityBehavior.angle", \.angle, kind: .angle, range: nil, checked: false,
+                doc: "Direction, instead of gravityDirection."),
+        // The vector it scales is checked, each coordinate within the range (the schema
+        // can say the magnitude's range alone, which is the vector's along an axis).
+        .number("magnitude", "UIGravityBehavior.magnitude", \.magnitude, range: DynamicsLimits.coordinate, default: 1, checked: false,
+                doc: "Strength with angle; 1 = 1000 points/s²."),
+    ]
+
+    /// Checks the values against `properties`; the error's path is the key.
     func validate() throws(DynamicsError) {
-        try DynamicsSchema.check([gravityDirection.x, gravityDirection.y], "gravityDirection", in: "gravity")
+        for p in Self.properties { try p.check(self) }
     }
 }

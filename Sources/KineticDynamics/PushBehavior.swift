@@ -46,9 +46,28 @@ public struct PushBehavior: Hashable, Sendable, DirectedBehavior {
 }
 
 extension PushBehavior {
-    /// Checks the values against `DynamicsSchema` ("push"); the error's path is the key.
+    /// The keys of `- push: {…}`, each once: the loader reads, `setting(_:to:)` sets and
+    /// `validate()` checks by these.
+    public static let properties: [DynamicsProperty<PushBehavior>] = [
+        .described("items", nil, .layerIDs, doc: "Layer ids."),
+        .option("mode", "UIPushBehavior.mode", \.mode, [("continuous", .continuous), ("instantaneous", .instantaneous)],
+                default: "continuous", doc: "A force, or a single impulse."),
+        .point("pushDirection", "UIPushBehavior.pushDirection", \.pushDirection, range: DynamicsLimits.coordinate,
+               doc: "Force vector; 1 accelerates a 100×100 item at 100 points/s²."),
+        // An angle only turns the checked vector, so it takes any value.
+        .number("angle", "UIPushBehavior.angle", \.angle, kind: .angle, range: nil, checked: false,
+                doc: "Direction, instead of pushDirection."),
+        // The vector it scales is checked, each coordinate within the range (the schema
+        // can say the magnitude's range alone, which is the vector's along an axis).
+        .number("magnitude", "UIPushBehavior.magnitude", \.magnitude, range: DynamicsLimits.coordinate, default: 0, checked: false,
+                doc: "Strength with angle."),
+        .flag("active", "UIPushBehavior.active", \.active, default: true, doc: "Whether it pushes."),
+        .point("targetOffsetFromCenter", "UIPushBehavior.setTargetOffsetFromCenter(_:for:)", \.targetOffsetFromCenter,
+               range: DynamicsLimits.coordinate, default: .zero, doc: "Where the force applies, from the item's center."),
+    ]
+
+    /// Checks the values against `properties`; the error's path is the key.
     func validate() throws(DynamicsError) {
-        try DynamicsSchema.check([pushDirection.x, pushDirection.y], "pushDirection", in: "push")
-        try DynamicsSchema.check([targetOffsetFromCenter.x, targetOffsetFromCenter.y], "targetOffsetFromCenter", in: "push")
+        for p in Self.properties { try p.check(self) }
     }
 }

@@ -27,9 +27,17 @@ public struct SnapBehavior: Hashable, Sendable {
 }
 
 extension SnapBehavior {
-    /// Checks the values against `DynamicsSchema` ("snap"); the error's path is the key.
+    /// The keys of `- snap: {…}`, each once: the loader reads, `setting(_:to:)` sets and
+    /// `validate()` checks by these.
+    public static let properties: [DynamicsProperty<SnapBehavior>] = [
+        .described("item", nil, .layerID, doc: "The snapped item."),
+        .point("snapPoint", "UISnapBehavior.snapPoint", \.snapPoint, range: DynamicsLimits.coordinate, doc: "Where it snaps to."),
+        .number("damping", "UISnapBehavior.damping", \.damping, range: DynamicsLimits.fraction, default: 0.5,
+                doc: "0 = most oscillation … 1."),
+    ]
+
+    /// Checks the values against `properties`; the error's path is the key.
     func validate() throws(DynamicsError) {
-        try DynamicsSchema.check([snapPoint.x, snapPoint.y], "snapPoint", in: "snap")
-        try DynamicsSchema.check(damping, "damping", in: "snap")
+        for p in Self.properties { try p.check(self) }
     }
 }

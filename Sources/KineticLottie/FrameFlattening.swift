@@ -106,12 +106,23 @@ struct FrameFlattening {
                                   paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, scopes: scopes, source: source,
                                   extent: extent, node: layer.key))
         // Contents draw over the background, as the renderer draws them.
-        if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path],
-           let placement = ImageContents.placement(of: layer, image: image) {
+        if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path] {
             image.tinted = tint.map { $0 != .white } ?? false
-            out.append(DrawableSample(key: layer.key + "/contents", projection: placement.concatenating(toCanvas), opacity: opacity,
-                                      paints: [], clips: clips, scopes: scopes, source: source + ".contents",
-                                      extent: Double(max(image.width, image.height)), image: image, node: layer.key, offset: placement))
+            // A part (contentsRect) or a nine-part piece is the whole image placed so its
+            // pixels fill their rect, clipped to that rect.
+            let pieces = ImageContents.pieces(of: layer, image: image)
+            let nine = layer.contentsCenter != Rect(0, 0, 1, 1)
+            for piece in pieces {
+                let key = layer.key + (nine ? "/contents/\(piece.index)" : "/contents")
+                var imageClips = clips
+                if let rect = piece.clip {
+                    imageClips.append(Clip(owner: key + "/clip", path: RoundedCorners(radius: 0).path(in: rect), projection: toCanvas, opacity: 1))
+                }
+                out.append(DrawableSample(key: key, projection: piece.map.concatenating(toCanvas), opacity: opacity,
+                                          paints: [], clips: imageClips, scopes: scopes, source: source + ".contents",
+                                          extent: Double(max(image.width, image.height)), image: image, node: layer.key,
+                                          offset: piece.map))
+            }
         }
         if let emitter = layer.emitter {
             out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,

@@ -26,6 +26,8 @@ public struct LottieExporter {
     /// The embedded images, in the order first seen, and their bytes together.
     private var images: [ImageAsset] = []
     private var imageBytes = 0
+    /// SVG contents by asset id, rasterized by `document()` at the largest scale drawn.
+    private var vectors: [String: VectorContents] = [:]
     /// Contents paths that could not be embedded (dropped under `approximate`).
     private var unreadable: Set<String> = []
 
@@ -97,6 +99,16 @@ public struct LottieExporter {
                   flattening.images[path] == nil, !unreadable.contains(path) else { continue }
             let id = "image_\(images.count)"
             do throws(FileProblem) {
+                if ImageContents.isVector(path) {
+                    // Its PNG is made by `document()`; the SVG's bytes count towards the cap until then.
+                    let vector = try VectorContents.load(path, maxBytes: options.maximumImageBytes - imageBytes)
+                    images.append(ImageAsset(id: id, width: vector.plane.width, height: vector.plane.height, bytes: []))
+                    vectors[id] = vector
+                    imageBytes += vector.bytes.count
+                    flattening.images[path] = ImageReference(id: id, width: vector.plane.width, height: vector.plane.height,
+                                                             vectorSize: vector.size)
+                    continue
+                }
                 let asset = try ImageContents.load(path, id: id, maxBytes: options.maximumImageBytes - imageBytes)
                 images.append(asset)
                 imageBytes += asset.bytes.count
@@ -111,12 +123,60 @@ public struct LottieExporter {
         }
     }
 
+    /// Rasterizes each SVG once per size drawn: each layer showing it gets the raster of
+    /// the largest scale any frame draws it at (per axis), one pixel a canvas point, as
+    /// players sample images without smoothing; layers of one size share an asset. Their
+    /// samples' planes are rescaled from the document's points to the raster's pixels.
+    private mutating func rasterizeVectors() {
+        var assets: [ImageAsset] = []
+        for asset in images {
+            guard let vector = vectors.removeValue(forKey: asset.id) else { assets.append(asset); continue }
+            var sizes: [String: (width: Int, height: Int)] = [:]
+            var ids: [String: String] = [:]
+            for key in order {
+                guard let frames = samples[key] else { continue }
+                var largest = (x: 0.0, y: 0.0)
+                for sample in frames.values where sample.image?.id == asset.id {
+                    let p = sample.projection
+                    largest.x = max(largest.x, (p.m11 * p.m11 + p.m12 * p.m12).squareRoot() / abs(p.m33))
+                    largest.y = max(largest.y, (p.m21 * p.m21 + p.m22 * p.m22).squareRoot() / abs(p.m33))
+                }
+                guard largest.x > 0 || largest.y > 0 else { continue }
+                let size = vector.rasterSize(largestScale: largest, maximumPixels: ImageContents.maximumPixels)
+                sizes[key] = size
+                let name = "\(size.width)x\(size.height)"
+                guard ids[name] == nil else { continue }
+                let id = ids.isEmpty ? asset.id : "\(asset.id)_\(ids.count)"
+                ids[name] = id
+                assets.append(ImageAsset(id: id, width: size.width, height: size.height,
+                                         bytes: vector.png(width: size.width, height: size.height) ?? []))
+            }
+            for (key, size) in sizes {
+                guard let frames = samples[key], let id = ids["\(size.width)x\(size.height)"] else { continue }
+                let rescale = PlaneProjection(affine: Double(asset.width) / Double(size.width), 0, 0,
+                                              Double(asset.height) / Double(size.height), 0, 0)
+                for (frame, sample) in frames where sample.image?.id == asset.id {
+                    var s = sample
+                    s.projection = rescale.concatenating(s.projection)
+                    s.offset = rescale.concatenating(s.offset)
+                    s.image?.id = id
+                    s.image?.width = size.width
+                    s.image?.height = size.height
+                    s.extent = Double(max(size.width, size.height))
+                    samples[key]?[frame] = s
+                }
+            }
+        }
+        images = assets
+    }
+
     /// Keyframes before and after reduction, over every track written.
     public private(set) var keyframeCounts = (sampled: 0, kept: 0)
 
     /// The Lottie document of the frames added.
     public mutating func document() -> LottieJSON {
         var counts = (sampled: 0, kept: 0)
+        rasterizeVectors()
         var assets: [LottieJSON] = images.map(\.json)
         // Lottie lists layers top first; drawables under a shared clip go into a
         // precomposition (``stack(_:depth:faded:assets:counts:)``).

@@ -139,8 +139,9 @@ extension LayerRenderer {
 /// CALayer's nine-part stretching: the image pixels `source` cut by `center` (unit
 /// coordinates of `source`) into three columns and rows; the outer ones keep their size in
 /// points (pixels over `scale`), shrunk in proportion when they do not fit `rect`, and the
-/// middle ones stretch over the rest. Pairs of image pixels and the rect they fill.
-func ninePatches(source: Rect, center: Rect, scale: Double, into rect: Rect) -> [(Rect, Rect)] {
+/// middle ones stretch over the rest. Pairs of image pixels and the rect they fill (the
+/// Lottie export places one image layer per pair).
+package func ninePatches(source: Rect, center: Rect, scale: Double, into rect: Rect) -> [(Rect, Rect)] {
     func cuts(_ start: Double, _ length: Double, _ lo: Double, _ hi: Double) -> [Double] {
         let a = min(max(lo, 0), 1), b = min(max(hi, a), 1)
         return [start, start + a * length, start + b * length, start + length]

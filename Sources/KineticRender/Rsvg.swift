@@ -2,24 +2,25 @@ import CRsvg
 import KineticCairo
 import KineticGeometry
 
-// The thin wrapper over librsvg: every rsvg_* call of the renderer lives in this file.
+// The thin wrapper over librsvg: every rsvg_* call of the renderer (and of the Lottie
+// export, which rasterizes SVG contents through it) lives in this file.
 // A document is loaded from bytes the scene loader checked, with no base file and no
 // flags: librsvg then resolves no relative or absolute reference (only data: URLs) and
 // keeps libxml2's safety limits.
 
 /// Why librsvg could not load an SVG.
-struct RsvgFailure: Error, CustomStringConvertible {
-    var description: String
+package struct RsvgFailure: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// An SVG document parsed by librsvg, drawn as vector onto a Cairo context: crisp at the
 /// scale it is drawn at. A handle is used by one thread only: each render call makes its own.
-final class RsvgDocument {
+package final class RsvgDocument {
     private let handle: UnsafeMutablePointer<RsvgHandle>
     /// The size in points it draws at by itself: `width` × `height`, else its viewBox's.
-    let size: Size
+    package let size: Size
 
-    init(data bytes: [UInt8]) throws(RsvgFailure) {
+    package init(data bytes: [UInt8]) throws(RsvgFailure) {
         var error: UnsafeMutablePointer<GError>? = nil
         // librsvg reads the whole stream before returning, so the bytes need outlive only the call.
         let loaded = bytes.withUnsafeBytes { buffer -> UnsafeMutablePointer<RsvgHandle>? in
@@ -46,7 +47,7 @@ final class RsvgDocument {
     /// Draws the whole document stretched to `rect`, as layer contents are (the document
     /// fills its own size, which is then scaled: `contentsGravity` already kept or chose
     /// the aspect ratio).
-    func draw(in rect: Rect, ctx: CairoContext) {
+    package func draw(in rect: Rect, ctx: CairoContext) {
         guard size.width > 0, size.height > 0 else { return }
         ctx.save()
         ctx.translate(rect.minX, rect.minY)

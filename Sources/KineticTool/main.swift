@@ -1,4 +1,4 @@
 import KineticCLI
 
-Kinetic.installInterruptionHandler()
-Kinetic.main()
+KineticCommand.installInterruptionHandler()
+KineticCommand.main()

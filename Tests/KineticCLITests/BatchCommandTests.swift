@@ -1,7 +1,8 @@
+@testable import KineticCLI
 import Foundation
+import Kinetic
 import KineticEncode
 import Testing
-@testable import KineticCLI
 
 @Suite struct BatchCommandTests {
     private func modified(_ path: String) -> Date? {
@@ -57,11 +58,11 @@ import Testing
         try setModified(scene, now.addingTimeInterval(-300))
         try setModified(asset, now.addingTimeInterval(-200))
         try setModified(output, now.addingTimeInterval(-100))
-        #expect(BatchCommand.isUpToDate([output], inputs: [scene, asset]))
+        #expect(BatchOutput.isUpToDate([output], inputs: [scene, asset]))
         try setModified(asset, now.addingTimeInterval(-50))
-        #expect(!BatchCommand.isUpToDate([output], inputs: [scene, asset]))
-        #expect(!BatchCommand.isUpToDate([output, folder.file("missing.png")], inputs: [scene]))
-        #expect(!BatchCommand.isUpToDate([output], inputs: [scene, folder.file("gone.png")]))
+        #expect(!BatchOutput.isUpToDate([output], inputs: [scene, asset]))
+        #expect(!BatchOutput.isUpToDate([output, folder.file("missing.png")], inputs: [scene]))
+        #expect(!BatchOutput.isUpToDate([output], inputs: [scene, folder.file("gone.png")]))
     }
 
     @Test func pngFoldersTakeTheFrameRange() throws {

@@ -29,13 +29,13 @@ struct TemporaryFolder {
 /// Runs `kinetic ARGS…` in process; the exit status it would end with.
 func kinetic(_ arguments: [String]) -> Int32 {
     do {
-        var command = try Kinetic.parseAsRoot(arguments)
+        var command = try KineticCommand.parseAsRoot(arguments)
         try command.run()
         return 0
     } catch let code as ExitCode {
         return code.rawValue
     } catch {
-        return Kinetic.exitCode(for: error).rawValue
+        return KineticCommand.exitCode(for: error).rawValue
     }
 }
 

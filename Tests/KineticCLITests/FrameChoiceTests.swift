@@ -1,6 +1,7 @@
-import Foundation
-import Testing
 @testable import KineticCLI
+import Foundation
+import Kinetic
+import Testing
 
 /// `--frame` and `--time` stop at the scene's end alike, for every command taking them.
 @Suite struct FrameChoiceTests {

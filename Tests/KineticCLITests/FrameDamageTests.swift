@@ -1,10 +1,11 @@
+@testable import KineticCLI
 import Foundation
+import Kinetic
 import KineticGeometry
 import KineticLayers
 import KineticRender
 import KineticScene
 import Testing
-@testable import KineticCLI
 
 /// `Renderer.damage(from:to:)`: every pixel in which two whole rasterizations of
 /// consecutive frames differ lies inside the damage found from their trees — the
@@ -14,7 +15,7 @@ import Testing
     /// frames checked; returns the damaged share of the canvas for each frame after the
     /// first (1 for `.everything`).
     @discardableResult
-    static func check(_ scene: Scene, frames: Int? = nil) throws -> [Double] {
+    static func check(_ scene: KineticScene.Scene, frames: Int? = nil) throws -> [Double] {
         let sceneRenderer = try SceneRenderer(scene: scene, limits: SceneLimits(), jobs: 1, showsProgress: false)
         let clock = FrameClock(timeline: sceneRenderer.timeline)
         let renderer = sceneRenderer.renderer
@@ -22,7 +23,7 @@ import Testing
         var before: (tree: SceneFrame, raster: PixelImage)?
         var areas: [Double] = []
         for index in 0..<count {
-            let tree = try clock.commandFrame(index, fps: sceneRenderer.fps)
+            let tree = try clock.renderingFrame(index, fps: sceneRenderer.fps)
             let raster = try renderer.rasterize(tree)
             defer { before = (tree, raster) }
             guard let before else { continue }

@@ -1,8 +1,9 @@
+@testable import KineticCLI
+import Kinetic
 import KineticEncode
 import KineticGeometry
 import KineticScene
 import Testing
-@testable import KineticCLI
 
 /// `FramePipeline`: a frame drawn like the one before it takes that frame's raster
 /// instead of being drawn again, and only then.

@@ -1,9 +1,10 @@
+@testable import KineticCLI
 import Foundation
+import Kinetic
 import KineticEncode
 import KineticGeometry
 import KineticScene
 import Testing
-@testable import KineticCLI
 
 @Suite struct GoldenCommandTests {
     /// The scene's golden frames, blessed into a temporary golden folder.
@@ -119,7 +120,7 @@ import Testing
 
     // MARK: Spread frames
 
-    private func scene(_ yaml: String) throws -> Scene { try SceneLoader.load(text: yaml, file: "t.yaml") }
+    private func scene(_ yaml: String) throws -> KineticScene.Scene { try SceneLoader.load(text: yaml, file: "t.yaml") }
 
     @Test func withoutFramesTheyAreSpreadOverTheTimeline() throws {
         // 25 frames; the one animation lasts 0.4 s = 20 frames, begins at 0 and ends at

@@ -1,4 +1,5 @@
 import Foundation
+import Kinetic
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

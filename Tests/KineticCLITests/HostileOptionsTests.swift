@@ -1,5 +1,6 @@
-import Testing
 @testable import KineticCLI
+import Kinetic
+import Testing
 
 /// Issue 14: the memory budget's sizes and the stale temporaries' names.
 @Suite struct HostileOptionsTests {

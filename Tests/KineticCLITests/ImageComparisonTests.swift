@@ -1,6 +1,7 @@
+@testable import KineticCLI
+import Kinetic
 import KineticGeometry
 import Testing
-@testable import KineticCLI
 
 /// An image from straight (un-premultiplied) RGBA values, stored premultiplied as Cairo does.
 func image(width: Int, height: Int, _ pixel: (Int, Int) -> (r: Int, g: Int, b: Int, a: Int)) -> PixelImage {

@@ -1,8 +1,9 @@
 @testable import KineticEncode
+@testable import KineticCLI
+import Kinetic
 import KineticGeometry
 import KineticRender
 import Testing
-@testable import KineticCLI
 
 /// `KeptFrames`: frames kept as a first frame and changed spans replay as the frames
 /// themselves, whatever changed, and a cache that would pass its budget keeps nothing.

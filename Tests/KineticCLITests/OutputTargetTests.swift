@@ -1,7 +1,8 @@
+@testable import KineticCLI
 import Foundation
+import Kinetic
 import KineticEncode
 import Testing
-@testable import KineticCLI
 
 @Suite struct OutputTargetTests {
     @Test func theExtensionPicksTheFormat() throws {

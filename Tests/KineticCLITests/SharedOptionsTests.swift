@@ -1,8 +1,9 @@
+@testable import KineticCLI
 import ArgumentParser
 import Foundation
+import Kinetic
 import Synchronization
 import Testing
-@testable import KineticCLI
 
 /// `--jobs`, `--loop` and `--frames`, parsed once for every command, and `Parallel.map`.
 @Suite struct SharedOptionsTests {

@@ -1,8 +1,9 @@
+@testable import KineticCLI
 import Foundation
+import Kinetic
 import KineticEncode
 import KineticScene
 import Testing
-@testable import KineticCLI
 
 @Suite struct StateGoldenTests {
     /// The sliding square of `slidingSquareScene`: 25 frames at 50 fps, position.x 20 → 60

@@ -93,11 +93,12 @@ import Testing
         ]
         var checked = 0
         for (kind, behavior) in behaviors {
-            for key in DynamicsSchema.contexts[kind] ?? [] where key.animatable && key.kind == .number {
-                guard let range = key.range, behavior.settableProperties.contains(key.name) else { continue }
-                let inside = range.lowerOpen ? (range.lower + min(range.upper, 1)) / 2 : range.lower
+            for key in DynamicsTable.contexts[kind] ?? [] where key.isSettable && key.kind == .number {
+                guard let range = key.range, let lower = range.lowerBound, let upper = range.upperBound,
+                      behavior.settableProperties.contains(key.name) else { continue }
+                let inside = range.excludesLowerBound ? (lower + min(upper, 1)) / 2 : lower
                 _ = try behavior.setting(key.name, to: .number(inside))
-                let outside = range.upper < 1e300 ? range.upper * 2 + 1 : range.lower - 1
+                let outside = upper < 1e300 ? upper * 2 + 1 : lower - 1
                 #expect(throws: BehaviorPropertyError.self, "\(kind).\(key.name) = \(outside)") {
                     _ = try behavior.setting(key.name, to: .number(outside))
                 }
@@ -105,7 +106,8 @@ import Testing
             }
         }
         #expect(checked >= 15)
-        #expect(throws: BehaviorPropertyError.outOfRange("density", reason: DynamicsLimits.density.message(for: 2e6))) {
+        let reason = "must be > 0 and ≤ 1000000, got 2000000 (mass = density × area / 10000 must be positive and finite for Chipmunk)"
+        #expect(throws: BehaviorPropertyError.outOfRange("density", reason: reason)) {
             _ = try behaviors["itemBehavior"]?.setting("density", to: .number(2e6))
         }
     }

@@ -1,4 +1,3 @@
-import CGif
 import Foundation
 import KineticGeometry
 import Testing
@@ -46,65 +45,7 @@ enum Synthetic {
     }
 }
 
-/// A GIF decoded with giflib's DGifSlurp and composited as a browser does.
-struct DecodedGIF {
-    var width = 0, height = 0
-    /// Composited RGBA canvas after each frame (alpha 0 where nothing was drawn).
-    var canvases: [[UInt8]] = []
-    var delays: [Int] = []
-    var disposals: [Int32] = []
-    var rects: [GIFRect] = []
-    /// Each frame's colour indices as stored, its rectangle's size.
-    var rasters: [[UInt8]] = []
-    var transparentIndices: [Int32] = []
-    /// Entries in each frame's local colour table (0 when it uses the global one).
-    var colorCounts: [Int] = []
-    /// Entries in the global colour table (0 when there is none).
-    var globalColorCount = 0
-    /// Entries in the table each frame's indices refer to (local, else global).
-    var tableSizes: [Int] { colorCounts.map { $0 == 0 ? globalColorCount : $0 } }
-
-    init(path: String) throws {
-        var error: Int32 = 0
-        guard let gif = DGifOpenFileName(path, &error) else { throw DecodeFailure(code: error) }
-        defer { DGifCloseFile(gif, &error) }
-        guard DGifSlurp(gif) == GIF_OK else { throw DecodeFailure(code: gif.pointee.Error) }
-        width = Int(gif.pointee.SWidth); height = Int(gif.pointee.SHeight)
-        globalColorCount = Int(gif.pointee.SColorMap?.pointee.ColorCount ?? 0)
-        var canvas = [UInt8](repeating: 0, count: width * height * 4)
-        for i in 0..<Int(gif.pointee.ImageCount) {
-            let image = gif.pointee.SavedImages[i]
-            var control = GraphicsControlBlock()
-            guard DGifSavedExtensionToGCB(gif, Int32(i), &control) == GIF_OK else { throw DecodeFailure(code: -1) }
-            let d = image.ImageDesc
-            let rect = GIFRect(x: Int(d.Left), y: Int(d.Top), width: Int(d.Width), height: Int(d.Height))
-            guard let map = d.ColorMap ?? gif.pointee.SColorMap else { throw DecodeFailure(code: -2) }
-            for y in 0..<rect.height {
-                for x in 0..<rect.width {
-                    let index = Int32(image.RasterBits[y * rect.width + x])
-                    if index == control.TransparentColor { continue }
-                    let c = map.pointee.Colors[Int(index)]
-                    let o = ((rect.y + y) * width + rect.x + x) * 4
-                    canvas[o] = c.Red; canvas[o + 1] = c.Green; canvas[o + 2] = c.Blue; canvas[o + 3] = 255
-                }
-            }
-            canvases.append(canvas)
-            delays.append(Int(control.DelayTime)); disposals.append(control.DisposalMode)
-            rects.append(rect); transparentIndices.append(control.TransparentColor)
-            rasters.append(Array(UnsafeBufferPointer(start: image.RasterBits, count: rect.width * rect.height)))
-            colorCounts.append(Int(d.ColorMap?.pointee.ColorCount ?? 0))
-            if control.DisposalMode == DISPOSE_BACKGROUND {
-                for y in rect.y..<(rect.y + rect.height) {
-                    for x in rect.x..<(rect.x + rect.width) {
-                        for k in 0..<4 { canvas[(y * width + x) * 4 + k] = 0 }
-                    }
-                }
-            }
-        }
-    }
-
-    struct DecodeFailure: Error { var code: Int32 }
-}
+// GIFs are decoded with the package's DecodedGIF (Sources/KineticEncode/DecodedGIF.swift).
 
 /// A fresh empty folder, removed by the caller.
 func makeTemporaryFolder() throws -> String {

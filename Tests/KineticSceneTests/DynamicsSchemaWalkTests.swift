@@ -4,7 +4,7 @@ import KineticGeometry
 import Testing
 @testable import KineticScene
 
-/// Walks `DynamicsSchema` through the loader and the runtime (issue 13): for every
+/// Walks the dynamics tables (`DynamicsTable`) through the loader and the runtime (issue 13): for every
 /// behavior key with a range, seeded random values inside it load and simulate, values
 /// outside are refused by the loader with FILE:LINE:COL, and nothing the loader accepts
 /// is refused once the simulation runs — written in the behavior and set by an event.
@@ -17,13 +17,13 @@ import Testing
         mutating func next() -> Double { generator.unit() }
 
         /// In the range: its ends, zero-ish, or log-uniform across its magnitudes.
-        mutating func value(in r: DynamicsRange) -> Double {
-            let upper = min(r.upper, 1e7)
+        mutating func value(in r: ValueRange) -> Double {
+            let lower = r.lowerBound ?? -1e7, upper = min(r.upperBound ?? 1e7, 1e7)
             let pick = next()
-            if pick < 0.15 { return r.lowerOpen ? r.lower + (upper - r.lower) * 1e-9 : r.lower }
+            if pick < 0.15 { return r.excludesLowerBound ? lower + (upper - lower) * 1e-9 : lower }
             if pick < 0.3 { return upper }
             let magnitude = pow(10, -3 + next() * (log10(max(upper, 1e-3)) + 3))
-            let v = r.lower < 0 && next() < 0.5 ? -min(magnitude, -r.lower) : min(magnitude, upper)
+            let v = lower < 0 && next() < 0.5 ? -min(magnitude, -lower) : min(magnitude, upper)
             return r.contains(v) ? v : upper
         }
     }
@@ -52,9 +52,9 @@ import Testing
     }
 
     /// The keys walked: numbers and points with a range, by behavior kind.
-    static var walked: [(kind: String, key: DynamicsKey, range: DynamicsRange)] {
-        DynamicsSchema.behaviorKinds.flatMap { kind in
-            (DynamicsSchema.contexts[kind.name] ?? []).compactMap { key in
+    static var walked: [(kind: String, key: DynamicsProperty<Void>, range: ValueRange)] {
+        DynamicsTable.behaviorKinds.flatMap { kind in
+            (DynamicsTable.contexts[kind.name] ?? []).compactMap { key in
                 guard let range = key.range, key.kind == .number || key.kind == .point else { return nil }
                 return (kind.name, key, range)
             }
@@ -76,7 +76,7 @@ import Testing
         """
     }
 
-    static func literal(_ key: DynamicsKey, _ v: Double) -> String {
+    static func literal(_ key: DynamicsProperty<Void>, _ v: Double) -> String {
         let text = v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
         return key.kind == .point ? "[\(text), \(text)]" : text
     }
@@ -111,8 +111,9 @@ import Testing
 
     @Test func outOfRangeValuesAreRefusedWithTheirLocation() throws {
         for (kind, key, range) in Self.walked {
-            var outside: [Double] = [range.lowerOpen ? range.lower : range.lower - 1]
-            if range.upper < 1e300 { outside.append(range.upper * 2 + 1) }
+            let lower = try #require(range.lowerBound), upper = try #require(range.upperBound)
+            var outside: [Double] = [range.excludesLowerBound ? lower : lower - 1]
+            if upper < 1e300 { outside.append(upper * 2 + 1) }
             for v in outside {
                 let yaml = Self.scene(kind, key.name, "\(key.name): \(Self.literal(key, v))")
                 do {
@@ -131,11 +132,11 @@ import Testing
     /// 65 without a location. Every animatable key, set by an event, is checked at load.
     @Test func eventSetsAreCheckedAtLoad() throws {
         var random = Random(state: 15)
-        for (kind, key, range) in Self.walked where key.animatable && key.kind == .number {
+        for (kind, key, range) in Self.walked where key.isSettable && key.kind == .number {
             let inside = random.value(in: range)
             let ok = Self.scene(kind, "", "", events: "events:\n  - {at: 0.05, set: {t.\(key.name): \(Self.literal(key, inside))}}")
             #expect(Self.run(ok) == nil, "set \(kind).\(key.name) = \(inside)")
-            let outside = range.upper < 1e300 ? range.upper * 2 + 1 : range.lower - 1
+            let outside = range.upperBound.map { $0 * 2 + 1 } ?? (range.lowerBound ?? 0) - 1
             let bad = Self.scene(kind, "", "", events: "events:\n  - {at: 0.05, set: {t.\(key.name): \(Self.literal(key, outside))}}")
             #expect(throws: SceneLoadError.self, "set \(kind).\(key.name) = \(outside)") {
                 _ = try SceneLoader.load(text: bad, file: "t.yaml")
@@ -149,10 +150,10 @@ import Testing
 
     /// The keys the loader takes are the table's.
     @Test func loaderKeysAreTheTables() {
-        #expect(DynamicsDecoder.keys == DynamicsSchema.keys(of: "dynamics"))
-        #expect(DynamicsDecoder.behaviorKinds == DynamicsSchema.behaviorKinds.map(\.name))
+        #expect(DynamicsDecoder.keys == DynamicsTable.keys(of: "dynamics"))
+        #expect(DynamicsDecoder.behaviorKinds == DynamicsTable.behaviorKinds.map(\.name))
         for kind in DynamicsDecoder.behaviorKinds {
-            #expect(Set(DynamicsDecoder.allowedKeys(of: kind)) == Set(DynamicsSchema.keys(of: kind)), "\(kind)")
+            #expect(Set(DynamicsDecoder.allowedKeys(of: kind)) == Set(DynamicsTable.keys(of: kind)), "\(kind)")
         }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import KineticDynamics
+import KineticGeometry
 import KineticLayers
 @testable import KineticScene
 
 /// The loader (`validate`) and the JSON Schema (`kinetic schema`) judge every value alike:
-/// each entry of the layer and emitter-cell tables is written with values of its kind
+/// each entry of the layer, emitter-cell and dynamics tables is written with values of its kind
 /// that both must accept and values (wrong type, wrong length, out of range, unknown
 /// name, unknown key) that both must refuse. The schema side is Python's `jsonschema`
 /// (draft 2020-12), the validator `make test` installs and `Tests/schema/check.py` uses.
@@ -84,7 +85,8 @@ import KineticLayers
             v += [("[{\"name\": \"d\"}]", true), ("5", false), ("[{\"bogus\": 1}]", false)]
         case .image, .cellContents:
             v += [("5", false), ("[1]", false)]
-        case .value, .values, .timingFunction, .timingFunctions, .countOrForever, .mapping, .mappings:
+        case .value, .values, .timingFunction, .timingFunctions, .countOrForever, .mapping, .mappings, .mappingsByLayerID,
+             .layerID, .layerIDs, .fixedNumbers, .pathOrShapeLayer:
             break
         }
         return v
@@ -137,48 +139,122 @@ import KineticLayers
         "itemBehavior": #""items": ["a"]"#, "field": #""kind": "radialGravity", "items": ["a"]"#,
     ]
 
-    /// Every number key of every behavior kind (the `DynamicsSchema` table) in and out of
-    /// its range, every choice with its names and another, and an unknown key.
-    static func behaviorCases() -> [Case] {
-        var cases: [Case] = []
-        let layers = #""layers": [{"id": "a", "position": [50, 50], "bounds": [10, 10]}]"#
-        func scene(_ kind: String, _ body: String) -> String {
-            "{\(head), \(layers), \"dynamics\": {\"behaviors\": [{\"\(kind)\": {\(body)}}]}}"
+    /// Values of a dynamics key's kind as JSON, in and out of its range: which are valid
+    /// and which not. Keys of other dynamics mappings (nested lists, ids) get a valid and
+    /// a wrongly typed value.
+    static func values(_ key: DynamicsProperty<Void>) -> [(json: String, valid: Bool)] {
+        func f(_ x: Double) -> String { ValueRange.format(x) }
+        let r = key.range
+        let lower = r?.lowerBound, upper = r?.upperBound
+        // In range: the lower bound (above it when excluded), else 1.
+        let inside = lower.map { r?.excludesLowerBound == true ? $0 + 0.5 : $0 } ?? 1
+        var outside: [Double] = []
+        if let lower { outside.append(r?.excludesLowerBound == true ? lower : lower - 1) }
+        if let upper { outside.append(upper * 2 + 1) }
+        var v: [(String, Bool)] = []
+        switch key.kind {
+        case .number:
+            v += [(f(inside), true), (#""abc""#, false), ("[1]", false), ("\"\(f(inside))\"", false)] + outside.map { (f($0), false) }
+        case .integer:
+            v += [(f(inside.rounded(.up)), true), ("1.5", false), (#""abc""#, false)] + outside.map { (f($0), false) }
+        case .angle:
+            v += [("0.5", true), (#""45deg""#, true), (#""abc""#, false), ("[1]", false)]
+        case .point:
+            v += [("[1, 2]", true), ("[1]", false), ("[1, 2, 3]", false), ("5", false)]
+            v += outside.flatMap { [("[\(f($0)), 0]", false), ("[0, \(f($0))]", false)] }
+        case .fixedNumbers(let count):
+            // Ascending, as `[min, max]` must be.
+            v += [("[" + (0..<count).map { f(Double($0)) }.joined(separator: ", ") + "]", true),
+                  ("[" + Array(repeating: "0", count: count - 1).joined(separator: ", ") + "]", false), ("5", false)]
+            v += outside.map { ("[" + ([f($0)] + Array(repeating: f(upper ?? 0), count: count - 1)).joined(separator: ", ") + "]", false) }
+        case .rect:
+            v += [("[0, 0, 10, 20]", true), ("[1, 2]", false), ("[0, 0, -1, 1]", false), ("5", false)]
+            v += outside.flatMap { [("[\(f($0)), 0, 10, 20]", false), ("[0, 0, 10, \(f($0))]", false)] }
+            if key.name == "referenceBounds" { v += [("[0, 0, 0, 10]", false), ("[0, 0, 10, 0]", false)] }
+        case .bool:
+            v += [("true", true), ("false", true), (#""maybe""#, false), ("[true]", false), (#""true""#, false), (#""yes""#, false)]
+        case .string:
+            v += [(#""x""#, true), ("[1]", false), ("{}", false), ("null", false), ("5", false)]
+        case .layerID:
+            // Whether a layer has the id, the schema cannot say.
+            v += [(#""b""#, true), ("[1]", false)]
+        case .layerIDs:
+            v += [(#"["a", "b"]"#, true), (#""a""#, false), ("[5]", false)]
+        case .choice(let names):
+            v += names.map { ("\"\($0)\"", true) } + [(#""bogus""#, false), ("[1]", false)]
+        case .path, .pathOrShapeLayer:
+            v += [(#""M0 0 L10 0 L10 10 Z""#, true), ("5", false), ("{\"foo\": 1}", false)]
+        case .mapping:
+            v += [("{}", true), ("5", false), ("{\"bogusKey\": 1}", false)]
+        case .mappings:
+            v += [("[]", true), ("5", false), ("[5]", false)]
+        case .mappingsByLayerID:
+            v += [("{\"a\": {}}", true), ("5", false), ("{\"a\": 5}", false)]
+        default:
+            break
         }
-        for (kind, _, _) in DynamicsSchema.behaviorKinds {
-            let base = behaviorBases[kind] ?? ""
-            for key in (DynamicsSchema.contexts[kind] ?? []) + (DynamicsSchema.contexts["behavior"] ?? []) {
-                // What the schema cannot say is left out: the anchor's other spellings (one
-                // at a time) and `end` after `begin` (written in range below).
-                guard !base.contains("\"\(key.name)\""), !(kind == "attachment" && ["anchorPoint", "attachmentAnchor"].contains(key.name))
-                else { continue }
-                var values: [(String, Bool)] = []
-                switch key.kind {
-                case .number:
-                    values += [(#""abc""#, false), (#""1""#, false)]
-                    if let r = key.range {
-                        values.append((key.name == "end" ? "1" : ValueRange.format(r.lowerOpen ? r.lower + 0.5 : r.lower), true))
-                        if r.lower > -1e300 { values.append((ValueRange.format(r.lowerOpen ? r.lower : r.lower - 1), false)) }
-                        if r.upper < 1e300 { values.append((ValueRange.format(r.upper * 2 + 1), false)) }
-                    }
-                case .choice(let names):
-                    // A sliding attachment needs its axis (a key across keys, which the schema cannot say).
-                    values += names.map { ($0 == "sliding" ? #""sliding", "axisOfTranslation": [1, 0]"# : "\"\($0)\"", true) }
-                        + [(#""bogus""#, false)]
-                case .bool:
-                    values += [("true", true), (#""maybe""#, false), (#""true""#, false), (#""yes""#, false)]
-                case .point:
-                    values += [("[1, 2]", true), ("[1]", false)]
-                default:
-                    break
-                }
-                for (json, valid) in values {
-                    cases.append(Case(label: "\(kind).\(key.name): \(json)", json: scene(kind, base + ", \"\(key.name)\": \(json)"),
-                                      valid: valid))
+        return v
+    }
+
+    /// What a dynamics key needs written beside it, by context and key, where the loader
+    /// checks a key against others (which the schema cannot say): a sliding attachment's
+    /// axis, a path body's type, a line's other end, `end` after `begin`, one other end
+    /// of an attachment.
+    static func companions(_ context: String, _ key: String, _ json: String) -> (base: String, value: String)? {
+        switch (context, key) {
+        case ("attachment", "kind") where json == #""sliding""#:
+            return (behaviorBases[context] ?? "", #""sliding", "axisOfTranslation": [1, 0]"#)
+        case ("attachment", "attachedTo"): return (#""item": "a""#, json)
+        // The anchor's other spellings, one at a time.
+        case ("attachment", "anchorPoint"), ("attachment", "attachmentAnchor"): return (#""item": "a""#, json)
+        case ("dynamicItem", "collisionBoundsType") where json == #""path""#:
+            return ("", #""path", "collisionBoundingPath": "M0 0 L10 0 L10 10 Z""#)
+        case ("dynamicItem", "collisionBoundingPath"): return (#""collisionBoundsType": "path""#, json)
+        case ("boundary", "from"): return (#""identifier": "w", "to": [10, 0]"#, json)
+        case ("boundary", "to"): return (#""identifier": "w", "from": [0, 0]"#, json)
+        case ("boundary", "path"): return (#""identifier": "w""#, json)
+        case ("boundary", "identifier"): return (#""from": [0, 0], "to": [10, 0]"#, json)
+        case ("boundary", _): return (#""identifier": "w", "from": [0, 0], "to": [10, 0]"#, json)
+        // `end` after `begin` (0): in range is after it.
+        case ("behavior", "end") where json == "0": return nil
+        default: return (behaviorBases[context] ?? "", json)
+        }
+    }
+
+    /// Every key of every dynamics table (`DynamicsTable`: the block, items, the keys
+    /// every behavior has, each behavior kind, boundaries, regions) with valid and invalid
+    /// values, and an unknown key in each mapping.
+    static func dynamicsCases() -> [Case] {
+        var cases: [Case] = []
+        let layers = #""layers": [{"id": "a", "position": [50, 50], "bounds": [10, 10]}, "#
+            + #"{"id": "b", "position": [80, 50], "bounds": [10, 10]}]"#
+        func behavior(_ kind: String, _ body: String) -> String { #"{"behaviors": [{""# + kind + "\": {\(body)}}]}" }
+        /// The `dynamics:` mapping with `body` written in the mapping of `context`.
+        func dynamics(_ context: String, _ body: String) -> String {
+            switch context {
+            case "dynamics": "{\(body)}"
+            case "dynamicItem": #"{"items": {"a": {"# + body + "}}}"
+            case "behavior": behavior("gravity", #""items": ["a"], "# + body)
+            case "boundary": behavior("collision", #""items": ["a"], "boundaries": [{"# + body + "}]")
+            case "region": behavior("field", #""kind": "radialGravity", "items": ["a"], "region": {"# + body + "}")
+            default: behavior(context, body)
+            }
+        }
+        func scene(_ context: String, _ body: String) -> String {
+            "{\(head), \(layers), \"dynamics\": \(dynamics(context, body))}"
+        }
+        func joined(_ base: String, _ pair: String) -> String { base.isEmpty ? pair : base + ", " + pair }
+        for (context, keys) in DynamicsTable.contexts.sorted(by: { $0.key < $1.key }) {
+            let ownBase = behaviorBases[context] ?? ""
+            for key in keys where !ownBase.contains("\"\(key.name)\"") {
+                for (json, valid) in values(key) {
+                    guard let (base, value) = companions(context, key.name, json) else { continue }
+                    cases.append(Case(label: "\(context).\(key.name): \(value)",
+                                      json: scene(context, joined(base, "\"\(key.name)\": \(value)")), valid: valid))
                 }
             }
-            cases.append(Case(label: "\(kind) valid", json: scene(kind, base), valid: true))
-            cases.append(Case(label: "\(kind).bogusKey", json: scene(kind, base + #", "bogusKey": 1"#), valid: false))
+            let base = companions(context, "", "")?.base ?? ownBase
+            cases.append(Case(label: "\(context).bogusKey", json: scene(context, joined(base, #""bogusKey": 1"#)), valid: false))
         }
         return cases
     }
@@ -244,5 +320,5 @@ import KineticLayers
 
     @Test func everyCellKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.cellCases()) }
 
-    @Test func everyBehaviorKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.behaviorCases()) }
+    @Test func everyDynamicsKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.dynamicsCases()) }
 }

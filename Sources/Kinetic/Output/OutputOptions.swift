@@ -55,3 +55,24 @@ public struct OutputOptions: Sendable {
         return settings
     }
 }
+
+// The checks `kinetic render` and `encode` make of their flags before anything is written.
+extension OutputOptions {
+    /// The names `--pix-fmt` takes.
+    package static var pixelFormatNames: [String] { VideoPixelFormat.allCases.map(\.rawValue) }
+
+    /// Whether the pixel format `name` keeps full chroma; nil when it names none.
+    package static func keepsFullChroma(pixelFormat name: String) -> Bool? {
+        VideoPixelFormat(rawValue: name).map { $0 == .yuv444p }
+    }
+
+    /// Why these settings do not apply to `format` at `fps` (a quality out of range, a
+    /// setting of another format); nil when they do.
+    package func problem(for format: AnimationFormat, fps: Double) -> String? {
+        do { try animationSettings(fps: fps).validate(for: format) } catch {
+            if case .invalidOptions(let reason) = error { return reason }
+            return error.description
+        }
+        return nil
+    }
+}

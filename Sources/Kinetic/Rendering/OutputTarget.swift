@@ -15,8 +15,10 @@ package enum OutputTarget: Equatable {
     /// A Lottie animation (`.json`): the frames baked into keyframes (docs/lottie.md).
     case lottie(String)
 
+    /// The animations' extensions: `.gif`, `.apng`, `.webp`, `.mp4`, `.webm`, `.mov`.
+    package static let animationExtensions = AnimationFormat.allCases.map { "." + $0.rawValue }
     /// The extensions `-o` takes, for the usage error that lists them.
-    package static let extensions = AnimationFormat.allCases.map { "." + $0.rawValue } + [".png", ".svg", ".pdf", ".json"]
+    package static let extensions = animationExtensions + [".png", ".svg", ".pdf", ".json"]
 
     /// Parses `-o`. A `%d` pattern, a path ending in `/`, an existing folder, or a name
     /// without an extension is a folder of `frame-NNNN.png` files; `.png` is a still, or

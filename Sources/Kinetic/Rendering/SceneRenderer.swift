@@ -277,4 +277,12 @@ package enum ByteCount {
     package static func format(_ bytes: Int) -> String {
         bytes >= 1_000_000 ? String(format: "%.2f MB", Double(bytes) / 1e6) : String(format: "%.1f kB", Double(bytes) / 1e3)
     }
+
+    /// The size of the file at `path` in bytes; nil when it cannot be had.
+    package static func ofFile(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+
+    /// The size of the file at `path` as the summaries print it (0 when it cannot be had).
+    package static func formatFile(_ path: String) -> String { format(ofFile(path) ?? 0) }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import KineticEncode
+import Kinetic
 
 /// The quality and format flags every animated output shares (`render`, `encode`);
 /// docs/outputs.md has the table of what applies where.
@@ -31,14 +31,8 @@ struct AnimationOptions: ParsableArguments {
         options.constantRateFactor = crf
         options.colorCount = colors
         options.dithering = dither.flatMap(Self.ditheringLevel)
-        options.keepsFullChroma = pixelFormat.flatMap(VideoPixelFormat.init(rawValue:)) == .yuv444p
+        options.keepsFullChroma = pixelFormat.flatMap(OutputOptions.keepsFullChroma(pixelFormat:)) == true
         return options
-    }
-
-    func settings(fps: Double, loop: Int, transparent: Bool = false) -> AnimationSettings {
-        var settings = outputOptions(loop: loop).animationSettings(fps: fps)
-        settings.transparent = transparent
-        return settings
     }
 
     /// `--dither`'s level: `off` 0, `on` 1, or a number 0…1 (range checked by the settings).
@@ -55,8 +49,8 @@ struct AnimationOptions: ParsableArguments {
         if let dither, Self.ditheringLevel(dither) == nil {
             throw ValidationError("--dither takes off, on or a level 0…1, not '\(dither)'")
         }
-        if let pixelFormat, VideoPixelFormat(rawValue: pixelFormat) == nil {
-            throw ValidationError("--pix-fmt takes " + VideoPixelFormat.allCases.map(\.rawValue).joined(separator: " or "))
+        if let pixelFormat, OutputOptions.keepsFullChroma(pixelFormat: pixelFormat) == nil {
+            throw ValidationError("--pix-fmt takes " + OutputOptions.pixelFormatNames.joined(separator: " or "))
         }
         if animated {
             guard case .animation(.apng, let path) = target, path.lowercased().hasSuffix(".png") else {
@@ -69,24 +63,16 @@ struct AnimationOptions: ParsableArguments {
             }
             return
         }
-        do { try settings(fps: 1, loop: loop).validate(for: format) } catch { throw ValidationError(error.reason) }
+        if let problem = outputOptions(loop: loop).problem(for: format, fps: 1) { throw ValidationError(problem) }
     }
 
     /// Runs `body`, turning an encoder's refusal of its settings (an odd H.264 size, an
     /// encoder missing from this FFmpeg) into a usage error.
     static func usageErrors(_ body: () throws -> Void) throws {
-        do { try body() } catch let error as EncodeError {
-            guard case .invalidOptions = error else { throw error }
-            Terminal.error(error.description)
+        do { try body() } catch {
+            guard let message = FailureReport.invalidOptions(error) else { throw error }
+            Terminal.error(message)
             throw ExitStatus.usage
         }
-    }
-}
-
-extension EncodeError {
-    /// The message without its "invalid options:" lead, for a usage error.
-    var reason: String {
-        if case .invalidOptions(let reason) = self { return reason }
-        return description
     }
 }

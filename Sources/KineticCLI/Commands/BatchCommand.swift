@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import KineticFiles
+import Kinetic
 import Synchronization
-import KineticEncode
-import KineticScene
 
 /// `kinetic batch [DIR|SCENE…] -o OUTDIR`: render many scenes, report them in a table.
 struct BatchCommand: ParsableCommand {
@@ -147,7 +145,7 @@ struct BatchCommand: ParsableCommand {
         let scenes = try scenePaths()
         // Made once, before any scene: a folder that cannot be made is the batch's own
         // failure (73, with the system's reason), not every scene's.
-        if let reason = Self.makeFolder(output) {
+        if let reason = BatchOutput.makeFolder(output) {
             Terminal.error("\(output): cannot create the output folder: \(reason)")
             throw ExitStatus.cannotCreate
         }
@@ -247,22 +245,10 @@ struct BatchCommand: ParsableCommand {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 
-    /// Makes `path` and its parents; nil when it exists as a folder or was made, else the
-    /// system's reason.
-    static func makeFolder(_ path: String) -> String? {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for part in path.split(separator: "/") {
-            prefix += part
-            if mkdir(prefix, 0o777) != 0, errno != EEXIST { return String(cString: strerror(errno)) }
-            prefix += "/"
-        }
-        return GuardedFile.kind(of: path) == .directory ? nil : "\(path) is not a folder"
-    }
-
     /// This executable's path, for the child processes, whatever the file is named (a copy,
     /// a link); nil when this process is not the kinetic executable (the unit tests).
     private static var executable: String? {
-        guard Kinetic.runningAsExecutable.load(ordering: .relaxed) else { return nil }
+        guard KineticCommand.runningAsExecutable.load(ordering: .relaxed) else { return nil }
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
         return Bundle.main.executablePath
     }
@@ -293,7 +279,7 @@ struct BatchCommand: ParsableCommand {
     /// scene leaves the others alone.
     private func render(_ path: String, frameJobs: Int, showsProgress: Bool) -> Row {
         let started = Date()
-        let name = GoldenFrames.sceneName(path)
+        let destination = BatchOutput(folder: output, scene: path, writesPNGFrames: png)
         var row = Row(scene: path, frames: nil, seconds: 0, bytes: nil, status: .rendered)
         func fail(_ code: ExitCode, _ message: String) -> Row {
             row.seconds = Date().timeIntervalSince(started)
@@ -301,39 +287,28 @@ struct BatchCommand: ParsableCommand {
             if message != "" { Terminal.error("\(path): \(message)") }
             return row
         }
-        var scene: Scene
+        let scene: Scene
         do { scene = try SceneLoading.load(path, limits: limitOptions.limits) } catch {
             // SceneLoading has printed the problems.
             let code = error as? ExitCode ?? ExitStatus.software
             return fail(code, "")
         }
-        if !png, let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: .gif, fpsGiven: false) {
-            Terminal.warning("\(path): \(warning)")
-        }
         let renderer: SceneRenderer
         let indices: [Int]
         do {
-            renderer = try SceneRenderer(scene: scene, limits: limitOptions.limits, jobs: frameJobs,
-                                         showsProgress: showsProgress && !quiet)
-            indices = try renderer.frames(frameRange.frames?.range)
+            (renderer, indices) = try destination.renderer(for: scene, frames: frameRange.frames?.range, jobs: frameJobs,
+                                                           showsProgress: showsProgress && !quiet,
+                                                           warn: { Terminal.warning("\(path): \($0)") })
         } catch {
             return fail(ExitCode(error.exitCode), "\(error)")
         }
         row.frames = indices.count
-        let outputs = png
-            ? indices.map { GoldenFrames.join(GoldenFrames.join(output, name), GoldenFrames.fileName(frame: $0)) }
-            : [GoldenFrames.join(output, name + ".gif")]
-
-        if !force, Self.isUpToDate(outputs, inputs: [path] + scene.inputFiles) {
+        let outputs = destination.files(frames: indices)
+        if !force, BatchOutput.isUpToDate(outputs, inputs: [path] + scene.inputFiles) {
             row.status = .upToDate
         } else {
             do {
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                if png {
-                    try renderer.renderPNGFrames(frames: indices, pattern: GoldenFrames.join(GoldenFrames.join(output, name), "frame-%04d.png"))
-                } else {
-                    try renderer.renderGIF(frames: indices, to: outputs[0], loopCount: loop)
-                }
+                try destination.write(renderer, frames: indices, loopCount: loop)
             } catch {
                 // The real status and message (a simulation that blew up is 70, not 73).
                 let code = SceneLoading.exit(for: error, scene: path)
@@ -343,30 +318,11 @@ struct BatchCommand: ParsableCommand {
             }
         }
         row.seconds = Date().timeIntervalSince(started)
-        row.bytes = outputs.compactMap(Self.size).reduce(0, +)
+        row.bytes = outputs.compactMap(ByteCount.ofFile).reduce(0, +)
         if !quiet, case .rendered = row.status {
             Terminal.error(String(format: "%@: %d frames in %.2f s", path, indices.count, row.seconds))
         }
         return row
-    }
-
-    /// Whether every output exists and is newer than every input.
-    static func isUpToDate(_ outputs: [String], inputs: [String]) -> Bool {
-        let outputTimes = outputs.map(modification)
-        let inputTimes = inputs.map(modification)
-        guard let oldestOutput = outputTimes.map({ $0 ?? .distantPast }).min(),
-              !outputTimes.contains(where: { $0 == nil }) else { return false }
-        // An input that cannot be read cannot be trusted to be older.
-        guard !inputTimes.contains(where: { $0 == nil }) else { return false }
-        return inputTimes.allSatisfy { $0.map { $0 < oldestOutput } ?? false }
-    }
-
-    private static func modification(of path: String) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    }
-
-    private static func size(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
     }
 
     /// The summary: scene, frames, seconds, size, status, one row per scene.

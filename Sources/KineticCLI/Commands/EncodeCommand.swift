@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import KineticEncode
-import KineticGeometry
+import Kinetic
 
 /// `kinetic encode FRAMES -o OUT --fps N`: PNG frames to an animation.
 struct EncodeCommand: ParsableCommand {
@@ -54,7 +53,9 @@ struct EncodeCommand: ParsableCommand {
             guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be greater than 0") }
             if case .animation(let format, _)? = try? OutputTarget.parse(output, animated: animationOptions.animated) {
                 // The settings with the real rate, as the writer checks them (not at 1 fps).
-                do { try animationOptions.settings(fps: fps, loop: loop).validate(for: format) } catch { throw ValidationError(error.reason) }
+                if let problem = animationOptions.outputOptions(loop: loop).problem(for: format, fps: fps) {
+                    throw ValidationError(problem)
+                }
             }
         }
         let target: OutputTarget
@@ -62,7 +63,7 @@ struct EncodeCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         guard case .animation = target else {
-            throw ValidationError("\(output): encode writes an animation: " + AnimationFormat.allCases.map { "." + $0.rawValue }.joined(separator: ", "))
+            throw ValidationError("\(output): encode writes an animation: " + OutputTarget.animationExtensions.joined(separator: ", "))
         }
         try animationOptions.validate(for: target, loop: loop)
     }
@@ -83,44 +84,22 @@ struct EncodeCommand: ParsableCommand {
         if let limit = format.maximumFPS, fps > limit {
             Terminal.warning("at \(fps) fps some \(format.rawValue.uppercased()) frames are shorter than browsers show (they play slower)")
         }
-        var settings = animationOptions.settings(fps: fps, loop: loop, transparent: sequence.hasAlpha)
-        settings.jobs = jobs
+        var options = animationOptions.outputOptions(loop: loop)
+        options.jobs = jobs
+        options.showsProgress = !quiet
         let started = Date()
-        let jobs = self.jobs
         do {
             try AnimationOptions.usageErrors {
-                try AnimationOutput.write(frameCount: sequence.indices.count, width: sequence.width, height: sequence.height,
-                                          to: path, format: format, settings: settings, sample: { positions, _, prepare, add in
-                    try FrameStream(frames: positions.map { sequence.indices[$0] }, jobs: jobs,
-                                    progress: Progress(total: positions.count, enabled: false)).run(rasters: { chunk in
-                        try Parallel.map(chunk, jobs: jobs) { i in try Self.read(sequence.path(i), sequence) }
-                    }, encode: { frame, _, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
-                }) { prepare, write in
-                    let progress = Progress(total: sequence.indices.count, enabled: !quiet && Terminal.stderrIsTerminal)
-                    defer { progress.finish() }
-                    try FrameStream(frames: sequence.indices, jobs: jobs, progress: progress).run(rasters: { chunk in
-                        try Parallel.map(chunk, jobs: jobs) { i in try Self.read(sequence.path(i), sequence) }
-                    }, encode: prepare, consume: { _, prepared in try write(prepared) })
-                }
+                try sequence.encode(to: path, format: format, fps: fps, options: options)
             }
-        } catch let error as EncodeError {
+        } catch {
+            guard let status = FailureReport.encodeStatus(error) else { throw error }
             Terminal.error("\(error)")
-            if case .cannotRead = error { throw ExitStatus.dataError }
-            if case .invalidImage = error { throw ExitStatus.dataError }
-            throw ExitStatus.cannotCreate
+            throw ExitCode(status)
         }
         if !quiet {
             Terminal.error(String(format: "wrote %@ (%d frames, %@) in %.2f s", path, sequence.indices.count,
-                                  RenderCommand.fileSize(path), Date().timeIntervalSince(started)))
+                                  ByteCount.formatFile(path), Date().timeIntervalSince(started)))
         }
-    }
-
-    /// One frame's pixels, checked against the size its header promised.
-    private static func read(_ path: String, _ sequence: FrameSequence) throws -> PixelImage {
-        let image = try PNGReader.read(path, maxPixels: sequence.width * sequence.height)
-        guard image.width == sequence.width, image.height == sequence.height else {
-            throw EncodeError.invalidImage(reason: "\(path) is \(image.width)×\(image.height), the others \(sequence.width)×\(sequence.height)")
-        }
-        return image
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-import KineticFiles
-import KineticEncode
-import KineticGeometry
-import KineticScene
+import Kinetic
 
 /// `kinetic golden check|update [SCENE…]`: golden-image regression. What both subcommands
 /// share is here; `check` is in GoldenCheck.swift, `update` in GoldenUpdate.swift.
@@ -60,9 +57,9 @@ struct GoldenCommand: ParsableCommand {
         /// Loads the scene at `path` and renders its goldens in one run of its frames
         /// (``GoldenRun``): the golden frames at `golden.scale`, the filmstrip and the state.
         /// Problems are printed; the error thrown is the exit status.
-        func renderGoldens(_ path: String) throws -> RenderedScene {
+        func renderGoldens(_ path: String) throws -> RenderedGoldens {
             let scene = try SceneLoading.load(path, limits: limitOptions.limits)
-            let (indices, outOfRange) = GoldenFrames.indices(scene)
+            let (indices, outOfRange) = GoldenFrames.indices(scene.model)
             if !outOfRange.isEmpty {
                 Terminal.error("\(path): golden frames \(outOfRange.map(String.init).joined(separator: ", ")) are outside 0…\(scene.frameCount - 1)")
                 throw ExitStatus.dataError
@@ -71,18 +68,14 @@ struct GoldenCommand: ParsableCommand {
             let root = limitOptions.allowAnyPath ? nil : GoldenFrames.root(forScene: path, goldenDir: goldenDir)
             if let root {
                 // The folder (or, before the first update, its parent) must resolve inside the root.
-                let existing = GuardedFile.kind(of: folder) != nil ? folder : root
-                if GuardedFile.kind(of: existing) != nil {
-                    do { try GuardedFile.checkInside(existing, root: root) } catch {
-                        Terminal.error("\(folder): \(error.reason): goldens resolve inside \(root); pass --allow-any-path to trust the link")
-                        throw ExitStatus.dataError
-                    }
+                if let reason = GoldenFrames.linkProblem(folder: folder, root: root) {
+                    Terminal.error("\(folder): \(reason): goldens resolve inside \(root); pass --allow-any-path to trust the link")
+                    throw ExitStatus.dataError
                 }
             }
             do {
-                let run = try GoldenRun(scene, frames: indices, limits: limitOptions.limits, jobs: jobs)
-                return RenderedScene(scene: scene, frames: run.frames, name: GoldenFrames.sceneName(path), folder: folder,
-                                     root: root, filmstrip: run.filmstrip, state: run.state)
+                return try RenderedGoldens(scene: scene, path: path, frames: indices, folder: folder, root: root,
+                                           limits: limitOptions.limits, jobs: jobs)
             } catch let error as SceneRenderError {
                 Terminal.error("\(path): \(error)")
                 throw ExitCode(error.exitCode)
@@ -91,42 +84,14 @@ struct GoldenCommand: ParsableCommand {
             }
         }
 
-        /// One scene's goldens as rendered now, and where its golden files live.
-        struct RenderedScene {
-            var scene: Scene
-            var frames: [(index: Int, image: PixelImage)]
-            /// The scene's name (its file name without extension).
-            var name: String
-            /// `golden/NAME`.
-            var folder: String
-            /// Where every golden file must resolve (nil with `--allow-any-path`).
-            var root: String?
-            /// Every frame in a grid, when `golden.filmstrip` is on.
-            var filmstrip: PixelImage?
-            /// Every frame's state, unless `golden.state` is off.
-            var state: StateTable?
-
-            /// `frame NNNN`: the reports print `NAME frame NNNN`.
-            static func caseName(_ index: Int) -> String { "frame \(String(format: "%04d", index))" }
-
-            /// The pictures to compare: each golden frame, then the filmstrip.
-            var pictures: [(name: String, file: String, image: PixelImage)] {
-                frames.map { (Self.caseName($0.index), GoldenFrames.fileName(frame: $0.index), $0.image) }
-                    + (filmstrip.map { [("filmstrip", GoldenFrames.filmstripFileName, $0)] } ?? [])
-            }
-
-            /// `golden/NAME/FILE`.
-            func path(_ file: String) -> String { GoldenFrames.join(folder, file) }
-        }
-
         /// Renders each scene's goldens in turn and hands them to `body`. A scene that
         /// cannot be rendered is skipped (the other scenes are still done) and handed to
         /// `skipped` with its path and exit status; the worst of those is returned.
-        func forEachScene(_ body: (RenderedScene) throws -> Void,
+        func forEachScene(_ body: (RenderedGoldens) throws -> Void,
                           skipped: (String, ExitCode) -> Void = { _, _ in }) throws -> ExitCode? {
             var status: ExitCode?
             for path in try scenePaths() {
-                let rendered: RenderedScene
+                let rendered: RenderedGoldens
                 do { rendered = try renderGoldens(path) } catch let code as ExitCode {
                     status = GoldenCommand.worst(status, code)
                     skipped(path, code)
@@ -138,14 +103,8 @@ struct GoldenCommand: ParsableCommand {
         }
     }
 
-    /// The status of a run with several outcomes: a missing scene (66) outranks an
-    /// invalid one (65), which outranks a report or golden that cannot be written (73),
-    /// which outranks a simulation failure (70) and a mismatch (1) — so a CI that
-    /// cannot write its reports learns it even when frames mismatch.
+    /// The status of a run with several outcomes (``GoldenStatus/worst(_:_:)``).
     static func worst(_ a: ExitCode?, _ b: ExitCode) -> ExitCode {
-        let rank: [Int32: Int] = [ExitStatus.noInput.rawValue: 5, ExitStatus.dataError.rawValue: 4,
-                                  ExitStatus.cannotCreate.rawValue: 3, ExitStatus.software.rawValue: 2]
-        guard let a else { return b }
-        return (rank[b.rawValue] ?? 1) > (rank[a.rawValue] ?? 1) ? b : a
+        ExitCode(GoldenStatus.worst(a?.rawValue, b.rawValue))
     }
 }

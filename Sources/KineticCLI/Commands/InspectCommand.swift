@@ -1,6 +1,5 @@
 import ArgumentParser
-import enum Kinetic.InspectReport
-import KineticScene
+import Kinetic
 
 /// `kinetic inspect SCENE --frame N`: the presentation state as JSON.
 struct InspectCommand: ParsableCommand {
@@ -47,15 +46,13 @@ struct InspectCommand: ParsableCommand {
         let loaded = try SceneLoading.load(scene, limits: limitOptions.limits)
         let choice: FrameChoice
         do {
-            choice = try FrameChoice(frame: frame, time: time, frameCount: loaded.frameCount, fps: loaded.settings.fps)
+            choice = try FrameChoice(frame: frame, time: time, frameCount: loaded.frameCount, fps: loaded.framesPerSecond)
         } catch {
             Terminal.error("\(error)")
             throw error.exitCode
         }
-        let clock = FrameClock(scene: loaded, limits: limitOptions.limits)
         do {
-            let state = try clock.commandFrame(at: choice.time, index: choice.index)
-            print(InspectReport.json(for: state, items: clock.itemStates, particles: particles))
+            print(try loaded.inspectionJSON(atTime: choice.time, frame: choice.index, particles: particles))
         } catch {
             throw SceneLoading.exit(for: error, scene: scene)
         }

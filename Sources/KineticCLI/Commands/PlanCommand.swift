@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import KineticScene
+import Kinetic
 
 /// `kinetic plan SCENE --shards N`: the frame ranges a job runner hands out.
 struct PlanCommand: ParsableCommand {
@@ -52,17 +52,10 @@ struct PlanCommand: ParsableCommand {
             return String(decoding: data, as: UTF8.self)
         }
         var lines = ""
-        for range in Self.ranges(frameCount: count, shards: shards) {
+        for range in FrameShards.ranges(frameCount: count, shards: shards) {
             // Keys in the order a reader expects them: what, which frames, where.
             lines += "{\"scene\":\(try json(scene)),\"frames\":\"\(range.lowerBound)-\(range.upperBound)\",\"output\":\(try json(output))}\n"
         }
         FileHandle.standardOutput.write(Data(lines.utf8))
-    }
-
-    /// `shards` consecutive ranges covering 0..<frameCount, shard i starting at
-    /// ⌊i × frameCount / shards⌋: lengths differ by at most one.
-    static func ranges(frameCount: Int, shards: Int) -> [ClosedRange<Int>] {
-        guard frameCount > 0, shards > 0, shards <= frameCount else { return [] }
-        return (0..<shards).map { i in (i * frameCount / shards)...((i + 1) * frameCount / shards - 1) }
     }
 }

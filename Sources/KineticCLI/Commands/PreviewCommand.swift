@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Kinetic
 import KineticPreview
 
 /// `kinetic preview SCENE`: a live player in the browser.

@@ -1,10 +1,6 @@
 import ArgumentParser
 import Foundation
-import KineticEncode
-import KineticGeometry
-import KineticLayers
-import KineticRender
-import KineticScene
+import Kinetic
 
 /// `kinetic render SCENE -o OUT`.
 struct RenderCommand: ParsableCommand {
@@ -136,9 +132,10 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        var scene = try SceneLoading.load(self.scene, limits: limitOptions.limits)
+        var loaded = try SceneLoading.load(self.scene, limits: limitOptions.limits)
         let target = try output.map { try OutputTarget.parse($0, animated: animationOptions.animated) }
-        try applyOverrides(to: &scene)
+        try applyOverrides(to: &loaded)
+        let scene = loaded.model
         // A still's frame is checked before any asset is decoded.
         var still: FrameChoice?
         if target?.isSingleFrame == true { still = try frameChoice(frameCount: scene.frameCount, fps: scene.settings.fps) }
@@ -146,10 +143,10 @@ struct RenderCommand: ParsableCommand {
         // What killed runs and longer renders left beside the outputs goes first.
         for path in [output, contactSheet].compactMap({ $0 }) {
             if case .pngFrames(let pattern)? = try? OutputTarget.parse(path) {
-                StaleOutputs.removeTemporaries(besides: pattern)
-                StaleOutputs.removeFrames(of: pattern, from: scene.frameCount)
+                StaleOutputs.removeTemporaries(besides: pattern, warn: Terminal.warning)
+                StaleOutputs.removeFrames(of: pattern, from: scene.frameCount, warn: Terminal.warning)
             } else {
-                StaleOutputs.removeTemporaries(besides: path)
+                StaleOutputs.removeTemporaries(besides: path, warn: Terminal.warning)
             }
         }
         let started = Date()
@@ -186,8 +183,7 @@ struct RenderCommand: ParsableCommand {
                     summary("rasterized \(range.count) frames", started: started)
                 }
                 if let contactSheet {
-                    try writeContactSheet(timeline: sceneRenderer.timeline, renderer: sceneRenderer.renderer,
-                                          fps: sceneRenderer.fps, count: scene.frameCount, path: contactSheet)
+                    try writeContactSheet(sceneRenderer, count: scene.frameCount, path: contactSheet)
                     summary("wrote \(contactSheet)", started: started)
                 }
             }
@@ -211,35 +207,32 @@ struct RenderCommand: ParsableCommand {
         case .png(let path), .svg(let path), .pdf(let path):
             summary("wrote \(path)", started: started)
         case .animation(_, let path):
-            summary("wrote \(path) (\(written.frameCount) frames, \(Self.fileSize(path)))", started: started)
+            summary("wrote \(path) (\(written.frameCount) frames, \(ByteCount.formatFile(path)))", started: started)
         case .lottie(let path):
             let keyframes = written.lottieKeyframes.map { "\($0.kept) keyframes of \($0.sampled) samples, " } ?? ""
-            summary("wrote \(path) (\(written.frameCount) frames, \(keyframes)\(Self.fileSize(path)))", started: started)
+            summary("wrote \(path) (\(written.frameCount) frames, \(keyframes)\(ByteCount.formatFile(path)))", started: started)
         case .pngFrames(let pattern):
             let first = OutputTarget.fileName(pattern: pattern, index: frameRange.frames?.range.lowerBound ?? 0)
             summary("wrote \(written.frameCount) frames to \(first) …", started: started)
         }
     }
 
-    /// Command-line overrides of the scene's settings (the formats' frame-rate rule is the
-    /// library's, applied when it writes).
+    /// Command-line overrides of the scene's settings, through the library's setters (the
+    /// formats' frame-rate rule is the library's, applied when it writes).
     private func applyOverrides(to scene: inout Scene) throws {
-        if let scale { scene.settings.scale = scale }
-        if let duration { scene.settings.duration = duration }
-        if let fps { scene.settings.fps = fps }
-        if duration != nil || fps != nil,
-           let problem = SceneLoader.checkTiming(duration: scene.settings.duration, fps: scene.settings.fps,
-                                                 limits: limitOptions.limits) {
-            Terminal.error("--duration/--fps: \(problem)")
-            throw ExitStatus.usage
-        }
-        if debug { scene.dynamics?.debug = true }
-        if let background {
-            guard let color = SceneValues.color(background) else {
-                Terminal.error("--background: '\(background)' is not a color")
+        if let scale { scene.scale = scale }
+        if duration != nil || fps != nil {
+            do { try scene.setTiming(framesPerSecond: fps, duration: duration) } catch {
+                Terminal.error("--duration/--fps: \(error.message)")
                 throw ExitStatus.usage
             }
-            scene.settings.background = .color(color)
+        }
+        if debug { scene.drawsDebugOverlay = true }
+        if let background {
+            do { try scene.setBackgroundColor(background) } catch {
+                Terminal.error("--background: \(error.message)")
+                throw ExitStatus.usage
+            }
         }
     }
 
@@ -258,41 +251,24 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    /// Twelve evenly spaced frames, four to a row, labelled with frame and time.
-    private func writeContactSheet(timeline: Timeline, renderer: Renderer, fps: Double, count: Int, path: String) throws {
-        let n = min(12, count)
-        // The frames are rasterized together: all of them must fit the memory budget.
-        let size = renderer.pixelSize(of: timeline.scene.settings.size)
-        let bytes = Double(size.width) * Double(size.height) * 4 * Double(n + 1)
-        let budget: (bytes: Int, ceiling: MemoryCeiling?)
-        do throws(SceneRenderError) { budget = try MemoryCeiling.frameBudget(limitOptions.limits.maxMemory) } catch {
+    /// The contact sheet (the library's); its memory budget's refusals are printed as
+    /// `--contact-sheet` problems.
+    private func writeContactSheet(_ sceneRenderer: SceneRenderer, count: Int, path: String) throws {
+        do {
+            try sceneRenderer.writeContactSheet(frameCount: count, maxMemory: limitOptions.limits.maxMemory, to: path)
+        } catch let error as SceneRenderError {
             Terminal.error("--contact-sheet: \(error)")
             throw ExitCode(error.exitCode)
+        } catch let error as ContactSheetTooLarge {
+            let over = error.ceiling.map { "more than \($0.name) leaves" } ?? "over --max-memory \(limitOptions.maxMemory)"
+            Terminal.error("--contact-sheet: \(error.frames) frames of \(error.width)×\(error.height) px need about "
+                           + "\(ByteCount.format(error.bytes)), \(over) (lower --scale)")
+            throw error.ceiling == nil ? ExitStatus.usage : ExitStatus.systemError
         }
-        guard bytes <= Double(budget.bytes) else {
-            let over = budget.ceiling.map { "more than \($0.name) leaves" } ?? "over --max-memory \(limitOptions.maxMemory)"
-            Terminal.error("--contact-sheet: \(n) frames of \(size.width)×\(size.height) px need about \(ByteCount.format(Int(bytes))), "
-                           + "\(over) (lower --scale)")
-            throw budget.ceiling == nil ? ExitStatus.usage : ExitStatus.systemError
-        }
-        let indices = (0..<n).map { n == 1 ? 0 : Int((Double($0) * Double(count - 1) / Double(n - 1)).rounded()) }
-        // Trees in order (physics and emitters advance frame by frame), then rasterized in parallel.
-        let clock = FrameClock(timeline: timeline, maxParticles: limitOptions.limits.maxParticles)
-        let trees = try indices.map { try clock.commandFrame($0, fps: fps) }
-        let thumbs = try Parallel.map(trees, jobs: jobs) { tree -> (label: String, image: PixelImage) in
-            let i = tree.index
-            return (label: "\(i) · \(String(format: "%.2f", Double(i) / fps))s", image: try renderer.rasterize(tree))
-        }
-        let sheet = ContactSheet.compose(thumbs, columns: 4, background: .white)
-        try PNGWriter.write(sheet, to: path)
     }
 
     private func summary(_ message: String, started: Date) {
         guard !quiet else { return }
         Terminal.error(String(format: "%@ in %.2f s", message, Date().timeIntervalSince(started)))
-    }
-
-    static func fileSize(_ path: String) -> String {
-        ByteCount.format((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import KineticScene
+import Kinetic
 
 /// `kinetic schema`: the scene format as JSON Schema, for editors.
 struct SchemaCommand: ParsableCommand {
@@ -19,6 +19,6 @@ struct SchemaCommand: ParsableCommand {
         """)
 
     func run() throws {
-        print(SceneSchema.json(), terminator: "")
+        print(Scene.jsonSchema, terminator: "")
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import KineticScene
+import Kinetic
 
 /// `kinetic validate SCENE…`: load and check only.
 struct ValidateCommand: ParsableCommand {
@@ -32,16 +32,10 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let scene = try SceneLoading.load(path, limits: limitOptions.limits)
                 // The canvas render would refuse at the scene's own scale (with these
-                // options' limits), located at scene.size.
-                if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale,
-                                                         limits: limitOptions.limits) {
-                    let location = scene.sourceMap?.location(of: "scene.size") ?? SourceLocation(file: path, line: 1, column: 1)
-                    Terminal.error(SceneProblem(location: location, keyPath: "scene.size", message: problem).description)
-                    throw ExitStatus.dataError
-                }
-                if let failure = FrameClock.runtimeFailure(in: scene, limits: limitOptions.limits) {
+                // options' limits), then the frames' limits and physics.
+                do { try scene.checkRendering() } catch {
                     // Printed as render prints it; every failure is a problem of the scene here.
-                    _ = SceneLoading.exit(for: FrameClock.commandError(failure, scene: scene), scene: path)
+                    _ = SceneLoading.exit(for: error, scene: path)
                     throw ExitStatus.dataError
                 }
             } catch let code as ExitCode {

@@ -1,5 +1,5 @@
 import Foundation
-import KineticEncode
+import Kinetic
 
 /// Ctrl-C, SIGTERM, SIGQUIT (no crash report: it is a request to stop), SIGHUP (the
 /// terminal closed), SIGPIPE (stderr's reader went away) and SIGUSR1: remove the
@@ -32,7 +32,7 @@ enum Interruption {
             // A batch's scenes render in child processes: they get the signal too and
             // remove their own temporary files before this process exits.
             ChildProcesses.forward(Int32(byte))
-            TemporaryFiles.removeAll()
+            UnfinishedOutputs.removeAll()
             // write(2), not FileHandle: stderr may be the closed pipe that raised SIGPIPE.
             let message = Array("\ninterrupted\n".utf8)
             _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

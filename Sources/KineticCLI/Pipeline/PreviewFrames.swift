@@ -1,111 +1,29 @@
-import Foundation
-import enum Kinetic.InspectReport
-import KineticEncode
-import KineticLayers
+import Kinetic
 import KineticPreview
-import KineticRender
-import KineticScene
 
-/// A loaded scene for `kinetic preview`: frames as `render --frame N` makes them
-/// (the same `SceneRenderer`, simulation and particles, `render --debug`'s settings for the
-/// debug overlay), and `inspect`'s report.
-///
-/// Simulation is incremental: each variant (plain, debug) keeps its physics and particle
-/// state, so frames asked in increasing order step forward from the last one. An earlier
-/// frame starts that variant again from 0 (Chipmunk's space cannot be copied, so there are
-/// no checkpoints); the session's frame cache makes going back over frames seen cheap.
+/// The library's preview session as KineticPreview's server asks for a scene.
 final class PreviewFrames: PreviewScene {
-    private let path: String
-    private let limits: SceneLimits
-    private let scene: Scene
-    private var plain: Variant
-    private var debugged: Variant?
+    private let session: ScenePreview
 
-    private struct Variant {
-        var sceneRenderer: SceneRenderer
-        let clock: FrameClock
-
-        init(scene: Scene, limits: SceneLimits, debug: Bool) throws(SceneRenderError) {
-            var scene = scene
-            if debug { scene.dynamics?.debug = true }
-            sceneRenderer = try SceneRenderer(scene: scene, limits: limits, jobs: 1, showsProgress: false)
-            sceneRenderer.renderer.debug = debug
-            clock = FrameClock(timeline: sceneRenderer.timeline, maxParticles: limits.maxParticles)
-        }
-
-        /// Frame `index`'s presentation tree, at time index / fps as `render --frame N`.
-        func tree(_ index: Int) throws -> SceneFrame {
-            let choice = try FrameChoice(frame: index, time: nil, frameCount: sceneRenderer.scene.frameCount,
-                                         fps: sceneRenderer.fps)
-            // Over a limit the located problem is the error the page shows.
-            do { return try clock.frame(at: choice.time, index: choice.index) } catch {
-                throw PreviewFrameError(message: error.problem(in: clock.scene)?.description ?? "\(clock.scene.file): \(error)")
-            }
-        }
-    }
-
-    private init(path: String, scene: Scene, limits: SceneLimits) throws(SceneRenderError) {
-        self.path = path
-        self.scene = scene
-        self.limits = limits
-        plain = try Variant(scene: scene, limits: limits, debug: false)
-    }
+    private init(_ session: ScenePreview) { self.session = session }
 
     /// Loads the scene at `path`: every problem as the CLI prints it on failure.
     static func load(path: String, limits: SceneLimits) -> Result<any PreviewScene, PreviewLoadFailure> {
-        do {
-            let scene = try SceneLoader.load(path: path, limits: limits)
-            return .success(try PreviewFrames(path: path, scene: scene, limits: limits))
-        } catch let error as SceneLoadError {
-            return .failure(PreviewLoadFailure(messages: error.problems.map(\.description)))
-        } catch let error as SceneRenderError {
-            return .failure(PreviewLoadFailure(messages: ["\(path): \(error)"]))
-        } catch {
-            return .failure(PreviewLoadFailure(messages: ["\(error)"]))
+        switch ScenePreview.load(path: path, limits: limits) {
+        case .success(let session): .success(PreviewFrames(session))
+        case .failure(let failure): .failure(PreviewLoadFailure(messages: failure.messages))
         }
     }
 
     var info: PreviewSceneInfo {
-        PreviewSceneInfo(fps: scene.settings.fps, frameCount: scene.frameCount,
-                         width: scene.settings.size.width, height: scene.settings.size.height,
-                         scale: scene.settings.scale, files: [path] + scene.inputFiles,
-                         exportFormats: AnimationFormat.allCases.map(\.rawValue))
+        PreviewSceneInfo(fps: session.framesPerSecond, frameCount: session.frameCount,
+                         width: session.size.width, height: session.size.height, scale: session.scale,
+                         files: session.files, exportFormats: session.exportFormats)
     }
 
-    func png(frame index: Int, debug: Bool) throws -> [UInt8] {
-        if debug {
-            let variant = try debugged ?? Variant(scene: scene, limits: limits, debug: true)
-            let tree = try variant.tree(index)
-            debugged = variant
-            return try PNGWriter.encode(variant.sceneRenderer.renderer.render(tree))
-        }
-        let tree = try plain.tree(index)
-        return try PNGWriter.encode(plain.sceneRenderer.renderer.render(tree))
-    }
+    func png(frame index: Int, debug: Bool) throws -> [UInt8] { try session.png(frame: index, debug: debug) }
 
-    func inspect(frame index: Int) throws -> String {
-        let tree = try plain.tree(index)
-        return InspectReport.json(for: tree, items: plain.clock.itemStates)
-    }
+    func inspect(frame index: Int) throws -> String { try session.inspect(frame: index) }
 
-    /// The file `render SCENE -o NAME.FORMAT` writes (GIF, APNG, WebP, MP4, WebM or MOV),
-    /// next to the scene.
-    func export(format name: String) throws -> String {
-        guard let format = AnimationFormat(rawValue: name) else { throw EncodeError.invalidOptions(reason: "no format .\(name)") }
-        var scene = self.scene
-        if let warning = SceneRenderer.applyFrameRateRule(to: &scene, format: format, fpsGiven: false) { Terminal.warning(warning) }
-        let renderer = try SceneRenderer(scene: scene, limits: limits, jobs: ProcessInfo.processInfo.activeProcessorCount,
-                                         showsProgress: false)
-        let output = ((path as NSString).deletingPathExtension) + "." + format.rawValue
-        let frames = try renderer.frames(nil)
-        try renderer.renderAnimation(frames: frames, to: output, format: format,
-                                     settings: AnimationSettings(fps: renderer.fps, loopCount: 0))
-        return "wrote \(output) (\(frames.count) frames, \(RenderCommand.fileSize(output)))"
-    }
-}
-
-/// A preview frame that cannot be had, with the message `render` prints for it.
-struct PreviewFrameError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+    func export(format name: String) throws -> String { try session.export(format: name, warn: Terminal.warning) }
 }

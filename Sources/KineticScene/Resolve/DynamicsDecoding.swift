@@ -12,14 +12,14 @@ struct DynamicsDecoder {
     /// Records expression values (section 4) for the checks at the end of the load.
     let binder: ExpressionBinder
 
-    // The keys of each mapping, from the one table of the dynamics keys.
-    static let keys = DynamicsSchema.keys(of: "dynamics")
-    static let itemKeys = DynamicsSchema.keys(of: "dynamicItem")
-    static let behaviorKinds = DynamicsSchema.behaviorKinds.map(\.name)
-    static let commonKeys = DynamicsSchema.keys(of: "behavior")
+    // The keys of each mapping, from the dynamics tables (`DynamicsTable`).
+    static let keys = DynamicsTable.keys(of: "dynamics")
+    static let itemKeys = DynamicsTable.keys(of: "dynamicItem")
+    static let behaviorKinds = DynamicsTable.behaviorKinds.map(\.name)
+    static let commonKeys = DynamicsTable.keys(of: "behavior")
 
     /// The keys of one behavior kind, besides the common ones.
-    static func allowedKeys(of kind: String) -> [String] { DynamicsSchema.keys(of: kind) }
+    static func allowedKeys(of kind: String) -> [String] { DynamicsTable.keys(of: kind) }
 
     func dynamics(_ f: Field) -> DynamicsSpec? {
         guard let m = f.mapping(allowed: Self.keys, contexts: ["dynamics"]) else { return nil }
@@ -31,8 +31,8 @@ struct DynamicsDecoder {
             } else { spec.referenceBounds = r }
         }
         if let sf = m["stepsPerSecond"], let v = sf.integer,
-           let range = DynamicsSchema.key("stepsPerSecond", in: "dynamics")?.range {
-            if range.contains(Double(v)) { spec.stepsPerSecond = v } else { sf.report(range.message(for: Double(v))) }
+           let range = DynamicsTable.dynamics.property("stepsPerSecond")?.range {
+            if let problem = range.boundedProblem(with: Double(v)) { sf.report(problem) } else { spec.stepsPerSecond = v }
         }
         if let v = m["debug"]?.bool { spec.debug = v }
         if let itemsField = m["items"], let im = itemsField.mapping(allowed: Array(layerIDs.keys)) {
@@ -168,7 +168,7 @@ struct DynamicsDecoder {
         var ok = true
         for (key, field) in written {
             let property = Self.anchorKeys.contains(key) ? "anchorPoint" : key
-            let isPoint = EventsDecoder.pointProperties.contains(property)
+            let isPoint = behavior.settableKind(of: property) == .point
             do {
                 _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
             } catch {
@@ -259,42 +259,35 @@ struct DynamicsDecoder {
         return ids.contains(where: { $0 == nil }) ? nil : ids.compactMap { $0 }
     }
 
-    /// A vector as UIKit's setters build it: `directionKey: [x, y]` sets the vector, then
-    /// `angle` turns it and `magnitude` scales it (so `pushDirection: [1, 0.3]` with
-    /// `magnitude: 1.6` pushes along [1, 0.3] at 1.6). `angle` and the vector are two views
-    /// of one vector, so an angle given while the magnitude is 0 (a push's default) is kept
-    /// and `magnitude` then points along it, as UIPushBehavior's setters do. False when a
-    /// value does not parse (reported).
-    private func direct<B: DirectedBehavior>(_ behavior: inout B, _ m: Mapping, key: String) -> Bool {
-        if let df = m[key] {
-            guard let p = df.point else { return false }
-            behavior.direction = p
+    /// Reads the keys of `table` the loader reads by their kind (not those the decoder
+    /// reads itself) into `object`, in table order: for a direction, UIKit's setters'
+    /// order — the vector, then `angle` turns it and `magnitude` scales it (so
+    /// `pushDirection: [1, 0.3]` with `magnitude: 1.6` pushes along [1, 0.3] at 1.6), and an
+    /// angle given while the magnitude is 0 (a push's default) is kept. False when a value
+    /// does not parse (reported).
+    private func assign<Object>(_ table: [DynamicsProperty<Object>], from m: Mapping, to object: inout Object) -> Bool {
+        var ok = true
+        for property in table where !property.isReadByItsDecoder {
+            guard let f = m[property.name] else { continue }
+            guard let value = f.behaviorValue(of: property.kind), property.assign(value, to: &object) else {
+                ok = false
+                continue
+            }
         }
-        if let af = m["angle"] {
-            guard let angle = af.angle else { return false }
-            behavior.angle = angle
-        }
-        if let mf = m["magnitude"] {
-            guard let magnitude = mf.number else { return false }
-            behavior.magnitude = magnitude
-        }
-        return true
+        return ok
     }
 
     private func gravity(_ m: Mapping) -> GravityBehavior? {
         let items = items(m)
         guard let items else { return nil }
         var g = GravityBehavior(items: items)
-        return direct(&g, m, key: "gravityDirection") ? g : nil
+        return assign(GravityBehavior.properties, from: m, to: &g) ? g : nil
     }
 
     private func collision(_ m: Mapping) -> CollisionBehavior? {
         let items = items(m)
         var c = CollisionBehavior(items: items ?? [])
-        let modes: [(String, CollisionMode)] = [("items", .items), ("boundaries", .boundaries), ("everything", .everything)]
-        if let v = m["collisionMode"]?.choice(modes) { c.collisionMode = v }
-        if let v = m["translatesReferenceBoundsIntoBoundary"]?.bool { c.translatesReferenceBoundsIntoBoundary = v }
-        if let v = m["insets"]?.numbers(count: 4) { c.insets = EdgeInsets(top: v[0], left: v[1], bottom: v[2], right: v[3]) }
+        _ = assign(CollisionBehavior.properties, from: m, to: &c)
         if let list = m["boundaries"]?.elements {
             var identifiers = Set<String>()
             for element in list {
@@ -309,7 +302,7 @@ struct DynamicsDecoder {
     }
 
     private func boundary(_ f: Field) -> CollisionBoundary? {
-        guard let m = f.mapping(allowed: DynamicsSchema.keys(of: "boundary")) else { return nil }
+        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "boundary")) else { return nil }
         let identifier = m["identifier"]?.string ?? f.keyPath
         if let pf = m["path"] {
             if m["from"] != nil || m["to"] != nil { pf.report("a boundary is either a path or from + to, not both") }
@@ -341,14 +334,7 @@ struct DynamicsDecoder {
         let items = items(m)
         guard let items else { return nil }
         var p = PushBehavior(items: items)
-        guard direct(&p, m, key: "pushDirection") else { return nil }
-        if let mf = m["mode"], mf.string != nil {
-            guard let v = mf.choice([("continuous", PushBehavior.Mode.continuous), ("instantaneous", .instantaneous)]) else { return nil }
-            p.mode = v
-        }
-        if let v = m["active"]?.bool { p.active = v }
-        if let v = m["targetOffsetFromCenter"]?.point { p.targetOffsetFromCenter = v }
-        return p
+        return assign(PushBehavior.properties, from: m, to: &p) ? p : nil
     }
 
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
@@ -367,11 +353,11 @@ struct DynamicsDecoder {
         }
         var a = AttachmentBehavior(item: item, attachedTo: .anchor(.zero))
         if let v = m["offsetFromCenter"]?.point { a.offsetFromCenter = v }
-        let otherOffset = m["attachedOffsetFromCenter"]?.point ?? .zero
+        let otherOffset = m["attachedOffsetFromCenter"]?.point
         if let attachedField {
             guard let other = itemID(attachedField) else { return nil }
             if other == item { attachedField.report("an item cannot be attached to itself"); return nil }
-            a.attachedTo = .item(other, offsetFromCenter: otherOffset)
+            a.attachedTo = .item(other, offsetFromCenter: otherOffset ?? .zero)
         } else if let key = anchorKeys.first, let p = m[key]?.point {
             a.attachedTo = .anchor(p)
         } else {
@@ -396,16 +382,21 @@ struct DynamicsDecoder {
         case "limit": a.kind = .limit
         default: a.kind = .distance
         }
-        // Checked on every kind, as the schema checks it, though only sliding follows it.
-        if kindName != "sliding" { _ = m["axisOfTranslation"]?.point }
-        if let v = m["length"]?.number { a.length = v }
-        if let v = m["frequency"]?.number { a.frequency = v }
-        if let v = m["damping"]?.number { a.damping = v }
-        if let v = m["frictionTorque"]?.number { a.frictionTorque = v }
+        // Checked on every form, as the schema checks them, though only some forms use them.
+        if kindName != "sliding", let axis = m["axisOfTranslation"]?.point { checkUnused("axisOfTranslation", axis, m) }
+        if attachedField == nil, let otherOffset { checkUnused("attachedOffsetFromCenter", otherOffset, m) }
+        _ = assign(AttachmentBehavior.properties, from: m, to: &a)
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
             if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
         }
         return a
+    }
+
+    /// Checks a written point of the attachment table against its range where this form
+    /// does not use it (`validate` checks only what it uses), as the schema checks it.
+    private func checkUnused(_ name: String, _ p: Point, _ m: Mapping) {
+        guard let range = AttachmentBehavior.properties.property(name)?.range else { return }
+        if let problem = [p.x, p.y].lazy.compactMap(range.boundedProblem).first { m[name]?.report(problem) }
     }
 
     /// A layer's center in its superlayer (the model value, before animations).
@@ -417,24 +408,15 @@ struct DynamicsDecoder {
     private func snap(_ m: Mapping) -> SnapBehavior? {
         let item = m.required("item").flatMap(itemID)
         let point = m.required("snapPoint")?.point
-        let damping = m["damping"].map { $0.number }
-        guard let item, let point, damping != .some(nil) else { return nil }
-        return SnapBehavior(item: item, snapPoint: point, damping: (damping ?? nil) ?? 0.5)
+        guard let item, let point else { return nil }
+        var s = SnapBehavior(item: item, snapPoint: point)
+        return assign(SnapBehavior.properties, from: m, to: &s) ? s : nil
     }
 
     private func itemBehavior(_ m: Mapping) -> DynamicItemBehavior? {
         guard let items = items(m) else { return nil }
         var b = DynamicItemBehavior(items: items)
-        b.elasticity = m["elasticity"]?.number
-        b.friction = m["friction"]?.number
-        b.density = m["density"]?.number
-        b.resistance = m["resistance"]?.number
-        b.angularResistance = m["angularResistance"]?.number
-        b.allowsRotation = m["allowsRotation"]?.bool
-        b.anchored = m["anchored"]?.bool
-        b.charge = m["charge"]?.number
-        if let v = m["linearVelocity"]?.point { b.linearVelocity = v }
-        if let v = m["angularVelocity"]?.number { b.angularVelocity = v }
+        _ = assign(DynamicItemBehavior.properties, from: m, to: &b)
         return b
     }
 
@@ -443,8 +425,8 @@ struct DynamicsDecoder {
         let items = items(m)
         guard let kind, let items else { return nil }
         var f = FieldBehavior(kind: kind, items: items)
-        if let v = m["position"]?.point { f.position = v }
-        if let rf = m["region"], let rm = rf.mapping(allowed: DynamicsSchema.keys(of: "region")) {
+        _ = assign(FieldBehavior.properties, from: m, to: &f)
+        if let rf = m["region"], let rm = rf.mapping(allowed: DynamicsTable.keys(of: "region")) {
             if rm["radius"] != nil && rm["rect"] != nil {
                 rf.report("a region is a radius or a rect, not both")
             } else if let v = rm["radius"]?.number {
@@ -453,17 +435,25 @@ struct DynamicsDecoder {
                 f.region = .rect(v)
             }
         }
-        if let v = m["strength"]?.number { f.strength = v }
-        if let v = m["falloff"]?.number { f.falloff = v }
-        if let v = m["minimumRadius"]?.number { f.minimumRadius = v }
-        if let v = m["direction"]?.point { f.direction = v }
-        if let v = m["smoothness"]?.number { f.smoothness = v }
-        if let v = m["animationSpeed"]?.number { f.animationSpeed = v }
         return f
     }
 }
 
 extension Field {
+    /// A behavior key's value read by its kind (`DynamicsProperty.kind`); nil when it does
+    /// not parse (reported) or the kind is one its decoder reads.
+    func behaviorValue(of kind: PropertyKind) -> BehaviorValue? {
+        switch kind {
+        case .number: number.map { .number($0) }
+        case .angle: angle.map { .number($0) }
+        case .point: point.map { .point($0) }
+        case .bool: bool.map { .bool($0) }
+        case .choice(let names): choice(names.map { ($0, $0) }).map { .name($0) }
+        case .fixedNumbers(let count): numbers(count: count).map { .numbers($0) }
+        default: nil
+        }
+    }
+
     /// Where this value was written, for errors found after the load (section 9's
     /// `FILE:LINE:COLUMN: KEY.PATH`).
     var place: SourcePlace {

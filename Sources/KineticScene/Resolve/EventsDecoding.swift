@@ -232,10 +232,15 @@ struct EventsDecoder {
         }
     }
 
-    /// Properties holding points, booleans and angles; the rest are numbers.
-    static let pointProperties: Set = ["gravityDirection", "pushDirection", "targetOffsetFromCenter", "anchorPoint",
-                                       "snapPoint", "position", "direction"]
-    static let boolProperties: Set = ["active", "allowsRotation", "anchored", "translatesReferenceBoundsIntoBoundary"]
+    /// The settable behavior properties holding points, from the behaviors' tables.
+    static let pointProperties: Set<String> = {
+        func points<O>(_ table: [DynamicsProperty<O>]) -> [String] {
+            table.filter { $0.isSettable && $0.kind == .point }.map(\.name)
+        }
+        return Set(points(GravityBehavior.properties) + points(CollisionBehavior.properties) + points(PushBehavior.properties)
+                   + points(AttachmentBehavior.properties) + points(SnapBehavior.properties)
+                   + points(DynamicItemBehavior.properties) + points(FieldBehavior.properties))
+    }()
 
     private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
@@ -259,8 +264,7 @@ struct EventsDecoder {
                           + NameSuggestion.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
                 ok = false; continue
             }
-            let kind: AnimatableValue.Kind = Self.pointProperties.contains(property) ? .point
-                : Self.boolProperties.contains(property) ? .bool : .number
+            let kind: AnimatableValue.Kind = behavior.settableKind(of: property)?.valueKind ?? .number
             var expression: ExpressionValue?
             let value: BehaviorValue?
             if ExpressionText.containsExpression(vf) {

@@ -19,7 +19,7 @@ public struct SimulationError: Error, CustomStringConvertible, Sendable {
         /// The state of `item` stopped being finite at `time`.
         case blewUp(time: Double, item: String)
         /// An expression or a `behavior:` animation gave `behavior`'s `property` a value out
-        /// of its range in `DynamicsSchema`, or not finite, at `time` (exit 65, as the value
+        /// of its range in its behavior's table, or not finite, at `time` (exit 65, as the value
         /// written so).
         case valueOutOfRange(time: Double, behavior: String, property: String)
     }

@@ -4,8 +4,9 @@ import KineticDynamics
 import KineticLayers
 
 /// Each key's value type, range, default and one-line description, by mapping: for the
-/// layers, emitter cells and animations, generated from their tables (`LayerSchema`,
-/// `EmitterCellSchema`, `AnimationKeys`); for the rest, written here. `SceneSchema` takes
+/// layers, emitter cells, animations and dynamics, generated from their tables
+/// (`LayerSchema`, `EmitterCellSchema`, `AnimationKeys`, `DynamicsTable`); for the rest,
+/// written here. `SceneSchema` takes
 /// the keys themselves from the loader.
 enum KeyDocs {
     typealias S = [String: Any]
@@ -73,7 +74,23 @@ enum KeyDocs {
         }
         result["emitterCell"] = docs(EmitterCellSchema.entries)
         result["animation"] = docs(AnimationKeys.entries)
+        for (context, entries) in DynamicsTable.contexts { result[context] = docs(entries) }
+        // Its keys are the kinds, described by `behaviorDescriptions`.
+        result["behaviorKinds"] = [:]
         return result
+    }
+
+    /// The behavior kinds' descriptions.
+    static var behaviorDescriptions: [String: String] {
+        Dictionary(uniqueKeysWithValues: DynamicsTable.behaviorKinds.map { ($0.name, $0.doc) })
+    }
+
+    /// The schema of each dynamics key's value, its doc with Apple's name, and its default.
+    static func docs(_ entries: [DynamicsProperty<Void>]) -> [String: S] {
+        Dictionary(entries.map { e in
+            (e.name, d(schema(of: e.kind, range: e.range, expressions: true, requiresArea: e.name == "referenceBounds"),
+                       e.doc + (e.apple.map { " (\($0))" } ?? ""), e.defaultValue?.json))
+        }) { first, _ in first }
     }
 
     /// The schema of each entry's value, with its description and default.
@@ -83,39 +100,63 @@ enum KeyDocs {
 
     /// The JSON schema of a property's values.
     static func schema<Object>(of spec: PropertySpec<Object>) -> S {
-        let range = spec.range
+        if spec.kind == .string && Object.self == Layer.self {
+            // A layer's id is checked against the pattern (others' ids are any text).
+            if spec.name == "id" { return ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] }
+            // A text layer's string: the length the loader takes (TextBounds; the schema
+            // cannot say the combining-mark limit, which the loader alone checks).
+            if spec.name == "string" { return ["type": "string", "maxLength": TextBounds.maxScalars] }
+        }
+        if spec.kind == .color && spec.allowsNone { return oneOf(color, ["type": "null"]) }
+        return schema(of: spec.kind, range: spec.range, expressions: spec.allowsExpressions)
+    }
+
+    /// The JSON schema of a value of `kind` within `range`, which may be an expression
+    /// where `expressions` says. `requiresArea`: a rect's width and height must be > 0
+    /// (the dynamics' reference bounds), not only ≥ 0.
+    static func schema(of kind: PropertyKind, range: ValueRange?, expressions: Bool, requiresArea: Bool = false) -> S {
         func bounded(_ type: String) -> S {
             var n: S = ["type": type]
             if let lo = range?.lowerBound { n[range?.excludesLowerBound == true ? "exclusiveMinimum" : "minimum"] = lo }
             if let hi = range?.upperBound { n["maximum"] = hi }
             return n
         }
-        let numberSchema: S = range == nil ? number : spec.allowsExpressions ? ["anyOf": [bounded("number"), ref("expression")]]
+        let numberSchema: S = range == nil ? number : expressions ? ["anyOf": [bounded("number"), ref("expression")]]
             : bounded("number")
-        switch spec.kind {
+        switch kind {
         case .number: return numberSchema
         case .angle: return angle
         case .integer: return bounded("integer")
-        case .point: return point
+        // A point with a range: each coordinate within it (the dynamics' coordinates).
+        case .point:
+            guard range != nil else { return point }
+            return oneOf(["type": "array", "items": numberSchema, "minItems": 2, "maxItems": 2],
+                         ["type": "string", "pattern": #"^\s*[=@]"#])
         // A size with a range: each side within it (a rect's width and height are never negative).
         case .size: return range == nil ? size : ["type": "array", "items": numberSchema, "minItems": 2, "maxItems": 2]
-        case .rect: return rect
+        case .rect:
+            guard let range else { return rect }
+            // Each coordinate within the range; width and height not negative (the loader
+            // refuses a written negative size), or greater than 0 where an area is needed.
+            var side = ValueRange(max(range.lowerBound ?? 0, 0), range.upperBound, reason: range.reason)
+            side.excludesLowerBound = requiresArea
+            let sideSchema = schema(of: .number, range: side, expressions: expressions)
+            return ["type": "array", "minItems": 4, "maxItems": 4,
+                    "prefixItems": [numberSchema, numberSchema, sideSchema, sideSchema]]
         case .sizeOrRect:
             return oneOf(range == nil ? size : ["type": "array", "items": numberSchema, "minItems": 2, "maxItems": 2], rect)
-        case .color: return spec.allowsNone ? oneOf(color, ["type": "null"]) : color
+        case .color: return color
         case .colors: return list(color)
         case .numbers: return list(range == nil ? number : numberSchema)
         case .transform: return transform
         case .path: return path
         case .bool: return bool
         case .image: return string
-        case .string:
-            // A layer's id is checked against the pattern (others' ids are any text).
-            if spec.name == "id" && Object.self == Layer.self { return ["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"] }
-            // A text layer's string: the length the loader takes (TextBounds; the schema
-            // cannot say the combining-mark limit, which the loader alone checks).
-            if spec.name == "string" && Object.self == Layer.self { return ["type": "string", "maxLength": TextBounds.maxScalars] }
-            return string
+        case .string, .layerID: return string
+        case .layerIDs: return strings
+        case .pathOrShapeLayer: return oneOf(path, string)
+        case .fixedNumbers(let count): return ["type": "array", "items": numberSchema, "minItems": count, "maxItems": count]
+        case .mappingsByLayerID(let name): return ["type": "object", "additionalProperties": ref(name)]
         case .choice(let names): return choice(names)
         case .names(let names): return list(choice(names))
         case .filters: return list(ref("filter"))
@@ -135,9 +176,8 @@ enum KeyDocs {
         }
     }
 
-    // The dynamics entries come from DynamicsSchema (DynamicsKeyDocs.swift).
     // Computed, not stored: `[String: Any]` is not Sendable, and only `kinetic schema` reads it.
-    static var written: [String: [String: S]] { dynamicsTable.merging([
+    static var written: [String: [String: S]] { [
         "top": [
             "kinetic": d(["enum": SceneLoader.supportedVersions], "The format version: 1."),
             "scene": d(ref("scene"), "Canvas, timing and background."),
@@ -233,7 +273,7 @@ enum KeyDocs {
             "outerRadius": d(nonNegative, "Radius of the points."),
             "innerRadius": d(nonNegative, "Radius of the notches."),
         ],
-    ]) { own, _ in own } }
+    ] }
 
     static var actionDocs: [String: S] { [
         "removeAllBehaviors": d(bool, "Removes every behavior."),

@@ -1,15 +1,19 @@
+import KineticGeometry
+import KineticDynamics
 import KineticLayers
 
 /// docs/keys.md: the key reference, generated from the schema tables (`LayerSchema`,
-/// `EmitterCellSchema`, `AnimationKeys`); a test checks the committed file against it.
+/// `EmitterCellSchema`, `AnimationKeys`, `DynamicsTable`); a test checks the committed
+/// file against it.
 public enum KeyReference {
     public static func markdown() -> String {
         var out = """
         # Key reference
 
-        Every key of a layer, an emitter cell and an animation, generated from Kinetic's schema
-        tables (`LayerSchema`, `EmitterCellSchema`, `AnimationKeys`) — the same tables the loader,
-        the animations, `set:`, `inspect` and `kinetic schema` read. Do not edit by hand: run
+        Every key of a layer, an emitter cell, an animation and the dynamics, generated from
+        Kinetic's schema tables (`LayerSchema`, `EmitterCellSchema`, `AnimationKeys`,
+        `DynamicsTable`) — the same tables the loader, the animations, `set:`, `inspect` and
+        `kinetic schema` read. Do not edit by hand: run
         `KINETIC_UPDATE_DOCS=1 swift test --filter KeyReferenceTests` after changing a table.
 
         Columns: the value (section 1 of the scene format), the values allowed and why, the
@@ -34,7 +38,32 @@ public enum KeyReference {
         out += "## Emitter cells (CAEmitterCell)\n\nAnimatable as `emitterCells.NAME.KEY` "
             + "(`emitterCells.A.emitterCells.B.KEY` for a sub-cell).\n\n" + table(EmitterCellSchema.entries)
         out += "## Animations (CAAnimation)\n\n" + table(AnimationKeys.entries)
+        out += dynamics()
         out += unsupported()
+        return out
+    }
+
+    /// The dynamics tables: the block, an item's settings, the keys of every behavior, each
+    /// kind's, a boundary's and a region's. **set**: events' `set:`, `behavior:` animations
+    /// and expressions may change the key while the simulation runs.
+    private static func dynamics() -> String {
+        var out = "## Dynamics (UIKit Dynamics)\n\n"
+        let contexts: [(String, String)] = [("`dynamics:`", "dynamics"), ("`dynamics.items.ID` (UIDynamicItem)", "dynamicItem"),
+                                            ("Every behavior", "behavior")]
+            + DynamicsTable.behaviorKinds.map { ("`\($0.name)` (\($0.apple))", $0.name) }
+            + [("A collision boundary", "boundary"), ("A field's region", "region")]
+        for (title, context) in contexts {
+            out += "### \(title)\n\n| key | value | allowed | default | set | description |\n"
+                + "| --- | --- | --- | --- | --- | --- |\n"
+            for e in DynamicsTable.contexts[context] ?? [] {
+                let allowed = e.range.map { "\($0.text) (\($0.reason))" } ?? ""
+                let doc = e.doc + (e.apple.map { " (\($0))" } ?? "")
+                let cells = ["`\(e.name)`", describe(e.kind), allowed, e.defaultValue.map { "`\($0.text)`" } ?? "",
+                             e.isSettable ? "yes" : "", doc]
+                out += row(cells)
+            }
+            out += "\n"
+        }
         return out
     }
 
@@ -68,9 +97,14 @@ public enum KeyReference {
             let allowed = e.range.map { "\($0.text) (\($0.reason))" } ?? ""
             let cells = [name, describe(e.kind), allowed, e.defaultValue.map { "`\($0.text)`" } ?? "",
                          e.isAnimatable ? "yes" : "", e.allowsExpressions ? "yes" : "", e.doc]
-            rows += "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
+            rows += row(cells)
         }
         return rows + "\n"
+    }
+
+    /// One row of a Markdown table, its cells' bars escaped.
+    private static func row(_ cells: [String]) -> String {
+        "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n"
     }
 
     private static func describe(_ kind: PropertyKind) -> String {
@@ -105,6 +139,11 @@ public enum KeyReference {
         case .countOrForever: "number or forever"
         case .mapping(let name): "\(name) mapping"
         case .mappings(let name): "list of \(name) mappings"
+        case .mappingsByLayerID(let name): "{layer id: \(name) mapping}"
+        case .layerID: "layer id"
+        case .layerIDs: "list of layer ids"
+        case .fixedNumbers(let count): "list of \(count) numbers"
+        case .pathOrShapeLayer: "path or \"@ID\" of a shape layer"
         }
     }
 }

@@ -7,11 +7,11 @@ import KineticScene
 
 /// Where a scene's golden frames live, which frames they are, and how a rendered frame
 /// is judged against its golden image (section 8 of the scene format).
-enum GoldenFrames {
+package enum GoldenFrames {
     /// The golden folder of the scene at `scenePath`: `GOLDEN_DIR/NAME` when a golden
     /// folder is given, else `golden/NAME` beside the scene's folder
     /// (`scenes/NAME.yaml` → `golden/NAME`).
-    static func folder(forScene scenePath: String, goldenDir: String?) -> String {
+    package static func folder(forScene scenePath: String, goldenDir: String?) -> String {
         join(root(forScene: scenePath, goldenDir: goldenDir), sceneName(scenePath))
     }
 
@@ -19,42 +19,51 @@ enum GoldenFrames {
     /// project's `golden/`. Goldens arrive in pull requests: a `golden/NAME` that is a
     /// symbolic link leading out is refused (unless `--allow-any-path`), for reading and
     /// for `golden update`, which would otherwise write wherever the link points.
-    static func root(forScene scenePath: String, goldenDir: String?) -> String {
+    package static func root(forScene scenePath: String, goldenDir: String?) -> String {
         if let goldenDir { return goldenDir }
         let sceneFolder = (scenePath as NSString).deletingLastPathComponent
         let project = (sceneFolder as NSString).deletingLastPathComponent
         return join(project, "golden")
     }
 
+    /// Why `folder` (or, before the first update, `root` itself) does not resolve inside
+    /// `root` — a link leading out; nil when it does, or does not exist yet.
+    package static func linkProblem(folder: String, root: String) -> String? {
+        let existing = GuardedFile.kind(of: folder) != nil ? folder : root
+        guard GuardedFile.kind(of: existing) != nil else { return nil }
+        do { try GuardedFile.checkInside(existing, root: root) } catch { return error.reason }
+        return nil
+    }
+
     /// The largest golden file read (bytes): a golden PNG or state file far past any scene's.
-    static let maxFileBytes = 256 << 20
+    package static let maxFileBytes = 256 << 20
 
     /// The scene file's name without its extension.
-    static func sceneName(_ scenePath: String) -> String {
+    package static func sceneName(_ scenePath: String) -> String {
         ((scenePath as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     /// `frame-NNNN.png`, the index zero-padded to four digits.
-    static func fileName(frame: Int) -> String {
+    package static func fileName(frame: Int) -> String {
         OutputTarget.fileName(pattern: "frame-%04d.png", index: frame)
     }
 
     /// `folder/name`, or `name` alone when the folder is empty.
-    static func join(_ folder: String, _ name: String) -> String {
+    package static func join(_ folder: String, _ name: String) -> String {
         folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
     }
 
     /// The golden frames of `scene`: those `golden.frames` lists, else frames spread over
     /// the timeline (``spread(_:)``). Listed indices past the end are returned in
     /// `outOfRange`.
-    static func indices(_ scene: Scene) -> (frames: [Int], outOfRange: [Int]) {
+    package static func indices(_ scene: KineticScene.Scene) -> (frames: [Int], outOfRange: [Int]) {
         guard let listed = scene.golden.frames else { return (spread(scene), []) }
         return indices(listed, frameCount: scene.frameCount)
     }
 
     /// The listed frame indices in ascending order without repeats (`last` is
     /// `frameCount − 1`). Indices past the end are returned in `outOfRange`.
-    static func indices(_ listed: [GoldenSpec.FrameRef], frameCount: Int) -> (frames: [Int], outOfRange: [Int]) {
+    package static func indices(_ listed: [GoldenSpec.FrameRef], frameCount: Int) -> (frames: [Int], outOfRange: [Int]) {
         let all = listed.map { ref -> Int in
             switch ref {
             case .index(let i): i
@@ -67,7 +76,7 @@ enum GoldenFrames {
 
     /// At most this many even steps over the timeline (beyond it the state golden, which
     /// holds every frame, is what sees a shorter animation).
-    static let maxSpreadSteps = 32
+    package static let maxSpreadSteps = 32
 
     /// The golden frames of a scene without `golden.frames` (docs/golden.md): the first
     /// and last frames; the frame where each animation of `animations:` and of the
@@ -76,7 +85,7 @@ enum GoldenFrames {
     /// animation (events' included) nor a quarter of the timeline (nor closer than
     /// 1/``maxSpreadSteps`` of it), so no animation can start and end between two of them
     /// unseen.
-    static func spread(_ scene: Scene) -> [Int] {
+    package static func spread(_ scene: KineticScene.Scene) -> [Int] {
         let last = scene.frameCount - 1
         guard last > 0 else { return [0] }
         let fps = scene.settings.fps
@@ -107,7 +116,7 @@ enum GoldenFrames {
     }
 
     /// How a rendered frame stands against its golden image.
-    enum Verdict {
+    package enum Verdict {
         /// Within the tolerance.
         case match(ImageDifference)
         /// More pixels than `pixelTolerance` differ by more than `channelTolerance`.
@@ -119,7 +128,7 @@ enum GoldenFrames {
         /// A file is there but is not a readable PNG.
         case unreadable(EncodeError)
 
-        var isMatch: Bool {
+        package var isMatch: Bool {
             if case .match = self { true } else { false }
         }
     }
@@ -127,7 +136,7 @@ enum GoldenFrames {
     /// Judges `actual` against `expected` (nil when there is no golden file) under the
     /// scene's tolerance. A frame matches when the share of differing pixels is at most
     /// `pixelTolerance`.
-    static func judge(_ actual: PixelImage, against expected: PixelImage?, spec: GoldenSpec) -> Verdict {
+    package static func judge(_ actual: PixelImage, against expected: PixelImage?, spec: GoldenSpec) -> Verdict {
         guard let expected else { return .missing }
         do {
             let difference = try ImageComparison.compare(actual, expected, channelTolerance: spec.channelTolerance)
@@ -141,13 +150,13 @@ enum GoldenFrames {
     /// file is not a readable PNG.
     /// The golden image at `path` (nil when there is none), through the guarded reader:
     /// inside `root` when one is given, a regular file, its chunks walked first.
-    static func read(_ path: String, root: String? = nil) -> Result<PixelImage?, EncodeError> {
+    package static func read(_ path: String, root: String? = nil) -> Result<PixelImage?, EncodeError> {
         guard GuardedFile.kind(of: path, followingLinks: false) != nil else { return .success(nil) }
         do { return .success(try PNGReader.read(path, maxBytes: maxFileBytes, root: root)) } catch { return .failure(error) }
     }
 
     /// A difference as the report prints it: `differing 0.120 %  max Δ 14  SSIM 0.9987`.
-    static func describe(_ d: ImageDifference) -> String {
+    package static func describe(_ d: ImageDifference) -> String {
         String(format: "differing %.3f %%  max Δ %d  SSIM %.4f", d.differingShare * 100, d.maxChannelDifference, d.ssim)
     }
 }
@@ -156,15 +165,15 @@ enum GoldenFrames {
 
 extension GoldenFrames {
     /// `filmstrip.png`, a scene's filmstrip golden in its golden folder.
-    static let filmstripFileName = "filmstrip.png"
+    package static let filmstripFileName = "filmstrip.png"
     /// Each frame of a filmstrip is rendered this many pixels on its longer side…
-    static let filmstripSide = 80.0
+    package static let filmstripSide = 80.0
     /// …and laid out this many to a row, labelled with its index.
-    static let filmstripColumns = 10
+    package static let filmstripColumns = 10
 
     /// `scene` at the filmstrip's scale: ``filmstripSide`` pixels on its longer side,
     /// whatever `golden.scale`.
-    static func filmstripScene(_ scene: Scene) -> Scene {
+    package static func filmstripScene(_ scene: KineticScene.Scene) -> KineticScene.Scene {
         var small = scene
         let size = scene.settings.size
         small.settings.scale = filmstripSide / max(size.width, size.height, 1e-9)
@@ -174,7 +183,7 @@ extension GoldenFrames {
     /// The filmstrip of every frame's thumbnail (drawn at ``filmstripScene(_:)``'s scale,
     /// in frame order): a grid of ``filmstripColumns`` columns, each labelled with its frame
     /// index (ContactSheet's layout, on white).
-    static func filmstrip(_ thumbnails: [PixelImage]) -> PixelImage {
+    package static func filmstrip(_ thumbnails: [PixelImage]) -> PixelImage {
         ContactSheet.compose(thumbnails.enumerated().map { (label: "\($0.offset)", image: $0.element) }, columns: filmstripColumns,
                              background: .white, thumbnailSize: Int(filmstripSide))
     }

@@ -1,8 +1,9 @@
 import ArgumentParser
+import Kinetic
 import Synchronization
 
 /// The `kinetic` command.
-public struct Kinetic: ParsableCommand {
+public struct KineticCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "kinetic",
         abstract: "Render UIKit Dynamics and Core Animation scenes to GIF, APNG, WebP, MP4, WebM, MOV or PNG frames.",

@@ -7,17 +7,17 @@ import KineticScene
 /// A scene's goldens as rendered now, from one run of its frames: the golden frames (at
 /// `golden.scale`), the filmstrip's thumbnails and every frame's state are taken from the
 /// same presentation trees, each computed once by one `FrameClock`.
-struct GoldenRun {
-    var frames: [(index: Int, image: PixelImage)] = []
+package struct GoldenRun {
+    package var frames: [(index: Int, image: PixelImage)] = []
     /// Every frame in a grid, when `golden.filmstrip` is on.
-    var filmstrip: PixelImage?
+    package var filmstrip: PixelImage?
     /// Every frame's state, unless `golden.state` is off.
-    var state: StateTable?
+    package var state: StateTable?
 
     /// Runs `scene` once and renders the golden frames `indices` (ascending), the
     /// filmstrip and the state it asks for. The renderers are made first: they check the
     /// canvas and the memory budget before anything is simulated.
-    init(_ scene: Scene, frames indices: [Int], limits: SceneLimits, jobs: Int) throws {
+    package init(_ scene: KineticScene.Scene, frames indices: [Int], limits: SceneLimits, jobs: Int) throws {
         var scaled = scene
         scaled.settings.scale = scene.golden.scale
         let golden = try SceneRenderer(scene: scaled, limits: limits, jobs: jobs, showsProgress: false)
@@ -34,7 +34,7 @@ struct GoldenRun {
         for start in stride(from: 0, to: count, by: max(2, 2 * workers)) {
             var trees: [SceneFrame] = []
             for index in start..<min(count, start + max(2, 2 * workers)) {
-                let tree = try clock.commandFrame(index)
+                let tree = try clock.renderingFrame(index)
                 try recorder?.add(tree, items: clock.itemStates)
                 trees.append(tree)
             }

@@ -9,42 +9,50 @@ import KineticScene
 /// reports, in its `.state` detail), as one column of values per key, stored as
 /// `golden/NAME/state.jsonl` and compared key by key under a tolerance per kind of value
 /// (docs/golden.md).
-struct StateTable: Equatable {
+package struct StateTable: Equatable {
     /// Frames in the scene, and its frame rate (frame `i` shows `i / fps` s).
-    var frameCount: Int
-    var fps: Double
+    package var frameCount: Int
+    package var fps: Double
     /// Columns in order: layers (in the report's key order), then items, then emitters.
-    var columns: [Column]
+    package var columns: [Column]
 
     /// One key's values over the frames.
-    struct Column: Equatable {
+    package struct Column: Equatable {
         /// `btn.position.x`, `ball.item.angle`, `sparks.cells.spark.born`.
-        var key: String
-        var kind: StateKind
+        package var key: String
+        package var kind: StateKind
         /// One value per frame; nil where the key is absent (a layer not there then).
-        var values: [StateValue?]
+        package var values: [StateValue?]
+
+        package init(key: String, kind: StateKind, values: [StateValue?]) {
+            (self.key, self.kind, self.values) = (key, kind, values)
+        }
+    }
+
+    package init(frameCount: Int, fps: Double, columns: [Column]) {
+        (self.frameCount, self.fps, self.columns) = (frameCount, fps, columns)
     }
 
     /// The file name of a scene's state golden in its golden folder.
-    static let fileName = "state.jsonl"
+    package static let fileName = "state.jsonl"
 
     /// Most values (keys × frames) a state may hold: memory stays bounded (about 100 MB)
     /// whatever the scene; the gallery's largest holds about 110 000.
-    static let maxValues = 4_000_000
+    package static let maxValues = 4_000_000
 }
 
 /// A state over ``StateTable/maxValues``.
-struct StateTooLarge: Error, CustomStringConvertible {
-    var keys: Int
-    var frames: Int
-    var description: String {
+package struct StateTooLarge: Error, CustomStringConvertible {
+    package var keys: Int
+    package var frames: Int
+    package var description: String {
         "golden.state: \(keys) keys over \(frames) frames exceed the limit of \(StateTable.maxValues) values "
             + "(set golden: {state: false} to keep only the golden frames)"
     }
 }
 
 /// A value of a state column: a number quantized to its kind's precision, or text.
-enum StateValue: Equatable {
+package enum StateValue: Equatable {
     /// The value divided by the kind's precision, rounded: what is stored, so a value
     /// round-trips exactly.
     case quanta(Int64)
@@ -53,7 +61,7 @@ enum StateValue: Equatable {
 
 /// The kinds of values, each with the precision it is stored at and the difference a
 /// check allows (documented in docs/golden.md; change both together).
-enum StateKind: String, CaseIterable {
+package enum StateKind: String, CaseIterable {
     /// Points: positions, sizes, radii, widths, translations, path bounds and lengths.
     case length
     /// Unitless numbers and angles: opacity, anchor points, stroke ends, scale and
@@ -71,7 +79,7 @@ enum StateKind: String, CaseIterable {
     case text
 
     /// The step values are rounded to when stored.
-    var precision: Double {
+    package var precision: Double {
         switch self {
         case .length: 1e-3
         case .unit: 1e-4
@@ -85,7 +93,7 @@ enum StateKind: String, CaseIterable {
     /// The largest difference that still matches, in stored steps: ten for measured
     /// values (0.01 pt, 0.001, 0.1 pt/s), far below what shows, well above float noise;
     /// none for counts and text; one level per channel for colors.
-    var tolerance: Int64 {
+    package var tolerance: Int64 {
         switch self {
         case .length, .unit, .perspective, .velocity: 10
         case .count, .text: 0
@@ -95,7 +103,7 @@ enum StateKind: String, CaseIterable {
 
     /// The kind of a report entry's component: `name` is the entry's key (`position`,
     /// `transform`), `component` the index within its array (nil for a single value).
-    static func of(_ name: String, component: Int?) -> StateKind {
+    package static func of(_ name: String, component: Int?) -> StateKind {
         switch name {
         case "transform", "sublayerTransform", "instanceTransform":
             switch component {
@@ -117,23 +125,23 @@ extension StateTable {
     // MARK: Recording
 
     /// Records the state of every frame of `scene`, simulated in order as a render does.
-    static func record(_ scene: Scene, maxParticles: Int) throws -> StateTable {
+    package static func record(_ scene: KineticScene.Scene, maxParticles: Int) throws -> StateTable {
         let clock = FrameClock(timeline: Timeline(scene: scene), maxParticles: maxParticles)
         var recorder = Recorder(scene)
         for index in 0..<scene.frameCount {
-            try recorder.add(try clock.commandFrame(index), items: clock.itemStates)
+            try recorder.add(try clock.renderingFrame(index), items: clock.itemStates)
         }
         return recorder.table
     }
 
     /// A state recorded frame by frame, in order, from the trees a run computes anyway
     /// (`golden` takes its frames, filmstrip and state from one run).
-    struct Recorder {
+    package struct Recorder {
         private let frameCount: Int
         private let fps: Double
         private var builder: Builder
 
-        init(_ scene: Scene) {
+        package init(_ scene: KineticScene.Scene) {
             frameCount = scene.frameCount
             fps = scene.settings.fps
             builder = Builder(frameCount: scene.frameCount)
@@ -141,14 +149,14 @@ extension StateTable {
 
         /// Adds `frame`'s state (`items`: the dynamic items' states then).
         /// - Throws: ``StateTooLarge`` once the state would exceed ``StateTable/maxValues``.
-        mutating func add(_ frame: SceneFrame, items: [String: DynamicItemState]) throws {
+        package mutating func add(_ frame: SceneFrame, items: [String: DynamicItemState]) throws {
             builder.add(InspectReport.report(for: frame, items: items, detail: .state), frame: frame.index)
             if builder.columns.count * frameCount > maxValues {
                 throw StateTooLarge(keys: builder.columns.count, frames: frameCount)
             }
         }
 
-        var table: StateTable { StateTable(frameCount: frameCount, fps: fps, columns: builder.columns) }
+        package var table: StateTable { StateTable(frameCount: frameCount, fps: fps, columns: builder.columns) }
     }
 
     /// Gathers the columns frame by frame.
@@ -261,11 +269,11 @@ private enum HexColor {
 // MARK: - The file
 
 /// Why a state golden file cannot be read.
-struct StateFileError: Error, CustomStringConvertible {
-    var path: String
-    var line: Int
-    var message: String
-    var description: String { "\(path):\(line): \(message)" }
+package struct StateFileError: Error, CustomStringConvertible {
+    package var path: String
+    package var line: Int
+    package var message: String
+    package var description: String { "\(path):\(line): \(message)" }
 }
 
 extension StateTable {
@@ -274,7 +282,7 @@ extension StateTable {
     /// the previous frame's value (from 0 at the first value): `d` for one frame, `[d, n]`
     /// for n frames each `d` further (a still or steadily moving value is one run). A text
     /// column's runs are `s` or `[s, n]`. `null` / `[null, n]` mark absent values.
-    func encoded() -> String {
+    package func encoded() -> String {
         var lines = [header()]
         for column in columns {
             var runs: [String] = []
@@ -316,11 +324,11 @@ extension StateTable {
     }
 
     /// The largest stored value in quanta (2⁵³: every such integer is a Double exactly).
-    static let maxQuanta: Int64 = 1 << 53
+    package static let maxQuanta: Int64 = 1 << 53
 
     /// A JSON number that is an integer within ±2⁵³ (deltas may be twice that); nil for
     /// anything else: a fraction, 1e300, a boolean, a string.
-    static func exactInteger(_ value: Any) -> Int64? {
+    package static func exactInteger(_ value: Any) -> Int64? {
         guard let number = value as? NSNumber else { return nil }
         let d = number.doubleValue
         guard d.isFinite, d == d.rounded(), abs(d) <= Double(2 * maxQuanta) else { return nil }
@@ -328,7 +336,7 @@ extension StateTable {
     }
 
     /// Reads a file written by ``encoded()``.
-    static func decode(_ text: String, path: String) throws(StateFileError) -> StateTable {
+    package static func decode(_ text: String, path: String) throws(StateFileError) -> StateTable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
         func fail(_ line: Int, _ message: String) -> StateFileError { StateFileError(path: path, line: line + 1, message: message) }
         func json(_ line: Substring) -> Any? { try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) }
@@ -392,7 +400,7 @@ extension StateTable {
     /// Reads the state golden at `path`: nil when there is none.
     /// Through the guarded reader: a regular file inside `root` (when given) of at most
     /// 256 MiB.
-    static func read(_ path: String, root: String? = nil) -> Result<StateTable?, StateFileError> {
+    package static func read(_ path: String, root: String? = nil) -> Result<StateTable?, StateFileError> {
         guard GuardedFile.kind(of: path, followingLinks: false) != nil else { return .success(nil) }
         let bytes: [UInt8]
         do { bytes = try GuardedFile.read(path, maxBytes: GoldenFrames.maxFileBytes, root: root) } catch {
@@ -405,30 +413,30 @@ extension StateTable {
 // MARK: - Comparison
 
 /// Where a scene's state parts from its golden state.
-struct StateDifference: Equatable {
+package struct StateDifference: Equatable {
     /// Where one key parts: its first frame off the golden, with both values there.
-    struct Part: Equatable {
-        var key: String
-        var frame: Int
-        var time: Double
-        var golden: String
-        var actual: String
+    package struct Part: Equatable {
+        package var key: String
+        package var frame: Int
+        package var time: Double
+        package var golden: String
+        package var actual: String
 
         /// `btn.position.x at frame 7 (0.14 s): golden 49.21, actual 52.6`.
-        var description: String {
+        package var description: String {
             "\(key) at frame \(frame) (\(StateTable.decimal(time, digits: 3)) s): golden \(golden), actual \(actual)"
         }
     }
 
     /// Every key that differs, in file order.
-    var parts: [Part]
+    package var parts: [Part]
 
     /// Where they part first: the earliest frame; of keys parting there, the first in the
     /// file.
-    var first: Part { parts.min { $0.frame < $1.frame } ?? parts[0] }
+    package var first: Part { parts.min { $0.frame < $1.frame } ?? parts[0] }
 
     /// The first part, and how many other keys differ.
-    var description: String {
+    package var description: String {
         let first = self.first
         var text = first.description
         let others = parts.filter { $0.key != first.key }
@@ -447,7 +455,7 @@ extension StateTable {
     /// fail every state golden; a layer or cell that appears changes a key the golden has
     /// (a count, an instanceCount) or the pictures. A scene with another frame count parts
     /// at the first frame one has and the other lacks, unless a value parts earlier.
-    func difference(from golden: StateTable) -> StateDifference? {
+    package func difference(from golden: StateTable) -> StateDifference? {
         let mine = Dictionary(columns.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         let frames = max(frameCount, golden.frameCount)
         var parts: [StateDifference.Part] = []
@@ -473,7 +481,7 @@ extension StateTable {
     }
 
     /// The keys of `self` that `golden` lacks, in order.
-    func newKeys(since golden: StateTable) -> [String] {
+    package func newKeys(since golden: StateTable) -> [String] {
         let known = Set(golden.columns.map(\.key))
         return columns.map(\.key).filter { !known.contains($0) }
     }
@@ -506,7 +514,7 @@ extension StateTable {
     }
 
     /// `v` with at most `digits` decimals, without trailing zeros: `0.233`, `34`.
-    static func decimal(_ v: Double, digits: Int) -> String {
+    package static func decimal(_ v: Double, digits: Int) -> String {
         var s = String(format: "%.\(digits)f", v)
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }

@@ -1,13 +1,13 @@
 import Foundation
 import KineticFiles
 
-/// Files earlier runs left beside an output, removed before it is written (and said so
-/// on stderr): temporary files of a killed run (SIGKILL cannot be caught), and PNG
+/// Files earlier runs left beside an output, removed before it is written (each removal
+/// said through `warn`): temporary files of a killed run (SIGKILL cannot be caught), and PNG
 /// frames of a longer render the new one would not overwrite.
-enum StaleOutputs {
+package enum StaleOutputs {
     /// Removes `AtomicFile` temporaries (`.NAME.PID.RANDOM.tmp`) in `output`'s folder whose
     /// process is gone (or is no longer a kinetic: the PID was reused).
-    static func removeTemporaries(besides output: String) {
+    package static func removeTemporaries(besides output: String, warn: (String) -> Void) {
         let folder = (output as NSString).deletingLastPathComponent
         let dir = folder.isEmpty ? "." : folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
@@ -15,13 +15,13 @@ enum StaleOutputs {
             guard let pid = temporaryOwner(name), !isKinetic(pid) else { continue }
             let path = (dir as NSString).appendingPathComponent(name)
             if unlink(path) == 0 {
-                Terminal.warning("removed \(path), a temporary file left by process \(pid), which is gone")
+                warn("removed \(path), a temporary file left by process \(pid), which is gone")
             }
         }
     }
 
     /// The PID in an `AtomicFile` temporary's name: `.` NAME `.` PID `.` RANDOM `.tmp`.
-    static func temporaryOwner(_ name: String) -> pid_t? {
+    package static func temporaryOwner(_ name: String) -> pid_t? {
         guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return nil }
         let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 4, let random = parts.last, !random.isEmpty,
@@ -49,7 +49,7 @@ enum StaleOutputs {
     /// `frameCount` or more: frames of an earlier, longer render, which the new one would
     /// leave beside its own as if they belonged to it. Frames inside the scene's range are
     /// kept (a render of `--frames 50-99` does not remove 0-49).
-    static func removeFrames(of pattern: String, from frameCount: Int) {
+    package static func removeFrames(of pattern: String, from frameCount: Int, warn: (String) -> Void) {
         let folder = (pattern as NSString).deletingLastPathComponent
         let dir = folder.isEmpty ? "." : folder
         let namePattern = (pattern as NSString).lastPathComponent
@@ -64,7 +64,7 @@ enum StaleOutputs {
             if unlink((dir as NSString).appendingPathComponent(name)) == 0 { removed += 1 }
         }
         if removed > 0 {
-            Terminal.warning("removed \(removed) frame\(removed == 1 ? "" : "s") of an earlier render past the last frame (\(frameCount - 1)) from \(dir)")
+            warn("removed \(removed) frame\(removed == 1 ? "" : "s") of an earlier render past the last frame (\(frameCount - 1)) from \(dir)")
         }
     }
 }

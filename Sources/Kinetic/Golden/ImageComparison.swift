@@ -1,37 +1,37 @@
 import KineticGeometry
 
 /// How far an image is from a reference of the same size.
-struct ImageDifference: Equatable, Sendable {
+package struct ImageDifference: Equatable, Sendable {
     /// Share (0…1) of pixels with some un-premultiplied RGBA channel more than the channel
     /// tolerance away from the reference.
-    var differingShare: Double
+    package var differingShare: Double
     /// The largest difference of any channel of any pixel (0…255), un-premultiplied RGBA.
-    var maxChannelDifference: Int
+    package var maxChannelDifference: Int
     /// Mean structural similarity of the lumas (1 for identical images); see
     /// ``ImageComparison/ssim(_:_:)``.
-    var ssim: Double
+    package var ssim: Double
 }
 
 /// Two images that cannot be compared pixel for pixel.
-struct ImageSizeMismatch: Error, Equatable, CustomStringConvertible {
-    var actual: (width: Int, height: Int)
-    var expected: (width: Int, height: Int)
+package struct ImageSizeMismatch: Error, Equatable, CustomStringConvertible {
+    package var actual: (width: Int, height: Int)
+    package var expected: (width: Int, height: Int)
 
-    static func == (a: Self, b: Self) -> Bool { a.actual == b.actual && a.expected == b.expected }
+    package static func == (a: Self, b: Self) -> Bool { a.actual == b.actual && a.expected == b.expected }
 
-    var description: String {
+    package var description: String {
         "the image is \(actual.width)×\(actual.height) px, the golden one \(expected.width)×\(expected.height) px"
     }
 }
 
 /// The arithmetic of golden-image regression: per-pixel differences under a tolerance,
 /// SSIM, and the pictures written when a frame does not match.
-enum ImageComparison {
+package enum ImageComparison {
     /// Compares `actual` with `expected` pixel by pixel on un-premultiplied RGBA bytes
     /// (fully transparent pixels are equal whatever their color, as they look).
     /// A pixel differs when any of its four channels is more than `channelTolerance` away.
     /// - Throws: ``ImageSizeMismatch`` when the sizes differ.
-    static func compare(_ actual: PixelImage, _ expected: PixelImage,
+    package static func compare(_ actual: PixelImage, _ expected: PixelImage,
                         channelTolerance: Int) throws(ImageSizeMismatch) -> ImageDifference {
         guard actual.width == expected.width, actual.height == expected.height else {
             throw ImageSizeMismatch(actual: (actual.width, actual.height), expected: (expected.width, expected.height))
@@ -63,16 +63,16 @@ enum ImageComparison {
     /// The window side: SSIM is computed over every 8×8 window (step one pixel), as in
     /// Wang et al. 2004 "Image Quality Assessment: From Error Visibility to Structural
     /// Similarity" with a uniform rather than Gaussian window.
-    static let ssimWindow = 8
+    package static let ssimWindow = 8
     /// Stabilizing constants of that paper for 8-bit values: (0.01·255)² and (0.03·255)².
-    static let ssimC1 = (0.01 * 255) * (0.01 * 255)
-    static let ssimC2 = (0.03 * 255) * (0.03 * 255)
+    package static let ssimC1 = (0.01 * 255) * (0.01 * 255)
+    package static let ssimC2 = (0.03 * 255) * (0.03 * 255)
 
     /// Mean SSIM of the two images' luma over all 8×8 windows (smaller images use one
     /// window as large as they are). Luma is Rec. 601 (0.299 R + 0.587 G + 0.114 B) of the
     /// pixel composited over white, so transparency counts as it would show on a page.
     /// Images of different sizes score 0; empty images 1.
-    static func ssim(_ a: PixelImage, _ b: PixelImage) -> Double {
+    package static func ssim(_ a: PixelImage, _ b: PixelImage) -> Double {
         guard a.width == b.width, a.height == b.height else { return 0 }
         let width = a.width, height = a.height
         guard width > 0, height > 0 else { return 1 }
@@ -147,7 +147,7 @@ enum ImageComparison {
     /// - differences within `channelTolerance` are blue, those over it red, both with
     ///   brightness `amplification` × the largest channel difference, at least 96 of 255 so
     ///   a difference of one level is still visible.
-    static func diffImage(actual: PixelImage, expected: PixelImage, channelTolerance: Int,
+    package static func diffImage(actual: PixelImage, expected: PixelImage, channelTolerance: Int,
                           amplification: Int = 16) -> PixelImage {
         let width = max(actual.width, expected.width), height = max(actual.height, expected.height)
         var diff = PixelImage(width: width, height: height)
@@ -180,11 +180,11 @@ enum ImageComparison {
     }
 
     /// The gap in pixels between the panels of ``sideBySide(_:gap:)``.
-    static let panelGap = 4
+    package static let panelGap = 4
 
     /// The images left to right, top-aligned, `gap` pixels of opaque mid-grey between and
     /// below the shorter ones; the panels' pixels are copied unchanged.
-    static func sideBySide(_ panels: [PixelImage], gap: Int = panelGap) -> PixelImage {
+    package static func sideBySide(_ panels: [PixelImage], gap: Int = panelGap) -> PixelImage {
         let width = panels.map(\.width).reduce(0, +) + gap * max(0, panels.count - 1)
         let height = panels.map(\.height).max() ?? 0
         var sheet = PixelImage(width: width, height: height)

@@ -3,36 +3,47 @@ import KineticEncode
 import KineticGeometry
 
 /// The outcome of one golden reference of a scene: a frame, the filmstrip or the state.
-struct GoldenCase {
+package struct GoldenCase {
     /// `error`: the scene could not be checked at all.
-    enum Status { case passed, failed, recorded, error }
+    package enum Status { case passed, failed, recorded, error }
 
     /// The scene's name.
-    var scene: String
+    package var scene: String
     /// `frame 0007`, `filmstrip` or `state`.
-    var name: String
-    var status: Status
+    package var name: String
+    package var status: Status
     /// The line's detail: the difference, or why it failed.
-    var message: String
+    package var message: String
     /// The reference file.
-    var goldenPath: String
+    package var goldenPath: String
     /// The images' difference, when both were there and of one size.
-    var difference: ImageDifference? = nil
+    package var difference: ImageDifference? = nil
     /// Where a state parts from its golden, key by key.
-    var stateParts: [StateDifference.Part] = []
+    package var stateParts: [StateDifference.Part] = []
+
+    package init(scene: String, name: String, status: Status, message: String, goldenPath: String) {
+        (self.scene, self.name, self.status, self.message, self.goldenPath) = (scene, name, status, message, goldenPath)
+    }
 }
 
 /// `golden check --junit FILE`: JUnit XML as GitLab, Jenkins and GitHub's test reporters
 /// read it — one test suite per scene, one test case per golden frame, filmstrip and
 /// state file; a mismatch is a `<failure>` with the line the check printed.
-struct JUnitReport {
+package struct JUnitReport {
     private var suites: [(scene: String, cases: [GoldenCase])] = []
 
-    mutating func add(_ c: GoldenCase) {
+    package init() {}
+
+    package mutating func add(_ c: GoldenCase) {
         if suites.last?.scene == c.scene { suites[suites.count - 1].cases.append(c) } else { suites.append((c.scene, [c])) }
     }
 
-    func xml() -> String {
+    /// Writes ``xml()`` to `path`, atomically.
+    package func write(to path: String) throws {
+        try AtomicFile.write(Array(xml().utf8), to: path)
+    }
+
+    package func xml() -> String {
         let all = suites.flatMap(\.cases)
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
                      "<testsuites name=\"kinetic golden check\" tests=\"\(all.count)\" failures=\"\(Self.count(.failed, all))\" errors=\"\(Self.count(.error, all))\">"]
@@ -66,7 +77,7 @@ struct JUnitReport {
     }
 
     /// Text as XML character data or an attribute value (quotes escaped too).
-    static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         var out = ""
         for ch in s.unicodeScalars {
             switch ch {
@@ -88,13 +99,13 @@ struct JUnitReport {
 /// every case and, for each mismatching picture, the expected and actual images and
 /// their diff, with a slider that wipes from one to the other. The images are PNGs beside
 /// it (DIR/NAME/…); the page needs nothing else.
-struct HTMLReport {
-    let folder: String
+package struct HTMLReport {
+    package let folder: String
     private var rows: [String] = []
     private var sections: [String] = []
     private var counts = (passed: 0, failed: 0, recorded: 0)
 
-    init(folder: String) throws {
+    package init(folder: String) throws {
         self.folder = folder
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw EncodeError.cannotWrite(path: folder, reason: error.localizedDescription)
@@ -103,7 +114,7 @@ struct HTMLReport {
 
     /// Adds a case; `images` are the actual and expected pictures of a mismatching frame
     /// or filmstrip, written now so memory holds none of them.
-    mutating func add(_ c: GoldenCase, images: (actual: PixelImage, expected: PixelImage?, diff: PixelImage)? = nil) throws {
+    package mutating func add(_ c: GoldenCase, images: (actual: PixelImage, expected: PixelImage?, diff: PixelImage)? = nil) throws {
         let status: String
         switch c.status {
         case .passed: status = "ok"; counts.passed += 1
@@ -158,7 +169,7 @@ struct HTMLReport {
     }
 
     /// Writes index.html (atomically).
-    func finish() throws {
+    package func finish() throws {
         let page = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><title>kinetic golden check</title>
@@ -205,5 +216,5 @@ struct HTMLReport {
         })
     }
 
-    static func escape(_ s: String) -> String { JUnitReport.escape(s) }
+    package static func escape(_ s: String) -> String { JUnitReport.escape(s) }
 }

@@ -3,25 +3,25 @@ import KineticFiles
 
 /// A numbered run of PNG frames on disk — what `render -o frames/` writes, possibly from
 /// several shards — checked complete and of one size before anything is encoded.
-struct FrameSequence {
+package struct FrameSequence {
     /// The pattern naming frame N (`frames/frame-%04d.png`).
-    var pattern: String
+    package var pattern: String
     /// The frame numbers, consecutive and ascending.
-    var indices: [Int]
-    var width: Int
-    var height: Int
+    package var indices: [Int]
+    package var width: Int
+    package var height: Int
     /// Some frame's PNG has an alpha channel (Cairo writes RGB for an opaque frame, RGBA
     /// otherwise), so the animation keeps transparency as `render` does for a scene
     /// whose background is not opaque.
-    var hasAlpha: Bool
+    package var hasAlpha: Bool
     /// The scene the frames come from, when `render` wrote them (every frame the same).
-    var origin: FrameOrigin?
+    package var origin: FrameOrigin?
 
-    func path(_ index: Int) -> String { OutputTarget.fileName(pattern: pattern, index: index) }
+    package func path(_ index: Int) -> String { OutputTarget.fileName(pattern: pattern, index: index) }
 
     /// Finds the frames of `source`: a folder of `frame-NNNN.png` files or a `%d` pattern.
     /// Only PNG headers are read here; the pixels are decoded while encoding.
-    init(source: String) throws(FrameSequenceError) {
+    package init(source: String) throws(FrameSequenceError) {
         var isFolder: ObjCBool = false
         if source.contains("%") {
             guard OutputTarget.isValidPattern(source) else { throw .badPattern(source) }
@@ -77,7 +77,7 @@ struct FrameSequence {
     }
 
     /// The largest frame file read (bytes): far past any 32767-px frame's PNG.
-    static let maxFrameBytes = 1 << 30
+    package static let maxFrameBytes = 1 << 30
 
     /// A frame's PNG header, through the guarded reader: a regular file whose chunks end
     /// inside it (a FIFO never blocks, a small file claiming a huge chunk costs nothing).
@@ -92,7 +92,7 @@ struct FrameSequence {
 }
 
 /// Why a frame folder or pattern cannot be encoded; each names the file at fault.
-enum FrameSequenceError: Error, CustomStringConvertible {
+package enum FrameSequenceError: Error, CustomStringConvertible {
     case missing(String)
     case badPattern(String)
     case empty(String)
@@ -101,7 +101,7 @@ enum FrameSequenceError: Error, CustomStringConvertible {
     case foreign(path: String, first: String, why: String)
     case size(path: String, width: Int, height: Int, first: String, firstWidth: Int, firstHeight: Int)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "\(path): no such folder"
         case .badPattern(let p): "\(p): a frame pattern needs exactly one %d (e.g. frame-%04d.png)"
@@ -113,12 +113,14 @@ enum FrameSequenceError: Error, CustomStringConvertible {
         }
     }
 
-    /// 66 when there is nothing to read, 65 when the frames are there but unusable.
-    var exitCode: Int32 {
+    /// The sysexits status: 66 (EX_NOINPUT) when there is nothing to read, 64
+    /// (EX_USAGE) for a malformed pattern, 65 (EX_DATAERR) when the frames are there but
+    /// unusable.
+    package var exitCode: Int32 {
         switch self {
-        case .missing, .empty: ExitStatus.noInput.rawValue
-        case .badPattern: ExitStatus.usage.rawValue
-        case .gap, .unreadable, .foreign, .size: ExitStatus.dataError.rawValue
+        case .missing, .empty: 66
+        case .badPattern: 64
+        case .gap, .unreadable, .foreign, .size: 65
         }
     }
 }

@@ -1,0 +1,148 @@
+import KineticGeometry
+
+/// One key of a `dynamics:` mapping (the block, an item, a behavior, a boundary, a region):
+/// everything the loader, the behaviors' checks, their setters, `kinetic schema` and the
+/// docs know about it, written once. The value kinds, ranges and defaults are the layer
+/// table's (`PropertyKind`, `ValueRange`, `DocValue`), so both are described alike.
+public struct DynamicsProperty<Object>: Sendable {
+    /// The key as written in a scene (UIKit's property name where it has one).
+    public let name: String
+    /// Apple's name of the property (`UIDynamicItemBehavior.density`), when it has one.
+    public let apple: String?
+    public let kind: PropertyKind
+    /// The numbers it allows (each component of a point or list); nil for any.
+    public let range: ValueRange?
+    public let defaultValue: DocValue?
+    /// Whether it can change while the simulation runs (events' `set:`, `behavior:`
+    /// animations, expressions): UIKit's setters.
+    public let isSettable: Bool
+    /// One line for the docs.
+    public let doc: String
+    /// Whether the object's decoder reads it itself (ids, the attachment's ends, nested
+    /// mappings) rather than the loader reading it by its kind into `assign`.
+    public let isReadByItsDecoder: Bool
+    /// Sets the property from a value of its kind; false for a value of another kind.
+    let assign: (@Sendable (inout Object, BehaviorValue) -> Bool)?
+    /// The numbers `validate` checks against `range`; nil where the object checks itself.
+    let checked: (@Sendable (Object) -> [Double])?
+    /// Why the object cannot take a new value (an anchor on an item–item attachment).
+    let refusal: (@Sendable (Object) -> String?)?
+
+    init(_ name: String, _ apple: String? = nil, _ kind: PropertyKind, range: ValueRange? = nil,
+         default defaultValue: DocValue? = nil, settable: Bool = false, readByItsDecoder: Bool = false, doc: String,
+         assign: (@Sendable (inout Object, BehaviorValue) -> Bool)? = nil,
+         checked: (@Sendable (Object) -> [Double])? = nil, refusal: (@Sendable (Object) -> String?)? = nil) {
+        self.name = name; self.apple = apple; self.kind = kind; self.range = range; self.defaultValue = defaultValue
+        self.isSettable = settable; self.isReadByItsDecoder = readByItsDecoder || assign == nil; self.doc = doc
+        self.assign = assign; self.checked = checked; self.refusal = refusal
+    }
+
+    /// The entry without its accessors: what the docs and the JSON Schema read.
+    public var described: DynamicsProperty<Void> {
+        DynamicsProperty<Void>(name, apple, kind, range: range, default: defaultValue, settable: isSettable,
+                               readByItsDecoder: isReadByItsDecoder, doc: doc)
+    }
+
+    /// Sets the property from the scene file's value; false for a value of another kind.
+    public func assign(_ value: BehaviorValue, to object: inout Object) -> Bool {
+        assign?(&object, value) ?? false
+    }
+
+    /// Checks the property's numbers in `object` against `range`; the error's path is the name.
+    func check(_ object: Object) throws(DynamicsError) {
+        guard let range, let checked else { return }
+        for v in checked(object) {
+            if let problem = range.boundedProblem(with: v) { throw .invalidValue(path: name, reason: problem) }
+        }
+    }
+}
+
+extension DynamicsProperty {
+    /// A key only described here: its object's decoder reads it.
+    static func described(_ name: String, _ apple: String? = nil, _ kind: PropertyKind, range: ValueRange? = nil,
+                          default defaultValue: DocValue? = nil, settable: Bool = false, doc: String) -> Self {
+        Self(name, apple, kind, range: range, default: defaultValue, settable: settable, doc: doc)
+    }
+
+    /// A number (or an angle) through a key path; `checked` says whether `validate`
+    /// checks it against `range` (not an angle, a view of a checked vector).
+    static func number(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Double> & Sendable,
+                       kind: PropertyKind = .number, range: ValueRange?, default defaultValue: Double? = nil,
+                       settable: Bool = true, checked: Bool = true, doc: String) -> Self {
+        var read: (@Sendable (Object) -> [Double])?
+        if checked { read = { o in [o[keyPath: keyPath]] } }
+        return Self(name, apple, kind, range: range, default: defaultValue.map { .number($0) }, settable: settable, doc: doc,
+                    assign: { o, v in
+                        guard case .number(let n) = v else { return false }
+                        o[keyPath: keyPath] = n
+                        return true
+                    },
+                    checked: read)
+    }
+
+    /// A number that is unset (nil) until written: an item behavior's material, a rest length.
+    static func number(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Double?> & Sendable,
+                       range: ValueRange?, default defaultValue: Double? = nil, doc: String) -> Self {
+        Self(name, apple, .number, range: range, default: defaultValue.map { .number($0) }, settable: true, doc: doc,
+             assign: { o, v in
+                 guard case .number(let n) = v else { return false }
+                 o[keyPath: keyPath] = n
+                 return true
+             },
+             checked: { $0[keyPath: keyPath].map { [$0] } ?? [] })
+    }
+
+    /// A point `[x, y]` through a key path, each coordinate checked against `range`.
+    static func point(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Point> & Sendable,
+                      range: ValueRange?, default defaultValue: Point? = nil, settable: Bool = true, doc: String) -> Self {
+        Self(name, apple, .point, range: range, default: defaultValue.map { .numbers([$0.x, $0.y]) }, settable: settable,
+             doc: doc,
+             assign: { o, v in
+                 guard case .point(let p) = v else { return false }
+                 o[keyPath: keyPath] = p
+                 return true
+             },
+             checked: { [$0[keyPath: keyPath].x, $0[keyPath: keyPath].y] })
+    }
+
+    /// A flag through a key path.
+    static func flag(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Bool> & Sendable,
+                     default defaultValue: Bool, settable: Bool = true, doc: String) -> Self {
+        Self(name, apple, .bool, default: .bool(defaultValue), settable: settable, doc: doc,
+             assign: { o, v in
+                 guard case .bool(let b) = v else { return false }
+                 o[keyPath: keyPath] = b
+                 return true
+             })
+    }
+
+    /// A flag that is unset (nil) until written (an item behavior's `allowsRotation`).
+    static func flag(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Bool?> & Sendable,
+                     default defaultValue: Bool, doc: String) -> Self {
+        Self(name, apple, .bool, default: .bool(defaultValue), settable: true, doc: doc,
+             assign: { o, v in
+                 guard case .bool(let b) = v else { return false }
+                 o[keyPath: keyPath] = b
+                 return true
+             })
+    }
+
+    /// One of `options` by its name (Apple's spelling), into a key path.
+    static func option<T: Sendable>(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, T> & Sendable,
+                                    _ options: [(String, T)], default defaultValue: String, doc: String) -> Self {
+        Self(name, apple, .choice(options.map(\.0)), default: .string(defaultValue), doc: doc,
+             assign: { o, v in
+                 guard case .name(let n) = v, let option = options.first(where: { $0.0 == n }) else { return false }
+                 o[keyPath: keyPath] = option.1
+                 return true
+             })
+    }
+}
+
+/// Finding a context's entries by name.
+extension Array {
+    /// The entry named `name`.
+    public func property<Object>(_ name: String) -> DynamicsProperty<Object>? where Element == DynamicsProperty<Object> {
+        first { $0.name == name }
+    }
+}

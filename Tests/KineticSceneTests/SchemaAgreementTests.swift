@@ -30,17 +30,18 @@ import KineticLayers
         func f(_ x: Double) -> String { ValueRange.format(x) }
         switch spec.kind {
         case .number:
-            v += [(f(inRange()), true), (#""abc""#, false), ("[1]", false), ("{}", false)]
+            // A quoted number is text in YAML 1.2 and JSON alike.
+            v += [(f(inRange()), true), (#""abc""#, false), ("[1]", false), ("{}", false), ("\"\(f(inRange()))\"", false)]
             v += outOfRange().map { (f($0), false) }
             // A constant expression folds where expressions are allowed.
             if spec.allowsExpressions { v.append(("\"= \(f(inRange())) + 0\"", true)) }
         case .angle:
-            v += [("0.5", true), (#""45deg""#, true), (#""abc""#, false), ("[1]", false)]
+            v += [("0.5", true), (#""45deg""#, true), (#""abc""#, false), ("[1]", false), (#""0.5""#, false)]
         case .integer:
-            v += [(f(inRange().rounded(.up)), true), ("1.5", false), (#""abc""#, false)]
+            v += [(f(inRange().rounded(.up)), true), ("1.5", false), (#""abc""#, false), ("\"\(f(inRange().rounded(.up)))\"", false)]
             v += outOfRange().map { (f($0), false) }
         case .point:
-            v += [("[1, 2]", true), ("[1]", false), ("[1, 2, 3]", false), ("5", false)]
+            v += [("[1, 2]", true), ("[1]", false), ("[1, 2, 3]", false), ("5", false), (#"["1", 2]"#, false)]
         case .size:
             v += [("[1, 2]", true), ("[1]", false), ("[0, 0, 1, 1]", false), ("5", false)]
             if spec.range != nil { v.append(("[-1, 1]", false)) }
@@ -62,9 +63,11 @@ import KineticLayers
         case .path:
             v += [(#""M0 0 L10 10""#, true), ("{\"rect\": [0, 0, 1, 1]}", true), ("5", false), ("{\"foo\": 1}", false)]
         case .bool:
-            v += [("true", true), ("false", true), (#""maybe""#, false), ("[true]", false)]
+            // YAML 1.1's `yes`/`on` are text in YAML 1.2, as a quoted `"true"` is.
+            v += [("true", true), ("false", true), (#""maybe""#, false), ("[true]", false), (#""true""#, false),
+                  (#""yes""#, false), (#""off""#, false)]
         case .string:
-            v += [("[1]", false), ("{}", false)]
+            v += [("[1]", false), ("{}", false), ("null", false), ("5", false), ("true", false)]
         case .choice(let names):
             v += names.map { ("\"\($0)\"", true) } + [(#""bogus""#, false), ("[1]", false)]
         case .names(let names):
@@ -77,7 +80,7 @@ import KineticLayers
         case .layer:
             v += [("{\"bounds\": [4, 4]}", true), ("5", false)]
         case .numberMap:
-            v += [("{\"p\": 1}", true), ("{\"p\": \"abc\"}", false), ("5", false)]
+            v += [("{\"p\": 1}", true), ("{\"p\": \"abc\"}", false), ("{\"p\": \"1\"}", false), ("5", false)]
         case .cells:
             v += [("[{\"name\": \"d\"}]", true), ("5", false), ("[{\"bogus\": 1}]", false)]
         case .image, .cellContents:
@@ -151,7 +154,7 @@ import KineticLayers
         var v: [(String, Bool)] = []
         switch key.kind {
         case .number:
-            v += [(f(inside), true), (#""abc""#, false), ("[1]", false)] + outside.map { (f($0), false) }
+            v += [(f(inside), true), (#""abc""#, false), ("[1]", false), ("\"\(f(inside))\"", false)] + outside.map { (f($0), false) }
         case .integer:
             v += [(f(inside.rounded(.up)), true), ("1.5", false), (#""abc""#, false)] + outside.map { (f($0), false) }
         case .angle:
@@ -169,9 +172,9 @@ import KineticLayers
             v += outside.flatMap { [("[\(f($0)), 0, 10, 20]", false), ("[0, 0, 10, \(f($0))]", false)] }
             if key.name == "referenceBounds" { v += [("[0, 0, 0, 10]", false), ("[0, 0, 10, 0]", false)] }
         case .bool:
-            v += [("true", true), ("false", true), (#""maybe""#, false), ("[true]", false)]
+            v += [("true", true), ("false", true), (#""maybe""#, false), ("[true]", false), (#""true""#, false), (#""yes""#, false)]
         case .string:
-            v += [(#""x""#, true), ("[1]", false), ("{}", false)]
+            v += [(#""x""#, true), ("[1]", false), ("{}", false), ("null", false), ("5", false)]
         case .layerID:
             // Whether a layer has the id, the schema cannot say.
             v += [(#""b""#, true), ("[1]", false)]
@@ -294,6 +297,22 @@ import KineticLayers
             let loaderAccepts = problems.isEmpty
             #expect(loaderAccepts == c.valid, "loader \(loaderAccepts ? "accepts" : "refuses") \(c.label): \(problems.map(\.description))")
             #expect(schemaAccepts == c.valid, "schema \(schemaAccepts ? "accepts" : "refuses") \(c.label)")
+        }
+    }
+
+    /// What JSON cannot write: YAML 1.1's plain booleans, a plain quoted-looking number and a
+    /// null text, which YAML 1.2 (an editor's reading, and the schema's) makes text or none.
+    @Test func yamlOnlySpellingsAreRefusedWhereWritten() {
+        let scene = "kinetic: 1\nscene: {size: [100, 100], duration: 1}\nlayers:\n  - id: a\n    type: text\n"
+        let cases: [(line: String, expected: String)] = [
+            ("hidden: yes", "t.yaml:6:13: layers[0].hidden: expected true or false, found 'yes' (YAML 1.2 reads it as text: write true)"),
+            ("hidden: off", "t.yaml:6:13: layers[0].hidden: expected true or false, found 'off' (YAML 1.2 reads it as text: write false)"),
+            ("opacity: '0.5'", "t.yaml:6:14: layers[0].opacity: expected a number, found the string '0.5' (quoted)"),
+            ("string: ~", "t.yaml:6:13: layers[0].string: expected text, found null (quote it to mean the word)"),
+            ("string: 42", "t.yaml:6:13: layers[0].string: expected text, found the number 42 (quote it to mean the text)"),
+        ]
+        for c in cases {
+            #expect(loadProblems(scene + "    \(c.line)\n").map(\.description) == [c.expected])
         }
     }
 

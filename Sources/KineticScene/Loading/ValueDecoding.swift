@@ -27,17 +27,25 @@ extension Field {
     /// `"45deg"`, so it may be text (`!!str`), a number may not.
     private func literalNumber(isAngle: Bool) -> Double? {
         if let v = node.scalar?.folded { return v }
-        guard !rejectExpression(), isAngle || !isExplicitString, let text = scalarText else { return nil }
+        guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard isAngle, t.hasSuffix("deg") else { return Self.parseNumber(t, field: self) }
+        guard isAngle, t.hasSuffix("deg") else {
+            return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
+        }
         return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
     }
 
-    /// `!!str 1`: the file says it is text, so it is no number (reported).
-    var isExplicitString: Bool {
-        guard case .scalar(let s) = node, s.isPlain, s.isTaggedString else { return false }
-        report("expected a number, found the string '\(s.string)' (tagged !!str)")
+    /// `"0.5"`, `'true'` or `!!str 1`: YAML 1.2 (and JSON) make it text, so it is no
+    /// number or boolean (reported, naming `expected`), as the JSON Schema says. Quoted
+    /// text that `reads` as no such value is left to the caller's own message.
+    private func isText(expected: String, reads: Bool) -> Bool {
+        guard case .scalar(let s) = node, s.isPlain ? s.isTaggedString : reads else { return false }
+        report("expected \(expected), found the string '\(s.string)' (\(s.isPlain ? "tagged !!str" : "quoted"))")
         return true
+    }
+
+    private static func readsAsNumber(_ text: String) -> Bool {
+        Double(text.trimmingCharacters(in: .whitespaces))?.isFinite == true
     }
 
     /// `expected` names what the value may be, for the message when it is no number.
@@ -75,7 +83,8 @@ extension Field {
     func nonNegativeNumber(orInfinity word: String) -> Double? {
         if let v = node.scalar?.folded { return nonNegative(v) }
         if node.scalar?.string == word { return .infinity }
-        guard !rejectExpression(), let text = scalarText else { return nil }
+        guard !rejectExpression(), let text = scalarText,
+              !isText(expected: "a number or '\(word)'", reads: Self.readsAsNumber(text)) else { return nil }
         // Swift's `.infinity` and YAML's `.inf` mean what the word says.
         if [".inf", "+.inf", "inf", "+inf", "infinity", ".infinity", "float.infinity"].contains(text.lowercased()) {
             report("'\(text)' is not a number here: did you mean '\(word)'?")
@@ -131,16 +140,38 @@ extension Field {
         return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 
+    /// YAML 1.2's booleans (its core schema): `yes`, `on`, `no` and `off` are YAML 1.1's,
+    /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
     var bool: Bool? {
         guard let text = scalarText else { return nil }
-        switch text {
-        case "true", "True", "TRUE", "yes", "Yes", "on": return true
-        case "false", "False", "FALSE", "no", "No", "off": return false
-        default: report("expected true or false, found '\(text)'"); return nil
+        let value = ["true": true, "True": true, "TRUE": true, "false": false, "False": false, "FALSE": false][text]
+        guard !isText(expected: "true or false", reads: value != nil) else { return nil }
+        switch value {
+        case let value?: return value
+        case nil:
+            let meant = ["yes": "true", "on": "true", "no": "false", "off": "false"][text.lowercased()]
+            report("expected true or false, found '\(text)'" + (meant.map { " (YAML 1.2 reads it as text: write \($0))" } ?? ""))
+            return nil
         }
     }
 
-    var string: String? { scalarText }
+    /// Text. YAML 1.2 reads a plain `~` (or `null`, or nothing) as none and a plain `5` or
+    /// `true` as a number or a boolean, as the JSON Schema does: a text key takes neither.
+    var string: String? {
+        guard !isNull else { report("expected text, found null (quote it to mean the word)"); return nil }
+        if case .scalar(let s) = node, s.isPlain, !s.isTaggedString, let what = Self.yamlCoreType(s.string) {
+            report("expected text, found the \(what) \(s.string) (quote it to mean the text)")
+            return nil
+        }
+        return scalarText
+    }
+
+    /// What YAML 1.2's core schema makes of a plain scalar other than text and null.
+    private static func yamlCoreType(_ text: String) -> String? {
+        if ["true", "True", "TRUE", "false", "False", "FALSE"].contains(text) { return "boolean" }
+        let number = /[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)/
+        return text.wholeMatch(of: number) != nil ? "number" : nil
+    }
 
     /// One of an enum's raw values, with a suggestion when misspelled.
     func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> E? where E.RawValue == String {

@@ -246,22 +246,15 @@ struct AnimationDecoder {
         var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: keyPath,
                                  values: .basic(from: nil, to: nil, by: nil), timing: timing)
         spec.easing = easing
-        if let f = m["additive"], let v = f.bool {
-            // Paths, booleans and images have no sum (`Interpolation.add`): an additive
-            // animation of them would do nothing.
-            if v, [.path, .image, .bool].contains(keyPath.valueKind) {
-                f.report("'additive' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
+        // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
+        // cumulative animation of them would do nothing.
+        for (key, flag) in [("additive", \AnimationSpec.additive), ("cumulative", \AnimationSpec.cumulative)] {
+            guard let f = m[key], let v = f.bool else { continue }
+            if v, !keyPath.valueKind.adds {
+                f.report("'\(key)' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
                 return nil
             }
-            spec.additive = v
-        }
-        if let f = m["cumulative"], let v = f.bool {
-            // Each cycle adds the change of the one before: values without a sum cannot.
-            if v, [.path, .image, .bool].contains(keyPath.valueKind) {
-                f.report("'cumulative' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
-                return nil
-            }
-            spec.cumulative = v
+            spec[keyPath: flag] = v
         }
 
         if let vf = m["values"] {
@@ -274,15 +267,7 @@ struct AnimationDecoder {
             }
             guard !values.contains(where: { $0 == nil }) else { return nil }
             guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return nil }
-            var mode = KeyframeAnimation.CalculationMode.linear
-            if let f = m["calculationMode"] {
-                guard let v = f.choice(KeyframeAnimation.CalculationMode.self) else { return nil }
-                mode = v
-            }
-            let keyTimes = m["keyTimes"].map { $0.numbers() }
-            let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
-            if keyTimes == .some(nil) || functions == .some(nil) { return nil }
-            if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
+            guard let mode = calculationMode(m), let (keyTimes, functions) = keyframeTiming(m) else { return nil }
             var spline: [String: [Double]] = [:]
             for key in Self.splineKeys {
                 guard let f = m[key] else { continue }
@@ -293,8 +278,8 @@ struct AnimationDecoder {
                 guard let list = f.numbers() else { return nil }
                 spline[key] = list
             }
-            let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes ?? nil,
-                                              timingFunctions: (functions ?? nil)?.compactMap { $0 }, calculationMode: mode,
+            let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes,
+                                              timingFunctions: functions, calculationMode: mode,
                                               tensionValues: spline["tensionValues"], continuityValues: spline["continuityValues"],
                                               biasValues: spline["biasValues"])
             do {
@@ -336,7 +321,7 @@ struct AnimationDecoder {
                                 + "structures: paths of different structure cannot animate into each other")
                 return nil
             }
-            if by != nil, [.path, .image, .bool].contains(keyPath.valueKind) {
+            if by != nil, !keyPath.valueKind.adds {
                 m["by"]?.report("'by' cannot be used with \(keyPath.valueKind.rawValue) values")
                 return nil
             }
@@ -369,20 +354,13 @@ struct AnimationDecoder {
             guard let r = f.choice(AnimationSpec.RotationMode.self) else { return nil }
             rotation = r
         }
-        var mode = KeyframeAnimation.CalculationMode.linear
-        if let f = m["calculationMode"] {
-            guard let v = f.choice(KeyframeAnimation.CalculationMode.self) else { return nil }
-            if v == .cubic { f.report("along a path, calculationMode is linear, discrete or paced") }
-            mode = v
-        }
-        let keyTimes = m["keyTimes"].map { $0.numbers() }
-        let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
+        guard let mode = calculationMode(m) else { return nil }
+        if mode == .cubic { m["calculationMode"]?.report("along a path, calculationMode is linear, discrete or paced") }
+        let keyframes = keyframeTiming(m)
         guard let path else { return nil }
         guard path.length > 0 else { pf.report("the path has no length to move along"); return nil }
-        if keyTimes == .some(nil) || functions == .some(nil) { return nil }
-        if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
-        let motion = PathKeyframeAnimation(path: path, keyTimes: keyTimes ?? nil,
-                                           timingFunctions: (functions ?? nil)?.compactMap { $0 }, calculationMode: mode)
+        guard let (keyTimes, functions) = keyframes else { return nil }
+        let motion = PathKeyframeAnimation(path: path, keyTimes: keyTimes, timingFunctions: functions, calculationMode: mode)
         do {
             try motion.validate()
         } catch {
@@ -497,6 +475,22 @@ struct AnimationDecoder {
 
     /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value.
     static let splineKeys = ["tensionValues", "continuityValues", "biasValues"]
+
+    /// `calculationMode` (linear when not given); nil when it is invalid (reported).
+    private func calculationMode(_ m: Mapping) -> KeyframeAnimation.CalculationMode? {
+        guard let f = m["calculationMode"] else { return .linear }
+        return f.choice(KeyframeAnimation.CalculationMode.self)
+    }
+
+    /// `keyTimes` and `timingFunctions`, each nil when not given, as keyframes of values
+    /// and of a path take them; nil when one is invalid (each reported).
+    private func keyframeTiming(_ m: Mapping) -> (keyTimes: [Double]?, functions: [TimingFunction]?)? {
+        let keyTimes = m["keyTimes"].map { $0.numbers() }
+        let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
+        if keyTimes == .some(nil) || functions == .some(nil) { return nil }
+        if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
+        return (keyTimes ?? nil, (functions ?? nil)?.compactMap { $0 })
+    }
 
     /// Points a keyframe validation error at the key it is about.
     private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?, values: Field,
@@ -709,4 +703,10 @@ struct AnimationDecoder {
 
 private extension AnimatableValue {
     var pathStructure: [PathElement.Kind]? { if case .path(let p) = self { p.structure } else { nil } }
+}
+
+private extension AnimatableValue.Kind {
+    /// Whether values of the kind have a sum (`Interpolation.add`): paths, images and
+    /// booleans do not, so `by`, `additive` and `cumulative` cannot take them.
+    var adds: Bool { ![.path, .image, .bool].contains(self) }
 }

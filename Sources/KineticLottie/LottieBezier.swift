@@ -71,14 +71,19 @@ struct LottieBezier: Equatable {
     /// Paths interpolate only between equal structures.
     var structure: Int { closed ? -vertices.count - 1 : vertices.count }
 
-    /// The shape back from `values` and `structure`.
-    static func json(values: [Double], closed: Bool) -> LottieJSON {
+    /// The shape back from `values` and `structure`, its vertices and control points
+    /// (vertex + tangent) rounded to multiples of `quantum` (0 keeps every digit): each
+    /// control point moves by at most `quantum`/2 per coordinate, and so, the curve being
+    /// a convex combination of them, does every point of it.
+    static func json(values: [Double], closed: Bool, quantum: Double = 0) -> LottieJSON {
+        func grid(_ x: Double) -> Double { quantum > 0 ? (x / quantum).rounded() * quantum : x }
         var v: [LottieJSON] = [], i: [LottieJSON] = [], o: [LottieJSON] = []
         var k = 0
         while k + 5 < values.count {
-            v.append(.numbers([values[k], values[k + 1]]))
-            i.append(.numbers([values[k + 2], values[k + 3]]))
-            o.append(.numbers([values[k + 4], values[k + 5]]))
+            let x = grid(values[k]), y = grid(values[k + 1])
+            v.append(.numbers([x, y]))
+            i.append(.numbers([grid(values[k] + values[k + 2]) - x, grid(values[k + 1] + values[k + 3]) - y]))
+            o.append(.numbers([grid(values[k] + values[k + 4]) - x, grid(values[k + 1] + values[k + 5]) - y]))
             k += 6
         }
         return .object([("c", .bool(closed)), ("v", .array(v)), ("i", .array(i)), ("o", .array(o))])

@@ -272,6 +272,9 @@ public struct LottieExporter {
                                           scaleTolerance: 100 * Tolerance.points / extent, degrees: Tolerance.degrees / share)
         }
         transform.append(("o", tracks.property(opacities.map { [$0 * 100] }, tolerance: 100 * Tolerance.channel, scalar: true)))
+        // How much the canvas magnifies the drawable's own units at most (a baked one is
+        // drawn in the canvas's): its paths' coordinates are rounded accordingly.
+        let magnification = baked ? 1 : parentScale * (parts.map { max(abs($0.sx), abs($0.sy)) }.max() ?? 1)
 
         // Paint groups, top first. Consecutive paints over the same outline at every frame
         // share one group — its subpaths once, then their styles, topmost first, as Lottie
@@ -289,7 +292,7 @@ public struct LottieExporter {
             while end < slots.count, !trimmed(slots[next]), !trimmed(slots[end]),
                   zip(slots[next], slots[end]).allSatisfy({ $0.path == $1.path }) { end += 1 }
             let paths = zip(run, slots[next]).map { s, p in baked ? p.path.mapPoints(s.projection.apply(to:)) : p.path }
-            var items = shapes(paths, tracks: &tracks)
+            var items = shapes(paths, magnification: magnification, tracks: &tracks)
             for paints in slots[next..<end] {
                 // A baked gradient's end points are mapped with its outline (exact for an
                 // affine map; a perspective's foreshortening of the ramp itself is lost).
@@ -387,13 +390,13 @@ public struct LottieExporter {
 
     /// A path over the frames as `sh` items, one per subpath (as many as the frame with
     /// the most has; missing ones are empty).
-    private static func shapes(_ paths: [BezierPath], tracks: inout TrackWriter) -> [LottieJSON] {
+    private static func shapes(_ paths: [BezierPath], magnification: Double, tracks: inout TrackWriter) -> [LottieJSON] {
         let subpaths = paths.map(LottieBezier.subpaths(of:))
         let count = subpaths.map(\.count).max() ?? 0
         var items: [LottieJSON] = []
         for m in 0..<count {
             let beziers = subpaths.map { m < $0.count ? $0[m] : LottieBezier() }
-            items.append(.object([("ty", "sh"), ("ks", tracks.path(beziers))]))
+            items.append(.object([("ty", "sh"), ("ks", tracks.path(beziers, magnification: magnification))]))
         }
         return items
     }
@@ -422,7 +425,9 @@ public struct LottieExporter {
             for part in 0..<parts {
                 let beziers = subpaths.map { part < $0.count ? $0[part] : LottieBezier() }
                 let mode: LottieJSON = subtract ? "s" : m == from ? "a" : "i"
-                masks.append(.object([("inv", false), ("mode", mode), ("pt", tracks.path(beziers)),
+                // Kept at the JSON's full precision: a mask's plane may be magnified by
+                // more than the drawable's own transform says.
+                masks.append(.object([("inv", false), ("mode", mode), ("pt", tracks.path(beziers, magnification: .infinity)),
                                       ("o", tracks.property(opacity, tolerance: 100 * Tolerance.channel, scalar: true)),
                                       ("x", .object([("a", 0), ("k", 0)])), ("nm", .string("clip\(m)"))]))
             }
@@ -474,17 +479,32 @@ struct TrackWriter {
     }
 
     /// A path track: structures must match to interpolate, else the keyframe holds.
-    mutating func path(_ beziers: [LottieBezier]) -> LottieJSON {
+    /// Coordinates are written on a grid of `pathQuantum(magnification:)`, whose rounding
+    /// (half a step) comes out of the tolerance, so that reduction and rounding together
+    /// stay within 0.05 pt.
+    mutating func path(_ beziers: [LottieBezier], magnification: Double = 1) -> LottieJSON {
         let values = beziers.map(\.values)
-        let keys = KeyframeReduction.reduce(values, tolerance: LottieExporter.Tolerance.points, firstFrame: first,
+        let quantum = Self.pathQuantum(magnification: magnification)
+        let keys = KeyframeReduction.reduce(values, tolerance: LottieExporter.Tolerance.points - quantum / 2,
+                                            firstFrame: first,
                                             sameStructure: { beziers[$0].structure == beziers[$1].structure })
         sampled += beziers.count
         kept += keys.count
         func shape(_ key: Keyframe) -> LottieJSON {
-            LottieBezier.json(values: key.value, closed: beziers[key.frame - first].closed)
+            LottieBezier.json(values: key.value, closed: beziers[key.frame - first].closed, quantum: quantum)
         }
         if keys.count == 1 { return .object([("a", 0), ("k", shape(keys[0]))]) }
         return .object([("a", 1), ("k", .array(keys.map { Self.keyframe($0, [shape($0)]) }))])
+    }
+
+    /// The grid of a path's coordinates: the coarsest of 0.01, 0.001 and 0.0001 (the
+    /// JSON's own precision) whose rounding, half a step, is at most 0.005 pt on the canvas
+    /// once the path's units are magnified `magnification` times by the transforms above.
+    /// Two decimals instead of four take about a fifth off a path's text.
+    static func pathQuantum(magnification: Double) -> Double {
+        let m = magnification.isFinite ? max(abs(magnification), 1) : .infinity
+        for quantum in [0.01, 0.001] where quantum * m <= 0.01 { return quantum }
+        return 0.0001
     }
 
     private static func keyframe(_ key: Keyframe, _ value: LottieJSON) -> LottieJSON {

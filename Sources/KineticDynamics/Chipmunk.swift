@@ -335,17 +335,26 @@ final class ChipmunkSpace {
     func setForce(_ i: Int, _ f: Point, torque: Double) {
         KineticBodySetForceAndTorque(bodies[i], vect(f), torque)
     }
+    /// `setForce` for bodies 0..<forces.count, in one pass over the bodies.
+    func setForces(_ forces: UnsafeBufferPointer<Point>, torques: UnsafeBufferPointer<Double>) {
+        bodies.withUnsafeBufferPointer { bodies in
+            for i in 0..<min(forces.count, torques.count, bodies.count) {
+                KineticBodySetForceAndTorque(bodies[i], vect(forces[i]), torques[i])
+            }
+        }
+    }
     /// The first body whose position, velocity, angle or angular velocity is not sane
     /// (`DynamicAnimator.isSane`), each body's state read once; nil when all are.
     func firstInsaneBody() -> Int? {
-        let bodies = self.bodies
-        for i in bodies.indices {
-            let s = KineticBodyGetState(bodies[i])
-            guard DynamicAnimator.isSane(s.position.x), DynamicAnimator.isSane(s.position.y),
-                  DynamicAnimator.isSane(s.velocity.x), DynamicAnimator.isSane(s.velocity.y),
-                  DynamicAnimator.isSane(s.angle), DynamicAnimator.isSane(s.angularVelocity) else { return i }
+        bodies.withUnsafeBufferPointer { bodies in
+            for i in bodies.indices {
+                let s = KineticBodyGetState(bodies[i])
+                guard DynamicAnimator.isSane(s.position.x), DynamicAnimator.isSane(s.position.y),
+                      DynamicAnimator.isSane(s.velocity.x), DynamicAnimator.isSane(s.velocity.y),
+                      DynamicAnimator.isSane(s.angle), DynamicAnimator.isSane(s.angularVelocity) else { return i }
+            }
+            return nil
         }
-        return nil
     }
     /// Sets mass, moment (infinite = no rotation) and whether the body is anchored
     /// (kinematic at rest: it still collides but nothing moves it).

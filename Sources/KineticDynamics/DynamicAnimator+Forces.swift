@@ -22,11 +22,13 @@ extension DynamicAnimator {
         for i in items.indices where result[i] != materials[i] {
             let m = result[i]
             let mass = itemMass(density: m.density, size: items[i].size)
+            masses[i] = mass
             space.setMassProperties(i, mass: mass, moment: m.allowsRotation ? mass * bodies[i].momentPerMass : .infinity,
                                     anchored: m.anchored)
             space.setMaterial(i, elasticity: m.elasticity, friction: m.friction)
         }
         materials = result
+        resistsAny = result.contains { !$0.anchored && ($0.resistance > 0 || $0.angularResistance > 0) }
         materialsDirty = false
     }
 
@@ -47,42 +49,53 @@ extension DynamicAnimator {
     }
 
     func applyForces(h: Double, time t: Double) throws(DynamicsError) {
-        let n = items.count
-        // Locals: a class's arrays pay an exclusivity check at every element access.
+        // Locals, uniquely referenced (the stored scratch arrays are emptied meanwhile), and
+        // their buffers below: a class's arrays pay an exclusivity check at every element
+        // access, and a local array a uniqueness check at every write.
         var force = self.force, torque = self.torque
         self.force = []
         self.torque = []
         defer { self.force = force; self.torque = torque }
-        let materials = self.materials, items = self.items
-        func mass(_ i: Int) -> Double { itemMass(density: materials[i].density, size: items[i].size) }
-        for i in 0..<n { force[i] = .zero; torque[i] = 0 }
+        let materials = self.materials, masses = self.masses
         var snaps: [(Int, SnapBehavior)] = []
         var fields: [Int: [FieldBehavior]] = [:]
-        for entry in entries where entry.isLive {
-            switch entry.behavior.kind {
-            case .gravity(let g):
-                for i in entry.items {
-                    force[i] = force[i] + g.gravityDirection * (GravityBehavior.accelerationPerMagnitude * mass(i))
+        force.withUnsafeMutableBufferPointer { force in
+            torque.withUnsafeMutableBufferPointer { torque in
+                masses.withUnsafeBufferPointer { masses in
+                    force.update(repeating: .zero)
+                    torque.update(repeating: 0)
+                    for entry in entries where entry.isLive {
+                        switch entry.behavior.kind {
+                        case .gravity(let g):
+                            let direction = g.gravityDirection, acceleration = GravityBehavior.accelerationPerMagnitude
+                            for i in entry.items {
+                                force[i] = force[i] + direction * (acceleration * masses[i])
+                            }
+                        case .push(let p) where p.mode == .continuous && p.active:
+                            let f = p.pushDirection * PushBehavior.forcePerMagnitude
+                            let spin = cross(p.targetOffsetFromCenter, f)
+                            for i in entry.items {
+                                force[i] = force[i] + f
+                                torque[i] += spin
+                            }
+                        case .field(let field):
+                            for i in entry.items { fields[i, default: []].append(field) }
+                        case .snap(let s):
+                            snaps.append((entry.items[0], s))
+                        default: break
+                        }
+                    }
                 }
-            case .push(let p) where p.mode == .continuous && p.active:
-                let f = p.pushDirection * PushBehavior.forcePerMagnitude
-                for i in entry.items {
-                    force[i] = force[i] + f
-                    torque[i] += cross(p.targetOffsetFromCenter, f)
-                }
-            case .field(let field):
-                for i in entry.items { fields[i, default: []].append(field) }
-            case .snap(let s):
-                snaps.append((entry.items[0], s))
-            default: break
             }
         }
-        for i in 0..<n where !materials[i].anchored && (materials[i].resistance > 0 || materials[i].angularResistance > 0) {
-            var v = space.velocity(i), w = space.angularVelocity(i)
-            // Box2D's damping law, applied before the forces integrate.
-            v = v / (1 + h * materials[i].resistance)
-            w = w / (1 + h * materials[i].angularResistance)
-            setVelocity(i, v, w)
+        if resistsAny {
+            for i in materials.indices where !materials[i].anchored && (materials[i].resistance > 0 || materials[i].angularResistance > 0) {
+                var v = space.velocity(i), w = space.angularVelocity(i)
+                // Box2D's damping law, applied before the forces integrate.
+                v = v / (1 + h * materials[i].resistance)
+                w = w / (1 + h * materials[i].angularResistance)
+                setVelocity(i, v, w)
+            }
         }
         // UIKit keeps one snap per item: the last live one wins.
         if !snaps.isEmpty {
@@ -91,12 +104,26 @@ extension DynamicAnimator {
             for (i, s) in snapOf.sorted(by: { $0.key < $1.key }) where !materials[i].anchored { snap(i, s, h: h) }
         }
         applyFields(fields, time: t + h)
-        for i in 0..<n {
-            guard force[i].isFinite, torque[i].isFinite, abs(force[i].x) < 1e15, abs(force[i].y) < 1e15 else {
-                throw .nonFiniteState(time: t, item: items[i].id)
+        // Anchored items get no force; the first unusable force stops the step (after the
+        // items before it got theirs, as one pass would leave them).
+        let refused: Int? = force.withUnsafeMutableBufferPointer { force in
+            torque.withUnsafeMutableBufferPointer { torque in
+                materials.withUnsafeBufferPointer { materials in
+                    var count = force.count
+                    for i in 0..<force.count {
+                        guard force[i].isFinite, torque[i].isFinite, abs(force[i].x) < 1e15, abs(force[i].y) < 1e15 else {
+                            count = i
+                            break
+                        }
+                        if materials[i].anchored { force[i] = .zero; torque[i] = 0 }
+                    }
+                    space.setForces(UnsafeBufferPointer(rebasing: force[..<count]),
+                                    torques: UnsafeBufferPointer(rebasing: torque[..<count]))
+                    return count < force.count ? count : nil
+                }
             }
-            space.setForce(i, materials[i].anchored ? .zero : force[i], torque: materials[i].anchored ? 0 : torque[i])
         }
+        if let refused { throw .nonFiniteState(time: t, item: items[refused].id) }
     }
 
     /// Hands Chipmunk the live fields of each item, evaluated during the step at `time`

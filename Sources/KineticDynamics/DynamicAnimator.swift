@@ -35,6 +35,11 @@ public final class DynamicAnimator {
     var entries: [Entry] = []
     var materials: [ItemMaterial]
     var materialsDirty = true
+    /// Each item's mass under its current material (`itemMass`), kept with `materials`.
+    var masses: [Double]
+    /// Whether any movable item has linear or angular resistance (else `applyForces`
+    /// skips its damping pass).
+    var resistsAny = false
     /// Owner of each boundary tag: (behavior id, identifier).
     var boundaryOwners: [(behavior: String, identifier: String)] = []
     /// Whether contacts are reported (`takeContactEvents`).
@@ -120,6 +125,7 @@ public final class DynamicAnimator {
         self.bodies = bodies
         self.reportsContacts = reportsContacts
         self.materials = Array(repeating: ItemMaterial(), count: items.count)
+        self.masses = items.map { itemMass(density: ItemMaterial().density, size: $0.size) }
         self.force = Array(repeating: .zero, count: items.count)
         self.torque = Array(repeating: 0, count: items.count)
         // Iterations: rods and piles stay stiff at 240 Hz with 10 (Chipmunk's default is 10).
@@ -152,7 +158,7 @@ public final class DynamicAnimator {
     }
 
     /// Item `i`'s mass with its current density.
-    func mass(_ i: Int) -> Double { itemMass(density: materials[i].density, size: items[i].size) }
+    func mass(_ i: Int) -> Double { masses[i] }
 
     /// The behavior with this id.
     public func behavior(id: String) -> DynamicBehavior? {
@@ -304,7 +310,8 @@ public final class DynamicAnimator {
     }
 
     /// Finite and below 1e12 (an item's coordinates, velocities, angle).
-    static func isSane(_ x: Double) -> Bool { x.isFinite && abs(x) < 1e12 }
+    /// (`abs(x) < 1e12` alone: it is false for NaN and the infinities.)
+    static func isSane(_ x: Double) -> Bool { abs(x) < 1e12 }
 
     /// Sets a body's velocities unless they are not sane, which marks a blow-up instead.
     func setVelocity(_ i: Int, _ v: Point, _ w: Double) {

@@ -45,7 +45,7 @@ public struct LottieExporter {
     private var warned: Set<String> = []
 
     public init(size: Size, fps: Double, background: Background, options: LottieOptions,
-                glyphs: ((TextStyle, Rect) -> BezierPath)? = nil) {
+                glyphs: ((TextStyle, Rect, PlaneProjection?) -> BezierPath)? = nil) {
         self.size = size; self.fps = fps; self.background = background; self.options = options
         self.flattening = FrameFlattening(glyphs: glyphs)
     }

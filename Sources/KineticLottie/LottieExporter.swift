@@ -281,8 +281,9 @@ public struct LottieExporter {
         // stacks a group's styles — so a fill and its stroke, or a shadow's bands, do not
         // repeat the path (a trimmed stroke keeps a group of its own: a trim acts on every
         // style after it).
+        // A dashed stroke along slanted lines or curves is cut into its dashes (DashedStrokes).
         let slots = run[0].paints.indices.reversed().filter { paintsShow[$0] }.map { k in
-            run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
+            DashedStrokes.cut(run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] })
         }
         func trimmed(_ paints: [Paint]) -> Bool { paints.contains { $0.kind == .stroke && ($0.stroke.start != 0 || $0.stroke.end != 1) } }
         var groups: [LottieJSON] = []

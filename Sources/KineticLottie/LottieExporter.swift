@@ -508,14 +508,17 @@ struct TrackWriter {
         return 0.0001
     }
 
+    /// One keyframe. Its easing handles are plain numbers, which lottie-spec allows for
+    /// every component at once (the one pair the reduction fits is shared by all): eight
+    /// characters less a keyframe than one-element arrays.
     private static func keyframe(_ key: Keyframe, _ value: LottieJSON) -> LottieJSON {
         if key.hold { return .object([("t", .number(Double(key.frame))), ("s", value), ("h", 1)]) }
         if let e = key.ease {
             return .object([("t", .number(Double(key.frame))), ("s", value),
-                            ("o", .object([("x", [.number(1.0 / 3)]), ("y", [.number(e.out)])])),
-                            ("i", .object([("x", [.number(2.0 / 3)]), ("y", [.number(e.in)])]))])
+                            ("o", .object([("x", .number(1.0 / 3)), ("y", .number(e.out))])),
+                            ("i", .object([("x", .number(2.0 / 3)), ("y", .number(e.in))]))])
         }
         return .object([("t", .number(Double(key.frame))), ("s", value),
-                        ("o", .object([("x", [0]), ("y", [0])])), ("i", .object([("x", [1]), ("y", [1])]))])
+                        ("o", .object([("x", 0), ("y", 0)])), ("i", .object([("x", 1), ("y", 1)]))])
     }
 }

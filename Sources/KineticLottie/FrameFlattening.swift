@@ -13,18 +13,30 @@ import KineticLayers
 /// parent a drawable to its layer's Lottie null instead when every map on the way is a
 /// rotation and scale.
 struct FrameFlattening {
-    /// Glyph outlines of a text layer, in its bounds space (the CLI lends the renderer's
-    /// text layout; nil draws no text).
-    var glyphs: ((TextStyle, Rect) -> BezierPath)?
+    /// Glyph outlines of a text layer, in its bounds space, each glyph placed as the
+    /// renderer draws it on the canvas the projection maps the bounds onto, or as Pango
+    /// lays it out without one (the CLI lends the renderer's text layout; nil draws no text).
+    var glyphs: ((TextStyle, Rect, PlaneProjection?) -> BezierPath)?
+    /// The map each text layer's glyphs are placed by: its map to the canvas at the first
+    /// frame it is drawn unscaled and unturned (a translation), kept while it moves. The
+    /// renderer puts glyphs on whole pixels, so a still label is drawn where
+    /// `render --scale 1` draws it; following a moving one's placement frame by frame would
+    /// write all its glyphs again at every frame. Until such a frame (a label growing from
+    /// nothing, a turned one) glyphs keep Pango's layout: a pixel there is not a unit of the
+    /// layer's, and whole pixels of a tiny first frame would throw glyphs far apart later.
+    private(set) var glyphPlacement: [String: PlaneProjection] = [:]
     /// The embedded images by contents path (those loaded; a layer whose image is not
     /// here shows none).
     var images: [String: ImageReference] = [:]
 
     /// The drawables of `frame`, back to front.
-    func drawables(of frame: SceneFrame) -> [DrawableSample] { flatten(frame).drawables }
+    func drawables(of frame: SceneFrame) -> [DrawableSample] {
+        var copy = self
+        return copy.flatten(frame).drawables
+    }
 
     /// The drawables of `frame`, back to front, and its layers' nodes by layer key.
-    func flatten(_ frame: SceneFrame) -> (drawables: [DrawableSample], nodes: [String: LayerNode]) {
+    mutating func flatten(_ frame: SceneFrame) -> (drawables: [DrawableSample], nodes: [String: LayerNode]) {
         var out: [DrawableSample] = []
         var nodes: [String: LayerNode] = [:]
         for layer in frame.layers {
@@ -49,7 +61,7 @@ struct FrameFlattening {
         return same ? LayerNode(parent: LayerNode.sublayers(of: parent), local: own) : LayerNode(parent: parent, local: map)
     }
 
-    private func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, parentNode: String?,
+    private mutating func visit(_ layer: Layer, time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection, parentNode: String?,
                        alpha: Double, tint: Color?, clips: [Clip], scopes: [Scope], into out: inout [DrawableSample],
                        nodes: inout [String: LayerNode]) {
         let opacity = layer.isHidden ? 0 : alpha * min(max(layer.opacity, 0), 1)
@@ -103,7 +115,7 @@ struct FrameFlattening {
             bodyClips.append(Clip(owner: layer.key + "/text", path: RoundedCorners(radius: 0).path(in: layer.bounds), projection: toCanvas, opacity: 1))
         }
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
-                                  paints: bodyPaints(of: layer, tint: tint), clips: bodyClips, scopes: scopes, source: source,
+                                  paints: bodyPaints(of: layer, toCanvas: toCanvas, tint: tint), clips: bodyClips, scopes: scopes, source: source,
                                   extent: extent, node: layer.key))
         // Contents draw over the background, as the renderer draws them.
         if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path] {
@@ -141,7 +153,7 @@ struct FrameFlattening {
 
     /// The layer's own painting, one slot per thing its type can paint (present at every
     /// frame, transparent when there is nothing to paint), so tracks line up.
-    private func bodyPaints(of layer: Layer, tint: Color?) -> [Paint] {
+    private mutating func bodyPaints(of layer: Layer, toCanvas: PlaneProjection, tint: Color?) -> [Paint] {
         let rounded = layer.corners.path(in: layer.bounds)
         var paints = [Paint(kind: .fill, path: rounded, color: Self.tinted(layer.backgroundColor ?? .clear, tint))]
         switch layer.content {
@@ -172,10 +184,17 @@ struct FrameFlattening {
         case .gradient(let g):
             paints.append(Self.gradient(g, in: layer.bounds, path: rounded, tint: tint))
         case .text(let style):
-            let path = glyphs?(style, layer.bounds) ?? BezierPath()
+            if glyphPlacement[layer.key] == nil, Self.isTranslation(toCanvas) { glyphPlacement[layer.key] = toCanvas }
+            let path = glyphs?(style, layer.bounds, glyphPlacement[layer.key]) ?? BezierPath()
             paints.append(Paint(kind: .fill, path: path, color: Self.tinted(style.foregroundColor, tint)))
         }
         return paints
+    }
+
+    /// Whether `map` only moves (no scale, turn, shear or perspective).
+    private static func isTranslation(_ map: PlaneProjection) -> Bool {
+        guard let m = map.affine else { return false }
+        return abs(m.a - 1) < 1e-9 && abs(m.b) < 1e-9 && abs(m.c) < 1e-9 && abs(m.d - 1) < 1e-9
     }
 
     /// CAGradientLayer's stops and end points, in bounds space; one colour fills.

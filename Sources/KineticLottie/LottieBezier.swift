@@ -74,7 +74,7 @@ struct LottieBezier: Equatable {
     /// The shape back from `values` and `structure`, its vertices and control points
     /// (vertex + tangent) rounded to multiples of `quantum` (0 keeps every digit): each
     /// control point moves by at most `quantum`/2 per coordinate, and so, the curve being
-    /// a convex combination of them, does every point of it.
+    /// a convex combination of them, does every point of it. `c` is written only when closed.
     static func json(values: [Double], closed: Bool, quantum: Double = 0) -> LottieJSON {
         func grid(_ x: Double) -> Double { quantum > 0 ? (x / quantum).rounded() * quantum : x }
         var v: [LottieJSON] = [], i: [LottieJSON] = [], o: [LottieJSON] = []
@@ -86,6 +86,8 @@ struct LottieBezier: Equatable {
             o.append(.numbers([grid(values[k] + values[k + 4]) - x, grid(values[k + 1] + values[k + 5]) - y]))
             k += 6
         }
-        return .object([("c", .bool(closed)), ("v", .array(v)), ("i", .array(i)), ("o", .array(o))])
+        // `c` defaults to false (lottie-spec): an open shape leaves it out, a tenth of a
+        // two-point line's keyframe.
+        return .object((closed ? [("c", true)] : []) + [("v", .array(v)), ("i", .array(i)), ("o", .array(o))])
     }
 }

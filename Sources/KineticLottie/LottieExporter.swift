@@ -45,7 +45,7 @@ public struct LottieExporter {
     private var warned: Set<String> = []
 
     public init(size: Size, fps: Double, background: Background, options: LottieOptions,
-                glyphs: ((TextStyle, Rect) -> BezierPath)? = nil) {
+                glyphs: ((TextStyle, Rect, PlaneProjection?) -> BezierPath)? = nil) {
         self.size = size; self.fps = fps; self.background = background; self.options = options
         self.flattening = FrameFlattening(glyphs: glyphs)
     }
@@ -281,8 +281,9 @@ public struct LottieExporter {
         // stacks a group's styles — so a fill and its stroke, or a shadow's bands, do not
         // repeat the path (a trimmed stroke keeps a group of its own: a trim acts on every
         // style after it).
+        // A dashed stroke along slanted lines or curves is cut into its dashes (DashedStrokes).
         let slots = run[0].paints.indices.reversed().filter { paintsShow[$0] }.map { k in
-            run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] }
+            DashedStrokes.cut(run.map { $0.paints.indices.contains(k) ? $0.paints[k] : run[0].paints[k] })
         }
         func trimmed(_ paints: [Paint]) -> Bool { paints.contains { $0.kind == .stroke && ($0.stroke.start != 0 || $0.stroke.end != 1) } }
         var groups: [LottieJSON] = []
@@ -507,14 +508,17 @@ struct TrackWriter {
         return 0.0001
     }
 
+    /// One keyframe. Its easing handles are plain numbers, which lottie-spec allows for
+    /// every component at once (the one pair the reduction fits is shared by all): eight
+    /// characters less a keyframe than one-element arrays.
     private static func keyframe(_ key: Keyframe, _ value: LottieJSON) -> LottieJSON {
         if key.hold { return .object([("t", .number(Double(key.frame))), ("s", value), ("h", 1)]) }
         if let e = key.ease {
             return .object([("t", .number(Double(key.frame))), ("s", value),
-                            ("o", .object([("x", [.number(1.0 / 3)]), ("y", [.number(e.out)])])),
-                            ("i", .object([("x", [.number(2.0 / 3)]), ("y", [.number(e.in)])]))])
+                            ("o", .object([("x", .number(1.0 / 3)), ("y", .number(e.out))])),
+                            ("i", .object([("x", .number(2.0 / 3)), ("y", .number(e.in))]))])
         }
         return .object([("t", .number(Double(key.frame))), ("s", value),
-                        ("o", .object([("x", [0]), ("y", [0])])), ("i", .object([("x", [1]), ("y", [1])]))])
+                        ("o", .object([("x", 0), ("y", 0)])), ("i", .object([("x", 1), ("y", 1)]))])
     }
 }

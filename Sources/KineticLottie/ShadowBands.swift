@@ -63,8 +63,9 @@ enum ShadowBands {
 
     /// What casts the shadow: `shadowPath`, else the layer's own painting's outline —
     /// its rounded bounds when it has a background or a gradient, a shape's path when
-    /// filled, a text's glyphs. Sublayers are not part of it (docs/lottie.md).
-    static func silhouette(of layer: Layer, glyphs: ((TextStyle, Rect) -> BezierPath)?) -> BezierPath {
+    /// filled, a text's glyphs (as Pango lays them out: a shadow is blurred, whole-pixel
+    /// glyph placement does not show in it). Sublayers are not part of it (docs/lottie.md).
+    static func silhouette(of layer: Layer, glyphs: ((TextStyle, Rect, PlaneProjection?) -> BezierPath)?) -> BezierPath {
         if let path = layer.shadowPath { return path }
         if strokeOnlyWidth(of: layer) != nil, let shape = layer.shape { return shape.path }
         var path = BezierPath()
@@ -74,7 +75,7 @@ enum ShadowBands {
             solid = SolidBounds(layer.bounds, corners: layer.corners)
         }
         if let shape = layer.shape, (shape.fillColor?.alpha ?? 0) > 0 { path.append(shape.path) }
-        if let text = layer.text, let glyphs { path.append(glyphs(text, layer.bounds)) }
+        if let text = layer.text, let glyphs { path.append(glyphs(text, layer.bounds, nil)) }
         // Core Animation casts the shadow of the composited layer, sublayers included:
         // theirs join, mapped into this plane (in perspective too: outlines' points
         // projected, as the baked drawables are).

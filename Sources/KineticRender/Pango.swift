@@ -100,6 +100,47 @@ final class PangoTextLayout {
         pango_cairo_layout_path(context.raw, raw)
     }
 
+    /// Adds the layout's glyph outlines to the context's path, its top-left at `origin`,
+    /// each glyph's origin (its pen position, in the context's user space) moved where
+    /// `place` puts it. Returns false, adding nothing, when a glyph has no outline to place
+    /// (a missing glyph, which Pango draws as a hex box); `appendPath(in:at:)` draws those.
+    func appendPath(in context: CairoContext, at origin: Point, placingGlyphs place: (Point) -> Point) -> Bool {
+        guard let iter = pango_layout_get_iter(raw) else { return false }
+        defer { pango_layout_iter_free(iter) }
+        // Pango's PANGO_GLYPH_EMPTY and PANGO_GLYPH_UNKNOWN_FLAG (casts Swift does not import).
+        let empty: PangoGlyph = 0x0FFF_FFFF, unknown: PangoGlyph = 0x1000_0000
+        var runs: [(font: UnsafeMutablePointer<PangoFont>, glyphs: [cairo_glyph_t])] = []
+        repeat {
+            // A line's end has no run.
+            guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
+                  let string = run.pointee.glyphs, let font = item.pointee.analysis.font else { continue }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_run_extents(iter, nil, &logical)
+            let baseline = Double(pango_layout_iter_get_baseline(iter)) / Double(PANGO_SCALE)
+            var pen = Double(logical.x) / Double(PANGO_SCALE)
+            var glyphs: [cairo_glyph_t] = []
+            for k in 0..<Int(string.pointee.num_glyphs) {
+                let info = string.pointee.glyphs[k]
+                defer { pen += Double(info.geometry.width) / Double(PANGO_SCALE) }
+                if info.glyph == empty { continue }
+                if info.glyph & unknown != 0 { return false }
+                let at = place(Point(origin.x + pen + Double(info.geometry.x_offset) / Double(PANGO_SCALE),
+                                     origin.y + baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE)))
+                glyphs.append(cairo_glyph_t(index: UInt(info.glyph), x: at.x, y: at.y))
+            }
+            runs.append((font, glyphs))
+        } while pango_layout_iter_next_run(iter) != 0
+        for (font, glyphs) in runs where !glyphs.isEmpty {
+            guard let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font))
+            else { return false }
+            cairo_set_scaled_font(context.raw, scaled)
+            glyphs.withUnsafeBufferPointer { cairo_glyph_path(context.raw, $0.baseAddress, Int32($0.count)) }
+        }
+        // Where pango_cairo_layout_path leaves the current point.
+        context.move(to: origin)
+        return true
+    }
+
     /// Draws the layout with its top-left at `origin`, in the context's current source.
     func show(in context: CairoContext, at origin: Point) {
         context.move(to: origin)

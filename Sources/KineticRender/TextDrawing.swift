@@ -22,12 +22,28 @@ extension LayerRenderer {
 
     /// The glyph outlines `drawText` fills, in bounds space (not clipped to the bounds):
     /// what a Lottie export draws so that text plays without fonts.
-    static func textOutline(_ style: TextStyle, in bounds: Rect) -> BezierPath {
+    ///
+    /// With `toDevice` (an affine map of bounds space onto a device of one pixel a unit),
+    /// each glyph's origin is moved to where the renderer draws it there: Cairo's image
+    /// backend puts every glyph's origin on the nearest whole device pixel (halves up), so
+    /// a label centred at x.5 is drawn half a pixel right of its layout.
+    static func textOutline(_ style: TextStyle, in bounds: Rect, toDevice: PlaneProjection? = nil) -> BezierPath {
         guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0 else { return BezierPath() }
         // An unbounded surface: Pango leaves out glyphs outside a bounded one's extents.
         let ctx = CairoContext(CairoSurface.recording(alphaOnly: false))
         ctx.newPath()
-        layOut(style, in: bounds, ctx: ctx) { layout, origin in layout.appendPath(in: ctx, at: origin) }
+        let snap: ((Point) -> Point)? = toDevice.flatMap { map in
+            guard map.affine != nil, let back = map.inverted else { return nil }
+            return { p in
+                let d = map.apply(to: p)
+                return back.apply(to: Point((d.x + 0.5).rounded(.down), (d.y + 0.5).rounded(.down)))
+            }
+        }
+        layOut(style, in: bounds, ctx: ctx) { layout, origin in
+            if let snap, layout.appendPath(in: ctx, at: origin, placingGlyphs: snap) { return }
+            ctx.newPath()
+            layout.appendPath(in: ctx, at: origin)
+        }
         return ctx.copyPath()
     }
 
@@ -97,7 +113,9 @@ extension LayerRenderer {
 /// A text layer's glyphs as outlines, laid out as the renderer draws them: for exports
 /// that must play without the fonts (Lottie).
 public enum TextOutlines {
-    public static func path(of style: TextStyle, in bounds: Rect) -> BezierPath {
-        LayerRenderer.textOutline(style, in: bounds)
+    /// `toDevice`: the bounds' map onto a device of one pixel a unit, whose glyph
+    /// placement the outlines follow (`LayerRenderer.textOutline`); nil keeps Pango's.
+    public static func path(of style: TextStyle, in bounds: Rect, toDevice: PlaneProjection? = nil) -> BezierPath {
+        LayerRenderer.textOutline(style, in: bounds, toDevice: toDevice)
     }
 }

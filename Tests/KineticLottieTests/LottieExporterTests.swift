@@ -51,6 +51,8 @@ struct LottieExporterTests {
         #expect(keys.count == 2)
         #expect(keys[0]["s"] == [0] && keys[0]["t"] == 0)
         #expect(keys[1]["s"] == [55] && keys[1]["t"] == 11)
+        // A straight segment: handles (0, 0) and (1, 1), written as plain numbers.
+        #expect(keys[0]["o"]?["x"] == 0 && keys[0]["o"]?["y"] == 0 && keys[0]["i"]?["x"] == 1 && keys[0]["i"]?["y"] == 1)
         #expect(p["y"]?["k"] == 45)
         #expect(null["ks"]?["r"]?["a"] == 0)
         #expect(layers[0]["ks"]?["p"]?["x"]?["k"] == 0 && layers[0]["ks"]?["p"]?["y"]?["k"] == 0)

@@ -25,10 +25,12 @@ struct PathPrecisionTests {
         let values = [18.004, 11.8333, 0, 0, 0.3367, -0.0049,
                       30.0418, 19.9674, -1.005, -0.005, 0, 0]
         let text = LottieBezier.json(values: values, closed: false, quantum: 0.01).text
-        #expect(text == #"{"c":false,"v":[[18,11.83],[30.04,19.97]],"i":[[0,0],[-1,-0.01]],"o":[[0.34,0],[0,0]]}"#)
+        #expect(text == #"{"v":[[18,11.83],[30.04,19.97]],"i":[[0,0],[-1,-0.01]],"o":[[0.34,0],[0,0]]}"#)
         // Without a grid every digit the JSON keeps is written.
         #expect(LottieBezier.json(values: values, closed: false).text
-            == #"{"c":false,"v":[[18.004,11.8333],[30.0418,19.9674]],"i":[[0,0],[-1.005,-0.005]],"o":[[0.3367,-0.0049],[0,0]]}"#)
+            == #"{"v":[[18.004,11.8333],[30.0418,19.9674]],"i":[[0,0],[-1.005,-0.005]],"o":[[0.3367,-0.0049],[0,0]]}"#)
+        // `c` defaults to false (lottie-spec): written only for a closed shape.
+        #expect(LottieBezier.json(values: values, closed: true, quantum: 0.01).text.hasPrefix(#"{"c":true,"v":[[18,11.83]"#))
     }
 
     /// The first `sh` vertex a layer's export writes for a triangle at (10.123456, 20.987654).

@@ -85,7 +85,7 @@ struct PrecompositionTests {
         label.position = Point(75, 15)
         clip.sublayers = [label]
         var exporter = LottieExporter(size: Size(200, 200), fps: 30, background: .color(.clear), options: LottieOptions(),
-                                      glyphs: { _, rect in BezierPath.rect(rect) })
+                                      glyphs: { _, rect, _ in BezierPath.rect(rect) })
         try exporter.add(SceneFrame(index: 0, time: 0, size: Size(200, 200), background: .color(.clear), layers: [clip]))
         let doc = exporter.document()
         #expect(!doc.text.contains(#""mode":"i""#))

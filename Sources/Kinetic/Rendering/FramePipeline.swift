@@ -77,9 +77,9 @@ package struct FramePipeline {
 /// With `jobs` above 1, consuming runs on its own thread while the next chunk is
 /// rasterized and encoded, so a sequential writer (libwebp, x264's input, the GIF
 /// writer) overlaps with the parallel work instead of leaving the cores idle. With
-/// `jobs` 1 everything runs on the calling thread, one chunk after the other: `--jobs N`
-/// bounds the threads doing work to N, as `make -j` does (a writer thread beside one
-/// worker made `--jobs 1` use two cores, and `--jobs 2` could then gain little over it;
+/// `jobs` 1 everything runs on the calling thread, one chunk after the other: `--jobs 1`
+/// is one thread in all, as `make -j1` is one job (a writer thread beside one worker
+/// made `--jobs 1` use two cores, and `--jobs 2` could then gain little over it;
 /// issue 42). Memory holds at most one chunk of rasters and two of encoded frames (plus
 /// the last raster of the previous chunk, which frame differencing needs), whatever the
 /// frame count.

@@ -219,13 +219,15 @@ public final class GIFWriter {
     static let isolation = 16
 
     /// Whether the pixels within ``isolation`` of `x` on its row, before it (as already
-    /// decided) and after it (as prepared), are all transparent.
-    private static func isAlone(_ x: Int, in indices: UnsafeMutableBufferPointer<UInt8>, row: Int, width: Int) -> Bool {
-        let transparent = PreparedGIFFrame.transparentIndex
-        for j in max(0, x - isolation)..<min(width, x + isolation + 1) where j != x {
-            if indices[row + j] != transparent { return false }
-        }
-        return true
+    /// decided) and after it (as prepared), are all transparent, given the last pixel
+    /// before `x` the row still draws (`lastDrawn`, -1 for none) and the first drawn
+    /// one after it (`nextDrawn`, `width` for none): both are known in the loop, so the 32
+    /// pixels around a changed pixel a level off its display are not read again (rope,
+    /// whose gradient moves a level in many places: the display check 2.66 → 2.62 G
+    /// instructions of its GIF render's 39.6 G; the rest is the per-pixel check itself).
+    @inline(__always)
+    private static func isAlone(_ x: Int, lastDrawn: Int, nextDrawn: Int, width: Int) -> Bool {
+        (lastDrawn < 0 || x &- lastDrawn > isolation) && (nextDrawn >= width || nextDrawn &- x > isolation)
     }
 
     /// Marks transparent every drawn pixel of `frame` whose displayed colour is within
@@ -264,7 +266,10 @@ public final class GIFWriter {
                             var rowLeft = r.width, rowRight = -1
                             var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
                             while x < r.width {
-                                defer { x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: x &+ 1, width: r.width) }
+                                // The next pixel to decide: this one's decision changes no
+                                // pixel after it.
+                                let next = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: x &+ 1, width: r.width)
+                                defer { x = next }
                                 let i = start &+ x
                                 let d = shown[row &+ x], q = packed[Int(indices[i])]
                                 // Drawn, it would show what is shown already.
@@ -285,7 +290,7 @@ public final class GIFWriter {
                                     if max(dr, dg, db) <= tolerance
                                         || dr &* dr &+ dg &* dg &+ db &* db <= qr &* qr &+ qg &* qg &+ qb &* qb
                                         || (dr &+ dg &+ db <= isolated
-                                            && Self.isAlone(x, in: indices, row: start, width: r.width)) {
+                                            && Self.isAlone(x, lastDrawn: rowRight, nextDrawn: next, width: r.width)) {
                                         indices[i] = transparent
                                         continue
                                     }

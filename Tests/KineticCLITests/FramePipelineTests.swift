@@ -1,4 +1,5 @@
 @testable import KineticCLI
+import Glibc
 import Kinetic
 import KineticEncode
 import KineticGeometry
@@ -54,6 +55,31 @@ import Testing
         for frame in frames {
             let follows = frame > 0 && frames.contains(frame - 1)
             #expect(told[frame] == (follows ? .runs([PixelRun(y: 0, x: Int32(frame), count: 1)]) : .unknown), "frame \(frame)")
+        }
+    }
+
+    /// `--jobs 1` bounds the work to one thread, as `make -j1` does: frames are encoded and
+    /// consumed on the calling thread (a writer thread beside it made one job use two
+    /// cores, issue 42); with two jobs they are consumed on a thread of their own, while
+    /// the next chunk is drawn.
+    @Test(arguments: [1, 2])
+    func oneJobEncodesAndConsumesOnTheCallingThread(jobs: Int) throws {
+        let caller = pthread_self()
+        let frames = Array(0..<6)
+        var encodedOnCaller: [Bool] = [], consumedOnCaller: [Bool] = []
+        try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
+            .run(rasters: { $0.map { _ in PixelImage(width: 1, height: 1) } },
+                 encode: { _, _, _ in pthread_equal(pthread_self(), caller) != 0 },
+                 consume: { _, encodedHere in
+                     encodedOnCaller.append(encodedHere)
+                     consumedOnCaller.append(pthread_equal(pthread_self(), caller) != 0)
+                 })
+        #expect(consumedOnCaller.count == frames.count)
+        if jobs == 1 {
+            #expect(encodedOnCaller.allSatisfy { $0 })
+            #expect(consumedOnCaller.allSatisfy { $0 })
+        } else {
+            #expect(consumedOnCaller.allSatisfy { !$0 })
         }
     }
 }

@@ -74,11 +74,15 @@ package struct FramePipeline {
 /// encoded in parallel, then consumed in order — the loop of `render` (rasters from the
 /// scene) and `encode` (rasters from PNG files).
 ///
-/// Consuming runs on its own thread while the next chunk is rasterized and encoded, so
-/// a sequential writer (libwebp, x264's input, giflib) overlaps with the parallel work
-/// instead of leaving the cores idle. Memory holds at most one chunk of rasters and two
-/// of encoded frames (plus the last raster of the previous chunk, which frame
-/// differencing needs), whatever the frame count.
+/// With `jobs` above 1, consuming runs on its own thread while the next chunk is
+/// rasterized and encoded, so a sequential writer (libwebp, x264's input, the GIF
+/// writer) overlaps with the parallel work instead of leaving the cores idle. With
+/// `jobs` 1 everything runs on the calling thread, one chunk after the other: `--jobs 1`
+/// is one thread in all, as `make -j1` is one job (a writer thread beside one worker
+/// made `--jobs 1` use two cores, and `--jobs 2` could then gain little over it;
+/// issue 42). Memory holds at most one chunk of rasters and two of encoded frames (plus
+/// the last raster of the previous chunk, which frame differencing needs), whatever the
+/// frame count.
 package struct FrameStream {
     package var frames: [Int]
     package var jobs: Int
@@ -134,9 +138,12 @@ package struct FrameStream {
                         failure.record(error)
                     }
                 }
-                // Without a thread (the system refuses one), the chunk is consumed here.
-                writer = WorkerThread.start(consumeChunk)
-                if writer == nil { consumeChunk() }
+                // One job, or no thread (the system refuses one): the chunk is consumed here.
+                writer = jobs > 1 ? WorkerThread.start(consumeChunk) : nil
+                if writer == nil {
+                    consumeChunk()
+                    try failure.rethrow()
+                }
                 previous = rasters.last
                 start += chunk.count
             }

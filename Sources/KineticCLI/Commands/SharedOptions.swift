@@ -3,7 +3,7 @@ import Foundation
 
 /// `--jobs N`, shared by every command that rasterizes or encodes frames.
 struct JobOptions: ParsableArguments {
-    @Option(help: "Worker threads for rasterizing, decoding and encoding frames (default: one per core).")
+    @Option(help: "Worker threads for rasterizing, decoding and encoding frames; 1 does all on one thread (default: one per core).")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

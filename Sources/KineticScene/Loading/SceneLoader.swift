@@ -3,6 +3,7 @@ import KineticDynamics
 import KineticFiles
 import KineticGeometry
 import KineticLayers
+import KineticXML
 import Yams
 
 /// Limits of section 9, checked before anything is allocated; flags can raise them.

@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticGeometry
 import KineticLayers
 

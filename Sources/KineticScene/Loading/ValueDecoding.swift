@@ -127,8 +127,8 @@ extension Field {
         rejectExpression() ? nil : terms(.literals, count: count, form: form)?.map(\.value)
     }
 
-    var point: Point? { numbers(count: 2, form: "a point [x, y]").map { Point($0[0], $0[1]) } }
-    var size: Size? { numbers(count: 2, form: "a size [w, h]").map { Size($0[0], $0[1]) } }
+    var point: Point? { pointValue(.literals) }
+    var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
 
     /// A size whose sides are not negative.
     var nonNegativeSize: Size? {
@@ -138,10 +138,7 @@ extension Field {
     }
 
     /// `[x, y, width, height]` with a non-negative size.
-    var rect: Rect? {
-        guard !rejectExpression(), let r = rectTerms(.literals) else { return nil }
-        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
-    }
+    var rect: Rect? { rectValue(.literals) }
 
     /// YAML 1.2's booleans (its core schema): `yes`, `on`, `no` and `off` are YAML 1.1's,
     /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
@@ -295,14 +292,7 @@ extension Field {
 
     /// A CATransform3D: the named form `{perspective, translate, rotateX, rotateY,
     /// rotate, scale}` or `{matrix: [16 numbers]}` (section 3).
-    var transform: Transform3D? { transformParts?.matrix }
-
-    /// A transform with the components it was written with (nil for the matrix form), so
-    /// a layer keeps its rotateY past 90° exact for sub-key animations. Literals only: a
-    /// layer's own transform takes its expressions by its terms (`LayerDecoder.transformParts`).
-    var transformParts: (matrix: Transform3D, components: Transform3D.Components?)? {
-        transformSource(.literals)?.literalParts
-    }
+    var transform: Transform3D? { transformSource(.literals)?.literalParts?.matrix }
 
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
@@ -408,15 +398,14 @@ extension Field {
 
     /// A point (or a size, by `form`) of literals or, as `use` allows, constant expressions.
     func pointValue(_ use: NumberUse, form: String = "a point [x, y]") -> Point? {
-        guard use != .literals else { return numbers(count: 2, form: form).map { Point($0[0], $0[1]) } }
         guard case .components(let x, let y)? = pointTerm(use, form: form) else { return nil }
         return Point(x.value, y.value)
     }
 
     /// `[x, y, width, height]` of literals or, as `use` allows, constant expressions.
     func rectValue(_ use: NumberUse) -> Rect? {
-        guard use != .literals else { return rect }
-        return rectTerms(use).map { Rect($0.x.value, $0.y.value, $0.width.value, $0.height.value) }
+        guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
+        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 }
 

@@ -3,14 +3,14 @@
 //
 // Targets follow the pipeline, dependencies pointing one way:
 //   KineticGeometry ← KineticAnimation / KineticLayers / KineticDynamics / KineticExpressions
-//   ← KineticScene
+//   ← KineticScene (reading SVG files through KineticXML)
 //   ← KineticRender / KineticEncode / KineticLottie ← Kinetic (the library) ← KineticCLI ← kinetic
 //   Kinetic ← KineticSnapshotTesting (strategies for swift-snapshot-testing)
 // KineticPreview (the web server of `kinetic preview`) knows no scene: KineticCLI hands it one.
 // C libraries are reached only through their system-library targets (C*),
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
 // both the renderer and the encoders use, in its own KineticCairo; libxml2, which reads
-// SVG geometry, in the loader; librsvg, which draws SVG contents, in the renderer). CResample,
+// SVG files, in its own KineticXML beside the files and geometry it serves; librsvg, which draws SVG contents, in the renderer). CResample,
 // CPNG (PNG files through libpng) and CComposite are our own C: the projected-layer pixel loop, called only by
 // ProjectiveResampler.swift, and a tint through an alpha image (a cached shadow), called
 // only by KineticCairo.
@@ -61,10 +61,12 @@ let package = Package(
         .target(name: "KineticLayers", dependencies: ["KineticGeometry"]),
         .target(name: "KineticDynamics", dependencies: ["KineticGeometry", "CChipmunk"]),
         .target(name: "KineticExpressions", dependencies: ["KineticGeometry"]),
+        // The libxml2 wrapper and the SVG files read through it (as KineticCairo wraps Cairo).
+        .target(name: "KineticXML", dependencies: ["KineticFiles", "KineticGeometry", "CXML2"]),
         // Stage 3: scene files → validated model → presentation trees per frame.
         .target(name: "KineticScene", dependencies: [
             "KineticFiles", "KineticGeometry", "KineticAnimation", "KineticLayers", "KineticDynamics", "KineticExpressions",
-            "CXML2",
+            "KineticXML",
             .product(name: "Yams", package: "Yams"),
         ]),
         // Stage 4: pixels and files.

@@ -46,7 +46,7 @@ extension Scene {
 
     /// A renderer with the scene's images decoded, at its scale.
     package func renderer() throws(FrameRenderError) -> Renderer {
-        if let problem = SceneLoader.checkCanvas(size: model.settings.size, scale: model.settings.scale, limits: limits) {
+        if let problem = limits.canvasProblem(size: model.settings.size, scale: model.settings.scale) {
             throw FrameRenderError(message: problem)
         }
         do { return Renderer(scale: model.settings.scale, images: try ImageCache(loading: model.assets)) } catch {

@@ -26,7 +26,7 @@ extension Scene {
         let fps = framesPerSecond ?? self.framesPerSecond, seconds = duration ?? self.duration
         guard fps.isFinite, fps > 0 else { throw FrameRenderError(message: "the frame rate must be greater than 0") }
         guard seconds.isFinite, seconds > 0 else { throw FrameRenderError(message: "the duration must be greater than 0") }
-        if let problem = SceneLoader.checkTiming(duration: seconds, fps: fps, limits: limits) {
+        if let problem = limits.timingProblem(duration: seconds, fps: fps) {
             throw FrameRenderError(message: problem)
         }
         model.settings.fps = fps

@@ -3,9 +3,10 @@ import KineticGeometry
 import KineticLayers
 @testable import KineticScene
 
-/// Constant expressions are folded into values once, at load, and read by the same typed
-/// readers as literals: a problem the reader finds in the folded value points at the
-/// expression itself, not at its key or at the enclosing list or mapping.
+/// Constant expressions are evaluated once, at load, by the same typed readers as literals
+/// (`Field.value(_:use:)`, whose terms are literals or constant expressions), and checked
+/// by the one range check: a problem found in the value points at the expression itself,
+/// not at its key or at the enclosing list or mapping.
 @Suite struct FoldedConstantTests {
     let header = "kinetic: 1\nscene: {size: [400, 400], duration: 1, fps: 10}\n"
 
@@ -52,5 +53,33 @@ import KineticLayers
         #expect(folded.anchorPoint == Point(0.25, 0.5) && folded.opacity == 0.5)
         #expect(folded.gradient?.locations == [0.25, 1])
         #expect(folded.transform == literal.transform)
+    }
+
+    /// A list is read element by element whether its numbers are literals or constant
+    /// expressions, so each element's problem is reported, as in a list of literals (when
+    /// constants were folded into the list first, the first bad one hid the others).
+    @Test func everyElementOfAListWithConstantsIsChecked() {
+        // Line 4: `  - {id: c, bounds: [0, 0, ` is 27 characters, so "= 1/0" starts at 28;
+        // `"= 1/0", "= ` is 11 more and `2 +` starts at 40: a number is missing at 43.
+        // Line 5: `  - {id: d, frame: [0, ` is 23 characters: "= 1/0" at 24, then `abc` at 33.
+        let problems = loadProblems(header + """
+        layers:
+          - {id: c, bounds: [0, 0, "= 1/0", "= 2 +"]}
+          - {id: d, frame: [0, "= 1/0", abc, "= 0 - 1"]}
+        """)
+        let found = problems.map { "\($0.location.line):\($0.location.column) \($0.keyPath): \($0.message)" }
+        #expect(found == [
+            "4:28 layers[0].bounds[2]: the expression's value is not finite",
+            "4:43 layers[0].bounds[3]: expected a number or a name, found the end of the expression",
+            "5:24 layers[1].frame[1]: the expression's value is not finite",
+            "5:33 layers[1].frame[2]: expected a number, found 'abc'",
+        ])
+    }
+
+    /// A frame given by one expression is read as a rect of four numbers, whatever its
+    /// expression: an expression gives a number or a point, neither of which is a frame.
+    @Test func aFrameOfOneExpressionIsNoRect() {
+        let problems = loadProblems(header + "layers:\n  - {id: b, frame: \"= [1, 2]\"}\n  - {id: c, frame: \"= 5\"}\n")
+        #expect(problems.map(\.message) == Array(repeating: "expected a rect [x, y, w, h], found a single value", count: 2))
     }
 }

@@ -9,14 +9,14 @@ import Testing
     let limits = SceneLimits()
 
     @Test func timingIsCheckedOnTheNumbers() {
-        #expect(SceneLoader.checkTiming(duration: 86_400, fps: 1, limits: limits) == nil)
-        #expect(SceneLoader.checkTiming(duration: 86_400.5, fps: 1, limits: limits)?.contains("over the limit of 86400 s") == true)
-        #expect(SceneLoader.checkTiming(duration: 1, fps: 100_000, limits: limits) == nil)
-        #expect(SceneLoader.checkTiming(duration: 1, fps: 100_001, limits: limits)?.contains("100001 frames exceed") == true)
+        #expect(limits.timingProblem(duration: 86_400, fps: 1) == nil)
+        #expect(limits.timingProblem(duration: 86_400.5, fps: 1)?.contains("over the limit of 86400 s") == true)
+        #expect(limits.timingProblem(duration: 1, fps: 100_000) == nil)
+        #expect(limits.timingProblem(duration: 1, fps: 100_001)?.contains("100001 frames exceed") == true)
         // One frame at 1e-20 fps would last 1e20 s (and its GIF delay would not fit an Int).
-        #expect(SceneLoader.checkTiming(duration: 1, fps: 1e-20, limits: limits)?.contains("frames last longer") == true)
-        #expect(SceneLoader.checkTiming(duration: .nan, fps: 10, limits: limits) != nil)
-        #expect(SceneLoader.checkTiming(duration: 1, fps: .infinity, limits: limits) != nil)
+        #expect(limits.timingProblem(duration: 1, fps: 1e-20)?.contains("frames last longer") == true)
+        #expect(limits.timingProblem(duration: .nan, fps: 10) != nil)
+        #expect(limits.timingProblem(duration: 1, fps: .infinity) != nil)
     }
 
     @Test func frameCountNeverTraps() {

@@ -215,10 +215,10 @@ import Testing
         // is checked at the scale it is drawn at: 12288² px is over 64 Mpx, 4096² is not.
         let scene = try SceneLoader.load(text: "kinetic: 1\nscene: {size: [4096, 4096], scale: 3, duration: 1}\n", file: "t.yaml")
         let limits = SceneLimits()
-        let over = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits)
+        let over = limits.canvasProblem(size: scene.settings.size, scale: scene.settings.scale)
         #expect(over?.contains("150994944 px") == true && over?.contains("--scale") == true)
-        #expect(SceneLoader.checkCanvas(size: scene.settings.size, scale: 1, limits: limits) == nil)
-        #expect(SceneLoader.checkCanvas(size: Size(20000, 10), scale: 1, limits: limits)?.contains("a side") == true)
+        #expect(limits.canvasProblem(size: scene.settings.size, scale: 1) == nil)
+        #expect(limits.canvasProblem(size: Size(20000, 10), scale: 1)?.contains("a side") == true)
     }
 
     @Test func notYetSupportedIsLoud() {

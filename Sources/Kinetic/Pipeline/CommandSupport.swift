@@ -28,7 +28,7 @@ extension Scene {
     /// - Throws: ``FrameRenderError`` with the located problem, or the `SimulationError`
     ///   of a simulation that fails.
     package func checkRendering() throws {
-        if let problem = SceneLoader.checkCanvas(size: model.settings.size, scale: model.settings.scale, limits: limits) {
+        if let problem = limits.canvasProblem(size: model.settings.size, scale: model.settings.scale) {
             let location = model.sourceMap?.location(of: "scene.size") ?? SourceLocation(file: model.file, line: 1, column: 1)
             throw FrameRenderError(message: SceneProblem(location: location, keyPath: "scene.size", message: problem).description)
         }

@@ -46,10 +46,10 @@ package struct SceneRenderer {
     package init(scene: KineticScene.Scene, limits: SceneLimits, jobs: Int, showsProgress: Bool,
                  warn: (String) -> Void = SceneRenderer.printWarning) throws(SceneRenderError) {
         maxParticles = limits.maxParticles
-        if let problem = SceneLoader.checkCanvas(size: scene.settings.size, scale: scene.settings.scale, limits: limits) {
+        if let problem = limits.canvasProblem(size: scene.settings.size, scale: scene.settings.scale) {
             throw .outOfLimits(problem)
         }
-        if let problem = SceneLoader.checkTiming(duration: scene.settings.duration, fps: scene.settings.fps, limits: limits) {
+        if let problem = limits.timingProblem(duration: scene.settings.duration, fps: scene.settings.fps) {
             throw .outOfLimits(problem)
         }
         // The system's limit, when tighter than the budget, is the budget (checked before

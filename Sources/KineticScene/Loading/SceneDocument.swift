@@ -32,8 +32,8 @@ enum SceneNode {
             /// `= …` or `@…`, parsed: its syntax error is reported where the value is read,
             /// since a key that takes no expression reports that instead.
             case expression(Result<SceneExpression, ExpressionError>)
-            /// A constant expression's value, folded in by the resolve pass: read as a
-            /// literal number, at the place of the expression written.
+            /// A placeholder's value standing for a live expression a binding or a behavior's
+            /// step sets (`folded`): read as a literal number, at the place of the expression.
             case number(Double)
         }
 
@@ -118,9 +118,9 @@ enum SceneNode {
         return nil
     }
 
-    /// The node with `v` folded in (a constant expression's value, or the identity's
-    /// value standing for a component a binding drives): a literal number, in the
-    /// written value's place, so errors point at what was written.
+    /// The node with `v` folded in (the identity's value standing for a component a binding
+    /// drives, or a behavior's placeholder): a literal number, in the written value's
+    /// place, so errors point at what was written.
     func folded(_ v: Double) -> SceneNode {
         var s = scalar ?? Scalar(string: "", mark: mark)
         s.value = .number(v)

@@ -1,5 +1,6 @@
 import KineticGeometry
 import KineticLayers
+import KineticXML
 import Foundation
 
 /// Collects every problem found while reading one scene file, so the loader reports

@@ -23,7 +23,7 @@ extension Field {
     /// An angle: a number in radians, or a string like `"45deg"` in degrees.
     var angle: Double? { literalNumber(isAngle: true) }
 
-    /// The one reader of a literal number (a folded constant is one): an angle may be
+    /// The one reader of a literal number (a folded placeholder is one): an angle may be
     /// `"45deg"`, so it may be text (`!!str`), a number may not.
     private func literalNumber(isAngle: Bool) -> Double? {
         if let v = node.scalar?.folded { return v }
@@ -105,11 +105,14 @@ extension Field {
     }
 
     /// A whole number.
-    var integer: Int? {
+    var integer: Int? { integer(.literals) }
+
+    /// A whole number, written or given by a constant expression as `use` allows (`term`).
+    func integer(_ use: NumberUse) -> Int? {
         // Exactly, when written as an integer: a Double would round 9223372036854775807.
         if case .scalar(let s) = node, s.isPlain, !s.isTaggedString,
            let exact = Int(s.string.trimmingCharacters(in: .whitespaces)) { return exact }
-        guard let v = number else { return nil }
+        guard let v = term(use)?.value else { return nil }
         guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
         return Int(v)
     }
@@ -124,8 +127,8 @@ extension Field {
         rejectExpression() ? nil : terms(.literals, count: count, form: form)?.map(\.value)
     }
 
-    var point: Point? { numbers(count: 2, form: "a point [x, y]").map { Point($0[0], $0[1]) } }
-    var size: Size? { numbers(count: 2, form: "a size [w, h]").map { Size($0[0], $0[1]) } }
+    var point: Point? { pointValue(.literals) }
+    var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
 
     /// A size whose sides are not negative.
     var nonNegativeSize: Size? {
@@ -135,10 +138,7 @@ extension Field {
     }
 
     /// `[x, y, width, height]` with a non-negative size.
-    var rect: Rect? {
-        guard !rejectExpression(), let r = rectTerms(.literals) else { return nil }
-        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
-    }
+    var rect: Rect? { rectValue(.literals) }
 
     /// YAML 1.2's booleans (its core schema): `yes`, `on`, `no` and `off` are YAML 1.1's,
     /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
@@ -292,14 +292,7 @@ extension Field {
 
     /// A CATransform3D: the named form `{perspective, translate, rotateX, rotateY,
     /// rotate, scale}` or `{matrix: [16 numbers]}` (section 3).
-    var transform: Transform3D? { transformParts?.matrix }
-
-    /// A transform with the components it was written with (nil for the matrix form), so
-    /// a layer keeps its rotateY past 90° exact for sub-key animations. Literals only: a
-    /// layer's own transform takes its expressions by its terms (`LayerDecoder.transformParts`).
-    var transformParts: (matrix: Transform3D, components: Transform3D.Components?)? {
-        transformSource(.literals)?.literalParts
-    }
+    var transform: Transform3D? { transformSource(.literals)?.literalParts?.matrix }
 
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
@@ -351,30 +344,34 @@ extension Field {
 }
 
 extension Field {
-    /// A literal value of `kind` (a number in radians or `"45deg"` when `isAngle`),
-    /// checked by `problem` (a schema entry's range): the one reader of the values of
-    /// layer and cell keys, for their definitions, animations and `set:` alike — so a
-    /// value accepted in one is accepted in all. Image assets are resolved by the caller.
-    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false,
+    /// A value of `kind` (a number in radians or `"45deg"` when `isAngle`), its numbers
+    /// literals or, as `use` allows, constant expressions evaluated now (`term`), checked
+    /// by `problem` (a schema entry's range) whichever was written: the one reader of the
+    /// values of layer and cell keys, for their definitions, animations and `set:` alike —
+    /// so a value accepted in one is accepted in all. Image assets are resolved by the caller.
+    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false, use: NumberUse = .literals,
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         let read: AnimatableValue?
         switch kind {
-        case .number: read = (isAngle ? angle : number).map { .number($0) }
-        case .point: read = point.map { .point($0) }
-        case .size: read = size.map { .size($0) }
-        case .rect where !acceptsSize: read = rect.map { .rect($0) }
+        case .number: read = term(use, angle: isAngle).map { .number($0.value) }
+        case .point: read = pointValue(use).map { .point($0) }
+        case .size: read = pointValue(use, form: "a size [w, h]").map { .size(Size($0.x, $0.y)) }
+        case .rect where !acceptsSize: read = rectValue(use).map { .rect($0) }
         case .rect:
-            guard isList, let items = elements else {
+            // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
+            // checked as a size.
+            let isSize = isList ? node.sequence?.count == 2 : use != .literals && node.isExpression
+            guard isList || isSize else {
                 report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
                 return nil
             }
-            // `[w, h]` (`bounds` only): a size at the origin, checked as a size.
-            if items.count == 2 {
-                guard let size else { return nil }
+            if isSize {
+                guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
+                let size = Size(p.x, p.y)
                 if let p = problem(.size(size)) { report(p); return nil }
                 return .rect(Rect(origin: .zero, size: size))
             }
-            read = rect.map { .rect($0) }
+            read = rectValue(use).map { .rect($0) }
         case .color: read = color.map { .color($0) }
         case .transform: read = transform.map { .transform($0) }
         case .path: read = path.map { .path($0) }
@@ -382,7 +379,7 @@ extension Field {
             guard let items = elements else { return nil }
             let colors = items.map(\.color)
             read = colors.contains(where: { $0 == nil }) ? nil : .colors(colors.compactMap { $0 })
-        case .numbers: read = numbers().map { .numbers($0) }
+        case .numbers: read = (use == .literals ? numbers() : terms(use)?.map(\.value)).map { .numbers($0) }
         case .bool: read = bool.map { .bool($0) }
         case .image: read = nil
         }
@@ -391,11 +388,24 @@ extension Field {
         return read
     }
 
-    /// A literal value of a property of `kind`, read by its kind: `rect` takes exactly
+    /// A value of a property of `kind`, read by its kind: `rect` takes exactly
     /// `[x, y, w, h]`, `sizeOrRect` `[w, h]` too, as the JSON Schema of each kind says.
-    func value(of kind: PropertyKind, problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
+    func value(of kind: PropertyKind, use: NumberUse = .literals,
+               problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         guard let valueKind = kind.valueKind else { return nil }
-        return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, problem: problem)
+        return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, use: use, problem: problem)
+    }
+
+    /// A point (or a size, by `form`) of literals or, as `use` allows, constant expressions.
+    func pointValue(_ use: NumberUse, form: String = "a point [x, y]") -> Point? {
+        guard case .components(let x, let y)? = pointTerm(use, form: form) else { return nil }
+        return Point(x.value, y.value)
+    }
+
+    /// `[x, y, width, height]` of literals or, as `use` allows, constant expressions.
+    func rectValue(_ use: NumberUse) -> Rect? {
+        guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
+        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 }
 

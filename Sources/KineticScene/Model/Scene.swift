@@ -57,7 +57,7 @@ public struct SceneSettings: Sendable {
     public init(size: Size, duration: Double) { self.size = size; self.duration = duration }
 
     /// Never traps: a count too large for an `Int` (the loader and the CLI refuse it with
-    /// ``SceneLoader/checkTiming(duration:fps:limits:)`` first) reads as `Int.max`.
+    /// ``SceneLimits/timingProblem(duration:fps:)`` first) reads as `Int.max`.
     public var frameCount: Int {
         let n = (duration * fps).rounded()
         return n < 9e18 ? max(1, Int(n)) : n.isNaN ? 1 : Int.max

@@ -111,13 +111,22 @@ struct DynamicsDecoder {
             if v > begin { end = v } else { ef.report("end must be after begin (\(Field.format(begin)))") }
         }
         let decoded: DynamicBehavior.Kind?
+        // Each kind's table is read into it by kind (`assign`): a value that does not parse
+        // leaves no gravity, push or snap, and the others without that key.
         switch kind {
-        case "gravity": decoded = gravity(m).map { .gravity($0) }
+        case "gravity": decoded = assign(GravityBehavior.properties, from: m, to: items(m).map { GravityBehavior(items: $0) })
+            .map { .gravity($0) }
         case "collision": decoded = collision(m).map { .collision($0) }
-        case "push": decoded = push(m).map { .push($0) }
+        case "push": decoded = assign(PushBehavior.properties, from: m, to: items(m).map { PushBehavior(items: $0) })
+            .map { .push($0) }
         case "attachment": decoded = attachment(m).map { .attachment($0) }
-        case "snap": decoded = snap(m).map { .snap($0) }
-        case "itemBehavior": decoded = itemBehavior(m).map { .itemBehavior($0) }
+        case "snap":
+            let item = m.required("item").flatMap(itemID), point = m.required("snapPoint")?.point
+            let snap = item.flatMap { item in point.map { SnapBehavior(item: item, snapPoint: $0) } }
+            decoded = assign(SnapBehavior.properties, from: m, to: snap).map { .snap($0) }
+        case "itemBehavior":
+            let behavior = items(m).map { DynamicItemBehavior(items: $0) }
+            decoded = assign(DynamicItemBehavior.properties, from: m, to: behavior, strict: false).map { .itemBehavior($0) }
         default: decoded = field(m).map { .field($0) }
         }
         guard let decoded else { return nil }
@@ -277,11 +286,12 @@ struct DynamicsDecoder {
         return ok
     }
 
-    private func gravity(_ m: Mapping) -> GravityBehavior? {
-        let items = items(m)
-        guard let items else { return nil }
-        var g = GravityBehavior(items: items)
-        return assign(GravityBehavior.properties, from: m, to: &g) ? g : nil
+    /// `object` with `table` read into it (`assign`); nil when there is none, or when a
+    /// value does not parse and the kind is built only from valid values (`strict`).
+    private func assign<Object>(_ table: [DynamicsProperty<Object>], from m: Mapping, to object: Object?,
+                                strict: Bool = true) -> Object? {
+        guard var object else { return nil }
+        return assign(table, from: m, to: &object) || !strict ? object : nil
     }
 
     private func collision(_ m: Mapping) -> CollisionBehavior? {
@@ -328,13 +338,6 @@ struct DynamicsDecoder {
             return shape.path.applying(layer.toSuperlayer)
         }
         return f.path
-    }
-
-    private func push(_ m: Mapping) -> PushBehavior? {
-        let items = items(m)
-        guard let items else { return nil }
-        var p = PushBehavior(items: items)
-        return assign(PushBehavior.properties, from: m, to: &p) ? p : nil
     }
 
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
@@ -403,21 +406,6 @@ struct DynamicsDecoder {
     private func center(of id: String) -> Point {
         guard let entry = layerIDs[id], let layer = layers[entry.address] else { return .zero }
         return layer.toSuperlayer.apply(to: Point(layer.bounds.midX, layer.bounds.midY))
-    }
-
-    private func snap(_ m: Mapping) -> SnapBehavior? {
-        let item = m.required("item").flatMap(itemID)
-        let point = m.required("snapPoint")?.point
-        guard let item, let point else { return nil }
-        var s = SnapBehavior(item: item, snapPoint: point)
-        return assign(SnapBehavior.properties, from: m, to: &s) ? s : nil
-    }
-
-    private func itemBehavior(_ m: Mapping) -> DynamicItemBehavior? {
-        guard let items = items(m) else { return nil }
-        var b = DynamicItemBehavior(items: items)
-        _ = assign(DynamicItemBehavior.properties, from: m, to: &b)
-        return b
     }
 
     private func field(_ m: Mapping) -> FieldBehavior? {

@@ -11,11 +11,11 @@ extension LayerDecoder {
     mutating func readEmitter(_ m: Mapping, into layer: inout Layer, address: LayerAddress?, label: String) {
         guard var e = layer.emitter else { return }
         let at = address?.indices
-        if let f = taking(m["seed"], key: "seed", address: at, label: label), let v = f.integer {
+        if let (f, use) = taking(m["seed"], key: "seed", address: at, label: label), let v = f.integer(use) {
             if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
         }
-        if let f = taking(m["beginTime"], key: "beginTime", address: at, label: label), let spec = LayerSchema.standard["beginTime"],
-           case .number(let v)? = f.value(.number, problem: spec.problem) { e.beginTime = v }
+        if let (f, use) = taking(m["beginTime"], key: "beginTime", address: at, label: label), let spec = LayerSchema.standard["beginTime"],
+           case .number(let v)? = f.value(.number, use: use, problem: spec.problem) { e.beginTime = v }
         if let f = m["emitterCells"] { e.emitterCells = cells(f, owner: address.map { CellOwner(address: $0, label: label, names: []) }) }
         layer.emitter = e
     }
@@ -57,8 +57,9 @@ extension LayerDecoder {
         var owner = owner
         owner?.names = names
         m.readValues(into: &c, value: { key, cf, spec in
-            let taken = owner.flatMap { owner in EmitterCellKey(rawValue: key).map { takingCell(cf, key: $0, owner: owner) } } ?? cf
-            return taken?.value(of: spec.kind, problem: spec.problem)
+            let use = if let owner, let cellKey = EmitterCellKey(rawValue: key) { takingCell(cf, key: cellKey, owner: owner) }
+                      else { NumberUse.literals }
+            return use.flatMap { cf.value(of: spec.kind, use: $0, problem: spec.problem) }
         }) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }

@@ -3,8 +3,8 @@ import KineticGeometry
 import KineticLayers
 
 /// The resolve pass of expression values (parsed by the parse pass, `SceneNode`): turns
-/// them into bindings of layer keys while the layers are read, constants into the values
-/// they stand for (folded into the document), and the rest into values evaluated later
+/// them into bindings of layer keys while the layers are read (constants are evaluated by
+/// the readers themselves: `NumberUse.constants`), and the rest into values evaluated later
 /// (animation values, behavior properties); then checks every reference and orders the
 /// bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
@@ -111,12 +111,11 @@ final class ExpressionBinder {
     /// A value read by a static reader (the number and point keys of emitters, emitter
     /// cells, replicators, transform components) written with expressions. A live one —
     /// reading `t`, `frame`, `random()` or a reference — is bound to `keyPath`, or, when the
-    /// key has none, reported with `unbindable` (why it cannot follow a live value). A
-    /// constant one is evaluated now and returned folded into `f`, for the static reader
-    /// to check as if written so. Nil when the value was bound or is wrong
-    /// (reported).
-    func take(_ f: Field, key: String, kind: AnimatableValue.Kind, keyPath: LayerKeyPath?, layer: LayerAddress,
-              label: String, unbindable: @autoclosure () -> String) -> Field? {
+    /// key has none, reported with `unbindable` (why it cannot follow a live value): nil.
+    /// Otherwise how the static reader reads it: its constant expressions evaluated now,
+    /// each value then checked as if written so (`Field.value(_:use:)`).
+    func take(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress,
+              label: String, unbindable: @autoclosure () -> String) -> NumberUse? {
         if let what = ExpressionText.liveness(of: f) {
             if let keyPath {
                 _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
@@ -126,45 +125,11 @@ final class ExpressionBinder {
             }
             return nil
         }
-        return Self.foldedConstant(f, kind: kind, parameter: key)
+        return Self.constantsNow
     }
 
-    /// A value whose expressions are all constant, folded into the value they stand for,
-    /// for a static reader to check as if written so (`opacity: "= 2"` is out of range): a
-    /// number, point or size (`kind`), or, for a list (`[x, y, w, h]`, `locations`), each
-    /// entry a number. Nil when an expression is live, or reported.
-    static func foldedConstant(_ f: Field, kind: AnimatableValue.Kind, parameter: String) -> Field? {
-        guard ExpressionText.liveness(of: f) == nil else { return nil }
-        let why = "this expression is constant"
-        if case .sequence(let seq) = f.node, seq.count != 2 || kind == .numbers {
-            var items: [Field] = []
-            for (i, item) in seq.enumerated() {
-                let ef = f.element(item, index: i)
-                guard item.isExpression else { items.append(ef); continue }
-                guard let v = constantValue(ef, kind: .number, parameter: parameter, whyConstant: why),
-                      let folded = folded(v, for: ef) else { return nil }
-                items.append(folded)
-            }
-            return f.folding(items: items)
-        }
-        return constantValue(f, kind: kind == .numbers ? .number : kind, parameter: parameter, whyConstant: why)
-            .flatMap { folded($0, for: f) }
-    }
-
-    /// `f` with a number, point or size folded in; a point's components keep its items'
-    /// places when it is written `[x, y]`, the expression's when it is one.
-    private static func folded(_ value: AnimatableValue, for f: Field) -> Field? {
-        let p: Point
-        switch value {
-        case .number(let v): return f.folding(v)
-        case .point(let point): p = point
-        case .size(let s): p = Point(s.width, s.height)
-        default: return nil
-        }
-        let written = f.node.sequence.map { Array($0) } ?? []
-        let nodes = written.count == 2 ? written : [f.node, f.node]
-        return f.folding(items: [p.x, p.y].enumerated().map { f.element(nodes[$0], index: $0).folding($1) })
-    }
+    /// How a static reader reads a value whose expressions are all constant.
+    static let constantsNow = NumberUse.constants(because: "this expression is constant")
 
     /// A value of `kind` (a number, point or size, rect or bool), literal or with constant
     /// expressions (no `t`, `frame`, `random()` or reference) evaluated now: the one reader of

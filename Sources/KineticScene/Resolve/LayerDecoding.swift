@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 import KineticGeometry
 import KineticLayers
 
@@ -137,7 +138,7 @@ struct LayerDecoder {
     }
 
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        if let f = taking(m["anchorPoint"], key: "anchorPoint", address: address, label: label), let p = f.point {
+        if let (f, use) = taking(m["anchorPoint"], key: "anchorPoint", address: address, label: label), let p = f.pointValue(use) {
             layer.anchorPoint = p
         }
         if let f = m["frame"] {
@@ -147,8 +148,7 @@ struct LayerDecoder {
                 // Converted with the anchor point as written (a live one is not followed), as
                 // CALayer converts a frame with the anchor point of the moment.
                 binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
-            } else if let f = address == nil || !ExpressionText.containsExpression(f) ? f
-                        : ExpressionBinder.foldedConstant(f, kind: .numbers, parameter: "frame"), let r = f.rect {
+            } else if let r = f.rectValue(address == nil ? .literals : ExpressionBinder.constantsNow) {
                 layer.bounds = Rect(0, 0, r.width, r.height)
                 layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
                                        r.origin.y + layer.anchorPoint.y * r.height)
@@ -266,7 +266,8 @@ struct LayerDecoder {
             if spec.kind == .transform {
                 return transformParts(f, key: key, address: address, label: label).map { .transform($0.matrix) }
             }
-            return taking(f, key: key, address: address, label: label)?.value(of: spec.kind, problem: spec.problem)
+            return taking(f, key: key, address: address, label: label)
+                .flatMap { f, use in f.value(of: spec.kind, use: use, problem: spec.problem) }
         }) { key in
             Self.ownReaders.contains(key) ? nil : LayerSchema.standard[key].flatMap { $0.isFileKey ? $0 : nil }
         }
@@ -320,7 +321,8 @@ struct LayerDecoder {
     /// The gradient key `readValues` leaves: `locations` (one per color, not decreasing).
     func readGradient(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
         guard var g = layer.gradient else { return }
-        if let f = taking(m["locations"], key: "locations", address: address, label: label), case .numbers(let v)? = f.value(.numbers, problem: LayerKeyPath.locations.problem) {
+        if let (f, use) = taking(m["locations"], key: "locations", address: address, label: label),
+           case .numbers(let v)? = f.value(.numbers, use: use, problem: LayerKeyPath.locations.problem) {
             if v.count != g.colors.count {
                 f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
             } else if zip(v, v.dropFirst()).contains(where: { $0 > $1 }) {
@@ -331,7 +333,7 @@ struct LayerDecoder {
     }
 
     private func readReplicator(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        if let f = taking(m["instanceCount"], key: "instanceCount", address: address, label: label), let v = f.integer {
+        if let (f, use) = taking(m["instanceCount"], key: "instanceCount", address: address, label: label), let v = f.integer(use) {
             if v < 0 { f.report("instanceCount must not be negative") }
             else if v > ReplicatorStyle.maximumInstanceCount {
                 f.report("instanceCount must be at most \(ReplicatorStyle.maximumInstanceCount), found \(v)")

@@ -5,23 +5,24 @@ import KineticLayers
 /// layer's mapping is read as written, never rewritten): live ones bound to the key paths
 /// they drive (`ExpressionBinder`), constant ones evaluated and checked as literals.
 extension LayerDecoder {
-    /// `f`, the value of `key`, as its static reader reads it, its expressions (section 4)
-    /// taken as the table says (`PropertySpec.allowsExpressions`): constant ones folded
-    /// into the values they stand for, checked as if written; a live one bound to the
-    /// key's path — one live component of a point with sub-key paths bound alone, so
-    /// that animations of the other still show, as a transform's components are — or,
-    /// where the key has no path, reported. Nil when bound or wrong (reported). `f` as
-    /// it is where nothing may be taken: no address (a mask's sublayer, an event's
-    /// `set:`), no expression, or a key whose reader refuses one.
-    func taking(_ f: Field?, key: String, address: [Int]?, label: String) -> Field? {
-        guard let f, let address, let spec = LayerSchema.standard[key], spec.allowsExpressions,
-              ExpressionText.containsExpressionText(f) else { return f }
+    /// `f`, the value of `key`, with how its static reader reads it, its expressions
+    /// (section 4) taken as the table says (`PropertySpec.allowsExpressions`): constant
+    /// ones evaluated by the reader (`NumberUse.constants`) and checked as if written; a
+    /// live one bound to the key's path — one live component of a point with sub-key paths
+    /// bound alone, so that animations of the other still show, as a transform's
+    /// components are — or, where the key has no path, reported. Nil when bound or wrong
+    /// (reported). Literals only where nothing may be taken: no address (a mask's
+    /// sublayer, an event's `set:`), no expression, or a key whose reader refuses one.
+    func taking(_ f: Field?, key: String, address: [Int]?, label: String) -> (field: Field, use: NumberUse)? {
+        guard let f else { return nil }
+        guard let address, let spec = LayerSchema.standard[key], spec.allowsExpressions,
+              ExpressionText.containsExpressionText(f) else { return (f, .literals) }
         let layer = LayerAddress(address)
         // The emitter's and the replicator's own keys take expressions whether or not
         // they are animatable; the others only where a live one has a path to drive.
         let ownKey = spec.layerTypes == [.emitter] || spec.layerTypes == [.replicator]
         guard let kind = spec.valueKind, [.number, .point, .size, .rect, .numbers].contains(kind),
-              spec.isAnimatable || ownKey, ExpressionText.containsExpression(f) else { return f }
+              spec.isAnimatable || ownKey, ExpressionText.containsExpression(f) else { return (f, .literals) }
         // A two-number `bounds` drives `bounds.size`.
         let keyPath = spec.isAnimatable ? key == "bounds" ? LayerKeyPath.boundsSize : LayerKeyPath.named[key] : nil
         if ExpressionText.liveness(of: f) != nil, let paths = Self.componentPaths[key], case .sequence(let seq) = f.node,
@@ -33,13 +34,12 @@ extension LayerDecoder {
                 // The identity's value until the binding runs.
                 return ef.folding(0)
             }
-            return f.folding(items: items)
+            return (f.folding(items: items), .literals)
         }
         let unbindable = spec.layerTypes == [.emitter]
             ? "the emitter's '\(key)' is not animatable (it has no key path), so nothing can follow a live value"
             : "'\(key)' is not animatable, so nothing can follow a live value"
-        return binder.take(f, key: key, kind: keyPath?.valueKind ?? .number, keyPath: keyPath, layer: layer, label: label,
-                           unbindable: unbindable)
+        return binder.take(f, key: key, keyPath: keyPath, layer: layer, label: label, unbindable: unbindable).map { (f, $0) }
     }
 
     /// Whether a shape layer's `path` is bound rather than read: a `{cubic: …}`, or a
@@ -65,7 +65,7 @@ extension LayerDecoder {
     /// is bound, composed every frame, and the identity is read.
     func transformParts(_ f: Field, key: String, address: [Int]?, label: String)
         -> (matrix: Transform3D, components: Transform3D.Components?)? {
-        guard let address, ExpressionText.containsExpressionText(f) else { return f.transformParts }
+        guard let address, ExpressionText.containsExpressionText(f) else { return f.transformSource(.literals)?.literalParts }
         guard let source = f.transformSource(.bindable), let keyPath = LayerKeyPath.named[key] else { return nil }
         let layer = LayerAddress(address)
         typealias Term = ExpressionBinding.Term
@@ -103,13 +103,13 @@ extension LayerDecoder {
         return ExpressionBinding.TransformSource.components(c).literalParts
     }
 
-    /// A cell's number key with its expressions taken (`f`, as `taking` gives it): a live
+    /// How a cell's key `f` is read, its expressions taken (as `taking` takes them): a live
     /// one bound to `emitterCells.NAME.KEY` (the particle system reads it at every step), a
     /// constant one evaluated; a cell without a name path takes constants only.
-    func takingCell(_ f: Field, key: EmitterCellKey, owner: CellOwner) -> Field? {
-        guard key.valueKind == .number, ExpressionText.containsExpression(f) else { return f }
+    func takingCell(_ f: Field, key: EmitterCellKey, owner: CellOwner) -> NumberUse? {
+        guard key.valueKind == .number, ExpressionText.containsExpression(f) else { return .literals }
         let prefix = owner.names.map { $0.map { "emitterCells.\($0)." }.joined() } ?? ""
-        return binder.take(f, key: prefix + key.rawValue, kind: .number,
+        return binder.take(f, key: prefix + key.rawValue,
                            keyPath: owner.names.map { LayerKeyPath.emitterCell(names: $0, key: key) },
                            layer: owner.address, label: owner.label,
                            unbindable: "this cell has no key path (emitterCells.NAME.KEY) to bind to: give it, and the cells "

@@ -52,3 +52,37 @@ public struct SVGError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { line.map { "line \($0): \(message)" } ?? message }
 }
+
+extension SVGElement {
+    /// The first reference of the subtree to anything outside the file — an `href` or a
+    /// `url(…)` that is neither a fragment (`#id`) nor a `data:` URL, a CSS `@import` — and
+    /// the line it is on. Drawn as contents, an SVG may only use what it holds.
+    public var externalReference: (reference: String, line: Int)? {
+        for e in subtree {
+            // A link's target is never loaded: only where it leads when clicked.
+            for (name, value) in e.attributes.sorted(by: { $0.key < $1.key }) where e.name != "a" {
+                if name == "href" || name.hasSuffix(":href") {
+                    let v = value.trimmingCharacters(in: .whitespaces)
+                    if !v.hasPrefix("#") && !v.lowercased().hasPrefix("data:") { return (value, e.line) }
+                }
+                if let url = Self.externalURL(in: value) { return (url, e.line) }
+            }
+            if e.name == "style" {
+                if e.text.range(of: "@import", options: .caseInsensitive) != nil { return ("@import", e.line) }
+                if let url = Self.externalURL(in: e.text) { return (url, e.line) }
+            }
+        }
+        return nil
+    }
+
+    /// The first `url(…)` in `text` that is not a fragment reference.
+    private static func externalURL(in text: String) -> String? {
+        var rest = Substring(text)
+        while let open = rest.range(of: "url(", options: .caseInsensitive) {
+            let inside = rest[open.upperBound...].drop { $0 == " " || $0 == "\"" || $0 == "'" }
+            if !inside.hasPrefix("#") { return String(rest[open.lowerBound...].prefix(60)) }
+            rest = rest[open.upperBound...]
+        }
+        return nil
+    }
+}

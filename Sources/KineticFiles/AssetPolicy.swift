@@ -1,5 +1,4 @@
 import Foundation
-import KineticFiles
 
 /// Which files a scene may read (scene files come from pull requests): regular files
 /// inside the asset root — the scene's folder unless `--asset-root` names another —
@@ -34,7 +33,7 @@ public struct AssetPolicy: Sendable {
     /// The file is opened through the guarded reader (no blocking on a FIFO, a bounded
     /// size), and its header is checked before anything decodes it: a PNG's dimensions
     /// and chunks, a font file's signature.
-    func resolve(_ name: String, baseDirectory: String, kind: AssetKind = .image) -> Result<String, AssetProblem> {
+    public func resolve(_ name: String, baseDirectory: String, kind: AssetKind = .image) -> Result<String, AssetProblem> {
         let path = name.hasPrefix("/") ? name : (baseDirectory as NSString).appendingPathComponent(name)
         do throws(FileProblem) {
             if !allowsAnyPath {
@@ -72,12 +71,12 @@ public struct AssetPolicy: Sendable {
 
 /// What a scene names a file for: an image (`contents:`), a font (`font: Name.ttf`), or
 /// an SVG (`contents: icon.svg`, `path: {svg: icon.svg}`).
-enum AssetKind: Sendable {
+public enum AssetKind: Sendable {
     case image, font, svg
 }
 
 /// Why an asset may not be read.
-enum AssetProblem: Error {
+public enum AssetProblem: Error {
     case missing(String)
     case outsideRoot(String)
     case notRegular(String)
@@ -85,7 +84,7 @@ enum AssetProblem: Error {
     case tooLarge(width: Int, height: Int, limit: Int)
     case fileTooLarge(bytes: Int, limit: Int)
 
-    func message(for name: String, kind: AssetKind = .image) -> String {
+    public func message(for name: String, kind: AssetKind = .image) -> String {
         let (noun, missing, format): (String, String, String) = switch kind {
         case .font: ("font file", "font", "a font")
         case .svg: ("SVG file", "SVG", "an SVG")

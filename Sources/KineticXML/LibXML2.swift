@@ -9,7 +9,7 @@ import KineticGeometry
 
 /// Why an XML file could not be read: libxml2's own message at its line and column, or a
 /// construct refused because an SVG is untrusted.
-struct XMLReadError: Error, Hashable {
+public struct XMLReadError: Error, Hashable {
     var message: String
     var line: Int?
     var column: Int?
@@ -28,7 +28,7 @@ private final class FirstError {
     var error: XMLReadError?
 }
 
-enum LibXML2 {
+public enum LibXML2 {
     /// libxml2's global state is set up once, before any thread parses.
     private static let initialized: Void = xmlInitParser()
 
@@ -36,7 +36,7 @@ enum LibXML2 {
     /// - Throws: libxml2's message for a malformed file; a refusal for a DOCTYPE with an
     ///   internal subset (`<!ENTITY …>` declarations) or an entity reference; more than
     ///   `maxElements` elements.
-    static func parse(_ bytes: [UInt8], maxElements: Int) throws(XMLReadError) -> SVGElement {
+    public static func parse(_ bytes: [UInt8], maxElements: Int) throws(XMLReadError) -> SVGElement {
         _ = initialized
         guard !bytes.isEmpty else { throw XMLReadError(message: "the file is empty") }
         guard bytes.count <= Int(Int32.max) else { throw XMLReadError(message: "the file is over 2 GiB") }

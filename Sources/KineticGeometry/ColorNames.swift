@@ -1,20 +1,18 @@
-import KineticGeometry
-
 /// The color names of section 1 and contract 1.1: UIColor's class colors, the iOS
 /// `system*` colors and the semantic (element) colors, each with its light and its dark
 /// appearance (fixed colors have one value).
-enum ColorNames {
+public enum ColorNames {
     /// Light values (and the fixed colors): what a scene gets by default.
-    static let all: [String: Color] = fixed.merging(light) { a, _ in a }
+    public static let all: [String: Color] = fixed.merging(light) { a, _ in a }
 
     /// The value of `name` in `appearance`.
-    static func color(_ name: String, appearance: Appearance) -> Color? {
+    public static func color(_ name: String, appearance: Appearance) -> Color? {
         if appearance == .dark, let c = dark[name] { return c }
         return all[name]
     }
 
     /// UIColor's class colors: one value in every appearance.
-    static let fixed: [String: Color] = [
+    public static let fixed: [String: Color] = [
         "black": Color(red: 0, green: 0, blue: 0),
         "white": Color(red: 1, green: 1, blue: 1),
         "clear": Color(red: 0, green: 0, blue: 0, alpha: 0),
@@ -35,7 +33,7 @@ enum ColorNames {
     ]
 
     /// Light appearance (UIUserInterfaceStyle.light), Apple's published values.
-    static let light: [String: Color] = [
+    public static let light: [String: Color] = [
         "systemRed": Color(r255: 255, g255: 59, b255: 48),
         "systemOrange": Color(r255: 255, g255: 149, b255: 0),
         "systemYellow": Color(r255: 255, g255: 204, b255: 0),
@@ -76,7 +74,7 @@ enum ColorNames {
     ]
 
     /// Dark appearance (UIUserInterfaceStyle.dark), Apple's published values.
-    static let dark: [String: Color] = [
+    public static let dark: [String: Color] = [
         "systemRed": Color(r255: 255, g255: 69, b255: 58),
         "systemOrange": Color(r255: 255, g255: 159, b255: 10),
         "systemYellow": Color(r255: 255, g255: 214, b255: 10),

@@ -232,16 +232,6 @@ struct EventsDecoder {
         }
     }
 
-    /// The settable behavior properties holding points, from the behaviors' tables.
-    static let pointProperties: Set<String> = {
-        func points<O>(_ table: [DynamicsProperty<O>]) -> [String] {
-            table.filter { $0.isSettable && $0.kind == .point }.map(\.name)
-        }
-        return Set(points(GravityBehavior.properties) + points(CollisionBehavior.properties) + points(PushBehavior.properties)
-                   + points(AttachmentBehavior.properties) + points(SnapBehavior.properties)
-                   + points(DynamicItemBehavior.properties) + points(FieldBehavior.properties))
-    }()
-
     private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
         var changes: [(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)] = []
@@ -264,7 +254,9 @@ struct EventsDecoder {
                           + NameSuggestion.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
                 ok = false; continue
             }
-            let kind: AnimatableValue.Kind = behavior.settableKind(of: property)?.valueKind ?? .number
+            // The behavior's table gives the kind (an angle may be written "45deg").
+            let written = behavior.settableKind(of: property) ?? .number
+            let kind = written.valueKind ?? .number
             var expression: ExpressionValue?
             let value: BehaviorValue?
             if ExpressionText.containsExpression(vf) {
@@ -273,7 +265,7 @@ struct EventsDecoder {
                 expression = deferred?.value
                 value = deferred.flatMap { BehaviorValue($0.placeholder) }
             } else {
-                value = vf.value(kind, isAngle: property == "angle").flatMap(BehaviorValue.init)
+                value = vf.value(kind, isAngle: written == .angle).flatMap(BehaviorValue.init)
             }
             guard let value else { ok = false; continue }
             do {

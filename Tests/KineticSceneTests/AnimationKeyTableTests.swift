@@ -1,4 +1,5 @@
 import KineticAnimation
+import KineticGeometry
 import KineticLayers
 import Testing
 @testable import KineticScene
@@ -120,5 +121,34 @@ import Testing
             "must not be negative, found -2",
             "must not be negative, found -3",
         ])
+    }
+
+    /// A spring without keys is CASpringAnimation's default (mass 1, stiffness 100,
+    /// damping 10, initialVelocity 0): the table's defaults.
+    @Test func springDefaultsAreCASpringAnimations() throws {
+        let scene = try SceneLoader.load(text: header + "animations:\n  - {layer: a, keyPath: opacity, to: 0, spring: {}}\n",
+                                         file: "t.yaml")
+        guard case .spring(let spring)? = scene.animations.first?.easing else {
+            Issue.record("expected a spring easing")
+            return
+        }
+        #expect(spring == SpringAnimation(mass: 1, stiffness: 100, damping: 10, initialVelocity: 0))
+    }
+
+    /// Every ranged key of `spring:` and `oscillation:` refuses a value past its bound with
+    /// its range's message, at its key.
+    @Test func springAndOscillationKeysAreCheckedAgainstTheirRanges() {
+        for (mapping, table, others) in [("spring", AnimationKeys.spring, ""), ("oscillation", AnimationKeys.oscillation, ", velocity: 1")] {
+            for spec in table {
+                guard let range = spec.range else { continue }
+                let bad = range.upperBound.map { $0 + 1 } ?? (range.lowerBound ?? 0) - 1
+                // UIView's spring needs the animation's duration; an oscillation both its keys.
+                let duration = spec.name == "dampingRatio" ? ", duration: 1" : ""
+                let p = loadProblems(header + "animations:\n  - {layer: a, keyPath: opacity, to: 0\(duration), "
+                                     + "\(mapping): {\(spec.name): \(bad)\(others)}}\n")
+                #expect(p.map(\.keyPath) == ["animations[0].\(mapping).\(spec.name)"], "\(mapping).\(spec.name)")
+                #expect(p.map(\.message) == [range.problem(with: bad) ?? "none"], "\(mapping).\(spec.name)")
+            }
+        }
     }
 }

@@ -185,8 +185,9 @@ struct AnimationDecoder {
         }
         if let f = m["oscillation"] {
             if m["timingFunction"] != nil { f.report("'oscillation' replaces 'timingFunction': give only one") }
-            guard let o = f.mapping(allowed: ["damping", "velocity"]),
-                  let d = o.required("damping")?.nonNegativeNumber, let v = o.required("velocity")?.number else { return nil }
+            let keys = AnimationKeys.oscillation
+            guard let o = f.mapping(allowed: keys.map(\.name)), o.required("damping") != nil, let d = o.number(keys, "damping"),
+                  o.required("velocity") != nil, let v = o.number(keys, "velocity") else { return nil }
             easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
         }
 
@@ -488,20 +489,18 @@ struct AnimationDecoder {
     /// `spring:` — UIView's `{dampingRatio, initialVelocity}` over the duration, or
     /// CASpringAnimation's `{mass, stiffness, damping, initialVelocity}`.
     private func spring(_ f: Field, duration: Double?) -> SpringAnimation? {
-        guard let m = f.mapping(allowed: ["dampingRatio", "initialVelocity", "mass", "stiffness", "damping"]) else { return nil }
-        let velocity = m["initialVelocity"].map { $0.number } ?? 0
-        guard let velocity else { return nil }
-        if let rf = m["dampingRatio"] {
+        let keys = AnimationKeys.spring
+        guard let m = f.mapping(allowed: keys.map(\.name)) else { return nil }
+        guard let velocity = m.number(keys, "initialVelocity") else { return nil }
+        if m["dampingRatio"] != nil {
             for key in ["mass", "stiffness", "damping"] where m[key] != nil {
                 m[key]?.report("'\(key)' belongs to the CASpringAnimation form; 'dampingRatio' is UIView's")
             }
-            guard let ratio = rf.number(in: 0.01...100) else { return nil }
+            guard let ratio = m.number(keys, "dampingRatio") else { return nil }
             guard let duration else { f.report("UIView's spring (dampingRatio) needs a 'duration'"); return nil }
             return SpringAnimation(dampingRatio: ratio, duration: duration, initialVelocity: velocity)
         }
-        let mass = m["mass"].map { $0.positiveNumber } ?? 1
-        let stiffness = m["stiffness"].map { $0.positiveNumber } ?? 100
-        let damping = m["damping"].map { $0.nonNegativeNumber } ?? 10
+        let mass = m.number(keys, "mass"), stiffness = m.number(keys, "stiffness"), damping = m.number(keys, "damping")
         guard let mass, let stiffness, let damping else { return nil }
         return SpringAnimation(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
     }
@@ -675,6 +674,18 @@ private extension Field {
         guard let v = kind == .number ? number : nonNegativeNumber(orInfinity: "forever") else { return nil }
         if let problem = key.spec.range?.problem(with: v) { report(key.refusal ?? problem); return nil }
         return .number(v)
+    }
+}
+
+private extension Mapping {
+    /// The number `table`'s entry `name` reads, checked against its range: its default when
+    /// not written; nil when invalid (reported) or neither written nor defaulted.
+    func number<Object>(_ table: [PropertySpec<Object>], _ name: String) -> Double? {
+        guard let spec = table.first(where: { $0.name == name }) else { return nil }
+        guard let f = self[name] else { if case .number(let v)? = spec.defaultValue { return v } else { return nil } }
+        guard let v = f.number else { return nil }
+        if let problem = spec.range?.problem(with: v) { f.report(problem); return nil }
+        return v
     }
 }
 

@@ -132,6 +132,26 @@ enum AnimationKeys {
             doc: "Seconds to repeat for, instead of repeatCount."),
     ]
 
+    /// `spring:` — UIView's form (`dampingRatio`, over the animation's duration) or
+    /// CASpringAnimation's (`mass`, `stiffness`, `damping`); `initialVelocity` in both.
+    static let spring: [PropertySpec<Void>] = [
+        PropertySpec("dampingRatio", .number, range: ValueRange(0.01, 100, reason: "UIView's damping ratio"),
+                     doc: "UIView's damping ratio (1 = critical)."),
+        PropertySpec("initialVelocity", .number, default: .number(0),
+                     doc: "Initial velocity (UIView: in units of the whole change per second)."),
+        PropertySpec("mass", .number, range: .positive("a mass"), default: .number(1), doc: "CASpringAnimation's mass."),
+        PropertySpec("stiffness", .number, range: .positive("a stiffness"), default: .number(100),
+                     doc: "CASpringAnimation's stiffness."),
+        PropertySpec("damping", .number, range: .nonNegative("a damping"), default: .number(10), doc: "CASpringAnimation's damping."),
+    ]
+
+    /// `oscillation:` (KYSpringLayerAnimation's value generator); both keys are required.
+    static let oscillation: [PropertySpec<Void>] = [
+        PropertySpec("damping", .number, range: .nonNegative("a decay rate"),
+                     doc: "Decay rate d of to − (to − from)·e^(−d·x)·cos(v·x)."),
+        PropertySpec("velocity", .number, doc: "Angular speed v of the oscillation."),
+    ]
+
     /// The schema entries, for the docs and the JSON Schema.
     static let entries = table.map(\.spec)
 

@@ -666,26 +666,28 @@ struct AnimationDecoder {
 }
 
 private extension Field {
-    /// A timing key's value read by its kind, checked against its range (`speed` says
-    /// its own message).
+    /// A timing key's value read by its kind, a number checked against its range.
     func timingValue(_ key: AnimationKeys.Key) -> FileValue? {
-        let kind = key.spec.kind
-        guard kind == .number || kind == .countOrForever else { return fileValue(of: kind) }
-        guard let v = kind == .number ? number : nonNegativeNumber(orInfinity: "forever") else { return nil }
-        if let problem = key.spec.range?.problem(with: v) { report(key.refusal ?? problem); return nil }
-        return .number(v)
+        guard [.number, .countOrForever].contains(key.spec.kind) else { return fileValue(of: key.spec.kind) }
+        return number(checkedBy: key.spec, refusal: key.refusal).map { .number($0) }
+    }
+
+    /// A number (a count or `forever` for that kind) in `spec`'s range; `refusal` replaces
+    /// the range's message (`speed` says its own).
+    func number<Object>(checkedBy spec: PropertySpec<Object>, refusal: String? = nil) -> Double? {
+        guard let v = spec.kind == .countOrForever ? nonNegativeNumber(orInfinity: "forever") : number else { return nil }
+        if let problem = spec.range?.problem(with: v) { report(refusal ?? problem); return nil }
+        return v
     }
 }
 
 private extension Mapping {
-    /// The number `table`'s entry `name` reads, checked against its range: its default when
-    /// not written; nil when invalid (reported) or neither written nor defaulted.
+    /// The number `table`'s entry `name` reads: its default when not written; nil when
+    /// invalid (reported) or neither written nor defaulted.
     func number<Object>(_ table: [PropertySpec<Object>], _ name: String) -> Double? {
         guard let spec = table.first(where: { $0.name == name }) else { return nil }
         guard let f = self[name] else { if case .number(let v)? = spec.defaultValue { return v } else { return nil } }
-        guard let v = f.number else { return nil }
-        if let problem = spec.range?.problem(with: v) { f.report(problem); return nil }
-        return v
+        return f.number(checkedBy: spec)
     }
 }
 

@@ -256,8 +256,12 @@ struct EventsDecoder {
                           + NameSuggestion.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
                 ok = false; continue
             }
-            // The behavior's table gives the kind (an angle may be written "45deg").
-            let written = behavior.settableKind(of: property) ?? .number
+            // The behavior's table gives the kind (an angle may be written "45deg"); a property
+            // it has not is reported as `setting` names it, before its value is read.
+            guard let written = behavior.settableKind(of: property) else {
+                do { _ = try behavior.setting(property, to: .number(0)) } catch { vf.report("behavior '\(id)': \(error)") }
+                ok = false; continue
+            }
             let kind = written.valueKind ?? .number
             var expression: ExpressionValue?
             let value: BehaviorValue?

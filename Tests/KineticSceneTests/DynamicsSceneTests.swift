@@ -308,6 +308,23 @@ import Testing
             #expect(text.contains("events[1].on.contact: 'begun' is not one of began, ended (did you mean 'began'?)"))
         } catch { Issue.record("\(error)") }
     }
+
+    /// A `set:` of a property the behavior lacks names it before its value is read (the
+    /// behavior's table says which properties are settable, and of what kind).
+    @Test func setOfAMissingPropertyNamesItWhateverItsValue() {
+        let p = loadProblems("""
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers: [{id: a, bounds: [0, 0, 10, 10]}]
+        dynamics: {behaviors: [{collision: {id: c, items: [a]}}, {gravity: {id: g, items: [a]}}]}
+        events:
+          - {at: 0.5, set: {c.foo: x, c.angle: "45deg", g.angle: "45deg"}}
+        """)
+        #expect(p.map(\.message) == [
+            "behavior 'c': no property 'foo' (settable: translatesReferenceBoundsIntoBoundary)",
+            "behavior 'c': no property 'angle' (settable: translatesReferenceBoundsIntoBoundary)",
+        ])
+    }
 }
 
 @Suite struct DynamicsDebugOverlayTests {

@@ -13,27 +13,6 @@ struct AnimationDecoder {
 
     static let keys = AnimationKeys.entries.map(\.name)
 
-    /// Core Animation's names (as Swift spells them too), and `timingFunctionName`, for keys
-    /// named otherwise here, with the key to write: the unknown-key message says it (see
-    /// `keyHints`).
-    static let renamedKeys: [String: String] = [
-        "fromValue": "from", "toValue": "to", "byValue": "by", "beginTime": "begin", "isAdditive": "additive", "isCumulative": "cumulative",
-        "animations": "group", "removedOnCompletion": "fillMode", "isRemovedOnCompletion": "fillMode",
-        "timingFunctionName": "timingFunction",
-        "mass": "spring", "stiffness": "spring", "damping": "spring", "initialVelocity": "spring",
-    ]
-
-    /// The unknown-key hints for `renamedKeys`.
-    static let keyHints: [String: String] = renamedKeys.reduce(into: [:]) { hints, renamed in
-        let (key, contractKey) = renamed
-        hints[key] = switch contractKey {
-        case "fillMode": "use 'fillMode': forwards, the default, keeps the end value; removed drops it"
-        case "timingFunction": "a timing function's name goes in 'timingFunction'"
-        case "spring": "CASpringAnimation's \(key) goes in 'spring: {…}'"
-        default: "Core Animation's \(key) is '\(contractKey)' here"
-        }
-    }
-
     /// The names `timingFunction` takes (CAMediaTimingFunctionName's).
     static let timingFunctionNames: [String: TimingFunction] = [
         "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
@@ -53,7 +32,7 @@ struct AnimationDecoder {
         guard case .mapping(let m) = field.node else { return false }
         return m.contains { pair in
             guard let key = pair.key.scalar?.string, !keys.contains(key) else { return false }
-            return (renamedKeys[key] ?? NameSuggestion.closest(to: key, in: keys)).map(valueKeys.contains) ?? false
+            return (AnimationKeys.renamed[key] ?? NameSuggestion.closest(to: key, in: keys)).map(valueKeys.contains) ?? false
         }
     }
 
@@ -99,7 +78,7 @@ struct AnimationDecoder {
                 return nil
             }
             let kf = field.child(kpNode, key: "keyPath")
-            let isPoint = EventsDecoder.pointProperties.contains(property)
+            let isPoint = behavior.settableKind(of: property) == .point
             do {
                 _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
             } catch {
@@ -108,7 +87,7 @@ struct AnimationDecoder {
             }
             if raw["from"] == nil, raw["values"] == nil {
                 // Its keys are not read otherwise: report the unknown ones.
-                _ = field.mapping(allowed: Self.keys, hints: Self.keyHints, contexts: ["animation"])
+                _ = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])
                 if !Self.misspells(["from", "values"], in: field) {
                     field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
                 }
@@ -162,7 +141,7 @@ struct AnimationDecoder {
                                         inheritedDuration: Double?,
                                         contactLayer: (LayerEntry, String)?,
                                         carrier: (keyPath: LayerKeyPath, property: String)?) -> (spec: AnimationSpec, after: Field?)? {
-        guard var m = field.mapping(allowed: Self.keys, hints: Self.keyHints, contexts: ["animation"]) else { return nil }
+        guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"]) else { return nil }
         animationsRead += 1
         let order = animationsRead
         if carrier == nil, let f = m["behavior"] {
@@ -180,15 +159,18 @@ struct AnimationDecoder {
                 return nil
             }
         }
-        // The contract's default fill is forwards (the end value persists, as UIView.animate).
-        var timing = AnimationTiming(fillMode: .forwards)
+        // The table's defaults (fill forwards: the end value persists, as UIView.animate), then
+        // each timing key given, read by its kind.
+        var timing = AnimationKeys.defaultTiming
         if let inheritedDuration { timing.duration = inheritedDuration }
-        if let f = m["duration"], let v = f.nonNegativeNumber { timing.duration = v }
-        if let f = m["begin"], let v = f.number { timing.beginTime = v }
-        if let f = m["repeatCount"], let v = f.nonNegativeNumber(orInfinity: "forever") { timing.repeatCount = v }
-        if let f = m["autoreverses"], let v = f.bool { timing.autoreverses = v }
-        if let f = m["fillMode"], let v = f.choice(FillMode.self) { timing.fillMode = v }
-        readMediaTiming(m, into: &timing)
+        for key in AnimationKeys.table {
+            guard let store = key.store, let f = m[key.name], let v = f.timingValue(key) else { continue }
+            store(&timing, v)
+        }
+        if let f = m["repeatDuration"], timing.repeatDuration != nil, m["repeatCount"] != nil {
+            f.report("give 'repeatCount' or 'repeatDuration', not both (Core Animation leaves both undefined)")
+            timing.repeatDuration = nil
+        }
 
         var easing: AnimationSpec.Easing = .timingFunction(.linear)
         if let f = m["timingFunction"], let tf = timingFunction(f) { easing = .timingFunction(tf) }
@@ -203,17 +185,14 @@ struct AnimationDecoder {
         }
         if let f = m["oscillation"] {
             if m["timingFunction"] != nil { f.report("'oscillation' replaces 'timingFunction': give only one") }
-            guard let o = f.mapping(allowed: ["damping", "velocity"]),
-                  let d = o.required("damping")?.nonNegativeNumber, let v = o.required("velocity")?.number else { return nil }
+            let keys = AnimationKeys.oscillation
+            guard let o = f.mapping(allowed: keys.map(\.name)), o.required("damping") != nil, let d = o.number(keys, "damping"),
+                  o.required("velocity") != nil, let v = o.number(keys, "velocity") else { return nil }
             easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
         }
 
         if let g = m["group"] {
-            for key in ["keyPath", "from", "to", "by", "values", "keyTimes", "timingFunctions", "calculationMode", "additive",
-                        "cumulative"] + Self.splineKeys
-            where m[key] != nil {
-                m[key]?.report("'\(key)' belongs on the group's animations, not on the group")
-            }
+            reportMisplaced(m, in: .group)
             guard let items = g.elements else { return nil }
             var children: [AnimationSpec] = []
             for item in items {
@@ -235,10 +214,10 @@ struct AnimationDecoder {
             field.report("missing required key 'layer'")
             return nil
         }
+        reportMisplaced(m, in: m["path"] != nil ? .motionPath : m["values"] != nil ? .keyframes : .basic)
         if let pf = m["path"] {
             return motionPath(pf, m, entry: entry, timing: timing, easing: easing)
         }
-        if let f = m["rotationMode"] { f.report("'rotationMode' goes with a keyframe 'path'") }
         guard let kpField = m.required("keyPath"), let kpText = kpField.string else { return nil }
         let resolved = carrier.map { $0.keyPath } ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
         guard let keyPath = resolved else { return nil }
@@ -248,19 +227,16 @@ struct AnimationDecoder {
         spec.easing = easing
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
         // cumulative animation of them would do nothing.
-        for (key, flag) in [("additive", \AnimationSpec.additive), ("cumulative", \AnimationSpec.cumulative)] {
-            guard let f = m[key], let v = f.bool else { continue }
+        for key in AnimationKeys.table {
+            guard let flag = key.flag, let f = m[key.name], let v = f.bool else { continue }
             if v, !keyPath.valueKind.adds {
-                f.report("'\(key)' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
+                f.report("'\(key.name)' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
                 return nil
             }
             spec[keyPath: flag] = v
         }
 
         if let vf = m["values"] {
-            for key in ["from", "to", "by"] where m[key] != nil {
-                m[key]?.report("'\(key)' cannot be combined with 'values'")
-            }
             guard let items = vf.elements else { return nil }
             let values = items.enumerated().map { i, item in
                 animationValue(item, for: keyPath, in: entry.bounds, slot: .keyframe(i), into: &spec.expressions)
@@ -294,9 +270,6 @@ struct AnimationDecoder {
                                     sets: animation.values, blendsWith: nil)
             }
         } else {
-            for key in ["keyTimes", "timingFunctions", "calculationMode"] + Self.splineKeys where m[key] != nil {
-                m[key]?.report("'\(key)' needs 'values' or a keyframe 'path'")
-            }
             // A key that is present but invalid has been reported: stop here.
             var given: [String: AnimatableValue] = [:]
             let slots: [String: AnimationSpec.ValueExpression.Slot] = ["from": .from, "to": .to, "by": .by]
@@ -343,9 +316,6 @@ struct AnimationDecoder {
     /// segment) are checked as for `values`, against the path's vertices.
     private func motionPath(_ pf: Field, _ m: Mapping, entry: LayerEntry, timing: AnimationTiming,
                             easing: AnimationSpec.Easing) -> (spec: AnimationSpec, after: Field?)? {
-        for key in ["from", "to", "by", "values", "additive", "cumulative"] + Self.splineKeys where m[key] != nil {
-            m[key]?.report("'\(key)' cannot be combined with a keyframe 'path'")
-        }
         if let kp = m["keyPath"], kp.string != "position" { kp.report("a keyframe path animates 'position'") }
         // Read every key before giving up, so all of their problems are reported.
         let path = pf.path
@@ -519,20 +489,18 @@ struct AnimationDecoder {
     /// `spring:` — UIView's `{dampingRatio, initialVelocity}` over the duration, or
     /// CASpringAnimation's `{mass, stiffness, damping, initialVelocity}`.
     private func spring(_ f: Field, duration: Double?) -> SpringAnimation? {
-        guard let m = f.mapping(allowed: ["dampingRatio", "initialVelocity", "mass", "stiffness", "damping"]) else { return nil }
-        let velocity = m["initialVelocity"].map { $0.number } ?? 0
-        guard let velocity else { return nil }
-        if let rf = m["dampingRatio"] {
+        let keys = AnimationKeys.spring
+        guard let m = f.mapping(allowed: keys.map(\.name)) else { return nil }
+        guard let velocity = m.number(keys, "initialVelocity") else { return nil }
+        if m["dampingRatio"] != nil {
             for key in ["mass", "stiffness", "damping"] where m[key] != nil {
                 m[key]?.report("'\(key)' belongs to the CASpringAnimation form; 'dampingRatio' is UIView's")
             }
-            guard let ratio = rf.number(in: 0.01...100) else { return nil }
+            guard let ratio = m.number(keys, "dampingRatio") else { return nil }
             guard let duration else { f.report("UIView's spring (dampingRatio) needs a 'duration'"); return nil }
             return SpringAnimation(dampingRatio: ratio, duration: duration, initialVelocity: velocity)
         }
-        let mass = m["mass"].map { $0.positiveNumber } ?? 1
-        let stiffness = m["stiffness"].map { $0.positiveNumber } ?? 100
-        let damping = m["damping"].map { $0.nonNegativeNumber } ?? 10
+        let mass = m.number(keys, "mass"), stiffness = m.number(keys, "stiffness"), damping = m.number(keys, "damping")
         guard let mass, let stiffness, let damping else { return nil }
         return SpringAnimation(mass: mass, stiffness: stiffness, damping: damping, initialVelocity: velocity)
     }
@@ -617,15 +585,11 @@ struct AnimationDecoder {
         return f.value(of: keyPath.propertyKind, problem: keyPath.problem)
     }
 
-    /// CAMediaTiming's `speed` (≥ 0; 0 holds the animation at `timeOffset`),
-    /// `timeOffset` and `repeatDuration` (not with `repeatCount`: Apple leaves setting both
-    /// undefined).
-    private func readMediaTiming(_ m: Mapping, into timing: inout AnimationTiming) {
-        m.readSpeed(into: &timing.speed, timeOffset: &timing.timeOffset)
-        if let f = m["repeatDuration"], let v = f.nonNegativeNumber(orInfinity: "forever") {
-            if m["repeatCount"] != nil {
-                f.report("give 'repeatCount' or 'repeatDuration', not both (Core Animation leaves both undefined)")
-            } else { timing.repeatDuration = v }
+    /// Reports the keys of `m` that belong to forms other than `form`.
+    private func reportMisplaced(_ m: Mapping, in form: AnimationKeys.Form) {
+        for key in AnimationKeys.table {
+            guard let forms = key.forms, !forms.contains(form), let f = m[key.name] else { continue }
+            f.report(form == .group ? form.misplaced(key.name) : key.misplaced ?? form.misplaced(key.name))
         }
     }
 
@@ -698,6 +662,32 @@ struct AnimationDecoder {
         }
         for i in parsed.indices { _ = resolve(i, chain: [parsed[i].spec.id ?? "animations[\(i)]"]) }
         return specs.enumerated().filter { !broken.contains($0.offset) }.map(\.element)
+    }
+}
+
+private extension Field {
+    /// A timing key's value read by its kind, a number checked against its range.
+    func timingValue(_ key: AnimationKeys.Key) -> FileValue? {
+        guard [.number, .countOrForever].contains(key.spec.kind) else { return fileValue(of: key.spec.kind) }
+        return number(checkedBy: key.spec, refusal: key.refusal).map { .number($0) }
+    }
+
+    /// A number (a count or `forever` for that kind) in `spec`'s range; `refusal` replaces
+    /// the range's message (`speed` says its own).
+    func number<Object>(checkedBy spec: PropertySpec<Object>, refusal: String? = nil) -> Double? {
+        guard let v = spec.kind == .countOrForever ? nonNegativeNumber(orInfinity: "forever") : number else { return nil }
+        if let problem = spec.range?.problem(with: v) { report(refusal ?? problem); return nil }
+        return v
+    }
+}
+
+private extension Mapping {
+    /// The number `table`'s entry `name` reads: its default when not written; nil when
+    /// invalid (reported) or neither written nor defaulted.
+    func number<Object>(_ table: [PropertySpec<Object>], _ name: String) -> Double? {
+        guard let spec = table.first(where: { $0.name == name }) else { return nil }
+        guard let f = self[name] else { if case .number(let v)? = spec.defaultValue { return v } else { return nil } }
+        return f.number(checkedBy: spec)
     }
 }
 

@@ -21,7 +21,9 @@ struct EventsDecoder {
         self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
     }
 
-    static let actionKeys = ["removeAllBehaviors", "removeBehaviors", "addBehaviors", "set", "removeLayers", "animate"]
+    /// An event's actions, by their key, in the order an `at:` event runs them.
+    enum Action: String, CaseIterable { case removeAllBehaviors, removeBehaviors, addBehaviors, set, removeLayers, animate }
+    static let actionKeys = Action.allCases.map(\.rawValue)
 
     /// The ids `animationStop` triggers name, checked by `checkAnimationStops` once every
     /// animation is known.
@@ -81,9 +83,9 @@ struct EventsDecoder {
             if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
             guard let time = af.nonNegativeNumber else { return nil }
             var actions: [EventAction] = []
-            for key in Self.actionKeys {
-                guard let field = m[key] else { continue }
-                if let kind = action(key, field, added: added[-1], known: known, contact: false) {
+            for action in Action.allCases {
+                guard let field = m[action.rawValue] else { continue }
+                if let kind = self.action(action, field, added: added[-1], known: known, contact: false) {
                     actions.append(EventAction(kind))
                 }
             }
@@ -99,13 +101,13 @@ struct EventsDecoder {
             for (k, item) in list.enumerated() {
                 guard let am = item.mapping(allowed: Self.actionKeys + ["delay"]) else { continue }
                 let keys = am.order.filter { $0 != "delay" }
-                guard keys.count == 1, let key = keys.first, let field = am[key] else {
+                guard keys.count == 1, let key = keys.first, let field = am[key], let kind = Action(rawValue: key) else {
                     item.report("each `do:` entry is one action (\(Self.actionKeys.joined(separator: ", "))), with an optional delay")
                     continue
                 }
                 let delay = am["delay"].map { $0.nonNegativeNumber } ?? 0
-                if let kind = action(key, field, added: added[k], known: known, contact: isContact), let delay {
-                    actions.append(EventAction(kind, delay: delay))
+                if let action = action(kind, field, added: added[k], known: known, contact: isContact), let delay {
+                    actions.append(EventAction(action, delay: delay))
                 }
             }
             return SceneEvent(trigger: on, actions: actions)
@@ -150,13 +152,13 @@ struct EventsDecoder {
         }
     }
 
-    private mutating func action(_ key: String, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
-                        contact: Bool) -> EventAction.Kind? {
-        switch key {
-        case "removeAllBehaviors":
+    private mutating func action(_ action: Action, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
+                                 contact: Bool) -> EventAction.Kind? {
+        switch action {
+        case .removeAllBehaviors:
             guard let v = f.bool else { return nil }
             return v ? .removeAllBehaviors : nil
-        case "removeBehaviors":
+        case .removeBehaviors:
             guard let list = f.elements else { return nil }
             let ids = list.compactMap { item -> String? in
                 guard let id = item.string else { return nil }
@@ -167,11 +169,11 @@ struct EventsDecoder {
                 return id
             }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
-        case "addBehaviors":
+        case .addBehaviors:
             return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
-        case "set":
+        case .set:
             return set(f, known: known, contact: contact)
-        case "removeLayers":
+        case .removeLayers:
             guard let list = f.elements else { return nil }
             var layers: [EventLayer] = []
             for item in list {
@@ -181,7 +183,7 @@ struct EventsDecoder {
                 } else { layers.append(layer) }
             }
             return layers.count == list.count ? .removeLayers(layers) : nil
-        default:
+        case .animate:
             return animate(f, contact: contact)
         }
     }
@@ -232,16 +234,6 @@ struct EventsDecoder {
         }
     }
 
-    /// The settable behavior properties holding points, from the behaviors' tables.
-    static let pointProperties: Set<String> = {
-        func points<O>(_ table: [DynamicsProperty<O>]) -> [String] {
-            table.filter { $0.isSettable && $0.kind == .point }.map(\.name)
-        }
-        return Set(points(GravityBehavior.properties) + points(CollisionBehavior.properties) + points(PushBehavior.properties)
-                   + points(AttachmentBehavior.properties) + points(SnapBehavior.properties)
-                   + points(DynamicItemBehavior.properties) + points(FieldBehavior.properties))
-    }()
-
     private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
         var changes: [(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)] = []
@@ -264,7 +256,13 @@ struct EventsDecoder {
                           + NameSuggestion.hint(for: id, in: Array(known.keys) + Array(dynamics.layerIDs.keys)))
                 ok = false; continue
             }
-            let kind: AnimatableValue.Kind = behavior.settableKind(of: property)?.valueKind ?? .number
+            // The behavior's table gives the kind (an angle may be written "45deg"); a property
+            // it has not is reported as `setting` names it, before its value is read.
+            guard let written = behavior.settableKind(of: property) else {
+                do { _ = try behavior.setting(property, to: .number(0)) } catch { vf.report("behavior '\(id)': \(error)") }
+                ok = false; continue
+            }
+            let kind = written.valueKind ?? .number
             var expression: ExpressionValue?
             let value: BehaviorValue?
             if ExpressionText.containsExpression(vf) {
@@ -273,7 +271,7 @@ struct EventsDecoder {
                 expression = deferred?.value
                 value = deferred.flatMap { BehaviorValue($0.placeholder) }
             } else {
-                value = vf.value(kind, isAngle: property == "angle").flatMap(BehaviorValue.init)
+                value = vf.value(kind, isAngle: written == .angle).flatMap(BehaviorValue.init)
             }
             guard let value else { ok = false; continue }
             do {

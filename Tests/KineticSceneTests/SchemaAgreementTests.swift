@@ -86,7 +86,8 @@ import KineticLayers
         case .image, .cellContents:
             v += [("5", false), ("[1]", false)]
         case .value, .values, .timingFunction, .timingFunctions, .countOrForever, .mapping, .mappings, .mappingsByLayerID,
-             .layerID, .layerIDs, .fixedNumbers, .pathOrShapeLayer:
+             .layerID, .layerIDs, .fixedNumbers, .pathOrShapeLayer, .integerChoice, .list, .anyOf, .numberList, .percentage,
+             .keyPathValues:
             break
         }
         return v

@@ -27,12 +27,14 @@ enum FrameOrder {
     /// `sources` stage by stage up to `extent`.
     static func frame<Sources: FrameSources>(_ sources: inout Sources, at time: Double, index: Int,
                                              through extent: Extent = .frame) throws(Sources.Failure) -> SceneFrame {
-        let timeline = sources.timeline, scene = timeline.scene, ids = scene.layerIDs
+        // The scene's parts each stage reads, not the whole scene: the particles build a
+        // tree at every step.
+        let ids = sources.timeline.scene.layerIDs, settings = sources.timeline.scene.settings
         // 1. Events due by `time`, each at the physics step it falls in: the physics is
         //    stepped to `time` with them.
         if extent == .frame { try sources.runEvents(upTo: time) }
         let inputs = sources.inputs
-        var layers = scene.layers
+        var layers = sources.timeline.scene.layers
         // 2. Animations, in file order (each sees what those before it left).
         for spec in inputs.animations { Timeline.apply(spec, at: time, to: &layers) }
         // 3. What the events have done: values set, then the animations they started, then
@@ -45,14 +47,14 @@ enum FrameOrder {
         // 5. Expressions, once, in dependency order, reading what 1–4 left.
         let bindings = sources.bindings
         if !bindings.isEmpty {
-            ExpressionEvaluation(bindings: bindings, layerIDs: ids, seed: scene.settings.seed)
+            ExpressionEvaluation(bindings: bindings, layerIDs: ids, seed: settings.seed)
                 .apply(to: &layers, time: time, frame: index)
         }
         // 6. Named shapes follow their parameters.
         if extent != .emitterValues { for i in layers.indices { layers[i].updateNamedShapes() } }
-        var frame = SceneFrame(index: index, time: time, size: scene.settings.size,
-                               background: scene.settings.background, layers: layers)
+        var frame = SceneFrame(index: index, time: time, size: settings.size, background: settings.background, layers: layers)
         guard extent != .modelTree && extent != .emitterValues else { return frame }
+        let timeline = sources.timeline, scene = timeline.scene
         // 7. Replicators expand (a copy of another time is that time's model tree, without
         //    physics, each time once), then back faces are hidden (facing depends on every
         //    transform down to the canvas, copies' placements included).

@@ -12,7 +12,7 @@ import KineticLayers
 /// `inspect` simulates from the start).
 ///
 /// The emitter's own values (birth rates, emitter position and size, cell keys) are read
-/// at every step from a tree `FrameOrder` builds of what reaches them (``EmitterTree``),
+/// at every step from a tree `FrameOrder` builds of what reaches them (``EmitterInputs``),
 /// so a 0.1 s burst of `emitterCells.NAME.birthRate` is timed to the step, not to the frame.
 public struct ParticleSimulation: Sendable {
     /// The scene's animations with their expression values captured, as the timeline
@@ -26,7 +26,7 @@ public struct ParticleSimulation: Sendable {
         var address: LayerAddress { values.address }
         var system: ParticleSystem
         /// What its values are read from at each step.
-        var values: EmitterTree
+        var values: EmitterInputs
         var snapshot = ParticleSnapshot()
     }
     private var emitters: [Emitter] = []
@@ -54,8 +54,8 @@ public struct ParticleSimulation: Sendable {
                     let system = ParticleSystem(name: layer.key, model: style, seed: scene.settings.seed)
                     let bindings = ExpressionEvaluation.bindings(feeding: address, in: scene.bindings)
                     let specs = bindings.isEmpty ? animations.filter { targets($0, address) } : animations
-                    let values = EmitterTree(timeline: timeline, address: address, id: layer.id, animations: specs,
-                                             bindings: bindings, settings: layer.id.map { timedSettings(of: $0, in: scene) } ?? [])
+                    let values = EmitterInputs(timeline: timeline, address: address, id: layer.id, animations: specs,
+                                               bindings: bindings, settings: layer.id.map { timedSettings(of: $0, in: scene) } ?? [])
                     found.append(Emitter(system: system, values: values))
                 }
                 walk(layer.sublayers, prefix + [i])
@@ -83,12 +83,11 @@ public struct ParticleSimulation: Sendable {
         return spec.layer == address
     }
 
-    /// What `FrameOrder` reads for an emitter's values at a particle step: only the inputs
-    /// that reach them — the animations targeting it (all of them when expressions drive
-    /// it), the literal values time events have set on it by then, and the bindings
-    /// feeding it; no events run and no physics.
-    private struct EmitterTree: FrameSources {
-        typealias Failure = Never
+    /// The inputs that reach an emitter's values — the animations targeting it (all of
+    /// them when expressions drive it), the literal values time events set on it, the
+    /// bindings feeding it — from which `FrameOrder` builds them at each particle step
+    /// (no events run and no physics). A class: every step's tree shares it.
+    private final class EmitterInputs: Sendable {
         let timeline: Timeline
         let address: LayerAddress
         /// The emitter layer's id, which the settings name it by.
@@ -100,23 +99,49 @@ public struct ParticleSimulation: Sendable {
         let bindings: [ExpressionBinding]
         /// The literal values time events `set:` on it, from their time on (section 7).
         let settings: [(time: Double, setting: LayerSetting)]
-        /// The step's time: the settings that have taken effect.
-        var time = 0.0
+        /// The changes in effect from each setting's time on (times increasing), made once
+        /// when there are few settings, so that a step copies none of them.
+        let stages: [(from: Double, changes: LayerChanges)]?
 
-        var inputs: FrameInputs {
+        init(timeline: Timeline, address: LayerAddress, id: String?, animations: [AnimationSpec],
+             bindings: [ExpressionBinding], settings: [(time: Double, setting: LayerSetting)]) {
+            self.timeline = timeline; self.address = address; self.id = id
+            self.animations = animations; self.bindings = bindings; self.settings = settings
+            stages = settings.count <= 64 ? Set(settings.map(\.time)).sorted().map { from in
+                (from, Self.changes(settings, id: id, at: from))
+            } : nil
+        }
+
+        /// The values set on the emitter by `time`, in the order set.
+        static func changes(_ settings: [(time: Double, setting: LayerSetting)], id: String?, at time: Double) -> LayerChanges {
             var changes = LayerChanges()
-            if let id { changes.values = settings.filter { time >= $0.time }.map { (id, $0.setting) } }
-            return FrameInputs(animations: animations, changes: changes)
+            if let id { for s in settings where time >= s.time { changes.values.append((id, s.setting)) } }
+            return changes
         }
 
         /// The emitter's values at `time`: its model when nothing reaches them.
         func style(at time: Double) -> EmitterStyle {
             let model = timeline.scene.layers[address]?.emitter ?? EmitterStyle()
             guard !animations.isEmpty || !bindings.isEmpty || !settings.isEmpty else { return model }
-            var tree = self
-            tree.time = time
+            var tree = EmitterTree(emitter: self, time: time)
             let index = AnimationSpec.frameIndex(at: time, fps: timeline.scene.settings.fps)
             return FrameOrder.frame(&tree, at: time, index: index, through: .emitterValues).layers[address]?.emitter ?? model
+        }
+    }
+
+    /// What `FrameOrder` reads for an emitter's values at one particle step.
+    private struct EmitterTree: FrameSources {
+        typealias Failure = Never
+        let emitter: EmitterInputs
+        /// The step's time: the settings that have taken effect.
+        let time: Double
+
+        var timeline: Timeline { emitter.timeline }
+        var bindings: [ExpressionBinding] { emitter.bindings }
+        var inputs: FrameInputs {
+            let changes = emitter.stages.map { stages in stages.last { time >= $0.from }?.changes ?? LayerChanges() }
+                ?? EmitterInputs.changes(emitter.settings, id: emitter.id, at: time)
+            return FrameInputs(animations: emitter.animations, changes: changes)
         }
     }
 
@@ -127,8 +152,8 @@ public struct ParticleSimulation: Sendable {
         for k in emitters.indices {
             // The emitter's own clock: its layer's time (CAMediaTiming down the tree), which
             // its `beginTime` shifts.
-            let clock = scene.layers.clock(at: emitters[k].address)
-            let begin = scene.layers[emitters[k].address]?.emitter?.beginTime ?? 0
+            let clock = timeline.scene.layers.clock(at: emitters[k].address)
+            let begin = timeline.scene.layers[emitters[k].address]?.emitter?.beginTime ?? 0
             let local = clock.local(frame.time) - begin
             if !emitters[k].system.canShow(local) {
                 let e = emitters[k]

@@ -1,6 +1,10 @@
 import CCairo
 import CComposite
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import KineticGeometry
 
 // The one thin wrapper over Cairo: every cairo_* call and C pointer of the project lives

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import KineticGeometry
 
 /// Turns rendered frames into GIF frames: frame differencing, un-premultiplication and

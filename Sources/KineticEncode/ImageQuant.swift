@@ -3,6 +3,8 @@ import CImageQuant
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Palette quantization and remapping of straight (un-premultiplied) RGBA pixels.

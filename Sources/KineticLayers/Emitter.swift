@@ -115,6 +115,9 @@ public struct EmitterCell: Equatable, Sendable {
     public var blueSpeed = 0.0
     public var alphaSpeed = 0.0
     public var contents: ParticleContents? = nil
+    /// The part of `contents` a particle draws, in unit coordinates of the contents
+    /// (CAEmitterCell.contentsRect): a sprite sheet's cell, drawn at that part's size.
+    public var contentsRect = Rect(0, 0, 1, 1)
     /// When the cell starts emitting: scene seconds for a top-level cell, seconds of the
     /// parent particle's life for a sub-cell.
     public var beginTime = 0.0

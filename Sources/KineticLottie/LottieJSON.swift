@@ -1,3 +1,5 @@
+import KineticFiles
+
 /// A JSON value written with its keys in insertion order and its numbers rounded to a
 /// fixed number of decimals, so the same animation always gives the same bytes (Foundation's
 /// JSONSerialization orders neither keys nor digits reliably across platforms).
@@ -38,7 +40,7 @@ public enum LottieJSON: Equatable, Sendable {
     private func write(to out: inout String) {
         switch self {
         case .number(let v): out += Self.format(v)
-        case .string(let s): Self.writeString(s, to: &out)
+        case .string(let s): JSONString.append(s, to: &out)
         case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
         case .array(let items):
@@ -52,7 +54,7 @@ public enum LottieJSON: Equatable, Sendable {
             out += "{"
             for (i, (key, value)) in pairs.enumerated() {
                 if i > 0 { out += "," }
-                Self.writeString(key, to: &out)
+                JSONString.append(key, to: &out)
                 out += ":"
                 value.write(to: &out)
             }
@@ -80,27 +82,6 @@ public enum LottieJSON: Equatable, Sendable {
             text += "." + String(repeating: "0", count: digits - f.count) + f
         }
         return text
-    }
-
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }
 

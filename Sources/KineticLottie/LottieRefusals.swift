@@ -1,3 +1,4 @@
+import KineticGeometry
 import KineticLayers
 
 /// What of a presentation tree Lottie cannot say, layer by layer: each problem names
@@ -32,9 +33,12 @@ enum LottieRefusals {
             }
             if let e = layer.emitter {
                 for (names, cell) in e.flattenedCells {
+                    let cellPath = at + ".emitterCells." + names.joined(separator: ".")
                     if case .image? = cell.contents {
-                        out.append(LottieProblem(keyPath: at + ".emitterCells." + names.joined(separator: ".") + ".contents",
-                                                 message: "image particles are not exported yet"))
+                        out.append(LottieProblem(keyPath: cellPath + ".contents", message: "image particles are not exported yet"))
+                    } else if cell.contentsRect != Rect(0, 0, 1, 1) {
+                        out.append(LottieProblem(keyPath: cellPath + ".contentsRect",
+                                                 message: "a particle's part of its contents is not exported yet"))
                     }
                 }
             }

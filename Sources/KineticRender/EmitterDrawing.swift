@@ -46,8 +46,8 @@ extension LayerRenderer {
         // The buffer covers the particles' reach, within the clip (device pixels).
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         let extents = cells.map { c -> Double in
-            guard let contents = c.contents else { return 0 }
-            let s = contentsSize(contents)
+            guard c.contents != nil else { return 0 }
+            let s = partSize(c)
             return (s.width * s.width + s.height * s.height).squareRoot() / 2
         }
         for i in 0..<p.count where p.x[i].isFinite && p.y[i].isFinite {
@@ -83,7 +83,7 @@ extension LayerRenderer {
         var drawn: [SpriteDraw] = []
         drawn.reserveCapacity(order.count)
         // Per cell, once: whether it draws, its contents' size and largest side.
-        let sizes = cells.map { c in c.contents.map(contentsSize) ?? Size(0, 0) }
+        let sizes = cells.map { c in c.contents == nil ? Size(0, 0) : partSize(c) }
         let draws = cells.map { $0.enabled && $0.contents != nil }
         let diagonals = sizes.map { ($0.width * $0.width + $0.height * $0.height).squareRoot() }
         let isPath = cells.map { c in if case .path = c.contents { true } else { false } }
@@ -116,9 +116,9 @@ extension LayerRenderer {
                 let si: Int
                 if turned[tkey] > 0 { si = Int(turned[tkey]) - 1 } else {
                     si = spriteList.count
-                    let contents = cells[c].contents
-                    spriteList.append(TurnedSprites.shared.sprite(contents, level: k, turn: turn) {
-                        contents.map { sprite($0, pixelsPerPoint: sigma, angle: 2 * .pi * Double(turn) / Double(turns)) }
+                    let contents = cells[c].contents, part = cells[c].contentsRect
+                    spriteList.append(TurnedSprites.shared.sprite(contents, part: part, level: k, turn: turn) {
+                        contents.map { sprite($0, part: part, pixelsPerPoint: sigma, angle: 2 * .pi * Double(turn) / Double(turns)) }
                     })
                     turned[tkey] = Int32(si + 1)
                 }
@@ -139,7 +139,7 @@ extension LayerRenderer {
             let si: Int
             if let known = sprites.made[key] { si = known } else {
                 si = spriteList.count
-                spriteList.append(sprite(contents, pixelsPerPoint: sigma))
+                spriteList.append(sprite(contents, part: cells[c].contentsRect, pixelsPerPoint: sigma))
                 sprites.made[key] = si
             }
             guard spriteList[si].width > 2, spriteList[si].height > 2 else { continue }
@@ -251,15 +251,31 @@ extension LayerRenderer {
         }
     }
 
-    /// The contents rasterized at `pixelsPerPoint`, with a one-pixel transparent border.
-    /// A path fills a coverage sprite of its fill colour; an image becomes a coverage
-    /// sprite when all its pixels share one colour (the tinted-white-image case), and a
-    /// four-channel sprite otherwise.
+    /// The size a cell's particle draws in points: the part of its contents its
+    /// `contentsRect` selects (CAEmitterCell draws that part alone, a sprite sheet's cell).
+    private func partSize(_ cell: EmitterCell) -> Size {
+        cell.contents.map { Self.size(of: cell.contentsRect, in: contentsSize($0)) } ?? Size(0, 0)
+    }
+
+    /// The size of `part` (unit coordinates) of contents `whole` points large.
+    private static func size(of part: Rect, in whole: Size) -> Size {
+        part == wholeContents ? whole : Size(whole.width * part.width, whole.height * part.height)
+    }
+
+    /// The unit rectangle: a `contentsRect` drawing all of the contents.
+    static let wholeContents = Rect(0, 0, 1, 1)
+
+    /// The `part` of the contents (unit coordinates, `contentsRect`) rasterized at
+    /// `pixelsPerPoint`, with a one-pixel transparent border; past an image's edges the
+    /// part repeats its edge pixels, past a path's box it is transparent. A path fills
+    /// a coverage sprite of its fill colour; an image becomes a coverage sprite when all
+    /// its pixels share one colour (the tinted-white-image case), and a four-channel
+    /// sprite otherwise.
     ///
-    /// With an `angle`, the contents are turned by it about their centre, which is the
-    /// sprite's centre, on a square sprite wide enough for any angle.
-    private func sprite(_ contents: ParticleContents, pixelsPerPoint sigma: Double, angle: Double? = nil) -> Sprite {
-        let size = contentsSize(contents)
+    /// With an `angle`, the part is turned by it about its centre, which is the sprite's
+    /// centre, on a square sprite wide enough for any angle.
+    private func sprite(_ contents: ParticleContents, part: Rect, pixelsPerPoint sigma: Double, angle: Double? = nil) -> Sprite {
+        let whole = contentsSize(contents), size = Self.size(of: part, in: whole)
         var w = Int((size.width * sigma).rounded(.up)) + 2, h = Int((size.height * sigma).rounded(.up)) + 2
         if angle != nil {
             w = Int(((size.width * size.width + size.height * size.height).squareRoot() * sigma).rounded(.up)) + 2
@@ -279,6 +295,12 @@ extension LayerRenderer {
                 ctx.translate(1, 1)
                 ctx.scale(sigma, sigma)
             }
+            if part != Self.wholeContents {
+                // The part's top-left at the sprite's origin, and nothing outside the part.
+                ctx.rectangle(Rect(0, 0, size.width, size.height))
+                ctx.clip()
+                ctx.translate(-part.minX * whole.width, -part.minY * whole.height)
+            }
             switch contents {
             case .path(let path, _, let fill):
                 ctx.newPath()
@@ -290,7 +312,9 @@ extension LayerRenderer {
             case .image(let path):
                 if let image = images.surface(for: path) {
                     ctx.setSource(image, x: 0, y: 0)
-                    ctx.rectangle(Rect(0, 0, size.width, size.height))
+                    // The part, which past the image's edges repeats its edge pixels (the
+                    // source is padded), as a layer's contentsRect does.
+                    ctx.rectangle(Rect(part.minX * whole.width, part.minY * whole.height, size.width, size.height))
                     ctx.fill()
                 }
             }
@@ -353,6 +377,7 @@ private final class TurnedSprites: @unchecked Sendable {
     static let shared = TurnedSprites()
     private struct Key: Hashable {
         var contents: ParticleContents?
+        var part: Rect
         var level: Int
         var turn: Int
     }
@@ -362,9 +387,9 @@ private final class TurnedSprites: @unchecked Sendable {
     /// Past this many sprites the cache starts over, bounding its memory.
     private static let capacity = 16384
 
-    /// The sprite for `contents` at `level` and `turn`, made by `make` if not known yet.
-    func sprite(_ contents: ParticleContents?, level: Int, turn: Int, make: () -> Sprite?) -> Sprite {
-        let key = Key(contents: contents, level: level, turn: turn)
+    /// The sprite for the `part` of `contents` at `level` and `turn`, made by `make` if not known yet.
+    func sprite(_ contents: ParticleContents?, part: Rect, level: Int, turn: Int, make: () -> Sprite?) -> Sprite {
+        let key = Key(contents: contents, part: part, level: level, turn: turn)
         lock.lock()
         defer { lock.unlock() }
         if let known = made[key] { return known }

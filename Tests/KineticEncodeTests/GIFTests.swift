@@ -1,6 +1,8 @@
 import CGif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Dispatch
 import Foundation

@@ -3,6 +3,8 @@ import Testing
 @testable import KineticFiles
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A fresh folder for one test, removed afterwards.

@@ -3,6 +3,8 @@ import Testing
 @testable import KineticPreview
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A scene that renders nothing: it records what the export button asked for.

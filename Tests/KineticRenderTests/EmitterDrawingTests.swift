@@ -132,4 +132,69 @@ import KineticLayers
         // The million-fold particle covers the canvas; the absurd ones must not break the frame.
         #expect(image.isOpaque(red, 10, 10) && image.isOpaque(red, 190, 190))
     }
+
+    /// CAEmitterCell.contentsRect: a particle draws only that part of its contents, at the
+    /// part's size. The 20×10 image white on its left half and blue on its right; the
+    /// right half ([0.5, 0, 0.5, 1]) is a 10×10 pt blue square, so at scale 2 a 20×20 pt
+    /// square around (50, 50): 40…60 pt, with no white anywhere.
+    @Test func aContentsRectDrawsThatPartAtItsSize() throws {
+        var bytes = [UInt8](repeating: 0, count: 20 * 10 * 4)
+        for y in 0..<10 {
+            for x in 0..<20 {
+                let i = (y * 20 + x) * 4
+                bytes[i] = 255; bytes[i + 1] = x < 10 ? 255 : 0; bytes[i + 2] = x < 10 ? 255 : 0; bytes[i + 3] = 255
+            }
+        }
+        let path = NSTemporaryDirectory() + "kinetic-particle-part-\(getpid()).png"
+        try writePNG(PixelImage(width: 20, height: 10, stride: 80, bytes: bytes), to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, .white)]))
+        layer.emitter?.emitterCells[0].contents = .image(path)
+        layer.emitter?.emitterCells[0].contentsRect = Rect(0.5, 0, 0.5, 1)
+        let image = Renderer(scale: 1, images: try ImageCache(loading: [path])).render(frame([layer]))
+        for (x, y) in [(41, 41), (50, 50), (58, 58), (41, 58), (58, 41)] {
+            let c = image.rgba(x: x, y: y)
+            #expect(c.r == 0 && c.g == 0 && c.b == 255 && c.a == 255, "(\(x), \(y)): \(c)")
+        }
+        #expect(image.isClear(37, 50) && image.isClear(62, 50) && image.isClear(50, 37) && image.isClear(50, 62))
+    }
+
+    /// A path's part, turned: contents 40 × 8 pt filled on their right half, its right
+    /// half selected (a 20 × 8 pt bar, all filled), a quarter turn: 8 pt wide and 20 tall
+    /// about (100, 100), x 96…104, y 90…110 pt (192…208 × 180…220 px at scale 2).
+    @Test func aTurnedParticleDrawsItsPart() {
+        var particles = snapshot([(100, 100, 1, red)])
+        particles.angle[0] = .pi / 2
+        var layer = emitter(side: 1, particles: particles)
+        layer.emitter?.emitterCells[0].contents = .path(BezierPath.rect(Rect(20, 0, 20, 8)), size: Size(40, 8), fillColor: .white)
+        layer.emitter?.emitterCells[0].contentsRect = Rect(0.5, 0, 0.5, 1)
+        let image = render([layer], scale: 2, name: "turned-part")
+        let bar = image.isOpaque(red, 200, 184) && image.isOpaque(red, 200, 216) && image.isOpaque(red, 194, 200)
+        let around = image.isClear(200, 174) && image.isClear(200, 226) && image.isClear(188, 200) && image.isClear(212, 200)
+        #expect(bar && around)
+    }
+
+    /// The scene file's `contentsRect` on a cell, and `emitterCells.NAME.contentsRect`
+    /// animated (a sprite sheet stepping on): the presentation value at t = 0.5 of a 1 s
+    /// linear animation from [0, 0, 0.5, 1] to [0.5, 0, 0.5, 1] is [0.25, 0, 0.5, 1].
+    @Test func aCellsContentsRectLoadsAndAnimates() throws {
+        let yaml = """
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers:
+          - id: e
+            type: emitter
+            emitterCells:
+              - {name: a, birthRate: 1, lifetime: 1, contentsRect: [0, 0, 0.5, 1],
+                 contents: {path: {rect: [0, 0, 6, 6]}, size: [6, 6]}}
+              - {name: b, contentsRect: [0.5, 0.25, 0.5, 0.5]}
+        animations:
+          - {layer: e, keyPath: emitterCells.a.contentsRect, from: [0, 0, 0.5, 1], to: [0.5, 0, 0.5, 1], duration: 1}
+        """
+        let scene = try SceneLoader.load(text: yaml, file: "t.yaml")
+        #expect(scene.layers[0].emitter?.emitterCells[1].contentsRect == Rect(0.5, 0.25, 0.5, 0.5))
+        let cells = Timeline(scene: scene).frame(at: 0.5, index: 0).layers[0].emitter?.emitterCells
+        #expect(cells?[0].contentsRect == Rect(0.25, 0, 0.5, 1))
+        #expect(cells?[1].contentsRect == Rect(0.5, 0.25, 0.5, 0.5))
+    }
 }

@@ -1,27 +1,38 @@
 import Foundation
+import KineticDynamics
 import Testing
 @testable import KineticScene
 
-/// `kinetic schema` cannot drift from the loader: every key a loader list accepts is
-/// described, nothing else is, and every key described only by the schema's own table is
-/// one the loader takes.
+/// `kinetic schema` cannot drift from the loader: its keys are the tables', the key
+/// lists the loader keeps itself are those tables' names, and every key of a mapping
+/// the loader checks inline is one it takes.
 @Suite struct SceneSchemaTests {
-    @Test func everyListedKeyIsDescribedAndNothingElse() {
-        for (context, list) in SceneSchema.loaderKeys {
-            guard let list else { continue }
-            let described = Set(KeyDocs.table[context]?.keys.map { $0 } ?? [])
-            if context == "behaviorKinds" {
-                #expect(Set(list) == Set(KeyDocs.behaviorDescriptions.keys), "behavior kinds")
-                for kind in list { #expect(SceneSchema.loaderKeys[kind] != nil, "behavior \(kind) has no key table") }
-                continue
-            }
-            #expect(Set(list).subtracting(described).isEmpty, "\(context): not described: \(Set(list).subtracting(described).sorted())")
-            #expect(described.subtracting(list).isEmpty, "\(context): described but not taken: \(described.subtracting(list).sorted())")
+    /// The key lists the loader keeps, by context.
+    static let loaderLists: [String: [String]] = [
+        "top": SceneLoader.topKeys, "scene": SceneLoader.sceneKeys, "action": EventsDecoder.actionKeys,
+        "layer": LayerDecoder.commonKeys, "shape": LayerDecoder.shapeKeys, "gradient": LayerDecoder.gradientKeys,
+        "text": LayerDecoder.textKeys, "emitter": LayerDecoder.emitterKeys, "replicator": LayerDecoder.replicatorKeys,
+        "emitterCell": LayerDecoder.emitterCellKeys, "animation": AnimationDecoder.keys, "dynamics": DynamicsDecoder.keys,
+        "dynamicItem": DynamicsDecoder.itemKeys, "behavior": DynamicsDecoder.commonKeys,
+    ]
+
+    /// The mappings the loader checks against the table inline (no list of its own).
+    static let inlineChecked: Set<String> = [
+        "event", "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field", "boundary", "trigger",
+        "golden", "tolerance", "transform", "spring", "oscillation", "region", "pathPrimitive", "arc", "star", "svgPath",
+        "cellContents", "doAction",
+    ]
+
+    @Test func everyLoaderListIsItsTable() {
+        for (context, list) in Self.loaderLists {
+            #expect(Set(list) == Set(SceneSchema.keys(of: context)), "\(context): \(Set(list).symmetricDifference(SceneSchema.keys(of: context)).sorted())")
         }
+        #expect(DynamicsDecoder.behaviorKinds == DynamicsTable.behaviorKinds.map(\.name))
+        for kind in DynamicsDecoder.behaviorKinds { #expect(KeyDocs.table[kind] != nil, "behavior \(kind) has no key table") }
     }
 
-    @Test func everyContextOfTheTableIsInTheSchema() {
-        #expect(Set(KeyDocs.table.keys) == Set(SceneSchema.loaderKeys.keys))
+    @Test func everyContextOfTheTablesIsChecked() {
+        #expect(Set(KeyDocs.table.keys) == Set(Self.loaderLists.keys).union(Self.inlineChecked))
     }
 
     /// A scene putting `KEY: VALUE` into one mapping of the given context.
@@ -63,7 +74,7 @@ import Testing
     }
 
     @Test func everyKeyDescribedOnlyByTheSchemaIsTakenByTheLoader() throws {
-        for (context, list) in SceneSchema.loaderKeys where list == nil {
+        for context in Self.inlineChecked {
             let text = try #require(Self.scene(context, "zzBogus"), "no test scene for \(context)")
             // The scene reaches the mapping's key check: a bogus key is reported there.
             #expect(Self.unknownKeyReported(text, "zzBogus"), "\(context): the test scene does not reach its keys")

@@ -86,7 +86,8 @@ import KineticLayers
         case .image, .cellContents:
             v += [("5", false), ("[1]", false)]
         case .value, .values, .timingFunction, .timingFunctions, .countOrForever, .mapping, .mappings, .mappingsByLayerID,
-             .layerID, .layerIDs, .fixedNumbers, .pathOrShapeLayer:
+             .layerID, .layerIDs, .fixedNumbers, .pathOrShapeLayer, .integerChoice, .list, .anyOf, .numberList, .percentage,
+             .keyPathValues:
             break
         }
         return v
@@ -129,6 +130,39 @@ import KineticLayers
         }
         cases.append(Case(label: "emitterCell.bogusKey",
                           json: "{\(head), \"layers\": [{\"type\": \"emitter\", \"emitterCells\": [{\"bogusKey\": 1}]}]}", valid: false))
+        return cases
+    }
+
+    /// The mappings of `SceneKeys` walked, each as a document around its keys: the other
+    /// keys it needs (a key walked leaves its own out), and where it sits.
+    static let sceneKeyMappings: [(context: String, needs: [(String, String)], wrap: @Sendable (String) -> String)] = [
+        ("scene", [("size", "[100, 100]"), ("duration", "1")], { #"{"kinetic": 1, "scene": {"# + $0 + "}}" }),
+        ("golden", [], { "{\(head), \"golden\": {\($0)}}" }),
+        ("tolerance", [], { "{\(head), \"golden\": {\"tolerance\": {\($0)}}}" }),
+        ("transform", [], { "{\(head), \"layers\": [{\"id\": \"a\", \"transform\": {\($0)}}]}" }),
+        ("arc", [("center", "[5, 5]"), ("radius", "3"), ("startAngle", "0"), ("endAngle", "1")],
+         { "{\(head), \"layers\": [{\"id\": \"a\", \"type\": \"shape\", \"path\": {\"arc\": {\($0)}}}]}" }),
+        ("star", [("center", "[5, 5]"), ("points", "5"), ("outerRadius", "4"), ("innerRadius", "2")],
+         { "{\(head), \"layers\": [{\"id\": \"a\", \"type\": \"shape\", \"path\": {\"star\": {\($0)}}}]}" }),
+        ("cellContents", [("path", #"{"rect": [0, 0, 1, 1]}"#), ("size", "[1, 1]")],
+         { "{\(head), \"layers\": [{\"type\": \"emitter\", \"emitterCells\": [{\"name\": \"c\", \"contents\": {\($0)}}]}]}" }),
+    ]
+
+    /// Every key of those mappings with the values of its kind, and an unknown key.
+    static func sceneKeyCases() -> [Case] {
+        var cases: [Case] = []
+        for (context, needs, wrap) in sceneKeyMappings {
+            func body(_ key: String?, _ json: String) -> String {
+                (needs.filter { $0.0 != key }.map { "\"\($0.0)\": \($0.1)" } + (key.map { ["\"\($0)\": \(json)"] } ?? []))
+                    .joined(separator: ", ")
+            }
+            for spec in SceneKeys.contexts[context] ?? [] {
+                for (json, valid) in values(spec) {
+                    cases.append(Case(label: "\(context).\(spec.name): \(json)", json: wrap(body(spec.name, json)), valid: valid))
+                }
+            }
+            cases.append(Case(label: "\(context).bogusKey", json: wrap(body("bogusKey", "1")), valid: false))
+        }
         return cases
     }
 
@@ -321,4 +355,6 @@ import KineticLayers
     @Test func everyCellKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.cellCases()) }
 
     @Test func everyDynamicsKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.dynamicsCases()) }
+
+    @Test func everySceneKeyIsJudgedAlikeByTheLoaderAndTheSchema() throws { try check(Self.sceneKeyCases()) }
 }

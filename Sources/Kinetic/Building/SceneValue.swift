@@ -1,4 +1,5 @@
 import Foundation
+import KineticFiles
 
 /// A value of a scene file written in Swift: a number, a string, a flag, a list or a
 /// mapping, as YAML holds them. Literals convert: `0.5`, `"red"`, `[10, 20]`.
@@ -24,15 +25,10 @@ public indirect enum SceneValue: Sendable, Equatable {
             v.isFinite && v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
         case .integer(let v): String(v)
         case .bool(let v): v ? "true" : "false"
-        case .string(let v): Self.quoted(v)
+        case .string(let v): JSONString.quoted(v)
         case .list(let items): "[" + items.map(\.json).joined(separator: ", ") + "]"
-        case .mapping(let entries): "{" + entries.map { Self.quoted($0.0) + ": " + $0.1.json }.joined(separator: ", ") + "}"
+        case .mapping(let entries): "{" + entries.map { JSONString.quoted($0.0) + ": " + $0.1.json }.joined(separator: ", ") + "}"
         }
-    }
-
-    private static func quoted(_ s: String) -> String {
-        // JSONEncoder escapes quotes, backslashes and control characters.
-        String(decoding: (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 }
 

@@ -297,7 +297,7 @@ extension StateTable {
                 switch value {
                 case nil: item = "null"
                 case .quanta(let q)?: item = String(q - previous); previous = q
-                case .text(let s)?: item = Self.jsonString(s)
+                case .text(let s)?: item = JSONString.quoted(s)
                 }
                 if let p = pending, p.item == item {
                     pending = (item, p.count + 1)
@@ -307,7 +307,7 @@ extension StateTable {
                 }
             }
             flush()
-            lines.append("[\(Self.jsonString(column.key)),\"\(column.kind.rawValue)\",[\(runs.joined(separator: ","))]]")
+            lines.append("[\(JSONString.quoted(column.key)),\"\(column.kind.rawValue)\",[\(runs.joined(separator: ","))]]")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -316,11 +316,6 @@ extension StateTable {
         let precision = StateKind.allCases.filter { $0.precision > 0 }
             .map { "\"\($0.rawValue)\":\($0.precision)" }.joined(separator: ",")
         return "{\"format\":\"kinetic-state\",\"version\":1,\"frames\":\(frameCount),\"fps\":\(fps),\"precision\":{\(precision)}}"
-    }
-
-    private static func jsonString(_ s: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
     /// The largest stored value in quanta (2⁵³: every such integer is a Double exactly).

@@ -2,6 +2,8 @@ import Foundation
 import KineticFiles
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The memory the system grants this process, whatever `--max-memory` says: the

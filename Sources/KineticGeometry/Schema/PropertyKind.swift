@@ -44,6 +44,19 @@ public enum PropertyKind: Sendable, Equatable {
     case fixedNumbers(Int)
     /// A path, or `"@ID"` for that shape layer's path (a collision boundary).
     case pathOrShapeLayer
+    /// One of these whole numbers (the format version).
+    case integerChoice([Int])
+    /// A list of values of this kind (a polyline's points), each number within the range.
+    indirect case list(PropertyKind)
+    /// A value of any of these kinds (`background`: a color or a gradient), each number
+    /// within the range.
+    case anyOf([PropertyKind])
+    /// `[a, b, …]` of between so many numbers (`translate`: 2 or 3).
+    case numberList(ClosedRange<Int>)
+    /// A share written as a percentage, `"5%"`.
+    case percentage
+    /// `{ID.KEYPATH: value}`: values by key path (an event's `set:`).
+    case keyPathValues
 
     /// The kind of value animations and `set:` carry; nil for what only the loader reads.
     public var valueKind: AnimatableValue.Kind? {

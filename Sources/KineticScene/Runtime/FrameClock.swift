@@ -27,7 +27,7 @@ public final class FrameClock: FrameSources {
     public init(timeline: Timeline, maxParticles: Int = SceneLimits().maxParticles) {
         self.timeline = timeline
         simulation = Simulation(timeline: timeline)
-        particles = ParticleSimulation(scene: timeline.scene, maxParticles: maxParticles)
+        particles = ParticleSimulation(timeline: timeline, maxParticles: maxParticles)
     }
 
     /// A clock over `scene` with the limits of `limits`.

@@ -5,11 +5,14 @@ import KineticLayers
 /// knows the order (docs/frame-order.md points here). Every tree of the runtime is built
 /// by it — a frame of `FrameClock`, `Simulation` or `Timeline`, a replicator's copy of
 /// another time, the tree an expression reads when its animation begins — each from its
-/// own ``FrameSources`` and going as far as it needs (``Extent``). Apart: an emitter's
-/// reading of its own values at each particle step (`ParticleSimulation`), on its branch.
+/// own ``FrameSources`` and going as far as it needs (``Extent``), down to an emitter's
+/// reading of its own values at each particle step (`ParticleSimulation`).
 enum FrameOrder {
     /// How far a tree is taken.
     enum Extent {
+        /// Stages 2–5, the values an emitter reads at each particle step (named shapes
+        /// change none of them).
+        case emitterValues
         /// Stages 2–6, the model tree at a time: what a replicator's copy of another time
         /// is made of, and what an expression captured at an animation's begin reads.
         case modelTree
@@ -24,12 +27,14 @@ enum FrameOrder {
     /// `sources` stage by stage up to `extent`.
     static func frame<Sources: FrameSources>(_ sources: inout Sources, at time: Double, index: Int,
                                              through extent: Extent = .frame) throws(Sources.Failure) -> SceneFrame {
-        let timeline = sources.timeline, scene = timeline.scene, ids = scene.layerIDs
+        // The scene's parts each stage reads, not the whole scene: the particles build a
+        // tree at every step.
+        let ids = sources.timeline.scene.layerIDs, settings = sources.timeline.scene.settings
         // 1. Events due by `time`, each at the physics step it falls in: the physics is
         //    stepped to `time` with them.
         if extent == .frame { try sources.runEvents(upTo: time) }
         let inputs = sources.inputs
-        var layers = scene.layers
+        var layers = sources.timeline.scene.layers
         // 2. Animations, in file order (each sees what those before it left).
         for spec in inputs.animations { Timeline.apply(spec, at: time, to: &layers) }
         // 3. What the events have done: values set, then the animations they started, then
@@ -40,15 +45,16 @@ enum FrameOrder {
         // 4. Physics: each dynamic item where the animator has it.
         for item in inputs.items { item.place(in: &layers) }
         // 5. Expressions, once, in dependency order, reading what 1–4 left.
-        if !scene.bindings.isEmpty {
-            ExpressionEvaluation(bindings: scene.bindings, layerIDs: ids, seed: scene.settings.seed)
+        let bindings = sources.bindings
+        if !bindings.isEmpty {
+            ExpressionEvaluation(bindings: bindings, layerIDs: ids, seed: settings.seed)
                 .apply(to: &layers, time: time, frame: index)
         }
         // 6. Named shapes follow their parameters.
-        for i in layers.indices { layers[i].updateNamedShapes() }
-        var frame = SceneFrame(index: index, time: time, size: scene.settings.size,
-                               background: scene.settings.background, layers: layers)
-        guard extent != .modelTree else { return frame }
+        if extent != .emitterValues { for i in layers.indices { layers[i].updateNamedShapes() } }
+        var frame = SceneFrame(index: index, time: time, size: settings.size, background: settings.background, layers: layers)
+        guard extent != .modelTree && extent != .emitterValues else { return frame }
+        let timeline = sources.timeline, scene = timeline.scene
         // 7. Replicators expand (a copy of another time is that time's model tree, without
         //    physics, each time once), then back faces are hidden (facing depends on every
         //    transform down to the canvas, copies' placements included).
@@ -108,6 +114,8 @@ protocol FrameSources {
     mutating func runEvents(upTo time: Double) throws(Failure)
     /// Stages 2–4's inputs, read after stage 1.
     var inputs: FrameInputs { get }
+    /// Stage 5's expression bindings, in dependency order: the scene's.
+    var bindings: [ExpressionBinding] { get }
     /// Stage 7's refusal (more layers than the limit of layer instances): a source that
     /// fails frames throws it; the others leave it in the frame.
     mutating func refuse(_ refusal: String) throws(Failure)
@@ -120,6 +128,7 @@ protocol FrameSources {
 extension FrameSources {
     mutating func runEvents(upTo time: Double) throws(Failure) {}
     mutating func refuse(_ refusal: String) throws(Failure) {}
+    var bindings: [ExpressionBinding] { timeline.scene.bindings }
     var debugLayers: [Layer] { [] }
     mutating func addParticles(to frame: SceneFrame) throws(Failure) -> SceneFrame { frame }
 }

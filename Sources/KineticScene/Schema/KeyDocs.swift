@@ -3,11 +3,10 @@ import KineticAnimation
 import KineticDynamics
 import KineticLayers
 
-/// Each key's value type, range, default and one-line description, by mapping: for the
-/// layers, emitter cells, animations and dynamics, generated from their tables
-/// (`LayerSchema`, `EmitterCellSchema`, `AnimationKeys`, `DynamicsTable`); for the rest,
-/// written here. `SceneSchema` takes
-/// the keys themselves from the loader.
+/// Each key's value type, range, default and one-line description, by mapping, generated
+/// from the tables that describe each key once (`LayerSchema`, `EmitterCellSchema`,
+/// `AnimationKeys`, `DynamicsTable`, `SceneKeys`). Computed, not stored: `[String: Any]`
+/// is not Sendable, and only `kinetic schema` reads it.
 enum KeyDocs {
     typealias S = [String: Any]
 
@@ -23,48 +22,22 @@ enum KeyDocs {
     static var transform: S { ref("transform") }
     static var string: S { ["type": "string"] }
     static var bool: S { ["type": "boolean"] }
-    static var strings: S { ["type": "array", "items": ["type": "string"]] }
     static var any: S { [:] }
-    static func number(min: Double? = nil, max: Double? = nil, above: Double? = nil) -> S {
-        var n: S = ["type": "number"]
-        if let min { n["minimum"] = min }
-        if let max { n["maximum"] = max }
-        if let above { n["exclusiveMinimum"] = above }
-        return ["anyOf": [n, ref("expression")]]
-    }
-    static func integer(min: Int? = nil, max: Int? = nil) -> S {
-        var n: S = ["type": "integer"]
-        if let min { n["minimum"] = min }
-        if let max { n["maximum"] = max }
-        return n
-    }
     static func choice(_ values: [String]) -> S { ["enum": values] }
-    static func choice<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> S where E.RawValue == String {
-        ["enum": E.allCases.map(\.rawValue)]
-    }
     static func list(_ item: S) -> S { ["type": "array", "items": item] }
     static func oneOf(_ options: S...) -> S { ["anyOf": options] }
 
-    /// `schema` with its description and default.
+    /// `schema` with its description (none for an empty `text`: a key its mapping's
+    /// definition describes) and default.
     static func d(_ schema: S, _ text: String, _ defaultValue: Any? = nil) -> S {
         var s = schema
-        s["description"] = text
+        if !text.isEmpty { s["description"] = text }
         if let defaultValue { s["default"] = defaultValue }
         return s
     }
 
-    static var fraction: S { number(min: 0, max: 1) }
-    static var nonNegative: S { number(min: 0) }
-    static var positive: S { number(above: 0) }
-    static var ids: S { d(strings, "Layer ids.") }
-
-    /// Every mapping's keys: the layer, cell and animation tables' (`LayerSchema`,
-    /// `EmitterCellSchema`, `AnimationKeys`), and the ones written here.
+    /// Every mapping's keys, by context.
     static var table: [String: [String: S]] {
-        written.merging(generated) { own, _ in own }
-    }
-
-    static var generated: [String: [String: S]] {
         let layers = LayerSchema.standard
         let groups: [(String, Set<LayerType>?)] = [("layer", nil), ("shape", [.shape]), ("gradient", [.gradient]),
                                                    ("text", [.text]), ("emitter", [.emitter]), ("replicator", [.replicator])]
@@ -75,8 +48,12 @@ enum KeyDocs {
         result["emitterCell"] = docs(EmitterCellSchema.entries)
         result["animation"] = docs(AnimationKeys.entries)
         for (context, entries) in DynamicsTable.contexts { result[context] = docs(entries) }
-        // Its keys are the kinds, described by `behaviorDescriptions`.
-        result["behaviorKinds"] = [:]
+        // Their numbers may be constant expressions, folded at load.
+        for (context, entries) in SceneKeys.contexts {
+            result[context] = Dictionary(uniqueKeysWithValues: entries.map { e in
+                (e.name, d(schema(of: e.kind, range: e.range, expressions: true), e.doc, e.defaultValue?.json))
+            })
+        }
         return result
     }
 
@@ -153,7 +130,7 @@ enum KeyDocs {
         case .bool: return bool
         case .image: return string
         case .string, .layerID: return string
-        case .layerIDs: return strings
+        case .layerIDs: return list(string)
         case .pathOrShapeLayer: return oneOf(path, string)
         case .fixedNumbers(let count): return ["type": "array", "items": numberSchema, "minItems": count, "maxItems": count]
         case .mappingsByLayerID(let name): return ["type": "object", "additionalProperties": ref(name)]
@@ -173,116 +150,15 @@ enum KeyDocs {
         case .countOrForever: return oneOf(bounded("number"), choice(["forever"]))
         case .mapping(let name): return ref(name)
         case .mappings(let name): return list(ref(name))
+        case .integerChoice(let values): return ["enum": values]
+        case .list(let item): return list(schema(of: item, range: range, expressions: expressions))
+        case .anyOf(let kinds): return ["anyOf": kinds.map { schema(of: $0, range: range, expressions: expressions) }]
+        case .numberList(let counts):
+            return ["type": "array", "items": numberSchema, "minItems": counts.lowerBound, "maxItems": counts.upperBound]
+        case .percentage: return ["type": "string", "pattern": #"^\s*[0-9.]+\s*%$"#]
+        case .keyPathValues: return ["type": "object"]
         }
     }
-
-    // Computed, not stored: `[String: Any]` is not Sendable, and only `kinetic schema` reads it.
-    static var written: [String: [String: S]] { [
-        "top": [
-            "kinetic": d(["enum": SceneLoader.supportedVersions], "The format version: 1."),
-            "scene": d(ref("scene"), "Canvas, timing and background."),
-            "layers": d(list(ref("layer")), "The layer tree, drawn first = back."),
-            "animations": d(list(ref("animation")), "Core Animation animations of layer and behavior properties."),
-            "dynamics": d(ref("dynamics"), "UIKit Dynamics: items and behaviors."),
-            "events": d(list(ref("event")), "Changes at a time or on a contact or animation stop."),
-            "golden": ref("golden"),
-        ],
-        "scene": [
-            "size": d(size, "Canvas size in points (required)."),
-            "scale": d(positive, "Pixels per point.", 2),
-            "fps": d(positive, "Frames per second; frame i shows time i / fps.", 50),
-            "duration": d(positive, "Length in seconds (required); frames = round(duration × fps)."),
-            "background": d(oneOf(color, ref("gradient")), "A color, or a gradient (the gradient layer's keys).", "#FFFFFF"),
-            "seed": d(integer(), "Seed of every random choice (emitters, random()).", 0),
-            "appearance": d(choice(Appearance.self), "Light or dark: how semantic colors (label, systemBackground, …) resolve.", "light"),
-        ],
-        "cellContents": [
-            "path": d(path, "The particle's shape."),
-            "size": d(size, "The particle image's size in points."),
-            "fillColor": d(color, "The shape's fill.", "white"),
-        ],
-        "spring": [
-            "dampingRatio": d(number(min: 0), "UIView's damping ratio (1 = critical)."),
-            "initialVelocity": d(number, "Initial velocity (UIView: in units of the whole change per second)."),
-            "mass": d(positive, "CASpringAnimation's mass.", 1),
-            "stiffness": d(positive, "CASpringAnimation's stiffness.", 100),
-            "damping": d(number(min: 0), "CASpringAnimation's damping.", 10),
-        ],
-        "oscillation": [
-            "damping": d(number, "Decay rate d of to − (to − from)·e^(−d·x)·cos(v·x)."),
-            "velocity": d(number, "Angular speed v of the oscillation."),
-        ],
-        "event": [
-            "at": d(number(min: 0), "Time in seconds the actions run."),
-            "on": d(ref("trigger"), "A contact or an animation stop that runs `do`."),
-            "do": d(list(ref("doAction")), "Actions run by `on`, each with an optional delay."),
-        ],
-        "trigger": [
-            "contact": d(choice(["began", "ended"]), "Contact phase."),
-            "boundary": d(string, "The boundary identifier touched."),
-            "items": d(strings, "The items touching ($item is the first)."),
-            "animationStop": d(string, "The animation id whose stop fires it."),
-        ],
-        "action": actionDocs,
-        "doAction": actionDocs.merging(["delay": d(number(min: 0), "Seconds after the trigger.", 0)]) { a, _ in a },
-        "golden": [
-            "frames": d(list(oneOf(integer(min: 0), choice(["last"]))), "Frame indices to check, or last."),
-            "scale": d(positive, "Render golden frames at this scale.", 1),
-            "tolerance": ref("tolerance"),
-            "state": d(bool, "Also keep and check the inspect state of every frame.", false),
-            "filmstrip": d(bool, "Also write a filmstrip of the golden frames.", false),
-        ],
-        "tolerance": [
-            "channel": d(integer(min: 0, max: 255), "Per-channel difference allowed.", 8),
-            "pixels": d(oneOf(number(min: 0, max: 1), ["type": "string", "pattern": #"^\s*[0-9.]+\s*%$"#]),
-                        "Share of pixels that may exceed it (0…1, or a percentage)."),
-        ],
-        "transform": [
-            "matrix": d(["type": "array", "items": number, "minItems": 16, "maxItems": 16], "m11 … m44 in CATransform3D order."),
-            "perspective": d(positive, "Eye distance: m34 = −1/perspective."),
-            "translate": d(["type": "array", "items": number, "minItems": 2, "maxItems": 3], "[x, y] or [x, y, z]."),
-            "rotateX": d(angle, "Rotation about x."),
-            "rotateY": d(angle, "Rotation about y."),
-            "rotate": d(angle, "Rotation about z."),
-            "scale": d(oneOf(number, ["type": "array", "items": number, "minItems": 2, "maxItems": 3]), "s or [sx, sy]."),
-        ],
-        "pathPrimitive": [
-            "rect": d(rect, "A rectangle."),
-            "roundedRect": d(rect, "A rounded rectangle (with cornerRadius)."),
-            "cornerRadius": d(nonNegative, "The rounded rectangle's corner radius.", 0),
-            "oval": d(rect, "An ellipse in this rectangle."),
-            "arc": d(ref("arc"), "An arc (UIBezierPath semantics, y down)."),
-            "polyline": d(list(point), "Straight segments through these points."),
-            "closed": d(bool, "Whether the polyline closes.", false),
-            "star": d(ref("star"), "A star polygon."),
-        ],
-        "svgPath": [
-            "svg": d(string, "An SVG file inside the scene's folder: its shapes, mapped from its viewBox into the layer's bounds."),
-            "element": d(string, "Take only the element with this id (a group: everything under it)."),
-        ],
-        "arc": [
-            "center": d(point, "Center."),
-            "radius": d(nonNegative, "Radius."),
-            "startAngle": d(angle, "Start angle."),
-            "endAngle": d(angle, "End angle."),
-            "clockwise": d(bool, "Direction (clockwise on screen, y down).", true),
-        ],
-        "star": [
-            "center": d(point, "Center."),
-            "points": d(number(min: 2), "Number of points."),
-            "outerRadius": d(nonNegative, "Radius of the points."),
-            "innerRadius": d(nonNegative, "Radius of the notches."),
-        ],
-    ] }
-
-    static var actionDocs: [String: S] { [
-        "removeAllBehaviors": d(bool, "Removes every behavior."),
-        "removeBehaviors": d(strings, "Behavior ids to remove."),
-        "addBehaviors": d(list(ref("behavior")), "Behaviors to add."),
-        "set": d(["type": "object"], "Values to set, by ID.KEYPATH (a layer's or a behavior's)."),
-        "removeLayers": d(strings, "Layer ids to remove ($item allowed)."),
-        "animate": d(ref("animation"), "An animation to start now."),
-    ] }
 }
 
 extension DocValue {

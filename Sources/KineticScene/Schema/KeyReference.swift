@@ -144,6 +144,12 @@ public enum KeyReference {
         case .layerIDs: "list of layer ids"
         case .fixedNumbers(let count): "list of \(count) numbers"
         case .pathOrShapeLayer: "path or \"@ID\" of a shape layer"
+        case .integerChoice(let values): values.map(String.init).joined(separator: ", ")
+        case .list(let kind): "list of " + describe(kind)
+        case .anyOf(let kinds): kinds.map(describe).joined(separator: " or ")
+        case .numberList(let counts): "list of \(counts.lowerBound)–\(counts.upperBound) numbers"
+        case .percentage: "percentage \"5%\""
+        case .keyPathValues: "{ID.KEYPATH: value}"
         }
     }
 }

@@ -6,14 +6,10 @@ import KineticLayers
 
 /// The JSON Schema (draft 2020-12) of the scene format, for editors (`kinetic schema`).
 ///
-/// The keys of each mapping come from the loader's own key lists (`SceneLoader.topKeys`,
-/// `LayerDecoder.commonKeys`, `AnimationDecoder.keys`, …) and the enum values from the
-/// enums it reads them into, so a key the loader learns shows up here as undocumented
-/// until `KeyDocs` describes it (a test fails meanwhile). `KeyDocs` holds only what the
-/// loader has no table for: each key's value type, range, default and one-line
-/// description. Mappings the loader checks against an inline list (behaviors' own keys,
-/// transforms, path primitives, golden) are described from `KeyDocs` alone; a test loads
-/// each of their keys to prove the loader takes it.
+/// Every mapping's keys, kinds, ranges, defaults and descriptions come from the tables
+/// that describe each key once (`KeyDocs` generates them): the loader's key lists are
+/// those tables' names (a test holds the lists it keeps itself to them, and loads each
+/// key of the mappings it checks inline to prove it takes it).
 public enum SceneSchema {
     /// The schema as pretty-printed JSON with sorted keys (stable for a committed copy).
     public static func json() -> String {
@@ -22,36 +18,9 @@ public enum SceneSchema {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// Where each mapping's keys come from: the loader's list, or (nil) `KeyDocs` alone.
-    static var loaderKeys: [String: [String]?] {
-        [
-            "top": SceneLoader.topKeys,
-            "scene": SceneLoader.sceneKeys,
-            "layer": LayerDecoder.commonKeys,
-            "shape": LayerDecoder.shapeKeys,
-            "gradient": LayerDecoder.gradientKeys,
-            "text": LayerDecoder.textKeys,
-            "emitter": LayerDecoder.emitterKeys,
-            "replicator": LayerDecoder.replicatorKeys,
-            "emitterCell": LayerDecoder.emitterCellKeys,
-            "animation": AnimationDecoder.keys,
-            "dynamics": DynamicsDecoder.keys,
-            "dynamicItem": DynamicsDecoder.itemKeys,
-            "behaviorKinds": DynamicsDecoder.behaviorKinds,
-            "behavior": DynamicsDecoder.commonKeys,
-            "action": EventsDecoder.actionKeys,
-            "event": nil,
-            "gravity": nil, "collision": nil, "push": nil, "attachment": nil, "snap": nil, "itemBehavior": nil,
-            "field": nil, "boundary": nil, "trigger": nil, "golden": nil, "tolerance": nil, "transform": nil,
-            "spring": nil, "oscillation": nil, "region": nil, "pathPrimitive": nil, "arc": nil, "star": nil, "svgPath": nil,
-            "cellContents": nil, "doAction": nil,
-        ]
-    }
-
-    /// The keys of one mapping: the loader's list where it has one.
+    /// The keys of one mapping, as its table names them.
     static func keys(of context: String) -> [String] {
-        if case .some(.some(let list)) = loaderKeys[context] { return list }
-        return KeyDocs.table[context].map { $0.keys.sorted() } ?? []
+        KeyDocs.table[context].map { $0.keys.sorted() } ?? []
     }
 
     /// The properties of one mapping, each with its schema and description.
@@ -92,7 +61,7 @@ public enum SceneSchema {
             },
             "unevaluatedProperties": false,
         ]
-        let behaviorKinds = keys(of: "behaviorKinds")
+        let behaviorKinds = DynamicsTable.behaviorKinds.map(\.name)
         let behavior: [String: Any] = [
             "type": "object",
             "description": "One UIKit Dynamics behavior, as `- KIND: {…}`.",

@@ -42,7 +42,7 @@ public enum UnsupportedAppleNames {
         + names("CAEmitterLayer", in: "emitter", ["preservesDepth"])
         + names("CAReplicatorLayer", in: "replicator", ["preservesDepth"])
         + names("CAEmitterCell", in: "emitterCell", [
-            "contentsRect", "contentsScale", "minificationFilter", "magnificationFilter", "minificationFilterBias",
+            "contentsScale", "minificationFilter", "magnificationFilter", "minificationFilterBias",
             "style",
         ])
         + names("CAEmitterCell", in: "emitterCell",

@@ -114,6 +114,8 @@ public struct Layer: Equatable, Sendable {
         set { maskStorage = newValue.map { [$0] } ?? [] }
     }
     private var maskStorage: [Layer] = []
+    /// Whether the layer has a mask, without copying it out as `mask` does.
+    public var hasMask: Bool { !maskStorage.isEmpty }
 
     public init(id: String? = nil, place: String, type: LayerType = .layer) {
         self.id = id; self.place = place; self.type = type

@@ -81,7 +81,10 @@ struct LayerRenderer {
 
     /// Siblings sorted by `zPosition`, file order kept among equal values.
     static func drawOrder(_ layers: [Layer]) -> [Layer] {
-        layers.enumerated()
+        // Siblings already in order (all at zPosition 0, usually) are their own order: sorting
+        // moved every layer twice, 1.3 M instructions a frame for 300 of them.
+        if layers.indices.dropFirst().allSatisfy({ layers[$0 - 1].zPosition <= layers[$0].zPosition }) { return layers }
+        return layers.enumerated()
             .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
             .map(\.element)
     }
@@ -129,14 +132,14 @@ struct LayerRenderer {
             return drawRasterized(plain, scale: layer.rasterizationScale, opacity: opacity, in: ctx)
         }
         let fadesAsGroup = opacity < 1 && layer.allowsGroupOpacity && Self.drawsSeveralThings(layer)
-        let grouped = layer.mask != nil || fadesAsGroup
+        let grouped = layer.hasMask || fadesAsGroup
         if grouped {
             ctx.save()
             // Groups cover the layer's ink only, not the canvas.
             guard clipToInk(of: layer, in: ctx) else { return ctx.restore() }
         }
         defer { if grouped { ctx.restore() } }
-        if let mask = layer.mask {
+        if layer.hasMask, let mask = layer.mask {
             // The layer's subtree composited through the mask layer's alpha; the mask
             // carries the group's opacity, which scales that alpha.
             ctx.pushGroup()
@@ -232,7 +235,10 @@ struct LayerRenderer {
                 ctx.fill()
             }
         }
-        withEdgeAntialiasing(of: layer, in: ctx) { drawContents(of: layer, in: bounds, alpha: alpha, ctx: ctx) }
+        // Without contents there is nothing to draw: skip the closure, which copies the layer.
+        if layer.contents != nil || layer.contentsCrossFade != nil {
+            withEdgeAntialiasing(of: layer, in: ctx) { drawContents(of: layer, in: bounds, alpha: alpha, ctx: ctx) }
+        }
         switch layer.content {
         case .plain: break
         case .shape(let style): drawShape(style, alpha: alpha, in: ctx)

@@ -211,4 +211,18 @@ import KineticLayers
         #expect(copies.map(\.id) == ["card", "card#1"])
         #expect(copies.map { $0.mask?.id } == ["hole", "hole#1"])
     }
+
+    /// Without a replicator the tree comes back as it is (no copy suffixes to remove), and the
+    /// layer limit counts it as the expansion does: every layer, masks included. Here four
+    /// (card, its mask, two dots), so a limit of 3 is exceeded and 4 is not.
+    @Test func aTreeWithoutReplicatorsIsReturnedAndCounted() throws {
+        var card = Layer(id: "card", place: "0")
+        card.mask = Layer(id: "hole", place: "0.mask")
+        card.sublayers = [Layer(id: "dot", place: "0.0"), Layer(place: "0.1")]
+        let over = Replication.expand([card], at: 0, limit: 3) { _ in [] }
+        #expect(over.exceeded)
+        let within = Replication.expand([card], at: 0, limit: 4) { _ in [] }
+        #expect(!within.exceeded)
+        #expect(within.layers == [card])
+    }
 }

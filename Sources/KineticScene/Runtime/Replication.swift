@@ -25,10 +25,28 @@ public enum Replication {
     /// running out of memory.
     public static func expand(_ layers: [Layer], at time: Double, limit: Int = .max,
                               presentation: (Double) -> [Layer]) -> (layers: [Layer], exceeded: Bool) {
+        // Without a replicator the tree is its own expansion and holds no copy suffix: skip
+        // rebuilding it (4 M instructions a frame for 300 plain layers, a tenth of drawing them).
+        let census = census(of: layers)
+        if !census.hasReplicator { return (layers, census.count > limit) }
         let budget = Budget(remaining: limit)
         let expanded = expand(layers, parent: [], at: time, suffix: "", budget: budget, presentation: presentation)
             .map { $0.removingZeroCopySuffixes() }
         return (expanded, budget.exceeded)
+    }
+
+    /// How many layers the trees hold, masks included (what the budget counts), and
+    /// whether one of them is a replicator.
+    private static func census(of layers: [Layer]) -> (count: Int, hasReplicator: Bool) {
+        var count = 0, hasReplicator = false
+        func visit(_ layer: Layer) {
+            count += 1
+            if layer.replicator != nil { hasReplicator = true }
+            if layer.hasMask, let mask = layer.mask { visit(mask) }
+            layer.sublayers.forEach(visit)
+        }
+        layers.forEach(visit)
+        return (count, hasReplicator)
     }
 
     /// The layers still allowed, shared down the recursion.

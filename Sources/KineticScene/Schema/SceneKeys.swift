@@ -4,8 +4,8 @@ import KineticLayers
 /// The keys of the mappings outside the layer, cell, animation and dynamics tables —
 /// the file itself, `scene:`, events, `golden:`, transforms, path primitives, springs —
 /// each described once: its kind, range, default and doc. `kinetic schema` generates
-/// their JSON Schema from here (`KeyDocs`), and a test holds the loader's key lists
-/// (`SceneLoader.topKeys`, `EventsDecoder.actionKeys`, …) to these names.
+/// their JSON Schema from here (`KeyDocs`), and the loader takes its key lists
+/// (`SceneLoader.topKeys`, `EventsDecoder.eventKeys`, …) from these names.
 ///
 /// Every number of these mappings may be written as a constant expression (`= …`,
 /// folded at load), so no entry is marked for live expressions.

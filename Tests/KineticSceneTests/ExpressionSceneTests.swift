@@ -118,6 +118,22 @@ import KineticLayers
                 || p.first?.message.contains("b.position.y → a.position.x → b.position.y") == true, "\(p.map(\.message))")
     }
 
+    /// The components with sub-key paths come from the layer table: a size's too, so a
+    /// cycle through bounds components is named by them.
+    @Test func sizeComponentsBindTheirSubKeyPaths() {
+        #expect(LayerDecoder.componentPaths.mapValues { $0.map(\.name) }
+                == ["position": ["position.x", "position.y"], "bounds": ["bounds.size.width", "bounds.size.height"]])
+        let p = problems("""
+        layers:
+          - {id: a, bounds: ["= b.bounds.size.height", 10]}
+          - {id: b, bounds: [10, "= a.bounds.size.width"]}
+        """)
+        #expect(p.count == 1)
+        #expect(p.first?.message.contains("a.bounds.size.width → b.bounds.size.height → a.bounds.size.width") == true
+                || p.first?.message.contains("b.bounds.size.height → a.bounds.size.width → b.bounds.size.height") == true,
+                "\(p.map(\.message))")
+    }
+
     @Test func componentsOfOnePointAreApartForDependencies() throws {
         // a.x reads b.x (written), b.y reads a.y (written): no cycle; a whole point read
         // still depends on both components.

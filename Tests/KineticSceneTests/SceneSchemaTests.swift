@@ -9,16 +9,17 @@ import Testing
 @Suite struct SceneSchemaTests {
     /// The key lists the loader keeps, by context.
     static let loaderLists: [String: [String]] = [
-        "top": SceneLoader.topKeys, "scene": SceneLoader.sceneKeys, "action": EventsDecoder.actionKeys,
+        "action": EventsDecoder.Action.allCases.map(\.rawValue),
         "layer": LayerDecoder.commonKeys, "shape": LayerDecoder.shapeKeys, "gradient": LayerDecoder.gradientKeys,
         "text": LayerDecoder.textKeys, "emitter": LayerDecoder.emitterKeys, "replicator": LayerDecoder.replicatorKeys,
         "emitterCell": LayerDecoder.emitterCellKeys, "animation": AnimationDecoder.keys, "dynamics": DynamicsDecoder.keys,
         "dynamicItem": DynamicsDecoder.itemKeys, "behavior": DynamicsDecoder.commonKeys,
     ]
 
-    /// The mappings the loader checks against the table inline (no list of its own).
+    /// The mappings the loader checks against the table inline or by a list taken from it
+    /// (no list of its own).
     static let inlineChecked: Set<String> = [
-        "event", "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field", "boundary", "trigger",
+        "top", "scene", "event", "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field", "boundary", "trigger",
         "golden", "tolerance", "transform", "spring", "oscillation", "region", "pathPrimitive", "arc", "star", "svgPath",
         "cellContents", "doAction",
     ]
@@ -40,7 +41,11 @@ import Testing
         let kv = "\(key): null"
         let box = "layers: [{id: a, frame: [0, 0, 10, 10]}, {id: b, frame: [20, 0, 10, 10]}]\n"
         let head = "kinetic: 1\nscene: {size: [100, 100], duration: 1}\n"
+        /// Lines (or entries) without the one `key` replaces.
+        func without(_ lines: [String]) -> [String] { lines.filter { !$0.hasPrefix("\(key):") } }
         switch context {
+        case "top": return (without(["kinetic: 1", "scene: {size: [100, 100], duration: 1}"]) + [kv]).joined(separator: "\n") + "\n"
+        case "scene": return "kinetic: 1\nscene: {" + (without(["size: [100, 100]", "duration: 1"]) + [kv]).joined(separator: ", ") + "}\n"
         case "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field":
             return head + box + "dynamics: {behaviors: [{\(context): {\(kv)}}]}\n"
         case "boundary": return head + box + "dynamics: {behaviors: [{collision: {items: [a], boundaries: [{\(kv)}]}}]}\n"

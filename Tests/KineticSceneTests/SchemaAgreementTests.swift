@@ -146,6 +146,21 @@ import KineticLayers
          { "{\(head), \"layers\": [{\"id\": \"a\", \"type\": \"shape\", \"path\": {\"star\": {\($0)}}}]}" }),
         ("cellContents", [("path", #"{"rect": [0, 0, 1, 1]}"#), ("size", "[1, 1]")],
          { "{\(head), \"layers\": [{\"type\": \"emitter\", \"emitterCells\": [{\"name\": \"c\", \"contents\": {\($0)}}]}]}" }),
+        ("spring", [], { "{\(head), \(animated)\"spring\": {\($0)}}]}" }),
+        ("oscillation", [("damping", "1"), ("velocity", "1")], { "{\(head), \(animated)\"oscillation\": {\($0)}}]}" }),
+    ]
+
+    /// A layer and the start of an animation of it with a duration, for `spring:` and
+    /// `oscillation:` to close.
+    static let animated = #""layers": [{"id": "a"}], "animations": [{"layer": "a", "keyPath": "position.x", "from": 0, "to": 10, "duration": 1, "#
+
+    /// Values beside the walk's own, written by hand rather than read from the tables
+    /// (which the walk reads, so it cannot catch a table the loader does not use): the
+    /// loader's damping ratio is 0.01…100, and an oscillation's decay cannot be negative.
+    static let documentedCases: [(context: String, key: String, json: String, valid: Bool)] = [
+        ("spring", "dampingRatio", "0.001", false), ("spring", "dampingRatio", "0.5", true),
+        ("spring", "dampingRatio", "100", true), ("spring", "dampingRatio", "101", false),
+        ("oscillation", "damping", "-0.5", false), ("oscillation", "damping", "0", true),
     ]
 
     /// Every key of those mappings with the values of its kind, and an unknown key.
@@ -162,6 +177,9 @@ import KineticLayers
                 }
             }
             cases.append(Case(label: "\(context).bogusKey", json: wrap(body("bogusKey", "1")), valid: false))
+            for c in documentedCases where c.context == context {
+                cases.append(Case(label: "\(context).\(c.key): \(c.json) (documented)", json: wrap(body(c.key, c.json)), valid: c.valid))
+            }
         }
         return cases
     }

@@ -11,8 +11,9 @@ public enum SceneLoader {
     /// The format versions this build reads.
     public static let supportedVersions = [1]
 
-    static let topKeys = ["kinetic", "scene", "layers", "animations", "dynamics", "events", "golden"]
-    static let sceneKeys = ["size", "scale", "fps", "duration", "background", "seed", "appearance"]
+    /// The keys of the file and of `scene:`, as their tables name them.
+    static let topKeys = SceneKeys.top.map(\.name)
+    static let sceneKeys = SceneKeys.scene.map(\.name)
 
     /// Reads and validates the file at `path`.
     /// - Throws: `SceneFileError` when the file cannot be read (exit 66), or

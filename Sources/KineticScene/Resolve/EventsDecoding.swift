@@ -21,9 +21,13 @@ struct EventsDecoder {
         self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
     }
 
-    /// An event's actions, by their key, in the order an `at:` event runs them.
+    /// An event's actions, by their key, in the order an `at:` event runs them (a test
+    /// holds the cases to `SceneKeys.action`, which names and documents them).
     enum Action: String, CaseIterable { case removeAllBehaviors, removeBehaviors, addBehaviors, set, removeLayers, animate }
-    static let actionKeys = Action.allCases.map(\.rawValue)
+    static let actionKeys = SceneKeys.action.map(\.name)
+    /// The keys of an event, and of a `do:` entry.
+    static let eventKeys = (SceneKeys.event + SceneKeys.action).map(\.name)
+    static let doActionKeys = (SceneKeys.action + [SceneKeys.delay]).map(\.name)
 
     /// The ids `animationStop` triggers name, checked by `checkAnimationStops` once every
     /// animation is known.
@@ -37,7 +41,7 @@ struct EventsDecoder {
         var known = initialBehaviors
         var decoded: [(Field, Mapping)] = []
         for element in list {
-            guard let m = element.mapping(allowed: ["at", "on", "do"] + Self.actionKeys) else { continue }
+            guard let m = element.mapping(allowed: Self.eventKeys) else { continue }
             decoded.append((element, m))
         }
         var added: [[Int: AddedBehaviors]] = []
@@ -99,7 +103,7 @@ struct EventsDecoder {
             let isContact = if case .contact = on { true } else { false }
             var actions: [EventAction] = []
             for (k, item) in list.enumerated() {
-                guard let am = item.mapping(allowed: Self.actionKeys + ["delay"]) else { continue }
+                guard let am = item.mapping(allowed: Self.doActionKeys) else { continue }
                 let keys = am.order.filter { $0 != "delay" }
                 guard keys.count == 1, let key = keys.first, let field = am[key], let kind = Action(rawValue: key) else {
                     item.report("each `do:` entry is one action (\(Self.actionKeys.joined(separator: ", "))), with an optional delay")

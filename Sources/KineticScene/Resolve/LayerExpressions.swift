@@ -51,11 +51,18 @@ extension LayerDecoder {
         return raw["shape"] == nil && (raw["cubic"] != nil || ExpressionText.liveness(of: f) != nil)
     }
 
-    /// The sub-key paths of the point and size keys that have them, by component.
-    static let componentPaths: [String: [(name: String, keyPath: LayerKeyPath)]] = [
-        "position": [("position.x", .positionX), ("position.y", .positionY)],
-        "bounds": [("bounds.size.width", .boundsWidth), ("bounds.size.height", .boundsHeight)],
-    ]
+    /// The sub-key paths of the point and size keys that have them, by component: the
+    /// table's number key paths under a point or size file key (`position.x`,
+    /// `bounds.size.width`), in table order. A transform's go through `transformParts`.
+    static let componentPaths: [String: [(name: String, keyPath: LayerKeyPath)]] =
+        LayerSchema.standard.entries.reduce(into: [:]) { paths, spec in
+            guard !spec.isFileKey, spec.kind == .number, let dot = spec.name.firstIndex(of: "."),
+                  let keyPath = LayerKeyPath.named[spec.name] else { return }
+            let key = String(spec.name[..<dot])
+            guard let parent = LayerSchema.standard[key], parent.isFileKey,
+                  [.point, .size, .sizeOrRect].contains(parent.kind) else { return }
+            paths[key, default: []].append((spec.name, keyPath))
+        }
 
     /// A transform (`key`) as written, its expressions (section 4) taken: constant ones
     /// evaluated; a live component with a sub-key path bound alone (`rotate: "= 2 * pi * t"`

@@ -4,8 +4,8 @@ import KineticLayers
 /// The keys of the mappings outside the layer, cell, animation and dynamics tables —
 /// the file itself, `scene:`, events, `golden:`, transforms, path primitives, springs —
 /// each described once: its kind, range, default and doc. `kinetic schema` generates
-/// their JSON Schema from here (`KeyDocs`), and a test holds the loader's key lists
-/// (`SceneLoader.topKeys`, `EventsDecoder.actionKeys`, …) to these names.
+/// their JSON Schema from here (`KeyDocs`), and the loader takes its key lists
+/// (`SceneLoader.topKeys`, `EventsDecoder.eventKeys`, …) from these names.
 ///
 /// Every number of these mappings may be written as a constant expression (`= …`,
 /// folded at load), so no entry is marked for live expressions.
@@ -53,21 +53,10 @@ enum SceneKeys {
         Key("fillColor", .color, default: .string("white"), doc: "The shape's fill."),
     ]
 
-    /// An animation's `spring:` (CASpringAnimation, or UIView's damping ratio).
-    static let spring: [Key] = [
-        Key("dampingRatio", .number, range: .nonNegative("a damping ratio"), doc: "UIView's damping ratio (1 = critical)."),
-        Key("initialVelocity", .number, doc: "Initial velocity (UIView: in units of the whole change per second)."),
-        Key("mass", .number, range: .positive("a mass"), default: .number(1), doc: "CASpringAnimation's mass."),
-        Key("stiffness", .number, range: .positive("a spring constant"), default: .number(100),
-            doc: "CASpringAnimation's stiffness."),
-        Key("damping", .number, range: .nonNegative("a damping coefficient"), default: .number(10),
-            doc: "CASpringAnimation's damping."),
-    ]
-
-    static let oscillation: [Key] = [
-        Key("damping", .number, doc: "Decay rate d of to − (to − from)·e^(−d·x)·cos(v·x)."),
-        Key("velocity", .number, doc: "Angular speed v of the oscillation."),
-    ]
+    /// An animation's `spring:` and `oscillation:`: the loader's own tables, so the schema
+    /// says the ranges the loader checks.
+    static let spring: [Key] = AnimationKeys.spring
+    static let oscillation: [Key] = AnimationKeys.oscillation
 
     /// An event: when, and what (the actions themselves, or `do:` with delays).
     static let event: [Key] = [

@@ -119,7 +119,9 @@ final class PangoTextLayout {
                   let string = run.pointee.glyphs, let font = item.pointee.analysis.font else { continue }
             var logical = PangoRectangle()
             pango_layout_iter_get_run_extents(iter, nil, &logical)
-            let baseline = Double(pango_layout_iter_get_baseline(iter)) / Double(PANGO_SCALE)
+            // A run's own baseline shift (Pango 1.50 aligns a fallback font's run, an
+            // emoji's, on the line's baseline this way), up as the renderer draws it.
+            let baseline = Double(pango_layout_iter_get_baseline(iter) - run.pointee.y_offset) / Double(PANGO_SCALE)
             var pen = Double(logical.x) / Double(PANGO_SCALE)
             var glyphs: [cairo_glyph_t] = []
             for k in 0..<Int(string.pointee.num_glyphs) {
@@ -127,14 +129,15 @@ final class PangoTextLayout {
                 defer { pen += Double(info.geometry.width) / Double(PANGO_SCALE) }
                 if info.glyph == empty { continue }
                 if info.glyph & unknown != 0 { return false }
-                let at = place(Point(origin.x + pen + Double(info.geometry.x_offset) / Double(PANGO_SCALE),
-                                     origin.y + baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE)))
-                let glyph = cairo_glyph_t(index: UInt(info.glyph), x: at.x, y: at.y)
+                let laid = Point(origin.x + pen + Double(info.geometry.x_offset) / Double(PANGO_SCALE),
+                                 origin.y + baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE))
                 if let colorGlyphs, Self.isColorBitmap(info.glyph, of: font) {
-                    colorGlyphs(PlacedColorGlyph(font: OpaquePointer(font), glyph: glyph))
+                    // Unplaced: Cairo rounds a bitmap's corner, not the glyph's origin.
+                    colorGlyphs(PlacedColorGlyph(font: OpaquePointer(font), glyph: cairo_glyph_t(index: UInt(info.glyph), x: laid.x, y: laid.y)))
                     continue
                 }
-                glyphs.append(glyph)
+                let at = place(laid)
+                glyphs.append(cairo_glyph_t(index: UInt(info.glyph), x: at.x, y: at.y))
             }
             runs.append((font, glyphs))
         } while pango_layout_iter_next_run(iter) != 0
@@ -165,8 +168,9 @@ final class PangoTextLayout {
     }
 }
 
-/// A colour bitmap glyph as a layout places it: its font (borrowed from the layout, valid
-/// while the layout lives) and its glyph at its origin in user space.
+/// A colour bitmap glyph as a layout lays it out: its font (borrowed from the layout, valid
+/// while the layout lives) and its glyph at its origin in user space, as Pango lays it
+/// out (Cairo draws a bitmap glyph from there, its corner rounded to a whole pixel).
 struct PlacedColorGlyph {
     fileprivate let font: OpaquePointer
     fileprivate let glyph: cairo_glyph_t

@@ -49,25 +49,24 @@ extension LayerRenderer {
     }
 
     /// The colour bitmap glyphs (emoji) `drawText` draws, each as the pixels the renderer
-    /// paints for it on a device `toDevice` maps bounds space onto by a translation (the
-    /// glyph placement ``textOutline`` follows): a PNG of its ink box, grown to whole device
-    /// pixels, and that box in bounds space. Empty for any other map (the outline keeps them).
+    /// paints for it on a device `toDevice` maps bounds space onto by a translation: a PNG
+    /// of its ink box, grown to whole device pixels and a pixel more, and that box in
+    /// bounds space (the translation's fraction drawn in, so Cairo rounds as on the canvas). Empty for any other map (the outline keeps them).
     static func textColorGlyphs(_ style: TextStyle, in bounds: Rect, toDevice: PlaneProjection) -> [ColorGlyphImage] {
         guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0, let m = toDevice.affine,
               abs(m.a - 1) < 1e-9, abs(m.b) < 1e-9, abs(m.c) < 1e-9, abs(m.d - 1) < 1e-9 else { return [] }
         let ctx = CairoContext(CairoSurface.recording(alphaOnly: false))
-        // Whole device pixels, halves up, as `textOutline` places glyph origins.
-        let snap = { (p: Point) in Point((p.x + m.tx + 0.5).rounded(.down) - m.tx, (p.y + m.ty + 0.5).rounded(.down) - m.ty) }
         var placed: [PlacedColorGlyph] = []
         var out: [ColorGlyphImage] = []
         layOut(style, in: bounds, ctx: ctx) { layout, origin in
-            guard layout.appendPath(in: ctx, at: origin, placingGlyphs: snap, colorGlyphs: { placed.append($0) }) else { return }
+            guard layout.appendPath(in: ctx, at: origin, placingGlyphs: { $0 }, colorGlyphs: { placed.append($0) }) else { return }
             for glyph in placed {
                 let ink = glyph.inkExtents(in: ctx)
                 guard ink.width > 0, ink.height > 0 else { continue }
-                // The ink box on the device, out to whole pixels.
-                let x0 = (ink.minX + m.tx).rounded(.down), y0 = (ink.minY + m.ty).rounded(.down)
-                let w = Int((ink.maxX + m.tx).rounded(.up) - x0), h = Int((ink.maxY + m.ty).rounded(.up) - y0)
+                // The ink box on the device, out to whole pixels and one more each side: Cairo
+                // rounds the bitmap's corner, which may move it a pixel past its ink box.
+                let x0 = (ink.minX + m.tx).rounded(.down) - 1, y0 = (ink.minY + m.ty).rounded(.down) - 1
+                let w = Int((ink.maxX + m.tx).rounded(.up) + 1 - x0), h = Int((ink.maxY + m.ty).rounded(.up) + 1 - y0)
                 let surface = CairoSurface.image(.argb32, width: w, height: h)
                 guard (try? surface.check()) != nil else { continue }
                 do {

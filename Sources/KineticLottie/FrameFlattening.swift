@@ -129,7 +129,8 @@ struct FrameFlattening {
         if case .text(let style) = layer.content, let colorGlyphs, let placement = glyphPlacement[layer.key] {
             // Over the outlines, each glyph its pixels (one a unit of bounds space) on its rect.
             for (index, glyph) in colorGlyphs(style, layer.bounds, placement).enumerated() {
-                let image = glyphImage(glyph)
+                var image = glyphImage(glyph)
+                image.tinted = tint.map { $0 != .white } ?? false
                 let offset = PlaneProjection(affine: 1, 0, 0, 1, glyph.rect.minX, glyph.rect.minY)
                 out.append(DrawableSample(key: layer.key + "/glyph/\(index)", projection: offset.concatenating(toCanvas), opacity: opacity,
                                           paints: [], clips: bodyClips, scopes: scopes, source: source + ".string",

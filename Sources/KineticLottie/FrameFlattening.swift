@@ -1,6 +1,7 @@
 import Foundation
 import KineticGeometry
 import KineticLayers
+import KineticRender
 
 /// A frame's presentation tree as the flat list of drawables a Lottie composition
 /// stacks, back to front, in the order the renderer paints them: a layer's own painting
@@ -25,6 +26,14 @@ struct FrameFlattening {
     /// nothing, a turned one) glyphs keep Pango's layout: a pixel there is not a unit of the
     /// layer's, and whole pixels of a tiny first frame would throw glyphs far apart later.
     private(set) var glyphPlacement: [String: PlaneProjection] = [:]
+    /// A text layer's colour bitmap glyphs (emoji), which have no outline, as the pixels the
+    /// renderer paints on the device the placement maps the bounds onto (the CLI lends the
+    /// renderer's; nil: none, and the outlines hold what `glyphs` gives).
+    var colorGlyphs: ((TextStyle, Rect, PlaneProjection) -> [ColorGlyphImage])?
+    /// The colour glyphs' images by their PNG bytes: a repeated emoji is one asset.
+    private(set) var glyphImages: [[UInt8]: ImageReference] = [:]
+    /// The glyph assets made since the exporter last took them, in the order made.
+    var newGlyphAssets: [ImageAsset] = []
     /// The embedded images by contents path (those loaded; a layer whose image is not
     /// here shows none).
     var images: [String: ImageReference] = [:]
@@ -117,6 +126,18 @@ struct FrameFlattening {
         out.append(DrawableSample(key: layer.key, projection: toCanvas, opacity: opacity,
                                   paints: bodyPaints(of: layer, toCanvas: toCanvas, tint: tint), clips: bodyClips, scopes: scopes, source: source,
                                   extent: extent, node: layer.key))
+        if case .text(let style) = layer.content, let colorGlyphs, let placement = glyphPlacement[layer.key] {
+            // Over the outlines, each glyph its pixels (one a unit of bounds space) on its rect.
+            for (index, glyph) in colorGlyphs(style, layer.bounds, placement).enumerated() {
+                var image = glyphImage(glyph)
+                image.tinted = tint.map { $0 != .white } ?? false
+                let offset = PlaneProjection(affine: 1, 0, 0, 1, glyph.rect.minX, glyph.rect.minY)
+                out.append(DrawableSample(key: layer.key + "/glyph/\(index)", projection: offset.concatenating(toCanvas), opacity: opacity,
+                                          paints: [], clips: bodyClips, scopes: scopes, source: source + ".string",
+                                          extent: Double(max(image.width, image.height)), image: image, node: layer.key,
+                                          offset: offset))
+            }
+        }
         // Contents draw over the background, as the renderer draws them.
         if ImageContents.isMapped(layer), let path = layer.contents, var image = images[path] {
             image.tinted = tint.map { $0 != .white } ?? false
@@ -189,6 +210,15 @@ struct FrameFlattening {
             paints.append(Paint(kind: .fill, path: path, color: Self.tinted(style.foregroundColor, tint)))
         }
         return paints
+    }
+
+    /// The image of a colour glyph: the asset of the same pixels, or a new one.
+    private mutating func glyphImage(_ glyph: ColorGlyphImage) -> ImageReference {
+        if let known = glyphImages[glyph.png] { return known }
+        let reference = ImageReference(id: "glyph_\(glyphImages.count)", width: glyph.width, height: glyph.height)
+        glyphImages[glyph.png] = reference
+        newGlyphAssets.append(ImageAsset(id: reference.id, width: glyph.width, height: glyph.height, bytes: glyph.png))
+        return reference
     }
 
     /// Whether `map` only moves (no scale, turn, shear or perspective).

@@ -2,6 +2,7 @@ import Foundation
 import KineticFiles
 import KineticGeometry
 import KineticLayers
+import KineticRender
 
 /// Bakes a scene's frames into one Lottie animation: every frame's presentation tree is
 /// sampled (`add`, in frame order), then each drawable's properties are reduced to the
@@ -45,9 +46,10 @@ public struct LottieExporter {
     private var warned: Set<String> = []
 
     public init(size: Size, fps: Double, background: Background, options: LottieOptions,
-                glyphs: ((TextStyle, Rect, PlaneProjection?) -> BezierPath)? = nil) {
+                glyphs: ((TextStyle, Rect, PlaneProjection?) -> BezierPath)? = nil,
+                colorGlyphs: ((TextStyle, Rect, PlaneProjection) -> [ColorGlyphImage])? = nil) {
         self.size = size; self.fps = fps; self.background = background; self.options = options
-        self.flattening = FrameFlattening(glyphs: glyphs)
+        self.flattening = FrameFlattening(glyphs: glyphs, colorGlyphs: colorGlyphs)
     }
 
     /// Samples the next frame. Throws the first construct Lottie cannot express (unless
@@ -64,6 +66,9 @@ public struct LottieExporter {
         var previous: String? = nil
         let flat = flattening.flatten(frame)
         for (key, node) in flat.nodes { nodes[key, default: [:]][index] = node }
+        images += flattening.newGlyphAssets
+        imageBytes += flattening.newGlyphAssets.reduce(0) { $0 + $1.bytes.count }
+        flattening.newGlyphAssets = []
         for drawable in flat.drawables {
             if let image = drawable.image {
                 // An image layer has only Lottie's transform: no shear, no perspective, no tint.

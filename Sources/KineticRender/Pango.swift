@@ -104,7 +104,10 @@ final class PangoTextLayout {
     /// each glyph's origin (its pen position, in the context's user space) moved where
     /// `place` puts it. Returns false, adding nothing, when a glyph has no outline to place
     /// (a missing glyph, which Pango draws as a hex box); `appendPath(in:at:)` draws those.
-    func appendPath(in context: CairoContext, at origin: Point, placingGlyphs place: (Point) -> Point) -> Bool {
+    /// Colour bitmap glyphs (an emoji font's PNG strikes) have no outline, only a box
+    /// Cairo would trace: they are left out of the path and handed to `colorGlyphs`.
+    func appendPath(in context: CairoContext, at origin: Point, placingGlyphs place: (Point) -> Point,
+                    colorGlyphs: ((PlacedColorGlyph) -> Void)? = nil) -> Bool {
         guard let iter = pango_layout_get_iter(raw) else { return false }
         defer { pango_layout_iter_free(iter) }
         // Pango's PANGO_GLYPH_EMPTY and PANGO_GLYPH_UNKNOWN_FLAG (casts Swift does not import).
@@ -116,7 +119,9 @@ final class PangoTextLayout {
                   let string = run.pointee.glyphs, let font = item.pointee.analysis.font else { continue }
             var logical = PangoRectangle()
             pango_layout_iter_get_run_extents(iter, nil, &logical)
-            let baseline = Double(pango_layout_iter_get_baseline(iter)) / Double(PANGO_SCALE)
+            // A run's own baseline shift (Pango 1.50 aligns a fallback font's run, an
+            // emoji's, on the line's baseline this way), up as the renderer draws it.
+            let baseline = Double(pango_layout_iter_get_baseline(iter) - run.pointee.y_offset) / Double(PANGO_SCALE)
             var pen = Double(logical.x) / Double(PANGO_SCALE)
             var glyphs: [cairo_glyph_t] = []
             for k in 0..<Int(string.pointee.num_glyphs) {
@@ -124,8 +129,14 @@ final class PangoTextLayout {
                 defer { pen += Double(info.geometry.width) / Double(PANGO_SCALE) }
                 if info.glyph == empty { continue }
                 if info.glyph & unknown != 0 { return false }
-                let at = place(Point(origin.x + pen + Double(info.geometry.x_offset) / Double(PANGO_SCALE),
-                                     origin.y + baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE)))
+                let laid = Point(origin.x + pen + Double(info.geometry.x_offset) / Double(PANGO_SCALE),
+                                 origin.y + baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE))
+                if let colorGlyphs, Self.isColorBitmap(info.glyph, of: font) {
+                    // Unplaced: Cairo rounds a bitmap's corner, not the glyph's origin.
+                    colorGlyphs(PlacedColorGlyph(font: OpaquePointer(font), glyph: cairo_glyph_t(index: UInt(info.glyph), x: laid.x, y: laid.y)))
+                    continue
+                }
+                let at = place(laid)
                 glyphs.append(cairo_glyph_t(index: UInt(info.glyph), x: at.x, y: at.y))
             }
             runs.append((font, glyphs))
@@ -141,10 +152,45 @@ final class PangoTextLayout {
         return true
     }
 
+    /// Whether `glyph` of `font` is drawn from a colour bitmap (a CBDT or sbix PNG, as
+    /// Noto Color Emoji's are), read from the font's own tables through HarfBuzz.
+    private static func isColorBitmap(_ glyph: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>) -> Bool {
+        guard let hb = pango_font_get_hb_font(font), hb_ot_color_has_png(hb_font_get_face(hb)) != 0,
+              let blob = hb_ot_color_glyph_reference_png(hb, glyph) else { return false }
+        defer { hb_blob_destroy(blob) }
+        return hb_blob_get_length(blob) > 0
+    }
+
     /// Draws the layout with its top-left at `origin`, in the context's current source.
     func show(in context: CairoContext, at origin: Point) {
         context.move(to: origin)
         pango_cairo_show_layout(context.raw, raw)
+    }
+}
+
+/// A colour bitmap glyph as a layout lays it out: its font (borrowed from the layout, valid
+/// while the layout lives) and its glyph at its origin in user space, as Pango lays it
+/// out (Cairo draws a bitmap glyph from there, its corner rounded to a whole pixel).
+struct PlacedColorGlyph {
+    fileprivate let font: OpaquePointer
+    fileprivate let glyph: cairo_glyph_t
+
+    /// Its ink box in the context's user space (where Cairo's image backend puts pixels).
+    func inkExtents(in context: CairoContext) -> Rect {
+        guard let scaled = pango_cairo_font_get_scaled_font(font) else { return Rect(0, 0, 0, 0) }
+        cairo_set_scaled_font(context.raw, scaled)
+        var extents = cairo_text_extents_t()
+        var g = glyph
+        cairo_glyph_extents(context.raw, &g, 1, &extents)
+        return Rect(glyph.x + extents.x_bearing, glyph.y + extents.y_bearing, extents.width, extents.height)
+    }
+
+    /// Draws it in the context's current source, as `show(in:at:)` draws it.
+    func show(in context: CairoContext) {
+        guard let scaled = pango_cairo_font_get_scaled_font(font) else { return }
+        cairo_set_scaled_font(context.raw, scaled)
+        var g = glyph
+        cairo_show_glyphs(context.raw, &g, 1)
     }
 }
 

@@ -40,11 +40,49 @@ extension LayerRenderer {
             }
         }
         layOut(style, in: bounds, ctx: ctx) { layout, origin in
-            if let snap, layout.appendPath(in: ctx, at: origin, placingGlyphs: snap) { return }
+            // Colour bitmap glyphs are left out: ``textColorGlyphs`` gives their pixels.
+            if let snap, layout.appendPath(in: ctx, at: origin, placingGlyphs: snap, colorGlyphs: { _ in }) { return }
             ctx.newPath()
             layout.appendPath(in: ctx, at: origin)
         }
         return ctx.copyPath()
+    }
+
+    /// The colour bitmap glyphs (emoji) `drawText` draws, each as the pixels the renderer
+    /// paints for it on a device `toDevice` maps bounds space onto by a translation: a PNG
+    /// of its ink box, grown to whole device pixels and a pixel more, and that box in
+    /// bounds space (the translation's fraction drawn in, so Cairo rounds as on the canvas). Empty for any other map (the outline keeps them).
+    static func textColorGlyphs(_ style: TextStyle, in bounds: Rect, toDevice: PlaneProjection) -> [ColorGlyphImage] {
+        guard !style.string.isEmpty, !bounds.isEmpty, style.fontSize > 0, let m = toDevice.affine,
+              abs(m.a - 1) < 1e-9, abs(m.b) < 1e-9, abs(m.c) < 1e-9, abs(m.d - 1) < 1e-9 else { return [] }
+        let ctx = CairoContext(CairoSurface.recording(alphaOnly: false))
+        var placed: [PlacedColorGlyph] = []
+        var out: [ColorGlyphImage] = []
+        layOut(style, in: bounds, ctx: ctx) { layout, origin in
+            guard layout.appendPath(in: ctx, at: origin, placingGlyphs: { $0 }, colorGlyphs: { placed.append($0) }) else { return }
+            for glyph in placed {
+                let ink = glyph.inkExtents(in: ctx)
+                guard ink.width > 0, ink.height > 0 else { continue }
+                // The ink box on the device, out to whole pixels and one more each side: Cairo
+                // rounds the bitmap's corner, which may move it a pixel past its ink box.
+                let x0 = (ink.minX + m.tx).rounded(.down) - 1, y0 = (ink.minY + m.ty).rounded(.down) - 1
+                let w = Int((ink.maxX + m.tx).rounded(.up) + 1 - x0), h = Int((ink.maxY + m.ty).rounded(.up) + 1 - y0)
+                let surface = CairoSurface.image(.argb32, width: w, height: h)
+                guard (try? surface.check()) != nil else { continue }
+                do {
+                    let pixels = CairoContext(surface)
+                    pixels.disableFontHinting()
+                    pixels.translate(m.tx - x0, m.ty - y0)
+                    pixels.setSource(style.foregroundColor)
+                    glyph.show(in: pixels)
+                }
+                guard let png = try? CairoSurface.encodePNG(PixelImage(width: w, height: h, stride: surface.stride, bytes: surface.bytes()))
+                else { continue }
+                out.append(ColorGlyphImage(png: png, width: w, height: h,
+                                           rect: Rect(x0 - m.tx, y0 - m.ty, Double(w), Double(h))))
+            }
+        }
+        return out
     }
 
     /// Lays the text out as `drawText` places it and hands the layout and its top-left.
@@ -117,5 +155,24 @@ public enum TextOutlines {
     /// placement the outlines follow (`LayerRenderer.textOutline`); nil keeps Pango's.
     public static func path(of style: TextStyle, in bounds: Rect, toDevice: PlaneProjection? = nil) -> BezierPath {
         LayerRenderer.textOutline(style, in: bounds, toDevice: toDevice)
+    }
+
+    /// The colour bitmap glyphs the outlines leave out, as pixels placed in bounds space
+    /// (`LayerRenderer.textColorGlyphs`).
+    public static func colorGlyphs(of style: TextStyle, in bounds: Rect, toDevice: PlaneProjection) -> [ColorGlyphImage] {
+        LayerRenderer.textColorGlyphs(style, in: bounds, toDevice: toDevice)
+    }
+}
+
+/// One colour bitmap glyph as the renderer paints it: a PNG of `width` × `height` pixels
+/// covering `rect` (in the text layer's bounds space, one pixel a unit).
+public struct ColorGlyphImage: Equatable, Sendable {
+    public var png: [UInt8]
+    public var width: Int
+    public var height: Int
+    public var rect: Rect
+
+    public init(png: [UInt8], width: Int, height: Int, rect: Rect) {
+        self.png = png; self.width = width; self.height = height; self.rect = rect
     }
 }

@@ -82,3 +82,51 @@ import Testing
         #expect(abs(try centre(filled(pango)) - (x - 0.5)) < 0.1)
     }
 }
+
+/// A colour bitmap glyph (Noto Color Emoji's PNG strikes) has no outline: the outline
+/// leaves it out, and `TextOutlines.colorGlyphs` gives the pixels the renderer paints
+/// for it, on the rect it paints them.
+@Suite struct ColorGlyphTests {
+    static let style: TextStyle = {
+        var style = TextStyle()
+        // The CJK font's line: Pango shifts the emoji's fallback run onto its baseline.
+        style.string = "你好 👋"
+        style.font = "Noto Sans CJK SC Bold"
+        style.fontSize = 32
+        style.foregroundColor = Color(red: 0, green: 0, blue: 0)
+        return style
+    }()
+
+    @Test func emojiIsThePixelsTheRendererPaintsWhereItPaintsThem() throws {
+        var layer = Layer(place: "t", type: .text)
+        layer.bounds = Rect(0, 0, 140, 50)
+        layer.anchorPoint = Point(0, 0)
+        layer.position = Point(10.5, 5.25)
+        layer.text = Self.style
+        let drawn = render([layer], size: Size(160, 60))
+        let map = PlaneProjection(affine: 1, 0, 0, 1, 10.5, 5.25)
+        let glyphs = TextOutlines.colorGlyphs(of: Self.style, in: layer.bounds, toDevice: map)
+        try #require(glyphs.count == 1)
+        let glyph = glyphs[0]
+        // On whole device pixels, as large as its pixels.
+        #expect(glyph.rect.minX + 10.5 == (glyph.rect.minX + 10.5).rounded())
+        #expect(glyph.rect.minY + 5.25 == (glyph.rect.minY + 5.25).rounded())
+        #expect(glyph.rect.width == Double(glyph.width) && glyph.rect.height == Double(glyph.height))
+        let image = try CairoSurface.decodePNG(bytes: glyph.png)
+        let x0 = Int(glyph.rect.minX + 10.5), y0 = Int(glyph.rect.minY + 5.25)
+        var worst = 0, inked = 0
+        for y in 0..<image.height { for x in 0..<image.width {
+            let a = image.rgba(x: x, y: y), b = drawn.rgba(x: x0 + x, y: y0 + y)
+            if b.a > 0 { inked += 1 }
+            worst = max(worst, abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)), abs(Int(a.a) - Int(b.a)))
+        } }
+        #expect(inked > 200)
+        #expect(worst == 0, "\(worst)")
+        // The outline keeps the CJK glyphs only: it ends left of the emoji's middle (the emoji's
+        // traced pixel boxes would reach its right edge).
+        let outline = TextOutlines.path(of: Self.style, in: layer.bounds, toDevice: map)
+        let box = outline.boundingBox
+        #expect(box.width > 2)
+        #expect(box.maxX < glyph.rect.midX)
+    }
+}

@@ -15,7 +15,8 @@ package enum LottieOutput {
         let scene = timeline.scene
         var exporter = LottieExporter(size: scene.settings.size, fps: fps, background: scene.settings.background,
                                       options: LottieOptions(approximate: approximate),
-                                      glyphs: { TextOutlines.path(of: $0, in: $1, toDevice: $2) })
+                                      glyphs: { TextOutlines.path(of: $0, in: $1, toDevice: $2) },
+                                      colorGlyphs: { TextOutlines.colorGlyphs(of: $0, in: $1, toDevice: $2) })
         let clock = FrameClock(timeline: timeline, maxParticles: limits.maxParticles)
         for index in 0..<frameCount {
             let frame = try clock.renderingFrame(index, fps: fps)

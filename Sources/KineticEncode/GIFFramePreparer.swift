@@ -230,17 +230,23 @@ public enum GIFFramePreparer {
         // Sixteen at a time first, four 4-lane loads or-ed (as in ``hasOpaquePixel``): four
         // at a time, this skip was most of the error pass, 2 % of snow's GIF render.
         while i &+ 16 <= end {
-            let o = i &* 4
-            let v = p.loadUnaligned(fromByteOffset: o, as: SIMD4<UInt32>.self)
-                | p.loadUnaligned(fromByteOffset: o &+ 16, as: SIMD4<UInt32>.self)
-                | p.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD4<UInt32>.self)
-                | p.loadUnaligned(fromByteOffset: o &+ 48, as: SIMD4<UInt32>.self)
-            guard v == .zero else { break }
+            guard orOfSixteen(p, at: i) == .zero else { break }
             i &+= 16
         }
         while i + 4 <= end, p.loadUnaligned(fromByteOffset: i * 4, as: SIMD4<UInt32>.self) == .zero { i += 4 }
         while i < end, p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self) == 0 { i += 1 }
         return i
+    }
+
+    /// The sixteen 32-bit pixels from `i` or-ed into four lanes: four 4-lane loads (a SIMD16
+    /// comparison compiles lane by lane through memory).
+    @inline(__always)
+    static func orOfSixteen(_ p: UnsafeRawBufferPointer, at i: Int) -> SIMD4<UInt32> {
+        let o = i &* 4
+        return p.loadUnaligned(fromByteOffset: o, as: SIMD4<UInt32>.self)
+            | p.loadUnaligned(fromByteOffset: o &+ 16, as: SIMD4<UInt32>.self)
+            | p.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD4<UInt32>.self)
+            | p.loadUnaligned(fromByteOffset: o &+ 48, as: SIMD4<UInt32>.self)
     }
 
     /// Whether any pixel from `i` up to `end` of straight RGBA bytes has alpha ≠ 0.
@@ -251,13 +257,7 @@ public enum GIFFramePreparer {
         let alpha = UInt32(littleEndian: 0xFF00_0000), alphas = SIMD4<UInt32>(repeating: alpha)
         var i = i
         while i &+ 16 <= end {
-            // Four 4-lane loads: a SIMD16 comparison compiles lane by lane through memory.
-            let o = i &* 4
-            let v = p.loadUnaligned(fromByteOffset: o, as: SIMD4<UInt32>.self)
-                | p.loadUnaligned(fromByteOffset: o &+ 16, as: SIMD4<UInt32>.self)
-                | p.loadUnaligned(fromByteOffset: o &+ 32, as: SIMD4<UInt32>.self)
-                | p.loadUnaligned(fromByteOffset: o &+ 48, as: SIMD4<UInt32>.self)
-            if !(v & alphas == .zero) { return true }
+            if !(orOfSixteen(p, at: i) & alphas == .zero) { return true }
             i &+= 16
         }
         while i < end {

@@ -33,7 +33,7 @@ struct FrameFlattening {
     /// The colour glyphs' images by their PNG bytes: a repeated emoji is one asset.
     private(set) var glyphImages: [[UInt8]: ImageReference] = [:]
     /// The glyph assets made since the exporter last took them, in the order made.
-    var newGlyphAssets: [ImageAsset] = []
+    var newGlyphAssets: [(asset: ImageAsset, source: String)] = []
     /// The embedded images by contents path (those loaded; a layer whose image is not
     /// here shows none).
     var images: [String: ImageReference] = [:]
@@ -129,7 +129,7 @@ struct FrameFlattening {
         if case .text(let style) = layer.content, let colorGlyphs, let placement = glyphPlacement[layer.key] {
             // Over the outlines, each glyph its pixels (one a unit of bounds space) on its rect.
             for (index, glyph) in colorGlyphs(style, layer.bounds, placement).enumerated() {
-                var image = glyphImage(glyph)
+                var image = glyphImage(glyph, source: source)
                 image.tinted = tint.map { $0 != .white } ?? false
                 let offset = PlaneProjection(affine: 1, 0, 0, 1, glyph.rect.minX, glyph.rect.minY)
                 out.append(DrawableSample(key: layer.key + "/glyph/\(index)", projection: offset.concatenating(toCanvas), opacity: opacity,
@@ -213,11 +213,12 @@ struct FrameFlattening {
     }
 
     /// The image of a colour glyph: the asset of the same pixels, or a new one.
-    private mutating func glyphImage(_ glyph: ColorGlyphImage) -> ImageReference {
+    /// `source` names the text layer, for the embedded-bytes cap's message.
+    private mutating func glyphImage(_ glyph: ColorGlyphImage, source: String) -> ImageReference {
         if let known = glyphImages[glyph.png] { return known }
         let reference = ImageReference(id: "glyph_\(glyphImages.count)", width: glyph.width, height: glyph.height)
         glyphImages[glyph.png] = reference
-        newGlyphAssets.append(ImageAsset(id: reference.id, width: glyph.width, height: glyph.height, bytes: glyph.png))
+        newGlyphAssets.append((ImageAsset(id: reference.id, width: glyph.width, height: glyph.height, bytes: glyph.png), source))
         return reference
     }
 

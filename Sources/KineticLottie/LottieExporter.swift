@@ -66,8 +66,17 @@ public struct LottieExporter {
         var previous: String? = nil
         let flat = flattening.flatten(frame)
         for (key, node) in flat.nodes { nodes[key, default: [:]][index] = node }
-        images += flattening.newGlyphAssets
-        imageBytes += flattening.newGlyphAssets.reduce(0) { $0 + $1.bytes.count }
+        // Colour glyph images count towards the same cap as image contents: a text of many
+        // distinct emoji must not grow the document without bound.
+        for (asset, source) in flattening.newGlyphAssets {
+            guard asset.bytes.count <= options.maximumImageBytes - imageBytes else {
+                throw LottieProblem(keyPath: source + ".string",
+                                    message: "the embedded images would pass \(options.maximumImageBytes) bytes "
+                                        + "with this text's colour glyphs (emoji are embedded as images)")
+            }
+            images.append(asset)
+            imageBytes += asset.bytes.count
+        }
         flattening.newGlyphAssets = []
         for drawable in flat.drawables {
             if let image = drawable.image {

@@ -52,4 +52,26 @@ struct ColorGlyphExportTests {
         }
         #expect(Set(corners.map { [$0.x, $0.y] }) == [[22.5, 23.25], [112, 53]])
     }
+
+    @Test func colourGlyphImagesCountTowardsTheEmbeddedBytesCap() throws {
+        // Two distinct 7-byte glyph images under a 10-byte cap: the first fits, the
+        // second would pass it, and the export stops at the second label's text.
+        let first = ColorGlyphImage(png: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3], width: 20, height: 10, rect: Rect(12, 3, 20, 10))
+        let second = ColorGlyphImage(png: [0x89, 0x50, 0x4E, 0x47, 4, 5, 6], width: 20, height: 10, rect: Rect(12, 3, 20, 10))
+        var options = LottieOptions()
+        options.maximumImageBytes = 10
+        final class Calls: @unchecked Sendable { var count = 0 }
+        let calls = Calls()
+        var exporter = LottieExporter(size: Size(200, 100), fps: 30, background: .color(.clear), options: options,
+                                      glyphs: { _, rect, _ in BezierPath.rect(Rect(rect.minX, rect.minY, 5, 5)) },
+                                      colorGlyphs: { _, _, _ in calls.count += 1; return [calls.count == 1 ? first : second] })
+        do {
+            try exporter.add(SceneFrame(index: 0, time: 0, size: Size(200, 100), background: .color(.clear),
+                                        layers: [label("a", at: Point(10, 20)), label("b", at: Point(100, 50))]))
+            Issue.record("the export passed its 10-byte cap")
+        } catch {
+            #expect(error.keyPath == "layers[1].string")
+            #expect(error.message.contains("would pass 10 bytes"))
+        }
+    }
 }

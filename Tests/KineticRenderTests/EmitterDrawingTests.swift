@@ -101,8 +101,9 @@ import KineticLayers
         }
     }
 
-    @Test func imageContentsAreMultipliedByTheParticleColour() throws {
-        // A 20×10 image: white on the left, blue on the right (a four-channel sprite).
+    /// A 20×10 PNG in the temporary folder, white on its left half and blue on its right
+    /// (a four-channel sprite); returns its path.
+    private static func writeHalfWhiteHalfBlueSprite(named name: String) throws -> String {
         var bytes = [UInt8](repeating: 0, count: 20 * 10 * 4)
         for y in 0..<10 {
             for x in 0..<20 {
@@ -110,8 +111,14 @@ import KineticLayers
                 bytes[i] = 255; bytes[i + 1] = x < 10 ? 255 : 0; bytes[i + 2] = x < 10 ? 255 : 0; bytes[i + 3] = 255
             }
         }
-        let path = NSTemporaryDirectory() + "kinetic-particle-\(getpid()).png"
+        let path = NSTemporaryDirectory() + "\(name)-\(getpid()).png"
         try writePNG(PixelImage(width: 20, height: 10, stride: 80, bytes: bytes), to: path)
+        return path
+    }
+
+    @Test func imageContentsAreMultipliedByTheParticleColour() throws {
+        // A 20×10 image: white on the left, blue on the right (a four-channel sprite).
+        let path = try Self.writeHalfWhiteHalfBlueSprite(named: "kinetic-particle")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, Color(red: 1, green: 0.5, blue: 1))]))
         layer.emitter?.emitterCells[0].contents = .image(path)
@@ -138,15 +145,7 @@ import KineticLayers
     /// right half ([0.5, 0, 0.5, 1]) is a 10×10 pt blue square, so at scale 2 a 20×20 pt
     /// square around (50, 50): 40…60 pt, with no white anywhere.
     @Test func aContentsRectDrawsThatPartAtItsSize() throws {
-        var bytes = [UInt8](repeating: 0, count: 20 * 10 * 4)
-        for y in 0..<10 {
-            for x in 0..<20 {
-                let i = (y * 20 + x) * 4
-                bytes[i] = 255; bytes[i + 1] = x < 10 ? 255 : 0; bytes[i + 2] = x < 10 ? 255 : 0; bytes[i + 3] = 255
-            }
-        }
-        let path = NSTemporaryDirectory() + "kinetic-particle-part-\(getpid()).png"
-        try writePNG(PixelImage(width: 20, height: 10, stride: 80, bytes: bytes), to: path)
+        let path = try Self.writeHalfWhiteHalfBlueSprite(named: "kinetic-particle-part")
         defer { try? FileManager.default.removeItem(atPath: path) }
         var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, .white)]))
         layer.emitter?.emitterCells[0].contents = .image(path)

@@ -98,11 +98,17 @@ struct FrameFlattening {
         let extent = max(1, layer.bounds.width, layer.bounds.height)
         let source = Self.sourcePath(of: layer)
         // The shadow, under the layer; a masksToBounds layer casts none (as on iOS).
-        if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter == nil {
+        if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds {
             let color = Self.tinted(layer.shadowColor, tint)
             let cast = Color(red: color.red, green: color.green, blue: color.blue,
                              alpha: color.alpha * min(layer.shadowOpacity, 1))
             let offset = PlaneProjection(affine: 1, 0, 0, 1, layer.shadowOffset.width, layer.shadowOffset.height)
+            // An emitter's particles cast theirs too (crisp only: LottieRefusals refuses a
+            // blurred one), one copy each under all of them.
+            if let emitter = layer.emitter, layer.shadowPath == nil {
+                out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,
+                                      clips: borderClips, scopes: borderScopes, shadow: (cast, offset))
+            }
             let silhouette = ShadowBands.silhouette(of: layer, glyphs: glyphs)
             let lineWidth = ShadowBands.strokeOnlyWidth(of: layer)
             let paints = ShadowBands.paints(silhouette: silhouette, lineWidth: lineWidth, color: cast,
@@ -114,9 +120,11 @@ struct FrameFlattening {
             if opacity < 1, !silhouette.isEmpty, lineWidth == nil {
                 shadowClips.append(Clip(owner: layer.key + "/shadow", path: silhouette, projection: toCanvas, opacity: 1, subtract: true))
             }
-            out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
-                                      paints: paints, clips: shadowClips, scopes: borderScopes, source: source + ".shadowOpacity",
-                                      extent: extent + 6 * max(0, layer.shadowRadius), node: layer.key, offset: offset))
+            if layer.emitter == nil || !silhouette.isEmpty {
+                out.append(DrawableSample(key: layer.key + "/shadow", projection: offset.concatenating(toCanvas), opacity: opacity,
+                                          paints: paints, clips: shadowClips, scopes: borderScopes, source: source + ".shadowOpacity",
+                                          extent: extent + 6 * max(0, layer.shadowRadius), node: layer.key, offset: offset))
+            }
         }
         // A text layer's backing store is bounds-sized: its glyphs are clipped to them.
         var bodyClips = clips
@@ -299,8 +307,13 @@ struct FrameFlattening {
     /// keeps particles in birth order per cell; several born at one instant are told apart
     /// by their order). A particle's plane is its contents' box: centred on the particle,
     /// scaled, turned by its angle.
+    ///
+    /// With `shadow`, each particle's crisp shadow instead: its coverage in the shadow's
+    /// colour, moved by the offset. The copies share a group faded by the colour's alpha,
+    /// so where they overlap they cover as the emitter's one silhouette does.
     private static func particles(of emitter: EmitterStyle, layer: Layer, time: Double, toCanvas: PlaneProjection, opacity: Double,
-                                  tint: Color?, clips: [Clip], scopes: [Scope]) -> [DrawableSample] {
+                                  tint: Color?, clips: [Clip], scopes: [Scope],
+                                  shadow: (color: Color, offset: PlaneProjection)? = nil) -> [DrawableSample] {
         let p = emitter.particles
         guard p.count > 0 else { return [] }
         let cells = emitter.flattenedCells
@@ -321,12 +334,23 @@ struct FrameFlattening {
             let s = p.scale[i], a = p.angle[i]
             let local = PlaneProjection(affine: cos(a) * s, sin(a) * s, -sin(a) * s, cos(a) * s, p.x[i], p.y[i])
             let box = PlaneProjection(affine: 1, 0, 0, 1, -size.width / 2, -size.height / 2)
-            let color = Color(red: fill.red * Double(p.red[i]), green: fill.green * Double(p.green[i]),
-                              blue: fill.blue * Double(p.blue[i]), alpha: fill.alpha * Double(p.alpha[i]))
-            out.append(DrawableSample(key: stem + "#\(n)", projection: box.concatenating(local).concatenating(toCanvas),
-                                      opacity: opacity, paints: [Paint(kind: .fill, path: path, color: tinted(color, tint))],
-                                      clips: clips, scopes: scopes, source: source, extent: max(1, size.width, size.height),
-                                      node: layer.key, offset: box.concatenating(local)))
+            let coverage = fill.alpha * Double(p.alpha[i])
+            var color = Color(red: fill.red * Double(p.red[i]), green: fill.green * Double(p.green[i]),
+                              blue: fill.blue * Double(p.blue[i]), alpha: coverage)
+            var place = box.concatenating(local), key = stem + "#\(n)", fade = 1.0, groups = scopes
+            if let shadow {
+                color = Color(red: shadow.color.red, green: shadow.color.green, blue: shadow.color.blue, alpha: coverage)
+                place = place.concatenating(shadow.offset)
+                key += "/shadow"
+                fade = shadow.color.alpha
+                groups.append(Scope(owner: layer.key + "/shadow", clip: nil, opacity: fade))
+            } else {
+                color = tinted(color, tint)
+            }
+            out.append(DrawableSample(key: key, projection: place.concatenating(toCanvas),
+                                      opacity: opacity * fade, paints: [Paint(kind: .fill, path: path, color: color)],
+                                      clips: clips, scopes: groups, source: shadow == nil ? source : sourcePath(of: layer) + ".shadowOpacity",
+                                      extent: max(1, size.width, size.height), node: layer.key, offset: place))
         }
         return out
     }

@@ -15,9 +15,12 @@ enum LottieRefusals {
                 out.append(LottieProblem(keyPath: at + ".backgroundFilters",
                                          message: "Lottie cannot filter what lies behind a layer"))
             }
-            if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter != nil {
-                out.append(LottieProblem(keyPath: at + ".shadowOpacity",
-                                         message: "an emitter's shadow is cast by its particles, which Lottie cannot blur together"))
+            // A crisp one is each particle's, moved (FrameFlattening); a blurred one is of
+            // the particles together, which the shadow's bands cannot follow.
+            if layer.shadowOpacity > 0, layer.shadowColor.alpha > 0, !layer.masksToBounds, layer.emitter != nil,
+               layer.shadowPath == nil, layer.shadowRadius >= ShadowBands.crispRadius {
+                out.append(LottieProblem(keyPath: at + ".shadowRadius",
+                                         message: "an emitter's blurred shadow is cast by its particles together, which Lottie cannot blur"))
             }
             if let mode = layer.compositingFilter {
                 out.append(LottieProblem(keyPath: at + ".compositingFilter",

@@ -10,6 +10,8 @@ import KineticLayers
 enum ShadowBands {
     /// Bands out to 3σ, where the blur's coverage falls under 0.14 % of its opacity.
     static let bandsPerSigma = [0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+    /// The σ (points) under which a shadow is drawn as one crisp copy.
+    static let crispRadius = 1.0 / 3
 
     /// The silhouette's grown copies as paints, outermost (widest, faintest) first.
     /// A σ under a third of a point is one crisp copy.
@@ -27,7 +29,7 @@ enum ShadowBands {
             if lineWidth != nil { return [grown] }
             return [Paint(kind: .fill, path: silhouette, color: c)] + (d > 0 ? [grown] : [])
         }
-        guard sigma >= 1.0 / 3 else { return copy(grownBy: 0, tinted(opacity)) }
+        guard sigma >= crispRadius else { return copy(grownBy: 0, tinted(opacity)) }
         // Coverage wanted in each band, at its middle distance; inside the silhouette, the
         // full opacity (what lies under the layer's own painting).
         let edges = bandsPerSigma.map { $0 * sigma }

@@ -30,6 +30,8 @@ struct FrameFlattening {
     /// renderer paints on the device the placement maps the bounds onto (the CLI lends the
     /// renderer's; nil: none, and the outlines hold what `glyphs` gives).
     var colorGlyphs: ((TextStyle, Rect, PlaneProjection) -> [ColorGlyphImage])?
+    /// The copies of transform layers' leaves listed so far (`visitSiblings`).
+    private(set) var transformCopies: Set<String> = []
     /// The colour glyphs' images by their PNG bytes: a repeated emoji is one asset.
     private(set) var glyphImages: [[UInt8]: ImageReference] = [:]
     /// The glyph assets made since the exporter last took them, in the order made.
@@ -48,11 +50,50 @@ struct FrameFlattening {
     mutating func flatten(_ frame: SceneFrame) -> (drawables: [DrawableSample], nodes: [String: LayerNode]) {
         var out: [DrawableSample] = []
         var nodes: [String: LayerNode] = [:]
-        for layer in frame.layers {
-            visit(layer, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, parentNode: nil, alpha: 1, tint: nil,
-                  clips: [], scopes: [], into: &out, nodes: &nodes)
-        }
+        visitSiblings(frame.layers, time: frame.time, parentSpace: .identity, parentToCanvas: .identity, parentNode: nil, alpha: 1,
+                      tint: nil, clips: [], scopes: [], into: &out, nodes: &nodes)
         return (out, nodes)
+    }
+
+    /// Siblings back to front as the renderer draws them: by `zPosition`, and a transform
+    /// layer as its leaves (it draws nothing itself), which Core Animation sorts by depth
+    /// at every frame. Lottie's layer order is fixed, so each of a transform layer's n
+    /// leaves has a copy in each of n slots (keys `KEY@slot`, back to front) and shows in
+    /// the one its depth gives it at that frame. At a frame with a copy not seen before all
+    /// n² are listed, so the export stacks them slot by slot.
+    private mutating func visitSiblings(_ layers: [Layer], time: Double, parentSpace: Transform3D, parentToCanvas: PlaneProjection,
+                                        parentNode: String?, alpha: Double, tint: Color?, clips: [Clip], scopes: [Scope],
+                                        into out: inout [DrawableSample], nodes: inout [String: LayerNode]) {
+        for layer in Layer.drawOrder(layers) {
+            guard layer.type == .transformLayer else {
+                visit(layer, time: time, parentSpace: parentSpace, parentToCanvas: parentToCanvas, parentNode: parentNode, alpha: alpha,
+                      tint: tint, clips: clips, scopes: scopes, into: &out, nodes: &nodes)
+                continue
+            }
+            let leaves = layer.sharedSpace(alpha: alpha, space: parentSpace)
+            let slots = leaves.indices
+            var slotOf: [Int: Int] = [:]
+            for (slot, leaf) in leaves.enumerated() { slotOf[leaf.index] = slot }
+            let inFileOrder = leaves.sorted { $0.index < $1.index }
+            let listsAll = inFileOrder.contains { leaf in slots.contains { !transformCopies.contains(leaf.layer.key + "@\($0)") } }
+            for slot in slots {
+                for leaf in inFileOrder where listsAll || slotOf[leaf.index] == slot {
+                    let copy = Self.renamed(leaf.layer, suffix: "@\(slot)")
+                    transformCopies.insert(copy.key)
+                    visit(copy, time: time, parentSpace: leaf.space, parentToCanvas: parentToCanvas, parentNode: parentNode,
+                          alpha: slotOf[leaf.index] == slot ? leaf.alpha : 0, tint: tint, clips: clips, scopes: scopes,
+                          into: &out, nodes: &nodes)
+                }
+            }
+        }
+    }
+
+    /// `layer` and its subtree keyed `KEY + suffix`.
+    private static func renamed(_ layer: Layer, suffix: String) -> Layer {
+        var copy = layer
+        copy.id = layer.key + suffix
+        copy.sublayers = layer.sublayers.map { renamed($0, suffix: suffix) }
+        return copy
     }
 
     /// The node of `layer` under the node `parent` whose sublayer space is `parentSpace`:
@@ -169,10 +210,8 @@ struct FrameFlattening {
             out += Self.particles(of: emitter, layer: layer, time: time, toCanvas: toCanvas, opacity: opacity, tint: tint,
                                   clips: clips, scopes: scopes)
         }
-        for sublayer in layer.sublayers {
-            visit(sublayer, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, parentNode: layer.key, alpha: opacity,
-                  tint: tint, clips: clips, scopes: scopes, into: &out, nodes: &nodes)
-        }
+        visitSiblings(layer.sublayers, time: time, parentSpace: layer.sublayerSpace, parentToCanvas: toCanvas, parentNode: layer.key,
+                      alpha: opacity, tint: tint, clips: clips, scopes: scopes, into: &out, nodes: &nodes)
         if layer.borderWidth > 0 {
             out.append(DrawableSample(key: layer.key + "/border", projection: toCanvas, opacity: opacity,
                                       paints: [Self.border(of: layer, tint: tint)], clips: borderClips, scopes: borderScopes,

@@ -40,7 +40,7 @@ public struct LottieExporter {
     private(set) var nodes: [String: [Int: LayerNode]] = [:]
     /// Set by `document()`: which drawables hang from which null layers.
     var layerTree = LayerTree()
-    private var frameCount = 0
+    private(set) var frameCount = 0
     /// What `approximate` dropped, one per key.
     public private(set) var warnings: [LottieProblem] = []
     private var warned: Set<String> = []
@@ -245,10 +245,15 @@ public struct LottieExporter {
     /// the rest; `parentScale` is how much the nulls above magnify it at most and `share`
     /// how many moving transforms (its own and theirs) share the tolerance, which tighten
     /// its tolerances to the same 0.05 pt (and 0.01°) on the canvas.
+    /// `lastFrame`: the composition's last frame.
     static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
-                      parent: String? = nil, parentScale: Double = 1, share: Double = 1,
+                      parent: String? = nil, parentScale: Double = 1, share: Double = 1, lastFrame: Int = .max,
                       counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
-        guard let first = frames.keys.min(), let last = frames.keys.max(), let firstSample = frames[first] else { return nil }
+        guard let first = frames.keys.min(), let seen = frames.keys.max(), let firstSample = frames[first] else { return nil }
+        // rlottie draws a layer at its out point too (the specification and lottie-web do
+        // not): one that ends before the composition does is kept a frame longer, showing
+        // nothing, or a face leaving a transform layer's slot would linger over the next.
+        let last = seen < lastFrame ? seen + 1 : seen
         // Frames between its first and last where it is missing show nothing.
         var run: [DrawableSample] = []
         var visible: [Bool] = []

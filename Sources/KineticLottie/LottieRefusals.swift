@@ -30,10 +30,6 @@ enum LottieRefusals {
             if let g = layer.gradient, g.gradientType == .conic {
                 out.append(LottieProblem(keyPath: at + ".gradientType", message: "Lottie has no conic gradient"))
             }
-            if layer.type == .transformLayer {
-                out.append(LottieProblem(keyPath: at + ".type",
-                                         message: "a transformLayer sorts its sublayers by depth at every frame; Lottie's layer order is fixed"))
-            }
             if let e = layer.emitter {
                 for (names, cell) in e.flattenedCells {
                     let cellPath = at + ".emitterCells." + names.joined(separator: ".")

@@ -32,7 +32,8 @@ extension LottieExporter {
                 let parent = layerTree.parented.contains(key) ? any.node : nil
                 let scale = parent.map { layerTree.canvasScale[$0] ?? 1 } ?? 1
                 if let layer = Self.layer(key: key, frames: frames, index: 0, clipsFrom: clipsFrom, faded: faded, parent: parent,
-                                          parentScale: scale, share: layerTree.drawableShares[key] ?? 1, counts: &counts) {
+                                          parentScale: scale, share: layerTree.drawableShares[key] ?? 1, lastFrame: frameCount - 1,
+                                          counts: &counts) {
                     out.append(layer)
                 }
             }

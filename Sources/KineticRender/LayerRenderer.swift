@@ -40,9 +40,9 @@ struct LayerRenderer {
     /// space), back to front. `sublayerSpace` is the superlayer's (identity at the root).
     func drawLayers(_ layers: [Layer], alpha: Double, sublayerSpace: Transform3D = .identity,
                     in ctx: CairoContext) {
-        for layer in Self.drawOrder(layers) {
+        for layer in Layer.drawOrder(layers) {
             if layer.type == .transformLayer {
-                for leaf in Self.sharedSpace(of: layer, alpha: alpha, space: sublayerSpace) {
+                for leaf in layer.sharedSpace(alpha: alpha, space: sublayerSpace) {
                     draw(leaf.layer, alpha: leaf.alpha, sublayerSpace: leaf.space, in: ctx)
                 }
             } else {
@@ -51,45 +51,7 @@ struct LayerRenderer {
         }
     }
 
-    /// A CATransformLayer's sublayers (those of transform layers inside it too), each with
-    /// the whole 3D map from its superlayer's space to the plane the transform layer is
-    /// drawn in (`space` being that plane's sublayer space) and its inherited opacity —
-    /// "the opacity property is applied to each sublayer individually, the transform layer
-    /// does not form a compositing group" — sorted back to front by the depth of each
-    /// bounds centre (file order among equals), as the layers of one 3D space are.
-    static func sharedSpace(of transformLayer: Layer, alpha: Double, space: Transform3D)
-        -> [(layer: Layer, alpha: Double, space: Transform3D)] {
-        var leaves: [(layer: Layer, alpha: Double, space: Transform3D, depth: Double)] = []
-        func collect(_ container: Layer, alpha: Double, space: Transform3D) {
-            guard isVisible(container) else { return }
-            let inner = container.sublayerSpace.concatenating(container.toSuperlayer).concatenating(space)
-            let opacity = alpha * min(container.opacity, 1)
-            for sublayer in container.sublayers {
-                if sublayer.type == .transformLayer {
-                    collect(sublayer, alpha: opacity, space: inner)
-                } else {
-                    let toPlane = sublayer.toSuperlayer.concatenating(inner)
-                    leaves.append((sublayer, opacity, inner, toPlane.depth(at: sublayer.bounds.center)))
-                }
-            }
-        }
-        collect(transformLayer, alpha: alpha, space: space)
-        return leaves.enumerated()
-            .sorted { ($0.element.depth, $0.offset) < ($1.element.depth, $1.offset) }
-            .map { ($0.element.layer, $0.element.alpha, $0.element.space) }
-    }
-
-    /// Siblings sorted by `zPosition`, file order kept among equal values.
-    static func drawOrder(_ layers: [Layer]) -> [Layer] {
-        // Siblings already in order (all at zPosition 0, usually) are their own order: sorting
-        // moved every layer twice, 1.3 M instructions a frame for 300 of them.
-        if layers.indices.dropFirst().allSatisfy({ layers[$0 - 1].zPosition <= layers[$0].zPosition }) { return layers }
-        return layers.enumerated()
-            .sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
-            .map(\.element)
-    }
-
-    static func isVisible(_ layer: Layer) -> Bool { !layer.isHidden && layer.opacity > 0 }
+    static func isVisible(_ layer: Layer) -> Bool { layer.isVisible }
 
     /// Draws one layer and its subtree; `alpha` is the opacity inherited from ancestors
     /// that did not need a group of their own, `sublayerSpace` the superlayer's.

@@ -233,7 +233,8 @@ public struct LottieExporter {
         var counts = (sampled: 0, kept: 0)
         // It lives as long as the animation.
         let frames = Dictionary(uniqueKeysWithValues: (0..<max(frameCount, 1)).map { ($0, sample) })
-        return Self.layer(key: "background", frames: frames, index: index, clipsFrom: 0, faded: [], counts: &counts)
+        return Self.layer(key: "background", frames: frames, index: index, clipsFrom: 0, faded: [], lastFrame: frames.count - 1,
+                          counts: &counts)
     }
 
     /// One drawable as a shape layer living from its first to its last frame, masked by
@@ -247,7 +248,7 @@ public struct LottieExporter {
     /// its tolerances to the same 0.05 pt (and 0.01°) on the canvas.
     /// `lastFrame`: the composition's last frame.
     static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
-                      parent: String? = nil, parentScale: Double = 1, share: Double = 1, lastFrame: Int = .max,
+                      parent: String? = nil, parentScale: Double = 1, share: Double = 1, lastFrame: Int,
                       counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         guard let first = frames.keys.min(), let seen = frames.keys.max(), let firstSample = frames[first] else { return nil }
         // rlottie draws a layer at its out point too (the specification and lottie-web do

@@ -6,15 +6,11 @@ import KineticLayers
 /// Typed reading of the scalar and small-list values of section 1. Every function
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
-    /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool { node.isExpression }
-
+    /// Reports an expression or reference (section 4) where only literals are read.
     private func rejectExpression() -> Bool {
-        if isExpression {
-            report("not yet supported: expressions and references (section 4 of the scene format)")
-            return true
-        }
-        return false
+        guard node.isExpression else { return false }
+        report("not yet supported: expressions and references (section 4 of the scene format)")
+        return true
     }
 
     /// A finite number. NaN and infinity are rejected anywhere.
@@ -29,10 +25,8 @@ extension Field {
         if let v = node.scalar?.folded { return v }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard isAngle, t.hasSuffix("deg") else {
-            return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
-        }
-        return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
+        if isAngle, t.hasSuffix("deg") { return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 } }
+        return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
     }
 
     /// `"0.5"`, `'true'` or `!!str 1`: YAML 1.2 (and JSON) make it text, so it is no
@@ -50,20 +44,13 @@ extension Field {
 
     /// `expected` names what the value may be, for the message when it is no number.
     private static func parseNumber(_ text: String, field: Field, expected: String = "a number") -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let lowered = t.lowercased()
-        if [".nan", "nan", ".inf", "-.inf", "+.inf", "inf", "-inf", "infinity", "-infinity"].contains(lowered) {
+        let t = text.trimmingCharacters(in: .whitespaces), v = Double(t)
+        // Double reads `nan` and `inf` as such, not YAML's `.nan` and `.inf`: none is finite.
+        if v.map({ !$0.isFinite }) ?? [".nan", ".inf", "-.inf", "+.inf"].contains(t.lowercased()) {
             field.report("must be a finite number, not \(t)")
             return nil
         }
-        guard let v = Double(t) else {
-            field.report("expected \(expected), found '\(t)'")
-            return nil
-        }
-        guard v.isFinite else {
-            field.report("must be a finite number, not \(t)")
-            return nil
-        }
+        guard let v else { field.report("expected \(expected), found '\(t)'"); return nil }
         return v
     }
 
@@ -144,16 +131,15 @@ extension Field {
     /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
     var bool: Bool? {
         guard let text = scalarText else { return nil }
-        let value = ["true": true, "True": true, "TRUE": true, "false": false, "False": false, "FALSE": false][text]
+        let value = Self.booleans[text]
         guard !isText(expected: "true or false", reads: value != nil) else { return nil }
-        switch value {
-        case let value?: return value
-        case nil:
-            let meant = ["yes": "true", "on": "true", "no": "false", "off": "false"][text.lowercased()]
-            report("expected true or false, found '\(text)'" + (meant.map { " (YAML 1.2 reads it as text: write \($0))" } ?? ""))
-            return nil
-        }
+        if let value { return value }
+        let meant = ["yes": "true", "on": "true", "no": "false", "off": "false"][text.lowercased()]
+        report("expected true or false, found '\(text)'" + (meant.map { " (YAML 1.2 reads it as text: write \($0))" } ?? ""))
+        return nil
     }
+
+    private static let booleans = ["true": true, "True": true, "TRUE": true, "false": false, "False": false, "FALSE": false]
 
     /// Text. YAML 1.2 reads a plain `~` (or `null`, or nothing) as none and a plain `5` or
     /// `true` as a number or a boolean, as the JSON Schema does: a text key takes neither.
@@ -168,7 +154,7 @@ extension Field {
 
     /// What YAML 1.2's core schema makes of a plain scalar other than text and null.
     private static func yamlCoreType(_ text: String) -> String? {
-        if ["true", "True", "TRUE", "false", "False", "FALSE"].contains(text) { return "boolean" }
+        if booleans[text] != nil { return "boolean" }
         let number = /[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)/
         return text.wholeMatch(of: number) != nil ? "number" : nil
     }
@@ -189,19 +175,9 @@ extension Field {
 
     /// A list of `options` (an option set by Apple's names of its members: `[]` is none).
     func names(_ options: [String]) -> [String]? {
-        guard let items = elements else { return nil }
-        var names: [String] = []
-        var valid = true
-        for item in items {
-            guard let text = item.scalarText else { valid = false; continue }
-            if options.contains(text) {
-                names.append(text)
-            } else {
-                item.report("'\(text)' is not one of \(options.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: options))
-                valid = false
-            }
-        }
-        return valid ? names : nil
+        // Every item is read before giving up, so each reports its problems.
+        guard let names = elements?.map({ $0.choice(options.map { ($0, $0) }) }) else { return nil }
+        return names.contains(nil) ? nil : names.compactMap { $0 }
     }
 
     /// A value of a kind no animation carries, read by its kind (`PropertySpec.assign`).
@@ -250,22 +226,16 @@ extension Field {
         guard let text = scalarText?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let c = ColorNames.color(text, appearance: diagnostics.appearance) { return c }
         if text.hasPrefix("#") {
-            let hex = text.dropFirst()
-            guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count),
-                  let raw = UInt64(hex, radix: 16) else {
+            // `#RGB` is `#RRGGBB` with each digit doubled (17 × d / 255 is d / 15 exactly), and
+            // `#RRGGBB` is opaque.
+            let digits = text.dropFirst(), hex = digits.count == 3 ? String(digits.flatMap { [$0, $0] }) : String(digits)
+            guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count),
+                  let raw = UInt64(hex.count == 6 ? hex + "FF" : hex, radix: 16) else {
                 report("'\(text)' is not a color: use \(Self.alternatives(Self.hexColorForms))")
                 return nil
             }
-            switch hex.count {
-            case 3:
-                let r = Double((raw >> 8) & 0xF), g = Double((raw >> 4) & 0xF), b = Double(raw & 0xF)
-                return Color(red: r / 15, green: g / 15, blue: b / 15)
-            case 6:
-                return Color(r255: Double((raw >> 16) & 0xFF), g255: Double((raw >> 8) & 0xFF), b255: Double(raw & 0xFF))
-            default:
-                return Color(r255: Double((raw >> 24) & 0xFF), g255: Double((raw >> 16) & 0xFF),
-                             b255: Double((raw >> 8) & 0xFF), alpha: Double(raw & 0xFF) / 255)
-            }
+            func byte(_ shift: UInt64) -> Double { Double((raw >> shift) & 0xFF) }
+            return Color(r255: byte(24), g255: byte(16), b255: byte(8), alpha: byte(0) / 255)
         }
         for prefix in ["rgba(", "rgb("] where text.hasPrefix(prefix) && text.hasSuffix(")") {
             let inner = text.dropFirst(prefix.count).dropLast()
@@ -356,22 +326,16 @@ extension Field {
         case .number: read = term(use, angle: isAngle).map { .number($0.value) }
         case .point: read = pointValue(use).map { .point($0) }
         case .size: read = pointValue(use, form: "a size [w, h]").map { .size(Size($0.x, $0.y)) }
-        case .rect where !acceptsSize: read = rectValue(use).map { .rect($0) }
-        case .rect:
+        case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : use != .literals && node.isExpression):
             // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
             // checked as a size.
-            let isSize = isList ? node.sequence?.count == 2 : use != .literals && node.isExpression
-            guard isList || isSize else {
-                report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
-                return nil
-            }
-            if isSize {
-                guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
-                let size = Size(p.x, p.y)
-                if let p = problem(.size(size)) { report(p); return nil }
-                return .rect(Rect(origin: .zero, size: size))
-            }
-            read = rectValue(use).map { .rect($0) }
+            guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
+            if let p = problem(.size(Size(p.x, p.y))) { report(p); return nil }
+            return .rect(Rect(origin: .zero, size: Size(p.x, p.y)))
+        case .rect where acceptsSize && !isList:
+            report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
+            return nil
+        case .rect: read = rectValue(use).map { .rect($0) }
         case .color: read = color.map { .color($0) }
         case .transform: read = transform.map { .transform($0) }
         case .path: read = path.map { .path($0) }

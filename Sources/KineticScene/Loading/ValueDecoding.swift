@@ -406,15 +406,14 @@ extension ExpressionBinding.TransformSource {
 extension Field {
     /// A number (`angle`: radians, or `"45deg"` when written) as a literal or an
     /// expression: the one reader of a number, whatever `use` makes of an expression.
-    /// `parameter` names the value when a constant one is not (the key by default).
-    func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
+    func term(_ use: NumberUse, angle: Bool = false) -> ExpressionBinding.Term? {
         guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
         guard let reason = constantReason(use, s) else {
             return ExpressionText.parse(self, s).map { .expression($0, range(of: $0, in: s)) }
         }
-        guard let v = ExpressionBinder.constant(self, s, parameter: parameter ?? lastKey, whyConstant: reason) else { return nil }
+        guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
         return .literal(n)
     }
@@ -422,9 +421,7 @@ extension Field {
     /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):
     /// the one reader of a point, whatever `use` makes of an expression.
     /// `form` names the value in messages (`a size [w, h]` for a size).
-    func pointTerm(_ use: NumberUse, parameter: String? = nil,
-                   form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
-        let parameter = parameter ?? lastKey
+    func pointTerm(_ use: NumberUse, form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
         func literal() -> ExpressionBinding.PointSource? {
             numbers(count: 2, form: form).map { .components(.literal($0[0]), .literal($0[1])) }
         }
@@ -437,7 +434,7 @@ extension Field {
             guard let reason = constantReason(use, s) else {
                 return ExpressionText.parse(self, s).map { .vector($0, range(of: $0, in: s)) }
             }
-            guard let v = ExpressionBinder.constant(self, s, parameter: parameter, whyConstant: reason) else { return nil }
+            guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
             return .components(.literal(p.x), .literal(p.y))
         }
@@ -446,26 +443,25 @@ extension Field {
         guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
             return literal()
         }
-        return terms(use, count: 2, parameter: parameter).map { .components($0[0], $0[1]) }
+        return terms(use, count: 2).map { .components($0[0], $0[1]) }
     }
 
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
     /// reader of a list of numbers. `form` (`a rect [x, y, w, h]`) names the value in the
     /// message when it is not a list.
-    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil,
-               parameter: String? = nil) -> [ExpressionBinding.Term]? {
+    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil) -> [ExpressionBinding.Term]? {
         if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
         // All are read before giving up, so each reports its problems.
-        let terms = items.map { $0.term(use, parameter: parameter) }
+        let terms = items.map { $0.term(use) }
         return terms.contains { $0 == nil } ? nil : terms.compactMap { $0 }
     }
 
     /// `[x, y, width, height]`, its written width and height not negative (a computed one
     /// that is gives no rect).
-    func rectTerms(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.RectTerms? {
-        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]", parameter: parameter) else { return nil }
+    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
+        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]") else { return nil }
         for case .literal(let v) in [t[2], t[3]] where v < 0 {
             report("width and height must not be negative"); return nil
         }
@@ -494,6 +490,8 @@ extension Field {
         return range
     }
 
-    /// The last step of the key path: a value's name in messages.
-    private var lastKey: String { keyPath.split(separator: ".").last.map(String.init) ?? "" }
+    /// The value's key, a list item's the list's (`center` for `center[0]`): its name in messages.
+    private var valueName: String {
+        keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
+    }
 }

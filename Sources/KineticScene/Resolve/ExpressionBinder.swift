@@ -122,18 +122,12 @@ final class ExpressionBinder {
     /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        let use = NumberUse.constants(because: whyConstant())
-        switch kind {
-        // The value's key is `parameter`: its messages name it so.
-        case .number, .point, .size: return f.value(kind, use: use)
-        case .rect:
-            return f.rectTerms(use, parameter: parameter).map { .rect(Rect($0.x.value, $0.y.value, $0.width.value, $0.height.value)) }
-        case .bool where !ExpressionText.containsExpression(f):
-            return f.bool.map { .bool($0) }
-        default:
+        guard [.number, .point, .size, .rect].contains(kind) || kind == .bool && !ExpressionText.containsExpression(f) else {
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil
         }
+        // `f` is the value of `parameter`: the messages name it so.
+        return f.value(kind, use: .constants(because: whyConstant()))
     }
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value

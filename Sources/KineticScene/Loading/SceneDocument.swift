@@ -42,7 +42,10 @@ enum SceneNode {
             self.mark = mark
             self.isPlain = isPlain
             self.isTaggedString = isTaggedString
-            value = Self.isExpressionText(string) ? .expression(Self.parseExpression(string, mark: mark)) : .literal
+            // The one prefix rule of section 4: a value is an expression when it starts (after
+            // spaces) with `=`, a reference when with `@`.
+            let body = string.drop { $0.isWhitespace }
+            value = body.hasPrefix("=") || body.hasPrefix("@") ? .expression(Self.parseExpression(string, mark: mark)) : .literal
         }
 
         var expression: Result<SceneExpression, ExpressionError>? {
@@ -53,13 +56,6 @@ enum SceneNode {
         var folded: Double? {
             if case .number(let v) = value { return v }
             return nil
-        }
-
-        /// The one prefix rule of section 4: a value is an expression when it starts
-        /// (after spaces) with `=`, a reference when with `@`.
-        static func isExpressionText(_ text: String) -> Bool {
-            let t = text.drop { $0.isWhitespace }
-            return t.hasPrefix("=") || t.hasPrefix("@")
         }
 
         /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.

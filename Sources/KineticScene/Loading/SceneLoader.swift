@@ -25,9 +25,8 @@ public enum SceneLoader {
         do { bytes = try GuardedFile.read(path, maxBytes: limits.maxSceneFileBytes) } catch {
             throw SceneFileError(path: path, reason: error.reason + (error.isTooLarge ? " a scene file may have (from --max-memory)" : ""))
         }
-        let data = Data(bytes)
         if let problem = encodingProblem(bytes, file: path) { throw SceneLoadError(problems: [problem]) }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
             throw SceneLoadError(problems: [SceneProblem(file: path, message: "the file is not UTF-8 text")])
         }
         let base = (path as NSString).deletingLastPathComponent

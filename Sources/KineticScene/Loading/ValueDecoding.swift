@@ -200,8 +200,9 @@ extension Field {
         guard let items = elements else { return nil }
         var filters: [LayerFilter] = []
         for item in items {
-            guard let m = item.mapping(allowed: ["gaussianBlur"]) else { return nil }
-            guard let f = m.required("gaussianBlur"), let r = f.nonNegativeNumber else { return nil }
+            guard let f = item.mapping(allowed: ["gaussianBlur"])?.required("gaussianBlur"), let r = f.nonNegativeNumber else {
+                return nil
+            }
             guard r <= Self.maximumBlurRadius else {
                 f.report("a blur radius is at most \(Field.format(Self.maximumBlurRadius)) points, found \(Field.format(r))")
                 return nil
@@ -296,19 +297,13 @@ extension Field {
             guard sf.isList else { return sf.term(use).map { ($0, $0) } }
             return sf.terms(use, count: 2).map { ($0[0], $0[1]) }
         }
-        if let tf = m["translate"] {
-            if tf.isList, let items = tf.elements {
-                if items.count == 2 || items.count == 3 {
-                    let x = items[0].term(use), y = items[1].term(use)
-                    let z = items.count == 3 ? items[2].term(use) : .literal(0)
-                    if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
-                } else {
-                    tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
-                }
-            } else {
-                c.translate = read("translate") { $0.pointTerm(use) }
-            }
+        // `[x, y]` or `[x, y, z]`, or one vector expression.
+        let translate = read("translate") { tf -> (ExpressionBinding.PointSource, ExpressionBinding.Term?)? in
+            guard let count = tf.node.sequence?.count else { return tf.pointTerm(use).map { ($0, nil) } }
+            guard count == 2 || count == 3 else { tf.report("expected 2 or 3 numbers, found \(count)"); return nil }
+            return tf.terms(use).map { (.components($0[0], $0[1]), count == 3 ? $0[2] : .literal(0)) }
         }
+        if let (xy, z) = translate { c.translate = xy; if let z { c.translateZ = z } }
         return ok ? .components(c) : nil
     }
 }

@@ -101,16 +101,14 @@ final class ExpressionBinder {
     /// each value then checked as if written so (`Field.value(_:use:)`).
     func take(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress,
               label: String, unbindable: @autoclosure () -> String) -> NumberUse? {
-        if let what = ExpressionText.liveness(of: f) {
-            if let keyPath {
-                _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
-            } else {
-                f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
-                         + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
-            }
-            return nil
+        guard let what = ExpressionText.liveness(of: f) else { return Self.constantsNow }
+        if let keyPath {
+            _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
+        } else {
+            f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
+                     + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
         }
-        return Self.constantsNow
+        return nil
     }
 
     /// How a static reader reads a value whose expressions are all constant.

@@ -54,17 +54,21 @@ extension Field {
         return v
     }
 
-    /// A number that must lie in `range` (inclusive).
-    func number(in range: ClosedRange<Double>) -> Double? {
-        guard let v = number else { return nil }
-        guard range.contains(v) else {
-            report("\(Self.format(v)) is out of range \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))")
-            return nil
-        }
+    /// `v` when `range` holds it; else nil, reported with the range's message (the one a
+    /// schema entry's range gives: `ValueRange.problem`).
+    func checked(_ v: Double, _ range: ValueRange) -> Double? {
+        if let problem = range.problem(with: v) { report(problem); return nil }
         return v
     }
 
+    /// A number that must lie in `range` (inclusive).
+    func number(in range: ClosedRange<Double>) -> Double? {
+        number.flatMap { checked($0, ValueRange(range.lowerBound, range.upperBound, reason: "")) }
+    }
+
     var nonNegativeNumber: Double? { number.flatMap(nonNegative) }
+    func nonNegative(_ v: Double) -> Double? { checked(v, .nonNegative("")) }
+    var positiveNumber: Double? { number.flatMap { checked($0, .positive("")) } }
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
@@ -80,17 +84,6 @@ extension Field {
         return Self.parseNumber(text, field: self, expected: "a number or '\(word)'").flatMap(nonNegative)
     }
 
-    func nonNegative(_ v: Double) -> Double? {
-        guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
-        return v
-    }
-
-    var positiveNumber: Double? {
-        guard let v = number else { return nil }
-        guard v > 0 else { report("must be greater than 0, found \(Self.format(v))"); return nil }
-        return v
-    }
-
     /// A whole number.
     var integer: Int? { integer(.literals) }
 
@@ -104,9 +97,7 @@ extension Field {
         return Int(v)
     }
 
-    static func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
+    static func format(_ v: Double) -> String { ValueRange.format(v) }
 
     /// `[a, b, …]` of exactly `count` numbers. `form` (`a point [x, y]`) names the value
     /// in the message when it is not a list.

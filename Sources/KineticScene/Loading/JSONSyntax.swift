@@ -156,8 +156,8 @@ enum JSONSyntax {
                         i += 5
                         guard (0xD800...0xDFFF).contains(high) else { continue }
                         // A high surrogate, then a low one.
-                        guard high < 0xDC00, current == "\\", i + 1 < s.count, s[i + 1] == "u", let low = hex4(at: i + 2),
-                              (0xDC00...0xDFFF).contains(low) else {
+                        guard high < 0xDC00, current == "\\", i + 1 < s.count, s[i + 1] == "u",
+                              let low = hex4(at: i + 2), (0xDC00...0xDFFF).contains(low) else {
                             throw fail("a lone surrogate \\u\(String(high, radix: 16)) is not a character", at: escape)
                         }
                         i += 6
@@ -173,8 +173,9 @@ enum JSONSyntax {
 
         /// The four hex digits at `k` (no sign: `UInt32` would read `+FFF`).
         func hex4(at k: Int) -> UInt32? {
-            guard k + 4 <= s.count, s[k..<(k + 4)].allSatisfy({ $0.properties.isASCIIHexDigit }) else { return nil }
-            return UInt32(String(String.UnicodeScalarView(s[k..<(k + 4)])), radix: 16)
+            guard k + 4 <= s.count else { return nil }
+            let digits = s[k..<(k + 4)]
+            return digits.allSatisfy(\.properties.isASCIIHexDigit) ? UInt32(String(String.UnicodeScalarView(digits)), radix: 16) : nil
         }
     }
 }

@@ -45,7 +45,8 @@ enum SceneNode {
             // The one prefix rule of section 4: a value is an expression when it starts (after
             // spaces) with `=`, a reference when with `@`.
             let body = string.drop { $0.isWhitespace }
-            value = body.hasPrefix("=") || body.hasPrefix("@") ? .expression(Self.parseExpression(string, mark: mark)) : .literal
+            let isExpression = body.hasPrefix("=") || body.hasPrefix("@")
+            value = isExpression ? .expression(Self.parseExpression(string, mark: mark)) : .literal
         }
 
         var expression: Result<SceneExpression, ExpressionError>? {

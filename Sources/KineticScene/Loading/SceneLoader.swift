@@ -43,14 +43,16 @@ public enum SceneLoader {
             switch JSONSyntax.check(text) {
             case .success(let yaml): text = yaml
             case .failure(let f):
-                throw SceneLoadError(problems: [SceneProblem(file: file, line: f.line, column: f.column, message: f.message)])
+                let problem = SceneProblem(file: file, line: f.line, column: f.column, message: f.message)
+                throw SceneLoadError(problems: [problem])
             }
         }
         let diagnostics = Diagnostics(file: file, text: text)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw SceneLoadError(problems: [SceneProblem(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")])
+                let problem = SceneProblem(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")
+                throw SceneLoadError(problems: [problem])
             }
             root = node
         } catch let error as YamlError {
@@ -59,8 +61,9 @@ public enum SceneLoader {
         // Aliases share their anchor's node, so the tree can be exponentially larger than
         // the text: it is counted (within the budget) before anything walks it.
         if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
-            throw SceneLoadError(problems: [SceneProblem(file: file, line: mark.line, column: mark.column, message: "the file has "
-                + "more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they are used (the limit from --max-memory)")])
+            let message = "the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they are used "
+                + "(the limit from --max-memory)"
+            throw SceneLoadError(problems: [SceneProblem(file: file, line: mark.line, column: mark.column, message: message)])
         }
         let document = SceneNode(root)
         let top = Field(node: document, keyPath: "", diagnostics: diagnostics)
@@ -109,8 +112,9 @@ public enum SceneLoader {
         let added = events.flatMap(\.actions).flatMap { action -> [DynamicBehavior] in
             if case .addBehaviors(let behaviors, _, _) = action.kind { behaviors } else { [] }
         }
-        layerDecoder.binder.rejectBindings(ofItems: Set((behaviors + added).flatMap(\.itemIDs)), layers: layerDecoder.ids)
-        let bindings = layerDecoder.binder.finish(layers: layerDecoder.ids, behaviorIDs: Set((behaviors + added).map(\.id)))
+        let binder = layerDecoder.binder, allBehaviors = behaviors + added
+        binder.rejectBindings(ofItems: Set(allBehaviors.flatMap(\.itemIDs)), layers: layerDecoder.ids)
+        let bindings = binder.finish(layers: layerDecoder.ids, behaviorIDs: Set(allBehaviors.map(\.id)))
         eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }
         let instances = layerInstances(layers)
@@ -207,7 +211,7 @@ public enum SceneLoader {
     }
 
     private static func golden(_ f: Field, frameCount: Int?) -> GoldenSpec? {
-        guard let m = f.mapping(allowed: ["frames", "scale", "tolerance", "state", "filmstrip"]) else { return nil }
+        guard let m = f.mapping(allowed: SceneKeys.golden.map(\.name)) else { return nil }
         var g = GoldenSpec()
         if let items = m["frames"]?.elements {
             g.frames = items.compactMap { item in
@@ -223,7 +227,7 @@ public enum SceneLoader {
         if let v = m["scale"]?.positiveNumber { g.scale = v }
         if let v = m["state"]?.bool { g.state = v }
         if let v = m["filmstrip"]?.bool { g.filmstrip = v }
-        if let tf = m["tolerance"], let t = tf.mapping(allowed: ["channel", "pixels"]) {
+        if let tf = m["tolerance"], let t = tf.mapping(allowed: SceneKeys.tolerance.map(\.name)) {
             if let c = t["channel"], let v = c.integer {
                 if (0...255).contains(v) { g.channelTolerance = v } else { c.report("channel tolerance is 0…255") }
             }
@@ -242,7 +246,9 @@ public enum SceneLoader {
     /// mark looks like ASCII with NULs between): nil for valid text.
     static func encodingProblem(_ bytes: [UInt8], file: String) -> SceneProblem? {
         var line = 1, column = 1, i = 0
-        func problem(_ message: String) -> SceneProblem { SceneProblem(file: file, line: line, column: column, message: message) }
+        func problem(_ message: String) -> SceneProblem {
+            SceneProblem(file: file, line: line, column: column, message: message)
+        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return problem("the file is UTF-16: save scenes as UTF-8")
         }
@@ -291,7 +297,8 @@ public enum SceneLoader {
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return SceneProblem(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(problem)")
+            let message = "YAML syntax error: \(problem)"
+            return SceneProblem(file: file, line: mark.line, column: mark.column, message: message)
         case .reader(let problem, let offset, _, let yaml):
             let (line, column) = position(ofByte: offset ?? 0, in: yaml)
             return SceneProblem(file: file, line: line, column: column, message: "YAML syntax error: \(problem)")

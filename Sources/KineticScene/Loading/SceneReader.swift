@@ -145,7 +145,8 @@ struct Field {
             let problem = fields[key] != nil ? "duplicate key '\(key)'"
                 : allowed.contains(key) ? nil
                 : refused[key].map { UnsupportedAppleNames.message(key, $0) }
-                    ?? "unknown key '\(key)'" + (hints[key].map { " (\($0))" } ?? NameSuggestion.hint(for: key, in: allowed))
+                    ?? "unknown key '\(key)'" + (hints[key].map { " (\($0))" }
+                                                 ?? NameSuggestion.hint(for: key, in: allowed))
             if let problem {
                 diagnostics.report(problem, at: k.mark, keyPath: v.keyPath)
             } else {

@@ -25,7 +25,9 @@ extension Field {
         if let v = node.scalar?.folded { return v }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
-        if isAngle, t.hasSuffix("deg") { return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 } }
+        if isAngle, t.hasSuffix("deg") {
+            return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
+        }
         return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
     }
 
@@ -130,7 +132,8 @@ extension Field {
         return nil
     }
 
-    private static let booleans = ["true": true, "True": true, "TRUE": true, "false": false, "False": false, "FALSE": false]
+    private static let booleans = ["true": true, "True": true, "TRUE": true,
+                                   "false": false, "False": false, "FALSE": false]
 
     /// Text. YAML 1.2 reads a plain `~` (or `null`, or nothing) as none and a plain `5` or
     /// `true` as a number or a boolean, as the JSON Schema does: a text key takes neither.
@@ -191,9 +194,8 @@ extension Field {
         guard let items = elements else { return nil }
         var filters: [LayerFilter] = []
         for item in items {
-            guard let f = item.mapping(allowed: ["gaussianBlur"])?.required("gaussianBlur"), let r = f.nonNegativeNumber else {
-                return nil
-            }
+            guard let f = item.mapping(allowed: ["gaussianBlur"])?.required("gaussianBlur"),
+                  let r = f.nonNegativeNumber else { return nil }
             guard r <= Self.maximumBlurRadius else {
                 f.report("a blur radius is at most \(Field.format(Self.maximumBlurRadius)) points, found \(Field.format(r))")
                 return nil
@@ -220,7 +222,8 @@ extension Field {
         if text.hasPrefix("#") {
             // `#RGB` is `#RRGGBB` with each digit doubled (17 × d / 255 is d / 15 exactly), and
             // `#RRGGBB` is opaque.
-            let digits = text.dropFirst(), hex = digits.count == 3 ? String(digits.flatMap { [$0, $0] }) : String(digits)
+            let digits = text.dropFirst()
+            let hex = digits.count == 3 ? String(digits.flatMap { [$0, $0] }) : String(digits)
             guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count),
                   let raw = UInt64(hex.count == 6 ? hex + "FF" : hex, radix: 16) else {
                 report("'\(text)' is not a color: use \(Self.alternatives(Self.hexColorForms))")
@@ -260,9 +263,7 @@ extension Field {
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
     /// expressions too for the binder).
     func transformSource(_ use: NumberUse) -> ExpressionBinding.TransformSource? {
-        guard let m = mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
-            return nil
-        }
+        guard let m = mapping(allowed: SceneKeys.transform.map(\.name)) else { return nil }
         if let mf = m["matrix"] {
             guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
             return mf.terms(use, count: 16).map { .matrix($0) }

@@ -48,7 +48,8 @@ final class ExpressionBinder {
                      + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
             return true
         case "path": (value, path) = (Self.pathValue(f), .path)
-        case "bounds" where f.node.sequence?.count == 4: (value, path) = (f.rectTerms(.live).map { .rebuilt(.rect($0)) }, .bounds)
+        case "bounds" where f.node.sequence?.count == 4:
+            (value, path) = (f.rectTerms(.live).map { .rebuilt(.rect($0)) }, .bounds)
         case "locations": (value, path) = (f.terms(.live).map { .rebuilt(.numbers($0)) }, .locations)
         default:
             guard let keyPath, [.number, .point, .size].contains(keyPath.valueKind) else {
@@ -64,7 +65,9 @@ final class ExpressionBinder {
     /// A shape layer's `path` written with expressions: a primitive's terms, or a
     /// `{cubic: [p0, c1, c2, p1]}` of point terms; nil when wrong (reported).
     private static func pathValue(_ f: Field) -> ExpressionBinding.BoundValue? {
-        if case .mapping(let raw) = f.node, raw["cubic"] == nil { return f.pathPrimitive(.live).map { .rebuilt(.path($0)) } }
+        if case .mapping(let raw) = f.node, raw["cubic"] == nil {
+            return f.pathPrimitive(.live).map { .rebuilt(.path($0)) }
+        }
         guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return nil }
         guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return nil }
         let sources = items.map { $0.pointTerm(.live) }
@@ -81,7 +84,8 @@ final class ExpressionBinder {
     /// with the anchor point of the moment, as CALayer converts it) and the bounds' size.
     func bindFrame(_ f: Field, anchor: Point, layer: LayerAddress, label: String) {
         guard let r = f.rectTerms(.live) else { return }
-        bind(.rebuilt(.framePosition(r, anchor: anchor)), keyPath: .position, field: f, layer: layer, label: "\(label).position")
+        bind(.rebuilt(.framePosition(r, anchor: anchor)), keyPath: .position, field: f, layer: layer,
+             label: "\(label).position")
         bind(.components(r.width, r.height), keyPath: .boundsSize, field: f, layer: layer, label: "\(label).bounds")
     }
 
@@ -90,7 +94,8 @@ final class ExpressionBinder {
     func bind(_ value: ExpressionBinding.BoundValue, keyPath: LayerKeyPath, field f: Field, layer: LayerAddress, label: String) {
         // Salts 1, 2, … in the order the bindings are recorded, which existing scenes' random() keeps.
         let salt = UInt64(pending.count + 1)
-        pending.append((ExpressionBinding(layer: layer, keyPath: keyPath, value: value, label: label, seedSalt: salt), f))
+        let binding = ExpressionBinding(layer: layer, keyPath: keyPath, value: value, label: label, seedSalt: salt)
+        pending.append((binding, f))
     }
 
     /// A value read by a static reader (the number and point keys of emitters, emitter
@@ -120,7 +125,8 @@ final class ExpressionBinder {
     /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        guard [.number, .point, .size, .rect].contains(kind) || kind == .bool && !ExpressionText.containsExpression(f) else {
+        let readable = [.number, .point, .size, .rect].contains(kind)
+        guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil
         }

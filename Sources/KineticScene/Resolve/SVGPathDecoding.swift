@@ -7,7 +7,7 @@ extension Field {
     /// read and geometry that cannot be imported are reported at `svg` (an unknown id at
     /// `element`), with the SVG's own line.
     func svgImport(in box: Rect?) -> SVGPathImport? {
-        guard let m = mapping(allowed: ["svg", "element"]), let fileField = m.required("svg"),
+        guard let m = mapping(allowed: SceneKeys.svgPath.map(\.name)), let fileField = m.required("svg"),
               let name = fileField.string else { return nil }
         let id = m["element"]?.string
         guard m["element"] == nil || id != nil else { return nil }

@@ -2,7 +2,7 @@ import KineticGeometry
 
 /// CAAnimation's `fillMode`: whether an animation affects its layer outside its active
 /// duration.
-public enum FillMode: String, Hashable, Sendable {
+public enum FillMode: String, Hashable, Sendable, CaseIterable {
     /// The animation has no effect before it begins or after it ends (CA's default).
     case removed
     /// After the active duration the final value persists.

@@ -4,7 +4,7 @@ import KineticGeometry
 /// `PathKeyframeAnimation`, which checks its key times with these rules).
 public struct KeyframeAnimation: Hashable, Sendable {
     /// CAAnimationCalculationMode.
-    public enum CalculationMode: String, Hashable, Sendable {
+    public enum CalculationMode: String, Hashable, Sendable, CaseIterable {
         /// Straight blends between successive values at their key times.
         case linear
         /// Each value holds until the next key time; nothing is blended.

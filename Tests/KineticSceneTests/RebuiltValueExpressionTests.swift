@@ -83,7 +83,7 @@ import KineticLayers
           - {id: c, type: shape, path: {rect: [0, 0, "= t", -1]}}
         """)
         #expect(p.map(\.message) == [
-            "'oval[2]' changes with t or frame, but a path here is read once, when the scene loads: only a shape layer's "
+            "'oval' changes with t or frame, but a path here is read once, when the scene loads: only a shape layer's "
                 + "own `path` follows live values",
             "use either 'frame' or 'position' + 'bounds', not both",
             "width and height must not be negative",

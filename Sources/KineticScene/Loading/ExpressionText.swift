@@ -56,11 +56,7 @@ enum ExpressionText {
     static func report(_ error: ExpressionError, message: String? = nil, in f: Field, scalar s: SceneNode.Scalar) {
         let lead = s.string.prefix { $0.isWhitespace }.count
         let offset = s.string.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
-        report(message ?? error.message, offset: offset, in: f, scalar: s)
-    }
-
-    static func report(_ message: String, offset: Int, in f: Field, scalar s: SceneNode.Scalar) {
-        f.diagnostics.report(message, offset: offset, in: s, keyPath: f.keyPath)
+        f.diagnostics.report(message ?? error.message, offset: offset, in: s, keyPath: f.keyPath)
     }
 
     static func scalars(of node: SceneNode) -> [SceneNode.Scalar] {

@@ -16,27 +16,19 @@ enum JSONSyntax {
     /// The text to give the YAML parser, or where the text stops being JSON.
     static func check(_ text: String) -> Result<String, Failure> {
         var scanner = Scanner(Array(text.unicodeScalars))
-        do {
-            try scanner.document()
-        } catch {
-            return .failure(error)
-        }
+        do { try scanner.document() } catch { return .failure(error) }
         guard !scanner.pairs.isEmpty else { return .success(text) }
         var out = String.UnicodeScalarView()
         var from = 0
         for pair in scanner.pairs {
+            // YAML's eight-digit escape: `\U0001F600`.
+            let hex = String(pair.scalar, radix: 16, uppercase: true)
             out.append(contentsOf: scanner.s[from..<pair.start])
-            out.append(contentsOf: yamlEscape(pair.scalar).unicodeScalars)
+            out.append(contentsOf: ("\\U" + String(repeating: "0", count: 8 - hex.count) + hex).unicodeScalars)
             from = pair.start + 12
         }
         out.append(contentsOf: scanner.s[from...])
         return .success(String(out))
-    }
-
-    /// YAML's eight-digit escape of `scalar`: `\U0001F600`.
-    private static func yamlEscape(_ scalar: UInt32) -> String {
-        let hex = String(scalar, radix: 16, uppercase: true)
-        return "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// An iterative recursive-descent scanner (an explicit stack: nesting depth costs
@@ -49,8 +41,12 @@ enum JSONSyntax {
         init(_ s: [Unicode.Scalar]) { self.s = s }
 
         func fail(_ message: String, at index: Int? = nil) -> Failure {
-            let at = index ?? i
-            return Failure(message: "JSON syntax error: " + message, line: line, column: at - lineStart + 1)
+            Failure(message: "JSON syntax error: " + message, line: line, column: (index ?? i) - lineStart + 1)
+        }
+
+        /// `message`, or that a comment stands here.
+        func unexpected(_ message: String) -> Failure {
+            fail(current == "/" || current == "#" ? "a comment (JSON has none)" : message)
         }
 
         var current: Unicode.Scalar? { i < s.count ? s[i] : nil }
@@ -74,29 +70,25 @@ enum JSONSyntax {
                 if c == "," {
                     i += 1
                     skipSpace()
-                    if let n = current, n == "}" || n == "]" { throw fail("a trailing comma (JSON allows none)", at: i) }
+                    if current == "}" || current == "]" { throw fail("a trailing comma (JSON allows none)") }
                     if top == .object { try member() }
                     try value(&stack)
                 } else if c == (top == .object ? "}" : "]") {
                     i += 1
                     stack.removeLast()
                 } else {
-                    throw fail(c == "/" || c == "#" ? "a comment (JSON has none)" : "expected ',' or '\(top == .object ? "}" : "]")'")
+                    throw unexpected("expected ',' or '\(top == .object ? "}" : "]")'")
                 }
             }
             skipSpace()
-            if let c = current {
-                throw fail(c == "/" || c == "#" ? "a comment (JSON has none)" : "text after the document's end")
-            }
+            if current != nil { throw unexpected("text after the document's end") }
         }
 
         /// A key and its colon.
         mutating func member() throws(Failure) {
             skipSpace()
-            guard current == "\"" else {
-                throw fail(current == "}" ? "a trailing comma (JSON allows none)"
-                           : current == "/" || current == "#" ? "a comment (JSON has none)" : "expected a quoted key")
-            }
+            // (A `}` here follows a comma: `document` reports that trailing comma.)
+            guard current == "\"" else { throw unexpected("expected a quoted key") }
             try string()
             skipSpace()
             guard current == ":" else { throw fail("expected ':' after the key") }
@@ -123,11 +115,8 @@ enum JSONSyntax {
                 try value(&stack)
             case "\"": try string()
             case "-", "0"..."9": try number()
-            case "t": try word("true")
-            case "f": try word("false")
-            case "n": try word("null")
-            case "/", "#": throw fail("a comment (JSON has none)")
-            default: throw fail("unexpected '\(c.escaped(asASCII: true))'")
+            case "t", "f", "n": try word(c == "t" ? "true" : c == "f" ? "false" : "null")
+            default: throw unexpected("unexpected '\(c.escaped(asASCII: true))'")
             }
         }
 
@@ -165,16 +154,14 @@ enum JSONSyntax {
                     case "u":
                         guard let high = hex4(at: i + 1) else { throw fail("a \\u escape needs four hex digits", at: escape) }
                         i += 5
-                        if (0xD800...0xDBFF).contains(high) {
-                            guard current == "\\", i + 1 < s.count, s[i + 1] == "u", let low = hex4(at: i + 2),
-                                  (0xDC00...0xDFFF).contains(low) else {
-                                throw fail("a lone surrogate \\u\(String(high, radix: 16)) is not a character", at: escape)
-                            }
-                            i += 6
-                            pairs.append((escape, 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)))
-                        } else if (0xDC00...0xDFFF).contains(high) {
+                        guard (0xD800...0xDFFF).contains(high) else { continue }
+                        // A high surrogate, then a low one.
+                        guard high < 0xDC00, current == "\\", i + 1 < s.count, s[i + 1] == "u",
+                              let low = hex4(at: i + 2), (0xDC00...0xDFFF).contains(low) else {
                             throw fail("a lone surrogate \\u\(String(high, radix: 16)) is not a character", at: escape)
                         }
+                        i += 6
+                        pairs.append((escape, 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)))
                     default: throw fail("'\\\(e.escaped(asASCII: true))' is not a JSON escape", at: escape)
                     }
                 case _ where c.value < 0x20: throw fail("a control character in a string (write it as an escape)")
@@ -184,23 +171,11 @@ enum JSONSyntax {
             throw fail("the text ends inside a string")
         }
 
+        /// The four hex digits at `k` (no sign: `UInt32` would read `+FFF`).
         func hex4(at k: Int) -> UInt32? {
             guard k + 4 <= s.count else { return nil }
-            var v: UInt32 = 0
-            for c in s[k..<(k + 4)] {
-                guard let d = Self.hexValue(c) else { return nil }
-                v = v << 4 | d
-            }
-            return v
-        }
-
-        static func hexValue(_ c: Unicode.Scalar) -> UInt32? {
-            switch c {
-            case "0"..."9": c.value - 48
-            case "a"..."f": c.value - 87
-            case "A"..."F": c.value - 55
-            default: nil
-            }
+            let digits = s[k..<(k + 4)]
+            return digits.allSatisfy(\.properties.isASCIIHexDigit) ? UInt32(String(String.UnicodeScalarView(digits)), radix: 16) : nil
         }
     }
 }

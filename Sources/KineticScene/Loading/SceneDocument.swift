@@ -42,7 +42,11 @@ enum SceneNode {
             self.mark = mark
             self.isPlain = isPlain
             self.isTaggedString = isTaggedString
-            value = Self.isExpressionText(string) ? .expression(Self.parseExpression(string, mark: mark)) : .literal
+            // The one prefix rule of section 4: a value is an expression when it starts (after
+            // spaces) with `=`, a reference when with `@`.
+            let body = string.drop { $0.isWhitespace }
+            let isExpression = body.hasPrefix("=") || body.hasPrefix("@")
+            value = isExpression ? .expression(Self.parseExpression(string, mark: mark)) : .literal
         }
 
         var expression: Result<SceneExpression, ExpressionError>? {
@@ -53,13 +57,6 @@ enum SceneNode {
         var folded: Double? {
             if case .number(let v) = value { return v }
             return nil
-        }
-
-        /// The one prefix rule of section 4: a value is an expression when it starts
-        /// (after spaces) with `=`, a reference when with `@`.
-        static func isExpressionText(_ text: String) -> Bool {
-            let t = text.drop { $0.isWhitespace }
-            return t.hasPrefix("=") || t.hasPrefix("@")
         }
 
         /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
@@ -77,25 +74,18 @@ enum SceneNode {
         }
     }
 
-    struct Sequence: RandomAccessCollection {
-        var items: [SceneNode]
+    /// A list's items, or a mapping's entries in file order (the parse rejects duplicate
+    /// keys), with the collection's place.
+    struct Marked<Item>: RandomAccessCollection {
+        var items: [Item]
         let mark: Mark?
         var startIndex: Int { items.startIndex }
         var endIndex: Int { items.endIndex }
-        subscript(i: Int) -> SceneNode { items[i] }
+        subscript(i: Int) -> Item { items[i] }
     }
 
-    /// A mapping's entries in file order (the parse rejects duplicate keys).
-    struct Entries: RandomAccessCollection {
-        var pairs: [(key: SceneNode, value: SceneNode)]
-        let mark: Mark?
-        var startIndex: Int { pairs.startIndex }
-        var endIndex: Int { pairs.endIndex }
-        subscript(i: Int) -> (key: SceneNode, value: SceneNode) { pairs[i] }
-        subscript(key: String) -> SceneNode? { pairs.first { $0.key.scalar?.string == key }?.value }
-        var keys: [SceneNode] { pairs.map(\.key) }
-        var values: [SceneNode] { pairs.map(\.value) }
-    }
+    typealias Sequence = Marked<SceneNode>
+    typealias Entries = Marked<(key: SceneNode, value: SceneNode)>
 
     var mark: Mark? {
         switch self {
@@ -141,10 +131,16 @@ enum SceneNode {
         case .sequence(let seq):
             self = .sequence(Sequence(items: seq.map(SceneNode.init), mark: mark(seq.mark)))
         case .mapping(let map):
-            self = .mapping(Entries(pairs: map.map { (SceneNode($0.key), SceneNode($0.value)) }, mark: mark(map.mark)))
+            self = .mapping(Entries(items: map.map { (SceneNode($0.key), SceneNode($0.value)) }, mark: mark(map.mark)))
         case .alias(let alias):
             // Yams' composer resolves aliases: none reaches here; read as null if one did.
             self = .scalar(Scalar(string: "", mark: mark(alias.mark), isPlain: true))
         }
     }
+}
+
+extension SceneNode.Entries where Item == (key: SceneNode, value: SceneNode) {
+    subscript(key: String) -> SceneNode? { items.first { $0.key.scalar?.string == key }?.value }
+    var keys: [SceneNode] { items.map(\.key) }
+    var values: [SceneNode] { items.map(\.value) }
 }

@@ -25,11 +25,9 @@ public enum SceneLoader {
         do { bytes = try GuardedFile.read(path, maxBytes: limits.maxSceneFileBytes) } catch {
             throw SceneFileError(path: path, reason: error.reason + (error.isTooLarge ? " a scene file may have (from --max-memory)" : ""))
         }
-        let data = Data(bytes)
         if let problem = encodingProblem(bytes, file: path) { throw SceneLoadError(problems: [problem]) }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: path, line: 1, column: 1),
-                                                         keyPath: "", message: "the file is not UTF-8 text")])
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw SceneLoadError(problems: [SceneProblem(file: path, message: "the file is not UTF-8 text")])
         }
         let base = (path as NSString).deletingLastPathComponent
         return try load(text: text, file: path, baseDirectory: base.isEmpty ? "." : base, limits: limits)
@@ -44,17 +42,17 @@ public enum SceneLoader {
             // its surrogate-pair escapes are what the YAML parser reads.
             switch JSONSyntax.check(text) {
             case .success(let yaml): text = yaml
-            case .failure(let failure):
-                throw SceneLoadError(problems: [SceneProblem(location: SourceLocation(file: file, line: failure.line, column: failure.column),
-                                                             keyPath: "", message: failure.message)])
+            case .failure(let f):
+                let problem = SceneProblem(file: file, line: f.line, column: f.column, message: f.message)
+                throw SceneLoadError(problems: [problem])
             }
         }
         let diagnostics = Diagnostics(file: file, text: text)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                diagnostics.report("the file is empty: a scene starts with 'kinetic: 1'", at: nil, keyPath: "")
-                throw SceneLoadError(problems: diagnostics.problems)
+                let problem = SceneProblem(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")
+                throw SceneLoadError(problems: [problem])
             }
             root = node
         } catch let error as YamlError {
@@ -63,9 +61,9 @@ public enum SceneLoader {
         // Aliases share their anchor's node, so the tree can be exponentially larger than
         // the text: it is counted (within the budget) before anything walks it.
         if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
-            diagnostics.report("the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they "
-                               + "are used (the limit from --max-memory)", line: mark.line, column: mark.column, keyPath: "")
-            throw SceneLoadError(problems: diagnostics.problems)
+            let message = "the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they are used "
+                + "(the limit from --max-memory)"
+            throw SceneLoadError(problems: [SceneProblem(file: file, line: mark.line, column: mark.column, message: message)])
         }
         let document = SceneNode(root)
         let top = Field(node: document, keyPath: "", diagnostics: diagnostics)
@@ -102,21 +100,21 @@ public enum SceneLoader {
         let animations = m["animations"].map { animationDecoder.animations($0, layers: layers) } ?? []
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers, binder: layerDecoder.binder)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
+        let behaviors = dynamics?.behaviors ?? []
         var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
-                                          initialBehaviors: (dynamics?.behaviors ?? []).map { ($0.id, $0) })
+                                          initialBehaviors: behaviors.map { ($0.id, $0) })
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
         let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
-            known: Dictionary((dynamics?.behaviors ?? []).map { ($0.id, $0) }) { first, _ in first })
+            known: Dictionary(behaviors.map { ($0.id, $0) }) { first, _ in first })
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         // The dynamic items: those of the behaviors from the start and those events add.
         let added = events.flatMap(\.actions).flatMap { action -> [DynamicBehavior] in
             if case .addBehaviors(let behaviors, _, _) = action.kind { behaviors } else { [] }
         }
-        layerDecoder.binder.rejectBindings(ofItems: Set((dynamics?.behaviors ?? []).flatMap(\.itemIDs) + added.flatMap(\.itemIDs)),
-                                           layers: layerDecoder.ids)
-        let bindings = layerDecoder.binder.finish(
-            layers: layerDecoder.ids, behaviorIDs: Set(((dynamics?.behaviors ?? []) + added).map(\.id)))
+        let binder = layerDecoder.binder, allBehaviors = behaviors + added
+        binder.rejectBindings(ofItems: Set(allBehaviors.flatMap(\.itemIDs)), layers: layerDecoder.ids)
+        let bindings = binder.finish(layers: layerDecoder.ids, behaviorIDs: Set(allBehaviors.map(\.id)))
         eventsDecoder.animations.checkUnderlyingPaths(layers: layers, bindings: bindings)
         guard let settings else { return nil }
         let instances = layerInstances(layers)
@@ -213,23 +211,23 @@ public enum SceneLoader {
     }
 
     private static func golden(_ f: Field, frameCount: Int?) -> GoldenSpec? {
-        guard let m = f.mapping(allowed: ["frames", "scale", "tolerance", "state", "filmstrip"]) else { return nil }
+        guard let m = f.mapping(allowed: SceneKeys.golden.map(\.name)) else { return nil }
         var g = GoldenSpec()
-        if let ff = m["frames"], let items = ff.elements {
-            var frames: [GoldenSpec.FrameRef] = []
-            for item in items {
-                if item.node.scalar?.string == "last" { frames.append(.last); continue }
-                guard let i = item.integer else { continue }
-                if i < 0 || (frameCount.map { i >= $0 } ?? false) {
+        if let items = m["frames"]?.elements {
+            g.frames = items.compactMap { item in
+                if item.node.scalar?.string == "last" { return .last }
+                guard let i = item.integer else { return nil }
+                guard i >= 0, frameCount.map({ i < $0 }) ?? true else {
                     item.report("frame \(i) is outside 0…\((frameCount ?? 1) - 1)")
-                } else { frames.append(.index(i)) }
+                    return nil
+                }
+                return .index(i)
             }
-            g.frames = frames
         }
         if let v = m["scale"]?.positiveNumber { g.scale = v }
         if let v = m["state"]?.bool { g.state = v }
         if let v = m["filmstrip"]?.bool { g.filmstrip = v }
-        if let tf = m["tolerance"], let t = tf.mapping(allowed: ["channel", "pixels"]) {
+        if let tf = m["tolerance"], let t = tf.mapping(allowed: SceneKeys.tolerance.map(\.name)) {
             if let c = t["channel"], let v = c.integer {
                 if (0...255).contains(v) { g.channelTolerance = v } else { c.report("channel tolerance is 0…255") }
             }
@@ -249,7 +247,7 @@ public enum SceneLoader {
     static func encodingProblem(_ bytes: [UInt8], file: String) -> SceneProblem? {
         var line = 1, column = 1, i = 0
         func problem(_ message: String) -> SceneProblem {
-            SceneProblem(location: SourceLocation(file: file, line: line, column: column), keyPath: "", message: message)
+            SceneProblem(file: file, line: line, column: column, message: message)
         }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return problem("the file is UTF-16: save scenes as UTF-8")
@@ -272,57 +270,45 @@ public enum SceneLoader {
 
     /// The line and column of the `offset`th byte of `text` (libyaml's reader counts bytes).
     private static func position(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
-        var line = 1, column = 1, consumed = 0
-        for scalar in text.unicodeScalars {
-            if consumed >= offset { break }
-            consumed += String(scalar).utf8.count
-            if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
-        }
-        return (line, column)
+        // A character the offset falls inside counts as one before it.
+        let lines = String(decoding: text.utf8.prefix(offset), as: UTF8.self).unicodeScalars
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.count, (lines.last?.count ?? 0) + 1)
     }
 
     /// Where `key` is written next after `mark` (as a key: followed by a colon); the mark
     /// itself when it is not found.
     private static func nextOccurrence(of key: String, after mark: Yams.Mark, in text: String) -> (line: Int, column: Int) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.unicodeScalars) }
-        let needle = Array(key.unicodeScalars)
-        var line = mark.line - 1, start = mark.column  // just past the first key's first character
-        while line < lines.count, !needle.isEmpty {
-            let l = lines[line]
-            var i = start
-            while i + needle.count <= l.count {
-                if Array(l[i..<(i + needle.count)]) == needle,
-                   l[(i + needle.count)...].first(where: { $0 != " " && $0 != "\"" && $0 != "'" }) == ":" {
-                    return (line + 1, i + 1)
-                }
-                i += 1
+        let needle = Array(key.unicodeScalars), first = max(mark.line - 1, 0)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (n, line) in lines.enumerated().dropFirst(first) where !needle.isEmpty {
+            let l = Array(line.unicodeScalars)
+            // On the mark's line, from just past the first key's first character.
+            for i in stride(from: n == first ? mark.column : 0, through: l.count - needle.count, by: 1)
+            where Array(l[i..<(i + needle.count)]) == needle
+                && l[(i + needle.count)...].first(where: { $0 != " " && $0 != "\"" && $0 != "'" }) == ":" {
+                return (n + 1, i + 1)
             }
-            line += 1; start = 0
         }
         return (mark.line, mark.column)
     }
 
     /// A YAML syntax error as a located problem.
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
-        func at(_ mark: Yams.Mark, _ problem: String) -> SceneProblem {
-            SceneProblem(location: SourceLocation(file: file, line: mark.line, column: mark.column), keyPath: "",
-                         message: "YAML syntax error: \(problem)")
-        }
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return at(mark, problem)
+            let message = "YAML syntax error: \(problem)"
+            return SceneProblem(file: file, line: mark.line, column: mark.column, message: message)
         case .reader(let problem, let offset, _, let yaml):
             let (line, column) = position(ofByte: offset ?? 0, in: yaml)
-            return SceneProblem(location: SourceLocation(file: file, line: line, column: column), keyPath: "",
-                                message: "YAML syntax error: \(problem)")
+            return SceneProblem(file: file, line: line, column: column, message: "YAML syntax error: \(problem)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             // Yams marks the first of the keys; the duplicate is the next one spelt so.
             let (line, column) = nextOccurrence(of: duplicates.first ?? "", after: context.mark, in: context.text)
-            return SceneProblem(location: SourceLocation(file: file, line: line, column: column),
-                                keyPath: "", message: "duplicate key \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping")
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return SceneProblem(file: file, line: line, column: column, message: "duplicate key \(keys) in one mapping")
         default:
-            return SceneProblem(location: SourceLocation(file: file, line: 1, column: 1), keyPath: "",
-                                message: "YAML error: \(error)")
+            return SceneProblem(file: file, message: "YAML error: \(error)")
         }
     }
 }

@@ -27,6 +27,11 @@ public struct SceneProblem: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = EchoedText.printable(message)
     }
 
+    /// A problem of the file as a whole (no key path: its encoding, its syntax).
+    init(file: String, line: Int = 1, column: Int = 1, message: String) {
+        self.init(location: SourceLocation(file: file, line: line, column: column), keyPath: "", message: message)
+    }
+
     public var description: String {
         let key = keyPath.isEmpty ? "" : "\(keyPath): "
         return "\(EchoedText.printable(location.file, limit: 1000)):\(location.line):\(location.column): \(key)\(message)"

@@ -57,11 +57,7 @@ final class Diagnostics {
     }
 
     func report(_ message: String, at mark: Mark?, keyPath: String) {
-        report(message, line: mark?.line ?? 1, column: mark?.column ?? 1, keyPath: keyPath)
-    }
-
-    func report(_ message: String, line: Int, column: Int, keyPath: String) {
-        let location = SourceLocation(file: file, line: line, column: column)
+        let location = SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
         problems.append(SceneProblem(location: location, keyPath: keyPath, message: message))
     }
 }
@@ -137,32 +133,26 @@ struct Field {
             report("expected a mapping (key: value), found \(kindName)")
             return nil
         }
-        let pairs = m.map { ($0.key, child($0.value, key: $0.key.scalar?.string ?? "")) }
         var fields: [String: Field] = [:]
         var order: [String] = []
         let refused = contexts.isEmpty ? [:] : UnsupportedAppleNames.refused(in: contexts)
-        for (k, v) in pairs {
+        for (k, value) in m {
             guard let key = k.scalar?.string else {
                 diagnostics.report("keys must be plain names", at: k.mark, keyPath: keyPath)
                 continue
             }
-            let childKeyPath = keyPath.isEmpty ? key : "\(keyPath).\(key)"
-            if fields[key] != nil {
-                diagnostics.report("duplicate key '\(key)'", at: k.mark, keyPath: childKeyPath)
-                continue
+            let v = child(value, key: key)
+            let problem = fields[key] != nil ? "duplicate key '\(key)'"
+                : allowed.contains(key) ? nil
+                : refused[key].map { UnsupportedAppleNames.message(key, $0) }
+                    ?? "unknown key '\(key)'" + (hints[key].map { " (\($0))" }
+                                                 ?? NameSuggestion.hint(for: key, in: allowed))
+            if let problem {
+                diagnostics.report(problem, at: k.mark, keyPath: v.keyPath)
+            } else {
+                fields[key] = v
+                order.append(key)
             }
-            if !allowed.contains(key), let detail = refused[key] {
-                diagnostics.report(UnsupportedAppleNames.message(key, detail), at: k.mark, keyPath: childKeyPath)
-                continue
-            }
-            if !allowed.contains(key) {
-                let hint = hints[key].map { " (\($0))" } ?? NameSuggestion.hint(for: key, in: allowed)
-                diagnostics.report("unknown key '\(key)'" + hint,
-                                   at: k.mark, keyPath: childKeyPath)
-                continue
-            }
-            fields[key] = v
-            order.append(key)
         }
         return Mapping(owner: self, fields: fields, order: order)
     }

@@ -6,15 +6,11 @@ import KineticLayers
 /// Typed reading of the scalar and small-list values of section 1. Every function
 /// reports what is wrong at the field's location and returns nil; none stops the load.
 extension Field {
-    /// Strings that start like an expression or reference (section 4).
-    private var isExpression: Bool { node.isExpression }
-
+    /// Reports an expression or reference (section 4) where only literals are read.
     private func rejectExpression() -> Bool {
-        if isExpression {
-            report("not yet supported: expressions and references (section 4 of the scene format)")
-            return true
-        }
-        return false
+        guard node.isExpression else { return false }
+        report("not yet supported: expressions and references (section 4 of the scene format)")
+        return true
     }
 
     /// A finite number. NaN and infinity are rejected anywhere.
@@ -29,10 +25,10 @@ extension Field {
         if let v = node.scalar?.folded { return v }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
-        guard isAngle, t.hasSuffix("deg") else {
-            return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
+        if isAngle, t.hasSuffix("deg") {
+            return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
         }
-        return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
+        return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
     }
 
     /// `"0.5"`, `'true'` or `!!str 1`: YAML 1.2 (and JSON) make it text, so it is no
@@ -50,34 +46,31 @@ extension Field {
 
     /// `expected` names what the value may be, for the message when it is no number.
     private static func parseNumber(_ text: String, field: Field, expected: String = "a number") -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        let lowered = t.lowercased()
-        if [".nan", "nan", ".inf", "-.inf", "+.inf", "inf", "-inf", "infinity", "-infinity"].contains(lowered) {
+        let t = text.trimmingCharacters(in: .whitespaces), v = Double(t)
+        // Double reads `nan` and `inf` as such, not YAML's `.nan` and `.inf`: none is finite.
+        if v.map({ !$0.isFinite }) ?? [".nan", ".inf", "-.inf", "+.inf"].contains(t.lowercased()) {
             field.report("must be a finite number, not \(t)")
             return nil
         }
-        guard let v = Double(t) else {
-            field.report("expected \(expected), found '\(t)'")
-            return nil
-        }
-        guard v.isFinite else {
-            field.report("must be a finite number, not \(t)")
-            return nil
-        }
+        guard let v else { field.report("expected \(expected), found '\(t)'"); return nil }
+        return v
+    }
+
+    /// `v` when `range` holds it; else nil, reported with the range's message (the one a
+    /// schema entry's range gives: `ValueRange.problem`).
+    func checked(_ v: Double, _ range: ValueRange) -> Double? {
+        if let problem = range.problem(with: v) { report(problem); return nil }
         return v
     }
 
     /// A number that must lie in `range` (inclusive).
     func number(in range: ClosedRange<Double>) -> Double? {
-        guard let v = number else { return nil }
-        guard range.contains(v) else {
-            report("\(Self.format(v)) is out of range \(Self.format(range.lowerBound))…\(Self.format(range.upperBound))")
-            return nil
-        }
-        return v
+        number.flatMap { checked($0, ValueRange(range.lowerBound, range.upperBound, reason: "")) }
     }
 
     var nonNegativeNumber: Double? { number.flatMap(nonNegative) }
+    func nonNegative(_ v: Double) -> Double? { checked(v, .nonNegative("")) }
+    var positiveNumber: Double? { number.flatMap { checked($0, .positive("")) } }
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
@@ -93,17 +86,6 @@ extension Field {
         return Self.parseNumber(text, field: self, expected: "a number or '\(word)'").flatMap(nonNegative)
     }
 
-    func nonNegative(_ v: Double) -> Double? {
-        guard v >= 0 else { report("must not be negative, found \(Self.format(v))"); return nil }
-        return v
-    }
-
-    var positiveNumber: Double? {
-        guard let v = number else { return nil }
-        guard v > 0 else { report("must be greater than 0, found \(Self.format(v))"); return nil }
-        return v
-    }
-
     /// A whole number.
     var integer: Int? { integer(.literals) }
 
@@ -117,9 +99,7 @@ extension Field {
         return Int(v)
     }
 
-    static func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
-    }
+    static func format(_ v: Double) -> String { ValueRange.format(v) }
 
     /// `[a, b, …]` of exactly `count` numbers. `form` (`a point [x, y]`) names the value
     /// in the message when it is not a list.
@@ -144,16 +124,16 @@ extension Field {
     /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
     var bool: Bool? {
         guard let text = scalarText else { return nil }
-        let value = ["true": true, "True": true, "TRUE": true, "false": false, "False": false, "FALSE": false][text]
+        let value = Self.booleans[text]
         guard !isText(expected: "true or false", reads: value != nil) else { return nil }
-        switch value {
-        case let value?: return value
-        case nil:
-            let meant = ["yes": "true", "on": "true", "no": "false", "off": "false"][text.lowercased()]
-            report("expected true or false, found '\(text)'" + (meant.map { " (YAML 1.2 reads it as text: write \($0))" } ?? ""))
-            return nil
-        }
+        if let value { return value }
+        let meant = ["yes": "true", "on": "true", "no": "false", "off": "false"][text.lowercased()]
+        report("expected true or false, found '\(text)'" + (meant.map { " (YAML 1.2 reads it as text: write \($0))" } ?? ""))
+        return nil
     }
+
+    private static let booleans = ["true": true, "True": true, "TRUE": true,
+                                   "false": false, "False": false, "FALSE": false]
 
     /// Text. YAML 1.2 reads a plain `~` (or `null`, or nothing) as none and a plain `5` or
     /// `true` as a number or a boolean, as the JSON Schema does: a text key takes neither.
@@ -168,7 +148,7 @@ extension Field {
 
     /// What YAML 1.2's core schema makes of a plain scalar other than text and null.
     private static func yamlCoreType(_ text: String) -> String? {
-        if ["true", "True", "TRUE", "false", "False", "FALSE"].contains(text) { return "boolean" }
+        if booleans[text] != nil { return "boolean" }
         let number = /[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)/
         return text.wholeMatch(of: number) != nil ? "number" : nil
     }
@@ -189,19 +169,9 @@ extension Field {
 
     /// A list of `options` (an option set by Apple's names of its members: `[]` is none).
     func names(_ options: [String]) -> [String]? {
-        guard let items = elements else { return nil }
-        var names: [String] = []
-        var valid = true
-        for item in items {
-            guard let text = item.scalarText else { valid = false; continue }
-            if options.contains(text) {
-                names.append(text)
-            } else {
-                item.report("'\(text)' is not one of \(options.joined(separator: ", "))" + NameSuggestion.hint(for: text, in: options))
-                valid = false
-            }
-        }
-        return valid ? names : nil
+        // Every item is read before giving up, so each reports its problems.
+        guard let names = elements?.map({ $0.choice(options.map { ($0, $0) }) }) else { return nil }
+        return names.contains(nil) ? nil : names.compactMap { $0 }
     }
 
     /// A value of a kind no animation carries, read by its kind (`PropertySpec.assign`).
@@ -224,8 +194,8 @@ extension Field {
         guard let items = elements else { return nil }
         var filters: [LayerFilter] = []
         for item in items {
-            guard let m = item.mapping(allowed: ["gaussianBlur"]) else { return nil }
-            guard let f = m.required("gaussianBlur"), let r = f.nonNegativeNumber else { return nil }
+            guard let f = item.mapping(allowed: ["gaussianBlur"])?.required("gaussianBlur"),
+                  let r = f.nonNegativeNumber else { return nil }
             guard r <= Self.maximumBlurRadius else {
                 f.report("a blur radius is at most \(Field.format(Self.maximumBlurRadius)) points, found \(Field.format(r))")
                 return nil
@@ -250,22 +220,17 @@ extension Field {
         guard let text = scalarText?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let c = ColorNames.color(text, appearance: diagnostics.appearance) { return c }
         if text.hasPrefix("#") {
-            let hex = text.dropFirst()
-            guard hex.allSatisfy(\.isHexDigit), [3, 6, 8].contains(hex.count),
-                  let raw = UInt64(hex, radix: 16) else {
+            // `#RGB` is `#RRGGBB` with each digit doubled (17 × d / 255 is d / 15 exactly), and
+            // `#RRGGBB` is opaque.
+            let digits = text.dropFirst()
+            let hex = digits.count == 3 ? String(digits.flatMap { [$0, $0] }) : String(digits)
+            guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count),
+                  let raw = UInt64(hex.count == 6 ? hex + "FF" : hex, radix: 16) else {
                 report("'\(text)' is not a color: use \(Self.alternatives(Self.hexColorForms))")
                 return nil
             }
-            switch hex.count {
-            case 3:
-                let r = Double((raw >> 8) & 0xF), g = Double((raw >> 4) & 0xF), b = Double(raw & 0xF)
-                return Color(red: r / 15, green: g / 15, blue: b / 15)
-            case 6:
-                return Color(r255: Double((raw >> 16) & 0xFF), g255: Double((raw >> 8) & 0xFF), b255: Double(raw & 0xFF))
-            default:
-                return Color(r255: Double((raw >> 24) & 0xFF), g255: Double((raw >> 16) & 0xFF),
-                             b255: Double((raw >> 8) & 0xFF), alpha: Double(raw & 0xFF) / 255)
-            }
+            func byte(_ shift: UInt64) -> Double { Double((raw >> shift) & 0xFF) }
+            return Color(r255: byte(24), g255: byte(16), b255: byte(8), alpha: byte(0) / 255)
         }
         for prefix in ["rgba(", "rgb("] where text.hasPrefix(prefix) && text.hasSuffix(")") {
             let inner = text.dropFirst(prefix.count).dropLast()
@@ -298,9 +263,7 @@ extension Field {
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
     /// expressions too for the binder).
     func transformSource(_ use: NumberUse) -> ExpressionBinding.TransformSource? {
-        guard let m = mapping(allowed: ["matrix", "perspective", "translate", "rotateX", "rotateY", "rotate", "scale"]) else {
-            return nil
-        }
+        guard let m = mapping(allowed: SceneKeys.transform.map(\.name)) else { return nil }
         if let mf = m["matrix"] {
             guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
             return mf.terms(use, count: 16).map { .matrix($0) }
@@ -326,19 +289,13 @@ extension Field {
             guard sf.isList else { return sf.term(use).map { ($0, $0) } }
             return sf.terms(use, count: 2).map { ($0[0], $0[1]) }
         }
-        if let tf = m["translate"] {
-            if tf.isList, let items = tf.elements {
-                if items.count == 2 || items.count == 3 {
-                    let x = items[0].term(use), y = items[1].term(use)
-                    let z = items.count == 3 ? items[2].term(use) : .literal(0)
-                    if let x, let y, let z { c.translate = .components(x, y); c.translateZ = z } else { ok = false }
-                } else {
-                    tf.report("expected 2 or 3 numbers, found \(items.count)"); ok = false
-                }
-            } else {
-                c.translate = read("translate") { $0.pointTerm(use) }
-            }
+        // `[x, y]` or `[x, y, z]`, or one vector expression.
+        let translate = read("translate") { tf -> (ExpressionBinding.PointSource, ExpressionBinding.Term?)? in
+            guard let count = tf.node.sequence?.count else { return tf.pointTerm(use).map { ($0, nil) } }
+            guard count == 2 || count == 3 else { tf.report("expected 2 or 3 numbers, found \(count)"); return nil }
+            return tf.terms(use).map { (.components($0[0], $0[1]), count == 3 ? $0[2] : .literal(0)) }
         }
+        if let (xy, z) = translate { c.translate = xy; if let z { c.translateZ = z } }
         return ok ? .components(c) : nil
     }
 }
@@ -356,22 +313,16 @@ extension Field {
         case .number: read = term(use, angle: isAngle).map { .number($0.value) }
         case .point: read = pointValue(use).map { .point($0) }
         case .size: read = pointValue(use, form: "a size [w, h]").map { .size(Size($0.x, $0.y)) }
-        case .rect where !acceptsSize: read = rectValue(use).map { .rect($0) }
-        case .rect:
+        case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : use != .literals && node.isExpression):
             // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
             // checked as a size.
-            let isSize = isList ? node.sequence?.count == 2 : use != .literals && node.isExpression
-            guard isList || isSize else {
-                report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
-                return nil
-            }
-            if isSize {
-                guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
-                let size = Size(p.x, p.y)
-                if let p = problem(.size(size)) { report(p); return nil }
-                return .rect(Rect(origin: .zero, size: size))
-            }
-            read = rectValue(use).map { .rect($0) }
+            guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
+            if let p = problem(.size(Size(p.x, p.y))) { report(p); return nil }
+            return .rect(Rect(origin: .zero, size: Size(p.x, p.y)))
+        case .rect where acceptsSize && !isList:
+            report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
+            return nil
+        case .rect: read = rectValue(use).map { .rect($0) }
         case .color: read = color.map { .color($0) }
         case .transform: read = transform.map { .transform($0) }
         case .path: read = path.map { .path($0) }
@@ -442,15 +393,14 @@ extension ExpressionBinding.TransformSource {
 extension Field {
     /// A number (`angle`: radians, or `"45deg"` when written) as a literal or an
     /// expression: the one reader of a number, whatever `use` makes of an expression.
-    /// `parameter` names the value when a constant one is not (the key by default).
-    func term(_ use: NumberUse, angle: Bool = false, parameter: String? = nil) -> ExpressionBinding.Term? {
+    func term(_ use: NumberUse, angle: Bool = false) -> ExpressionBinding.Term? {
         guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
         guard let reason = constantReason(use, s) else {
             return ExpressionText.parse(self, s).map { .expression($0, range(of: $0, in: s)) }
         }
-        guard let v = ExpressionBinder.constant(self, s, parameter: parameter ?? lastKey, whyConstant: reason) else { return nil }
+        guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
         return .literal(n)
     }
@@ -458,9 +408,7 @@ extension Field {
     /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):
     /// the one reader of a point, whatever `use` makes of an expression.
     /// `form` names the value in messages (`a size [w, h]` for a size).
-    func pointTerm(_ use: NumberUse, parameter: String? = nil,
-                   form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
-        let parameter = parameter ?? lastKey
+    func pointTerm(_ use: NumberUse, form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
         func literal() -> ExpressionBinding.PointSource? {
             numbers(count: 2, form: form).map { .components(.literal($0[0]), .literal($0[1])) }
         }
@@ -473,7 +421,7 @@ extension Field {
             guard let reason = constantReason(use, s) else {
                 return ExpressionText.parse(self, s).map { .vector($0, range(of: $0, in: s)) }
             }
-            guard let v = ExpressionBinder.constant(self, s, parameter: parameter, whyConstant: reason) else { return nil }
+            guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
             return .components(.literal(p.x), .literal(p.y))
         }
@@ -482,26 +430,25 @@ extension Field {
         guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
             return literal()
         }
-        return terms(use, count: 2, parameter: parameter).map { .components($0[0], $0[1]) }
+        return terms(use, count: 2).map { .components($0[0], $0[1]) }
     }
 
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
     /// reader of a list of numbers. `form` (`a rect [x, y, w, h]`) names the value in the
     /// message when it is not a list.
-    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil,
-               parameter: String? = nil) -> [ExpressionBinding.Term]? {
+    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil) -> [ExpressionBinding.Term]? {
         if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
         // All are read before giving up, so each reports its problems.
-        let terms = items.map { $0.term(use, parameter: parameter) }
+        let terms = items.map { $0.term(use) }
         return terms.contains { $0 == nil } ? nil : terms.compactMap { $0 }
     }
 
     /// `[x, y, width, height]`, its written width and height not negative (a computed one
     /// that is gives no rect).
-    func rectTerms(_ use: NumberUse, parameter: String? = nil) -> ExpressionBinding.RectTerms? {
-        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]", parameter: parameter) else { return nil }
+    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
+        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]") else { return nil }
         for case .literal(let v) in [t[2], t[3]] where v < 0 {
             report("width and height must not be negative"); return nil
         }
@@ -530,6 +477,8 @@ extension Field {
         return range
     }
 
-    /// The last step of the key path: a value's name in messages.
-    private var lastKey: String { keyPath.split(separator: ".").last.map(String.init) ?? "" }
+    /// The value's key, a list item's the list's (`center` for `center[0]`): its name in messages.
+    private var valueName: String {
+        keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
+    }
 }

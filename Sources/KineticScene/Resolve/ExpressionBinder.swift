@@ -41,50 +41,38 @@ final class ExpressionBinder {
     /// Records the binding of `key` on the layer at `layer`; returns whether the key was
     /// taken (its problems, if any, reported).
     func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {
-        let salt = UInt64(pending.count + 1)
-        if key == "path" {
-            if case .scalar = f.node {
-                f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
-                         + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
+        let value: ExpressionBinding.BoundValue?, path: LayerKeyPath?
+        switch key {
+        case "path" where f.node.scalar != nil:
+            f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
+                     + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
+            return true
+        case "path": (value, path) = (Self.pathValue(f), .path)
+        case "bounds" where f.node.sequence?.count == 4:
+            (value, path) = (f.rectTerms(.live).map { .rebuilt(.rect($0)) }, .bounds)
+        case "locations": (value, path) = (f.terms(.live).map { .rebuilt(.numbers($0)) }, .locations)
+        default:
+            guard let keyPath, [.number, .point, .size].contains(keyPath.valueKind) else {
+                f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
                 return true
             }
-            if case .mapping(let raw) = f.node, raw["cubic"] == nil {
-                guard let primitive = f.pathPrimitive(.live) else { return true }
-                add(ExpressionBinding(layer: layer, keyPath: .path, value: .rebuilt(.path(primitive)),
-                                      label: "\(label).path", seedSalt: salt), f)
-                return true
-            }
-            guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return true }
-            guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return true }
-            let sources = items.map { $0.pointTerm(.live) }
-            guard !sources.contains(where: { $0 == nil }) else { return true }
-            add(ExpressionBinding(layer: layer, keyPath: .path, value: .cubic(sources.compactMap { $0 }),
-                                  label: "\(label).path", seedSalt: salt), f)
-            return true
+            (value, path) = (Self.numberOrPoint(f, keyPath.valueKind), keyPath)
         }
-        if key == "bounds", case .sequence(let s) = f.node, s.count == 4 {
-            guard let r = f.rectTerms(.live) else { return true }
-            add(ExpressionBinding(layer: layer, keyPath: .bounds, value: .rebuilt(.rect(r)), label: "\(label).bounds",
-                                  seedSalt: salt), f)
-            return true
-        }
-        if key == "locations" {
-            guard let terms = f.terms(.live) else { return true }
-            add(ExpressionBinding(layer: layer, keyPath: .locations, value: .rebuilt(.numbers(terms)),
-                                  label: "\(label).locations", seedSalt: salt), f)
-            return true
-        }
-        if let kp = keyPath, [.number, .point, .size].contains(kp.valueKind) {
-            if let value = Self.numberOrPoint(f, kp.valueKind) {
-                add(ExpressionBinding(layer: layer, keyPath: kp, value: value, label: "\(label).\(key)", seedSalt: salt), f)
-            }
-            return true
-        }
-        f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
+        if let value, let path { bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)") }
         return true
     }
 
-    private func add(_ b: ExpressionBinding, _ f: Field) { pending.append((b, f)) }
+    /// A shape layer's `path` written with expressions: a primitive's terms, or a
+    /// `{cubic: [p0, c1, c2, p1]}` of point terms; nil when wrong (reported).
+    private static func pathValue(_ f: Field) -> ExpressionBinding.BoundValue? {
+        if case .mapping(let raw) = f.node, raw["cubic"] == nil {
+            return f.pathPrimitive(.live).map { .rebuilt(.path($0)) }
+        }
+        guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return nil }
+        guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return nil }
+        let sources = items.map { $0.pointTerm(.live) }
+        return sources.contains { $0 == nil } ? nil : .cubic(sources.compactMap { $0 })
+    }
 
     /// A number, or a point or size (`kind`), with its expressions kept for the runtime.
     private static func numberOrPoint(_ f: Field, _ kind: AnimatableValue.Kind) -> ExpressionBinding.BoundValue? {
@@ -96,16 +84,18 @@ final class ExpressionBinder {
     /// with the anchor point of the moment, as CALayer converts it) and the bounds' size.
     func bindFrame(_ f: Field, anchor: Point, layer: LayerAddress, label: String) {
         guard let r = f.rectTerms(.live) else { return }
-        add(ExpressionBinding(layer: layer, keyPath: .position, value: .rebuilt(.framePosition(r, anchor: anchor)),
-                              label: "\(label).position", seedSalt: UInt64(pending.count + 1)), f)
-        add(ExpressionBinding(layer: layer, keyPath: .boundsSize, value: .components(r.width, r.height),
-                              label: "\(label).bounds", seedSalt: UInt64(pending.count + 1)), f)
+        bind(.rebuilt(.framePosition(r, anchor: anchor)), keyPath: .position, field: f, layer: layer,
+             label: "\(label).position")
+        bind(.components(r.width, r.height), keyPath: .boundsSize, field: f, layer: layer, label: "\(label).bounds")
     }
 
     /// Records the binding of `keyPath` to a value already read by its terms (a transform,
     /// whole or one live component), named `label` in messages.
     func bind(_ value: ExpressionBinding.BoundValue, keyPath: LayerKeyPath, field f: Field, layer: LayerAddress, label: String) {
-        add(ExpressionBinding(layer: layer, keyPath: keyPath, value: value, label: label, seedSalt: UInt64(pending.count + 1)), f)
+        // Salts 1, 2, … in the order the bindings are recorded, which existing scenes' random() keeps.
+        let salt = UInt64(pending.count + 1)
+        let binding = ExpressionBinding(layer: layer, keyPath: keyPath, value: value, label: label, seedSalt: salt)
+        pending.append((binding, f))
     }
 
     /// A value read by a static reader (the number and point keys of emitters, emitter
@@ -116,16 +106,14 @@ final class ExpressionBinder {
     /// each value then checked as if written so (`Field.value(_:use:)`).
     func take(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress,
               label: String, unbindable: @autoclosure () -> String) -> NumberUse? {
-        if let what = ExpressionText.liveness(of: f) {
-            if let keyPath {
-                _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
-            } else {
-                f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
-                         + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
-            }
-            return nil
+        guard let what = ExpressionText.liveness(of: f) else { return Self.constantsNow }
+        if let keyPath {
+            _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
+        } else {
+            f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
+                     + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
         }
-        return Self.constantsNow
+        return nil
     }
 
     /// How a static reader reads a value whose expressions are all constant.
@@ -137,22 +125,13 @@ final class ExpressionBinder {
     /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
     static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
                               whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        let use = NumberUse.constants(because: whyConstant())
-        switch kind {
-        case .number:
-            return f.term(use, parameter: parameter).map { .number($0.value) }
-        case .point, .size:
-            let form = kind == .size ? "a size [w, h]" : "a point [x, y]"
-            guard case .components(let x, let y)? = f.pointTerm(use, parameter: parameter, form: form) else { return nil }
-            return kind == .size ? .size(Size(x.value, y.value)) : .point(Point(x.value, y.value))
-        case .rect:
-            return f.rectTerms(use, parameter: parameter).map { .rect(Rect($0.x.value, $0.y.value, $0.width.value, $0.height.value)) }
-        case .bool where !ExpressionText.containsExpression(f):
-            return f.bool.map { .bool($0) }
-        default:
+        let readable = [.number, .point, .size, .rect].contains(kind)
+        guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
             f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
             return nil
         }
+        // `f` is the value of `parameter`: the messages name it so.
+        return f.value(kind, use: .constants(because: whyConstant()))
     }
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value

@@ -63,40 +63,35 @@ struct ExpressionResolver {
     private func check(_ value: ExpressionBinding.BoundValue, field: Field) -> Bool {
         var ok = true
         for (e, expected, range) in value.expressionKinds {
-            var refProblem = false
-            for ref in e.references where kind(of: ref) == nil {
-                refProblem = true
-                let message: String
-                if let entry = layers[ref.id], let problem = Self.shapeReferenceProblem(ref, entry: entry) {
-                    message = problem
-                } else if let entry = layers[ref.id], let kp = LayerKeyPath.named[ref.keyPath],
-                          kp.layerTypes?.contains(entry.type) ?? true {
-                    message = "'\(ref.keyPath)' of '\(ref.id)' is \(Self.phrase(kp.valueKind)): references read numbers and points"
-                } else if let entry = layers[ref.id] {
-                    let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
-                    message = "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
-                } else {
-                    message = behaviorIDs.contains(ref.id)
-                        ? "'\(ref.id)' is a behavior: references read layers' properties"
-                        : "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
-                }
-                field.diagnostics.report(message, at: range.place(at: ref.offset))
-            }
-            if refProblem { ok = false; continue }
+            let unreadable = e.references.filter { kind(of: $0) == nil }
+            for ref in unreadable { field.diagnostics.report(problem(reading: ref), at: range.place(at: ref.offset)) }
+            guard unreadable.isEmpty else { ok = false; continue }
             do {
                 let k = try e.resultKind { kind(of: $0) }
-                if k != expected {
-                    // At the expression's first character.
-                    field.diagnostics.report("expected \(expected), but the expression gives \(k)",
-                                             at: range.place(at: e.source.prefix { $0.isWhitespace }.count))
-                    ok = false
-                }
+                guard k != expected else { continue }
+                // At the expression's first character.
+                field.diagnostics.report("expected \(expected), but the expression gives \(k)",
+                                         at: range.place(at: e.source.prefix { $0.isWhitespace }.count))
             } catch {
                 field.diagnostics.report(error.message, at: range.place(at: error.offset))
-                ok = false
             }
+            ok = false
         }
         return ok
+    }
+
+    /// Why the reference `ref` reads nothing expressions take.
+    private func problem(reading ref: SceneExpression.Reference) -> String {
+        guard let entry = layers[ref.id] else {
+            return behaviorIDs.contains(ref.id) ? "'\(ref.id)' is a behavior: references read layers' properties"
+                : "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
+        }
+        if let problem = Self.shapeReferenceProblem(ref, entry: entry) { return problem }
+        if let kp = LayerKeyPath.named[ref.keyPath], kp.layerTypes?.contains(entry.type) ?? true {
+            return "'\(ref.keyPath)' of '\(ref.id)' is \(Self.phrase(kp.valueKind)): references read numbers and points"
+        }
+        let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
+        return "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
     }
 
     /// A value kind as a message names it ("a transform", "a list of colors").

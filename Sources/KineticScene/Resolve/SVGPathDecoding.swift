@@ -7,24 +7,15 @@ extension Field {
     /// read and geometry that cannot be imported are reported at `svg` (an unknown id at
     /// `element`), with the SVG's own line.
     func svgImport(in box: Rect?) -> SVGPathImport? {
-        guard let m = mapping(allowed: ["svg", "element"]), let fileField = m.required("svg"),
+        guard let m = mapping(allowed: SceneKeys.svgPath.map(\.name)), let fileField = m.required("svg"),
               let name = fileField.string else { return nil }
-        let id: String?
-        if let f = m["element"] {
-            guard let s = f.string else { return nil }
-            id = s
-        } else {
-            id = nil
-        }
-        let document: SVGElement
-        switch diagnostics.svgFiles.document(name) {
-        case .success(let d): document = d.root
-        case .failure(let problem):
-            fileField.report(problem.message)
-            return nil
-        }
+        let id = m["element"]?.string
+        guard m["element"] == nil || id != nil else { return nil }
+        let loaded = diagnostics.svgFiles.document(name)
+        if case .failure(let problem) = loaded { fileField.report(problem.message) }
+        guard case .success(let document) = loaded else { return nil }
         do {
-            return try SVGPathImport(document, element: id, into: box)
+            return try SVGPathImport(document.root, element: id, into: box)
         } catch {
             let place = error.line.map { "SVG file '\(name)', line \($0)" } ?? "SVG file '\(name)'"
             (error.line == nil && id != nil ? m["element"] ?? fileField : fileField).report("\(place): \(error.message)")

@@ -38,13 +38,8 @@ struct LayerDecoder {
     /// The scene's pixels per point: which `@Nx` variant of an asset is looked for first.
     var deviceScale = 2.0
 
-    /// The keys of a layer mapping, by group: `LayerSchema`'s file keys.
-    static let commonKeys = LayerSchema.standard.fileKeys(ownedBy: nil)
-    static let shapeKeys = LayerSchema.standard.fileKeys(ownedBy: [.shape])
+    /// The gradient's own keys (a scene's `background`): `LayerSchema`'s file keys.
     static let gradientKeys = LayerSchema.standard.fileKeys(ownedBy: [.gradient])
-    static let textKeys = LayerSchema.standard.fileKeys(ownedBy: [.text])
-    static let emitterKeys = LayerSchema.standard.fileKeys(ownedBy: [.emitter])
-    static let replicatorKeys = LayerSchema.standard.fileKeys(ownedBy: [.replicator])
 
     /// What CATransformLayer does not render (`PropertySpec.isIgnoredByTransformLayer`).
     static let transformLayerIgnoredKeys = LayerSchema.standard.entries.filter(\.isIgnoredByTransformLayer).map(\.name)
@@ -154,10 +149,7 @@ struct LayerDecoder {
                                        r.origin.y + layer.anchorPoint.y * r.height)
             }
         }
-        if let f = m["begin"], let v = f.number { layer.timing.begin = v }
-        m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
-        if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
         if let f = m["transform"], let t = transformParts(f, key: "transform", address: address, label: label) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
@@ -165,23 +157,21 @@ struct LayerDecoder {
             // Masks are addressable: animations and expressions may drive them.
             layer.mask = self.layer(f, address: address.map { $0 + [LayerAddress.mask] }, place: f.keyPath)
         }
-        if let f = m["properties"], case .mapping(let raw) = f.node {
-            let names: [String] = raw.keys.compactMap { $0.scalar?.string }
-            if let props = f.mapping(allowed: names) {
-                for name in props.order {
-                    if LayerKeyPath.named[name] != nil {
-                        props[name]?.report("'\(name)' is a built-in key path; custom properties need other names")
-                    } else if let pf = props[name], let address, ExpressionText.containsExpression(pf) {
-                        layer.properties[name] = 0
-                        _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
-                                        label: "\(layer.key).\(name)")
-                    } else if let v = props[name]?.number {
-                        layer.properties[name] = v
-                    }
-                }
+        // Custom numbers: any names but the built-in key paths, each a number or an expression.
+        let names = if case .mapping(let raw)? = m["properties"]?.node { raw.keys.compactMap(\.scalar?.string) }
+                    else { [String]() }
+        guard let props = m["properties"]?.mapping(allowed: names) else { return }
+        for name in props.order {
+            guard let pf = props[name] else { continue }
+            if LayerKeyPath.named[name] != nil {
+                pf.report("'\(name)' is a built-in key path; custom properties need other names")
+            } else if let address, ExpressionText.containsExpression(pf) {
+                layer.properties[name] = 0
+                _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
+                                label: "\(layer.key).\(name)")
+            } else if let v = pf.number {
+                layer.properties[name] = v
             }
-        } else if let f = m["properties"] {
-            f.report("expected a mapping of property names to numbers")
         }
     }
 
@@ -333,12 +323,14 @@ struct LayerDecoder {
     }
 
     private func readReplicator(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        if let (f, use) = taking(m["instanceCount"], key: "instanceCount", address: address, label: label), let v = f.integer(use) {
-            if v < 0 { f.report("instanceCount must not be negative") }
-            else if v > ReplicatorStyle.maximumInstanceCount {
-                f.report("instanceCount must be at most \(ReplicatorStyle.maximumInstanceCount), found \(v)")
-            } else { layer.replicator?.instanceCount = v }
-        }
+        if let v = integer(m, "instanceCount", address: address, label: label) { layer.replicator?.instanceCount = v }
+    }
+
+    /// `key`'s whole number, its expressions taken (`taking`), within its range in the table.
+    func integer(_ m: Mapping, _ key: String, address: [Int]?, label: String) -> Int? {
+        guard let (f, use) = taking(m[key], key: key, address: address, label: label), let v = f.integer(use) else { return nil }
+        if let problem = LayerSchema.standard[key]?.problem(with: .number(Double(v))) { f.report(problem); return nil }
+        return v
     }
 
     private func readText(_ m: Mapping, into layer: inout Layer) {

@@ -15,14 +15,14 @@ struct DynamicsDecoder {
     static let behaviorKinds = DynamicsTable.behaviorKinds.map(\.name)
 
     func dynamics(_ f: Field) -> DynamicsSpec? {
-        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "dynamics"), contexts: ["dynamics"]) else { return nil }
+        let keys = DynamicsTable.keys(of: "dynamics")
+        guard let m = f.mapping(allowed: keys, contexts: ["dynamics"]) else { return nil }
         var spec = DynamicsSpec()
         let table = DynamicsTable.dynamics
         if let rf = m["referenceBounds"], let r = rf.rect {
+            let values = [r.origin.x, r.origin.y, r.size.width, r.size.height]
             if r.isEmpty { rf.report("width and height must be greater than 0") }
-            else if Self.check([r.origin.x, r.origin.y, r.size.width, r.size.height], "referenceBounds", table, m) {
-                spec.referenceBounds = r
-            }
+            else if Self.check(values, "referenceBounds", table, m) { spec.referenceBounds = r }
         }
         if let sf = m["stepsPerSecond"], let v = sf.integer, Self.check([Double(v)], "stepsPerSecond", table, m) {
             spec.stepsPerSecond = v
@@ -152,7 +152,9 @@ struct DynamicsDecoder {
     /// with a fixed `magnitude`), before the rest.
     private func expressions(_ written: [(key: String, field: Field)], of behavior: DynamicBehavior,
                              _ m: Mapping) -> [BehaviorExpression]? {
-        let bound = written.compactMap { key, field in bind(key, field, of: behavior).map { (key: key, expression: $0) } }
+        let bound = written.compactMap { key, field in
+            bind(key, field, of: behavior).map { (key: key, expression: $0) }
+        }
         guard bound.count == written.count else { return nil }
         let direction = switch behavior.kind {
         case .gravity: ["gravityDirection", "angle", "magnitude"]
@@ -163,8 +165,9 @@ struct DynamicsDecoder {
         return ordered.compactMap { key in
             bound.first { $0.key == key }?.expression
                 // A literal, set again after the expressions before it.
-                ?? literalDirectionValue(key, m).map {
-                    BehaviorExpression(behavior: behavior.id, property: key, value: ExpressionValue(value: $0, seedSalt: 0))
+                ?? literalDirectionValue(key, m).map { literal in
+                    let value = ExpressionValue(value: literal, seedSalt: 0)
+                    return BehaviorExpression(behavior: behavior.id, property: key, value: value)
                 }
         } + bound.filter { !ordered.contains($0.key) }.map(\.expression)
     }
@@ -245,11 +248,8 @@ struct DynamicsDecoder {
     private func assign<Object>(_ table: [DynamicsProperty<Object>], from m: Mapping, to object: inout Object) -> Bool {
         var ok = true
         for property in table where !property.isReadByItsDecoder {
-            guard let f = m[property.name] else { continue }
-            guard let value = f.behaviorValue(of: property.kind), property.assign(value, to: &object) else {
-                ok = false
-                continue
-            }
+            guard let value = m[property.name].map({ $0.behaviorValue(of: property.kind) }) else { continue }
+            ok = (value.map { property.assign($0, to: &object) } ?? false) && ok
         }
         return ok
     }
@@ -348,7 +348,9 @@ struct DynamicsDecoder {
         }
         // Checked on every form, as the schema checks them, though only some forms use them.
         let table = AttachmentBehavior.properties
-        if kind != sliding, let p = m["axisOfTranslation"]?.point { Self.check([p.x, p.y], "axisOfTranslation", table, m) }
+        if kind != sliding, let p = m["axisOfTranslation"]?.point {
+            Self.check([p.x, p.y], "axisOfTranslation", table, m)
+        }
         if attachedField == nil, let p = otherOffset { Self.check([p.x, p.y], "attachedOffsetFromCenter", table, m) }
         _ = assign(AttachmentBehavior.properties, from: m, to: &a)
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {

@@ -46,13 +46,13 @@ struct LayerDecoder {
 
     static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
 
-    mutating func layers(_ field: Field, parent: [Int] = []) -> [Layer] {
+    /// The layers of a list; sublayers of a mask (no `parent` address) are drawn but not
+    /// addressable by animations.
+    mutating func layers(_ field: Field, parent: [Int]? = []) -> [Layer] {
         guard let items = field.elements else { return [] }
-        var result: [Layer] = []
-        for (i, item) in items.enumerated() {
-            if let layer = layer(item, address: parent + [i], place: item.keyPath) { result.append(layer) }
+        return items.enumerated().compactMap { i, item in
+            layer(item, address: parent.map { $0 + [i] }, place: item.keyPath)
         }
-        return result
     }
 
     /// One layer; nil when it is too broken to place (its problems are reported).
@@ -60,21 +60,17 @@ struct LayerDecoder {
         // The type decides which keys are allowed, so read it first.
         var type = LayerType.layer
         if case .mapping(let raw) = field.node, let t = raw["type"] {
-            let tf = field.child(t, key: "type")
-            guard let parsed = tf.choice(LayerType.self) else { return nil }
+            guard let parsed = field.child(t, key: "type").choice(LayerType.self) else { return nil }
             type = parsed
         }
         guard let m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
                                    contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
-        if type == .transformLayer {
-            for key in Self.transformLayerIgnoredKeys where m[key] != nil {
-                m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
-            }
+        for key in Self.transformLayerIgnoredKeys where type == .transformLayer && m[key] != nil {
+            m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
         }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
-            let range = NSRange(s.startIndex..., in: s)
-            guard Self.idPattern.firstMatch(in: s, range: range) != nil else {
+            guard Self.idPattern.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil else {
                 idField.report("'\(s)' is not a valid id: use letters, digits, _ and -, not starting with a digit")
                 return nil
             }
@@ -93,16 +89,8 @@ struct LayerDecoder {
                                      emitterCellPaths: layer.emitter.map(Self.cellPaths) ?? [], bounds: layer.bounds)
             }
         }
-        if let subs = m["sublayers"] {
-            layer.sublayers = address.map { layers(subs, parent: $0) } ?? maskSublayers(subs)
-        }
+        if let subs = m["sublayers"] { layer.sublayers = layers(subs, parent: address) }
         return layer
-    }
-
-    /// Sublayers of a mask are drawn but not addressable by animations.
-    private mutating func maskSublayers(_ field: Field) -> [Layer] {
-        guard let items = field.elements else { return [] }
-        return items.compactMap { layer($0, address: nil, place: $0.keyPath) }
     }
 
     /// A layer of `type` with only `key` read from `value`, as a layer definition reads it
@@ -323,13 +311,16 @@ struct LayerDecoder {
     }
 
     private func readReplicator(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        if let v = integer(m, "instanceCount", address: address, label: label) { layer.replicator?.instanceCount = v }
+        guard let v = integer(m, "instanceCount", address: address, label: label) else { return }
+        layer.replicator?.instanceCount = v
     }
 
     /// `key`'s whole number, its expressions taken (`taking`), within its range in the table.
     func integer(_ m: Mapping, _ key: String, address: [Int]?, label: String) -> Int? {
-        guard let (f, use) = taking(m[key], key: key, address: address, label: label), let v = f.integer(use) else { return nil }
-        if let problem = LayerSchema.standard[key]?.problem(with: .number(Double(v))) { f.report(problem); return nil }
+        guard let (f, use) = taking(m[key], key: key, address: address, label: label),
+              let v = f.integer(use) else { return nil }
+        let spec = LayerSchema.standard[key]
+        if let problem = spec?.problem(with: .number(Double(v))) { f.report(problem); return nil }
         return v
     }
 

@@ -196,10 +196,8 @@ struct LayerDecoder {
     /// (an image or style sheet by URL) or has no size to place by `contentsGravity`.
     private mutating func svgAsset(_ f: Field, _ name: String) -> String? {
         let document: (path: String, root: SVGElement)
-        switch f.diagnostics.svgFiles.document(name) {
-        case .success(let d): document = d
-        case .failure(let problem):
-            f.report(problem.message)
+        do { document = try f.diagnostics.svgFiles.document(name).get() } catch {
+            f.report(error.message)
             return nil
         }
         if let (reference, line) = document.root.externalReference {

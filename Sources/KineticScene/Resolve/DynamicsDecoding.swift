@@ -31,19 +31,17 @@ struct DynamicsDecoder {
         if let itemsField = m["items"], let im = itemsField.mapping(allowed: Array(layerIDs.keys)) {
             for id in im.order { if let f = im[id], let t = collisionBounds(f) { spec.collisionBounds[id] = t } }
         }
-        if let list = m["behaviors"]?.elements {
-            var seen: [String: Field] = [:]
-            for element in list {
-                guard let (b, expressions) = behavior(element) else { continue }
-                if let first = seen[b.id] {
-                    element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
-                    continue
-                }
-                seen[b.id] = element
-                spec.behaviors.append(b)
-                spec.behaviorExpressions += expressions
-                spec.places.behaviors[b.id] = element.place
+        var seen: [String: Field] = [:]
+        for element in m["behaviors"]?.elements ?? [] {
+            guard let (b, expressions) = behavior(element) else { continue }
+            if let first = seen[b.id] {
+                element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
+                continue
             }
+            seen[b.id] = element
+            spec.behaviors.append(b)
+            spec.behaviorExpressions += expressions
+            spec.places.behaviors[b.id] = element.place
         }
         for id in spec.itemIDs { spec.places.items[id] = layerIDs[id]?.field.place }
         return spec
@@ -92,8 +90,8 @@ struct DynamicsDecoder {
             let origin = vf.folding(items: [vf.folding(0), vf.folding(0)])
             m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
         }
-        var begin = 0.0, end = Double.infinity
-        if let v = m["begin"]?.nonNegativeNumber { begin = v }
+        let begin = m["begin"]?.nonNegativeNumber ?? 0
+        var end = Double.infinity
         if let ef = m["end"], let v = ef.number {
             if v > begin { end = v } else { ef.report("end must be after begin (\(Field.format(begin)))") }
         }
@@ -266,15 +264,13 @@ struct DynamicsDecoder {
         let items = items(m)
         var c = CollisionBehavior(items: items ?? [])
         _ = assign(CollisionBehavior.properties, from: m, to: &c)
-        if let list = m["boundaries"]?.elements {
-            var identifiers = Set<String>()
-            for element in list {
-                guard let b = boundary(element) else { continue }
-                if !identifiers.insert(b.identifier).inserted {
-                    element.report("duplicate boundary identifier '\(b.identifier)'")
-                }
-                c.boundaries.append(b)
+        var identifiers = Set<String>()
+        for element in m["boundaries"]?.elements ?? [] {
+            guard let b = boundary(element) else { continue }
+            if !identifiers.insert(b.identifier).inserted {
+                element.report("duplicate boundary identifier '\(b.identifier)'")
             }
+            c.boundaries.append(b)
         }
         return items == nil ? nil : c
     }

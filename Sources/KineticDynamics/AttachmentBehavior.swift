@@ -86,10 +86,8 @@ extension AttachmentBehavior {
             // Settable only on an item–anchor attachment; its two other spellings set it too.
             DynamicsProperty("anchorPoint", "UIAttachmentBehavior.anchorPoint", .point, range: L.coordinate, settable: true,
                              readByItsDecoder: true, doc: "The anchor (animatable: a scripted pan).",
-                             assign: { a, v in
-                                 guard case .point(let p) = v else { return false }
-                                 a.anchorPoint = p
-                                 return true
+                             assign: DynamicsProperty.assigning(\AttachmentBehavior.anchorPoint) {
+                                 $0.pointValue.map(Optional.some)
                              },
                              checked: { $0.anchorPoint.map { [$0.x, $0.y] } ?? [] },
                              refusal: { $0.anchorPoint == nil ? "an item–anchor attachment" : nil }),

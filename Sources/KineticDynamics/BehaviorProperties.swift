@@ -10,6 +10,11 @@ public enum BehaviorValue: Hashable, Sendable {
     case name(String)
     /// A fixed-length list of numbers (`insets`).
     case numbers([Double])
+
+    /// The payload of one case; nil for the others.
+    var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
+    var pointValue: Point? { if case .point(let p) = self { p } else { nil } }
+    var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
 }
 
 /// Why a property cannot be set.

@@ -71,10 +71,9 @@ extension CollisionBehavior {
               \.translatesReferenceBoundsIntoBoundary, default: false, doc: "Makes the reference bounds a boundary."),
         DynamicsProperty("insets", "UICollisionBehavior.setTranslatesReferenceBoundsIntoBoundary(with:)", .fixedNumbers(4),
                          range: DynamicsLimits.coordinate, doc: "Insets of that boundary: [top, left, bottom, right].",
-                         assign: { c, v in
-                             guard case .numbers(let n) = v, n.count == 4 else { return false }
-                             c.insets = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
-                             return true
+                         assign: DynamicsProperty.assigning(\CollisionBehavior.insets) { v in
+                             guard case .numbers(let n) = v, n.count == 4 else { return nil }
+                             return EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
                          },
                          checked: { [$0.insets.top, $0.insets.left, $0.insets.bottom, $0.insets.right] }),
         .described("boundaries", "UICollisionBehavior.addBoundary(withIdentifier:…)", .mappings("boundary"),

@@ -72,23 +72,14 @@ extension DynamicsProperty {
         var read: (@Sendable (Object) -> [Double])?
         if checked { read = { o in [o[keyPath: keyPath]] } }
         return Self(name, apple, kind, range: range, default: defaultValue.map { .number($0) }, settable: settable, doc: doc,
-                    assign: { o, v in
-                        guard case .number(let n) = v else { return false }
-                        o[keyPath: keyPath] = n
-                        return true
-                    },
-                    checked: read)
+                    assign: assigning(keyPath, \.numberValue), checked: read)
     }
 
     /// A number that is unset (nil) until written: an item behavior's material, a rest length.
     static func number(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Double?> & Sendable,
                        range: ValueRange?, default defaultValue: Double? = nil, doc: String) -> Self {
         Self(name, apple, .number, range: range, default: defaultValue.map { .number($0) }, settable: true, doc: doc,
-             assign: { o, v in
-                 guard case .number(let n) = v else { return false }
-                 o[keyPath: keyPath] = n
-                 return true
-             },
+             assign: assigning(keyPath) { $0.numberValue.map(Optional.some) },
              checked: { $0[keyPath: keyPath].map { [$0] } ?? [] })
     }
 
@@ -96,12 +87,7 @@ extension DynamicsProperty {
     static func point(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Point> & Sendable,
                       range: ValueRange?, default defaultValue: Point? = nil, settable: Bool = true, doc: String) -> Self {
         Self(name, apple, .point, range: range, default: defaultValue.map { .numbers([$0.x, $0.y]) }, settable: settable,
-             doc: doc,
-             assign: { o, v in
-                 guard case .point(let p) = v else { return false }
-                 o[keyPath: keyPath] = p
-                 return true
-             },
+             doc: doc, assign: assigning(keyPath, \.pointValue),
              checked: { [$0[keyPath: keyPath].x, $0[keyPath: keyPath].y] })
     }
 
@@ -109,33 +95,33 @@ extension DynamicsProperty {
     static func flag(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Bool> & Sendable,
                      default defaultValue: Bool, settable: Bool = true, doc: String) -> Self {
         Self(name, apple, .bool, default: .bool(defaultValue), settable: settable, doc: doc,
-             assign: { o, v in
-                 guard case .bool(let b) = v else { return false }
-                 o[keyPath: keyPath] = b
-                 return true
-             })
+             assign: assigning(keyPath, \.boolValue))
     }
 
     /// A flag that is unset (nil) until written (an item behavior's `allowsRotation`).
     static func flag(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Bool?> & Sendable,
                      default defaultValue: Bool, doc: String) -> Self {
         Self(name, apple, .bool, default: .bool(defaultValue), settable: true, doc: doc,
-             assign: { o, v in
-                 guard case .bool(let b) = v else { return false }
-                 o[keyPath: keyPath] = b
-                 return true
-             })
+             assign: assigning(keyPath) { $0.boolValue.map(Optional.some) })
     }
 
     /// One of `options` by its name (Apple's spelling), into a key path.
     static func option<T: Sendable>(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, T> & Sendable,
                                     _ options: [(String, T)], default defaultValue: String, doc: String) -> Self {
         Self(name, apple, .choice(options.map(\.0)), default: .string(defaultValue), doc: doc,
-             assign: { o, v in
-                 guard case .name(let n) = v, let option = options.first(where: { $0.0 == n }) else { return false }
-                 o[keyPath: keyPath] = option.1
-                 return true
+             assign: assigning(keyPath) { v in
+                 if case .name(let n) = v { options.first { $0.0 == n }?.1 } else { nil }
              })
+    }
+
+    /// Sets `keyPath` to what `unwrap` takes from a value; false for a value of another kind.
+    static func assigning<T>(_ keyPath: WritableKeyPath<Object, T> & Sendable, _ unwrap: @escaping @Sendable (BehaviorValue) -> T?)
+        -> @Sendable (inout Object, BehaviorValue) -> Bool {
+        { o, v in
+            guard let t = unwrap(v) else { return false }
+            o[keyPath: keyPath] = t
+            return true
+        }
     }
 }
 

@@ -147,13 +147,4 @@ import Testing
         #expect(error.description.hasPrefix("t.yaml:11:"), "\(error)")
         #expect(error.description.contains("density"), "\(error)")
     }
-
-    /// The keys the loader takes are the table's.
-    @Test func loaderKeysAreTheTables() {
-        #expect(DynamicsDecoder.keys == DynamicsTable.keys(of: "dynamics"))
-        #expect(DynamicsDecoder.behaviorKinds == DynamicsTable.behaviorKinds.map(\.name))
-        for kind in DynamicsDecoder.behaviorKinds {
-            #expect(Set(DynamicsDecoder.allowedKeys(of: kind)) == Set(DynamicsTable.keys(of: kind)), "\(kind)")
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KineticLayers
 import Testing
 @testable import KineticScene
 
@@ -28,7 +29,8 @@ import Testing
 
     @Test func theReferenceListsEveryKeyOfTheTables() {
         let text = KeyReference.markdown()
-        for name in LayerDecoder.commonKeys + LayerDecoder.shapeKeys + LayerDecoder.emitterCellKeys + AnimationDecoder.keys {
+        for name in LayerSchema.standard.fileKeys(ownedBy: nil) + LayerSchema.standard.fileKeys(ownedBy: [.shape])
+                    + LayerDecoder.emitterCellKeys + AnimationDecoder.keys {
             #expect(text.contains("| `\(name)`"), "\(name)")
         }
         #expect(text.contains("| `transform.rotation.z`, `transform.rotation` |"))

@@ -10,10 +10,8 @@ import Testing
     /// The key lists the loader keeps, by context.
     static let loaderLists: [String: [String]] = [
         "action": EventsDecoder.Action.allCases.map(\.rawValue),
-        "layer": LayerDecoder.commonKeys, "shape": LayerDecoder.shapeKeys, "gradient": LayerDecoder.gradientKeys,
-        "text": LayerDecoder.textKeys, "emitter": LayerDecoder.emitterKeys, "replicator": LayerDecoder.replicatorKeys,
-        "emitterCell": LayerDecoder.emitterCellKeys, "animation": AnimationDecoder.keys, "dynamics": DynamicsDecoder.keys,
-        "dynamicItem": DynamicsDecoder.itemKeys, "behavior": DynamicsDecoder.commonKeys,
+        "gradient": LayerDecoder.gradientKeys,
+        "emitterCell": LayerDecoder.emitterCellKeys, "animation": AnimationDecoder.keys,
     ]
 
     /// The mappings the loader checks against the table inline or by a list taken from it
@@ -21,7 +19,7 @@ import Testing
     static let inlineChecked: Set<String> = [
         "top", "scene", "event", "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field", "boundary", "trigger",
         "golden", "tolerance", "transform", "spring", "oscillation", "region", "pathPrimitive", "arc", "star", "svgPath",
-        "cellContents", "doAction",
+        "cellContents", "doAction", "layer", "shape", "text", "emitter", "replicator", "dynamics", "dynamicItem", "behavior",
     ]
 
     @Test func everyLoaderListIsItsTable() {
@@ -46,6 +44,11 @@ import Testing
         switch context {
         case "top": return (without(["kinetic: 1", "scene: {size: [100, 100], duration: 1}"]) + [kv]).joined(separator: "\n") + "\n"
         case "scene": return "kinetic: 1\nscene: {" + (without(["size: [100, 100]", "duration: 1"]) + [kv]).joined(separator: ", ") + "}\n"
+        case "layer": return head + "layers: [{\(kv)}]\n"
+        case "shape", "text", "emitter", "replicator": return head + "layers: [{type: \(context), \(kv)}]\n"
+        case "dynamics": return head + box + "dynamics: {\(kv)}\n"
+        case "dynamicItem": return head + box + "dynamics: {items: {a: {\(kv)}}}\n"
+        case "behavior": return head + box + "dynamics: {behaviors: [{gravity: {items: [a], \(kv)}}]}\n"
         case "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field":
             return head + box + "dynamics: {behaviors: [{\(context): {\(kv)}}]}\n"
         case "boundary": return head + box + "dynamics: {behaviors: [{collision: {items: [a], boundaries: [{\(kv)}]}}]}\n"

@@ -259,12 +259,17 @@ extension LayerSchema {
         Entry("sublayers", .layers, doc: "Child layers, in this layer's bounds coordinates."),
         Entry("properties", .numberMap, expressions: true,
               doc: "Custom animatable numbers, by name (animate them with keyPath NAME)."),
-        Entry("begin", .number, default: .number(0), doc: "The layer's beginTime: its local time starts then (CAMediaTiming)."),
+        Entry("begin", .number, default: .number(0),
+              doc: "The layer's beginTime: its local time starts then (CAMediaTiming).",
+              set: { l, v in if let n = v.numberValue { l.timing.begin = n } }),
         Entry("speed", .number, range: .nonNegative("playing backwards is not supported; 0 pauses"), default: .number(1),
-              doc: "Rate of the layer's local time relative to its parent's; 0 pauses the subtree."),
-        Entry("timeOffset", .number, default: .number(0), doc: "Added to the layer's local time (CAMediaTiming)."),
+              doc: "Rate of the layer's local time relative to its parent's; 0 pauses the subtree.",
+              set: { l, v in if let n = v.numberValue { l.timing.speed = n } }),
+        Entry("timeOffset", .number, default: .number(0), doc: "Added to the layer's local time (CAMediaTiming).",
+              set: { l, v in if let n = v.numberValue { l.timing.timeOffset = n } }),
         Entry("contentsScale", .number, range: .positive("pixels per point"), default: .number(1),
-              doc: "Pixels of contents per point (an asset named @2x/@3x sets it)."),
+              doc: "Pixels of contents per point (an asset named @2x/@3x sets it).",
+              set: { l, v in if let n = v.numberValue { l.contentsScale = n } }),
         .filters("filters", \.filters, doc: "Filters on the layer's rendering and its sublayers: [{gaussianBlur: RADIUS}].")
             .ignoredByTransformLayer(),
         .filters("backgroundFilters", \.backgroundFilters, doc: "Filters on what is behind the layer, within its outline.")
@@ -380,7 +385,8 @@ extension LayerSchema {
         Entry("emitterCells", .cells, types: emitterTypes, doc: "The particle kinds (CAEmitterCell)."),
         Entry("beginTime", .number,
               range: ValueRange(-3600, 86_400, reason: "a negative beginTime pre-runs the emitter second by second: at most an hour"),
-              default: .number(0), expressions: true, types: emitterTypes, doc: "When the emitter's clock starts, in seconds."),
+              default: .number(0), expressions: true, types: emitterTypes, doc: "When the emitter's clock starts, in seconds.",
+              set: { l, v in if let n = v.numberValue { l.emitter?.beginTime = n } }),
     ]
 
     static let replicator: [Entry] = [

@@ -12,73 +12,58 @@ struct DynamicsDecoder {
     /// Records expression values (section 4) for the checks at the end of the load.
     let binder: ExpressionBinder
 
-    // The keys of each mapping, from the dynamics tables (`DynamicsTable`).
-    static let keys = DynamicsTable.keys(of: "dynamics")
-    static let itemKeys = DynamicsTable.keys(of: "dynamicItem")
     static let behaviorKinds = DynamicsTable.behaviorKinds.map(\.name)
-    static let commonKeys = DynamicsTable.keys(of: "behavior")
-
-    /// The keys of one behavior kind, besides the common ones.
-    static func allowedKeys(of kind: String) -> [String] { DynamicsTable.keys(of: kind) }
 
     func dynamics(_ f: Field) -> DynamicsSpec? {
-        guard let m = f.mapping(allowed: Self.keys, contexts: ["dynamics"]) else { return nil }
+        let keys = DynamicsTable.keys(of: "dynamics")
+        guard let m = f.mapping(allowed: keys, contexts: ["dynamics"]) else { return nil }
         var spec = DynamicsSpec()
-        if let r = m["referenceBounds"]?.rect {
-            if r.isEmpty { m["referenceBounds"]?.report("width and height must be greater than 0") }
-            else if ![r.origin.x, r.origin.y, r.size.width, r.size.height].allSatisfy(Self.isWithinPhysicsRange) {
-                m["referenceBounds"]?.report(Self.physicsRangeMessage)
-            } else { spec.referenceBounds = r }
+        let table = DynamicsTable.dynamics
+        if let rf = m["referenceBounds"], let r = rf.rect {
+            let values = [r.origin.x, r.origin.y, r.size.width, r.size.height]
+            if r.isEmpty { rf.report("width and height must be greater than 0") }
+            else if Self.check(values, "referenceBounds", table, m) { spec.referenceBounds = r }
         }
-        if let sf = m["stepsPerSecond"], let v = sf.integer,
-           let range = DynamicsTable.dynamics.property("stepsPerSecond")?.range {
-            if let problem = range.boundedProblem(with: Double(v)) { sf.report(problem) } else { spec.stepsPerSecond = v }
+        if let sf = m["stepsPerSecond"], let v = sf.integer, Self.check([Double(v)], "stepsPerSecond", table, m) {
+            spec.stepsPerSecond = v
         }
         if let v = m["debug"]?.bool { spec.debug = v }
         if let itemsField = m["items"], let im = itemsField.mapping(allowed: Array(layerIDs.keys)) {
             for id in im.order { if let f = im[id], let t = collisionBounds(f) { spec.collisionBounds[id] = t } }
         }
-        if let list = m["behaviors"]?.elements {
-            var seen: [String: Field] = [:]
-            for element in list {
-                guard let (b, expressions) = behavior(element) else { continue }
-                if let first = seen[b.id] {
-                    element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
-                    continue
-                }
-                seen[b.id] = element
-                spec.behaviors.append(b)
-                spec.behaviorExpressions += expressions
-                spec.places.behaviors[b.id] = element.place
+        var seen: [String: Field] = [:]
+        for element in m["behaviors"]?.elements ?? [] {
+            guard let (b, expressions) = behavior(element) else { continue }
+            if let first = seen[b.id] {
+                element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
+                continue
             }
+            seen[b.id] = element
+            spec.behaviors.append(b)
+            spec.behaviorExpressions += expressions
+            spec.places.behaviors[b.id] = element.place
         }
         for id in spec.itemIDs { spec.places.items[id] = layerIDs[id]?.field.place }
         return spec
     }
 
     private func collisionBounds(_ f: Field) -> CollisionBoundsType? {
-        guard let m = f.mapping(allowed: Self.itemKeys) else { return nil }
-        guard let tf = m["collisionBoundsType"], let name = tf.string else {
-            if m["collisionBoundingPath"] != nil { m["collisionBoundingPath"]?.report("goes with collisionBoundsType: path") }
-            return nil
-        }
-        switch name {
-        case "rectangle", "ellipse":
-            if m["collisionBoundingPath"] != nil { m["collisionBoundingPath"]?.report("goes with collisionBoundsType: path") }
-            return name == "rectangle" ? .rectangle : .ellipse
-        case "path":
-            guard let pf = m.required("collisionBoundingPath"), let path = pf.path else { return nil }
-            let hull = path.flattened(tolerance: 0.25).flatMap { $0 }
-            guard Set(hull).count >= 3, path.boundingBox.width > 0, path.boundingBox.height > 0 else {
-                pf.report("a collision path must enclose an area")
-                return nil
+        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "dynamicItem")) else { return nil }
+        let type = m["collisionBoundsType"]?.choice(["rectangle", "ellipse", "path"].map { ($0, $0) })
+        guard type == "path" else {
+            // Not when the type was reported already.
+            if type != nil || m["collisionBoundsType"] == nil {
+                m["collisionBoundingPath"]?.report("goes with collisionBoundsType: path")
             }
-            return .path(path)
-        default:
-            tf.report("'\(name)' is not one of rectangle, ellipse, path"
-                      + NameSuggestion.hint(for: name, in: ["rectangle", "ellipse", "path"]))
+            return type == "rectangle" ? .rectangle : type == "ellipse" ? .ellipse : nil
+        }
+        guard let pf = m.required("collisionBoundingPath"), let path = pf.path else { return nil }
+        let hull = path.flattened(tolerance: 0.25).flatMap { $0 }
+        guard Set(hull).count >= 3, path.boundingBox.width > 0, path.boundingBox.height > 0 else {
+            pf.report("a collision path must enclose an area")
             return nil
         }
+        return .path(path)
     }
 
     // MARK: Behaviors
@@ -93,8 +78,8 @@ struct DynamicsDecoder {
             f.report("a behavior is one of \(Self.behaviorKinds.joined(separator: ", ")), as `- gravity: {…}`")
             return nil
         }
-        let allowed = Self.allowedKeys(of: kind)
-        guard var m = body.mapping(allowed: Self.commonKeys + allowed, contexts: ["behavior", kind]) else { return nil }
+        let allowed = DynamicsTable.keys(of: "behavior") + DynamicsTable.keys(of: kind)
+        guard var m = body.mapping(allowed: allowed, contexts: ["behavior", kind]) else { return nil }
         let id = m["id"]?.string ?? f.keyPath
         // Expression values are left out while the behavior is built (a point stands in
         // for the required ones), and set at every step.
@@ -105,8 +90,8 @@ struct DynamicsDecoder {
             let origin = vf.folding(items: [vf.folding(0), vf.folding(0)])
             m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
         }
-        var begin = 0.0, end = Double.infinity
-        if let v = m["begin"]?.nonNegativeNumber { begin = v }
+        let begin = m["begin"]?.nonNegativeNumber ?? 0
+        var end = Double.infinity
         if let ef = m["end"], let v = ef.number {
             if v > begin { end = v } else { ef.report("end must be after begin (\(Field.format(begin)))") }
         }
@@ -130,16 +115,16 @@ struct DynamicsDecoder {
         default: decoded = field(m).map { .field($0) }
         }
         guard let decoded else { return nil }
+        let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
         // The animator's own checks, here with the key's location: `validate` refuses
         // what a render would.
-        do { try DynamicBehavior(id: id, begin: begin, end: end, decoded).validate() } catch {
+        do { try behavior.validate() } catch {
             guard case .invalidValue(let key, let reason) = error else { return nil }
             let top = String(key.prefix { $0 != "." })
             let candidates = [top] + (Self.writtenAs[top] ?? [])
             (candidates.lazy.compactMap { m[$0] }.first ?? body).report(reason)
             return nil
         }
-        let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
         guard let expressions = expressions(written, of: behavior, m) else { return nil }
         return (behavior, expressions)
     }
@@ -157,13 +142,6 @@ struct DynamicsDecoder {
     /// The attachment's other end, in its three spellings: all set `anchorPoint`.
     static let anchorKeys: Set = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"]
 
-    /// A behavior key written as an expression: the property it sets, and its value.
-    private struct BoundProperty {
-        var key: String
-        var property: String
-        var value: ExpressionValue
-    }
-
     /// The per-step settings of a behavior's keys written as expressions, each checked
     /// against what the behavior can change while it runs; nil when one cannot be or does
     /// not parse (reported). UIKit's setters order a direction's keys — the vector, then
@@ -172,56 +150,51 @@ struct DynamicsDecoder {
     /// with a fixed `magnitude`), before the rest.
     private func expressions(_ written: [(key: String, field: Field)], of behavior: DynamicBehavior,
                              _ m: Mapping) -> [BehaviorExpression]? {
-        guard !written.isEmpty else { return [] }
-        var bound: [BoundProperty] = []
-        var ok = true
-        for (key, field) in written {
-            let property = Self.anchorKeys.contains(key) ? "anchorPoint" : key
-            let isPoint = behavior.settableKind(of: property) == .point
-            do {
-                _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
-            } catch {
-                let reason = switch error {
-                case .unknownProperty(_, let known):
-                    "a behavior's expressions are set at every step, and it can change only \(known.joined(separator: ", "))"
-                case .wrongValue, .outOfRange: "\(error)"
+        let bound = written.compactMap { key, field in
+            bind(key, field, of: behavior).map { (key: key, expression: $0) }
+        }
+        guard bound.count == written.count else { return nil }
+        let direction = switch behavior.kind {
+        case .gravity: ["gravityDirection", "angle", "magnitude"]
+        case .push: ["pushDirection", "angle", "magnitude"]
+        default: [String]()
+        }
+        let ordered = bound.contains { direction.contains($0.key) } ? direction : []
+        return ordered.compactMap { key in
+            bound.first { $0.key == key }?.expression
+                // A literal, set again after the expressions before it.
+                ?? literalDirectionValue(key, m).map { literal in
+                    let value = ExpressionValue(value: literal, seedSalt: 0)
+                    return BehaviorExpression(behavior: behavior.id, property: key, value: value)
                 }
-                field.report("not yet supported: an expression for '\(key)' (\(reason))")
-                ok = false
-                continue
+        } + bound.filter { !ordered.contains($0.key) }.map(\.expression)
+    }
+
+    /// The per-step setting of `key`, written as an expression; nil when the behavior
+    /// cannot change it while it runs or it does not parse (reported).
+    private func bind(_ key: String, _ field: Field, of behavior: DynamicBehavior) -> BehaviorExpression? {
+        let property = Self.anchorKeys.contains(key) ? "anchorPoint" : key
+        let isPoint = behavior.settableKind(of: property) == .point
+        do {
+            _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
+        } catch {
+            let reason = switch error {
+            case .unknownProperty(_, let known):
+                "a behavior's expressions are set at every step, and it can change only \(known.joined(separator: ", "))"
+            case .wrongValue, .outOfRange: "\(error)"
             }
-            // Other attachments measure their offsets from the anchor once, when read.
-            if property == "anchorPoint", case .attachment(let a) = behavior.kind, a.kind != .distance, a.kind != .limit {
-                field.report("not yet supported: an expression for the anchor of this kind of attachment "
-                             + "(its offsets are measured from the anchor when it is read): use a distance or limit attachment")
-                ok = false
-                continue
-            }
-            guard let value = binder.deferredValue(field, kind: isPoint ? .point : .number)?.value else { ok = false; continue }
-            bound.append(BoundProperty(key: key, property: property, value: value))
+            field.report("not yet supported: an expression for '\(key)' (\(reason))")
+            return nil
         }
-        guard ok else { return nil }
-        var result: [BehaviorExpression] = []
-        let directionKey: String? = switch behavior.kind {
-        case .gravity: "gravityDirection"
-        case .push: "pushDirection"
-        default: nil
+        // Other attachments measure their offsets from the anchor once, when read.
+        if property == "anchorPoint", case .attachment(let a) = behavior.kind, a.kind != .distance, a.kind != .limit {
+            field.report("not yet supported: an expression for the anchor of this kind of attachment "
+                         + "(its offsets are measured from the anchor when it is read): use a distance or limit attachment")
+            return nil
         }
-        var rest = bound
-        if let directionKey, bound.contains(where: { [directionKey, "angle", "magnitude"].contains($0.key) }) {
-            for key in [directionKey, "angle", "magnitude"] {
-                if let b = bound.first(where: { $0.key == key }) {
-                    result.append(BehaviorExpression(behavior: behavior.id, property: key, value: b.value))
-                } else if let literal = literalDirectionValue(key, m) {
-                    // A literal, set again after the expressions before it.
-                    result.append(BehaviorExpression(behavior: behavior.id, property: key,
-                                                     value: ExpressionValue(value: literal, seedSalt: 0)))
-                }
-            }
-            rest.removeAll { [directionKey, "angle", "magnitude"].contains($0.key) }
+        return binder.deferredValue(field, kind: isPoint ? .point : .number).map {
+            BehaviorExpression(behavior: behavior.id, property: property, value: $0.value)
         }
-        for b in rest { result.append(BehaviorExpression(behavior: behavior.id, property: b.property, value: b.value)) }
-        return result
     }
 
     /// A direction key written as a plain value, as an expression value of literals.
@@ -233,28 +206,24 @@ struct DynamicsDecoder {
 
     /// A layer id that must name a layer with a body: non-empty bounds.
     private func itemID(_ f: Field) -> String? {
-        guard let name = f.string else { return nil }
-        guard let entry = layerIDs[name] else {
-            f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layerIDs.keys)))
-            return nil
-        }
-        if let layer = layers[entry.address], layer.bounds.width * layer.bounds.height <= 0 {
+        guard let name = f.string, let entry = entry(named: name, f) else { return nil }
+        guard let layer = layers[entry.address] else { return name }
+        let w = layer.bounds.width, h = layer.bounds.height, c = center(of: name)
+        if w * h <= 0 {
             f.report("'\(name)' has empty bounds: a dynamic item's body is its bounds, give it a size")
-            return nil
-        }
-        let c = center(of: name)
-        if let layer = layers[entry.address] {
-            let w = layer.bounds.width, h = layer.bounds.height
-            if ![c.x, c.y].allSatisfy(Self.isWithinPhysicsRange) {
-                f.report("'\(name)': a dynamic item's center " + Self.physicsRangeMessage)
-                return nil
-            }
-            if !(w >= 0.001 && h >= 0.001 && w <= DynamicsLimits.largestValue && h <= DynamicsLimits.largestValue) {
-                f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicsLimits.largestValue)) pt")
-                return nil
-            }
-        }
-        return name
+        } else if ![c.x, c.y].allSatisfy(Self.isWithinPhysicsRange) {
+            f.report("'\(name)': a dynamic item's center " + Self.physicsRangeMessage)
+        } else if !(w >= 0.001 && h >= 0.001 && w <= DynamicsLimits.largestValue && h <= DynamicsLimits.largestValue) {
+            f.report("'\(name)': each side of a dynamic item must be 0.001…\(Int(DynamicsLimits.largestValue)) pt")
+        } else { return name }
+        return nil
+    }
+
+    /// The layer entry `name` names; nil when there is none (reported on `f`).
+    private func entry(named name: String, _ f: Field) -> LayerEntry? {
+        if let entry = layerIDs[name] { return entry }
+        f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layerIDs.keys)))
+        return nil
     }
 
     /// The animator's range for coordinates and vectors (Chipmunk keeps its precision there).
@@ -277,11 +246,8 @@ struct DynamicsDecoder {
     private func assign<Object>(_ table: [DynamicsProperty<Object>], from m: Mapping, to object: inout Object) -> Bool {
         var ok = true
         for property in table where !property.isReadByItsDecoder {
-            guard let f = m[property.name] else { continue }
-            guard let value = f.behaviorValue(of: property.kind), property.assign(value, to: &object) else {
-                ok = false
-                continue
-            }
+            guard let value = m[property.name].map({ $0.behaviorValue(of: property.kind) }) else { continue }
+            ok = (value.map { property.assign($0, to: &object) } ?? false) && ok
         }
         return ok
     }
@@ -298,15 +264,13 @@ struct DynamicsDecoder {
         let items = items(m)
         var c = CollisionBehavior(items: items ?? [])
         _ = assign(CollisionBehavior.properties, from: m, to: &c)
-        if let list = m["boundaries"]?.elements {
-            var identifiers = Set<String>()
-            for element in list {
-                guard let b = boundary(element) else { continue }
-                if !identifiers.insert(b.identifier).inserted {
-                    element.report("duplicate boundary identifier '\(b.identifier)'")
-                }
-                c.boundaries.append(b)
+        var identifiers = Set<String>()
+        for element in m["boundaries"]?.elements ?? [] {
+            guard let b = boundary(element) else { continue }
+            if !identifiers.insert(b.identifier).inserted {
+                element.report("duplicate boundary identifier '\(b.identifier)'")
             }
+            c.boundaries.append(b)
         }
         return items == nil ? nil : c
     }
@@ -327,10 +291,7 @@ struct DynamicsDecoder {
     private func boundaryPath(_ f: Field) -> BezierPath? {
         if let text = f.node.scalar?.string.trimmingCharacters(in: .whitespaces), text.hasPrefix("@") {
             let name = String(text.dropFirst())
-            guard let entry = layerIDs[name] else {
-                f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layerIDs.keys)))
-                return nil
-            }
+            guard let entry = entry(named: name, f) else { return nil }
             guard let layer = layers[entry.address], let shape = layer.shape else {
                 f.report("'\(name)' is not a shape layer: a boundary reference needs a layer with a path")
                 return nil
@@ -342,11 +303,11 @@ struct DynamicsDecoder {
 
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
         guard let itemField = m.required("item"), let item = itemID(itemField) else { return nil }
-        var kindName = "distance"
-        if let kf = m["kind"], kf.string != nil {
-            guard let name = kf.choice(["distance", "sliding", "fixed", "pin", "limit"].map { ($0, $0) }) else { return nil }
-            kindName = name
-        }
+        let sliding = AttachmentBehavior.Kind.sliding(axisOfTranslation: .zero)
+        let kinds: [(String, AttachmentBehavior.Kind)] = [
+            ("distance", .distance), ("sliding", sliding), ("fixed", .fixed), ("pin", .pin), ("limit", .limit),
+        ]
+        guard let kind = m["kind"].map({ $0.choice(kinds) }) ?? .distance else { return nil }
         // The other end: another item, or an anchor point (three spellings, one meaning).
         let anchorKeys = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"].filter { m[$0] != nil }
         let attachedField = m["attachedTo"]
@@ -371,23 +332,22 @@ struct DynamicsDecoder {
         if let af = m["attachmentAnchor"], let p = af.point, attachedField != nil {
             a.offsetFromCenter = p - center(of: item)
             if case .item(let other, _) = a.attachedTo { a.attachedTo = .item(other, offsetFromCenter: p - center(of: other)) }
-        } else if kindName != "distance" && kindName != "limit", case .anchor(let p) = a.attachedTo,
+        } else if kind != .distance && kind != .limit, case .anchor(let p) = a.attachedTo,
                   m["offsetFromCenter"] == nil {
             a.offsetFromCenter = p - center(of: item)
         }
-        switch kindName {
-        case "sliding":
+        a.kind = kind
+        if kind == sliding {
             guard let axis = m.required("axisOfTranslation")?.point else { return nil }
             guard axis.length > 0 else { m["axisOfTranslation"]?.report("must not be [0, 0]"); return nil }
             a.kind = .sliding(axisOfTranslation: axis)
-        case "fixed": a.kind = .fixed
-        case "pin": a.kind = .pin
-        case "limit": a.kind = .limit
-        default: a.kind = .distance
         }
         // Checked on every form, as the schema checks them, though only some forms use them.
-        if kindName != "sliding", let axis = m["axisOfTranslation"]?.point { checkUnused("axisOfTranslation", axis, m) }
-        if attachedField == nil, let otherOffset { checkUnused("attachedOffsetFromCenter", otherOffset, m) }
+        let table = AttachmentBehavior.properties
+        if kind != sliding, let p = m["axisOfTranslation"]?.point {
+            Self.check([p.x, p.y], "axisOfTranslation", table, m)
+        }
+        if attachedField == nil, let p = otherOffset { Self.check([p.x, p.y], "attachedOffsetFromCenter", table, m) }
         _ = assign(AttachmentBehavior.properties, from: m, to: &a)
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
             if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
@@ -395,11 +355,15 @@ struct DynamicsDecoder {
         return a
     }
 
-    /// Checks a written point of the attachment table against its range where this form
-    /// does not use it (`validate` checks only what it uses), as the schema checks it.
-    private func checkUnused(_ name: String, _ p: Point, _ m: Mapping) {
-        guard let range = AttachmentBehavior.properties.property(name)?.range else { return }
-        if let problem = [p.x, p.y].lazy.compactMap(range.boundedProblem).first { m[name]?.report(problem) }
+    /// Whether `values` of `key` lie within its range in `table`, as the schema checks
+    /// them; the first that does not is reported on `m[key]`.
+    @discardableResult
+    private static func check<Object>(_ values: [Double], _ key: String, _ table: [DynamicsProperty<Object>],
+                                      _ m: Mapping) -> Bool {
+        guard let range = table.property(key)?.range,
+              let problem = values.lazy.compactMap(range.boundedProblem).first else { return true }
+        m[key]?.report(problem)
+        return false
     }
 
     /// A layer's center in its superlayer (the model value, before animations).

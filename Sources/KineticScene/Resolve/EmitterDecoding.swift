@@ -5,17 +5,12 @@ import KineticLayers
 extension LayerDecoder {
     static let emitterCellKeys = EmitterCellSchema.fileKeys
 
-    /// The emitter keys `readValues` leaves: the seed, the clock and the cells. With an
+    /// The emitter keys `readValues` leaves: the seed and the cells. With an
     /// `address` (a layer of the file, not an event's `set:`), their expressions are
     /// taken (`taking`, `takingCell`): live ones bound, constant ones evaluated.
     mutating func readEmitter(_ m: Mapping, into layer: inout Layer, address: LayerAddress?, label: String) {
         guard var e = layer.emitter else { return }
-        let at = address?.indices
-        if let (f, use) = taking(m["seed"], key: "seed", address: at, label: label), let v = f.integer(use) {
-            if v < 0 { f.report("the seed must not be negative") } else { e.seed = UInt64(v) }
-        }
-        if let (f, use) = taking(m["beginTime"], key: "beginTime", address: at, label: label), let spec = LayerSchema.standard["beginTime"],
-           case .number(let v)? = f.value(.number, use: use, problem: spec.problem) { e.beginTime = v }
+        if let v = integer(m, "seed", address: address?.indices, label: label) { e.seed = UInt64(v) }
         if let f = m["emitterCells"] { e.emitterCells = cells(f, owner: address.map { CellOwner(address: $0, label: label, names: []) }) }
         layer.emitter = e
     }

@@ -38,26 +38,21 @@ struct LayerDecoder {
     /// The scene's pixels per point: which `@Nx` variant of an asset is looked for first.
     var deviceScale = 2.0
 
-    /// The keys of a layer mapping, by group: `LayerSchema`'s file keys.
-    static let commonKeys = LayerSchema.standard.fileKeys(ownedBy: nil)
-    static let shapeKeys = LayerSchema.standard.fileKeys(ownedBy: [.shape])
+    /// The gradient's own keys (a scene's `background`): `LayerSchema`'s file keys.
     static let gradientKeys = LayerSchema.standard.fileKeys(ownedBy: [.gradient])
-    static let textKeys = LayerSchema.standard.fileKeys(ownedBy: [.text])
-    static let emitterKeys = LayerSchema.standard.fileKeys(ownedBy: [.emitter])
-    static let replicatorKeys = LayerSchema.standard.fileKeys(ownedBy: [.replicator])
 
     /// What CATransformLayer does not render (`PropertySpec.isIgnoredByTransformLayer`).
     static let transformLayerIgnoredKeys = LayerSchema.standard.entries.filter(\.isIgnoredByTransformLayer).map(\.name)
 
     static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
 
-    mutating func layers(_ field: Field, parent: [Int] = []) -> [Layer] {
+    /// The layers of a list; sublayers of a mask (no `parent` address) are drawn but not
+    /// addressable by animations.
+    mutating func layers(_ field: Field, parent: [Int]? = []) -> [Layer] {
         guard let items = field.elements else { return [] }
-        var result: [Layer] = []
-        for (i, item) in items.enumerated() {
-            if let layer = layer(item, address: parent + [i], place: item.keyPath) { result.append(layer) }
+        return items.enumerated().compactMap { i, item in
+            layer(item, address: parent.map { $0 + [i] }, place: item.keyPath)
         }
-        return result
     }
 
     /// One layer; nil when it is too broken to place (its problems are reported).
@@ -65,21 +60,17 @@ struct LayerDecoder {
         // The type decides which keys are allowed, so read it first.
         var type = LayerType.layer
         if case .mapping(let raw) = field.node, let t = raw["type"] {
-            let tf = field.child(t, key: "type")
-            guard let parsed = tf.choice(LayerType.self) else { return nil }
+            guard let parsed = field.child(t, key: "type").choice(LayerType.self) else { return nil }
             type = parsed
         }
         guard let m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
                                    contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
-        if type == .transformLayer {
-            for key in Self.transformLayerIgnoredKeys where m[key] != nil {
-                m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
-            }
+        for key in Self.transformLayerIgnoredKeys where type == .transformLayer && m[key] != nil {
+            m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
         }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
-            let range = NSRange(s.startIndex..., in: s)
-            guard Self.idPattern.firstMatch(in: s, range: range) != nil else {
+            guard Self.idPattern.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil else {
                 idField.report("'\(s)' is not a valid id: use letters, digits, _ and -, not starting with a digit")
                 return nil
             }
@@ -98,16 +89,8 @@ struct LayerDecoder {
                                      emitterCellPaths: layer.emitter.map(Self.cellPaths) ?? [], bounds: layer.bounds)
             }
         }
-        if let subs = m["sublayers"] {
-            layer.sublayers = address.map { layers(subs, parent: $0) } ?? maskSublayers(subs)
-        }
+        if let subs = m["sublayers"] { layer.sublayers = layers(subs, parent: address) }
         return layer
-    }
-
-    /// Sublayers of a mask are drawn but not addressable by animations.
-    private mutating func maskSublayers(_ field: Field) -> [Layer] {
-        guard let items = field.elements else { return [] }
-        return items.compactMap { layer($0, address: nil, place: $0.keyPath) }
     }
 
     /// A layer of `type` with only `key` read from `value`, as a layer definition reads it
@@ -154,10 +137,7 @@ struct LayerDecoder {
                                        r.origin.y + layer.anchorPoint.y * r.height)
             }
         }
-        if let f = m["begin"], let v = f.number { layer.timing.begin = v }
-        m.readSpeed(into: &layer.timing.speed, timeOffset: &layer.timing.timeOffset)
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
-        if let f = m["contentsScale"], let v = f.positiveNumber { layer.contentsScale = v }
         if let f = m["transform"], let t = transformParts(f, key: "transform", address: address, label: label) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
@@ -165,23 +145,21 @@ struct LayerDecoder {
             // Masks are addressable: animations and expressions may drive them.
             layer.mask = self.layer(f, address: address.map { $0 + [LayerAddress.mask] }, place: f.keyPath)
         }
-        if let f = m["properties"], case .mapping(let raw) = f.node {
-            let names: [String] = raw.keys.compactMap { $0.scalar?.string }
-            if let props = f.mapping(allowed: names) {
-                for name in props.order {
-                    if LayerKeyPath.named[name] != nil {
-                        props[name]?.report("'\(name)' is a built-in key path; custom properties need other names")
-                    } else if let pf = props[name], let address, ExpressionText.containsExpression(pf) {
-                        layer.properties[name] = 0
-                        _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
-                                        label: "\(layer.key).\(name)")
-                    } else if let v = props[name]?.number {
-                        layer.properties[name] = v
-                    }
-                }
+        // Custom numbers: any names but the built-in key paths, each a number or an expression.
+        let names = if case .mapping(let raw)? = m["properties"]?.node { raw.keys.compactMap(\.scalar?.string) }
+                    else { [String]() }
+        guard let props = m["properties"]?.mapping(allowed: names) else { return }
+        for name in props.order {
+            guard let pf = props[name] else { continue }
+            if LayerKeyPath.named[name] != nil {
+                pf.report("'\(name)' is a built-in key path; custom properties need other names")
+            } else if let address, ExpressionText.containsExpression(pf) {
+                layer.properties[name] = 0
+                _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
+                                label: "\(layer.key).\(name)")
+            } else if let v = pf.number {
+                layer.properties[name] = v
             }
-        } else if let f = m["properties"] {
-            f.report("expected a mapping of property names to numbers")
         }
     }
 
@@ -218,10 +196,8 @@ struct LayerDecoder {
     /// (an image or style sheet by URL) or has no size to place by `contentsGravity`.
     private mutating func svgAsset(_ f: Field, _ name: String) -> String? {
         let document: (path: String, root: SVGElement)
-        switch f.diagnostics.svgFiles.document(name) {
-        case .success(let d): document = d
-        case .failure(let problem):
-            f.report(problem.message)
+        do { document = try f.diagnostics.svgFiles.document(name).get() } catch {
+            f.report(error.message)
             return nil
         }
         if let (reference, line) = document.root.externalReference {
@@ -333,12 +309,17 @@ struct LayerDecoder {
     }
 
     private func readReplicator(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        if let (f, use) = taking(m["instanceCount"], key: "instanceCount", address: address, label: label), let v = f.integer(use) {
-            if v < 0 { f.report("instanceCount must not be negative") }
-            else if v > ReplicatorStyle.maximumInstanceCount {
-                f.report("instanceCount must be at most \(ReplicatorStyle.maximumInstanceCount), found \(v)")
-            } else { layer.replicator?.instanceCount = v }
-        }
+        guard let v = integer(m, "instanceCount", address: address, label: label) else { return }
+        layer.replicator?.instanceCount = v
+    }
+
+    /// `key`'s whole number, its expressions taken (`taking`), within its range in the table.
+    func integer(_ m: Mapping, _ key: String, address: [Int]?, label: String) -> Int? {
+        guard let (f, use) = taking(m[key], key: key, address: address, label: label),
+              let v = f.integer(use) else { return nil }
+        let spec = LayerSchema.standard[key]
+        if let problem = spec?.problem(with: .number(Double(v))) { f.report(problem); return nil }
+        return v
     }
 
     private func readText(_ m: Mapping, into layer: inout Layer) {

@@ -54,7 +54,9 @@ extension Field {
             do {
                 return try SVGPathData.parse(text)
             } catch {
-                reportPathError(error, in: s)
+                // At the offending character when the path is on one line.
+                let message = "path syntax error at character \(error.offset + 1): \(error.message)"
+                diagnostics.report(message, offset: error.offset, in: s, keyPath: keyPath)
                 return nil
             }
         case .mapping(let m) where m["shape"] != nil:
@@ -64,18 +66,17 @@ extension Field {
             return try? state.shape.geometry(parameters: state.parameters).path
         case .mapping(let m) where m["svg"] != nil:
             return svgImport(in: box)?.path
+        case .mapping(let m) where m["cubic"] != nil:
+            child(m["cubic"] ?? node, key: "cubic").report("not yet supported: `cubic` through live points (section 4 references)")
+            return nil
         case .mapping:
-            return primitivePath
+            // Read once: constant expressions are evaluated now.
+            return pathPrimitive(.constants(because: "a path here is read once, when the scene loads: only a shape "
+                                                + "layer's own `path` follows live values"))?.literalPath
         default:
             report("expected SVG path data or a path primitive, found \(kindName)")
             return nil
         }
-    }
-
-    /// Points the error at the offending character when the path is on one line.
-    private func reportPathError(_ error: PathSyntaxError, in scalar: SceneNode.Scalar) {
-        let message = "path syntax error at character \(error.offset + 1): \(error.message)"
-        diagnostics.report(message, offset: error.offset, in: scalar, keyPath: keyPath)
     }
 
     /// How each primitive is written (section 3.1), for messages.
@@ -126,7 +127,7 @@ extension Field {
             let value: AnimatableValue?
             if let live, ExpressionText.containsExpression(pf) {
                 // A placeholder until the binding runs on the first frame.
-                value = live(pf, p, kind) ? Self.placeholder(kind) : nil
+                value = live(pf, p, kind) ? Self.placeholders[kind] ?? .number(1) : nil
                 isLive = isLive || value != nil
             } else {
                 value = ExpressionBinder.constantValue(
@@ -147,25 +148,10 @@ extension Field {
         return state
     }
 
-    private static func placeholder(_ kind: AnimatableValue.Kind) -> AnimatableValue {
-        switch kind {
-        case .size: .size(.zero)
-        case .point: .point(.zero)
-        case .bool: .bool(false)
-        case .rect: .rect(Rect(0, 0, 0, 0))
-        default: .number(1)
-        }
-    }
-
-    private var primitivePath: BezierPath? {
-        if case .mapping(let m) = node, m["cubic"] != nil {
-            child(m["cubic"] ?? node, key: "cubic").report("not yet supported: `cubic` through live points (section 4 references)")
-            return nil
-        }
-        // Read once: constant expressions are evaluated now.
-        return pathPrimitive(.constants(because: "a path here is read once, when the scene loads: only a shape "
-                                            + "layer's own `path` follows live values"))?.literalPath
-    }
+    /// What stands for a live parameter of each kind (a number: 1) until its binding runs.
+    private static let placeholders: [AnimatableValue.Kind: AnimatableValue] = [
+        .size: .size(.zero), .point: .point(.zero), .bool: .bool(false), .rect: .rect(Rect(0, 0, 0, 0)),
+    ]
 
     /// A path primitive (section 3.1), its numbers read by `numbers`: literals and
     /// constant expressions where a path is read once, live expressions too for a shape

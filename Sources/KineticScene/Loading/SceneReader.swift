@@ -181,15 +181,6 @@ struct Mapping {
         return Mapping(owner: owner, fields: changed, order: order)
     }
 
-    /// CAMediaTiming's `speed` (0 or more: playing backwards is not supported) and
-    /// `timeOffset`, as layers and animations take them.
-    func readSpeed(into speed: inout Double, timeOffset: inout Double) {
-        if let f = self["speed"], let v = f.number {
-            if v < 0 { f.report("a negative speed (playing backwards) is not supported: use 0 or more") } else { speed = v }
-        }
-        if let f = self["timeOffset"], let v = f.number { timeOffset = v }
-    }
-
     /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
     /// and range animations and `set:` read with too) or of a kind no animation carries
     /// (`Field.fileValue`), set through the schema, in file order. `value` reads a value

@@ -21,17 +21,6 @@ static inline uint8_t straight(uint32_t c, uint32_t alpha) {
     return (uint8_t)((c * 255 + alpha / 2) / alpha);
 }
 
-/// Whether every pixel's alpha is 255: the AND of a row's words keeps alpha 255 only then.
-static int is_opaque(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height) {
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *row = pixels + y * stride;
-        uint32_t all = 0xFFFFFFFFu;
-        for (uint32_t x = 0; x < width; x++) all &= pixel_at(row, x);
-        if (all >> 24 != 255) return 0;
-    }
-    return 1;
-}
-
 /// One row of pixels as PNG samples: R, G, B (opaque) or straight R, G, B, A.
 static void convert_row(const uint8_t *row, uint32_t width, int opaque, uint8_t *o) {
     if (opaque) {
@@ -53,6 +42,50 @@ static void convert_row(const uint8_t *row, uint32_t width, int opaque, uint8_t 
             o[2] = straight(p & 0xFF, alpha);
             o[3] = (uint8_t)alpha;
         }
+    }
+}
+
+/// Filters every row into `raw` (each row's filter byte, 2 for Up, then its samples less
+/// the samples above) as RGB; returns 0, `raw` half written, at the first row with a pixel
+/// that is not opaque. One pass over the pixels: a row's alpha is checked while it is in
+/// the cache.
+static int filter_opaque(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
+                         uint8_t *difference, uint8_t *raw) {
+    const size_t line = (size_t)width * 3;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = pixels + y * stride;
+        // The AND of a row's words keeps alpha 255 only when every pixel is opaque.
+        uint32_t all = 0xFFFFFFFFu;
+        for (uint32_t x = 0; x < width; x++) all &= pixel_at(row, x);
+        if (all >> 24 != 255) return 0;
+        // Up before packing: the samples are the pixels' bytes, so a row less the row above
+        // is the words' bytes subtracted, which vectorizes (the first row's "above" is
+        // zeros: it is stored as it is).
+        if (y > 0) {
+            const uint8_t *up = row - stride;
+            for (size_t i = 0; i < (size_t)width * 4; i++) difference[i] = (uint8_t)(row[i] - up[i]);
+            row = difference;
+        }
+        uint8_t *o = raw + y * (line + 1);
+        o[0] = 2;
+        convert_row(row, width, 1, o + 1);
+    }
+    return 1;
+}
+
+/// Filters every row into `raw` as straight RGBA. Un-premultiplying is not linear: each
+/// row is converted, then the row above subtracted.
+static void filter_translucent(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
+                               uint8_t *lines, uint8_t *raw) {
+    const size_t line = (size_t)width * 4;
+    uint8_t *above = lines, *current = lines + line;
+    memset(above, 0, line);
+    for (uint32_t y = 0; y < height; y++) {
+        convert_row(pixels + y * stride, width, 0, current);
+        uint8_t *o = raw + y * (line + 1);
+        o[0] = 2;
+        for (size_t i = 0; i < line; i++) o[i + 1] = (uint8_t)(current[i] - above[i]);
+        uint8_t *swap = above; above = current; current = swap;
     }
 }
 
@@ -79,45 +112,17 @@ int kn_png_encode(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t
     *length = 0;
     if (!pixels || width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF ||
         stride < (size_t)width * 4 || level < 0 || level > 12) return -1;
-    const int opaque = is_opaque(pixels, stride, width, height);
-    const size_t channels = opaque ? 3 : 4, line = (size_t)width * channels;
-    if (line + 1 > SIZE_MAX / height) return -1;
-    // The filtered scanlines: each row's filter byte (2, Up) then its samples less the
-    // samples above (the first row's "above" is zeros, so it is stored as it is).
-    const size_t raw_length = (line + 1) * height;
-    uint8_t *raw = malloc(raw_length), *lines = malloc((size_t)width * 4 * 2);
+    const size_t line4 = (size_t)width * 4;
+    if (line4 + 1 > SIZE_MAX / height) return -1;
+    // Room for RGBA rows; opaque images fill 3/4 of it (pages never touched cost nothing).
+    uint8_t *raw = malloc((line4 + 1) * height), *lines = malloc(2 * line4);
     struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
     uint8_t *zlib = NULL, *png = NULL;
     int status = -1;
     if (!raw || !lines || !compressor) goto done;
-    if (opaque) {
-        // Up before converting: the samples are the pixels' bytes, so a row less the row
-        // above is the words' bytes subtracted, which vectorizes (the first row's "above"
-        // is zeros: it is stored as it is).
-        uint8_t *difference = lines;
-        for (uint32_t y = 0; y < height; y++) {
-            const uint8_t *row = pixels + y * stride;
-            if (y > 0) {
-                const uint8_t *up = row - stride;
-                for (size_t i = 0; i < (size_t)width * 4; i++) difference[i] = (uint8_t)(row[i] - up[i]);
-                row = difference;
-            }
-            uint8_t *o = raw + y * (line + 1);
-            o[0] = 2;
-            convert_row(row, width, 1, o + 1);
-        }
-    } else {
-        // Un-premultiplying is not linear: convert each row, then subtract.
-        uint8_t *above = lines, *current = lines + line;
-        memset(above, 0, line);
-        for (uint32_t y = 0; y < height; y++) {
-            convert_row(pixels + y * stride, width, 0, current);
-            uint8_t *o = raw + y * (line + 1);
-            o[0] = 2;
-            for (size_t i = 0; i < line; i++) o[i + 1] = (uint8_t)(current[i] - above[i]);
-            uint8_t *swap = above; above = current; current = swap;
-        }
-    }
+    const int opaque = filter_opaque(pixels, stride, width, height, lines, raw);
+    if (!opaque) filter_translucent(pixels, stride, width, height, lines, raw);
+    const size_t raw_length = ((size_t)width * (opaque ? 3 : 4) + 1) * height;
     const size_t bound = libdeflate_zlib_compress_bound(compressor, raw_length);
     zlib = malloc(bound);
     if (!zlib) goto done;

@@ -9,14 +9,19 @@ import KineticGeometry
 /// The bytes depend only on the pixels and libdeflate's version (no timestamps or other
 /// metadata), so the same frame always gives the same file.
 public enum PNGWriter {
-    /// libdeflate's level for ``encode(_:)``. MEASURED_LEVELS
+    /// libdeflate's level for ``encode(_:)``. On 12 frames each of snow, rope, lock-screen
+    /// and tvos-card, levels 2–5 deflated a frame in 5–8 ms (they cannot be told apart on a
+    /// loaded machine), level 1 in 7–9 ms; level 4's files were 0.98–1.05× zlib level 6's
+    /// (which took 11–17 ms), level 6's 0.95–0.98× in up to 1.2× level 4's time. zlib's
+    /// levels 1 and 3 were as fast as level 4 for files 1.3–1.8× larger (issue 42;
+    /// docs/outputs.md has the table).
     static let compressionLevel: Int32 = 4
 
     /// PNG bytes for `image`, every row filtered with Up and the whole image deflated by
     /// libdeflate at ``compressionLevel``. Cairo's writer (libpng's defaults: all five
-    /// filters tried on every row) took 1.1–2.1× the time of libpng with Up alone for files
-    /// 2–11 % smaller on those four scenes' frames; zlib spent 60 % of a PNG-frames render
-    /// of snow deflating (issue 42).
+    /// filters tried on every row) took 1.1–2.1× the time of Up alone for files 2–11 %
+    /// smaller on those four scenes' frames; zlib at level 6 then spent 60 % of snow's
+    /// PNG-frames CPU deflating (issue 42).
     /// - Throws: ``EncodeError/invalidImage(reason:)`` for an empty or oversized image.
     public static func encode(_ image: PixelImage) throws(EncodeError) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.width <= 32767, image.height <= 32767,

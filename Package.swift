@@ -131,7 +131,7 @@ let package = Package(
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticLayers"]),
+        .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticEncode", "KineticLayers"]),
         .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 
             "KineticSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),

@@ -10,7 +10,7 @@ DEMO_SCENE ?= scenes/download-button.yaml
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Build and run-time packages: Cairo and Pango (raster and text), giflib and
-# libimagequant (GIF), Chipmunk2D (physics), fonts for text (DejaVu for Latin, Greek
+# libimagequant (GIF), libdeflate (PNG files), Chipmunk2D (physics), fonts for text (DejaVu for Latin, Greek
 # and Cyrillic, Noto CJK for Chinese, Japanese and Korean, Noto Color Emoji); ffmpeg and
 # ImageMagick decode GIFs independently in tests and are the peers in `make bench`;
 # FFmpeg's libraries (MP4, WebM, MOV, APNG) and libwebp (animated WebP); libxml2 (the
@@ -19,7 +19,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # headless Chromium and its WebDriver drive `kinetic preview` in the browser test, and
 # python3's jsonschema checks the scenes against `kinetic schema`.
 APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant-dev \
-               libchipmunk-dev libpng-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
+               libchipmunk-dev libdeflate-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
                ffmpeg imagemagick time \
                libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
                libxml2-dev librsvg2-dev \

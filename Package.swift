@@ -11,7 +11,7 @@
 // each wrapped by exactly one Swift file set in the stage that owns it (Cairo, which
 // both the renderer and the encoders use, in its own KineticCairo; libxml2, which reads
 // SVG files, in its own KineticXML beside the files and geometry it serves; librsvg, which draws SVG contents, in the renderer). CResample,
-// CPNG (PNG files through libpng) and CComposite are our own C: the projected-layer pixel loop, called only by
+// CPNG (PNG files deflated by libdeflate) and CComposite are our own C: the projected-layer pixel loop, called only by
 // ProjectiveResampler.swift, and a tint through an alpha image (a cached shadow), called
 // only by KineticCairo.
 import PackageDescription
@@ -72,8 +72,9 @@ let package = Package(
         // Stage 4: pixels and files.
         .target(name: "CResample"),
         .target(name: "CComposite"),
-        // PNG frames through libpng with our compression setting (PNG.swift, the only caller).
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // PNG files: scanlines filtered and chunks written in C, deflated by libdeflate
+        // (PNG.swift, the only caller).
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("deflate")]),
         .target(name: "KineticCairo", dependencies: ["KineticGeometry", "CCairo", "CComposite"]),
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
@@ -130,7 +131,7 @@ let package = Package(
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticLayers"]),
+        .testTarget(name: "KineticTests", dependencies: ["Kinetic", "KineticEncode", "KineticLayers"]),
         .testTarget(name: "KineticSnapshotTestingTests", dependencies: ["Kinetic", 
             "KineticSnapshotTesting", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
         ], exclude: ["__Snapshots__"]),

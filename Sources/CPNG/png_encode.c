@@ -1,32 +1,12 @@
 #include "CPNG.h"
 
-#include <png.h>
-#include <setjmp.h>
+#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
 
-/// The PNG bytes written so far.
-typedef struct {
-    uint8_t *bytes;
-    size_t length, capacity;
-    int failed;
-} sink_t;
-
-static void sink_write(png_structp png, png_bytep data, png_size_t length) {
-    sink_t *sink = png_get_io_ptr(png);
-    if (sink->failed) return;
-    if (sink->length + length > sink->capacity) {
-        size_t capacity = (sink->length + length) * 2;
-        uint8_t *grown = realloc(sink->bytes, capacity);
-        if (!grown) { sink->failed = 1; png_error(png, "out of memory"); }
-        sink->bytes = grown;
-        sink->capacity = capacity;
-    }
-    memcpy(sink->bytes + sink->length, data, length);
-    sink->length += length;
-}
-
-static void sink_flush(png_structp png) { (void)png; }
+/// The most bytes of zlib stream one IDAT chunk carries (a chunk's length is at most
+/// 2^31 − 1; libpng's writer splits at 8 KiB, any split decodes alike).
+#define IDAT_MAX ((size_t)1 << 20)
 
 /// Pixel `x` of a row: rows need not be 4-byte aligned (any stride is accepted).
 static inline uint32_t pixel_at(const uint8_t *row, uint32_t x) {
@@ -41,69 +21,141 @@ static inline uint8_t straight(uint32_t c, uint32_t alpha) {
     return (uint8_t)((c * 255 + alpha / 2) / alpha);
 }
 
-int kn_png_filter_up(void) { return PNG_FILTER_UP; }
+/// One row of pixels as PNG samples: R, G, B (opaque) or straight R, G, B, A.
+static void convert_row(const uint8_t *row, uint32_t width, int opaque, uint8_t *o) {
+    if (opaque) {
+        for (uint32_t x = 0; x < width; x++, o += 3) {
+            uint32_t p = pixel_at(row, x);
+            o[0] = (uint8_t)(p >> 16); o[1] = (uint8_t)(p >> 8); o[2] = (uint8_t)p;
+        }
+        return;
+    }
+    for (uint32_t x = 0; x < width; x++, o += 4) {
+        uint32_t p = pixel_at(row, x), alpha = p >> 24;
+        if (alpha == 0) {
+            o[0] = o[1] = o[2] = o[3] = 0;
+        } else if (alpha == 255) {
+            o[0] = (uint8_t)(p >> 16); o[1] = (uint8_t)(p >> 8); o[2] = (uint8_t)p; o[3] = 255;
+        } else {
+            o[0] = straight((p >> 16) & 0xFF, alpha);
+            o[1] = straight((p >> 8) & 0xFF, alpha);
+            o[2] = straight(p & 0xFF, alpha);
+            o[3] = (uint8_t)alpha;
+        }
+    }
+}
+
+/// Filters every row into `raw` (each row's filter byte, 2 for Up, then its samples less
+/// the samples above) as RGB; returns 0, `raw` half written, at the first row with a pixel
+/// that is not opaque. One pass over the pixels: a row's alpha is checked while it is in
+/// the cache.
+static int filter_opaque(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
+                         uint8_t *difference, uint8_t *raw) {
+    const size_t line = (size_t)width * 3;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *row = pixels + y * stride;
+        // The AND of a row's words keeps alpha 255 only when every pixel is opaque.
+        uint32_t all = 0xFFFFFFFFu;
+        for (uint32_t x = 0; x < width; x++) all &= pixel_at(row, x);
+        if (all >> 24 != 255) return 0;
+        // Up before packing: the samples are the pixels' bytes, so a row less the row above
+        // is the words' bytes subtracted, which vectorizes (the first row's "above" is
+        // zeros: it is stored as it is).
+        if (y > 0) {
+            const uint8_t *up = row - stride;
+            for (size_t i = 0; i < (size_t)width * 4; i++) difference[i] = (uint8_t)(row[i] - up[i]);
+            row = difference;
+        }
+        uint8_t *o = raw + y * (line + 1);
+        o[0] = 2;
+        convert_row(row, width, 1, o + 1);
+    }
+    return 1;
+}
+
+/// Filters every row into `raw` as straight RGBA. Un-premultiplying is not linear: each
+/// row is converted, then the row above subtracted.
+static void filter_translucent(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
+                               uint8_t *lines, uint8_t *raw) {
+    const size_t line = (size_t)width * 4;
+    uint8_t *above = lines, *current = lines + line;
+    memset(above, 0, line);
+    for (uint32_t y = 0; y < height; y++) {
+        convert_row(pixels + y * stride, width, 0, current);
+        uint8_t *o = raw + y * (line + 1);
+        o[0] = 2;
+        for (size_t i = 0; i < line; i++) o[i + 1] = (uint8_t)(current[i] - above[i]);
+        uint8_t *swap = above; above = current; current = swap;
+    }
+}
+
+static inline uint8_t *put32(uint8_t *o, uint32_t v) {
+    o[0] = (uint8_t)(v >> 24); o[1] = (uint8_t)(v >> 16); o[2] = (uint8_t)(v >> 8); o[3] = (uint8_t)v;
+    return o + 4;
+}
+
+/// Writes the chunk `type` with `length` bytes of `data` at `o` (data may already be in
+/// place at o + 8) and returns the end.
+static uint8_t *put_chunk(uint8_t *o, const char type[4], const uint8_t *data, size_t length) {
+    o = put32(o, (uint32_t)length);
+    memcpy(o, type, 4);
+    if (length && data != o + 4) memmove(o + 4, data, length);
+    uint32_t crc = libdeflate_crc32(0, o, 4 + length);
+    return put32(o + 4 + length, crc);
+}
 
 void kn_png_free(uint8_t *bytes) { free(bytes); }
 
 int kn_png_encode(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
-                  int filters, int level, uint8_t **out, size_t *length) {
+                  int level, uint8_t **out, size_t *length) {
     *out = NULL;
     *length = 0;
-    if (!pixels || width == 0 || height == 0 || stride < (size_t)width * 4) return -1;
-    int opaque = 1;
-    for (uint32_t y = 0; y < height && opaque; y++) {
-        const uint8_t *row = pixels + y * stride;
-        for (uint32_t x = 0; x < width; x++) {
-            if (pixel_at(row, x) >> 24 != 255) { opaque = 0; break; }
-        }
+    if (!pixels || width == 0 || height == 0 || width > 0x7FFFFFFF || height > 0x7FFFFFFF ||
+        stride < (size_t)width * 4 || level < 0 || level > 12) return -1;
+    const size_t line4 = (size_t)width * 4;
+    if (line4 + 1 > SIZE_MAX / height) return -1;
+    // Room for RGBA rows; opaque images fill 3/4 of it (pages never touched cost nothing).
+    uint8_t *raw = malloc((line4 + 1) * height), *lines = malloc(2 * line4);
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
+    uint8_t *zlib = NULL, *png = NULL;
+    int status = -1;
+    if (!raw || !lines || !compressor) goto done;
+    const int opaque = filter_opaque(pixels, stride, width, height, lines, raw);
+    if (!opaque) filter_translucent(pixels, stride, width, height, lines, raw);
+    const size_t raw_length = ((size_t)width * (opaque ? 3 : 4) + 1) * height;
+    const size_t bound = libdeflate_zlib_compress_bound(compressor, raw_length);
+    zlib = malloc(bound);
+    if (!zlib) goto done;
+    const size_t zlib_length = libdeflate_zlib_compress(compressor, raw, raw_length, zlib, bound);
+    if (zlib_length == 0) goto done;
+    // Signature, IHDR (25 bytes), the IDAT chunks (12 bytes each beside their data), IEND.
+    const size_t chunks = (zlib_length + IDAT_MAX - 1) / IDAT_MAX;
+    const size_t png_length = 8 + 25 + zlib_length + 12 * chunks + 12;
+    png = malloc(png_length);
+    if (!png) goto done;
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    memcpy(png, signature, 8);
+    uint8_t header[13];
+    put32(header, width);
+    put32(header + 4, height);
+    header[8] = 8;                 // bits per sample
+    header[9] = opaque ? 2 : 6;    // colour type: RGB or RGBA
+    header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
+    uint8_t *o = put_chunk(png + 8, "IHDR", header, sizeof header);
+    for (size_t at = 0; at < zlib_length; at += IDAT_MAX) {
+        size_t n = zlib_length - at < IDAT_MAX ? zlib_length - at : IDAT_MAX;
+        o = put_chunk(o, "IDAT", zlib + at, n);
     }
-    const size_t channels = opaque ? 3 : 4;
-    // volatile: read after longjmp returns to the setjmp below.
-    uint8_t *volatile line = malloc((size_t)width * channels);
-    sink_t sink = {0};
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!line || !png || !info) {
-        png_destroy_write_struct(&png, &info);
-        free(line);
-        return -1;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(line);
-        free(sink.bytes);
-        return -1;
-    }
-    png_set_write_fn(png, &sink, sink_write, sink_flush);
-    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_set_compression_level(png, level);
-    png_write_info(png, info);
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *row = pixels + y * stride;
-        uint8_t *o = line;
-        for (uint32_t x = 0; x < width; x++) {
-            uint32_t p = pixel_at(row, x), alpha = p >> 24;
-            uint32_t r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
-            if (opaque) {
-                o[0] = (uint8_t)r; o[1] = (uint8_t)g; o[2] = (uint8_t)b;
-                o += 3;
-            } else if (alpha == 0) {
-                o[0] = o[1] = o[2] = o[3] = 0;
-                o += 4;
-            } else {
-                o[0] = straight(r, alpha); o[1] = straight(g, alpha); o[2] = straight(b, alpha);
-                o[3] = (uint8_t)alpha;
-                o += 4;
-            }
-        }
-        png_write_row(png, line);
-    }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    free(line);
-    *out = sink.bytes;
-    *length = sink.length;
-    return 0;
+    o = put_chunk(o, "IEND", NULL, 0);
+    *out = png;
+    *length = (size_t)(o - png);
+    png = NULL;
+    status = 0;
+done:
+    libdeflate_free_compressor(compressor);
+    free(raw);
+    free(lines);
+    free(zlib);
+    free(png);
+    return status;
 }

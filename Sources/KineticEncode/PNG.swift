@@ -6,18 +6,22 @@ import KineticGeometry
 /// Writes frames as 8-bit PNG files: RGB when every pixel is opaque, else RGBA, the
 /// pixels Cairo's PNG writer would write (un-premultiplied and rounded alike).
 ///
-/// The bytes depend only on the pixels (no timestamps or other metadata), so the same
-/// frame always gives the same file.
+/// The bytes depend only on the pixels and libdeflate's version (no timestamps or other
+/// metadata), so the same frame always gives the same file.
 public enum PNGWriter {
-    /// zlib's level for ``encode(_:)``. With the Up filter, levels 4–6 gave files within
-    /// 1 % of each other on snow, rope, lock-screen and tvos-card; levels 1–3 (zlib's
-    /// fast matcher) files 1.4–1.9× larger (issue 42).
-    static let compressionLevel: Int32 = 6
+    /// libdeflate's level for ``encode(_:)``. On 12 frames each of snow, rope, lock-screen
+    /// and tvos-card, levels 2–5 deflated a frame in 5–8 ms (they cannot be told apart on a
+    /// loaded machine), level 1 in 7–9 ms; level 4's files were 0.98–1.05× zlib level 6's
+    /// (which took 11–17 ms), level 6's 0.95–0.98× in up to 1.2× level 4's time. zlib's
+    /// levels 1 and 3 were as fast as level 4 for files 1.3–1.8× larger (issue 42;
+    /// docs/outputs.md has the table).
+    static let compressionLevel: Int32 = 4
 
-    /// PNG bytes for `image`, every row filtered with Up and deflated at
-    /// ``compressionLevel``. Cairo's writer (libpng's defaults: all five filters tried on
-    /// every row) took 1.1–2.1× the time for files 2–11 % smaller on those four scenes'
-    /// frames (issue 42); Sub and Up together, 1.2–2.0× and 0–2 % larger.
+    /// PNG bytes for `image`, every row filtered with Up and the whole image deflated by
+    /// libdeflate at ``compressionLevel``. Cairo's writer (libpng's defaults: all five
+    /// filters tried on every row) took 1.1–2.1× the time of Up alone for files 2–11 %
+    /// smaller on those four scenes' frames; zlib at level 6 then spent 60 % of snow's
+    /// PNG-frames CPU deflating (issue 42).
     /// - Throws: ``EncodeError/invalidImage(reason:)`` for an empty or oversized image.
     public static func encode(_ image: PixelImage) throws(EncodeError) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.width <= 32767, image.height <= 32767,
@@ -28,9 +32,11 @@ public enum PNGWriter {
         var length = 0
         let status = image.bytes.withUnsafeBufferPointer { pixels in
             kn_png_encode(pixels.baseAddress, image.stride, UInt32(image.width), UInt32(image.height),
-                          kn_png_filter_up(), compressionLevel, &out, &length)
+                          compressionLevel, &out, &length)
         }
-        guard status == 0, let out else { throw .invalidImage(reason: "libpng could not encode a \(image.width)×\(image.height) PNG") }
+        guard status == 0, let out else {
+            throw .invalidImage(reason: "out of memory encoding a \(image.width)×\(image.height) PNG")
+        }
         defer { kn_png_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: length))
     }

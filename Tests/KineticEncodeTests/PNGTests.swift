@@ -1,5 +1,5 @@
 import Foundation
-import KineticFiles
+@testable import KineticFiles
 import KineticCairo
 import KineticGeometry
 import Testing
@@ -102,7 +102,7 @@ import Testing
         }
     }
 
-    /// Our libpng writer (Up filter, zlib level 6) and Cairo's writer, which wrote every
+    /// Our writer (Up filter, libdeflate) and Cairo's writer, which wrote every
     /// PNG before (issue 42), decode to the same pixels: opaque frames (written as RGB,
     /// as Cairo writes them) and translucent ones (RGBA, un-premultiplied alike).
     @Test(arguments: [false, true])
@@ -135,5 +135,87 @@ import Testing
         let header = try PNGHeader(checking: GuardedFile(path: path, maxBytes: 1 << 20), maxPixels: 1 << 20)
         #expect(header.kineticText == text)
         #expect(try PNGReader.read(path).bytes == image.bytes)
+    }
+
+    /// What each round trip below encodes.
+    enum Picture: String, CaseIterable, Sendable {
+        case opaque, translucent
+        /// 700 × 500 pseudo-random pixels: their zlib stream (over 1 MiB) spans IDAT chunks.
+        case noise
+
+        var image: PixelImage {
+            switch self {
+            case .opaque: return Synthetic.frame(3, width: 120, height: 70)
+            case .translucent: return PNGTests.sample()
+            case .noise:
+                var image = PixelImage(width: 700, height: 500)
+                var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+                for y in 0..<image.height {
+                    for x in 0..<image.width {
+                        // xorshift64: the same pixels every run.
+                        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                        let a = UInt32(truncatingIfNeeded: state >> 56)
+                        // Premultiplied: no colour above alpha.
+                        func c(_ shift: UInt64) -> UInt32 { a == 0 ? 0 : UInt32(truncatingIfNeeded: state >> shift) % (a + 1) }
+                        let word = a << 24 | c(8) << 16 | c(16) << 8 | c(24)
+                        image.bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * image.stride + x * 4, as: UInt32.self) }
+                    }
+                }
+                return image
+            }
+        }
+    }
+
+    /// The straight RGBA bytes a PNG of `image` must decode to, computed here by Cairo's
+    /// rule (cairo-png.c `unpremultiply_data`): c × 255 / alpha rounded to nearest, all 0
+    /// where alpha is 0.
+    static func straightRGBA(_ image: PixelImage) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(image.width * image.height * 4)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let word = image.bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: y * image.stride + x * 4, as: UInt32.self) }
+                let a = word >> 24
+                func c(_ shift: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(((word >> shift & 0xFF) * 255 + a / 2) / a) }
+                out += [c(16), c(8), c(0), UInt8(a)]
+            }
+        }
+        return out
+    }
+
+    /// ffmpeg's PNG decoder (its own inflate, every chunk's CRC checked) gives back each
+    /// pixel as computed above; the file is the signature, IHDR (RGB when opaque, else
+    /// RGBA), IDAT chunks of at most 1 MiB whose CRCs match, and IEND — nothing else.
+    @Test(arguments: Picture.allCases)
+    func independentDecoderGetsThePixelsBack(picture: Picture) throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = picture.image
+        let png = try PNGWriter.encode(image)
+        try Data(png).write(to: URL(fileURLWithPath: folder + "/p.png"))
+        let (status, message) = try runFFmpeg(["-v", "error", "-err_detect", "crccheck+explode", "-i", folder + "/p.png",
+                                               "-f", "rawvideo", "-pix_fmt", "rgba", folder + "/p.rgba"])
+        #expect(status == 0, "ffmpeg: \(message)")
+        let decoded = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/p.rgba")))
+        #expect(decoded == Self.straightRGBA(image))
+
+        #expect(Array(png.prefix(8)) == PNGHeader.signature)
+        var chunks: [(type: String, length: Int)] = []
+        var at = 8
+        while at + 12 <= png.count {
+            let length = png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+            try #require(at + 12 + length <= png.count)
+            let typeAndData = Array(png[(at + 4)..<(at + 8 + length)])
+            let crc = png[(at + 8 + length)..<(at + 12 + length)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            #expect(crc == CRC32.checksum(typeAndData), "chunk \(chunks.count)")
+            chunks.append((String(decoding: typeAndData.prefix(4), as: UTF8.self), length))
+            at += 12 + length
+        }
+        #expect(at == png.count)
+        let idats = chunks.filter { $0.type == "IDAT" }
+        #expect(chunks.map(\.type) == ["IHDR"] + idats.map { _ in "IDAT" } + ["IEND"])
+        #expect(idats.allSatisfy { $0.length <= 1 << 20 })
+        #expect(idats.count >= (picture == .noise ? 2 : 1))
+        #expect(png[25] == (picture == .opaque ? 2 : 6))
     }
 }

@@ -1,9 +1,7 @@
-// PNG files of Cairo's premultiplied ARGB32 pixels, written through libpng with a
-// compression setting of our own: Cairo's writer (libpng's defaults: every filter tried
-// on every row) spent 46 % of a PNG-frames render choosing filters and 33 % in zlib
-// (issue 42). KineticEncode's PNG.swift is the only caller.
-//
-// In C because libpng reports errors with longjmp, which Swift cannot catch.
+// PNG files of Cairo's premultiplied ARGB32 pixels: the scanlines filtered here and
+// deflated whole by libdeflate, the chunks written here. zlib (through libpng) spent
+// 60 % of a PNG-frames render of snow deflating; libdeflate makes files of the same
+// size in about half its time (issue 42). KineticEncode's PNG.swift is the only caller.
 #ifndef CPNG_H
 #define CPNG_H
 
@@ -12,15 +10,13 @@
 
 /// Encodes `width` × `height` premultiplied ARGB32 pixels (native-endian words, rows
 /// `stride` bytes apart) as an 8-bit PNG: RGB when every pixel is opaque, else RGBA with
-/// each colour un-premultiplied and rounded as Cairo's PNG writer rounds it. Rows are
-/// filtered with `filters` (libpng's PNG_FILTER_* bits) and deflated at zlib `level`.
+/// each colour un-premultiplied and rounded as Cairo's PNG writer rounds it. Every row is
+/// filtered with Up and the whole image deflated at libdeflate's `level` (0–12).
 /// On success returns 0 and sets `*out` (release it with `kn_png_free`) and `*length`;
-/// on failure returns -1 and `*out` is NULL. No timestamp or other metadata is written.
+/// on failure (a bad argument, no memory) returns -1 and `*out` is NULL. No timestamp or
+/// other metadata is written.
 int kn_png_encode(const uint8_t *pixels, size_t stride, uint32_t width, uint32_t height,
-                  int filters, int level, uint8_t **out, size_t *length);
-
-/// The filter bits `kn_png_encode` is given for "Up" only (libpng's PNG_FILTER_UP).
-int kn_png_filter_up(void);
+                  int level, uint8_t **out, size_t *length);
 
 void kn_png_free(uint8_t *bytes);
 

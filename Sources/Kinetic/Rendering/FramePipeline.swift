@@ -154,9 +154,10 @@ package struct FrameStream {
     }
 }
 
-/// The first error a background consumer met, read by the thread that waits for it.
+/// The first error a background consumer (or file write) met, read by the thread that
+/// waits for it.
 // @unchecked: `error` is only touched with `lock` held.
-private final class FirstError: @unchecked Sendable {
+final class FirstError: @unchecked Sendable {
     private var error: Error?
     private let lock = NSLock()
     func record(_ e: Error) { lock.lock(); if error == nil { error = e }; lock.unlock() }

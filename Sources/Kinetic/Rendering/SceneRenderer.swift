@@ -251,9 +251,15 @@ package struct SceneRenderer {
         defer { p.progress.finish() }
         // Each frame says which scene it comes from, for `encode` (FrameOrigin).
         let origin = FrameOrigin(of: scene).text
+        // The files are written a few at a time (ConcurrentFileWrites): one after another,
+        // their fsyncs held the writer thread longer than the frames took to encode.
+        let files = ConcurrentFileWrites()
+        // On an error the writes in flight end before it is thrown (their own errors lost).
+        defer { try? files.finish() }
         try p.run(encode: { frame, _ in PNGHeader.inserting(text: origin, into: try PNGWriter.encode(frame)) }, consume: { index, bytes in
-            try AtomicFile.write(bytes, to: OutputTarget.fileName(pattern: pattern, index: index))
+            try files.write(bytes, to: OutputTarget.fileName(pattern: pattern, index: index))
         })
+        try files.finish()
     }
 
     /// Simulates and rasterizes `frames` and keeps nothing: times the render without

@@ -19,10 +19,12 @@ package struct WorkerThread {
     private let job: Job
 
     /// Runs `body` on a waiting or new thread; nil when none waits and the system refuses
-    /// a new one.
-    package static func start(_ body: @escaping @Sendable () -> Void) -> WorkerThread? {
-        let job = Job(body)
-        if ThreadPark.shared.hand(job) { return WorkerThread(job: job) }
+    /// a new one. With `parking` false, `body` gets a new thread that ends with it: work
+    /// that mostly waits (a file's fsync) stays off the threads that rasterize and encode,
+    /// whose malloc arenas keep a frame's buffers (ConcurrentFileWrites).
+    package static func start(parking: Bool = true, _ body: @escaping @Sendable () -> Void) -> WorkerThread? {
+        let job = Job(body, parks: parking)
+        if parking, ThreadPark.shared.hand(job) { return WorkerThread(job: job) }
         let box = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in
@@ -32,7 +34,7 @@ package struct WorkerThread {
             var job: Job? = first
             while let current = job {
                 current.run()
-                job = ThreadPark.shared.wait()
+                job = current.parks ? ThreadPark.shared.wait() : nil
             }
             return nil
         }, box)
@@ -64,8 +66,13 @@ private final class Job: @unchecked Sendable {
     private var body: (@Sendable () -> Void)?
     private var done = false
     private let condition = NSCondition()
+    /// Whether its thread waits in the park for the next job once this one is done.
+    let parks: Bool
 
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    init(_ body: @escaping @Sendable () -> Void, parks: Bool = true) {
+        self.body = body
+        self.parks = parks
+    }
 
     /// Runs the body and lets it go: a body may hold what its caller frees once joined
     /// (the frame stream's non-escaping writer), and the job outlives the join.

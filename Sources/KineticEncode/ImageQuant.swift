@@ -74,8 +74,8 @@ enum ImageQuant {
     /// Reuse does not change the output: remapping refines a copy of the result's
     /// palette (`liq_remapping_result`), never the result's own, and fixed colours do not
     /// move anyway.
-    // @unchecked: `idle` is only touched with `lock` held, and a result is used by one
-    // thread at a time (taken out of `idle` while it remaps).
+    // @unchecked: `idle` and `searches` are only touched with `lock` held, and a result or
+    // a search is used by one thread at a time (taken out while it remaps).
     final class Remapper: @unchecked Sendable {
         let palette: [Entry]
         /// A fixed-palette result and the translation of its palette (as remapping left
@@ -85,6 +85,9 @@ enum ImageQuant {
             var translation: (entries: [Entry], indices: [UInt8])?
         }
         private var idle: [Settings: [Pair]] = [:]
+        /// Nearest-entry searches of `palette` not in use (their cells and recent colours
+        /// filled by earlier frames).
+        private var searches: [NearestPaletteEntry] = []
         private let lock = NSLock()
 
         init(palette: [Entry]) { self.palette = palette }
@@ -105,20 +108,19 @@ enum ImageQuant {
         /// search for each of the frame's pixels (remapping was a third of the gallery
         /// batch's CPU).
         ///
-        /// With dithering, the image is remapped in bands of rows, each band only from its
-        /// first to its last drawn column (alpha > 0); the transparent pixels around them
-        /// take the transparent entry. A GIF frame's changed rectangle is
-        /// mostly transparent (unchanged) pixels: a rope or a snowfall moving across it
-        /// changes a few pixels a row. `asOneImage` remaps every pixel as one image (tests).
+        /// With dithering, the drawn pixels (alpha > 0) are dithered here, not by
+        /// libimagequant (``FloydSteinberg``), and the others take the transparent entry.
+        /// `asOneImage` remaps every pixel with libimagequant as one image (the undithered
+        /// colours, tests).
         func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,
                    asOneImage: Bool = false) throws(EncodeError) -> [UInt8] {
             precondition(rgba.count == width * height * 4)
             if settings.dithering == 0, !asOneImage, let (colors, ids) = ColorCounts.indexed(rgba) {
                 return try remapByColor(colors, ids, settings: settings).indices
             }
-            if settings.dithering > 0, !asOneImage,
-               let transparent = palette.firstIndex(of: Entry(r: 0, g: 0, b: 0, a: 0)) {
-                return try banded(rgba: rgba, width: width, height: height, settings: settings, transparent: UInt8(transparent))
+            if settings.dithering > 0, !asOneImage, let dithered = dithered(rgba: rgba, width: width, height: height,
+                                                                            settings: settings) {
+                return dithered.indices
             }
             singleThreadedOpenMP()
             var key = settings
@@ -151,11 +153,15 @@ enum ImageQuant {
         /// ``remap(rgba:width:height:settings:asOneImage:)`` and its ``Distortion``, when it
         /// comes free: without dithering, as each pixel's entry is looked up by its colour
         /// (the frame's mean squared error, a pass of its own, was 3 % of the gallery
-        /// batch's CPU). nil otherwise.
+        /// batch's CPU), and with it, as each drawn pixel's entry is known when chosen.
+        /// nil otherwise.
         func remapMeasuringError(rgba: [UInt8], width: Int, height: Int,
                                  settings: Settings) throws(EncodeError) -> (indices: [UInt8], error: Distortion?) {
             precondition(rgba.count == width * height * 4)
             guard settings.dithering == 0 else {
+                if let dithered = dithered(rgba: rgba, width: width, height: height, settings: settings) {
+                    return (dithered.indices, dithered.error)
+                }
                 return (try remap(rgba: rgba, width: width, height: height, settings: settings), nil)
             }
             // Too many colours to index: remapped as one image, as `remap` would.
@@ -217,72 +223,17 @@ enum ImageQuant {
             }
         }
 
-        /// What one more libimagequant remap costs beside its pixels, in pixels: a call
-        /// sets up its palette's search tree and error rows (about 90 µs, measured on
-        /// rope's bands of 8 rows, where 19,000 calls cost 1.7 s more than their pixels).
-        static let callCost = 4096
-
-        /// ``remap(rgba:width:height:settings:asOneImage:)`` in bands of rows, each band
-        /// cropped to the columns its rows draw (alpha > 0); the pixels outside get
-        /// `transparent`. A row joins the band above it unless a band of its own costs
-        /// less (``callCost``). Dithering carries no error from one band into the next.
-        private func banded(rgba: [UInt8], width: Int, height: Int, settings: Settings,
-                            transparent: UInt8) throws(EncodeError) -> [UInt8] {
-            // Each row's drawn columns, nil for a row that draws nothing.
-            let drawn: [ClosedRange<Int>?] = rgba.withUnsafeBytes { p in
-                (0..<height).map { y in Self.opaqueColumns(p, row: y * width, width: width) }
-            }
-            var bands: [(rows: Range<Int>, columns: ClosedRange<Int>)] = []
-            for (y, columns) in drawn.enumerated() {
-                guard let columns else { continue }
-                if let band = bands.last {
-                    let joined = min(band.columns.lowerBound, columns.lowerBound)...max(band.columns.upperBound, columns.upperBound)
-                    let rows = y + 1 - band.rows.lowerBound
-                    if rows * joined.count <= band.rows.count * band.columns.count + Self.callCost + columns.count {
-                        bands[bands.count - 1] = (band.rows.lowerBound..<(y + 1), joined)
-                        continue
-                    }
-                }
-                bands.append((y..<(y + 1), columns))
-            }
-            // One band over (nearly) everything: the image as it is.
-            if bands.count == 1, bands[0].rows.count * bands[0].columns.count > width * height * 3 / 4 {
-                return try remap(rgba: rgba, width: width, height: height, settings: settings, asOneImage: true)
-            }
-            var indices = [UInt8](repeating: transparent, count: width * height)
-            var crop: [UInt8] = []
-            for (rows, columns) in bands {
-                let (left, right) = (columns.lowerBound, columns.upperBound)
-                crop.removeAll(keepingCapacity: true)
-                for y in rows { crop += rgba[((y * width + left) * 4)..<((y * width + right + 1) * 4)] }
-                let part = try remap(rgba: crop, width: columns.count, height: rows.count, settings: settings, asOneImage: true)
-                for (k, y) in rows.enumerated() {
-                    indices[(y * width + left)...(y * width + right)] = part[(k * columns.count)..<((k + 1) * columns.count)]
-                }
-            }
-            return indices
-        }
-
-        /// The first through the last pixel with alpha ≠ 0 of the row of straight RGBA bytes
-        /// starting at pixel `row`, `width` pixels long, or nil. Four pixels a step from
-        /// either end: a byte at a time, this scan of snow's mostly empty rows was 2.5 %
-        /// of its GIF render.
-        private static func opaqueColumns(_ p: UnsafeRawBufferPointer, row: Int, width: Int) -> ClosedRange<Int>? {
-            let alpha = UInt32(littleEndian: 0xFF00_0000), alphas = SIMD4<UInt32>(repeating: alpha)
-            @inline(__always) func opaque(_ x: Int) -> Bool {
-                p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: UInt32.self) & alpha != 0
-            }
-            @inline(__always) func noneOpaque(from x: Int) -> Bool {
-                p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: SIMD4<UInt32>.self) & alphas == .zero
-            }
-            var first = 0
-            while first &+ 4 <= width, noneOpaque(from: first) { first &+= 4 }
-            while first < width, !opaque(first) { first &+= 1 }
-            guard first < width else { return nil }
-            var last = width &- 1
-            while last &- 3 > first, noneOpaque(from: last &- 3) { last &-= 4 }
-            while !opaque(last) { last &-= 1 }
-            return first...last
+        /// ``FloydSteinberg`` dithering of `rgba` to `palette`, with a nearest-entry search
+        /// of this palette kept between frames (one per thread remapping at once); nil when
+        /// the palette lacks the transparent entry or any opaque one.
+        private func dithered(rgba: [UInt8], width: Int, height: Int,
+                              settings: Settings) -> (indices: [UInt8], error: Distortion)? {
+            guard let transparent = palette.firstIndex(of: Entry(r: 0, g: 0, b: 0, a: 0)) else { return nil }
+            var nearest = lock.withLock { searches.popLast() } ?? NearestPaletteEntry(palette: palette)
+            defer { lock.withLock { searches.append(nearest) } }
+            guard !nearest.isEmpty else { return nil }
+            return FloydSteinberg.remap(rgba: rgba, width: width, height: height, dithering: settings.dithering,
+                                        transparent: UInt8(transparent), palette: palette, nearest: &nearest)
         }
 
         private func take(_ settings: Settings) throws(EncodeError) -> Pair {

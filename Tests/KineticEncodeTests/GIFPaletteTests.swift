@@ -534,17 +534,16 @@ import Testing
         #expect(Dictionary(counted.map { ($0.word, $0.count) }, uniquingKeysWith: +) == expected)
     }
 
-    /// Remapping without dithering measures the frame's error as it looks pixels up:
-    /// the same indices as `remap`, and the error `meanSquaredError` sums over them —
-    /// pixels with alpha 0 (with a colour or without) and those given the transparent
-    /// entry left out. With dithering, or past the colours `ColorCounts` indexes, no
-    /// error comes with the indices.
-    @Test func unditheredRemappingMeasuresItsError() throws {
+    /// Remapping measures the frame's error as it looks pixels up, with or without
+    /// dithering: the same indices as `remap`, and the error `meanSquaredError` sums over
+    /// them — pixels with alpha 0 (with a colour or without) and those given the
+    /// transparent entry left out.
+    @Test(arguments: [0.0, 1.0]) func remappingMeasuresItsError(dithering: Double) throws {
         let colors = (0..<40).map { (i: Int) -> GIFColor in
             GIFColor(red: UInt8(i * 6), green: UInt8(255 - i * 5), blue: UInt8(i * 37 % 256))
         }
         let palette = try GIFPalette(colors: colors)
-        let settings = GIFOptions(dithering: 0).quantizerSettings
+        let settings = GIFOptions(dithering: dithering).quantizerSettings
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt8 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -567,54 +566,6 @@ import Testing
                     == GIFFramePreparer.meanSquaredError(rgba, mapped, colors), "trial \(trial)")
             #expect(measured.count == (0..<(width * height)).count { rgba[$0 * 4 + 3] != 0 && Int(indices[$0]) < colors.count })
         }
-        // Dithered: the indices alone.
-        let rgba = (0..<(30 * 4)).flatMap { _ in [next(), next(), next(), 255] as [UInt8] }
-        let dithered = GIFOptions(dithering: 1).quantizerSettings
-        let (indices, error) = try palette.remapper.remapMeasuringError(rgba: rgba, width: 30, height: 4, settings: dithered)
-        #expect(error == nil)
-        #expect(indices == (try palette.remapper.remap(rgba: rgba, width: 30, height: 4, settings: dithered)))
-    }
-
-    /// With dithering, pixels are remapped in bands cropped to what they draw: two
-    /// blocks far apart are each remapped as if alone, the transparent pixels around them
-    /// take the transparent entry, and an image drawn nearly everywhere is remapped whole.
-    @Test func ditheredRemappingCropsToTheDrawnPixels() throws {
-        let colors = (0..<200).map { (i: Int) -> GIFColor in
-            GIFColor(red: UInt8(i * 6 % 256), green: UInt8(255 - i * 5 % 256), blue: UInt8(i * 37 % 256))
-        }
-        let palette = try GIFPalette(colors: colors)
-        let settings = GIFOptions(dithering: 1).quantizerSettings
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func block(_ width: Int, _ height: Int) -> [UInt8] {
-            (0..<(width * height)).flatMap { _ -> [UInt8] in
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return [UInt8(state >> 40 & 0xFF), UInt8(state >> 48 & 0xFF), UInt8(state >> 56 & 0xFF), 255]
-            }
-        }
-        // Block a at (3, 3), 20 × 10; block b at (150, 61), 30 × 12; the rest transparent. Odd
-        // rows: remapped as one image, the blocks would be dithered right to left first.
-        let width = 200, height = 80
-        let a = block(20, 10), b = block(30, 12)
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<10 { rgba.replaceSubrange(((3 + y) * width + 3) * 4..<((3 + y) * width + 23) * 4, with: a[(y * 80)..<((y + 1) * 80)]) }
-        for y in 0..<12 { rgba.replaceSubrange(((61 + y) * width + 150) * 4..<((61 + y) * width + 180) * 4, with: b[(y * 120)..<((y + 1) * 120)]) }
-        let remapped = try palette.remapper.remap(rgba: rgba, width: width, height: height, settings: settings)
-        let alone = (a: try palette.remapper.remap(rgba: a, width: 20, height: 10, settings: settings, asOneImage: true),
-                     b: try palette.remapper.remap(rgba: b, width: 30, height: 12, settings: settings, asOneImage: true))
-        let transparent = UInt8(colors.count)
-        for y in 0..<height {
-            for x in 0..<width {
-                let expected = if (3..<13).contains(y), (3..<23).contains(x) { alone.a[(y - 3) * 20 + x - 3] }
-                    else if (61..<73).contains(y), (150..<180).contains(x) { alone.b[(y - 61) * 30 + x - 150] }
-                    else { transparent }
-                #expect(remapped[y * width + x] == expected, "(\(x), \(y))")
-            }
-        }
-        #expect(Set(alone.a + alone.b).count > 50 && !(alone.a + alone.b).contains(transparent))
-        // Drawn everywhere: one image.
-        let full = block(40, 30)
-        #expect(try palette.remapper.remap(rgba: full, width: 40, height: 30, settings: settings)
-                == palette.remapper.remap(rgba: full, width: 40, height: 30, settings: settings, asOneImage: true))
     }
 
     /// Without dithering, remapping each distinct colour once gives the indices

@@ -1,0 +1,125 @@
+/// Floyd–Steinberg dithering of straight RGBA pixels to a palette, over the drawn pixels
+/// (alpha ≠ 0) only: a GIF frame's changed rectangle is mostly unchanged pixels, which
+/// take the transparent entry and are stepped over sixteen at a time.
+///
+/// Rows alternate direction (left to right first). A pixel's error goes 7/16 to the next
+/// pixel of its row, 3/16, 5/16 and 1/16 to the three below; error falling on a
+/// transparent pixel is dropped, as that pixel shows the earlier frame. As in
+/// libimagequant, which remapped these frames before: the error read is scaled by
+/// `(1 − (1 − dithering)²) · 15/16` (so small errors do not pile up), an error
+/// under ``tinyError`` is not added at all (flat areas stay flat, which LZW codes
+/// shorter), and one over ``largeError`` is damped to 0.8. Unlike libimagequant, colours
+/// and errors are plain RGB levels and each pixel takes the entry nearest its dithered
+/// colour by squared RGB distance (``NearestPaletteEntry``).
+enum FloydSteinberg {
+    /// The squared error (levels², three channels) under which a pixel is not dithered:
+    /// libimagequant's 2/256² of its unit range.
+    static let tinyError: Float = 2
+    /// The squared error past which it is damped: libimagequant's 16/256 of its unit range.
+    static let largeError: Float = 16.0 / 256.0 * 255 * 255
+
+    /// The error scale read by each pixel at `dithering` (0…1).
+    static func level(dithering: Double) -> Float {
+        let d = Float(min(1, max(0, dithering)))
+        return (1 - (1 - d) * (1 - d)) * 15 / 16
+    }
+
+    /// Each pixel of `rgba` (`width × height`, 4 bytes a pixel) as an index of the palette
+    /// `nearest` searches, `transparent` where alpha is 0; and the error of the drawn
+    /// pixels against the entries they got (not their dithered colours).
+    static func remap(rgba: [UInt8], width: Int, height: Int, dithering: Double, transparent: UInt8,
+                      palette: [ImageQuant.Entry], nearest: inout NearestPaletteEntry)
+        -> (indices: [UInt8], error: ImageQuant.Remapper.Distortion) {
+        precondition(rgba.count == width * height * 4 && !nearest.isEmpty)
+        let level = level(dithering: dithering)
+        let colors = palette.map { SIMD4<Float>(Float($0.r), Float($0.g), Float($0.b), 0) }
+        // Two error rows with a column of margin each side; after each row, only the
+        // columns it wrote are cleared, not the whole row.
+        var errors = [SIMD4<Float>](repeating: .zero, count: 2 * (width + 2))
+        var spans: [Range<Int>] = []
+        var sum = 0, count = 0
+        let indices = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+            out.initialize(repeating: transparent)
+            initialized = width * height
+            rgba.withUnsafeBytes { p in
+                colors.withUnsafeBufferPointer { colors in
+                    errors.withUnsafeMutableBufferPointer { errors in
+                        guard var this = errors.baseAddress, var next = errors.baseAddress.map({ $0 + width + 2 })
+                        else { return }
+                        // The columns of `this` that may hold error (margin included).
+                        var dirty = 0..<0
+                        for y in 0..<height {
+                            let row = y &* width
+                            drawnSpans(p, from: row, to: row &+ width, into: &spans)
+                            let forward = y & 1 == 0, step = forward ? 1 : -1
+                            for k in 0..<spans.count {
+                                let span = spans[forward ? k : spans.count &- 1 &- k]
+                                var x = forward ? span.lowerBound &- 1 : span.upperBound
+                                for _ in 0..<span.count {
+                                    x &+= step
+                                    let word = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: UInt32.self))
+                                    guard word >> 24 != 0 else { continue }
+                                    // Scalar channels: SIMD conversions between Int32 and Float
+                                    // go through generic code (most of rope's remap when used).
+                                    let red = Int32(word & 0xFF), green = Int32(word >> 8 & 0xFF), blue = Int32(word >> 16 & 0xFF)
+                                    var target = SIMD4<Float>(Float(red), Float(green), Float(blue), 0)
+                                    var error = this[x &+ 1] * level
+                                    let size = error.x * error.x + error.y * error.y + error.z * error.z
+                                    if size >= tinyError {
+                                        if size > largeError { error *= 0.8 }
+                                        target += error
+                                        target.x = min(255, max(0, target.x))
+                                        target.y = min(255, max(0, target.y))
+                                        target.z = min(255, max(0, target.z))
+                                    }
+                                    // Rounded to nearest: each channel is 0…255 here.
+                                    let index = nearest.index(red: Int32(target.x + 0.5), green: Int32(target.y + 0.5),
+                                                              blue: Int32(target.z + 0.5))
+                                    out[row &+ x] = index
+                                    // Whole levels: the squares add up exactly in a Float.
+                                    let color = colors[Int(index)]
+                                    let dr = color.x - Float(red), dg = color.y - Float(green), db = color.z - Float(blue)
+                                    sum &+= Int(dr * dr + dg * dg + db * db)
+                                    count &+= 1
+                                    let residual = target - color
+                                    this[x &+ 1 &+ step] += residual * (7.0 / 16)
+                                    next[x &+ 1 &- step] += residual * (3.0 / 16)
+                                    next[x &+ 1] += residual * (5.0 / 16)
+                                    next[x &+ 1 &+ step] += residual * (1.0 / 16)
+                                }
+                            }
+                            // This row's pixels wrote columns first − 1 … last + 1 of both rows.
+                            let written = spans.isEmpty ? 0..<0
+                                : spans[0].lowerBound..<(spans[spans.count &- 1].upperBound &+ 2)
+                            for i in union(dirty, written) { this[i] = .zero }
+                            swap(&this, &next)
+                            dirty = written
+                        }
+                    }
+                }
+            }
+        }
+        return (indices, ImageQuant.Remapper.Distortion(sum: sum, count: count))
+    }
+
+    /// The smallest range holding `a` and `b` (an empty one counts for nothing).
+    private static func union(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    }
+
+    /// The runs of pixels from `start` to `end` of straight RGBA bytes whose words are not
+    /// 0, as columns from `start`, into `spans` (emptied first).
+    private static func drawnSpans(_ p: UnsafeRawBufferPointer, from start: Int, to end: Int,
+                                   into spans: inout [Range<Int>]) {
+        spans.removeAll(keepingCapacity: true)
+        var i = GIFFramePreparer.skipZeros(p, from: start, to: end)
+        while i < end {
+            var j = i &+ 1
+            while j < end, p.loadUnaligned(fromByteOffset: j &* 4, as: UInt32.self) != 0 { j &+= 1 }
+            spans.append((i &- start)..<(j &- start))
+            i = GIFFramePreparer.skipZeros(p, from: j, to: end)
+        }
+    }
+}

@@ -9,7 +9,6 @@ import Testing
 @Suite struct SceneSchemaTests {
     /// The key lists the loader keeps, by context.
     static let loaderLists: [String: [String]] = [
-        "action": EventsDecoder.Action.allCases.map(\.rawValue),
         "layer": LayerDecoder.commonKeys, "shape": LayerDecoder.shapeKeys, "gradient": LayerDecoder.gradientKeys,
         "text": LayerDecoder.textKeys, "emitter": LayerDecoder.emitterKeys, "replicator": LayerDecoder.replicatorKeys,
         "emitterCell": LayerDecoder.emitterCellKeys, "animation": AnimationDecoder.keys, "dynamics": DynamicsDecoder.keys,
@@ -21,7 +20,7 @@ import Testing
     static let inlineChecked: Set<String> = [
         "top", "scene", "event", "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field", "boundary", "trigger",
         "golden", "tolerance", "transform", "spring", "oscillation", "region", "pathPrimitive", "arc", "star", "svgPath",
-        "cellContents", "doAction",
+        "cellContents", "doAction", "action",
     ]
 
     @Test func everyLoaderListIsItsTable() {
@@ -53,6 +52,7 @@ import Testing
         case "trigger": return head + box + "events: [{on: {\(kv)}, do: [{removeLayers: [a]}]}]\n"
         case "doAction": return head + box + "events: [{on: {contact: began, items: [a, b]}, do: [{\(kv)}]}]\n"
         case "event": return head + box + "events: [{\(kv)}]\n"
+        case "action": return head + box + "events: [{at: 0, \(kv)}]\n"
         case "golden": return head + "golden: {\(kv)}\n"
         case "tolerance": return head + "golden: {tolerance: {\(kv)}}\n"
         case "transform": return head + "layers: [{id: a, transform: {\(kv)}}]\n"

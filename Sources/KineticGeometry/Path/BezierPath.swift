@@ -22,7 +22,8 @@ public enum PathElement: Hashable, Sendable {
         }
     }
 
-    public enum Kind: Hashable, Sendable { case move, line, quadCurve, curve, close }
+    /// Its SVG command letter as raw value (`M L Q C Z`), for messages.
+    public enum Kind: String, Hashable, Sendable { case move = "M", line = "L", quadCurve = "Q", curve = "C", close = "Z" }
 
     /// The element's points in order (controls first, end point last).
     public var points: [Point] {

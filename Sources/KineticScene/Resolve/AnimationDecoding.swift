@@ -89,9 +89,9 @@ struct AnimationDecoder {
             // A stand-in layer entry: the key path only carries the kind of value.
             let carrier: LayerKeyPath = isPoint ? .position : .zPosition
             let entry = LayerEntry(address: LayerAddress([0]), type: .layer, propertyNames: [], field: field)
-            guard let (spec, after) = animation(field, inheritedLayer: (entry, id), carrier: (carrier, property))
+            guard let (spec, _) = animation(field, inheritedLayer: (entry, id), carrier: carrier,
+                                            refusingAfter: "'after' is not supported for behavior animations: use 'begin'")
             else { return nil }
-            if let after { after.report("'after' is not supported for behavior animations: use 'begin'") }
             // The values written are checked as a `set:` of them is, so `validate` refuses
             // what the physics would (only an overshooting timing can leave the range
             // between them: the render stops there, at this animation).
@@ -105,13 +105,13 @@ struct AnimationDecoder {
         }
     }
 
-    /// One animation (or group); `after` is returned unresolved. A group's children
-    /// inherit its layer and, when they give none, its duration (as CAAnimationGroup
-    /// runs them).
-    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
-                            inheritedDuration: Double? = nil,
-                            contactLayer: (LayerEntry, String)? = nil,
-                            carrier: (keyPath: LayerKeyPath, property: String)? = nil) -> (spec: AnimationSpec, after: Field?)? {
+    /// One animation (or group); `after` is returned unresolved, or, where it is not
+    /// supported, reported with `refusingAfter`. A group's children inherit its layer and,
+    /// when they give none, its duration (as CAAnimationGroup runs them). A behavior's
+    /// animation animates the `carrier` key path, of its property's kind.
+    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?, inheritedDuration: Double? = nil,
+                            contactLayer: (LayerEntry, String)? = nil, carrier: LayerKeyPath? = nil,
+                            refusingAfter: String? = nil) -> (spec: AnimationSpec, after: Field?)? {
         guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"]) else { return nil }
         if carrier == nil, let f = m["behavior"] {
             f.report("'behavior' animations are read with the behaviors")
@@ -170,8 +170,9 @@ struct AnimationDecoder {
             guard let items = g.elements else { return nil }
             var children: [AnimationSpec] = []
             for item in items {
-                guard let (child, after) = animation(item, inheritedLayer: target, inheritedDuration: timing.duration) else { continue }
-                if let after { after.report("'after' is not supported inside a group: use 'begin' (relative to the group)") }
+                let refusal = "'after' is not supported inside a group: use 'begin' (relative to the group)"
+                guard let (child, _) = animation(item, inheritedLayer: target, inheritedDuration: timing.duration,
+                                                 refusingAfter: refusal) else { continue }
                 children.append(child)
             }
             guard let first = children.first else {
@@ -189,7 +190,7 @@ struct AnimationDecoder {
             if let pf = m["path"] {
                 guard motionPath(pf, m, into: &spec) else { return nil }
             } else {
-                guard propertyAnimation(field, m, into: &spec, entry: entry, name: name, carrier: carrier?.keyPath)
+                guard propertyAnimation(field, m, into: &spec, entry: entry, name: name, carrier: carrier)
                 else { return nil }
                 if spec.keyPath == .path { recordPathAnimation(spec, m, layer: name, fromEvent: contactLayer != nil) }
             }
@@ -200,6 +201,10 @@ struct AnimationDecoder {
             (m["fillMode"] ?? field).report("fillMode '\(spec.timing.fillMode.rawValue)' shows the values before the "
                                             + "animation begins, but its expressions are evaluated when it begins: use forwards or removed")
             return nil
+        }
+        if let refusingAfter, let f = m["after"] {
+            f.report(refusingAfter)
+            return (spec, nil)
         }
         return (spec, m["after"])
     }
@@ -415,23 +420,19 @@ struct AnimationDecoder {
             }.map(\.element)
             let candidates = [model.path.structure] + earlier.flatMap(\.structures)
             guard !candidates.contains(blend.structure) else { continue }
-            let other = blend.key == "to" ? "from" : "to"
-            let given = "'\(blend.key)' (\(Self.describe(blend.structure)))"
+            let other = blend.key == "to" ? "from" : "to", given = "'\(blend.key)' (\(Self.describe(blend.structure)))"
             let layerPath = "the path of layer '\(use.layerName)'"
-            let message: String
-            if model.path.isEmpty, earlier.allSatisfy(\.structures.isEmpty) {
-                message = "\(layerPath) is empty: \(given) has no path of its structure to animate "
-                    + (blend.key == "to" ? "from" : "to") + "; give '\(other)' too"
+            let modelPath = "\(layerPath) (\(Self.describe(model.path.structure)))"
+            let cannot = "paths of different structure cannot animate into each other"
+            let problem = if model.path.isEmpty, earlier.allSatisfy(\.structures.isEmpty) {
+                "\(layerPath) is empty: \(given) has no path of its structure to animate \(other)"
             } else if candidates.count == 1 {
-                message = "\(given) and \(layerPath) (\(Self.describe(model.path.structure))) have different structures: "
-                    + "paths of different structure cannot animate into each other; give '\(other)' too"
+                "\(given) and \(modelPath) have different structures: \(cannot)"
             } else {
-                let others = use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves"
-                message = "\(given) has the structure of neither \(layerPath) (\(Self.describe(model.path.structure))) "
-                    + "nor any path \(others) there: paths of different structure cannot animate into each other; "
-                    + "give '\(other)' too"
+                "\(given) has the structure of neither \(modelPath) nor any path "
+                    + (use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves") + " there: \(cannot)"
             }
-            blend.field.report(message)
+            blend.field.report(problem + "; give '\(other)' too")
         }
     }
 
@@ -450,7 +451,7 @@ struct AnimationDecoder {
         guard let m = f.mapping(allowed: keys.map(\.name)) else { return nil }
         guard let velocity = m.number(keys, "initialVelocity") else { return nil }
         if m["dampingRatio"] != nil {
-            for key in ["mass", "stiffness", "damping"] where m[key] != nil {
+            for key in ["mass", "stiffness", "damping"] {
                 m[key]?.report("'\(key)' belongs to the CASpringAnimation form; 'dampingRatio' is UIView's")
             }
             guard let ratio = m.number(keys, "dampingRatio") else { return nil }
@@ -585,7 +586,9 @@ struct AnimationDecoder {
             guard let j = byId[name] else {
                 return broken("unknown animation id '\(name)'" + NameSuggestion.hint(for: name, in: Array(byId.keys)))
             }
-            if visiting.contains(j) || j == i { return broken("'after' chain forms a cycle: " + (chain + [name]).joined(separator: " → ")) }
+            if visiting.contains(j) || j == i {
+                return broken("'after' chain forms a cycle: " + (chain + [name]).joined(separator: " → "))
+            }
             visiting.insert(i)
             let ok = resolve(j, chain: chain + [name])
             visiting.remove(i)

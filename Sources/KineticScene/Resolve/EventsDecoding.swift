@@ -191,9 +191,9 @@ struct EventsDecoder {
             eventLayer = layer
         }
         let placeholder = LayerEntry(address: LayerAddress([]), type: .layer, propertyNames: [], field: f)
-        guard let (spec, after) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item")),
+        guard let (spec, _) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item"),
+                                                   refusingAfter: "'after' is not supported in events: use 'begin' as a delay"),
               let eventLayer else { return nil }
-        if let after { after.report("'after' is not supported in events: use 'begin' as a delay") }
         if case .group = spec.values { f.report("not yet supported: groups in events"); return nil }
         startedAnimations.append(spec)
         return .animate(spec, layer: eventLayer)

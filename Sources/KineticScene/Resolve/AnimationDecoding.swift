@@ -296,11 +296,8 @@ struct AnimationDecoder {
         if let kp = m["keyPath"], kp.string != "position" { kp.report("a keyframe path animates 'position'") }
         // Read every key before giving up, so all of their problems are reported.
         let path = pf.path
-        var rotation: AnimationSpec.RotationMode?
-        if let f = m["rotationMode"] {
-            guard let r = f.choice(AnimationSpec.RotationMode.self) else { return false }
-            rotation = r
-        }
+        let rotation = m["rotationMode"].map { $0.choice(AnimationSpec.RotationMode.self) }
+        if rotation == .some(nil) { return false }
         guard let mode = calculationMode(m) else { return false }
         if mode == .cubic { m["calculationMode"]?.report("along a path, calculationMode is linear, discrete or paced") }
         let keyframes = keyframeTiming(m)
@@ -312,7 +309,7 @@ struct AnimationDecoder {
             report(error, m, values: pf, path: (motion.segments.count, mode == .discrete))
             return false
         }
-        spec.values = .motionPath(motion, rotationMode: rotation)
+        spec.values = .motionPath(motion, rotationMode: rotation ?? nil)
         spec.id = m["id"]?.string
         return true
     }

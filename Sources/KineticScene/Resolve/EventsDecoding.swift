@@ -59,9 +59,8 @@ struct EventsDecoder {
     private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
 
     private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> AddedBehaviors {
-        guard let list = f.elements else { return ([], [], DynamicsPlaces()) }
         var result: AddedBehaviors = ([], [], DynamicsPlaces())
-        for element in list {
+        for element in f.elements ?? [] {
             guard let (b, expressions) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
             result.behaviors.append(b)
@@ -125,8 +124,7 @@ struct EventsDecoder {
         guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
         switch (m["boundary"], m["items"]) {
         case (let bf?, nil):
-            guard let id = bf.string else { return nil }
-            return .contact(phase, .boundary(id))
+            return bf.string.map { .contact(phase, .boundary($0)) }
         case (nil, let itf?):
             guard let list = itf.elements else { return nil }
             guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }

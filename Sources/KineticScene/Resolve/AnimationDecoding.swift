@@ -198,14 +198,12 @@ struct AnimationDecoder {
         // Expression values are evaluated when the animation (a group: the whole group)
         // begins, so there is nothing to show before it.
         if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
-            (m["fillMode"] ?? field).report("fillMode '\(spec.timing.fillMode.rawValue)' shows the values before the "
-                                            + "animation begins, but its expressions are evaluated when it begins: use forwards or removed")
+            let mode = spec.timing.fillMode.rawValue
+            (m["fillMode"] ?? field).report("fillMode '\(mode)' shows the values before the animation begins, "
+                                            + "but its expressions are evaluated when it begins: use forwards or removed")
             return nil
         }
-        if let refusingAfter, let f = m["after"] {
-            f.report(refusingAfter)
-            return (spec, nil)
-        }
+        if let refusingAfter { m["after"]?.report(refusingAfter) }
         return (spec, m["after"])
     }
 
@@ -214,7 +212,8 @@ struct AnimationDecoder {
     private mutating func propertyAnimation(_ field: Field, _ m: Mapping, into spec: inout AnimationSpec,
                                             entry: LayerEntry, name: String, carrier: LayerKeyPath?) -> Bool {
         guard let kpField = m.required("keyPath"), let kpText = kpField.string,
-              let keyPath = carrier ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name) else { return false }
+              let keyPath = carrier ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
+        else { return false }
         spec.keyPath = keyPath
         spec.id = m["id"]?.string
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
@@ -261,7 +260,8 @@ struct AnimationDecoder {
         let slots: [(String, AnimationSpec.ValueExpression.Slot)] = [("from", .from), ("to", .to), ("by", .by)]
         for (key, slot) in slots {
             guard let f = m[key] else { continue }
-            guard let v = animationValue(f, for: keyPath, in: entry.bounds, slot: slot, into: &spec.expressions) else { return false }
+            guard let v = animationValue(f, for: keyPath, in: entry.bounds, slot: slot, into: &spec.expressions)
+            else { return false }
             given[key] = v
         }
         let (from, to, by) = (given["from"], given["to"], given["by"])
@@ -427,7 +427,8 @@ struct AnimationDecoder {
                 "\(given) and \(modelPath) have different structures: \(cannot)"
             } else {
                 "\(given) has the structure of neither \(modelPath) nor any path "
-                    + (use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves") + " there: \(cannot)"
+                    + (use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves")
+                    + " there: \(cannot)"
             }
             blend.field.report(problem + "; give '\(other)' too")
         }
@@ -527,7 +528,8 @@ struct AnimationDecoder {
         // are in its components.
         if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { ($0, nil) } }
         guard kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f) else {
-            let value = kind == .path ? f.path(in: bounds).map { .path($0) } : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
+            let value = kind == .path ? f.path(in: bounds).map { .path($0) }
+                : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
             return value.map { ($0, nil) }
         }
         return binder.deferredValue(f, kind: kind).map { ($0.placeholder, $0.value) }

@@ -189,9 +189,9 @@ struct EventsDecoder {
             eventLayer = layer
         }
         let placeholder = LayerEntry(address: LayerAddress([]), type: .layer, propertyNames: [], field: f)
+        let refusal = "'after' is not supported in events: use 'begin' as a delay"
         guard let (spec, _) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item"),
-                                                   refusingAfter: "'after' is not supported in events: use 'begin' as a delay"),
-              let eventLayer else { return nil }
+                                                   refusingAfter: refusal), let eventLayer else { return nil }
         if case .group = spec.values { f.report("not yet supported: groups in events"); return nil }
         startedAnimations.append(spec)
         return .animate(spec, layer: eventLayer)
@@ -294,8 +294,8 @@ struct EventsDecoder {
             return true
         }
         if let kp = keyPath {
-            guard applies(to: kp.layerTypes),
-                  let (value, expression) = animations.valueOrExpression(vf, for: kp, in: dynamics.layerIDs[id]?.bounds ?? .zero)
+            let bounds = dynamics.layerIDs[id]?.bounds ?? .zero
+            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp, in: bounds)
             else { return nil }
             return (layer, .value(kp, value), expression)
         }

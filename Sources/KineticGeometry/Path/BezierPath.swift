@@ -22,7 +22,6 @@ public enum PathElement: Hashable, Sendable {
         }
     }
 
-    /// Its SVG command letter as raw value (`M L Q C Z`), for messages.
     public enum Kind: String, Hashable, Sendable { case move = "M", line = "L", quadCurve = "Q", curve = "C", close = "Z" }
 
     /// The element's points in order (controls first, end point last).

@@ -9,7 +9,6 @@ import Testing
 @Suite struct SceneSchemaTests {
     /// The key lists the loader keeps, by context.
     static let loaderLists: [String: [String]] = [
-        "action": EventsDecoder.Action.allCases.map(\.rawValue),
         "gradient": LayerDecoder.gradientKeys,
         "emitterCell": LayerDecoder.emitterCellKeys, "animation": AnimationDecoder.keys,
     ]
@@ -20,6 +19,7 @@ import Testing
         "top", "scene", "event", "gravity", "collision", "push", "attachment", "snap", "itemBehavior", "field", "boundary", "trigger",
         "golden", "tolerance", "transform", "spring", "oscillation", "region", "pathPrimitive", "arc", "star", "svgPath",
         "cellContents", "doAction", "layer", "shape", "text", "emitter", "replicator", "dynamics", "dynamicItem", "behavior",
+        "action",
     ]
 
     @Test func everyLoaderListIsItsTable() {
@@ -56,6 +56,7 @@ import Testing
         case "trigger": return head + box + "events: [{on: {\(kv)}, do: [{removeLayers: [a]}]}]\n"
         case "doAction": return head + box + "events: [{on: {contact: began, items: [a, b]}, do: [{\(kv)}]}]\n"
         case "event": return head + box + "events: [{\(kv)}]\n"
+        case "action": return head + box + "events: [{at: 0, \(kv)}]\n"
         case "golden": return head + "golden: {\(kv)}\n"
         case "tolerance": return head + "golden: {tolerance: {\(kv)}}\n"
         case "transform": return head + "layers: [{id: a, transform: {\(kv)}}]\n"

@@ -22,7 +22,7 @@ public enum PathElement: Hashable, Sendable {
         }
     }
 
-    public enum Kind: Hashable, Sendable { case move, line, quadCurve, curve, close }
+    public enum Kind: String, Hashable, Sendable { case move = "M", line = "L", quadCurve = "Q", curve = "C", close = "Z" }
 
     /// The element's points in order (controls first, end point last).
     public var points: [Point] {

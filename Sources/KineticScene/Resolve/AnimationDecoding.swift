@@ -56,10 +56,8 @@ struct AnimationDecoder {
     private(set) var behaviorFields: [Field] = []
 
     /// Every `path` animation read so far (events' `animate` ones included), in file
-    /// order, for `checkUnderlyingPaths`.
+    /// order (a group's children in theirs), for `checkUnderlyingPaths`.
     private(set) var pathAnimations: [PathAnimationUse] = []
-    /// Animations (and groups) read so far: the file order of `pathAnimations`.
-    private(set) var animationsRead = 0
 
     /// Reads the behavior animations against the behaviors of `dynamics:` (by id).
     /// Values must give their start (`from` or `values`): a behavior has no presentation
@@ -77,14 +75,9 @@ struct AnimationDecoder {
                 field.report("missing required key 'keyPath' (the behavior's property)")
                 return nil
             }
-            let kf = field.child(kpNode, key: "keyPath")
             let isPoint = behavior.settableKind(of: property) == .point
-            do {
-                _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
-            } catch {
-                kf.report("behavior '\(id)': \(error)")
-                return nil
-            }
+            guard behavior.accepts(property, isPoint ? .point(.zero) : .number(1), id: id,
+                                   at: field.child(kpNode, key: "keyPath")) else { return nil }
             if raw["from"] == nil, raw["values"] == nil {
                 // Its keys are not read otherwise: report the unknown ones.
                 _ = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])
@@ -96,54 +89,30 @@ struct AnimationDecoder {
             // A stand-in layer entry: the key path only carries the kind of value.
             let carrier: LayerKeyPath = isPoint ? .position : .zPosition
             let entry = LayerEntry(address: LayerAddress([0]), type: .layer, propertyNames: [], field: field)
-            guard let (spec, after) = animation(field, inheritedLayer: (entry, id), carrier: (carrier, property))
+            guard let (spec, _) = animation(field, inheritedLayer: (entry, id), carrier: carrier,
+                                            refusingAfter: "'after' is not supported for behavior animations: use 'begin'")
             else { return nil }
-            if let after { after.report("'after' is not supported for behavior animations: use 'begin'") }
             // The values written are checked as a `set:` of them is, so `validate` refuses
             // what the physics would (only an overshooting timing can leave the range
             // between them: the render stops there, at this animation).
             for (slot, value) in spec.writtenValues {
                 guard let v = BehaviorValue(value) else { continue }
-                do { _ = try behavior.setting(property, to: v) } catch {
-                    let key = switch slot { case .from: "from"; case .to: "to"; case .by: "by"; case .keyframe: "values" }
-                    (raw[key].map { field.child($0, key: key) } ?? field).report("behavior '\(id)': \(error)")
-                    return nil
-                }
+                let key = switch slot { case .from: "from"; case .to: "to"; case .by: "by"; case .keyframe: "values" }
+                let at = raw[key].map { field.child($0, key: key) } ?? field
+                guard behavior.accepts(property, v, id: id, at: at) else { return nil }
             }
             return BehaviorAnimation(behavior: id, property: property, spec: spec, place: field.place)
         }
     }
 
-    /// One animation (or group); `after` is returned unresolved. A group's children
-    /// inherit its layer and, when they give none, its duration (as CAAnimationGroup
-    /// runs them).
-    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
-                            inheritedDuration: Double? = nil,
-                            contactLayer: (LayerEntry, String)? = nil,
-                            carrier: (keyPath: LayerKeyPath, property: String)? = nil) -> (spec: AnimationSpec, after: Field?)? {
-        guard let (spec, after) = readAnimation(field, inheritedLayer: inheritedLayer, inheritedDuration: inheritedDuration,
-                                                contactLayer: contactLayer, carrier: carrier) else { return nil }
-        // Expression values are evaluated when the animation (a group: the whole group)
-        // begins, so there is nothing to show before it.
-        if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
-            // The key itself, without reading the mapping again (which would report its
-            // unknown keys twice).
-            var f = field
-            if case .mapping(let raw) = field.node, let node = raw["fillMode"] { f = field.child(node, key: "fillMode") }
-            f.report("fillMode '\(spec.timing.fillMode.rawValue)' shows the values before the animation begins, "
-                     + "but its expressions are evaluated when it begins: use forwards or removed")
-            return nil
-        }
-        return (spec, after)
-    }
-
-    private mutating func readAnimation(_ field: Field, inheritedLayer: (LayerEntry, String)?,
-                                        inheritedDuration: Double?,
-                                        contactLayer: (LayerEntry, String)?,
-                                        carrier: (keyPath: LayerKeyPath, property: String)?) -> (spec: AnimationSpec, after: Field?)? {
+    /// One animation (or group); `after` is returned unresolved, or, where it is not
+    /// supported, reported with `refusingAfter`. A group's children inherit its layer and,
+    /// when they give none, its duration (as CAAnimationGroup runs them). A behavior's
+    /// animation animates the `carrier` key path, of its property's kind.
+    mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?, inheritedDuration: Double? = nil,
+                            contactLayer: (LayerEntry, String)? = nil, carrier: LayerKeyPath? = nil,
+                            refusingAfter: String? = nil) -> (spec: AnimationSpec, after: Field?)? {
         guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"]) else { return nil }
-        animationsRead += 1
-        let order = animationsRead
         if carrier == nil, let f = m["behavior"] {
             f.report("'behavior' animations are read with the behaviors")
             return nil
@@ -191,256 +160,158 @@ struct AnimationDecoder {
             easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
         }
 
+        // Each form fills in its layer, key path, values and id (read where the form's
+        // first problem no longer stops it).
+        var spec = AnimationSpec(id: nil, layer: target?.0.address ?? LayerAddress([]), keyPath: .position,
+                                 values: .basic(from: nil, to: nil, by: nil), timing: timing)
+        spec.easing = easing
         if let g = m["group"] {
             reportMisplaced(m, in: .group)
             guard let items = g.elements else { return nil }
             var children: [AnimationSpec] = []
             for item in items {
-                guard let (child, after) = animation(item, inheritedLayer: target, inheritedDuration: timing.duration) else { continue }
-                if let after { after.report("'after' is not supported inside a group: use 'begin' (relative to the group)") }
+                let refusal = "'after' is not supported inside a group: use 'begin' (relative to the group)"
+                guard let (child, _) = animation(item, inheritedLayer: target, inheritedDuration: timing.duration,
+                                                 refusingAfter: refusal) else { continue }
                 children.append(child)
             }
             guard let first = children.first else {
                 if items.isEmpty { g.report("a group needs at least one animation") }
                 return nil
             }
-            var spec = AnimationSpec(id: m["id"]?.string, layer: target?.0.address ?? first.layer, keyPath: first.keyPath,
-                                     values: .group(children), timing: timing)
-            spec.easing = easing
-            return (spec, m["after"])
+            (spec.layer, spec.keyPath, spec.values) = (target?.0.address ?? first.layer, first.keyPath, .group(children))
+            spec.id = m["id"]?.string
+        } else {
+            guard let (entry, name) = target else {
+                field.report("missing required key 'layer'")
+                return nil
+            }
+            reportMisplaced(m, in: m["path"] != nil ? .motionPath : m["values"] != nil ? .keyframes : .basic)
+            if let pf = m["path"] {
+                guard motionPath(pf, m, into: &spec) else { return nil }
+            } else {
+                guard propertyAnimation(field, m, into: &spec, entry: entry, name: name, carrier: carrier)
+                else { return nil }
+                if spec.keyPath == .path { recordPathAnimation(spec, m, layer: name, fromEvent: contactLayer != nil) }
+            }
         }
-
-        guard let (entry, name) = target else {
-            field.report("missing required key 'layer'")
+        // Expression values are evaluated when the animation (a group: the whole group)
+        // begins, so there is nothing to show before it.
+        if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
+            let mode = spec.timing.fillMode.rawValue
+            (m["fillMode"] ?? field).report("fillMode '\(mode)' shows the values before the animation begins, "
+                                            + "but its expressions are evaluated when it begins: use forwards or removed")
             return nil
         }
-        reportMisplaced(m, in: m["path"] != nil ? .motionPath : m["values"] != nil ? .keyframes : .basic)
-        if let pf = m["path"] {
-            return motionPath(pf, m, entry: entry, timing: timing, easing: easing)
-        }
-        guard let kpField = m.required("keyPath"), let kpText = kpField.string else { return nil }
-        let resolved = carrier.map { $0.keyPath } ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
-        guard let keyPath = resolved else { return nil }
+        if let refusingAfter { m["after"]?.report(refusingAfter) }
+        return (spec, m["after"])
+    }
 
-        var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: keyPath,
-                                 values: .basic(from: nil, to: nil, by: nil), timing: timing)
-        spec.easing = easing
+    /// A property animation's key path (a behavior's: `carrier`), flags and values: `values`
+    /// (CAKeyframeAnimation) or `from`, `to` and `by` (CABasicAnimation).
+    private mutating func propertyAnimation(_ field: Field, _ m: Mapping, into spec: inout AnimationSpec,
+                                            entry: LayerEntry, name: String, carrier: LayerKeyPath?) -> Bool {
+        guard let kpField = m.required("keyPath"), let kpText = kpField.string,
+              let keyPath = carrier ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
+        else { return false }
+        spec.keyPath = keyPath
+        spec.id = m["id"]?.string
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
         // cumulative animation of them would do nothing.
         for key in AnimationKeys.table {
             guard let flag = key.flag, let f = m[key.name], let v = f.bool else { continue }
             if v, !keyPath.valueKind.adds {
                 f.report("'\(key.name)' cannot be used with \(keyPath.valueKind.rawValue) values: they do not add")
-                return nil
+                return false
             }
             spec[keyPath: flag] = v
         }
 
         if let vf = m["values"] {
-            guard let items = vf.elements else { return nil }
+            guard let items = vf.elements else { return false }
             let values = items.enumerated().map { i, item in
                 animationValue(item, for: keyPath, in: entry.bounds, slot: .keyframe(i), into: &spec.expressions)
             }
-            guard !values.contains(where: { $0 == nil }) else { return nil }
-            guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return nil }
-            guard let mode = calculationMode(m), let (keyTimes, functions) = keyframeTiming(m) else { return nil }
+            guard !values.contains(where: { $0 == nil }) else { return false }
+            guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return false }
+            guard let mode = calculationMode(m), let (keyTimes, functions) = keyframeTiming(m) else { return false }
             var spline: [String: [Double]] = [:]
             for key in Self.splineKeys {
                 guard let f = m[key] else { continue }
                 if mode != .cubic && mode != .cubicPaced {
                     f.report("'\(key)' shapes a cubic curve: it needs calculationMode cubic or cubicPaced")
-                    return nil
+                    return false
                 }
-                guard let list = f.numbers() else { return nil }
+                guard let list = f.numbers() else { return false }
                 spline[key] = list
             }
-            let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes,
-                                              timingFunctions: functions, calculationMode: mode,
-                                              tensionValues: spline["tensionValues"], continuityValues: spline["continuityValues"],
-                                              biasValues: spline["biasValues"])
-            do {
-                try animation.validate()
-            } catch {
-                report(error, keyTimes: m["keyTimes"], timingFunctions: m["timingFunctions"], values: vf, mapping: m)
-                return nil
+            let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes, timingFunctions: functions,
+                                              calculationMode: mode, tensionValues: spline["tensionValues"],
+                                              continuityValues: spline["continuityValues"], biasValues: spline["biasValues"])
+            do { try animation.validate() } catch {
+                report(error, m, values: vf)
+                return false
             }
             spec.values = .keyframes(animation)
-            if keyPath == .path {
-                recordPathAnimation(spec, layer: name, order: order, fromEvent: contactLayer != nil,
-                                    sets: animation.values, blendsWith: nil)
-            }
-        } else {
-            // A key that is present but invalid has been reported: stop here.
-            var given: [String: AnimatableValue] = [:]
-            let slots: [String: AnimationSpec.ValueExpression.Slot] = ["from": .from, "to": .to, "by": .by]
-            for key in ["from", "to", "by"] {
-                guard let f = m[key], let slot = slots[key] else { continue }
-                guard let v = animationValue(f, for: keyPath, in: entry.bounds, slot: slot, into: &spec.expressions) else { return nil }
-                given[key] = v
-            }
-            let (from, to, by) = (given["from"], given["to"], given["by"])
-            if given.count == 3 {
-                m["by"]?.report("'from', 'to' and 'by' together: give at most two")
-                return nil
-            }
-            if given.isEmpty {
-                if !Self.misspells(["to", "by", "from", "values"], in: field) {
-                    field.report("an animation needs 'to', 'by', 'from' or 'values'")
-                }
-                return nil
-            }
-            if case .path(let a)? = from, case .path(let b)? = to, a.structure != b.structure {
-                m["to"]?.report("'from' (\(Self.describe(a.structure))) and 'to' (\(Self.describe(b.structure))) have different "
-                                + "structures: paths of different structure cannot animate into each other")
-                return nil
-            }
-            if by != nil, !keyPath.valueKind.adds {
-                m["by"]?.report("'by' cannot be used with \(keyPath.valueKind.rawValue) values")
-                return nil
-            }
-            spec.values = .basic(from: from, to: to, by: by)
-            if keyPath == .path {
-                // `to` alone starts from the underlying path, `from` alone ends on it.
-                let alone = from == nil ? to.map { ("to", $0) } : to == nil ? from.map { ("from", $0) } : nil
-                let blend = alone.flatMap { key, value in m[key].map { (field: $0, key: key, value: value) } }
-                recordPathAnimation(spec, layer: name, order: order, fromEvent: contactLayer != nil,
-                                    sets: [from, to].compactMap { $0 }, blendsWith: spec.additive ? nil : blend)
-            }
+            return true
         }
-        return (spec, m["after"])
+        // A key that is present but invalid has been reported: stop here.
+        var given: [String: AnimatableValue] = [:]
+        let slots: [(String, AnimationSpec.ValueExpression.Slot)] = [("from", .from), ("to", .to), ("by", .by)]
+        for (key, slot) in slots {
+            guard let f = m[key] else { continue }
+            guard let v = animationValue(f, for: keyPath, in: entry.bounds, slot: slot, into: &spec.expressions)
+            else { return false }
+            given[key] = v
+        }
+        let (from, to, by) = (given["from"], given["to"], given["by"])
+        if given.count == 3 {
+            m["by"]?.report("'from', 'to' and 'by' together: give at most two")
+            return false
+        }
+        if given.isEmpty {
+            if !Self.misspells(["to", "by", "from", "values"], in: field) {
+                field.report("an animation needs 'to', 'by', 'from' or 'values'")
+            }
+            return false
+        }
+        if case .path(let a)? = from, case .path(let b)? = to, a.structure != b.structure {
+            m["to"]?.report("'from' (\(Self.describe(a.structure))) and 'to' (\(Self.describe(b.structure))) have different "
+                            + "structures: paths of different structure cannot animate into each other")
+            return false
+        }
+        if by != nil, !keyPath.valueKind.adds {
+            m["by"]?.report("'by' cannot be used with \(keyPath.valueKind.rawValue) values")
+            return false
+        }
+        spec.values = .basic(from: from, to: to, by: by)
+        return true
     }
 
     /// `path:` (CAKeyframeAnimation.path): the layer's position follows the path; key path
     /// `position` (the default and the only one allowed). `keyTimes` (one per vertex: the
     /// path's start and each drawn segment's end) and `timingFunctions` (one per drawn
     /// segment) are checked as for `values`, against the path's vertices.
-    private func motionPath(_ pf: Field, _ m: Mapping, entry: LayerEntry, timing: AnimationTiming,
-                            easing: AnimationSpec.Easing) -> (spec: AnimationSpec, after: Field?)? {
+    private func motionPath(_ pf: Field, _ m: Mapping, into spec: inout AnimationSpec) -> Bool {
         if let kp = m["keyPath"], kp.string != "position" { kp.report("a keyframe path animates 'position'") }
         // Read every key before giving up, so all of their problems are reported.
         let path = pf.path
-        var rotation: AnimationSpec.RotationMode?
-        if let f = m["rotationMode"] {
-            guard let r = f.choice(AnimationSpec.RotationMode.self) else { return nil }
-            rotation = r
-        }
-        guard let mode = calculationMode(m) else { return nil }
+        let rotation = m["rotationMode"].map { $0.choice(AnimationSpec.RotationMode.self) }
+        if rotation == .some(nil) { return false }
+        guard let mode = calculationMode(m) else { return false }
         if mode == .cubic { m["calculationMode"]?.report("along a path, calculationMode is linear, discrete or paced") }
         let keyframes = keyframeTiming(m)
-        guard let path else { return nil }
-        guard path.length > 0 else { pf.report("the path has no length to move along"); return nil }
-        guard let (keyTimes, functions) = keyframes else { return nil }
+        guard let path else { return false }
+        guard path.length > 0 else { pf.report("the path has no length to move along"); return false }
+        guard let (keyTimes, functions) = keyframes else { return false }
         let motion = PathKeyframeAnimation(path: path, keyTimes: keyTimes, timingFunctions: functions, calculationMode: mode)
-        do {
-            try motion.validate()
-        } catch {
-            report(error, keyTimes: m["keyTimes"], timingFunctions: m["timingFunctions"], path: pf,
-                   segments: motion.segments.count, discrete: mode == .discrete)
-            return nil
+        do { try motion.validate() } catch {
+            report(error, m, values: pf, path: (motion.segments.count, mode == .discrete))
+            return false
         }
-        var spec = AnimationSpec(id: m["id"]?.string, layer: entry.address, keyPath: .position,
-                                 values: .motionPath(motion, rotationMode: rotation), timing: timing)
-        spec.easing = easing
-        return (spec, m["after"])
-    }
-
-    /// Points a path keyframe validation error at the key it is about, counting what a
-    /// path has: its vertices (the start and each drawn segment's end) and segments.
-    private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?,
-                        path: Field, segments n: Int, discrete: Bool) {
-        switch error {
-        case .keyTimesCountMismatch(let expected, let got):
-            let what = discrete
-                ? "one per vertex — the path's start and each of its \(n) segments' ends — and the end of the last, or \(expected - 1) without it"
-                : "one per vertex: the path's start and each of its \(n) segments' ends"
-            (keyTimes ?? path).report("expected \(expected) key times (\(what)), found \(got)")
-        case .timingFunctionsCountMismatch(let expected, let got):
-            (timingFunctions ?? path).report("expected \(expected) timing functions (one per segment of the path), found \(got)")
-        default:
-            report(error, keyTimes: keyTimes, timingFunctions: timingFunctions, values: path)
-        }
-    }
-
-    /// A `path` animation: the paths it sets (which later animations of the layer may
-    /// start from) and the value it blends with the layer's underlying path, if any.
-    struct PathAnimationUse {
-        var layer: LayerAddress
-        var layerName: String
-        /// File order; a group's children follow the group.
-        var order: Int
-        /// An event's `animate`: it runs over every animation of `animations:`.
-        var fromEvent: Bool
-        /// The structures of its `from`, `to` and `values`.
-        var structures: [[PathElement.Kind]]
-        /// `to` (or `from`) given alone: blended with the underlying path, so that path
-        /// must have its structure.
-        var blend: (field: Field, key: String, structure: [PathElement.Kind])?
-    }
-
-    private mutating func recordPathAnimation(_ spec: AnimationSpec, layer name: String, order: Int, fromEvent: Bool,
-                                              sets values: [AnimatableValue],
-                                              blendsWith blend: (field: Field, key: String, value: AnimatableValue)?) {
-        let structures = values.compactMap(\.pathStructure)
-        var use = PathAnimationUse(layer: spec.layer, layerName: name, order: order, fromEvent: fromEvent,
-                                   structures: structures, blend: nil)
-        if let blend, let structure = blend.value.pathStructure { use.blend = (blend.field, blend.key, structure) }
-        pathAnimations.append(use)
-    }
-
-    /// Contract 3.1: paths of different structure cannot animate into each other. A
-    /// `path` animation giving only `to` (or only `from`) blends with the layer's
-    /// underlying path, which is not known until it runs: the model path (`layers`), or
-    /// what an earlier animation of the layer (in file order: animations added later sit
-    /// on top) leaves there — any of their `from`, `to` or `values`, whatever their
-    /// timing. An event's `animate` runs over all of `animations:`, so all of them (and
-    /// the other events' animations) count for it. The value is reported when none of
-    /// these has its structure: then it can never blend. Layers whose path an expression
-    /// draws (`{cubic: …}`, in `bindings`) are not checked: the expression replaces what
-    /// animations set. Call once every animation, events' included, has been read.
-    func checkUnderlyingPaths(layers: [Layer], bindings: [ExpressionBinding]) {
-        let drawn = Set(bindings.filter { $0.keyPath == .path }.map(\.layer))
-        for use in pathAnimations {
-            guard let blend = use.blend, !drawn.contains(use.layer),
-                  let model = layers[use.layer]?.shape, model.namedShape == nil else { continue }
-            let earlier = pathAnimations.filter {
-                $0.layer == use.layer && $0.order != use.order && ($0.order < use.order || use.fromEvent)
-            }
-            let candidates = [model.path.structure] + earlier.flatMap(\.structures)
-            guard !candidates.contains(blend.structure) else { continue }
-            let other = blend.key == "to" ? "from" : "to"
-            let given = "'\(blend.key)' (\(Self.describe(blend.structure)))"
-            let layerPath = "the path of layer '\(use.layerName)'"
-            let message: String
-            if model.path.isEmpty, earlier.allSatisfy(\.structures.isEmpty) {
-                message = "\(layerPath) is empty: \(given) has no path of its structure to animate "
-                    + (blend.key == "to" ? "from" : "to") + "; give '\(other)' too"
-            } else if candidates.count == 1 {
-                message = "\(given) and \(layerPath) (\(Self.describe(model.path.structure))) have different structures: "
-                    + "paths of different structure cannot animate into each other; give '\(other)' too"
-            } else {
-                let others = use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves"
-                message = "\(given) has the structure of neither \(layerPath) (\(Self.describe(model.path.structure))) "
-                    + "nor any path \(others) there: paths of different structure cannot animate into each other; "
-                    + "give '\(other)' too"
-            }
-            blend.field.report(message)
-        }
-    }
-
-    /// A path's commands as SVG letters (`M L C Z`), shortened when long.
-    static func describe(_ structure: [PathElement.Kind]) -> String {
-        if structure.isEmpty { return "empty" }
-        let letters = structure.map { kind -> String in
-            switch kind {
-            case .move: "M"
-            case .line: "L"
-            case .quadCurve: "Q"
-            case .curve: "C"
-            case .close: "Z"
-            }
-        }
-        return letters.count <= 12 ? letters.joined(separator: " ")
-            : letters.prefix(10).joined(separator: " ") + " … (\(letters.count) commands)"
+        spec.values = .motionPath(motion, rotationMode: rotation ?? nil)
+        spec.id = m["id"]?.string
+        return true
     }
 
     /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value.
@@ -462,9 +333,12 @@ struct AnimationDecoder {
         return (keyTimes ?? nil, (functions ?? nil)?.compactMap { $0 })
     }
 
-    /// Points a keyframe validation error at the key it is about.
-    private func report(_ error: KeyframeAnimation.ValidationError, keyTimes: Field?, timingFunctions: Field?, values: Field,
-                        mapping m: Mapping? = nil) {
+    /// Points a keyframe validation error at the key it is about; along a `path` of
+    /// `segments` drawn segments, counting what it has: its vertices (the start and each
+    /// drawn segment's end) and segments.
+    private func report(_ error: KeyframeAnimation.ValidationError, _ m: Mapping, values: Field,
+                        path: (segments: Int, discrete: Bool)? = nil) {
+        let keyTimes = m["keyTimes"] ?? values
         switch error {
         case .noValues: values.report("a keyframe animation needs at least one value")
         case .mixedValueKinds(let i, let expected, let got):
@@ -472,18 +346,100 @@ struct AnimationDecoder {
         case .incompatibleValues(let i):
             values.report("values[\(i)] cannot blend with values[0] (paths of different structure, or lists of different lengths)")
         case .keyTimesCountMismatch(let expected, let got):
-            (keyTimes ?? values).report("expected \(expected) key times (one per value), found \(got)")
-        case .keyTimeOutOfRange(let i, let v): (keyTimes ?? values).report("keyTimes[\(i)] = \(v) is outside 0…1")
-        case .keyTimesDecreasing(let i): (keyTimes ?? values).report("keyTimes[\(i)] is smaller than the one before")
-        case .keyTimesMustStartAtZero(let v): (keyTimes ?? values).report("key times must start at 0, found \(v)")
-        case .keyTimesMustEndAtOne(let v): (keyTimes ?? values).report("key times must end at 1, found \(v)")
+            let ends = path.map { "the path's start and each of its \($0.segments) segments' ends" }
+            let what = switch (ends, path?.discrete) {
+            case (let ends?, true?): "one per vertex — \(ends) — and the end of the last, or \(expected - 1) without it"
+            case (let ends?, _): "one per vertex: \(ends)"
+            default: "one per value"
+            }
+            keyTimes.report("expected \(expected) key times (\(what)), found \(got)")
+        case .keyTimeOutOfRange(let i, let v): keyTimes.report("keyTimes[\(i)] = \(v) is outside 0…1")
+        case .keyTimesDecreasing(let i): keyTimes.report("keyTimes[\(i)] is smaller than the one before")
+        case .keyTimesMustStartAtZero(let v): keyTimes.report("key times must start at 0, found \(v)")
+        case .keyTimesMustEndAtOne(let v): keyTimes.report("key times must end at 1, found \(v)")
         case .timingFunctionsCountMismatch(let expected, let got):
-            (timingFunctions ?? values).report("expected \(expected) timing functions (one per segment), found \(got)")
+            let per = path == nil ? "segment" : "segment of the path"
+            (m["timingFunctions"] ?? values).report("expected \(expected) timing functions (one per \(per)), found \(got)")
         case .notMeasurable(let kind):
             values.report("'paced' and 'cubicPaced' cannot measure distances between \(kind.rawValue) values")
         case .splineParameterCountMismatch(let name, let expected, let got):
-            (m?[name] ?? values).report("expected \(expected) \(name) (one per value), found \(got)")
+            (m[name] ?? values).report("expected \(expected) \(name) (one per value), found \(got)")
         }
+    }
+
+    /// A `path` animation: the paths it sets (which later animations of the layer may
+    /// start from) and the value it blends with the layer's underlying path, if any.
+    struct PathAnimationUse {
+        var layer: LayerAddress
+        var layerName: String
+        /// An event's `animate`: it runs over every animation of `animations:`.
+        var fromEvent: Bool
+        /// The structures of its `from`, `to` and `values`.
+        var structures: [[PathElement.Kind]]
+        /// `to` (or `from`) given alone: blended with the underlying path, so that path
+        /// must have its structure.
+        var blend: (field: Field, key: String, structure: [PathElement.Kind])?
+    }
+
+    private mutating func recordPathAnimation(_ spec: AnimationSpec, _ m: Mapping, layer name: String, fromEvent: Bool) {
+        var use = PathAnimationUse(layer: spec.layer, layerName: name, fromEvent: fromEvent, structures: [], blend: nil)
+        switch spec.values {
+        case .keyframes(let animation): use.structures = animation.values.compactMap(\.pathStructure)
+        case .basic(let from, let to, _):
+            use.structures = [from, to].compactMap { $0?.pathStructure }
+            // `to` alone starts from the underlying path, `from` alone ends on it.
+            let alone = from == nil ? to.map { ("to", $0) } : to == nil ? from.map { ("from", $0) } : nil
+            if !spec.additive, let (key, value) = alone, let f = m[key], let structure = value.pathStructure {
+                use.blend = (f, key, structure)
+            }
+        case .motionPath, .group: return
+        }
+        pathAnimations.append(use)
+    }
+
+    /// Contract 3.1: paths of different structure cannot animate into each other. A
+    /// `path` animation giving only `to` (or only `from`) blends with the layer's
+    /// underlying path, which is not known until it runs: the model path (`layers`), or
+    /// what an earlier animation of the layer (in file order: animations added later sit
+    /// on top) leaves there — any of their `from`, `to` or `values`, whatever their
+    /// timing. An event's `animate` runs over all of `animations:`, so all of them (and
+    /// the other events' animations) count for it. The value is reported when none of
+    /// these has its structure: then it can never blend. Layers whose path an expression
+    /// draws (`{cubic: …}`, in `bindings`) are not checked: the expression replaces what
+    /// animations set. Call once every animation, events' included, has been read.
+    func checkUnderlyingPaths(layers: [Layer], bindings: [ExpressionBinding]) {
+        let drawn = Set(bindings.filter { $0.keyPath == .path }.map(\.layer))
+        for (i, use) in pathAnimations.enumerated() {
+            guard let blend = use.blend, !drawn.contains(use.layer),
+                  let model = layers[use.layer]?.shape, model.namedShape == nil else { continue }
+            let earlier = pathAnimations.enumerated().filter { j, other in
+                other.layer == use.layer && j != i && (j < i || use.fromEvent)
+            }.map(\.element)
+            let candidates = [model.path.structure] + earlier.flatMap(\.structures)
+            guard !candidates.contains(blend.structure) else { continue }
+            let other = blend.key == "to" ? "from" : "to", given = "'\(blend.key)' (\(Self.describe(blend.structure)))"
+            let layerPath = "the path of layer '\(use.layerName)'"
+            let modelPath = "\(layerPath) (\(Self.describe(model.path.structure)))"
+            let cannot = "paths of different structure cannot animate into each other"
+            let problem = if model.path.isEmpty, earlier.allSatisfy(\.structures.isEmpty) {
+                "\(layerPath) is empty: \(given) has no path of its structure to animate \(other)"
+            } else if candidates.count == 1 {
+                "\(given) and \(modelPath) have different structures: \(cannot)"
+            } else {
+                "\(given) has the structure of neither \(modelPath) nor any path "
+                    + (use.fromEvent ? "the layer's other animations leave" : "an earlier animation leaves")
+                    + " there: \(cannot)"
+            }
+            blend.field.report(problem + "; give '\(other)' too")
+        }
+    }
+
+    /// A path's commands as SVG letters (`M L C Z`), shortened when long.
+    static func describe(_ structure: [PathElement.Kind]) -> String {
+        if structure.isEmpty { return "empty" }
+        let letters = structure.map(\.rawValue)
+        return letters.count <= 12 ? letters.joined(separator: " ")
+            : letters.prefix(10).joined(separator: " ") + " … (\(letters.count) commands)"
     }
 
     /// `spring:` — UIView's `{dampingRatio, initialVelocity}` over the duration, or
@@ -493,7 +449,7 @@ struct AnimationDecoder {
         guard let m = f.mapping(allowed: keys.map(\.name)) else { return nil }
         guard let velocity = m.number(keys, "initialVelocity") else { return nil }
         if m["dampingRatio"] != nil {
-            for key in ["mass", "stiffness", "damping"] where m[key] != nil {
+            for key in ["mass", "stiffness", "damping"] {
                 m[key]?.report("'\(key)' belongs to the CASpringAnimation form; 'dampingRatio' is UIView's")
             }
             guard let ratio = m.number(keys, "dampingRatio") else { return nil }
@@ -526,21 +482,19 @@ struct AnimationDecoder {
             return kp
         }
         if entry.propertyNames.contains(text) { return .property(text) }
-        if text.hasPrefix("path."), let shape = entry.namedShape {
-            let name = String(text.dropFirst(5))
-            let state = NamedShapeState(shape: shape, parameters: [:])
-            guard let kind = state.kind(of: name) else {
-                let names = shape.parameters.map(\.name)
+        if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
+        if text.hasPrefix("path.") {
+            guard let shape = entry.namedShape else {
+                field.report("'\(text)' animates a named shape's parameter, but the path of '\(layerName)' is not a named shape "
+                             + "(path: {shape: NAME, …})")
+                return nil
+            }
+            let name = String(text.dropFirst(5)), names = shape.parameters.map(\.name)
+            guard let kind = NamedShapeState(shape: shape, parameters: [:]).kind(of: name) else {
                 field.report("'\(name)' is not a parameter of the \(shape.rawValue) shape" + NameSuggestion.hint(for: name, in: names))
                 return nil
             }
             return .pathParameter(name, kind: kind)
-        }
-        if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
-        if text.hasPrefix("path.") {
-            field.report("'\(text)' animates a named shape's parameter, but the path of '\(layerName)' is not a named shape "
-                         + "(path: {shape: NAME, …})")
-            return nil
         }
         if text.hasPrefix("instance") {
             field.report("not yet supported: key path '\(text)'")
@@ -550,6 +504,7 @@ struct AnimationDecoder {
         field.report("'\(text)' is not an animatable key path of layer '\(layerName)'" + NameSuggestion.hint(for: text, in: candidates))
         return nil
     }
+
 
     /// A `from`/`to`/`by`/`values` entry. Number and point values may be expressions
     /// (section 4), evaluated when the animation begins: they go to `expressions`, and a
@@ -562,27 +517,22 @@ struct AnimationDecoder {
         return value
     }
 
-    /// A value of the key path's kind as written, or, written with expressions (section 4),
-    /// a placeholder of the kind and the expression value the runtime evaluates once in its
+    /// A value of the key path's kind as written, checked against its range (the reader of
+    /// the layer definition, `Field.value`), or, written with expressions (section 4), a
+    /// placeholder of the kind and the expression value the runtime evaluates once in its
     /// place (`ExpressionBinder.deferredValue`). An SVG path goes into the layer's `bounds`.
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath,
                                     in bounds: Rect) -> (value: AnimatableValue, expression: ExpressionValue?)? {
+        let kind = keyPath.valueKind
         // An image asset's name may start like an expression; a transform's expressions
         // are in its components.
-        let hasExpression = keyPath.valueKind == .transform ? ExpressionText.containsExpressionText(f)
-            : ExpressionText.containsExpression(f)
-        guard keyPath.valueKind != .image, hasExpression else {
-            return value(f, for: keyPath, in: bounds).map { ($0, nil) }
+        if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { ($0, nil) } }
+        guard kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f) else {
+            let value = kind == .path ? f.path(in: bounds).map { .path($0) }
+                : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
+            return value.map { ($0, nil) }
         }
-        return binder.deferredValue(f, kind: keyPath.valueKind).map { ($0.placeholder, $0.value) }
-    }
-
-    /// A value of the key path's kind, checked against its range: the reader and the
-    /// check of the layer definition (`Field.value`).
-    mutating func value(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect) -> AnimatableValue? {
-        if keyPath.valueKind == .image { return f.isNull ? .image(nil) : assets.asset(f).map { .image($0) } }
-        if keyPath.valueKind == .path { return f.path(in: bounds).map { .path($0) } }
-        return f.value(of: keyPath.propertyKind, problem: keyPath.problem)
+        return binder.deferredValue(f, kind: kind).map { ($0.placeholder, $0.value) }
     }
 
     /// Reports the keys of `m` that belong to forms other than `form`.
@@ -620,48 +570,38 @@ struct AnimationDecoder {
                              clock: (LayerAddress) -> LayerClock = { _ in .scene }) -> [AnimationSpec] {
         var byId: [String: Int] = [:]
         for (i, p) in parsed.enumerated() { if let id = p.spec.id, byId[id] == nil { byId[id] = i } }
-        var resolved = [Bool](repeating: false, count: parsed.count)
         var specs = parsed.map(\.spec)
-        var visiting = Set<Int>()
-        var broken = Set<Int>()
+        // Whether each animation resolved (false: it is dropped), and the chain being resolved.
+        var resolved: [Int: Bool] = [:], visiting = Set<Int>()
 
         func resolve(_ i: Int, chain: [String]) -> Bool {
-            if resolved[i] { return !broken.contains(i) }
-            guard let afterField = parsed[i].after, let name = afterField.string else {
-                resolved[i] = true
-                return true
+            if let known = resolved[i] { return known }
+            guard let afterField = parsed[i].after, let name = afterField.string else { resolved[i] = true; return true }
+            func broken(_ message: String? = nil) -> Bool {
+                if let message { afterField.report(message) }
+                resolved[i] = false
+                return false
             }
             guard let j = byId[name] else {
-                afterField.report("unknown animation id '\(name)'" + NameSuggestion.hint(for: name, in: Array(byId.keys)))
-                resolved[i] = true; broken.insert(i)
-                return false
+                return broken("unknown animation id '\(name)'" + NameSuggestion.hint(for: name, in: Array(byId.keys)))
             }
             if visiting.contains(j) || j == i {
-                let cycle = (chain + [name]).joined(separator: " → ")
-                afterField.report("'after' chain forms a cycle: \(cycle)")
-                resolved[i] = true; broken.insert(i)
-                return false
+                return broken("'after' chain forms a cycle: " + (chain + [name]).joined(separator: " → "))
             }
             visiting.insert(i)
             let ok = resolve(j, chain: chain + [name])
             visiting.remove(i)
-            resolved[i] = true
-            guard ok else { broken.insert(i); return false }
-            guard specs[j].timing.endTime.isFinite else {
-                afterField.report("'\(name)' repeats forever, so it never stops")
-                broken.insert(i)
-                return false
-            }
+            guard ok else { return broken() }
+            guard specs[j].timing.endTime.isFinite else { return broken("'\(name)' repeats forever, so it never stops") }
             guard let stop = clock(specs[j].layer).sceneTime(specs[j].timing.endTime) else {
-                afterField.report("'\(name)' never stops: its layer's time stands still (speed 0)")
-                broken.insert(i)
-                return false
+                return broken("'\(name)' never stops: its layer's time stands still (speed 0)")
             }
             specs[i].timing.beginTime += clock(specs[i].layer).local(stop)
+            resolved[i] = true
             return true
         }
         for i in parsed.indices { _ = resolve(i, chain: [parsed[i].spec.id ?? "animations[\(i)]"]) }
-        return specs.enumerated().filter { !broken.contains($0.offset) }.map(\.element)
+        return specs.indices.filter { resolved[$0] == true }.map { specs[$0] }
     }
 }
 

@@ -21,9 +21,8 @@ struct EventsDecoder {
         self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
     }
 
-    /// An event's actions, by their key, in the order an `at:` event runs them (a test
-    /// holds the cases to `SceneKeys.action`, which names and documents them).
-    enum Action: String, CaseIterable { case removeAllBehaviors, removeBehaviors, addBehaviors, set, removeLayers, animate }
+    /// An event's actions, by their key, in the order an `at:` event runs them (the table
+    /// names and documents them).
     static let actionKeys = SceneKeys.action.map(\.name)
     /// The keys of an event, and of a `do:` entry.
     static let eventKeys = (SceneKeys.event + SceneKeys.action).map(\.name)
@@ -37,40 +36,31 @@ struct EventsDecoder {
 
     mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
-        // Behaviors added anywhere can be named anywhere (set, removeBehaviors).
+        let decoded = list.compactMap { e in e.mapping(allowed: Self.eventKeys).map { (field: e, m: $0) } }
+        // Behaviors added anywhere can be named anywhere (set, removeBehaviors): every event's
+        // are read first, by the index of their `do:` entry (-1: the event's own action).
         var known = initialBehaviors
-        var decoded: [(Field, Mapping)] = []
-        for element in list {
-            guard let m = element.mapping(allowed: Self.eventKeys) else { continue }
-            decoded.append((element, m))
-        }
-        var added: [[Int: AddedBehaviors]] = []
-        for (_, m) in decoded {
+        let added = decoded.map { event -> [Int: AddedBehaviors] in
             var byAction: [Int: AddedBehaviors] = [:]
-            if let af = m["addBehaviors"] { byAction[-1] = addBehaviors(af, into: &known) }
-            if let dl = m["do"]?.node, case .sequence = dl, let items = m["do"]?.elements {
+            if let af = event.m["addBehaviors"] { byAction[-1] = addBehaviors(af, into: &known) }
+            // A `do:` that is no list is reported once, with the event.
+            if let d = event.m["do"], d.isList, let items = d.elements {
                 for (k, item) in items.enumerated() {
                     if case .mapping(let raw) = item.node, let node = raw["addBehaviors"] {
                         byAction[k] = addBehaviors(item.child(node, key: "addBehaviors"), into: &known)
                     }
                 }
             }
-            added.append(byAction)
+            return byAction
         }
-        var events: [SceneEvent] = []
-        for (index, pair) in decoded.enumerated() {
-            if let e = event(pair.0, pair.1, added: added[index], known: known) { events.append(e) }
-        }
-        return events
+        return decoded.indices.compactMap { event(decoded[$0].field, decoded[$0].m, added: added[$0], known: known) }
     }
-
     /// The behaviors an `addBehaviors` action adds, with their expression values and places.
     private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
 
     private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> AddedBehaviors {
-        guard let list = f.elements else { return ([], [], DynamicsPlaces()) }
         var result: AddedBehaviors = ([], [], DynamicsPlaces())
-        for element in list {
+        for element in f.elements ?? [] {
             guard let (b, expressions) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
             result.behaviors.append(b)
@@ -86,12 +76,8 @@ struct EventsDecoder {
         case (let af?, nil):
             if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
             guard let time = af.nonNegativeNumber else { return nil }
-            var actions: [EventAction] = []
-            for action in Action.allCases {
-                guard let field = m[action.rawValue] else { continue }
-                if let kind = self.action(action, field, added: added[-1], known: known, contact: false) {
-                    actions.append(EventAction(kind))
-                }
+            let actions = Self.actionKeys.compactMap { key in
+                m[key].flatMap { action(key, $0, added: added[-1], known: known, contact: false) }.map { EventAction($0) }
             }
             return SceneEvent(trigger: .time(time), actions: actions)
         case (nil, let of?):
@@ -105,12 +91,12 @@ struct EventsDecoder {
             for (k, item) in list.enumerated() {
                 guard let am = item.mapping(allowed: Self.doActionKeys) else { continue }
                 let keys = am.order.filter { $0 != "delay" }
-                guard keys.count == 1, let key = keys.first, let field = am[key], let kind = Action(rawValue: key) else {
+                guard keys.count == 1, let key = keys.first, let field = am[key] else {
                     item.report("each `do:` entry is one action (\(Self.actionKeys.joined(separator: ", "))), with an optional delay")
                     continue
                 }
                 let delay = am["delay"].map { $0.nonNegativeNumber } ?? 0
-                if let action = action(kind, field, added: added[k], known: known, contact: isContact), let delay {
+                if let action = action(key, field, added: added[k], known: known, contact: isContact), let delay {
                     actions.append(EventAction(action, delay: delay))
                 }
             }
@@ -126,7 +112,7 @@ struct EventsDecoder {
 
     /// `on: {contact: …}` or `on: {animationStop: ID}`.
     private mutating func trigger(_ f: Field) -> SceneEvent.Trigger? {
-        guard let m = f.mapping(allowed: ["contact", "boundary", "items", "animationStop"]) else { return nil }
+        guard let m = f.mapping(allowed: SceneKeys.trigger.map(\.name)) else { return nil }
         if let sf = m["animationStop"] {
             for key in ["contact", "boundary", "items"] where m[key] != nil {
                 m[key]?.report("'\(key)' belongs to contact triggers: an animationStop trigger names only the animation")
@@ -138,8 +124,7 @@ struct EventsDecoder {
         guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
         switch (m["boundary"], m["items"]) {
         case (let bf?, nil):
-            guard let id = bf.string else { return nil }
-            return .contact(phase, .boundary(id))
+            return bf.string.map { .contact(phase, .boundary($0)) }
         case (nil, let itf?):
             guard let list = itf.elements else { return nil }
             guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }
@@ -156,13 +141,13 @@ struct EventsDecoder {
         }
     }
 
-    private mutating func action(_ action: Action, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
+    /// The action of `SceneKeys.action` named `key`.
+    private mutating func action(_ key: String, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
                                  contact: Bool) -> EventAction.Kind? {
-        switch action {
-        case .removeAllBehaviors:
-            guard let v = f.bool else { return nil }
-            return v ? .removeAllBehaviors : nil
-        case .removeBehaviors:
+        switch key {
+        case "removeAllBehaviors":
+            return f.bool == true ? .removeAllBehaviors : nil
+        case "removeBehaviors":
             guard let list = f.elements else { return nil }
             let ids = list.compactMap { item -> String? in
                 guard let id = item.string else { return nil }
@@ -173,11 +158,11 @@ struct EventsDecoder {
                 return id
             }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
-        case .addBehaviors:
+        case "addBehaviors":
             return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
-        case .set:
+        case "set":
             return set(f, known: known, contact: contact)
-        case .removeLayers:
+        case "removeLayers":
             guard let list = f.elements else { return nil }
             var layers: [EventLayer] = []
             for item in list {
@@ -187,8 +172,10 @@ struct EventsDecoder {
                 } else { layers.append(layer) }
             }
             return layers.count == list.count ? .removeLayers(layers) : nil
-        case .animate:
+        case "animate":
             return animate(f, contact: contact)
+        default:
+            return nil
         }
     }
 
@@ -202,9 +189,9 @@ struct EventsDecoder {
             eventLayer = layer
         }
         let placeholder = LayerEntry(address: LayerAddress([]), type: .layer, propertyNames: [], field: f)
-        guard let (spec, after) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item")),
-              let eventLayer else { return nil }
-        if let after { after.report("'after' is not supported in events: use 'begin' as a delay") }
+        let refusal = "'after' is not supported in events: use 'begin' as a delay"
+        guard let (spec, _) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item"),
+                                                   refusingAfter: refusal), let eventLayer else { return nil }
         if case .group = spec.values { f.report("not yet supported: groups in events"); return nil }
         startedAnimations.append(spec)
         return .animate(spec, layer: eventLayer)
@@ -263,27 +250,18 @@ struct EventsDecoder {
             // The behavior's table gives the kind (an angle may be written "45deg"); a property
             // it has not is reported as `setting` names it, before its value is read.
             guard let written = behavior.settableKind(of: property) else {
-                do { _ = try behavior.setting(property, to: .number(0)) } catch { vf.report("behavior '\(id)': \(error)") }
+                _ = behavior.accepts(property, .number(0), id: id, at: vf)
                 ok = false; continue
             }
             let kind = written.valueKind ?? .number
-            var expression: ExpressionValue?
-            let value: BehaviorValue?
-            if ExpressionText.containsExpression(vf) {
-                // Evaluated when the action runs; the placeholder checks the property's kind now.
-                let deferred = dynamics.binder.deferredValue(vf, kind: kind)
-                expression = deferred?.value
-                value = deferred.flatMap { BehaviorValue($0.placeholder) }
-            } else {
-                value = vf.value(kind, isAngle: written == .angle).flatMap(BehaviorValue.init)
+            // An expression is evaluated when the action runs; its placeholder checks the kind now.
+            let isExpression = ExpressionText.containsExpression(vf)
+            let deferred = isExpression ? dynamics.binder.deferredValue(vf, kind: kind) : nil
+            let read = isExpression ? deferred?.placeholder : vf.value(kind, isAngle: written == .angle)
+            guard let value = read.flatMap(BehaviorValue.init), behavior.accepts(property, value, id: id, at: vf) else {
+                ok = false; continue
             }
-            guard let value else { ok = false; continue }
-            do {
-                _ = try behavior.setting(property, to: value)
-            } catch {
-                vf.report("behavior '\(id)': \(error)"); ok = false; continue
-            }
-            changes.append((id, property, value, expression))
+            changes.append((id, property, value, deferred?.value))
         }
         return ok ? .set(changes, layers: layerChanges) : nil
     }
@@ -296,16 +274,14 @@ struct EventsDecoder {
         var keyPath = LayerKeyPath.named[text]
         var type: LayerType?
         guard let layer = Self.eventLayer(id, at: vf, contact: contact) else { return nil }
-        if case .id = layer {
-            if let entry = dynamics.layerIDs[id] {
-                type = entry.type
-                if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
-                // A cell's key or a named shape's parameter: parsed against the layer, as an
-                // animation's key path is (section 7 sets any property).
-                if keyPath == nil, text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
-                    guard let kp = animations.keyPath(text, field: vf, entry: entry, layerName: id) else { return nil }
-                    keyPath = kp
-                }
+        if case .id = layer, let entry = dynamics.layerIDs[id] {
+            type = entry.type
+            if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
+            // A cell's key or a named shape's parameter: parsed against the layer, as an
+            // animation's key path is (section 7 sets any property).
+            if keyPath == nil, text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
+                guard let kp = animations.keyPath(text, field: vf, entry: entry, layerName: id) else { return nil }
+                keyPath = kp
             }
         }
         func applies(to types: Set<LayerType>?) -> Bool {
@@ -318,7 +294,9 @@ struct EventsDecoder {
             return true
         }
         if let kp = keyPath {
-            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp, in: dynamics.layerIDs[id]?.bounds ?? .zero) else { return nil }
+            let bounds = dynamics.layerIDs[id]?.bounds ?? .zero
+            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp, in: bounds)
+            else { return nil }
             return (layer, .value(kp, value), expression)
         }
         if let property = LayerProperty(rawValue: text) {
@@ -329,5 +307,18 @@ struct EventsDecoder {
         let names = Array(LayerKeyPath.named.keys) + LayerProperty.allCases.map(\.rawValue)
         vf.report("'\(text)' is not a key of layer '\(id)'" + NameSuggestion.hint(for: text, in: names))
         return nil
+    }
+}
+
+extension DynamicBehavior {
+    /// Whether `property` takes `value` (the error reported at `f`, naming the behavior `id`, when not).
+    func accepts(_ property: String, _ value: BehaviorValue, id: String, at f: Field) -> Bool {
+        do {
+            _ = try setting(property, to: value)
+            return true
+        } catch {
+            f.report("behavior '\(id)': \(error)")
+            return false
+        }
     }
 }

@@ -113,8 +113,16 @@ struct LayerDecoder {
         switch layer.type {
         case .shape: readShape(m, into: &layer, address: address)
         case .gradient: readGradient(m, into: &layer, address: address, label: label)
-        case .text: readText(m, into: &layer)
-        case .replicator: readReplicator(m, into: &layer, address: address, label: label)
+        case .text:
+            if let f = m["string"], let v = f.string {
+                if let problem = TextBounds.problem(in: v) { f.report(problem) } else { layer.text?.string = v }
+            }
+            if let f = m["font"], let v = f.string {
+                layer.text?.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v
+            }
+        case .replicator:
+            guard let v = integer(m, "instanceCount", address: address, label: label) else { break }
+            layer.replicator?.instanceCount = v
         case .emitter: readEmitter(m, into: &layer, address: address.map(LayerAddress.init), label: label)
         case .layer, .image, .transformLayer: break
         }
@@ -181,12 +189,18 @@ struct LayerDecoder {
                 if case .success = variant { resolved = variant; break }
             }
         }
+        let path = Self.path(resolved, name, f)
+        if let path { assets.insert(path) }
+        return path
+    }
+
+    /// The path an asset `name` resolved to, or nil with its problem reported on `f`.
+    private static func path(_ resolved: Result<String, AssetProblem>, _ name: String, _ f: Field,
+                             kind: AssetKind = .image) -> String? {
         switch resolved {
-        case .success(let path):
-            assets.insert(path)
-            return path
+        case .success(let path): return path
         case .failure(let problem):
-            f.report(problem.message(for: name))
+            f.report(problem.message(for: name, kind: kind))
             return nil
         }
     }
@@ -205,13 +219,13 @@ struct LayerDecoder {
                      + "only use what the file holds (fragments #id and data: URLs)")
             return nil
         }
-        do {
-            guard try document.root.intrinsicSize() != nil else {
-                f.report("SVG file '\(name)' has no size: give its <svg> a width and height, or a viewBox")
-                return nil
-            }
-        } catch {
+        let size: Size?
+        do { size = try document.root.intrinsicSize() } catch {
             f.report("SVG file '\(name)', \(error)")
+            return nil
+        }
+        guard size != nil else {
+            f.report("SVG file '\(name)' has no size: give its <svg> a width and height, or a viewBox")
             return nil
         }
         assets.insert(document.path)
@@ -221,12 +235,7 @@ struct LayerDecoder {
     /// A font file beside the scene (`font: Name.ttf`): held to the asset policy as
     /// images are (inside the root, a regular font file of a bounded size).
     private func fontFile(_ f: Field, _ name: String) -> String? {
-        switch assetPolicy.resolve(name, baseDirectory: baseDirectory, kind: .font) {
-        case .success(let path): return path
-        case .failure(let problem):
-            f.report(problem.message(for: name, kind: .font))
-            return nil
-        }
+        Self.path(assetPolicy.resolve(name, baseDirectory: baseDirectory, kind: .font), name, f, kind: .font)
     }
 
     /// The keys the layer decoder reads itself (`PropertySpec.isReadByItsDecoder`): the
@@ -250,28 +259,27 @@ struct LayerDecoder {
     }
 
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
-        guard var s = layer.shape else { return }
         if let f = m["path"], case .mapping(let raw) = f.node, raw["shape"] != nil {
-            s.namedShape = namedShape(f, address: address, label: layer.key)
-            s.updateNamedShape()
+            let state = namedShape(f, address: address, label: layer.key)
+            layer.shape?.namedShape = state
+            layer.shape?.updateNamedShape()
         } else if let f = m["path"], case .mapping(let raw) = f.node, raw["svg"] != nil {
             // An SVG file's shapes fill the layer's bounds, with the file's fill-rule
             // unless the layer sets its own.
             if let imported = f.svgImport(in: layer.bounds), let p = f.limited(imported.path) {
-                s.path = p
-                if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { s.fillRule = rule }
+                layer.shape?.path = p
+                if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { layer.shape?.fillRule = rule }
             }
         } else if let f = m["path"], let address, Self.bindsPath(f) {
             _ = binder.bind(f, key: "path", keyPath: nil, layer: LayerAddress(address), label: layer.key)
-        } else if let f = m["path"], let p = f.path(in: layer.bounds) { s.path = p }
-        if let f = m["fillColor"] { s.fillColor = f.isNull ? nil : f.color }
-        if let f = m["strokeColor"] { s.strokeColor = f.isNull ? nil : f.color }
+        } else if let f = m["path"], let p = f.path(in: layer.bounds) { layer.shape?.path = p }
+        if let f = m["fillColor"] { layer.shape?.fillColor = f.isNull ? nil : f.color }
+        if let f = m["strokeColor"] { layer.shape?.strokeColor = f.isNull ? nil : f.color }
         if let f = m["lineDashPattern"], let v = f.numbers() {
             if v.contains(where: { $0 < 0 }) || (!v.isEmpty && v.allSatisfy { $0 == 0 }) {
                 f.report("dash lengths must not be negative, and not all zero")
-            } else { s.lineDashPattern = v }
+            } else { layer.shape?.lineDashPattern = v }
         }
-        layer.shape = s
     }
 
     /// `{shape: NAME, …parameters}` (section 3.1) as a shape layer's own `path`: its
@@ -296,21 +304,15 @@ struct LayerDecoder {
 
     /// The gradient key `readValues` leaves: `locations` (one per color, not decreasing).
     func readGradient(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
-        guard var g = layer.gradient else { return }
+        guard let g = layer.gradient else { return }
         if let (f, use) = taking(m["locations"], key: "locations", address: address, label: label),
            case .numbers(let v)? = f.value(.numbers, use: use, problem: LayerKeyPath.locations.problem) {
             if v.count != g.colors.count {
                 f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
             } else if zip(v, v.dropFirst()).contains(where: { $0 > $1 }) {
                 f.report("locations must not decrease")
-            } else { g.locations = v }
+            } else { layer.gradient?.locations = v }
         }
-        layer.gradient = g
-    }
-
-    private func readReplicator(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        guard let v = integer(m, "instanceCount", address: address, label: label) else { return }
-        layer.replicator?.instanceCount = v
     }
 
     /// `key`'s whole number, its expressions taken (`taking`), within its range in the table.
@@ -320,14 +322,5 @@ struct LayerDecoder {
         let spec = LayerSchema.standard[key]
         if let problem = spec?.problem(with: .number(Double(v))) { f.report(problem); return nil }
         return v
-    }
-
-    private func readText(_ m: Mapping, into layer: inout Layer) {
-        guard var t = layer.text else { return }
-        if let f = m["string"], let v = f.string {
-            if let problem = TextBounds.problem(in: v) { f.report(problem) } else { t.string = v }
-        }
-        if let f = m["font"], let v = f.string { t.font = TextStyle.isFontFile(v) ? fontFile(f, v) : v }
-        layer.text = t
     }
 }

@@ -14,7 +14,7 @@ struct ConvexSilhouette {
     let polygons: [[Point]]
 
     /// Within `tolerance` points of the curves.
-    static let tolerance = 0.05
+    static let tolerance = 0.25
 
     /// Nil when a subpath is neither convex nor inside a convex one, or two convex ones
     /// overlap: their insets would not be the union's.
@@ -102,12 +102,12 @@ struct ConvexSilhouette {
         for i in 0..<n { area += cross(Point(0, 0), points[i], points[(i + 1) % n]) }
         guard abs(area) > 1e-9 else { return nil }
         let oriented = area > 0 ? points : points.reversed()
-        // A turn the other way counts only beyond the flattening's noise.
-        let scale = max(1, abs(area).squareRoot())
+        // A turn the other way counts only when the point lies off its neighbours' chord
+        // by more than the flattening's tolerance (joins of a curve's pieces wobble).
         var turning = 0.0
         for i in 0..<n {
             let a = oriented[i], b = oriented[(i + 1) % n], c = oriented[(i + 2) % n]
-            if cross(a, b, c) < -1e-9 * scale * scale { return nil }
+            if cross(a, b, c) < -tolerance * a.distance(to: c) { return nil }
             let u = b - a, v = c - b
             turning += atan2(u.x * v.y - u.y * v.x, u.dot(v))
         }

@@ -81,8 +81,9 @@ struct SharedOutlineTests {
         let list = items(groups.first)
         // The card's rounded rectangle and the two squares that reach outside it.
         #expect(list.filter { $0["ty"] == "sh" }.count == 3)
-        // σ = 4: the crisp fill and six grown copies, each a fill and a round stroke.
-        #expect(list.filter { $0["ty"] == "fl" }.count == 7)
+        // σ = 4: six grown copies, round strokes, over one fill: the squares overlap the
+        // card, so the silhouette is not shrunk and the copies' fills stack as one.
+        #expect(list.filter { $0["ty"] == "fl" }.count == 1)
         #expect(list.filter { $0["ty"] == "st" }.count == 6)
         // Stacked widest at the bottom: the last listed stroke is the widest (3σ each side).
         let widths = list.filter { $0["ty"] == "st" }.map { $0["w"]?["k"] }

@@ -298,6 +298,7 @@ import Testing
             events:
               - {at: 0.5, set: {gg.magnitude: 2, g.magnitud: 1}, removeBehaviors: [h]}
               - {on: {contact: begun}, do: [{removeLayers: [$item]}]}
+              - {on: {contact: began, items: [5, b]}, do: [{removeLayers: [$item]}]}
             """, file: "t.yaml")
             Issue.record("loaded")
         } catch let e as SceneLoadError {
@@ -306,6 +307,9 @@ import Testing
             #expect(text.contains("events[0].set.g.magnitud: behavior 'g': no property 'magnitud'"))
             #expect(text.contains("events[0].removeBehaviors[0]: unknown behavior id 'h'"))
             #expect(text.contains("events[1].on.contact: 'begun' is not one of began, ended (did you mean 'began'?)"))
+            // Each item's problem at its own place: the number at items[0], the unknown id at items[1].
+            #expect(text.contains("events[2].on.items[0]: expected text"), "\(text)")
+            #expect(text.contains("events[2].on.items[1]: unknown layer id 'b'"), "\(text)")
         } catch { Issue.record("\(error)") }
     }
 

@@ -128,11 +128,12 @@ struct EventsDecoder {
         case (nil, let itf?):
             guard let list = itf.elements else { return nil }
             guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }
-            let ids = list.compactMap { $0.string }
-            for (k, id) in ids.enumerated() where dynamics.layerIDs[id] == nil {
-                list[k].report("unknown layer id '\(id)'" + NameSuggestion.hint(for: id, in: Array(dynamics.layerIDs.keys)))
+            // Each id reported at its own item (one that is not text has reported itself).
+            let ids = list.compactMap { item in item.string.map { (item, $0) } }
+            for (item, id) in ids where dynamics.layerIDs[id] == nil {
+                item.report("unknown layer id '\(id)'" + NameSuggestion.hint(for: id, in: Array(dynamics.layerIDs.keys)))
             }
-            return ids.count == list.count ? .contact(phase, .items(ids)) : nil
+            return ids.count == list.count ? .contact(phase, .items(ids.map(\.1))) : nil
         case (nil, nil):
             return .contact(phase, .any)
         case (_?, _?):

@@ -214,10 +214,10 @@ full_disk() {
 for fmt in pdf svg png gif; do
     check "$fmt to a full disk exits 73 and leaves nothing" full_disk $fmt
 done
-check "a killed run's temporary file is removed by the next run, which says so" bash -c "
+check "a killed run's temporary file is removed by the next run, which says so; a live process's is kept" bash -c "
     mkdir stale && touch stale/.out.gif.999999999.abc123.tmp stale/.keep.tmp stale/.other.gif.$$.zz9.tmp
     '$kinetic' render '$scenes/moving-square.yaml' -o stale/out.gif --quiet 2>s.err; c=\$?; cat s.err
-    [ \$c = 0 ] && [ ! -e stale/.out.gif.999999999.abc123.tmp ] && [ -e stale/.keep.tmp ] &&
+    [ \$c = 0 ] && [ ! -e stale/.out.gif.999999999.abc123.tmp ] && [ -e stale/.keep.tmp ] && [ -e stale/.other.gif.$$.zz9.tmp ] &&
     grep -q 'removed stale/.out.gif.999999999.abc123.tmp, a temporary file left by process 999999999' s.err"
 check "a running render's temporary file is kept by another run beside it, under any executable name" bash -c "
     mkdir busy && cp '$kinetic' ./kinetic-1.2

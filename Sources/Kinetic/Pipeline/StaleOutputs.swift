@@ -6,13 +6,13 @@ import KineticFiles
 /// frames of a longer render the new one would not overwrite.
 package enum StaleOutputs {
     /// Removes `AtomicFile` temporaries (`.NAME.PID.RANDOM.tmp`) in `output`'s folder whose
-    /// process is gone (or is no longer a kinetic: the PID was reused).
+    /// process is gone.
     package static func removeTemporaries(besides output: String, warn: (String) -> Void) {
         let folder = (output as NSString).deletingLastPathComponent
         let dir = folder.isEmpty ? "." : folder
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         for name in names {
-            guard let pid = temporaryOwner(name), !isKinetic(pid) else { continue }
+            guard let pid = temporaryOwner(name), !isRunning(pid) else { continue }
             let path = (dir as NSString).appendingPathComponent(name)
             if unlink(path) == 0 {
                 warn("removed \(path), a temporary file left by process \(pid), which is gone")
@@ -30,19 +30,11 @@ package enum StaleOutputs {
         return pid
     }
 
-    /// Whether `pid` is a running kinetic (this one included): a process of this one's
-    /// command name, which is the executable's file name — not always `kinetic` (a
-    /// versioned copy such as `kinetic-1.2` must not remove the files of another
-    /// running beside it).
-    private static func isKinetic(_ pid: pid_t) -> Bool {
-        if pid == getpid() { return true }
-        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        func command(_ process: String) -> String? {
-            GuardedFile.readSystemText("/proc/\(process)/comm")?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        guard let theirs = command("\(pid)"), let ours = command("self") else { return true }
-        return theirs == ours
+    /// Whether `pid` is a running process. Whatever it runs, its files stay: a kinetic may
+    /// run under another name (a versioned copy, valgrind's tool), and a file whose PID an
+    /// unrelated process reused is left only until that one ends.
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        pid == getpid() || kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// Removes the files named by `pattern` (`frame-%04d.png`) with an index of

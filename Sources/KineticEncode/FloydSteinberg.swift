@@ -34,9 +34,10 @@ enum FloydSteinberg {
         let level = level(dithering: dithering)
         let colors = palette.map { SIMD4<Float>(Float($0.r), Float($0.g), Float($0.b), 0) }
         // Two error rows with a column of margin each side; after each row, only the
-        // columns it wrote are cleared, not the whole row.
+        // columns its pixels and the row before's wrote are cleared: not the whole row,
+        // nor the columns between spans (most of a snowfall's wide rectangle).
         var errors = [SIMD4<Float>](repeating: .zero, count: 2 * (width + 2))
-        var spans: [Range<Int>] = []
+        var spans: [Range<Int>] = [], previousSpans: [Range<Int>] = []
         var sum = 0, count = 0
         let indices = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
             out.initialize(repeating: transparent)
@@ -46,8 +47,6 @@ enum FloydSteinberg {
                     errors.withUnsafeMutableBufferPointer { errors in
                         guard var this = errors.baseAddress, var next = errors.baseAddress.map({ $0 + width + 2 })
                         else { return }
-                        // The columns of `this` that may hold error (margin included).
-                        var dirty = 0..<0
                         for y in 0..<height {
                             let row = y &* width
                             drawnSpans(p, from: row, to: row &+ width, into: &spans)
@@ -73,13 +72,13 @@ enum FloydSteinberg {
                                         target.z = min(255, max(0, target.z))
                                     }
                                     // Rounded to nearest: each channel is 0…255 here.
-                                    let index = nearest.index(red: Int32(target.x + 0.5), green: Int32(target.y + 0.5),
-                                                              blue: Int32(target.z + 0.5))
+                                    let rounded = floors(target + 0.5)
+                                    let index = nearest.index(red: rounded.x, green: rounded.y, blue: rounded.z)
                                     out[row &+ x] = index
                                     // Whole levels: the squares add up exactly in a Float.
                                     let color = colors[Int(index)]
                                     let dr = color.x - Float(red), dg = color.y - Float(green), db = color.z - Float(blue)
-                                    sum &+= Int(dr * dr + dg * dg + db * db)
+                                    sum &+= Int(wholeNumber(dr * dr + dg * dg + db * db))
                                     count &+= 1
                                     let residual = target - color
                                     this[x &+ 1 &+ step] += residual * (7.0 / 16)
@@ -88,12 +87,13 @@ enum FloydSteinberg {
                                     next[x &+ 1 &+ step] += residual * (1.0 / 16)
                                 }
                             }
-                            // This row's pixels wrote columns first − 1 … last + 1 of both rows.
-                            let written = spans.isEmpty ? 0..<0
-                                : spans[0].lowerBound..<(spans[spans.count &- 1].upperBound &+ 2)
-                            for i in union(dirty, written) { this[i] = .zero }
+                            // A span's pixels wrote its columns − 1 … + 1 (margin-shifted:
+                            // lowerBound ..< upperBound + 2) of both rows; `this` also holds
+                            // what the row before's spans wrote into it.
+                            for span in previousSpans { clear(this, span) }
+                            for span in spans { clear(this, span) }
                             swap(&this, &next)
-                            dirty = written
+                            swap(&spans, &previousSpans)
                         }
                     }
                 }
@@ -102,11 +102,32 @@ enum FloydSteinberg {
         return (indices, ImageQuant.Remapper.Distortion(sum: sum, count: count))
     }
 
-    /// The smallest range holding `a` and `b` (an empty one counts for nothing).
-    private static func union(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
-        if a.isEmpty { return b }
-        if b.isEmpty { return a }
-        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    /// 2²³, the least Float whose ulp is 1: added to a number of 0 … 2²³, the adder
+    /// rounds it to a whole one, which the low 23 bits of the sum then hold (below 2²³).
+    private static let wholeBias: Float = 8_388_608
+
+    /// `floor` of each lane of `v` (each 0 … 2²² here), as integers, by the adder's
+    /// rounding: the checked conversion of each lane (NaN, infinity and range tested,
+    /// three a pixel) was a fifth of the remap's instructions on rope.
+    @inline(__always)
+    static func floors(_ v: SIMD4<Float>) -> SIMD4<Int32> {
+        let bias = SIMD4<Float>(repeating: wholeBias)
+        // Nearest, ties to even; one less where that is above v.
+        let nearest = (v + bias) - bias
+        let down = nearest.replacing(with: nearest - 1, where: nearest .> v) + bias
+        return unsafeBitCast(down, to: SIMD4<Int32>.self) & 0x7F_FFFF
+    }
+
+    /// `v`, a whole number below 2²³, as an integer (as ``floors(_:)``, unchecked).
+    @inline(__always)
+    static func wholeNumber(_ v: Float) -> Int32 {
+        Int32(bitPattern: (v + wholeBias).bitPattern & 0x7F_FFFF)
+    }
+
+    /// Zeroes the error `span`'s pixels may have written into `row` (margin included).
+    @inline(__always)
+    private static func clear(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ span: Range<Int>) {
+        (row + span.lowerBound).update(repeating: .zero, count: span.count &+ 2)
     }
 
     /// The runs of pixels from `start` to `end` of straight RGBA bytes whose words are not

@@ -42,6 +42,7 @@ struct NearestPaletteEntry {
     /// The opaque entry of `palette` nearest (red, green, blue), each 0…255, as its index
     /// in `palette`.
     /// - Precondition: `!isEmpty`.
+    @inline(__always)
     mutating func index(red: Int32, green: Int32, blue: Int32) -> UInt8 {
         let key = UInt32(truncatingIfNeeded: red | green << 8 | blue << 16)
         // A multiplicative hash of the 24 bits: neighbouring colours spread over the table.

@@ -48,7 +48,7 @@ import KineticGeometry
     }
 
     /// Straight pixels read from runs (the changed ones) are those read by comparing
-    /// the whole rectangle, and the frame prepared from the runs is the one prepared by
+    /// the whole rectangle (and so are the rows found holding drawn pixels), and the frame prepared from the runs is the one prepared by
     /// comparing; a frame whose runs leave the canvas is compared whole.
     @Test func runsGiveTheStraightPixelsOfTheWholeRectangle() throws {
         var rng = SystemRandomNumberGenerator()
@@ -76,6 +76,15 @@ import KineticGeometry
             #expect(!inside.isEmpty && inside.allSatisfy { rect.holds($0) })
             #expect(GIFFramePreparer.straightPixels(frame, in: rect, previous: previous, keepAlpha: false, runs: inside)
                     == GIFFramePreparer.straightPixels(frame, in: rect, previous: previous, keepAlpha: false), "trial \(trial)")
+            // The rows found drawn on the way are those holding a word not 0, with runs or not.
+            let straight = GIFFramePreparer.straightPixels(frame, in: rect, previous: previous, keepAlpha: false)
+            let scanned = (0..<rect.height).filter { y in
+                (0..<(rect.width * 4)).contains { straight[y * rect.width * 4 + $0] != 0 }
+            }
+            for known in [inside, nil] {
+                let (rgba, rows) = GIFFramePreparer.straightPixelsAndRows(frame, in: rect, previous: previous, runs: known)
+                #expect(rgba == straight && rows == scanned, "trial \(trial), runs: \(known != nil)")
+            }
             let options = GIFOptions()
             #expect(try GIFFramePreparer.prepare(frame, previous: previous, change: .runs(inside), options: options)
                     == GIFFramePreparer.prepare(frame, previous: previous, options: options))
@@ -116,5 +125,16 @@ import KineticGeometry
             let expected = drawn == 0 ? 0 : Double(sum) / Double(3 * drawn)
             #expect(GIFFramePreparer.meanSquaredError(rgba, indices, colors) == expected, "trial \(trial)")
         }
+    }
+
+    /// The rows quantized without the rows of no changed pixel go back to their places,
+    /// the rows left out (first, between, last) transparent: worked by hand, 3 wide.
+    @Test func quantizedRowsGoBackToTheirPlaces() {
+        let compact: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+        let t = PreparedGIFFrame.transparentIndex
+        #expect(GIFFramePreparer.spreadRows(compact, to: [1, 3, 4], width: 3, height: 6, filling: t)
+                == [t, t, t, 1, 2, 3, t, t, t, 4, 5, 6, 7, 8, 9, t, t, t])
+        #expect(GIFFramePreparer.spreadRows(compact, to: [0, 1, 2], width: 3, height: 3, filling: t) == compact)
+        #expect(GIFFramePreparer.spreadRows([], to: [], width: 3, height: 2, filling: t) == [t, t, t, t, t, t])
     }
 }

@@ -130,4 +130,85 @@ import Testing
         }
         #expect(Set(blockA + blockB).count > 50 && !(blockA + blockB).contains(transparent))
     }
+
+    /// Floyd–Steinberg as written down (whole error rows, cleared whole, every entry
+    /// tried): the remap, which clears only the columns its spans wrote, answers the same
+    /// on frames of scattered spans whose rows start and end in different places (error
+    /// left from two rows up would show), at full and partial dithering.
+    @Test(arguments: [1.0, 0.5]) func sparseSpansDitherAsWholeRows(dithering: Double) {
+        var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(state >> 56)
+        }
+        var palette = (0..<24).map { _ in ImageQuant.Entry(r: next(), g: next(), b: next(), a: 255) }
+        palette.append(ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0))
+        let width = 64, height = 40
+        // Spans of 1–12 pixels at random places, a third of the pixels drawn.
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            var x = Int(next()) % 8
+            while x < width {
+                let length = 1 + Int(next()) % 12
+                for c in x..<min(width, x + length) {
+                    rgba.replaceSubrange((y * width + c) * 4..<(y * width + c + 1) * 4, with: [next(), next(), next(), 255])
+                }
+                x += length + 1 + Int(next()) % 24
+            }
+        }
+        var nearest = NearestPaletteEntry(palette: palette)
+        let remapped = FloydSteinberg.remap(rgba: rgba, width: width, height: height, dithering: dithering,
+                                            transparent: 24, palette: palette, nearest: &nearest)
+        // The reference, with FloydSteinberg's constants.
+        let level = FloydSteinberg.level(dithering: dithering)
+        let colors = palette.map { SIMD4<Float>(Float($0.r), Float($0.g), Float($0.b), 0) }
+        var this = [SIMD4<Float>](repeating: .zero, count: width + 2), below = this
+        var expected = [UInt8](repeating: 24, count: width * height)
+        for y in 0..<height {
+            let step = y % 2 == 0 ? 1 : -1
+            for x in stride(from: step == 1 ? 0 : width - 1, to: step == 1 ? width : -1, by: step) {
+                let o = (y * width + x) * 4
+                guard rgba[o + 3] != 0 else { continue }
+                var target = SIMD4<Float>(Float(rgba[o]), Float(rgba[o + 1]), Float(rgba[o + 2]), 0)
+                var error = this[x + 1] * level
+                let size = error.x * error.x + error.y * error.y + error.z * error.z
+                if size >= FloydSteinberg.tinyError {
+                    if size > FloydSteinberg.largeError { error *= 0.8 }
+                    target = (target + error).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
+                }
+                let index = Self.bruteForce(palette, Int(target.x + 0.5), Int(target.y + 0.5), Int(target.z + 0.5))
+                expected[y * width + x] = index
+                let residual = target - colors[Int(index)]
+                this[x + 1 + step] += residual * (7.0 / 16)
+                below[x + 1 - step] += residual * (3.0 / 16)
+                below[x + 1] += residual * (5.0 / 16)
+                below[x + 1 + step] += residual * (1.0 / 16)
+            }
+            this = below
+            below = [SIMD4<Float>](repeating: .zero, count: width + 2)
+        }
+        #expect(remapped.indices == expected)
+        #expect(Set(expected).count > 12)
+    }
+
+    /// The unchecked roundings agree with the checked conversions: `floors` with
+    /// `Int32(v.rounded(.down))` on every 1/256 from 0 to 300, the floats each side of
+    /// every whole number and every half (ties, where rounding to even would go wrong),
+    /// and 2²²; `wholeNumber` with `Int32(v)` on whole numbers up to 2²³ − 1.
+    @Test func unsafeRoundingsMatchTheCheckedOnes() {
+        var values: [Float] = (0...(300 * 256)).map { Float($0) / 256 }
+        for k in 0...300 {
+            for v in [Float(k), Float(k) + 0.5] { values += [v.nextDown, v, v.nextUp].filter { $0 >= 0 } }
+        }
+        values += [4_194_304, Float(4_194_304).nextDown]
+        for start in stride(from: 0, to: values.count, by: 4) {
+            let lanes = (0..<4).map { values[min(values.count - 1, start + $0)] }
+            let v = SIMD4<Float>(lanes[0], lanes[1], lanes[2], lanes[3])
+            let expected = SIMD4<Int32>(lanes.map { Int32($0.rounded(.down)) })
+            #expect(FloydSteinberg.floors(v) == expected, "\(lanes)")
+        }
+        for v: Float in [0, 1, 2, 255, 195_075, 4_194_305, 8_388_607] {
+            #expect(FloydSteinberg.wholeNumber(v) == Int32(v))
+        }
+    }
 }

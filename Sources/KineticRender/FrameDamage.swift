@@ -86,7 +86,7 @@ extension LayerRenderer {
     /// mask, shadow (cast by the whole subtree) or colour multiplier, not a transform
     /// layer, an affine map in front of the eye. nil otherwise.
     static func drawsSublayersStraight(_ a: Layer, _ b: Layer, matrix m: Affine, sublayerSpace space: Transform3D) -> Affine? {
-        guard a.sublayers.count == b.sublayers.count, isVisible(a), a.opacity >= 1, a.mask == nil, a.shadowOpacity <= 0,
+        guard a.sublayers.count == b.sublayers.count, a.isVisible, a.opacity >= 1, a.mask == nil, a.shadowOpacity <= 0,
               a.colorMultiplier.map({ $0 == .white }) ?? true, a.type != .transformLayer else { return nil }
         var ownA = a, ownB = b
         ownA.sublayers = []; ownB.sublayers = []

@@ -195,7 +195,7 @@ extension LayerRenderer {
     /// layer or a projection.
     private static func ink(ofSublayer layer: Layer, matrix m: Affine, sublayerSpace space: Transform3D,
                             images: ImageSurfaces) -> DeviceBox? {
-        guard isVisible(layer) else { return nothing }
+        guard layer.isVisible else { return nothing }
         if layer.type == .transformLayer { return nil }
         let projection = layer.projectionToSuperlayer(through: space)
         guard projection.isFinite else { return nothing }

@@ -51,12 +51,10 @@ struct LayerRenderer {
         }
     }
 
-    static func isVisible(_ layer: Layer) -> Bool { layer.isVisible }
-
     /// Draws one layer and its subtree; `alpha` is the opacity inherited from ancestors
     /// that did not need a group of their own, `sublayerSpace` the superlayer's.
     func draw(_ layer: Layer, alpha: Double, sublayerSpace: Transform3D = .identity, in ctx: CairoContext) {
-        guard Self.isVisible(layer) else { return }
+        guard layer.isVisible else { return }
         if let multiplier = layer.colorMultiplier, multiplier != .white {
             var plain = layer
             plain.colorMultiplier = nil
@@ -159,7 +157,7 @@ struct LayerRenderer {
         case .emitter(let e): if e.particles.count > 0 { count += 1 }
         }
         if count > 1 { return true }
-        for sublayer in layer.sublayers where isVisible(sublayer) {
+        for sublayer in layer.sublayers where sublayer.isVisible {
             count += 1
             if count > 1 { return true }
         }
@@ -222,7 +220,7 @@ struct LayerRenderer {
               layer.contentsCrossFade == nil else { return false }
         if let bg = layer.backgroundColor, bg.alpha > 0 { return false }
         if layer.borderWidth > 0 && layer.borderColor.alpha > 0 { return false }
-        return !layer.sublayers.contains(where: isVisible)
+        return !layer.sublayers.contains(where: \.isVisible)
     }
 
     /// Sublayers live in the layer's bounds space, through `sublayerTransform` applied

@@ -71,7 +71,7 @@ extension LayerRenderer {
         let toDevice = projection.concatenating(PlaneProjection(affine: m.a, m.b, m.c, m.d, m.tx, m.ty))
         // Device pixels per layer point where the outline is magnified most (w is linear,
         // so at a corner of its box), which sets the flattening's tolerance.
-        let box = fills.map(\.path.boundingBox).reduce(fills[0].path.boundingBox) { $0.union($1) }
+        let box = fills.dropFirst().reduce(fills[0].path.boundingBox) { $0.union($1.path.boundingBox) }
         var magnification = 0.0
         for corner in box.corners {
             guard let stretch = Self.magnification(of: toDevice, at: corner) else { return false }

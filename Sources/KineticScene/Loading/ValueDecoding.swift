@@ -110,13 +110,6 @@ extension Field {
     var point: Point? { pointValue(.literals) }
     var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
 
-    /// A size whose sides are not negative.
-    var nonNegativeSize: Size? {
-        guard let s = size else { return nil }
-        guard s.width >= 0, s.height >= 0 else { report("a size must not be negative"); return nil }
-        return s
-    }
-
     /// `[x, y, width, height]` with a non-negative size.
     var rect: Rect? { rectValue(.literals) }
 
@@ -205,15 +198,6 @@ extension Field {
         return filters
     }
 
-    /// The hexadecimal forms of a color, then all its forms, for messages.
-    private static let hexColorForms = ["#RGB", "#RRGGBB", "#RRGGBBAA"]
-    private static let colorForms = hexColorForms + ["rgb(r, g, b)", "rgba(r, g, b, a)", "a color name"]
-
-    /// "a, b or c".
-    private static func alternatives(_ forms: [String]) -> String {
-        forms.count < 2 ? forms.joined() : forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1]
-    }
-
     /// A color of section 1: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `rgba(r, g, b, a)`,
     /// `rgb(r, g, b)` or a name.
     var color: Color? {
@@ -226,7 +210,7 @@ extension Field {
             let hex = digits.count == 3 ? String(digits.flatMap { [$0, $0] }) : String(digits)
             guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count),
                   let raw = UInt64(hex.count == 6 ? hex + "FF" : hex, radix: 16) else {
-                report("'\(text)' is not a color: use \(Self.alternatives(Self.hexColorForms))")
+                report("'\(text)' is not a color: use #RGB, #RRGGBB or #RRGGBBAA")
                 return nil
             }
             func byte(_ shift: UInt64) -> Double { Double((raw >> shift) & 0xFF) }
@@ -251,7 +235,8 @@ extension Field {
         let names = Array(ColorNames.all.keys).sorted()
         let hint = text.split(separator: ".").first { ColorNames.all[String($0)] != nil }.map { " (did you mean '\($0)'?)" }
             ?? NameSuggestion.hint(for: text, in: names)
-        report("'\(text)' is not a color: use \(Self.alternatives(Self.colorForms))" + hint)
+        let forms = "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b), rgba(r, g, b, a) or a color name"
+        report("'\(text)' is not a color: use \(forms)" + hint)
         return nil
     }
 

@@ -396,10 +396,7 @@ extension Field {
     /// not parse (reported) or the kind is one its decoder reads.
     func behaviorValue(of kind: PropertyKind) -> BehaviorValue? {
         switch kind {
-        case .number: number.map { .number($0) }
-        case .angle: angle.map { .number($0) }
-        case .point: point.map { .point($0) }
-        case .bool: bool.map { .bool($0) }
+        case .number, .angle, .point, .bool: value(of: kind).flatMap(BehaviorValue.init)
         case .choice(let names): choice(names.map { ($0, $0) }).map { .name($0) }
         case .fixedNumbers(let count): numbers(count: count).map { .numbers($0) }
         default: nil

@@ -162,9 +162,7 @@ extension Field {
 
     /// A list of `options` (an option set by Apple's names of its members: `[]` is none).
     func names(_ options: [String]) -> [String]? {
-        // Every item is read before giving up, so each reports its problems.
-        guard let names = elements?.map({ $0.choice(options.map { ($0, $0) }) }) else { return nil }
-        return names.contains(nil) ? nil : names.compactMap { $0 }
+        elements?.readingAll { $0.choice(options.map { ($0, $0) }) } ?? nil
     }
 
     /// A value of a kind no animation carries, read by its kind (`PropertySpec.assign`).
@@ -311,10 +309,7 @@ extension Field {
         case .color: read = color.map { .color($0) }
         case .transform: read = transform.map { .transform($0) }
         case .path: read = path.map { .path($0) }
-        case .colors:
-            guard let items = elements else { return nil }
-            let colors = items.map(\.color)
-            read = colors.contains(where: { $0 == nil }) ? nil : .colors(colors.compactMap { $0 })
+        case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
         case .numbers: read = (use == .literals ? numbers() : terms(use)?.map(\.value)).map { .numbers($0) }
         case .bool: read = bool.map { .bool($0) }
         case .image: read = nil
@@ -425,9 +420,7 @@ extension Field {
         if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
-        // All are read before giving up, so each reports its problems.
-        let terms = items.map { $0.term(use) }
-        return terms.contains { $0 == nil } ? nil : terms.compactMap { $0 }
+        return items.readingAll { $0.term(use) }
     }
 
     /// `[x, y, width, height]`, its written width and height not negative (a computed one
@@ -465,5 +458,14 @@ extension Field {
     /// The value's key, a list item's the list's (`center` for `center[0]`): its name in messages.
     private var valueName: String {
         keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
+    }
+}
+
+extension Array<Field> {
+    /// Every item read by `read`; nil when one does not read. All are read before giving
+    /// up, so each reports its problems.
+    func readingAll<T>(_ read: (Field) -> T?) -> [T]? {
+        let values = map(read)
+        return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
     }
 }

@@ -44,8 +44,6 @@ struct LayerDecoder {
     /// What CATransformLayer does not render (`PropertySpec.isIgnoredByTransformLayer`).
     static let transformLayerIgnoredKeys = LayerSchema.standard.entries.filter(\.isIgnoredByTransformLayer).map(\.name)
 
-    static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
-
     /// The layers of a list; sublayers of a mask (no `parent` address) are drawn but not
     /// addressable by animations.
     mutating func layers(_ field: Field, parent: [Int]? = []) -> [Layer] {
@@ -70,7 +68,7 @@ struct LayerDecoder {
         }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
-            guard Self.idPattern.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil else {
+            guard s.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_-]*/) != nil else {
                 idField.report("'\(s)' is not a valid id: use letters, digits, _ and -, not starting with a digit")
                 return nil
             }

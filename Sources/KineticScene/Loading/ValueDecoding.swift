@@ -299,9 +299,8 @@ extension Field {
         case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : use != .literals && node.isExpression):
             // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
             // checked as a size.
-            guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
-            if let p = problem(.size(Size(p.x, p.y))) { report(p); return nil }
-            return .rect(Rect(origin: .zero, size: Size(p.x, p.y)))
+            guard case .size(let s)? = value(.size, use: use, problem: problem) else { return nil }
+            return .rect(Rect(origin: .zero, size: s))
         case .rect where acceptsSize && !isList:
             report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
             return nil

@@ -61,12 +61,12 @@ extension LayerDecoder {
         return (c, m["name"])
     }
 
-    /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
-    /// so the cell's `color` tints it entirely).
     /// The largest side of inline contents: sprites are rasterized from it (several
     /// canvases wide already).
     static let largestContentsSide = 10_000.0
 
+    /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
+    /// so the cell's `color` tints it entirely).
     private mutating func particleContents(_ f: Field) -> ParticleContents? {
         guard case .mapping = f.node else {
             if let name = f.node.scalar?.string, name.lowercased().hasSuffix(".svg") {

@@ -195,10 +195,8 @@ struct LayerDecoder {
     /// The path an asset `name` resolved to, or nil with its problem reported on `f`.
     private static func path(_ resolved: Result<String, AssetProblem>, _ name: String, _ f: Field,
                              kind: AssetKind = .image) -> String? {
-        switch resolved {
-        case .success(let path): return path
-        case .failure(let problem):
-            f.report(problem.message(for: name, kind: kind))
+        do { return try resolved.get() } catch {
+            f.report(error.message(for: name, kind: kind))
             return nil
         }
     }

@@ -139,13 +139,15 @@ enum FloydSteinberg {
 
     /// The columns (margin-shifted) of the `previous` spans' writes, lowerBound ..<
     /// upperBound + 2 each, outside the `current` spans' own columns (lowerBound + 1 ..<
-    /// upperBound + 1), as ascending ranges handed to `body`. Both lists ascending.
+    /// upperBound + 1), as ascending, disjoint ranges handed to `body` (two spans one
+    /// pixel apart both write the column between them). Both lists ascending.
     @inline(__always)
     static func forEachUnread(previous: [Range<Int>], current: [Range<Int>], _ body: (Range<Int>) -> Void) {
-        var first = 0
+        var first = 0, done = 0
         for span in previous {
-            var low = span.lowerBound
             let high = span.upperBound &+ 2
+            var low = max(span.lowerBound, done)
+            done = high
             // Current spans whose columns end at or before this one's start: done with.
             while first < current.count, current[first].upperBound &+ 1 <= low { first &+= 1 }
             var k = first

@@ -195,8 +195,8 @@ import Testing
     /// The columns left to clear after a row: the previous row's spans' writes (each
     /// span's columns − 1 … + 1, margin-shifted lowerBound ..< upperBound + 2) less the
     /// current spans' own columns (lowerBound + 1 ..< upperBound + 1), which their pixels
-    /// zeroed on reading. By hand on four cases, then against sets of columns on random
-    /// spans.
+    /// zeroed on reading, each column once. By hand on five cases, then against sets of
+    /// columns on random spans.
     @Test func unreadColumnsAreThePreviousWritesLessTheColumnsRead() {
         func unread(_ previous: [Range<Int>], _ current: [Range<Int>]) -> [Range<Int>] {
             var ranges: [Range<Int>] = []
@@ -208,6 +208,8 @@ import Testing
         #expect(unread([2..<4], []) == [2..<6])
         #expect(unread([0..<3, 10..<12], [1..<11]) == [0..<2, 12..<14])
         #expect(unread([5..<6], [0..<2, 8..<9]) == [5..<8])
+        // Two spans a pixel apart both write the column between them: cleared once.
+        #expect(unread([0..<2, 3..<5], []) == [0..<4, 4..<7])
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next(_ n: Int) -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -33,9 +33,10 @@ enum FloydSteinberg {
         precondition(rgba.count == width * height * 4 && !nearest.isEmpty)
         let level = level(dithering: dithering)
         let colors = palette.map { SIMD4<Float>(Float($0.r), Float($0.g), Float($0.b), 0) }
-        // Two error rows with a column of margin each side; after each row, only the
-        // columns its pixels and the row before's wrote are cleared: not the whole row,
-        // nor the columns between spans (most of a snowfall's wide rectangle).
+        // Two error rows with a column of margin each side. A pixel zeroes its column once
+        // it has read it; after each row only the columns written and not read are
+        // cleared (see ``clearUnread(_:previous:current:)``): not the whole row, nor the
+        // columns between spans (most of a snowfall's wide rectangle).
         var errors = [SIMD4<Float>](repeating: .zero, count: 2 * (width + 2))
         var spans: [Range<Int>] = [], previousSpans: [Range<Int>] = []
         var sum = 0, count = 0
@@ -57,12 +58,13 @@ enum FloydSteinberg {
                                 for _ in 0..<span.count {
                                     x &+= step
                                     let word = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: UInt32.self))
-                                    guard word >> 24 != 0 else { continue }
+                                    guard word >> 24 != 0 else { this[x &+ 1] = .zero; continue }
                                     // Scalar channels: SIMD conversions between Int32 and Float
                                     // go through generic code (most of rope's remap when used).
                                     let red = Int32(word & 0xFF), green = Int32(word >> 8 & 0xFF), blue = Int32(word >> 16 & 0xFF)
                                     var target = SIMD4<Float>(Float(red), Float(green), Float(blue), 0)
                                     var error = this[x &+ 1] * level
+                                    this[x &+ 1] = .zero
                                     let size = error.x * error.x + error.y * error.y + error.z * error.z
                                     if size >= tinyError {
                                         if size > largeError { error *= 0.8 }
@@ -87,11 +89,7 @@ enum FloydSteinberg {
                                     next[x &+ 1 &+ step] += residual * (1.0 / 16)
                                 }
                             }
-                            // A span's pixels wrote its columns − 1 … + 1 (margin-shifted:
-                            // lowerBound ..< upperBound + 2) of both rows; `this` also holds
-                            // what the row before's spans wrote into it.
-                            for span in previousSpans { clear(this, span) }
-                            for span in spans { clear(this, span) }
+                            clearUnread(this, previous: previousSpans, current: spans)
                             swap(&this, &next)
                             swap(&spans, &previousSpans)
                         }
@@ -124,10 +122,46 @@ enum FloydSteinberg {
         Int32(bitPattern: (v + wholeBias).bitPattern & 0x7F_FFFF)
     }
 
-    /// Zeroes the error `span`'s pixels may have written into `row` (margin included).
+    /// Zeroes what is left in the error row `row` after its pixels (the `current` spans)
+    /// were dithered, each having zeroed its own column on reading it: a span's pixels
+    /// write its columns − 1 … + 1 (margin-shifted: lowerBound ..< upperBound + 2) of both
+    /// rows, so what remains is each current span's two margin columns and whatever the
+    /// `previous` row's spans wrote into `row` outside the current spans' own columns.
+    /// Both lists ascending. Clearing every span's columns of both lists instead zeroed a
+    /// fully drawn row twice, 0.7 G instructions of rope's GIF render (issue 42).
+    static func clearUnread(_ row: UnsafeMutablePointer<SIMD4<Float>>, previous: [Range<Int>], current: [Range<Int>]) {
+        forEachUnread(previous: previous, current: current) { (row + $0.lowerBound).update(repeating: .zero, count: $0.count) }
+        for span in current {
+            row[span.lowerBound] = .zero
+            row[span.upperBound &+ 1] = .zero
+        }
+    }
+
+    /// The columns (margin-shifted) of the `previous` spans' writes, lowerBound ..<
+    /// upperBound + 2 each, outside the `current` spans' own columns (lowerBound + 1 ..<
+    /// upperBound + 1), as ascending, disjoint ranges handed to `body` (two spans one
+    /// pixel apart both write the column between them). Both lists ascending.
     @inline(__always)
-    private static func clear(_ row: UnsafeMutablePointer<SIMD4<Float>>, _ span: Range<Int>) {
-        (row + span.lowerBound).update(repeating: .zero, count: span.count &+ 2)
+    static func forEachUnread(previous: [Range<Int>], current: [Range<Int>], _ body: (Range<Int>) -> Void) {
+        var first = 0, done = 0
+        for span in previous {
+            let high = span.upperBound &+ 2
+            var low = max(span.lowerBound, done)
+            done = high
+            // Current spans whose columns end at or before this one's start: done with.
+            while first < current.count, current[first].upperBound &+ 1 <= low { first &+= 1 }
+            var k = first
+            while low < high {
+                guard k < current.count, current[k].lowerBound &+ 1 < high else {
+                    body(low..<high)
+                    break
+                }
+                let own = (current[k].lowerBound &+ 1)..<(current[k].upperBound &+ 1)
+                if own.lowerBound > low { body(low..<own.lowerBound) }
+                low = max(low, own.upperBound)
+                k &+= 1
+            }
+        }
     }
 
     /// The runs of pixels from `start` to `end` of straight RGBA bytes whose words are not

@@ -253,62 +253,83 @@ public final class GIFWriter {
         let r = frame.rect, tolerance = Int32(clamping: options.tolerance), canvasWidth = width
         let isolated = Int32(Self.isolatedPixelTolerance)
         var left = r.width, right = -1, top = r.height, bottom = -1
-        // Per pixel, in wrapping 32-bit arithmetic on whole words: this loop was the
-        // batch's busiest of kinetic's own (7 %; 23 % of lock-screen, whose frames
-        // change everywhere), its checked arithmetic spilling registers.
-        source.withUnsafeBytes { src in
-            packed.withUnsafeBufferPointer { packed in
-                displayed.withUnsafeMutableBufferPointer { shown in
-                  displayedIndex.withUnsafeMutableBufferPointer { shownIndex in
-                    frame.indices.withUnsafeMutableBufferPointer { indices in
-                        for y in 0..<r.height {
-                            let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
-                            var rowLeft = r.width, rowRight = -1
-                            var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
-                            while x < r.width {
-                                // The next pixel to decide: this one's decision changes no
-                                // pixel after it.
-                                let next = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: x &+ 1, width: r.width)
-                                defer { x = next }
-                                let i = start &+ x
-                                let d = shown[row &+ x], q = packed[Int(indices[i])]
-                                // Drawn, it would show what is shown already.
-                                if d == q {
-                                    indices[i] = transparent
-                                    continue
-                                }
-                                if d != 0 {
-                                    // Straight RGBA bytes, little-endian: red lowest.
-                                    let c = src.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
-                                    let sr = Int32(c & 0xFF), sg = Int32((c >> 8) & 0xFF), sb = Int32((c >> 16) & 0xFF)
-                                    let dr = Self.distance(Int32((d >> 16) & 0xFF), sr)
-                                    let dg = Self.distance(Int32((d >> 8) & 0xFF), sg)
-                                    let db = Self.distance(Int32(d & 0xFF), sb)
-                                    let qr = Int32((q >> 16) & 0xFF) &- sr
-                                    let qg = Int32((q >> 8) & 0xFF) &- sg
-                                    let qb = Int32(q & 0xFF) &- sb
-                                    if max(dr, dg, db) <= tolerance
-                                        || dr &* dr &+ dg &* dg &+ db &* db <= qr &* qr &+ qg &* qg &+ qb &* qb
-                                        || (dr &+ dg &+ db <= isolated
-                                            && Self.isAlone(x, lastDrawn: rowRight, nextDrawn: next, width: r.width)) {
-                                        indices[i] = transparent
+        // The decisions go to a buffer of their own, written once, pixel by pixel where
+        // drawn and run by run where transparent: the frame's indices are shared with
+        // the caller's frame, so changing them in place first copied them whole (1 MB a
+        // frame on snow, 0.18 G instructions of its GIF render; issue 42).
+        let count = frame.indices.count
+        let decided = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            // Per pixel, in wrapping 32-bit arithmetic on whole words: this loop was the
+            // batch's busiest of kinetic's own (7 %; 23 % of lock-screen, whose frames
+            // change everywhere), its checked arithmetic spilling registers.
+            source.withUnsafeBytes { src in
+                packed.withUnsafeBufferPointer { packed in
+                    displayed.withUnsafeMutableBufferPointer { shown in
+                      displayedIndex.withUnsafeMutableBufferPointer { shownIndex in
+                        frame.indices.withUnsafeBufferPointer { indices in
+                            guard let to = out.baseAddress else { return }
+                            for y in 0..<r.height {
+                                let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
+                                var rowLeft = r.width, rowRight = -1
+                                var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
+                                if x > 0 { (to + start).initialize(repeating: transparent, count: x) }
+                                while x < r.width {
+                                    // The next pixel to decide: this one's decision changes no
+                                    // pixel after it.
+                                    let next = Self.nextDrawn(indices, row: start, from: x &+ 1, width: r.width)
+                                    // The transparent pixels up to it.
+                                    if next &- x > 1 { (to + (start &+ x &+ 1)).initialize(repeating: transparent, count: next &- x &- 1) }
+                                    defer { x = next }
+                                    let i = start &+ x
+                                    let d = shown[row &+ x], q = packed[Int(indices[i])]
+                                    // Drawn, it would show what is shown already.
+                                    if d == q {
+                                        to[i] = transparent
                                         continue
                                     }
+                                    if d != 0 {
+                                        // Straight RGBA bytes, little-endian: red lowest.
+                                        let c = src.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                                        let sr = Int32(c & 0xFF), sg = Int32((c >> 8) & 0xFF), sb = Int32((c >> 16) & 0xFF)
+                                        let dr = Int32((d >> 16) & 0xFF) &- sr
+                                        let dg = Int32((d >> 8) & 0xFF) &- sg
+                                        let db = Int32(d & 0xFF) &- sb
+                                        let qr = Int32((q >> 16) & 0xFF) &- sr
+                                        let qg = Int32((q >> 8) & 0xFF) &- sg
+                                        let qb = Int32(q & 0xFF) &- sb
+                                        // The squared errors first, then the rarer tests: the
+                                        // tolerance (0 by default, where an error within it
+                                        // is 0 and passes the first already) and the
+                                        // isolation. Testing the greatest channel error
+                                        // first kept twice the values in registers: the
+                                        // check cost rope ~100 instructions a drawn pixel,
+                                        // half of them spills (issue 42).
+                                        if dr &* dr &+ dg &* dg &+ db &* db <= qr &* qr &+ qg &* qg &+ qb &* qb
+                                            || (tolerance > 0 && max(Self.magnitude(dr), Self.magnitude(dg), Self.magnitude(db)) <= tolerance)
+                                            || (Self.isAlone(x, lastDrawn: rowRight, nextDrawn: next, width: r.width)
+                                                && Self.magnitude(dr) &+ Self.magnitude(dg) &+ Self.magnitude(db) <= isolated) {
+                                            to[i] = transparent
+                                            continue
+                                        }
+                                    }
+                                    to[i] = indices[i]
+                                    shown[row &+ x] = q
+                                    shownIndex[row &+ x] = ownTable ? 255 : indices[i]
+                                    rowLeft = min(rowLeft, x); rowRight = x
                                 }
-                                shown[row &+ x] = q
-                                shownIndex[row &+ x] = ownTable ? 255 : indices[i]
-                                rowLeft = min(rowLeft, x); rowRight = x
-                            }
-                            if rowRight >= 0 {
-                                left = min(left, rowLeft); right = max(right, rowRight)
-                                top = min(top, y); bottom = y
+                                if rowRight >= 0 {
+                                    left = min(left, rowLeft); right = max(right, rowRight)
+                                    top = min(top, y); bottom = y
+                                }
                             }
                         }
+                      }
                     }
-                  }
                 }
             }
+            initialized = count
         }
+        frame.indices = decided
         guard right >= 0 else {
             frame.rect = GIFRect(x: 0, y: 0, width: 1, height: 1)
             frame.indices = [transparent]
@@ -323,11 +344,10 @@ public final class GIFWriter {
         frame.indices = cropped
     }
 
-    /// |a − b| for channel values (0…255).
+    /// |d| for a difference of channel values (−255…255).
     @inline(__always)
-    private static func distance(_ a: Int32, _ b: Int32) -> Int32 {
-        let d = a &- b
-        return d < 0 ? 0 &- d : d
+    private static func magnitude(_ d: Int32) -> Int32 {
+        d < 0 ? 0 &- d : d
     }
 
     /// The first pixel at or after `x` on the row of `indices` starting at `start`
@@ -404,65 +424,84 @@ public final class GIFWriter {
     /// `alternativeReach` of a drawn one as the shared palette's index (below `colors`)
     /// of what it shows — the same picture either way; nil when no pixel has a choice.
     private func shownIndices(of frame: PreparedGIFFrame, transparent: UInt8, colors: Int) -> [UInt8]? {
-        let r = frame.rect, n = frame.indices.count, canvasWidth = width
-        let reach = alternativeReach
-        guard reach > 0 else { return nil }
-        // What each pixel of the rectangle shows, row after row like the indices.
-        let shownHere = [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
-            displayedIndex.withUnsafeBufferPointer { shown in
-                guard let to = buffer.baseAddress, let from = shown.baseAddress else { return }
-                for y in 0..<r.height {
-                    (to + y * r.width).initialize(from: from + (r.y + y) * canvasWidth + r.x, count: r.width)
-                }
-                count = n
-            }
+        guard alternativeReach > 0 else { return nil }
+        return displayedIndex.withUnsafeBufferPointer { shown in
+            Self.offeredIndices(frame.indices, rect: frame.rect, shown: shown, canvasWidth: width,
+                                transparent: transparent, colors: colors, reach: alternativeReach)
         }
-        guard shownHere.count == n else { return nil }
-        var result = frame.indices, offeredSome = false
+    }
+
+    /// `indices` (of `rect`, row after row) with each `transparent` pixel within `reach`
+    /// of a drawn one, in that order (rows joined, as LZW reads them), made the index
+    /// `shown` holds at its place on the canvas (`canvasWidth` a row) when that is below
+    /// `colors`; nil when no pixel was. Written in one pass, window by window around the
+    /// runs of drawn pixels and transparent between them: copying the indices whole
+    /// first, and the rectangle's shown indices beside them, cost snow's GIF render 0.2 G
+    /// instructions (1 MB each a frame; issue 42).
+    static func offeredIndices(_ indices: [UInt8], rect r: GIFRect, shown: UnsafeBufferPointer<UInt8>, canvasWidth: Int,
+                               transparent: UInt8, colors: Int, reach: Int) -> [UInt8]? {
+        let n = indices.count
+        precondition(n == r.width * r.height && shown.count >= (r.y + r.height - 1) * canvasWidth + r.x + r.width)
+        var offeredSome = false
         let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
         let transparents = SIMD16<UInt8>(repeating: transparent)
         let limit = SIMD16<UInt8>(repeating: UInt8(clamping: colors))
-        result.withUnsafeMutableBufferPointer { result in
-            frame.indices.withUnsafeBufferPointer { indices in
-                shownHere.withUnsafeBufferPointer { shown in
-                    let raw = UnsafeRawBufferPointer(indices), rawShown = UnsafeRawBufferPointer(shown)
-                    let out = UnsafeMutableRawBufferPointer(result)
-                    var covered = 0, p = 0
-                    while true {
-                        p = Self.nextDrawn(indices, row: 0, from: p, width: n, transparent: transparent)
-                        guard p < n else { break }
-                        // A run of drawn pixels, p up to q, and the pixels within reach of it.
-                        var q = p + 1
-                        // Eight at a time while none of them is transparent (no zero byte
-                        // in the word xor the transparent index's).
-                        while q + 8 <= n {
-                            let word = raw.loadUnaligned(fromByteOffset: q, as: UInt64.self) ^ eightTransparent
-                            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
-                            q += 8
-                        }
-                        while q < n, indices[q] != transparent { q += 1 }
-                        var j = max(covered, p - reach)
-                        let high = min(n, q + reach)
-                        while j + 16 <= high {
+        let result = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            indices.withUnsafeBufferPointer { indices in
+                guard let to = out.baseAddress, let shownBase = shown.baseAddress else { return }
+                let raw = UnsafeRawBufferPointer(indices), rawOut = UnsafeMutableRawBufferPointer(out)
+                let rawShown = UnsafeRawPointer(shownBase)
+                // Every pixel before `covered` is written.
+                var covered = 0, p = 0
+                while true {
+                    p = nextDrawn(indices, row: 0, from: p, width: n, transparent: transparent)
+                    guard p < n else { break }
+                    // A run of drawn pixels, p up to q, and the pixels within reach of it.
+                    var q = p + 1
+                    // Eight at a time while none of them is transparent (no zero byte
+                    // in the word xor the transparent index's).
+                    while q + 8 <= n {
+                        let word = raw.loadUnaligned(fromByteOffset: q, as: UInt64.self) ^ eightTransparent
+                        if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+                        q += 8
+                    }
+                    while q < n, indices[q] != transparent { q += 1 }
+                    let low = max(covered, p - reach), high = min(n, q + reach)
+                    // Out of reach of any drawn pixel: transparent as they are.
+                    if low > covered { (to + covered).initialize(repeating: transparent, count: low - covered) }
+                    // The window, row piece by row piece: `offset + j` is pixel j's place
+                    // on the canvas within a row of the rectangle.
+                    var j = low
+                    while j < high {
+                        let y = j / r.width
+                        let end = min(high, (y + 1) * r.width)
+                        let offset = (r.y + y) * canvasWidth + r.x - y * r.width
+                        while j + 16 <= end {
                             let ind = raw.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
-                            let sh = rawShown.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+                            let sh = rawShown.loadUnaligned(fromByteOffset: offset + j, as: SIMD16<UInt8>.self)
                             let offered = (ind .== transparents) .& (sh .< limit)
-                            if any(offered) {
-                                out.storeBytes(of: ind.replacing(with: sh, where: offered), toByteOffset: j,
-                                               as: SIMD16<UInt8>.self)
-                                offeredSome = true
-                            }
+                            rawOut.storeBytes(of: ind.replacing(with: sh, where: offered), toByteOffset: j,
+                                              as: SIMD16<UInt8>.self)
+                            if any(offered) { offeredSome = true }
                             j += 16
                         }
-                        while j < high {
-                            if indices[j] == transparent, Int(shown[j]) < colors { result[j] = shown[j]; offeredSome = true }
+                        while j < end {
+                            let s = shownBase[offset + j]
+                            if indices[j] == transparent, Int(s) < colors {
+                                to[j] = s
+                                offeredSome = true
+                            } else {
+                                to[j] = indices[j]
+                            }
                             j += 1
                         }
-                        covered = high
-                        p = q
                     }
+                    covered = max(covered, high)
+                    p = q
                 }
+                if n > covered { (to + covered).initialize(repeating: transparent, count: n - covered) }
             }
+            initialized = n
         }
         return offeredSome ? result : nil
     }

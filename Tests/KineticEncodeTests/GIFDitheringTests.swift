@@ -132,7 +132,8 @@ import Testing
     }
 
     /// Floyd–Steinberg as written down (whole error rows, cleared whole, every entry
-    /// tried): the remap, which clears only the columns its spans wrote, answers the same
+    /// tried): the remap, which zeroes each column as it reads it and clears only the
+    /// columns written and not read, answers the same
     /// on frames of scattered spans whose rows start and end in different places (error
     /// left from two rows up would show), at full and partial dithering.
     @Test(arguments: [1.0, 0.5]) func sparseSpansDitherAsWholeRows(dithering: Double) {
@@ -189,6 +190,48 @@ import Testing
         }
         #expect(remapped.indices == expected)
         #expect(Set(expected).count > 12)
+    }
+
+    /// The columns left to clear after a row: the previous row's spans' writes (each
+    /// span's columns − 1 … + 1, margin-shifted lowerBound ..< upperBound + 2) less the
+    /// current spans' own columns (lowerBound + 1 ..< upperBound + 1), which their pixels
+    /// zeroed on reading, each column once. By hand on five cases, then against sets of
+    /// columns on random spans.
+    @Test func unreadColumnsAreThePreviousWritesLessTheColumnsRead() {
+        func unread(_ previous: [Range<Int>], _ current: [Range<Int>]) -> [Range<Int>] {
+            var ranges: [Range<Int>] = []
+            FloydSteinberg.forEachUnread(previous: previous, current: current) { ranges.append($0) }
+            return ranges
+        }
+        // A full row after a full row: its two margin columns only.
+        #expect(unread([0..<5], [0..<5]) == [0..<1, 6..<7])
+        #expect(unread([2..<4], []) == [2..<6])
+        #expect(unread([0..<3, 10..<12], [1..<11]) == [0..<2, 12..<14])
+        #expect(unread([5..<6], [0..<2, 8..<9]) == [5..<8])
+        // Two spans a pixel apart both write the column between them: cleared once.
+        #expect(unread([0..<2, 3..<5], []) == [0..<4, 4..<7])
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        func spans() -> [Range<Int>] {
+            var result: [Range<Int>] = [], x = next(4)
+            while x < 60 {
+                let end = min(60, x + 1 + next(10))
+                result.append(x..<end)
+                x = end + 1 + next(8)
+            }
+            return result
+        }
+        for _ in 0..<200 {
+            let previous = spans(), current = spans()
+            var expected = Set(previous.flatMap { $0.lowerBound..<($0.upperBound + 2) })
+            expected.subtract(current.flatMap { ($0.lowerBound + 1)..<($0.upperBound + 1) })
+            let found = unread(previous, current)
+            #expect(Set(found.flatMap { $0 }) == expected)
+            #expect(found.map(\.count).reduce(0, +) == expected.count, "each column once")
+        }
     }
 
     /// The unchecked roundings agree with the checked conversions: `floors` with

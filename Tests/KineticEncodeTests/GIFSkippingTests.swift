@@ -303,4 +303,55 @@ import Testing
         let clear = [UInt8](repeating: 0, count: 400)
         #expect(GIFFramePreparer.dominantColors(clear, width: 100).isEmpty)
     }
+
+    /// The indices offered to LZW (``GIFWriter/offeredIndices(_:rect:shown:canvasWidth:transparent:colors:reach:)``)
+    /// are, pixel by pixel, what their definition says: a drawn pixel as it is; a
+    /// transparent one as the index shown at its place on the canvas when a drawn pixel
+    /// is at most `reach` away in LZW's order (rows joined) and that index is below
+    /// `colors`, else transparent; nil when no pixel is offered. On random rectangles of
+    /// a canvas, with runs of drawn and transparent pixels and rows wider and narrower
+    /// than the 16-pixel steps.
+    @Test(arguments: [1, 5, 32]) func offeredIndicesAreTheShownIndicesWithinReach(reach: Int) {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(reach)
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        let transparent: UInt8 = 40, colors = 30
+        let canvasWidth = 90, canvasHeight = 40
+        var offeredAny = false, declined = 0
+        for _ in 0..<60 {
+            let shown = (0..<(canvasWidth * canvasHeight)).map { _ in UInt8(next(4) == 0 ? 255 : next(45)) }
+            let w = 1 + next(canvasWidth), h = 1 + next(canvasHeight)
+            let rect = GIFRect(x: next(canvasWidth - w + 1), y: next(canvasHeight - h + 1), width: w, height: h)
+            // Runs of one kind: long transparent ones (most of a frame), short drawn ones.
+            var indices: [UInt8] = []
+            while indices.count < w * h {
+                let drawn = next(3) == 0
+                let length = drawn ? 1 + next(6) : 1 + next(4 * reach + 40)
+                for _ in 0..<length where indices.count < w * h {
+                    indices.append(drawn ? UInt8(next(colors)) : transparent)
+                }
+            }
+            if next(8) == 0 { indices = [UInt8](repeating: transparent, count: w * h) }
+            let drawnAt = indices.indices.filter { indices[$0] != transparent }
+            var expected = indices, offered = false
+            for j in indices.indices where indices[j] == transparent {
+                let place = (rect.y + j / w) * canvasWidth + rect.x + j % w
+                let near = drawnAt.contains { abs($0 - j) <= reach }
+                if near, Int(shown[place]) < colors {
+                    expected[j] = shown[place]
+                    offered = true
+                }
+            }
+            let found = shown.withUnsafeBufferPointer {
+                GIFWriter.offeredIndices(indices, rect: rect, shown: $0, canvasWidth: canvasWidth,
+                                         transparent: transparent, colors: colors, reach: reach)
+            }
+            #expect(found == (offered ? expected : nil), "\(rect)")
+            offeredAny = offeredAny || offered
+            if !offered { declined += 1 }
+        }
+        #expect(offeredAny && declined > 0)
+    }
 }

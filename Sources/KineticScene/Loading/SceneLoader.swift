@@ -101,11 +101,10 @@ public enum SceneLoader {
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers, binder: layerDecoder.binder)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
         let behaviors = dynamics?.behaviors ?? []
-        var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
-                                          initialBehaviors: behaviors.map { ($0.id, $0) })
+        let behaviorIDs = Dictionary(behaviors.map { ($0.id, $0) }) { first, _ in first }
+        var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder, initialBehaviors: behaviorIDs)
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
-        let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
-            known: Dictionary(behaviors.map { ($0.id, $0) }) { first, _ in first })
+        let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(known: behaviorIDs)
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         // The dynamic items: those of the behaviors from the start and those events add.

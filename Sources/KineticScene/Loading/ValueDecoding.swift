@@ -482,3 +482,14 @@ extension Field {
         keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
     }
 }
+
+extension Field {
+    /// Text naming one of `known`'s keys (`what` says what it names: "behavior id"); nil
+    /// when it is none (reported, with a suggestion).
+    func name<Value>(in known: [String: Value], _ what: String) -> String? {
+        guard let name = string else { return nil }
+        guard known[name] == nil else { return name }
+        report("unknown \(what) '\(name)'" + NameSuggestion.hint(for: name, in: Array(known.keys)))
+        return nil
+    }
+}

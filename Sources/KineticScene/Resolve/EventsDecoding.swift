@@ -12,14 +12,8 @@ struct EventsDecoder {
     let dynamics: DynamicsDecoder
     /// Reads layer values (and records the image assets they use).
     var animations: AnimationDecoder
-    /// Behavior ids of the `dynamics:` block.
+    /// The behaviors of the `dynamics:` block, by id.
     let initialBehaviors: [String: DynamicBehavior]
-
-    init(dynamics: DynamicsDecoder, animations: AnimationDecoder, initialBehaviors: [(String, DynamicBehavior)]) {
-        self.dynamics = dynamics
-        self.animations = animations
-        self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
-    }
 
     /// An event's actions, by their key, in the order an `at:` event runs them (the table
     /// names and documents them).
@@ -46,9 +40,7 @@ struct EventsDecoder {
             // A `do:` that is no list is reported once, with the event.
             if let d = event.m["do"], d.isList, let items = d.elements {
                 for (k, item) in items.enumerated() {
-                    if case .mapping(let raw) = item.node, let node = raw["addBehaviors"] {
-                        byAction[k] = addBehaviors(item.child(node, key: "addBehaviors"), into: &known)
-                    }
+                    if let af = item.peek("addBehaviors") { byAction[k] = addBehaviors(af, into: &known) }
                 }
             }
             return byAction
@@ -150,14 +142,7 @@ struct EventsDecoder {
             return f.bool == true ? .removeAllBehaviors : nil
         case "removeBehaviors":
             guard let list = f.elements else { return nil }
-            let ids = list.compactMap { item -> String? in
-                guard let id = item.string else { return nil }
-                guard known[id] != nil else {
-                    item.report("unknown behavior id '\(id)'" + NameSuggestion.hint(for: id, in: Array(known.keys)))
-                    return nil
-                }
-                return id
-            }
+            let ids = list.compactMap { $0.name(in: known, "behavior id") }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
         case "addBehaviors":
             return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
@@ -185,7 +170,7 @@ struct EventsDecoder {
     /// checked as a plain layer's.
     private mutating func animate(_ f: Field, contact: Bool) -> EventAction.Kind? {
         var eventLayer: EventLayer?
-        if case .mapping(let raw) = f.node, let name = raw["layer"]?.scalar?.string {
+        if let name = f.peek("layer")?.node.scalar?.string {
             guard let layer = Self.eventLayer(name, at: f, contact: contact) else { return nil }
             eventLayer = layer
         }

@@ -565,9 +565,7 @@ struct AnimationDecoder {
                 resolved[i] = false
                 return false
             }
-            guard let j = byId[name] else {
-                return broken("unknown animation id '\(name)'" + NameSuggestion.hint(for: name, in: Array(byId.keys)))
-            }
+            guard afterField.name(in: byId, "animation id") != nil, let j = byId[name] else { return broken() }
             if visiting.contains(j) || j == i {
                 return broken("'after' chain forms a cycle: " + (chain + [name]).joined(separator: " → "))
             }

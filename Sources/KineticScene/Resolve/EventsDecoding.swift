@@ -22,9 +22,9 @@ struct EventsDecoder {
     static let eventKeys = (SceneKeys.event + SceneKeys.action).map(\.name)
     static let doActionKeys = (SceneKeys.action + [SceneKeys.delay]).map(\.name)
 
-    /// The ids `animationStop` triggers name, checked by `checkAnimationStops` once every
-    /// animation is known.
-    private(set) var stopTriggers: [(id: String, field: Field)] = []
+    /// The ids `animationStop` triggers name (their fields), checked by `checkAnimationStops`
+    /// once every animation is known.
+    private(set) var stopTriggers: [Field] = []
     /// The animations `animate` actions start, for `animationStop` triggers naming them.
     private(set) var startedAnimations: [AnimationSpec] = []
 
@@ -110,7 +110,7 @@ struct EventsDecoder {
                 m[key]?.report("'\(key)' belongs to contact triggers: an animationStop trigger names only the animation")
             }
             guard let id = sf.string else { return nil }
-            stopTriggers.append((id, sf))
+            stopTriggers.append(sf)
             return .animationStop(id)
         }
         guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
@@ -200,11 +200,8 @@ struct EventsDecoder {
     func checkAnimationStops(stopping: [AnimationSpec]) {
         var timings: [String: [AnimationTiming]] = [:]
         for spec in stopping + startedAnimations { if let id = spec.id { timings[id, default: []].append(spec.timing) } }
-        for (id, field) in stopTriggers {
-            guard let found = timings[id] else {
-                field.report("unknown animation id '\(id)'" + NameSuggestion.hint(for: id, in: Array(timings.keys)))
-                continue
-            }
+        for field in stopTriggers {
+            guard let id = field.name(in: timings, "animation id"), let found = timings[id] else { continue }
             if found.contains(where: { !$0.endTime.isFinite }) {
                 field.report("'\(id)' repeats forever, so it never stops: animationStop would never fire")
             }
@@ -262,10 +259,10 @@ struct EventsDecoder {
         guard let layer = Self.eventLayer(id, at: vf, contact: contact) else { return nil }
         if case .id = layer, let entry = dynamics.layerIDs[id] {
             type = entry.type
-            if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
-            // A cell's key or a named shape's parameter: parsed against the layer, as an
-            // animation's key path is (section 7 sets any property).
-            if keyPath == nil, text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
+            // A custom property, a cell's key or a named shape's parameter: parsed against the
+            // layer, as an animation's key path is (section 7 sets any property).
+            if keyPath == nil,
+               entry.propertyNames.contains(text) || text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
                 guard let kp = animations.keyPath(text, field: vf, entry: entry, layerName: id) else { return nil }
                 keyPath = kp
             }

@@ -592,24 +592,6 @@ private extension Field {
         guard [.number, .countOrForever].contains(key.spec.kind) else { return fileValue(of: key.spec.kind) }
         return number(checkedBy: key.spec, refusal: key.refusal).map { .number($0) }
     }
-
-    /// A number (a count or `forever` for that kind) in `spec`'s range; `refusal` replaces
-    /// the range's message (`speed` says its own).
-    func number<Object>(checkedBy spec: PropertySpec<Object>, refusal: String? = nil) -> Double? {
-        guard let v = spec.kind == .countOrForever ? nonNegativeNumber(orInfinity: "forever") : number else { return nil }
-        if let problem = spec.range?.problem(with: v) { report(refusal ?? problem); return nil }
-        return v
-    }
-}
-
-private extension Mapping {
-    /// The number `table`'s entry `name` reads: its default when not written; nil when
-    /// invalid (reported) or neither written nor defaulted.
-    func number<Object>(_ table: [PropertySpec<Object>], _ name: String) -> Double? {
-        guard let spec = table.first(where: { $0.name == name }) else { return nil }
-        guard let f = self[name] else { if case .number(let v)? = spec.defaultValue { return v } else { return nil } }
-        return f.number(checkedBy: spec)
-    }
 }
 
 private extension AnimatableValue {

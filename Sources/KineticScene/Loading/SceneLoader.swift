@@ -82,8 +82,7 @@ public enum SceneLoader {
         if let first = m.order.first, first != "kinetic" {
             m[first]?.report("the first key must be 'kinetic: 1' (the format version)")
         }
-        guard let vf = m.required("kinetic") else { return nil }
-        guard let version = vf.integer else { return nil }
+        guard let vf = m.required("kinetic"), let version = vf.integer else { return nil }
         guard supportedVersions.contains(version) else {
             vf.report("unknown format version \(version); this kinetic reads version \(supportedVersions.map(String.init).joined(separator: ", "))")
             return nil
@@ -102,7 +101,8 @@ public enum SceneLoader {
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
         let behaviors = dynamics?.behaviors ?? []
         let behaviorIDs = Dictionary(behaviors.map { ($0.id, $0) }) { first, _ in first }
-        var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder, initialBehaviors: behaviorIDs)
+        var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
+                                          initialBehaviors: behaviorIDs)
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
         let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(known: behaviorIDs)
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))

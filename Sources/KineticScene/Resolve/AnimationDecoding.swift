@@ -64,7 +64,8 @@ struct AnimationDecoder {
     /// value to start from.
     mutating func behaviorAnimations(known: [String: DynamicBehavior]) -> [BehaviorAnimation] {
         behaviorFields.compactMap { field -> BehaviorAnimation? in
-            guard let id = field.peek("behavior")?.name(in: known, "behavior id"), let behavior = known[id] else { return nil }
+            guard let id = field.peek("behavior")?.name(in: known, "behavior id"), let behavior = known[id]
+            else { return nil }
             guard let kpf = field.peek("keyPath"), let property = kpf.node.scalar?.string else {
                 field.report("missing required key 'keyPath' (the behavior's property)")
                 return nil

@@ -153,9 +153,8 @@ struct EventsDecoder {
             var layers: [EventLayer] = []
             for item in list {
                 guard let name = item.string, let layer = Self.eventLayer(name, at: item, contact: contact) else { continue }
-                if case .id = layer, dynamics.layerIDs[name] == nil {
-                    item.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(dynamics.layerIDs.keys)))
-                } else { layers.append(layer) }
+                if case .id = layer, item.name(in: dynamics.layerIDs, "layer id") == nil { continue }
+                layers.append(layer)
             }
             return layers.count == list.count ? .removeLayers(layers) : nil
         case "animate":

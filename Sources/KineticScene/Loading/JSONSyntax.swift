@@ -15,7 +15,7 @@ enum JSONSyntax {
 
     /// The text to give the YAML parser, or where the text stops being JSON.
     static func check(_ text: String) -> Result<String, Failure> {
-        var scanner = Scanner(Array(text.unicodeScalars))
+        var scanner = Scanner(s: Array(text.unicodeScalars))
         do { try scanner.document() } catch { return .failure(error) }
         guard !scanner.pairs.isEmpty else { return .success(text) }
         var out = String.UnicodeScalarView()
@@ -37,8 +37,6 @@ enum JSONSyntax {
         let s: [Unicode.Scalar]
         var i = 0, line = 1, lineStart = 0
         var pairs: [(start: Int, scalar: UInt32)] = []
-
-        init(_ s: [Unicode.Scalar]) { self.s = s }
 
         func fail(_ message: String, at index: Int? = nil) -> Failure {
             Failure(message: "JSON syntax error: " + message, line: line, column: (index ?? i) - lineStart + 1)
@@ -115,15 +113,13 @@ enum JSONSyntax {
                 try value(&stack)
             case "\"": try string()
             case "-", "0"..."9": try number()
-            case "t", "f", "n": try word(c == "t" ? "true" : c == "f" ? "false" : "null")
+            case "t", "f", "n":
+                let word = c == "t" ? "true" : c == "f" ? "false" : "null"
+                for expected in word.unicodeScalars {
+                    guard current == expected else { throw fail("expected '\(word)'") }
+                    i += 1
+                }
             default: throw unexpected("unexpected '\(c.escaped(asASCII: true))'")
-            }
-        }
-
-        mutating func word(_ w: String) throws(Failure) {
-            for expected in w.unicodeScalars {
-                guard current == expected else { throw fail("expected '\(w)'") }
-                i += 1
             }
         }
 

@@ -82,8 +82,7 @@ public enum SceneLoader {
         if let first = m.order.first, first != "kinetic" {
             m[first]?.report("the first key must be 'kinetic: 1' (the format version)")
         }
-        guard let vf = m.required("kinetic") else { return nil }
-        guard let version = vf.integer else { return nil }
+        guard let vf = m.required("kinetic"), let version = vf.integer else { return nil }
         guard supportedVersions.contains(version) else {
             vf.report("unknown format version \(version); this kinetic reads version \(supportedVersions.map(String.init).joined(separator: ", "))")
             return nil
@@ -101,11 +100,11 @@ public enum SceneLoader {
         let dynamicsDecoder = DynamicsDecoder(layerIDs: layerDecoder.ids, layers: layers, binder: layerDecoder.binder)
         let dynamics = m["dynamics"].flatMap { dynamicsDecoder.dynamics($0) }
         let behaviors = dynamics?.behaviors ?? []
+        let behaviorIDs = Dictionary(behaviors.map { ($0.id, $0) }) { first, _ in first }
         var eventsDecoder = EventsDecoder(dynamics: dynamicsDecoder, animations: animationDecoder,
-                                          initialBehaviors: behaviors.map { ($0.id, $0) })
+                                          initialBehaviors: behaviorIDs)
         let events = m["events"].map { eventsDecoder.events($0) } ?? []
-        let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(
-            known: Dictionary(behaviors.map { ($0.id, $0) }) { first, _ in first })
+        let behaviorAnimations = eventsDecoder.animations.behaviorAnimations(known: behaviorIDs)
         eventsDecoder.checkAnimationStops(stopping: animations + behaviorAnimations.map(\.spec))
         let golden = m["golden"].flatMap { self.golden($0, frameCount: settings?.frameCount) } ?? GoldenSpec()
         // The dynamic items: those of the behaviors from the start and those events add.
@@ -152,15 +151,12 @@ public enum SceneLoader {
             m["size"]?.report("width and height must be greater than 0")
             size = nil
         }
-        let duration = m.required("duration")?.positiveNumber
         // Read every key before giving up, so all of their problems are reported.
-        let scale = m["scale"].map { $0.positiveNumber }
-        let fps = m["fps"].map { $0.positiveNumber }
-        guard let size, let duration, scale != .some(nil), fps != .some(nil) else { return nil }
+        let duration = m.required("duration") == nil ? nil : m.number(SceneKeys.scene, "duration")
+        let scale = m.number(SceneKeys.scene, "scale"), fps = m.number(SceneKeys.scene, "fps")
+        guard let size, let duration, let scale, let fps else { return nil }
         var s = SceneSettings(size: size, duration: duration)
-        if let v = scale ?? nil { s.scale = v }
-        if let v = fps ?? nil { s.fps = v }
-        s.appearance = appearance
+        (s.scale, s.fps, s.appearance) = (scale, fps, appearance)
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { s.seed = UInt64(v) }
         }
@@ -224,13 +220,11 @@ public enum SceneLoader {
                 return .index(i)
             }
         }
-        if let v = m["scale"]?.positiveNumber { g.scale = v }
+        if let v = m.number(SceneKeys.golden, "scale") { g.scale = v }
         if let v = m["state"]?.bool { g.state = v }
         if let v = m["filmstrip"]?.bool { g.filmstrip = v }
         if let tf = m["tolerance"], let t = tf.mapping(allowed: SceneKeys.tolerance.map(\.name)) {
-            if let c = t["channel"], let v = c.integer {
-                if (0...255).contains(v) { g.channelTolerance = v } else { c.report("channel tolerance is 0…255") }
-            }
+            if let v = t.number(SceneKeys.tolerance, "channel") { g.channelTolerance = Int(v) }
             if let p = t["pixels"] {
                 if let text = p.node.scalar?.string, text.hasSuffix("%") {
                     if let v = Double(text.dropLast().trimmingCharacters(in: .whitespaces)), (0...100).contains(v) {

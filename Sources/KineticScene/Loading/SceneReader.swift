@@ -97,6 +97,13 @@ struct Field {
         Field(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", diagnostics: diagnostics)
     }
 
+    /// The value of `key` when the node is a mapping that has it, looked at before the
+    /// mapping's keys are checked (a key that decides how the rest is read).
+    func peek(_ key: String) -> Field? {
+        guard case .mapping(let m) = node, let value = m[key] else { return nil }
+        return child(value, key: key)
+    }
+
     func element(_ node: SceneNode, index: Int) -> Field {
         Field(node: node, keyPath: "\(keyPath)[\(index)]", diagnostics: diagnostics)
     }

@@ -468,3 +468,38 @@ extension Array<Field> {
         return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
     }
 }
+
+extension Field {
+    /// Text naming one of `known`'s keys (`what` says what it names: "behavior id"); nil
+    /// when it is none (reported, with a suggestion).
+    func name<Value>(in known: [String: Value], _ what: String) -> String? {
+        guard let name = string else { return nil }
+        guard known[name] == nil else { return name }
+        report("unknown \(what) '\(name)'" + NameSuggestion.hint(for: name, in: Array(known.keys)))
+        return nil
+    }
+
+    /// A number read by `spec`'s kind (a whole number, a count or `forever`, or any number)
+    /// and checked against its range; `refusal` replaces the range's message (`speed` says
+    /// its own).
+    func number<Object>(checkedBy spec: PropertySpec<Object>, refusal: String? = nil) -> Double? {
+        let read = switch spec.kind {
+        case .integer: integer.map(Double.init)
+        case .countOrForever: nonNegativeNumber(orInfinity: "forever")
+        default: number
+        }
+        guard let v = read else { return nil }
+        if let problem = spec.range?.problem(with: v) { report(refusal ?? problem); return nil }
+        return v
+    }
+}
+
+extension Mapping {
+    /// The number `table`'s entry `name` reads (`Field.number(checkedBy:)`): its default
+    /// when not written; nil when invalid (reported) or neither written nor defaulted.
+    func number<Object>(_ table: [PropertySpec<Object>], _ name: String) -> Double? {
+        guard let spec = table.first(where: { $0.name == name }) else { return nil }
+        guard let f = self[name] else { if case .number(let v)? = spec.defaultValue { return v } else { return nil } }
+        return f.number(checkedBy: spec)
+    }
+}

@@ -43,7 +43,7 @@ struct AnimationDecoder {
         var parsed: [(spec: AnimationSpec, after: Field?)] = []
         for item in items {
             // Behavior animations are read once the behaviors are known.
-            if case .mapping(let raw) = item.node, raw["behavior"] != nil {
+            if item.peek("behavior") != nil {
                 behaviorFields.append(item)
                 continue
             }
@@ -64,21 +64,15 @@ struct AnimationDecoder {
     /// value to start from.
     mutating func behaviorAnimations(known: [String: DynamicBehavior]) -> [BehaviorAnimation] {
         behaviorFields.compactMap { field -> BehaviorAnimation? in
-            guard case .mapping(let raw) = field.node, let bNode = raw["behavior"] else { return nil }
-            let bf = field.child(bNode, key: "behavior")
-            guard let id = bf.string else { return nil }
-            guard let behavior = known[id] else {
-                bf.report("unknown behavior id '\(id)'" + NameSuggestion.hint(for: id, in: Array(known.keys)))
-                return nil
-            }
-            guard let kpNode = raw["keyPath"], let property = kpNode.scalar?.string else {
+            guard let id = field.peek("behavior")?.name(in: known, "behavior id"), let behavior = known[id]
+            else { return nil }
+            guard let kpf = field.peek("keyPath"), let property = kpf.node.scalar?.string else {
                 field.report("missing required key 'keyPath' (the behavior's property)")
                 return nil
             }
             let isPoint = behavior.settableKind(of: property) == .point
-            guard behavior.accepts(property, isPoint ? .point(.zero) : .number(1), id: id,
-                                   at: field.child(kpNode, key: "keyPath")) else { return nil }
-            if raw["from"] == nil, raw["values"] == nil {
+            guard behavior.accepts(property, isPoint ? .point(.zero) : .number(1), id: id, at: kpf) else { return nil }
+            if field.peek("from") == nil, field.peek("values") == nil {
                 // Its keys are not read otherwise: report the unknown ones.
                 _ = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])
                 if !Self.misspells(["from", "values"], in: field) {
@@ -98,8 +92,7 @@ struct AnimationDecoder {
             for (slot, value) in spec.writtenValues {
                 guard let v = BehaviorValue(value) else { continue }
                 let key = switch slot { case .from: "from"; case .to: "to"; case .by: "by"; case .keyframe: "values" }
-                let at = raw[key].map { field.child($0, key: key) } ?? field
-                guard behavior.accepts(property, v, id: id, at: at) else { return nil }
+                guard behavior.accepts(property, v, id: id, at: field.peek(key) ?? field) else { return nil }
             }
             return BehaviorAnimation(behavior: id, property: property, spec: spec, place: field.place)
         }
@@ -216,6 +209,13 @@ struct AnimationDecoder {
         else { return false }
         spec.keyPath = keyPath
         spec.id = m["id"]?.string
+        /// A `from`/`to`/`by`/`values` entry, its expression (section 4), if any, kept for the
+        /// runtime to evaluate when the animation begins (a placeholder of the kind until then).
+        func value(_ f: Field, _ slot: AnimationSpec.ValueExpression.Slot) -> AnimatableValue? {
+            guard let (value, expression) = valueOrExpression(f, for: keyPath, in: entry.bounds) else { return nil }
+            if let expression { spec.expressions.append(AnimationSpec.ValueExpression(slot: slot, value: expression)) }
+            return value
+        }
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
         // cumulative animation of them would do nothing.
         for key in AnimationKeys.table {
@@ -229,9 +229,7 @@ struct AnimationDecoder {
 
         if let vf = m["values"] {
             guard let items = vf.elements else { return false }
-            let values = items.enumerated().map { i, item in
-                animationValue(item, for: keyPath, in: entry.bounds, slot: .keyframe(i), into: &spec.expressions)
-            }
+            let values = items.enumerated().map { i, item in value(item, .keyframe(i)) }
             guard !values.contains(where: { $0 == nil }) else { return false }
             guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return false }
             guard let mode = calculationMode(m), let (keyTimes, functions) = keyframeTiming(m) else { return false }
@@ -260,8 +258,7 @@ struct AnimationDecoder {
         let slots: [(String, AnimationSpec.ValueExpression.Slot)] = [("from", .from), ("to", .to), ("by", .by)]
         for (key, slot) in slots {
             guard let f = m[key] else { continue }
-            guard let v = animationValue(f, for: keyPath, in: entry.bounds, slot: slot, into: &spec.expressions)
-            else { return false }
+            guard let v = value(f, slot) else { return false }
             given[key] = v
         }
         let (from, to, by) = (given["from"], given["to"], given["by"])
@@ -319,8 +316,7 @@ struct AnimationDecoder {
 
     /// `calculationMode` (linear when not given); nil when it is invalid (reported).
     private func calculationMode(_ m: Mapping) -> KeyframeAnimation.CalculationMode? {
-        guard let f = m["calculationMode"] else { return .linear }
-        return f.choice(KeyframeAnimation.CalculationMode.self)
+        m["calculationMode"].map { $0.choice(KeyframeAnimation.CalculationMode.self) } ?? .linear
     }
 
     /// `keyTimes` and `timingFunctions`, each nil when not given, as keyframes of values
@@ -505,18 +501,6 @@ struct AnimationDecoder {
         return nil
     }
 
-
-    /// A `from`/`to`/`by`/`values` entry. Number and point values may be expressions
-    /// (section 4), evaluated when the animation begins: they go to `expressions`, and a
-    /// placeholder of the key path's kind stands for them until then.
-    private mutating func animationValue(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect,
-                                         slot: AnimationSpec.ValueExpression.Slot,
-                                         into expressions: inout [AnimationSpec.ValueExpression]) -> AnimatableValue? {
-        guard let (value, expression) = valueOrExpression(f, for: keyPath, in: bounds) else { return nil }
-        if let expression { expressions.append(AnimationSpec.ValueExpression(slot: slot, value: expression)) }
-        return value
-    }
-
     /// A value of the key path's kind as written, checked against its range (the reader of
     /// the layer definition, `Field.value`), or, written with expressions (section 4), a
     /// placeholder of the kind and the expression value the runtime evaluates once in its
@@ -582,9 +566,7 @@ struct AnimationDecoder {
                 resolved[i] = false
                 return false
             }
-            guard let j = byId[name] else {
-                return broken("unknown animation id '\(name)'" + NameSuggestion.hint(for: name, in: Array(byId.keys)))
-            }
+            guard afterField.name(in: byId, "animation id") != nil, let j = byId[name] else { return broken() }
             if visiting.contains(j) || j == i {
                 return broken("'after' chain forms a cycle: " + (chain + [name]).joined(separator: " → "))
             }
@@ -610,24 +592,6 @@ private extension Field {
     func timingValue(_ key: AnimationKeys.Key) -> FileValue? {
         guard [.number, .countOrForever].contains(key.spec.kind) else { return fileValue(of: key.spec.kind) }
         return number(checkedBy: key.spec, refusal: key.refusal).map { .number($0) }
-    }
-
-    /// A number (a count or `forever` for that kind) in `spec`'s range; `refusal` replaces
-    /// the range's message (`speed` says its own).
-    func number<Object>(checkedBy spec: PropertySpec<Object>, refusal: String? = nil) -> Double? {
-        guard let v = spec.kind == .countOrForever ? nonNegativeNumber(orInfinity: "forever") : number else { return nil }
-        if let problem = spec.range?.problem(with: v) { report(refusal ?? problem); return nil }
-        return v
-    }
-}
-
-private extension Mapping {
-    /// The number `table`'s entry `name` reads: its default when not written; nil when
-    /// invalid (reported) or neither written nor defaulted.
-    func number<Object>(_ table: [PropertySpec<Object>], _ name: String) -> Double? {
-        guard let spec = table.first(where: { $0.name == name }) else { return nil }
-        guard let f = self[name] else { if case .number(let v)? = spec.defaultValue { return v } else { return nil } }
-        return f.number(checkedBy: spec)
     }
 }
 

@@ -12,14 +12,8 @@ struct EventsDecoder {
     let dynamics: DynamicsDecoder
     /// Reads layer values (and records the image assets they use).
     var animations: AnimationDecoder
-    /// Behavior ids of the `dynamics:` block.
+    /// The behaviors of the `dynamics:` block, by id.
     let initialBehaviors: [String: DynamicBehavior]
-
-    init(dynamics: DynamicsDecoder, animations: AnimationDecoder, initialBehaviors: [(String, DynamicBehavior)]) {
-        self.dynamics = dynamics
-        self.animations = animations
-        self.initialBehaviors = Dictionary(initialBehaviors) { first, _ in first }
-    }
 
     /// An event's actions, by their key, in the order an `at:` event runs them (the table
     /// names and documents them).
@@ -28,9 +22,9 @@ struct EventsDecoder {
     static let eventKeys = (SceneKeys.event + SceneKeys.action).map(\.name)
     static let doActionKeys = (SceneKeys.action + [SceneKeys.delay]).map(\.name)
 
-    /// The ids `animationStop` triggers name, checked by `checkAnimationStops` once every
-    /// animation is known.
-    private(set) var stopTriggers: [(id: String, field: Field)] = []
+    /// The ids `animationStop` triggers name (their fields), checked by `checkAnimationStops`
+    /// once every animation is known.
+    private(set) var stopTriggers: [Field] = []
     /// The animations `animate` actions start, for `animationStop` triggers naming them.
     private(set) var startedAnimations: [AnimationSpec] = []
 
@@ -46,9 +40,7 @@ struct EventsDecoder {
             // A `do:` that is no list is reported once, with the event.
             if let d = event.m["do"], d.isList, let items = d.elements {
                 for (k, item) in items.enumerated() {
-                    if case .mapping(let raw) = item.node, let node = raw["addBehaviors"] {
-                        byAction[k] = addBehaviors(item.child(node, key: "addBehaviors"), into: &known)
-                    }
+                    if let af = item.peek("addBehaviors") { byAction[k] = addBehaviors(af, into: &known) }
                 }
             }
             return byAction
@@ -118,7 +110,7 @@ struct EventsDecoder {
                 m[key]?.report("'\(key)' belongs to contact triggers: an animationStop trigger names only the animation")
             }
             guard let id = sf.string else { return nil }
-            stopTriggers.append((id, sf))
+            stopTriggers.append(sf)
             return .animationStop(id)
         }
         guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
@@ -150,14 +142,7 @@ struct EventsDecoder {
             return f.bool == true ? .removeAllBehaviors : nil
         case "removeBehaviors":
             guard let list = f.elements else { return nil }
-            let ids = list.compactMap { item -> String? in
-                guard let id = item.string else { return nil }
-                guard known[id] != nil else {
-                    item.report("unknown behavior id '\(id)'" + NameSuggestion.hint(for: id, in: Array(known.keys)))
-                    return nil
-                }
-                return id
-            }
+            let ids = list.compactMap { $0.name(in: known, "behavior id") }
             return ids.count == list.count ? .removeBehaviors(ids) : nil
         case "addBehaviors":
             return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
@@ -168,9 +153,8 @@ struct EventsDecoder {
             var layers: [EventLayer] = []
             for item in list {
                 guard let name = item.string, let layer = Self.eventLayer(name, at: item, contact: contact) else { continue }
-                if case .id = layer, dynamics.layerIDs[name] == nil {
-                    item.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(dynamics.layerIDs.keys)))
-                } else { layers.append(layer) }
+                if case .id = layer, item.name(in: dynamics.layerIDs, "layer id") == nil { continue }
+                layers.append(layer)
             }
             return layers.count == list.count ? .removeLayers(layers) : nil
         case "animate":
@@ -185,7 +169,7 @@ struct EventsDecoder {
     /// checked as a plain layer's.
     private mutating func animate(_ f: Field, contact: Bool) -> EventAction.Kind? {
         var eventLayer: EventLayer?
-        if case .mapping(let raw) = f.node, let name = raw["layer"]?.scalar?.string {
+        if let name = f.peek("layer")?.node.scalar?.string {
             guard let layer = Self.eventLayer(name, at: f, contact: contact) else { return nil }
             eventLayer = layer
         }
@@ -215,11 +199,8 @@ struct EventsDecoder {
     func checkAnimationStops(stopping: [AnimationSpec]) {
         var timings: [String: [AnimationTiming]] = [:]
         for spec in stopping + startedAnimations { if let id = spec.id { timings[id, default: []].append(spec.timing) } }
-        for (id, field) in stopTriggers {
-            guard let found = timings[id] else {
-                field.report("unknown animation id '\(id)'" + NameSuggestion.hint(for: id, in: Array(timings.keys)))
-                continue
-            }
+        for field in stopTriggers {
+            guard let id = field.name(in: timings, "animation id"), let found = timings[id] else { continue }
             if found.contains(where: { !$0.endTime.isFinite }) {
                 field.report("'\(id)' repeats forever, so it never stops: animationStop would never fire")
             }
@@ -277,10 +258,10 @@ struct EventsDecoder {
         guard let layer = Self.eventLayer(id, at: vf, contact: contact) else { return nil }
         if case .id = layer, let entry = dynamics.layerIDs[id] {
             type = entry.type
-            if keyPath == nil, entry.propertyNames.contains(text) { keyPath = .property(text) }
-            // A cell's key or a named shape's parameter: parsed against the layer, as an
-            // animation's key path is (section 7 sets any property).
-            if keyPath == nil, text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
+            // A custom property, a cell's key or a named shape's parameter: parsed against the
+            // layer, as an animation's key path is (section 7 sets any property).
+            if keyPath == nil,
+               entry.propertyNames.contains(text) || text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
                 guard let kp = animations.keyPath(text, field: vf, entry: entry, layerName: id) else { return nil }
                 keyPath = kp
             }

@@ -71,7 +71,9 @@ struct LayerRenderer {
         let projection = layer.projectionToSuperlayer(through: sublayerSpace)
         guard projection.isFinite else { return }
         guard let affine = projection.affine else {
-            // Perspective or a rotation about x or y: drawn flat, then projected.
+            // Perspective or a rotation about x or y: outlines projected exactly where
+            // that is all the layer draws, else drawn flat, then projected.
+            guard !drawProjectedOutlines(layer, opacity: opacity, through: projection, in: ctx) else { return }
             drawProjected(layer, opacity: opacity, through: projection, in: ctx)
             return
         }
@@ -234,27 +236,34 @@ struct LayerRenderer {
     /// The border lies inside the bounds: the ring between the rounded bounds and the
     /// bounds inset by `borderWidth`, whose corners keep the same centres.
     private func drawBorder(of layer: Layer, alpha: Double, in ctx: CairoContext) {
-        let width = layer.borderWidth, bounds = layer.bounds
-        guard width > 0, layer.borderColor.alpha > 0, !bounds.isEmpty else { return }
-        var outer = layer.corners
-        switch outer.shape(in: bounds) {
-        case .square: outer.radius = 0
-        case .circular(let r), .continuous(let r): outer.radius = r
-        }
+        guard let border = Self.borderOutline(of: layer) else { return }
         withEdgeAntialiasing(of: layer, in: ctx) {
             ctx.save()
             ctx.newPath()
-            appendRoundedRect(bounds, corners: outer, to: ctx)
-            if width < min(bounds.width, bounds.height) / 2 {
-                var inner = outer
-                inner.radius = max(0, outer.radius - width)
-                appendRoundedRect(bounds.insetBy(dx: width, dy: width), corners: inner, to: ctx)
-            }
+            appendRoundedRect(layer.bounds, corners: border.outer, to: ctx)
+            if let inner = border.inner { appendRoundedRect(inner.rect, corners: inner.corners, to: ctx) }
             ctx.setEvenOddFill(true)
             ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
             ctx.fill()
             ctx.restore()
         }
+    }
+
+    /// The border's outline, filled even-odd: the bounds with the corners' effective
+    /// radius, and the bounds inset by `borderWidth` with that radius less the width
+    /// (nil when the border fills the layer); nil when there is no border.
+    static func borderOutline(of layer: Layer) -> (outer: RoundedCorners, inner: (rect: Rect, corners: RoundedCorners)?)? {
+        let width = layer.borderWidth, bounds = layer.bounds
+        guard width > 0, layer.borderColor.alpha > 0, !bounds.isEmpty else { return nil }
+        var outer = layer.corners
+        switch outer.shape(in: bounds) {
+        case .square: outer.radius = 0
+        case .circular(let r), .continuous(let r): outer.radius = r
+        }
+        guard width < min(bounds.width, bounds.height) / 2 else { return (outer, nil) }
+        var inner = outer
+        inner.radius = max(0, outer.radius - width)
+        return (outer, (bounds.insetBy(dx: width, dy: width), inner))
     }
 
     /// Adds the rounded rectangle as a closed subpath. Four circular corners are drawn

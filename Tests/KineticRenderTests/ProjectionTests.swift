@@ -184,12 +184,22 @@ import KineticLayers
         #expect(beyondClear)
     }
 
-    @Test func vectorOutputEmbedsTheProjectionAsAnImage() throws {
+    /// A warped projection goes into vector output as an image; a layer that paints only
+    /// outlines (ProjectedOutlineTests) as its projected path.
+    @Test func vectorOutputEmbedsAWarpedProjectionAsAnImage() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kinetic-3d-\(getpid())").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Renderer(scale: 1).renderVector(frame([tiltedSquare(at: Point(100, 100))]), format: .svg, to: dir + "/f.svg")
+        var warped = tiltedSquare(at: Point(100, 100))
+        warped.sublayers = [solid(blue, size: Size(20, 20), at: Point(50, 50), place: "s")]
+        try Renderer(scale: 1).renderVector(frame([warped]), format: .svg, to: dir + "/f.svg")
         let svg = try String(contentsOfFile: dir + "/f.svg", encoding: .utf8)
         #expect(svg.contains("<image"))
+
+        try Renderer(scale: 1).renderVector(frame([tiltedSquare(at: Point(100, 100))]), format: .svg, to: dir + "/g.svg")
+        let outline = try String(contentsOfFile: dir + "/g.svg", encoding: .utf8)
+        // The left edge at the hand-computed x = 100 − 25/0.9133975 = 72.6297 (Cairo
+        // writes 1/256ths of a point).
+        #expect(!outline.contains("<image") && outline.contains("<path") && outline.contains("M 72.62"))
     }
 }

@@ -1,3 +1,4 @@
+import KineticGeometry
 import KineticScene
 
 /// The one frame `--frame N` or `--time T` asks for, checked against the scene's frames:
@@ -40,12 +41,12 @@ package enum FrameChoiceError: Error, Equatable, CustomStringConvertible {
         case .framePastEnd(let frame, let last):
             "--frame \(frame) is past the last frame (\(last))"
         case .timePastEnd(let time, let end, let last):
-            "--time \(SceneValues.format(time)) is past the scene's end (\(Self.seconds(end)) s; the last frame is \(last))"
+            "--time \(ValueRange.format(time)) is past the scene's end (\(Self.seconds(end)) s; the last frame is \(last))"
         }
     }
 
     /// Computed seconds for a message: at most 6 decimals, no trailing zeros.
     package static func seconds(_ t: Double) -> String {
-        SceneValues.format((t * 1e6).rounded() / 1e6)
+        ValueRange.format((t * 1e6).rounded() / 1e6)
     }
 }

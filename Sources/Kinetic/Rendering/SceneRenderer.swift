@@ -113,14 +113,14 @@ package struct SceneRenderer {
     /// `--fps` (then only warned). Video has no limit. Returns the warning to print, if any.
     package static func applyFrameRateRule(to scene: inout KineticScene.Scene, format: AnimationFormat, fpsGiven: Bool) -> String? {
         guard let limit = format.maximumFPS, scene.settings.fps > limit else { return nil }
-        let fps = SceneValues.format(scene.settings.fps), name = format.rawValue.uppercased()
+        let fps = ValueRange.format(scene.settings.fps), name = format.rawValue.uppercased()
         let shortest = format == .gif ? "2 cs" : "11 ms"
         if fpsGiven {
             return "at \(fps) fps some \(name) delays fall below \(shortest), which browsers clamp (play slower)"
         }
         scene.settings.fps = limit
         return "\(name) delays below \(shortest) are clamped by browsers; resampling \(fps) fps to "
-            + "\(SceneValues.format(limit)) fps (pass --fps to insist)"
+            + "\(ValueRange.format(limit)) fps (pass --fps to insist)"
     }
 
     /// The frame indices `--frames A-B` selects (every frame without it).

@@ -7,7 +7,4 @@ public enum SceneValues {
         let field = Field(node: SceneNode(text: text), keyPath: "", diagnostics: Diagnostics(file: "<command line>"))
         return field.color
     }
-
-    /// A number without a trailing `.0` when whole.
-    public static func format(_ v: Double) -> String { Field.format(v) }
 }

@@ -110,13 +110,6 @@ extension Field {
     var point: Point? { pointValue(.literals) }
     var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
 
-    /// A size whose sides are not negative.
-    var nonNegativeSize: Size? {
-        guard let s = size else { return nil }
-        guard s.width >= 0, s.height >= 0 else { report("a size must not be negative"); return nil }
-        return s
-    }
-
     /// `[x, y, width, height]` with a non-negative size.
     var rect: Rect? { rectValue(.literals) }
 
@@ -169,9 +162,7 @@ extension Field {
 
     /// A list of `options` (an option set by Apple's names of its members: `[]` is none).
     func names(_ options: [String]) -> [String]? {
-        // Every item is read before giving up, so each reports its problems.
-        guard let names = elements?.map({ $0.choice(options.map { ($0, $0) }) }) else { return nil }
-        return names.contains(nil) ? nil : names.compactMap { $0 }
+        elements?.readingAll { $0.choice(options.map { ($0, $0) }) } ?? nil
     }
 
     /// A value of a kind no animation carries, read by its kind (`PropertySpec.assign`).
@@ -205,15 +196,6 @@ extension Field {
         return filters
     }
 
-    /// The hexadecimal forms of a color, then all its forms, for messages.
-    private static let hexColorForms = ["#RGB", "#RRGGBB", "#RRGGBBAA"]
-    private static let colorForms = hexColorForms + ["rgb(r, g, b)", "rgba(r, g, b, a)", "a color name"]
-
-    /// "a, b or c".
-    private static func alternatives(_ forms: [String]) -> String {
-        forms.count < 2 ? forms.joined() : forms.dropLast().joined(separator: ", ") + " or " + forms[forms.count - 1]
-    }
-
     /// A color of section 1: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `rgba(r, g, b, a)`,
     /// `rgb(r, g, b)` or a name.
     var color: Color? {
@@ -226,7 +208,7 @@ extension Field {
             let hex = digits.count == 3 ? String(digits.flatMap { [$0, $0] }) : String(digits)
             guard digits.allSatisfy(\.isHexDigit), [3, 6, 8].contains(digits.count),
                   let raw = UInt64(hex.count == 6 ? hex + "FF" : hex, radix: 16) else {
-                report("'\(text)' is not a color: use \(Self.alternatives(Self.hexColorForms))")
+                report("'\(text)' is not a color: use #RGB, #RRGGBB or #RRGGBBAA")
                 return nil
             }
             func byte(_ shift: UInt64) -> Double { Double((raw >> shift) & 0xFF) }
@@ -251,7 +233,8 @@ extension Field {
         let names = Array(ColorNames.all.keys).sorted()
         let hint = text.split(separator: ".").first { ColorNames.all[String($0)] != nil }.map { " (did you mean '\($0)'?)" }
             ?? NameSuggestion.hint(for: text, in: names)
-        report("'\(text)' is not a color: use \(Self.alternatives(Self.colorForms))" + hint)
+        let forms = "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b), rgba(r, g, b, a) or a color name"
+        report("'\(text)' is not a color: use \(forms)" + hint)
         return nil
     }
 
@@ -316,9 +299,8 @@ extension Field {
         case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : use != .literals && node.isExpression):
             // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
             // checked as a size.
-            guard let p = pointValue(use, form: "a size [w, h]") else { return nil }
-            if let p = problem(.size(Size(p.x, p.y))) { report(p); return nil }
-            return .rect(Rect(origin: .zero, size: Size(p.x, p.y)))
+            guard case .size(let s)? = value(.size, use: use, problem: problem) else { return nil }
+            return .rect(Rect(origin: .zero, size: s))
         case .rect where acceptsSize && !isList:
             report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
             return nil
@@ -326,10 +308,7 @@ extension Field {
         case .color: read = color.map { .color($0) }
         case .transform: read = transform.map { .transform($0) }
         case .path: read = path.map { .path($0) }
-        case .colors:
-            guard let items = elements else { return nil }
-            let colors = items.map(\.color)
-            read = colors.contains(where: { $0 == nil }) ? nil : .colors(colors.compactMap { $0 })
+        case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
         case .numbers: read = (use == .literals ? numbers() : terms(use)?.map(\.value)).map { .numbers($0) }
         case .bool: read = bool.map { .bool($0) }
         case .image: read = nil
@@ -440,9 +419,7 @@ extension Field {
         if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
-        // All are read before giving up, so each reports its problems.
-        let terms = items.map { $0.term(use) }
-        return terms.contains { $0 == nil } ? nil : terms.compactMap { $0 }
+        return items.readingAll { $0.term(use) }
     }
 
     /// `[x, y, width, height]`, its written width and height not negative (a computed one
@@ -480,5 +457,14 @@ extension Field {
     /// The value's key, a list item's the list's (`center` for `center[0]`): its name in messages.
     private var valueName: String {
         keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
+    }
+}
+
+extension Array<Field> {
+    /// Every item read by `read`; nil when one does not read. All are read before giving
+    /// up, so each reports its problems.
+    func readingAll<T>(_ read: (Field) -> T?) -> [T]? {
+        let values = map(read)
+        return values.contains { $0 == nil } ? nil : values.compactMap { $0 }
     }
 }

@@ -132,15 +132,15 @@ struct DynamicsDecoder {
     /// The keys a checked property can come from, besides its own name.
     static let writtenAs: [String: [String]] = [
         "gravityDirection": ["magnitude", "angle"], "pushDirection": ["magnitude", "angle"],
-        "anchorPoint": Array(anchorKeys), "offsetFromCenter": ["attachmentAnchor"],
+        "anchorPoint": anchorKeys, "offsetFromCenter": ["attachmentAnchor"],
         "attachedOffsetFromCenter": ["attachmentAnchor"],
     ]
 
     /// Keys a behavior cannot be built without: a point stands for their expressions.
-    static let requiredPoints: Set = anchorKeys.union(["snapPoint"])
+    static let requiredPoints = Set(anchorKeys + ["snapPoint"])
 
     /// The attachment's other end, in its three spellings: all set `anchorPoint`.
-    static let anchorKeys: Set = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"]
+    static let anchorKeys = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"]
 
     /// The per-step settings of a behavior's keys written as expressions, each checked
     /// against what the behavior can change while it runs; nil when one cannot be or does
@@ -233,8 +233,7 @@ struct DynamicsDecoder {
     /// `items: [a, b]` (required, every id a layer).
     private func items(_ m: Mapping) -> [String]? {
         guard let list = m.required("items")?.elements else { return nil }
-        let ids = list.map(itemID)
-        return ids.contains(where: { $0 == nil }) ? nil : ids.compactMap { $0 }
+        return list.readingAll(itemID)
     }
 
     /// Reads the keys of `table` the loader reads by their kind (not those the decoder
@@ -309,7 +308,7 @@ struct DynamicsDecoder {
         ]
         guard let kind = m["kind"].map({ $0.choice(kinds) }) ?? .distance else { return nil }
         // The other end: another item, or an anchor point (three spellings, one meaning).
-        let anchorKeys = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"].filter { m[$0] != nil }
+        let anchorKeys = Self.anchorKeys.filter { m[$0] != nil }
         let attachedField = m["attachedTo"]
         if anchorKeys.count > 1 || (attachedField != nil && anchorKeys.count == 1 && anchorKeys[0] != "attachmentAnchor") {
             m.owner.report("an attachment has one other end: attachedTo (an item) or attachedToAnchor (a point)")
@@ -396,10 +395,7 @@ extension Field {
     /// not parse (reported) or the kind is one its decoder reads.
     func behaviorValue(of kind: PropertyKind) -> BehaviorValue? {
         switch kind {
-        case .number: number.map { .number($0) }
-        case .angle: angle.map { .number($0) }
-        case .point: point.map { .point($0) }
-        case .bool: bool.map { .bool($0) }
+        case .number, .angle, .point, .bool: value(of: kind).flatMap(BehaviorValue.init)
         case .choice(let names): choice(names.map { ($0, $0) }).map { .name($0) }
         case .fixedNumbers(let count): numbers(count: count).map { .numbers($0) }
         default: nil

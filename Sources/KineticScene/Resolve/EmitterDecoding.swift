@@ -61,12 +61,12 @@ extension LayerDecoder {
         return (c, m["name"])
     }
 
-    /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
-    /// so the cell's `color` tints it entirely).
     /// The largest side of inline contents: sprites are rasterized from it (several
     /// canvases wide already).
     static let largestContentsSide = 10_000.0
 
+    /// An image asset, or an inline `{path, size, fillColor}` (fillColor default white,
+    /// so the cell's `color` tints it entirely).
     private mutating func particleContents(_ f: Field) -> ParticleContents? {
         guard case .mapping = f.node else {
             if let name = f.node.scalar?.string, name.lowercased().hasSuffix(".svg") {
@@ -77,11 +77,11 @@ extension LayerDecoder {
             return asset(f).map { .image($0) }
         }
         guard let m = f.mapping(allowed: ["path", "size", "fillColor"]) else { return nil }
-        var size = m.required("size")?.nonNegativeSize
-        if let s = size, !(s.width <= Self.largestContentsSide && s.height <= Self.largestContentsSide) {
-            m["size"]?.report("each side of a particle's contents must be at most \(Int(Self.largestContentsSide)) pt")
-            size = nil
-        }
+        let size = m.required("size")?.value(.size) { v in
+            guard case .size(let s) = v, s.width >= 0, s.height >= 0 else { return "a size must not be negative" }
+            let limit = Self.largestContentsSide
+            return s.width <= limit && s.height <= limit ? nil : "each side of a particle's contents must be at most \(Int(limit)) pt"
+        }?.sizeValue
         // An SVG path fills the particle's size.
         let path = m.required("path")?.path(in: size.map { Rect(origin: .zero, size: $0) })
         let fill = m["fillColor"].map { $0.color } ?? .white

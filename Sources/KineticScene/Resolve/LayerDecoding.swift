@@ -44,8 +44,6 @@ struct LayerDecoder {
     /// What CATransformLayer does not render (`PropertySpec.isIgnoredByTransformLayer`).
     static let transformLayerIgnoredKeys = LayerSchema.standard.entries.filter(\.isIgnoredByTransformLayer).map(\.name)
 
-    static let idPattern = try! NSRegularExpression(pattern: "^[A-Za-z_][A-Za-z0-9_-]*$")
-
     /// The layers of a list; sublayers of a mask (no `parent` address) are drawn but not
     /// addressable by animations.
     mutating func layers(_ field: Field, parent: [Int]? = []) -> [Layer] {
@@ -70,7 +68,7 @@ struct LayerDecoder {
         }
         let id = m["id"].flatMap { idField -> String? in
             guard let s = idField.string else { return nil }
-            guard Self.idPattern.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil else {
+            guard s.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_-]*/) != nil else {
                 idField.report("'\(s)' is not a valid id: use letters, digits, _ and -, not starting with a digit")
                 return nil
             }
@@ -197,10 +195,8 @@ struct LayerDecoder {
     /// The path an asset `name` resolved to, or nil with its problem reported on `f`.
     private static func path(_ resolved: Result<String, AssetProblem>, _ name: String, _ f: Field,
                              kind: AssetKind = .image) -> String? {
-        switch resolved {
-        case .success(let path): return path
-        case .failure(let problem):
-            f.report(problem.message(for: name, kind: kind))
+        do { return try resolved.get() } catch {
+            f.report(error.message(for: name, kind: kind))
             return nil
         }
     }

@@ -182,16 +182,14 @@ extension Field {
             guard let center, let radius, let start, let end, let clockwise else { return nil }
             return .arc(center: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
         case "polyline":
-            guard let items = f.elements else { return nil }
-            let points = items.map { $0.pointTerm(use) }
-            guard !points.contains(where: { $0 == nil }) else { return nil }
+            guard let points = f.elements?.readingAll({ $0.pointTerm(use) }) else { return nil }
             guard points.count >= 2 else { f.report("a polyline needs at least 2 points"); return nil }
             guard points.count <= Self.maxPathElements else {
                 f.report("the polyline has \(points.count) points, over the limit of \(Self.maxPathElements)")
                 return nil
             }
             guard let closed = m["closed"].map({ $0.bool }) ?? false else { return nil }
-            return .polyline(points.compactMap { $0 }, closed: closed)
+            return .polyline(points, closed: closed)
         default:  // star
             guard let s = f.mapping(allowed: ["center", "points", "outerRadius", "innerRadius"]) else { return nil }
             let center = s.required("center")?.pointTerm(use), count = s.required("points")?.term(use)

@@ -14,7 +14,8 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # and Cyrillic, Noto CJK for Chinese, Japanese and Korean, Noto Color Emoji); ffmpeg and
 # ImageMagick decode GIFs independently in tests and are the peers in `make bench`;
 # FFmpeg's libraries (MP4, WebM, MOV, APNG) and libwebp (animated WebP); libxml2 (the
-# geometry of `path: {svg: FILE}`) and librsvg (SVG contents); webp (img2webp,
+# geometry of `path: {svg: FILE}`) and librsvg (SVG contents); libzip (the
+# dotLottie archive, `-o NAME.lottie`); webp (img2webp,
 # webpmux) and python3-pil decode WebP independently; parallel runs the shard recipe;
 # headless Chromium and its WebDriver drive `kinetic preview` in the browser test, and
 # python3's jsonschema checks the scenes against `kinetic schema`.
@@ -22,7 +23,7 @@ APT_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libgif-dev libimagequant
                libchipmunk-dev libdeflate-dev fonts-dejavu-core fonts-noto-cjk fonts-noto-color-emoji \
                ffmpeg imagemagick time \
                libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libwebp-dev \
-               libxml2-dev librsvg2-dev \
+               libxml2-dev librsvg2-dev libzip-dev \
                webp python3-pil parallel \
                chromium chromium-driver python3 python3-jsonschema python3-yaml python3-pip
 

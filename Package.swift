@@ -50,6 +50,8 @@ let package = Package(
         // draws `contents: FILE.svg` (the renderer).
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // libzip: the dotLottie archive (`-o NAME.lottie`), written by DotLottieArchive.swift only.
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
 
         // Stage 0: the one guarded way files are read (regular files, bounded sizes, kept
         // inside a root, PNG chunks walked before decoding).
@@ -79,8 +81,10 @@ let package = Package(
         .target(name: "KineticRender", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo",
                                                       "CResample", "CPango", "CRsvg"]),
         // Lottie export: presentation trees → keyframes; pixels only for SVG contents, which
-        // the renderer rasterizes into image assets (Lottie embeds raster images only).
-        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo", "KineticRender"]),
+        // the renderer rasterizes into image assets (Lottie embeds raster images only); libzip
+        // packs the JSON into a dotLottie archive.
+        .target(name: "KineticLottie", dependencies: ["KineticFiles", "KineticGeometry", "KineticLayers", "KineticCairo", "KineticRender",
+                                                      "CZip"]),
         .target(name: "KineticEncode", dependencies: ["KineticFiles", "KineticGeometry", "KineticCairo", "CPNG", "CGif", "CImageQuant", "CFFmpeg", "CWebP"]),
         // Stage 5: the live preview's web server (`kinetic preview`), then the command line.
         .target(name: "KineticPreview", dependencies: [
@@ -126,7 +130,7 @@ let package = Package(
             "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCairo", "CComposite",
         ]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticCairo", "KineticFiles", "KineticGeometry", "KineticEncode"]),
-        .testTarget(name: "KineticLottieTests", dependencies: ["KineticCairo", "KineticGeometry", "KineticLayers", "KineticLottie"]),
+        .testTarget(name: "KineticLottieTests", dependencies: ["CZip", "KineticCairo", "KineticGeometry", "KineticLayers", "KineticLottie"]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

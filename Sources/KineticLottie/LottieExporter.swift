@@ -250,7 +250,16 @@ public struct LottieExporter {
     static func layer(key: String, frames: [Int: DrawableSample], index: Int, clipsFrom: Int, faded: [Int],
                       parent: String? = nil, parentScale: Double = 1, share: Double = 1, lastFrame: Int,
                       counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
-        guard let first = frames.keys.min(), let seen = frames.keys.max(), let firstSample = frames[first] else { return nil }
+        // The opacity it is drawn at, less what enclosing precompositions apply.
+        func shown(_ s: DrawableSample) -> Double {
+            let applied = faded.reduce(1.0) { $1 < s.scopes.count ? $0 * s.scopes[$1].opacity : $0 }
+            return s.projection.m33 > 0 && applied > 0 ? min(s.opacity / applied, 1) : 0
+        }
+        // It lives from the first frame it shows to the last: frames where it shows
+        // nothing before or after (a transform layer's face before it reaches its depth
+        // slot, a layer faded in from 0) would only carry keyframes no one sees.
+        let showing = frames.filter { shown($0.value) > 0 }.keys
+        guard let first = showing.min(), let seen = showing.max(), let firstSample = frames[first] else { return nil }
         // rlottie draws a layer at its out point too (the specification and lottie-web do
         // not): one that ends before the composition does is kept a frame longer, showing
         // nothing, or a face leaving a transform layer's slot would linger over the next.
@@ -263,10 +272,7 @@ public struct LottieExporter {
             if let s = frames[f] { carried = s; visible.append(true) } else { visible.append(false) }
             run.append(carried)
         }
-        let opacities = zip(run, visible).map { s, v -> Double in
-            let applied = faded.reduce(1.0) { $1 < s.scopes.count ? $0 * s.scopes[$1].opacity : $0 }
-            return v && s.projection.m33 > 0 && applied > 0 ? min(s.opacity / applied, 1) : 0
-        }
+        let opacities = zip(run, visible).map { s, v in v ? shown(s) : 0 }
         guard opacities.contains(where: { $0 > 0 }) else { return nil }
         let paintsShow = run[0].paints.indices.map { k in
             run.contains { $0.paints.indices.contains(k) && $0.paints[k].color.alpha > 0 && !$0.paints[k].path.isEmpty }

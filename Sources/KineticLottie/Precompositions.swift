@@ -1,4 +1,5 @@
 import KineticGeometry
+import KineticLayers
 
 /// What Core Animation composites as one group, written as one: a layer's opacity acts on
 /// its painting, shadow, sublayers and border together, and a `masksToBounds` layer (or a
@@ -59,14 +60,29 @@ extension LottieExporter {
             // Its asset's place is taken before the nested ones', so ids follow the stack.
             let slot = assets.count
             assets.append(.null)
+            var innerCounts = (sampled: 0, kept: 0)
             let inner = stack(run.keys, depth: depth + 1, faded: scope.clip == nil ? faded + [depth] : faded,
-                              assets: &assets, counts: &counts)
-            guard !inner.isEmpty else { assets.removeSubrange(slot...); continue }
+                              assets: &assets, counts: &innerCounts)
+            guard !inner.isEmpty else { assets.removeSubrange(slot...); counts.sampled += innerCounts.sampled; continue }
+            let contents = composition(inner)
+            // A clipped copy of contents already written is that asset moved (its keyframes
+            // are not written again). An opacity's precomposition has no clip to bound it
+            // within the moved layer's box, so it keeps its own.
+            if scope.clip != nil, let shared = sharedAsset(for: contents, among: assets[..<slot]),
+               let layer = precompositionLayer(id: shared.id, owner: owner, keys: run.keys, depth: depth, offset: shared.offset,
+                                               counts: &counts) {
+                assets.removeSubrange(slot...)
+                counts.sampled += innerCounts.sampled
+                out.append(layer)
+                continue
+            }
+            counts.sampled += innerCounts.sampled
+            counts.kept += innerCounts.kept
             let id = "scope\(slot)"
             guard let layer = precompositionLayer(id: id, owner: owner, keys: run.keys, depth: depth, counts: &counts) else {
                 assets.removeSubrange(slot...); plain(run.keys); continue
             }
-            assets[slot] = .object([("id", .string(id)), ("layers", .array(composition(inner)))])
+            assets[slot] = .object([("id", .string(id)), ("layers", .array(contents))])
             out.append(layer)
         }
         return out
@@ -128,7 +144,10 @@ extension LottieExporter {
 
     /// The precomposition's layer: canvas-sized, untransformed, alive while any of its
     /// drawables is; faded by the scope's opacity, or masked by its clip mapped to the canvas.
-    private func precompositionLayer(id: String, owner: String, keys: [String], depth: Int,
+    /// With an `offset` (an asset shared with another copy of the subtree) it is moved by
+    /// it and its mask moved back; nil when the clip then reaches outside the layer's box,
+    /// which a precomposition layer crops.
+    private func precompositionLayer(id: String, owner: String, keys: [String], depth: Int, offset: Point = Point(0, 0),
                                      counts: inout (sampled: Int, kept: Int)) -> LottieJSON? {
         let lives = keys.compactMap { samples[$0]?.keys }.joined()
         guard let first = lives.min(), let last = lives.max() else { return nil }
@@ -140,9 +159,28 @@ extension LottieExporter {
         let still = { (k: LottieJSON) in LottieJSON.object([("a", 0), ("k", k)]) }
         var masks: LottieJSON? = nil
         var opacity = still(100)
+        let moved = offset.x != 0 || offset.y != 0
         if scopes.contains(where: { $0?.clip != nil }) {
-            let run = scopes.map { scope in
-                DrawableSample(key: owner, projection: .identity, opacity: 1, paints: [], clips: scope?.clip.map { [$0] } ?? [],
+            let back = PlaneProjection(affine: 1, 0, 0, 1, -offset.x, -offset.y)
+            let clips = scopes.map { scope in
+                scope?.clip.map { clip -> Clip in
+                    var clip = clip
+                    if moved { clip.projection = clip.projection.concatenating(back) }
+                    return clip
+                }
+            }
+            if moved {
+                // The layer's box in its own coordinates is (0, 0, w, h).
+                let box = Rect(0, 0, size.width.rounded(), size.height.rounded())
+                for case let clip? in clips {
+                    let bounds = clip.path.mapPoints(clip.projection.apply(to:)).boundingBox
+                    guard bounds.minX >= box.minX, bounds.minY >= box.minY, bounds.maxX <= box.maxX, bounds.maxY <= box.maxY else {
+                        return nil
+                    }
+                }
+            }
+            let run = clips.map { clip in
+                DrawableSample(key: owner, projection: .identity, opacity: 1, paints: [], clips: clip.map { [$0] } ?? [],
                                scopes: [], source: owner, extent: 1)
             }
             guard let m = Self.masks(run: run, baked: true, from: 0, tracks: &tracks) else { return nil }
@@ -154,7 +192,8 @@ extension LottieExporter {
         counts.kept += tracks.kept
         var fields: [(String, LottieJSON)] = [
             ("ddd", 0), ("ind", 0), ("ty", 0), ("nm", .string(owner)), ("refId", .string(id)), ("sr", 1),
-            ("ks", .object([("a", still([0, 0])), ("p", still([0, 0])), ("s", still([100, 100])), ("r", still(0)), ("o", opacity)])),
+            ("ks", .object([("a", still([0, 0])), ("p", still(.numbers([offset.x, offset.y]))), ("s", still([100, 100])), ("r", still(0)),
+                            ("o", opacity)])),
             ("ao", 0), ("w", .number(size.width.rounded())), ("h", .number(size.height.rounded())),
             ("ip", .number(Double(first))), ("op", .number(Double(last + 1))), ("st", 0),
         ]

@@ -16,7 +16,8 @@ import Testing
         #expect(try OutputTarget.parse("a.png", animated: true) == .animation(.apng, "a.png"))
         #expect(try OutputTarget.parse("a.svg") == .svg("a.svg"))
         #expect(try OutputTarget.parse("a.pdf") == .pdf("a.pdf"))
-        #expect(try OutputTarget.parse("anim.JSON") == .lottie("anim.JSON"))
+        #expect(try OutputTarget.parse("anim.JSON") == .lottie(.json, "anim.JSON"))
+        #expect(try OutputTarget.parse("out/anim.lottie") == .lottie(.dotLottie, "out/anim.lottie"))
     }
 
     @Test func foldersAndPatternsArePNGFrames() throws {
@@ -38,6 +39,7 @@ import Testing
         for format in AnimationFormat.allCases { #expect(message.contains("." + format.rawValue)) }
         #expect(message.contains("'.avi'"))
         #expect(message.contains(".json"))
+        #expect(message.contains(".lottie"))
     }
 
     @Test func patternPartsAndNames() {

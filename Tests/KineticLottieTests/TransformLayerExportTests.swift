@@ -54,6 +54,15 @@ struct TransformLayerExportTests {
         #expect(shown(at: 0) == ["front@1", "back@0"])
         #expect(shown(at: 1) == ["back@1", "front@0"])
         #expect(shown(at: 2) == ["front@1", "back@0"])
+        // A copy lives from the first frame it shows to one after its last (rlottie draws
+        // the out point): back@1 and front@0 show at frame 1 only, so they start there
+        // rather than carrying hidden keyframes from frame 0.
+        let life = Dictionary(uniqueKeysWithValues: layers.compactMap { layer -> (String, [LottieJSON?])? in
+            guard case .string(let name)? = layer["nm"] else { return nil }
+            return (name, [layer["ip"], layer["op"]])
+        })
+        #expect(life["back@1"] == [1, 3] && life["front@0"] == [1, 3])
+        #expect(life["front@1"] == [0, 3] && life["back@0"] == [0, 3])
     }
 
     @Test func aLayerThatEndsEarlyIsKeptAFrameLongerShowingNothing() throws {

@@ -73,6 +73,23 @@ check "lottie: .json exports the same bytes twice; a blur is refused at its key 
     grep -q '^blur.yaml:[0-9]*:[0-9]*: layers\\[0\\].filters: ' refused.txt &&
     '$kinetic' render blur.yaml -o c.json --lottie-approximate --quiet 2> dropped.txt && [ -s c.json ] &&
     grep -q 'warning: blur.yaml:[0-9]*:[0-9]*: layers\\[0\\].filters: .*dropped' dropped.txt"
+check "lottie: .lottie is a deterministic dotLottie ZIP holding the .json export byte for byte; refused like .json" bash -c "
+    '$kinetic' render '$scenes/moving-square.yaml' -o a.lottie --quiet &&
+    mkdir again && sleep 1 && TZ=Asia/Tokyo '$kinetic' render '$scenes/moving-square.yaml' -o again/a.lottie --quiet &&
+    cmp a.lottie again/a.lottie && python3 -c \"
+import json, zipfile
+z = zipfile.ZipFile('a.lottie')
+assert z.testzip() is None
+assert z.namelist() == ['manifest.json', 'animations/a.json'], z.namelist()
+assert all(i.compress_type == zipfile.ZIP_DEFLATED and i.date_time == (1980, 1, 1, 0, 0, 0) for i in z.infolist())
+m = json.loads(z.read('manifest.json'))
+assert m['version'] == '1.0' and [a['id'] for a in m['animations']] == ['a'], m
+assert z.read('animations/a.json') == open('a.json', 'rb').read()
+\" &&
+    '$kinetic' render blur.yaml -o c.lottie --quiet 2> refused.txt; [ \$? = 65 ] && [ ! -e c.lottie ] &&
+    grep -q '^blur.yaml:[0-9]*:[0-9]*: layers\\[0\\].filters: ' refused.txt &&
+    '$kinetic' render blur.yaml -o c.lottie --lottie-approximate --quiet 2> dropped.txt &&
+    python3 -c \"import zipfile; assert zipfile.ZipFile('c.lottie').testzip() is None\""
 check "unwritable output exits 73 and leaves nothing" bash -c "
     mkdir ro && chmod 500 ro && if [ \$(id -u) = 0 ]; then touch blocker; out=blocker/x.gif; else out=ro/x.gif; fi
     '$kinetic' render '$scenes/moving-square.yaml' -o \$out --quiet; [ \$? = 73 ] && [ -z \"\$(ls -A ro)\" ]"

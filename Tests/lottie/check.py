@@ -12,8 +12,9 @@ under 28 dB.
 Installs nothing: the Makefile pip-installs `lottie-specs` and `rlottie-python` into a
 folder on PYTHONPATH. Scenes that are refused or miss the PSNR bar must be listed, each
 with its reason, in Tests/lottie/allowlist.txt; at least MIN_EXPORTED scenes must
-export. Prints a table per scene: PSNR mean/min, the Lottie's size (and the GIF's with
---gif), keyframes before and after reduction.
+export. Prints a table per scene: PSNR mean/min, the Lottie's size as JSON and as a
+dotLottie archive (`-o NAME.lottie`, the deflated ZIP apps ship; its animation must be the
+JSON byte for byte), the GIF's with --gif, keyframes before and after reduction.
 """
 import argparse
 import glob
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 from PIL import Image, ImageChops, ImageStat
 
@@ -145,6 +147,17 @@ def main():
         finite = [min(v, 99.0) for v in values]
         mean, low = sum(finite) / len(finite), min(finite)
         size = os.path.getsize(out)
+        # The same export as a dotLottie archive: what an app ships, deflated.
+        archive = os.path.join(work, name + ".lottie")
+        r = run([opts.kinetic, "render", scene, "-o", archive, "-q"])
+        packed = 0
+        if r.returncode != 0:
+            failures.append(f"{name}: .lottie export failed ({r.returncode}): {r.stderr.strip()[-300:]}")
+        else:
+            packed = os.path.getsize(archive)
+            with zipfile.ZipFile(archive) as z, open(out, "rb") as f:
+                if z.read(f"animations/{name}.json") != f.read():
+                    failures.append(f"{name}: the .lottie's animation is not the .json export")
         gif, timing = "", f"{export_s:5.1f}s"
         if opts.gif:
             # Export and GIF alternate, so that both see the same load on a shared
@@ -163,23 +176,28 @@ def main():
             if gif_times:
                 gif = str(os.path.getsize(g))
                 e, t = min(export_times), min(gif_times)
-                bench.append((size <= int(gif), e <= t))
-                timing = f"{e:5.1f}s {t:5.1f}s {size / int(gif):5.2f} {e / t:5.2f}"
+                bench.append((packed <= int(gif), e <= t, size <= int(gif)))
+                timing = f"{e:5.1f}s {t:5.1f}s {packed / int(gif):5.2f} {e / t:5.2f}"
         ok = mean >= MEAN_DB and low >= MIN_DB
-        rows.append((name, f"{mean:6.2f} {low:6.2f}", f"{size:>9} {gif:>9} {sampled:>7} {kept:>6} {timing}" + ("" if ok else "  BELOW")))
+        rows.append((name, f"{mean:6.2f} {low:6.2f}",
+                     f"{size:>9} {packed:>9} {gif:>9} {sampled:>7} {kept:>6} {timing}" + ("" if ok else "  BELOW")))
         if not ok and name not in allowed:
             failures.append(f"{name}: PSNR mean {mean:.2f} dB / min {low:.2f} dB under {MEAN_DB}/{MIN_DB} and not allowlisted")
 
-    print(f"{'scene':28} {'PSNR mean/min':>13}  {'lottie B':>9} {'gif B':>9} {'samples':>7} {'kept':>6} export"
+    # size÷ is the .lottie's size over the GIF's.
+    print(f"{'scene':28} {'PSNR mean/min':>13}  {'json B':>9} {'.lottie B':>9} {'gif B':>9} {'samples':>7} {'kept':>6} export"
           + ("    gif  size÷  time÷" if opts.gif else ""))
     for name, a, b in rows:
         print(f"{name:28} {a:>13}  {b}")
     print(f"{exported} of {len(opts.scenes)} scenes export; {len(refused)} refused: {' '.join(refused)}")
     if bench:
         # The issue's goals, reported beside each other (not gating): Lottie no larger
-        # than the GIF, exporting no slower than rendering the GIF.
-        print(f"goal Lottie size <= GIF size: {sum(a for a, _ in bench)} of {len(bench)} exports")
-        print(f"goal export time <= GIF time: {sum(b for _, b in bench)} of {len(bench)} exports"
+        # than the GIF, exporting no slower than rendering the GIF. The size goal counts
+        # the .lottie, the form apps ship (a JSON goes over HTTP compressed too; a GIF,
+        # already LZW-compressed, does not shrink further); the JSON alone is counted beside it.
+        print(f"goal Lottie size <= GIF size (.lottie, the dotLottie archive): {sum(b[0] for b in bench)} of {len(bench)} exports;"
+              f" JSON alone: {sum(b[2] for b in bench)} of {len(bench)}")
+        print(f"goal export time <= GIF time: {sum(b[1] for b in bench)} of {len(bench)} exports"
               f" (fastest of {max(opts.repeat, 1)} interleaved runs each)")
     for name in sorted(set(allowed) - {r[0] for r in rows if r[1] == 'refused' or 'BELOW' in r[2]}):
         if any(name == os.path.splitext(os.path.basename(s))[0] for s in opts.scenes):

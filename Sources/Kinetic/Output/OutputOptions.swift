@@ -29,7 +29,7 @@ public struct OutputOptions: Sendable {
     /// for GIF, 90 for WebP and APNG). When false, a faster scene is resampled to that
     /// rate and ``OutputSummary/warnings`` says so.
     public var keepsFrameRate = false
-    /// Lottie (`.json`): whether what Lottie cannot express is dropped, with a warning
+    /// Lottie (`.json`, `.lottie`): whether what Lottie cannot express is dropped, with a warning
     /// each, instead of refusing the scene.
     public var approximatesLottie = false
     /// Whether every layer's bounds and anchor point, and the physics (bodies,

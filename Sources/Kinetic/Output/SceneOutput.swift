@@ -52,11 +52,11 @@ package enum SceneOutput {
             let frames = try sceneRenderer.frames(options.frames)
             try sceneRenderer.renderPNGFrames(frames: frames, pattern: pattern)
             return OutputSummary(frameCount: frames.count, warnings: warnings)
-        case .lottie(let path):
+        case let .lottie(format, path):
             // Lottie holds every frame: physics and particles advance frame by frame.
             let written = try LottieOutput.write(timeline: sceneRenderer.timeline, fps: sceneRenderer.fps,
                                                  frameCount: model.frameCount, approximate: options.approximatesLottie,
-                                                 limits: limits, to: path, warn: note)
+                                                 limits: limits, to: path, format: format, warn: note)
             var summary = OutputSummary(frameCount: model.frameCount, warnings: warnings)
             summary.lottieKeyframes = (written.keyframes, written.samples)
             return summary

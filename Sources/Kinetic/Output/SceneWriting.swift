@@ -14,6 +14,7 @@ extension Scene {
     /// | a name with `%04d` | PNG frames named by the pattern |
     /// | `.png`, `.svg`, `.pdf` | the still ``OutputOptions/frame`` |
     /// | `.json` | a Lottie animation |
+    /// | `.lottie` | the same Lottie in a dotLottie archive |
     ///
     /// A file appears only when complete: it is written under a temporary name and
     /// renamed. Physics and particles are simulated from the start, frame by frame.

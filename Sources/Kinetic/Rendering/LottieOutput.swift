@@ -4,14 +4,15 @@ import KineticLottie
 import KineticRender
 import KineticScene
 
-/// `render -o NAME.json`: every frame of the scene, in order (physics and particles
-/// advance frame by frame), sampled into a Lottie animation written atomically.
+/// `render -o NAME.json` (or `NAME.lottie`): every frame of the scene, in order (physics
+/// and particles advance frame by frame), sampled into a Lottie animation written
+/// atomically, as JSON or inside a dotLottie archive (the same JSON, byte for byte).
 package enum LottieOutput {
     /// Returns the keyframes written and the samples they stand for. A construct Lottie
     /// cannot express is thrown at its FILE:LINE:COL as a ``FrameRenderError`` (or, with
     /// `approximate`, is dropped with one warning per key, handed to `warn`).
     package static func write(timeline: Timeline, fps: Double, frameCount: Int, approximate: Bool, limits: SceneLimits,
-                              to path: String, warn: (String) -> Void) throws -> (keyframes: Int, samples: Int) {
+                              to path: String, format: LottieFormat = .json, warn: (String) -> Void) throws -> (keyframes: Int, samples: Int) {
         let scene = timeline.scene
         var exporter = LottieExporter(size: scene.settings.size, fps: fps, background: scene.settings.background,
                                       options: LottieOptions(approximate: approximate),
@@ -25,8 +26,16 @@ package enum LottieOutput {
             }
         }
         for warning in exporter.warnings { warn(located(warning, in: scene) + "; dropped") }
-        let document = exporter.document()
-        try AtomicFile.write(Array(document.text.utf8), to: path)
+        let text = exporter.document().text
+        switch format {
+        case .json: try AtomicFile.write(Array(text.utf8), to: path)
+        case .dotLottie:
+            let archive: [UInt8]
+            do { archive = try DotLottieArchive.bytes(animation: text, id: DotLottieArchive.animationID(forOutput: path)) } catch {
+                throw EncodeError.cannotWrite(path: path, reason: error.description)
+            }
+            try AtomicFile.write(archive, to: path)
+        }
         return (exporter.keyframeCounts.kept, exporter.keyframeCounts.sampled)
     }
 

@@ -12,13 +12,14 @@ package enum OutputTarget: Equatable {
     /// One vector frame through Cairo's SVG or PDF surface (needs --frame or --time).
     case svg(String)
     case pdf(String)
-    /// A Lottie animation (`.json`): the frames baked into keyframes (docs/lottie.md).
-    case lottie(String)
+    /// A Lottie animation: the frames baked into keyframes (docs/lottie.md), as JSON
+    /// (`.json`) or in a dotLottie archive (`.lottie`).
+    case lottie(LottieFormat, String)
 
     /// The animations' extensions: `.gif`, `.apng`, `.webp`, `.mp4`, `.webm`, `.mov`.
     package static let animationExtensions = AnimationFormat.allCases.map { "." + $0.rawValue }
     /// The extensions `-o` takes, for the usage error that lists them.
-    package static let extensions = animationExtensions + [".png", ".svg", ".pdf", ".json"]
+    package static let extensions = animationExtensions + [".png", ".svg", ".pdf", ".json", ".lottie"]
 
     /// Parses `-o`. A `%d` pattern, a path ending in `/`, an existing folder, or a name
     /// without an extension is a folder of `frame-NNNN.png` files; `.png` is a still, or
@@ -37,7 +38,8 @@ package enum OutputTarget: Equatable {
         case "png": return animated ? .animation(.apng, out) : .png(out)
         case "svg": return .svg(out)
         case "pdf": return .pdf(out)
-        case "json": return .lottie(out)
+        case "json": return .lottie(.json, out)
+        case "lottie": return .lottie(.dotLottie, out)
         default: throw OutputTargetError(output: out)
         }
     }
@@ -81,6 +83,13 @@ package enum OutputTarget: Equatable {
         // A width like %09999999999d would pad every name to gigabytes.
         return spec.allSatisfy(\.isNumber) && spec.count <= 2
     }
+}
+
+/// How a Lottie export is stored: the JSON document itself, or the dotLottie archive
+/// (a ZIP of a manifest and that document, deflated) that apps ship.
+package enum LottieFormat: Equatable, Sendable {
+    case json
+    case dotLottie
 }
 
 /// An output spelled with an extension Kinetic does not write (exit 64).

@@ -20,6 +20,7 @@ struct RenderCommand: ParsableCommand {
           still.png             one PNG frame (with --frame N or --time T)
           still.svg, still.pdf  one vector frame (with --frame N or --time T)
           anim.json             a Lottie animation (docs/lottie.md; --lottie-approximate)
+          anim.lottie           the same Lottie in a dotLottie archive (ZIP, deflated)
 
         Any other extension is a usage error. Files appear only when complete: \
         each is written under a temporary name and renamed. See docs/outputs.md.
@@ -40,7 +41,7 @@ struct RenderCommand: ParsableCommand {
     @Argument(help: "The scene file (.yaml, .yml or .json).")
     var scene: String
 
-    @Option(name: [.short, .customLong("output")], help: "Output: .gif/.apng/.webp/.mp4/.webm/.mov, a folder, a %04d pattern, .png/.svg/.pdf.")
+    @Option(name: [.short, .customLong("output")], help: "Output: .gif/.apng/.webp/.mp4/.webm/.mov, a folder, a %04d pattern, .png/.svg/.pdf, .json/.lottie.")
     var output: String?
 
     @Option(help: "Frames per second (overrides the scene's).")
@@ -85,7 +86,7 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var limitOptions: LimitOptions
 
-    @Flag(help: "For a .json (Lottie) output: drop what Lottie cannot express, with a warning per key, instead of refusing the scene.")
+    @Flag(help: "For a .json or .lottie (Lottie) output: drop what Lottie cannot express, with a warning per key, instead of refusing the scene.")
     var lottieApproximate = false
 
     func validate() throws {
@@ -117,14 +118,14 @@ struct RenderCommand: ParsableCommand {
                 throw ValidationError("--frames goes with an animation or a frames folder; a single image takes --frame N")
             }
             if target.isLottie, frameRange.frames != nil {
-                throw ValidationError("--frames does not go with a .json (Lottie) output: it holds every frame")
+                throw ValidationError("--frames does not go with a .json or .lottie (Lottie) output: it holds every frame")
             }
             if case .pngFrames(let pattern) = target, !OutputTarget.isValidPattern(pattern) {
                 throw ValidationError("\(output): a frame pattern needs exactly one %d, at most 2 digits wide (e.g. frame-%04d.png)")
             }
         }
         if lottieApproximate, output.flatMap({ try? OutputTarget.parse($0) })?.isLottie != true {
-            throw ValidationError("--lottie-approximate goes with a .json (Lottie) output")
+            throw ValidationError("--lottie-approximate goes with a .json or .lottie (Lottie) output")
         }
         if let contactSheet, !contactSheet.lowercased().hasSuffix(".png") {
             throw ValidationError("--contact-sheet writes a .png file")
@@ -208,7 +209,7 @@ struct RenderCommand: ParsableCommand {
             summary("wrote \(path)", started: started)
         case .animation(_, let path):
             summary("wrote \(path) (\(written.frameCount) frames, \(ByteCount.formatFile(path)))", started: started)
-        case .lottie(let path):
+        case .lottie(_, let path):
             let keyframes = written.lottieKeyframes.map { "\($0.kept) keyframes of \($0.sampled) samples, " } ?? ""
             summary("wrote \(path) (\(written.frameCount) frames, \(keyframes)\(ByteCount.formatFile(path)))", started: started)
         case .pngFrames(let pattern):

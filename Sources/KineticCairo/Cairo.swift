@@ -102,7 +102,11 @@ package final class CairoSurface {
     /// `paintsEveryPixel`: `body` sets every pixel whatever was there (its first act is
     /// an opaque `paint`), so the surface is not cleared first — a 4 MB memset a frame at
     /// 750 × 1334, 6 % of a dynamics scene's GIF render (issue 15).
+    ///
+    /// `reusing`: an earlier frame's bytes to draw into when they are the size needed (a
+    /// render's ``FrameBufferPool``), so no fresh pages are faulted in for the frame.
     package static func drawingImage<E: Error>(width: Int, height: Int, paintsEveryPixel: Bool = false,
+                                               reusing buffer: consuming [UInt8]? = nil,
                                                _ body: (CairoSurface) throws(E) -> Void) throws(E) -> PixelImage? {
         guard width >= 0, height >= 0, width <= Int(Int32.max), height <= Int(Int32.max) else { return nil }
         // Cairo's size limits, asked of empty surfaces before anything is allocated.
@@ -111,13 +115,19 @@ package final class CairoSurface {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
         let (count, overflow) = stride.multipliedReportingOverflow(by: height)
         guard stride >= 0, !overflow else { return nil }
-        if count > 0 {
-            guard let probe = malloc(count) else { return nil }
-            free(probe)
+        var bytes: [UInt8]
+        if var reused = buffer.take(), reused.count == count {
+            if !paintsEveryPixel { reused.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            bytes = reused
+        } else {
+            if count > 0 {
+                guard let probe = malloc(count) else { return nil }
+                free(probe)
+            }
+            bytes = paintsEveryPixel
+                ? [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+                : [UInt8](repeating: 0, count: count)
         }
-        var bytes = paintsEveryPixel
-            ? [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-            : [UInt8](repeating: 0, count: count)
         let drawn = try bytes.withUnsafeMutableBufferPointer { (buffer) throws(E) -> Bool in
             // No pixels (an empty frame): Cairo allocates its own none.
             let surface = CairoSurface(raw: cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32,

@@ -62,13 +62,15 @@ public struct Renderer: Sendable {
     }
 
     /// ``render(_:)`` for outputs: a frame whose pixels cannot be allocated is an error,
-    /// never a frame drawn without them.
-    public func rasterize(_ frame: SceneFrame) throws(RenderError) -> PixelImage {
+    /// never a frame drawn without them. `reusing`: bytes of an earlier frame no longer
+    /// needed, drawn over when they are this frame's size.
+    public func rasterize(_ frame: SceneFrame, reusing buffer: consuming [UInt8]? = nil) throws(RenderError) -> PixelImage {
         let (width, height) = pixelSize(of: frame.size)
         // Drawn straight into the image's own bytes: no copy of the frame out of Cairo. An
         // opaque background colour is painted first over every pixel (``draw(_:in:)``).
         let opaque = if case .color(let color) = frame.background { color.alpha >= 1 } else { false }
-        let image = try CairoSurface.drawingImage(width: width, height: height, paintsEveryPixel: opaque) { (surface) throws(RenderError) in
+        let image = try CairoSurface.drawingImage(width: width, height: height, paintsEveryPixel: opaque,
+                                                  reusing: buffer) { (surface) throws(RenderError) in
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
             draw(frame, in: ctx)

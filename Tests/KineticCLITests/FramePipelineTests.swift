@@ -83,3 +83,48 @@ import Testing
         }
     }
 }
+
+/// `FrameStream.run(sources:)`: frames drawn by the workers that encode them.
+@Suite struct FrameSourceTests {
+    struct Unreadable: Error, Equatable { let frame: Int }
+
+    /// Each frame is encoded with the raster of the frame before it (across chunks and
+    /// repeats), whichever worker draws it.
+    @Test(arguments: [1, 2, 3])
+    func eachFrameIsEncodedWithTheFrameBeforeIt(jobs: Int) throws {
+        let frames = Array(0..<23)
+        // Frame i is one pixel of value i; frames 7 and 8 repeat the raster before them.
+        let repeats: Set<Int> = [7, 8]
+        var pairs: [Int: [UInt8?]] = [:]
+        try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
+            .run(sources: { chunk in
+                chunk.map { i -> FrameStream.Source in
+                    repeats.contains(i) ? .previous
+                        : .draw { PixelImage(width: 1, height: 1, stride: 4, bytes: [UInt8(i), 0, 0, 0]) }
+                }
+            }, encode: { frame, previous, _ in [frame.bytes[0], previous?.bytes[0]] }, consume: { pairs[$0] = $1 })
+        for i in frames {
+            let drawn = repeats.contains(i) ? 6 : i
+            let before: UInt8? = i == 0 ? nil : UInt8(repeats.contains(i - 1) ? 6 : i - 1)
+            #expect(pairs[i] == [UInt8(drawn), before], "frame \(i)")
+        }
+    }
+
+    /// A frame that cannot be drawn stops the stream with its own error, never a hang,
+    /// even when the worker encoding the frame after it gets to the error first.
+    @Test(arguments: [1, 2, 3])
+    func aFrameThatCannotBeDrawnStopsTheStreamWithItsError(jobs: Int) {
+        let frames = Array(0..<12)
+        #expect(throws: Unreadable(frame: 5)) {
+            try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
+                .run(sources: { chunk in
+                    chunk.map { i -> FrameStream.Source in
+                        .draw {
+                            if i == 5 { throw Unreadable(frame: 5) }
+                            return PixelImage(width: 1, height: 1)
+                        }
+                    }
+                }, encode: { _, _, _ in () }, consume: { _, _ in })
+        }
+    }
+}

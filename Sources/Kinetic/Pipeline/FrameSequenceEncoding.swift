@@ -19,14 +19,15 @@ extension FrameSequence {
         try AnimationOutput.write(frameCount: indices.count, width: width, height: height,
                                   to: path, format: format, settings: settings, sample: { positions, _, prepare, add in
             try FrameStream(frames: positions.map { sequence.indices[$0] }, jobs: jobs,
-                            progress: Progress(total: positions.count, enabled: false)).run(rasters: { chunk in
-                try Parallel.map(chunk, jobs: jobs) { i in try sequence.image(i) }
+                            progress: Progress(total: positions.count, enabled: false)).run(sources: { chunk in
+                chunk.map { i in .draw { try sequence.image(i) } }
             }, encode: { frame, _, _ in prepare(frame) }, consume: { _, sample in try add(sample) })
         }) { prepare, write in
             let progress = Progress(total: sequence.indices.count, enabled: showsProgress && isatty(2) != 0)
             defer { progress.finish() }
-            try FrameStream(frames: sequence.indices, jobs: jobs, progress: progress).run(rasters: { chunk in
-                try Parallel.map(chunk, jobs: jobs) { i in try sequence.image(i) }
+            // Each frame decoded by the worker that encodes it.
+            try FrameStream(frames: sequence.indices, jobs: jobs, progress: progress).run(sources: { chunk in
+                chunk.map { i in .draw { try sequence.image(i) } }
             }, encode: prepare, consume: { _, prepared in try write(prepared) })
         }
     }

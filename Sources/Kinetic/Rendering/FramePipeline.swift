@@ -24,6 +24,10 @@ package struct FramePipeline {
     /// Where the rasters are also kept, in order, for later passes; the run stops with
     /// ``KeptFrames/Full/full`` once they refuse one.
     package var keep: KeptFrames?
+    /// Where encoded frames' buffers go for later frames to be drawn into: for encoders
+    /// that keep no raster (their result is not the frame itself); a pass that keeps
+    /// frames (``keep``) uses none.
+    package var buffers: FrameBufferPool?
 
     /// Runs `encode(frame, previous)` on worker threads and `consume(index, encoded)` on the
     /// calling thread in frame order.
@@ -32,40 +36,57 @@ package struct FramePipeline {
         // Physics and emitters are stateful: they advance with the frames, in order.
         let clock = FrameClock(timeline: timeline, maxParticles: maxParticles)
         let renderer = self.renderer, fps = self.fps, jobs = self.jobs
+        let trace = StageTrace.shared
+        let buffers = keep == nil ? self.buffers : nil
         // A frame drawn like the one before it (a scene at rest: 1,580 of the gallery's
         // 9,530 frames show no change) takes that frame's raster.
-        var last: (tree: SceneFrame, raster: PixelImage)?
-        try FrameStream(frames: frames, jobs: jobs, progress: progress).run(rasters: { chunk in
+        var lastTree: SceneFrame?
+        // The last chunk's last raster, which a kept pass's first repeat takes.
+        var lastRaster: PixelImage?
+        let stream = FrameStream(frames: frames, jobs: jobs, progress: progress, buffers: buffers)
+        try stream.run(sources: { chunk in
             // Sequential: the scene's state advances frame by frame.
-            let trees = try chunk.map { try clock.renderingFrame($0, fps: fps) }
-            var before = last?.tree
+            let trees = try chunk.map { frame in
+                try trace.measure(.tree, frame: frame) { try clock.renderingFrame(frame, fps: fps) }
+            }
+            let earlier = lastTree
+            lastTree = trees.last
+            var before = earlier
             let repeats = trees.map { tree in
                 defer { before = tree }
                 return before.map { tree.drawsLike($0) } ?? false
             }
-            let drawn = try Parallel.map(trees.indices.filter { !repeats[$0] }, jobs: jobs) { try renderer.rasterize(trees[$0]) }
+            guard let keep else {
+                // Drawn on the workers, each frame just before it is encoded.
+                return trees.indices.map { k -> FrameStream.Source in
+                    repeats[k] ? .previous : .draw {
+                        try trace.measure(.raster, frame: chunk[k]) { try renderer.rasterize(trees[k], reusing: buffers?.take()) }
+                    }
+                }
+            }
+            let drawn = try Parallel.map(trees.indices.filter { !repeats[$0] }, jobs: jobs) { k in
+                try trace.measure(.raster, frame: chunk[k]) { try renderer.rasterize(trees[k]) }
+            }
             var rasters: [PixelImage] = []
             var fresh = drawn.makeIterator()
             for k in trees.indices {
                 // A repeat always has a frame before it: this chunk's, or the last chunk's.
-                if repeats[k], let previous = rasters.last ?? last?.raster {
+                if repeats[k], let previous = rasters.last ?? lastRaster {
                     rasters.append(previous)
                 } else if let raster = fresh.next() {
                     rasters.append(raster)
                 }
             }
-            if let keep {
-                // Kept frames compare each raster with the one before it only where the
-                // trees say pixels can differ.
-                var earlier = last?.tree
-                for (tree, raster) in zip(trees, rasters) {
-                    let damage = earlier.map { renderer.damage(from: $0, to: tree) } ?? .everything
-                    earlier = tree
-                    guard keep.append(raster, changedWithin: damage) else { throw KeptFrames.Full.full }
-                }
+            // Kept frames compare each raster with the one before it only where the
+            // trees say pixels can differ.
+            var treeBefore = earlier
+            for (tree, raster) in zip(trees, rasters) {
+                let damage = treeBefore.map { renderer.damage(from: $0, to: tree) } ?? .everything
+                treeBefore = tree
+                guard keep.append(raster, changedWithin: damage) else { throw KeptFrames.Full.full }
             }
-            if let tree = trees.last, let raster = rasters.last { last = (tree, raster) }
-            return rasters
+            lastRaster = rasters.last
+            return rasters.map { .drawn($0) }
         }, encode: { frame, previous, _ in try encode(frame, previous) }, consume: consume)
     }
 }
@@ -91,21 +112,50 @@ package struct FrameStream {
     /// (``KeptFrames/change(at:)``); `encode` is told it for a frame that follows its
     /// previous one directly.
     package var changes: ((Int) -> FrameChange)?
+    /// Where a chunk's rasters go once encoded (but the last, which the next chunk's first
+    /// frame is differenced against), for the rasters' source to draw later frames into.
+    package var buffers: FrameBufferPool?
 
-    package init(frames: [Int], jobs: Int, progress: Progress, changes: ((Int) -> FrameChange)? = nil) {
+    package init(frames: [Int], jobs: Int, progress: Progress, changes: ((Int) -> FrameChange)? = nil,
+                 buffers: FrameBufferPool? = nil) {
         self.frames = frames
         self.jobs = jobs
         self.progress = progress
         self.changes = changes
+        self.buffers = buffers
     }
+
+    /// Frames a chunk holds: two a worker.
+    package static func chunkSize(jobs: Int) -> Int { max(2, jobs * 2) }
 
     /// Runs `rasters` on each chunk of ``frames``, `encode(frame, previous, change)` on
     /// worker threads and `consume(frame number, encoded)` in order.
     package func run<Encoded: Sendable>(rasters: ([Int]) throws -> [PixelImage],
                       encode: @escaping @Sendable (PixelImage, PixelImage?, FrameChange) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
+        try run(sources: { try rasters($0).map { Source.drawn($0) } }, encode: encode, consume: consume)
+    }
+
+    /// Where a frame's raster comes from (``run(sources:encode:consume:)``).
+    package enum Source: Sendable {
+        /// Already made.
+        case drawn(PixelImage)
+        /// Drawn by the worker that encodes the frame, just before: a frame is then
+        /// encoded as soon as it and the frame before it are drawn, not once the whole
+        /// chunk is (a wait for the chunk's slowest frame on every chunk).
+        case draw(@Sendable () throws -> PixelImage)
+        /// The raster of the frame before it in the stream (never the first frame's).
+        case previous
+    }
+
+    /// ``run(rasters:encode:consume:)`` with each chunk's rasters made on the workers.
+    package func run<Encoded: Sendable>(sources: ([Int]) throws -> [Source],
+                      encode: @escaping @Sendable (PixelImage, PixelImage?, FrameChange) throws -> Encoded,
+                      consume: (Int, Encoded) throws -> Void) throws {
         try withoutActuallyEscaping(consume) { consume in
-            let chunkSize = max(2, jobs * 2)
+            let chunkSize = Self.chunkSize(jobs: jobs)
+            let trace = StageTrace.shared
+            defer { trace.report(pass: progress.unit.replacingOccurrences(of: " ", with: "-")) }
             var writer: WorkerThread?
             let failure = FirstError()
             // Whatever happens, the consumer is done before `consume` goes out of scope.
@@ -114,16 +164,38 @@ package struct FrameStream {
             var start = 0
             while start < frames.count {
                 let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
-                let rasters = try rasters(chunk)
+                let sources = try sources(chunk)
                 let carried = previous
                 let known = (start..<(start + chunk.count)).map { i in
                     if let changes, i > 0, frames[i - 1] == frames[i] - 1 { changes(frames[i]) } else { FrameChange.unknown }
                 }
-                let encoded = try Parallel.map(Array(rasters.indices), jobs: jobs) { k in
-                    try encode(rasters[k], k == 0 ? carried : rasters[k - 1], known[k])
+                // Workers take frames in order, and each draws its frame before waiting for
+                // the one before it, so every wait ends.
+                let made = ChunkRasters(count: sources.count)
+                let encoded = try Parallel.map(Array(sources.indices), jobs: jobs) { k in
+                    let raster: PixelImage
+                    do {
+                        switch sources[k] {
+                        case .drawn(let image): raster = image
+                        case .draw(let draw): raster = try draw()
+                        case .previous:
+                            guard let before = try (k == 0 ? carried : made.raster(k - 1)) else {
+                                preconditionFailure("the first frame streamed repeats no frame")
+                            }
+                            raster = before
+                        }
+                    } catch {
+                        made.fail(k, error)
+                        throw error
+                    }
+                    made.set(k, raster)
+                    let before = try (k == 0 ? carried : made.raster(k - 1))
+                    return try trace.measure(.encode, frame: chunk[k]) { try encode(raster, before, known[k]) }
                 }
+                let rasters = made.all()
+                if let buffers { Self.recycle(rasters, carried: carried, to: buffers) }
                 // One chunk is consumed at a time, in order.
-                writer?.join()
+                trace.measure(.waitWriter, frame: chunk[0]) { writer?.join() }
                 writer = nil
                 try failure.rethrow()
                 let progress = self.progress
@@ -131,7 +203,7 @@ package struct FrameStream {
                 let consumeChunk: @Sendable () -> Void = {
                     do {
                         for (k, e) in encoded.enumerated() {
-                            try consumer.call(chunk[k], e)
+                            try trace.measure(.consume, frame: chunk[k]) { try consumer.call(chunk[k], e) }
                             progress.advance()
                         }
                     } catch {
@@ -151,6 +223,60 @@ package struct FrameStream {
             writer = nil
             try failure.rethrow()
         }
+    }
+}
+
+extension FrameStream {
+    /// Hands `buffers` a chunk's encoded rasters but its last (the next chunk's first frame
+    /// is differenced against it), and the raster carried from the chunk before, each
+    /// buffer once: a frame at rest shares the raster before it.
+    static func recycle(_ rasters: [PixelImage], carried: PixelImage?, to buffers: FrameBufferPool) {
+        func address(_ image: PixelImage) -> UnsafeRawPointer? { image.bytes.withUnsafeBytes { $0.baseAddress } }
+        var held = Set(rasters.last.flatMap(address).map { [$0] } ?? [])
+        for image in (carried.map { [$0] } ?? []) + rasters.dropLast() {
+            guard let base = address(image), held.insert(base).inserted else { continue }
+            buffers.recycle(image)
+        }
+    }
+}
+
+/// One chunk's rasters as its workers make them: a worker encoding a frame waits here for
+/// the frame before it.
+// @unchecked: `rasters` and `failures` are only touched with `condition` locked.
+private final class ChunkRasters: @unchecked Sendable {
+    private var rasters: [PixelImage?]
+    private var failures: [(any Error)?]
+    private let condition = NSCondition()
+
+    init(count: Int) {
+        rasters = Array(repeating: nil, count: count)
+        failures = Array(repeating: nil, count: count)
+    }
+
+    func set(_ k: Int, _ raster: PixelImage) {
+        condition.lock(); rasters[k] = raster; condition.broadcast(); condition.unlock()
+    }
+
+    /// Raster `k` will never come: `error` is what its drawing threw.
+    func fail(_ k: Int, _ error: any Error) {
+        condition.lock(); failures[k] = error; condition.broadcast(); condition.unlock()
+    }
+
+    /// Raster `k`, once drawn; the error that stopped it, rethrown (so the stream reports
+    /// that error whichever worker gets there first).
+    func raster(_ k: Int) throws -> PixelImage {
+        condition.lock()
+        defer { condition.unlock() }
+        while rasters[k] == nil, failures[k] == nil { condition.wait() }
+        if let raster = rasters[k] { return raster }
+        throw failures[k] ?? CancellationError()
+    }
+
+    /// Every raster, once all are drawn (after the workers are done).
+    func all() -> [PixelImage] {
+        condition.lock()
+        defer { condition.unlock() }
+        return rasters.compactMap { $0 }
     }
 }
 

@@ -6,7 +6,7 @@ package final class Progress: @unchecked Sendable {
     private let total: Int
     private let enabled: Bool
     /// What is counted: "frames", or a pass before them ("palette frames").
-    private let unit: String
+    package let unit: String
     private let start = Date()
     private let lock = NSLock()
     private var done = 0

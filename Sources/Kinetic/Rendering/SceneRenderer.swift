@@ -140,10 +140,13 @@ package struct SceneRenderer {
     package var pixelSize: (width: Int, height: Int) { renderer.pixelSize(of: scene.settings.size) }
 
     /// A pipeline over `frames` whose progress bar counts `unit`.
-    private func pipeline(frames: [Int], unit: String = "frames") -> FramePipeline {
+    /// `reusesBuffers`: whether what is done with a frame keeps none of its raster, so
+    /// frames are drawn into the buffers of frames already encoded (``FrameBufferPool``).
+    private func pipeline(frames: [Int], unit: String = "frames", reusesBuffers: Bool = true) -> FramePipeline {
         FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
                       progress: Progress(total: frames.count, enabled: showsProgressBar, unit: unit),
-                      maxParticles: maxParticles)
+                      maxParticles: maxParticles,
+                      buffers: reusesBuffers ? FrameBufferPool(limit: FrameBufferPool.limit(jobs: jobs)) : nil)
     }
 
     /// Writes `frames` as an animation at `path` (atomically: nothing appears on error).
@@ -271,7 +274,8 @@ package struct SceneRenderer {
     /// The rasters of `frames`, in the order given (golden frames are compared in memory).
     package func images(frames: [Int]) throws -> [(index: Int, image: PixelImage)] {
         var result: [(index: Int, image: PixelImage)] = []
-        try pipeline(frames: frames).run(encode: { frame, _ in frame }, consume: { index, image in
+        // The frames themselves are the result: none is drawn over.
+        try pipeline(frames: frames, reusesBuffers: false).run(encode: { frame, _ in frame }, consume: { index, image in
             result.append((index, image))
         })
         return result

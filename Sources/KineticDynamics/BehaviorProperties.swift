@@ -10,11 +10,15 @@ public enum BehaviorValue: Hashable, Sendable {
     case name(String)
     /// A fixed-length list of numbers (`insets`).
     case numbers([Double])
+    /// Layer ids (a behavior's `items`).
+    case names([String])
 
     /// The payload of one case; nil for the others.
     var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
     var pointValue: Point? { if case .point(let p) = self { p } else { nil } }
     var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var nameValue: String? { if case .name(let n) = self { n } else { nil } }
+    var namesValue: [String]? { if case .names(let n) = self { n } else { nil } }
 }
 
 /// Why a property cannot be set.
@@ -39,37 +43,17 @@ public enum BehaviorPropertyError: Error, Hashable, Sendable, CustomStringConver
 extension DynamicBehavior {
     /// The properties `setting(_:to:)` accepts for this kind of behavior, by UIKit name:
     /// its table's settable entries.
-    public var settableProperties: [String] {
-        switch kind {
-        case .gravity: Self.settable(GravityBehavior.properties)
-        case .collision: Self.settable(CollisionBehavior.properties)
-        case .push: Self.settable(PushBehavior.properties)
-        case .attachment: Self.settable(AttachmentBehavior.properties)
-        case .snap: Self.settable(SnapBehavior.properties)
-        case .itemBehavior: Self.settable(DynamicItemBehavior.properties)
-        case .field: Self.settable(FieldBehavior.properties)
-        }
-    }
+    public var settableProperties: [String] { settable.map(\.name) }
 
     /// The kind of value a settable property takes (`.point` for `anchorPoint`); nil
     /// when this kind of behavior has no such settable property.
     public func settableKind(of property: String) -> PropertyKind? {
-        func kind<O>(_ table: [DynamicsProperty<O>]) -> PropertyKind? {
-            table.first { $0.isSettable && $0.name == property }?.kind
-        }
-        return switch self.kind {
-        case .gravity: kind(GravityBehavior.properties)
-        case .collision: kind(CollisionBehavior.properties)
-        case .push: kind(PushBehavior.properties)
-        case .attachment: kind(AttachmentBehavior.properties)
-        case .snap: kind(SnapBehavior.properties)
-        case .itemBehavior: kind(DynamicItemBehavior.properties)
-        case .field: kind(FieldBehavior.properties)
-        }
+        settable.first { $0.name == property }?.kind
     }
 
-    private static func settable<O>(_ table: [DynamicsProperty<O>]) -> [String] {
-        table.filter(\.isSettable).map(\.name)
+    /// The settable entries of this kind's table.
+    private var settable: [DynamicsProperty<Void>] {
+        (DynamicsTable.contexts[kind.name] ?? []).filter(\.isSettable)
     }
 
     /// This behavior with one property changed (UIKit's setters: `magnitude`, `anchorPoint`,
@@ -100,7 +84,7 @@ extension DynamicBehavior {
     private static func setting<O>(_ property: String, of object: O, to value: BehaviorValue,
                                    _ table: [DynamicsProperty<O>]) throws(BehaviorPropertyError) -> O {
         guard let entry = table.first(where: { $0.isSettable && $0.name == property }) else {
-            throw .unknownProperty(property, known: settable(table))
+            throw .unknownProperty(property, known: table.filter(\.isSettable).map(\.name))
         }
         if let requirement = entry.refusal?(object) { throw .wrongValue(property, expected: requirement) }
         var o = object

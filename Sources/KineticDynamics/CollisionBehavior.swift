@@ -63,7 +63,7 @@ extension CollisionBehavior {
     /// The keys of `- collision: {…}`, each once: the loader reads, `setting(_:to:)` sets
     /// and `validate()` checks by these.
     public static let properties: [DynamicsProperty<CollisionBehavior>] = [
-        .described("items", nil, .layerIDs, doc: "Layer ids."),
+        .items(\.items),
         .option("collisionMode", "UICollisionBehavior.collisionMode", \.collisionMode,
                 [("items", .items), ("boundaries", .boundaries), ("everything", .everything)], default: "everything",
                 doc: "What the items collide with."),

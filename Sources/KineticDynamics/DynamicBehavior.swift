@@ -18,6 +18,19 @@ public struct DynamicBehavior: Hashable, Sendable, Identifiable {
         case snap(SnapBehavior)
         case itemBehavior(DynamicItemBehavior)
         case field(FieldBehavior)
+
+        /// The kind's name in a scene file and in `DynamicsTable` (`gravity`).
+        public var name: String {
+            switch self {
+            case .gravity: "gravity"
+            case .collision: "collision"
+            case .push: "push"
+            case .attachment: "attachment"
+            case .snap: "snap"
+            case .itemBehavior: "itemBehavior"
+            case .field: "field"
+            }
+        }
     }
 
     public init(id: String, begin: Double = 0, end: Double = .infinity, _ kind: Kind) {

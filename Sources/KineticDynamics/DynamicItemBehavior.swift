@@ -6,7 +6,7 @@ import KineticGeometry
 /// A nil property is not set by this behavior: the item keeps what an earlier live
 /// item behavior set, or UIKit's default (in parentheses). When several live item
 /// behaviors set the same property of an item, the one listed last wins.
-public struct DynamicItemBehavior: Hashable, Sendable {
+public struct DynamicItemBehavior: Hashable, Sendable, TabledBehavior {
     public var items: [String]
     /// Restitution 0…1 (0); combined with the other surface's by multiplication
     /// (boundaries have 1), so a ball of elasticity e on the floor rebounds to e² × height.
@@ -56,7 +56,7 @@ extension DynamicItemBehavior {
     public static let properties: [DynamicsProperty<DynamicItemBehavior>] = {
         typealias L = DynamicsLimits
         return [
-            .described("items", nil, .layerIDs, doc: "Layer ids."),
+            .items(\.items),
             .number("elasticity", "UIDynamicItemBehavior.elasticity", \.elasticity, range: L.material, default: 0,
                     doc: "Restitution of collisions (1: no energy lost)."),
             .number("friction", "UIDynamicItemBehavior.friction", \.friction, range: L.material, default: 0,
@@ -79,9 +79,4 @@ extension DynamicItemBehavior {
                     range: L.coordinate, default: 0, settable: false, doc: "Angular velocity added at the start, radians/s."),
         ]
     }()
-
-    /// Checks the values against `properties`; the error's path is the key.
-    func validate() throws(DynamicsError) {
-        for p in Self.properties { try p.check(self) }
-    }
 }

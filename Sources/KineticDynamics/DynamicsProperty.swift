@@ -18,9 +18,11 @@ public struct DynamicsProperty<Object>: Sendable {
     public let isSettable: Bool
     /// One line for the docs.
     public let doc: String
-    /// Whether the object's decoder reads it itself (ids, the attachment's ends, nested
+    /// Whether the object's decoder reads it itself (the attachment's ends, nested
     /// mappings) rather than the loader reading it by its kind into `assign`.
     public let isReadByItsDecoder: Bool
+    /// Whether the object cannot be built without it (`items`, a snap's `snapPoint`).
+    public let isRequired: Bool
     /// Sets the property from a value of its kind; false for a value of another kind.
     let assign: (@Sendable (inout Object, BehaviorValue) -> Bool)?
     /// The numbers `validate` checks against `range`; nil where the object checks itself.
@@ -29,18 +31,19 @@ public struct DynamicsProperty<Object>: Sendable {
     let refusal: (@Sendable (Object) -> String?)?
 
     init(_ name: String, _ apple: String? = nil, _ kind: PropertyKind, range: ValueRange? = nil,
-         default defaultValue: DocValue? = nil, settable: Bool = false, readByItsDecoder: Bool = false, doc: String,
-         assign: (@Sendable (inout Object, BehaviorValue) -> Bool)? = nil,
+         default defaultValue: DocValue? = nil, settable: Bool = false, readByItsDecoder: Bool = false,
+         required: Bool = false, doc: String, assign: (@Sendable (inout Object, BehaviorValue) -> Bool)? = nil,
          checked: (@Sendable (Object) -> [Double])? = nil, refusal: (@Sendable (Object) -> String?)? = nil) {
         self.name = name; self.apple = apple; self.kind = kind; self.range = range; self.defaultValue = defaultValue
         self.isSettable = settable; self.isReadByItsDecoder = readByItsDecoder || assign == nil; self.doc = doc
+        self.isRequired = required
         self.assign = assign; self.checked = checked; self.refusal = refusal
     }
 
     /// The entry without its accessors: what the docs and the JSON Schema read.
     public var described: DynamicsProperty<Void> {
         DynamicsProperty<Void>(name, apple, kind, range: range, default: defaultValue, settable: isSettable,
-                               readByItsDecoder: isReadByItsDecoder, doc: doc)
+                               readByItsDecoder: isReadByItsDecoder, required: isRequired, doc: doc)
     }
 
     /// Sets the property from the scene file's value; false for a value of another kind.
@@ -85,9 +88,10 @@ extension DynamicsProperty {
 
     /// A point `[x, y]` through a key path, each coordinate checked against `range`.
     static func point(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Point> & Sendable,
-                      range: ValueRange?, default defaultValue: Point? = nil, settable: Bool = true, doc: String) -> Self {
+                      range: ValueRange?, default defaultValue: Point? = nil, settable: Bool = true, required: Bool = false,
+                      doc: String) -> Self {
         Self(name, apple, .point, range: range, default: defaultValue.map { .numbers([$0.x, $0.y]) }, settable: settable,
-             doc: doc, assign: assigning(keyPath, \.pointValue),
+             required: required, doc: doc, assign: assigning(keyPath, \.pointValue),
              checked: { [$0[keyPath: keyPath].x, $0[keyPath: keyPath].y] })
     }
 
@@ -107,11 +111,22 @@ extension DynamicsProperty {
 
     /// One of `options` by its name (Apple's spelling), into a key path.
     static func option<T: Sendable>(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, T> & Sendable,
-                                    _ options: [(String, T)], default defaultValue: String, doc: String) -> Self {
-        Self(name, apple, .choice(options.map(\.0)), default: .string(defaultValue), doc: doc,
+                                    _ options: [(String, T)], default defaultValue: String? = nil, required: Bool = false,
+                                    doc: String) -> Self {
+        Self(name, apple, .choice(options.map(\.0)), default: defaultValue.map { .string($0) }, required: required, doc: doc,
              assign: assigning(keyPath) { v in
                  if case .name(let n) = v { options.first { $0.0 == n }?.1 } else { nil }
              })
+    }
+
+    /// The item (a layer id) a behavior acts on: required.
+    static func item(_ keyPath: WritableKeyPath<Object, String> & Sendable, doc: String) -> Self {
+        Self("item", nil, .layerID, required: true, doc: doc, assign: assigning(keyPath, \.nameValue))
+    }
+
+    /// The items (layer ids) a behavior acts on: required.
+    static func items(_ keyPath: WritableKeyPath<Object, [String]> & Sendable) -> Self {
+        Self("items", nil, .layerIDs, required: true, doc: "Layer ids.", assign: assigning(keyPath, \.namesValue))
     }
 
     /// Sets `keyPath` to what `unwrap` takes from a value; false for a value of another kind.
@@ -122,6 +137,18 @@ extension DynamicsProperty {
             o[keyPath: keyPath] = t
             return true
         }
+    }
+}
+
+/// A behavior whose table says all its checks: `validate()` is the table's.
+protocol TabledBehavior {
+    static var properties: [DynamicsProperty<Self>] { get }
+}
+
+extension TabledBehavior {
+    /// Checks the values against `properties`; the error's path is the key.
+    func validate() throws(DynamicsError) {
+        for p in Self.properties { try p.check(self) }
     }
 }
 

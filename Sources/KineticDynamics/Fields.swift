@@ -141,8 +141,9 @@ extension FieldBehavior {
     public static let properties: [DynamicsProperty<FieldBehavior>] = {
         typealias L = DynamicsLimits
         return [
-            .described("kind", nil, .choice(Kind.allCases.map(\.rawValue)), doc: "The UIFieldBehavior kind."),
-            .described("items", nil, .layerIDs, doc: "Layer ids."),
+            .option("kind", nil, \.kind, Kind.allCases.map { ($0.rawValue, $0) }, required: true,
+                    doc: "The UIFieldBehavior kind."),
+            .items(\.items),
             .point("position", "UIFieldBehavior.position", \.position, range: L.coordinate, default: .zero,
                    doc: "The field's position."),
             .described("region", "UIFieldBehavior.region", .mapping("region"), doc: "Where the field acts: {radius} or {rect}."),

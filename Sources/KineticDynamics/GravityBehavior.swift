@@ -2,7 +2,7 @@ import Foundation
 import KineticGeometry
 
 /// UIGravityBehavior: a constant acceleration of `magnitude` × 1000 points/s², whatever the mass.
-public struct GravityBehavior: Hashable, Sendable, DirectedBehavior {
+public struct GravityBehavior: Hashable, Sendable, DirectedBehavior, TabledBehavior {
     /// Points per second², per unit of magnitude (UIKit's documented unit).
     public static let accelerationPerMagnitude = 1000.0
 
@@ -32,7 +32,7 @@ extension GravityBehavior {
     /// The keys of `- gravity: {…}`, each once: the loader reads, `setting(_:to:)` sets
     /// and `validate()` checks by these.
     public static let properties: [DynamicsProperty<GravityBehavior>] = [
-        .described("items", nil, .layerIDs, doc: "Layer ids."),
+        .items(\.items),
         .point("gravityDirection", "UIGravityBehavior.gravityDirection", \.gravityDirection, range: DynamicsLimits.coordinate,
                default: Point(0, 1), doc: "Acceleration vector; 1 = 1000 points/s²."),
         // An angle only turns the checked vector, so it takes any value.
@@ -43,9 +43,4 @@ extension GravityBehavior {
         .number("magnitude", "UIGravityBehavior.magnitude", \.magnitude, range: DynamicsLimits.coordinate, default: 1, checked: false,
                 doc: "Strength with angle; 1 = 1000 points/s²."),
     ]
-
-    /// Checks the values against `properties`; the error's path is the key.
-    func validate() throws(DynamicsError) {
-        for p in Self.properties { try p.check(self) }
-    }
 }

@@ -5,7 +5,7 @@ import KineticGeometry
 ///
 /// A force of `magnitude` × 100 in UIKit's mass units (density × area / 10000), so a
 /// 100×100 item of density 1 accelerates at 100 points/s² per unit of magnitude.
-public struct PushBehavior: Hashable, Sendable, DirectedBehavior {
+public struct PushBehavior: Hashable, Sendable, DirectedBehavior, TabledBehavior {
     /// Force (continuous) or impulse (instantaneous) per unit of magnitude, in
     /// UIKit mass units × points/s² (or × points/s).
     public static let forcePerMagnitude = 100.0
@@ -49,7 +49,7 @@ extension PushBehavior {
     /// The keys of `- push: {…}`, each once: the loader reads, `setting(_:to:)` sets and
     /// `validate()` checks by these.
     public static let properties: [DynamicsProperty<PushBehavior>] = [
-        .described("items", nil, .layerIDs, doc: "Layer ids."),
+        .items(\.items),
         .option("mode", "UIPushBehavior.mode", \.mode, [("continuous", .continuous), ("instantaneous", .instantaneous)],
                 default: "continuous", doc: "A force, or a single impulse."),
         .point("pushDirection", "UIPushBehavior.pushDirection", \.pushDirection, range: DynamicsLimits.coordinate,
@@ -65,9 +65,4 @@ extension PushBehavior {
         .point("targetOffsetFromCenter", "UIPushBehavior.setTargetOffsetFromCenter(_:for:)", \.targetOffsetFromCenter,
                range: DynamicsLimits.coordinate, default: .zero, doc: "Where the force applies, from the item's center."),
     ]
-
-    /// Checks the values against `properties`; the error's path is the key.
-    func validate() throws(DynamicsError) {
-        for p in Self.properties { try p.check(self) }
-    }
 }

@@ -8,7 +8,7 @@ import KineticGeometry
 /// the item's top-left and bottom-right corners to fixed points beside a copy of the
 /// item at the snap point. The joints pull unevenly while the item travels, so it tilts
 /// and wobbles back to 0 (an item behavior's `allowsRotation: false` turns that off).
-public struct SnapBehavior: Hashable, Sendable {
+public struct SnapBehavior: Hashable, Sendable, TabledBehavior {
     /// Each joint's frequency, in Hz (UIKit's `_frequency`, 4).
     public static let frequency = 4.0
     /// Each joint's length, in points (UIKit's `_distance`, 50).
@@ -30,14 +30,10 @@ extension SnapBehavior {
     /// The keys of `- snap: {…}`, each once: the loader reads, `setting(_:to:)` sets and
     /// `validate()` checks by these.
     public static let properties: [DynamicsProperty<SnapBehavior>] = [
-        .described("item", nil, .layerID, doc: "The snapped item."),
-        .point("snapPoint", "UISnapBehavior.snapPoint", \.snapPoint, range: DynamicsLimits.coordinate, doc: "Where it snaps to."),
+        .item(\.item, doc: "The snapped item."),
+        .point("snapPoint", "UISnapBehavior.snapPoint", \.snapPoint, range: DynamicsLimits.coordinate, required: true,
+               doc: "Where it snaps to."),
         .number("damping", "UISnapBehavior.damping", \.damping, range: DynamicsLimits.fraction, default: 0.5,
                 doc: "0 = most oscillation … 1."),
     ]
-
-    /// Checks the values against `properties`; the error's path is the key.
-    func validate() throws(DynamicsError) {
-        for p in Self.properties { try p.check(self) }
-    }
 }

@@ -196,6 +196,29 @@ import Testing
         #expect(p.count == 4)
     }
 
+    /// Each behavior is read from its table in one pass: a key that does not parse is
+    /// reported even when the items (or a snap's item, a field's kind) do not read either.
+    @Test func everyKeyOfABehaviorIsReadFromItsTable() {
+        let p = loadProblems("""
+        kinetic: 1
+        scene: {size: [100, 100], duration: 1}
+        layers: [{id: ball, bounds: [0, 0, 10, 10]}]
+        dynamics:
+          behaviors:
+            - gravity: {items: [bal], magnitude: x}
+            - snap: {snapPoint: [1], damping: x}
+            - field: {kind: radial, items: [ball], strength: x}
+        """).map(\.description)
+        #expect(p.contains("t.yaml:6:25: dynamics.behaviors[0].gravity.items[0]: unknown layer id 'bal' (did you mean 'ball'?)"))
+        #expect(p.contains("t.yaml:6:42: dynamics.behaviors[0].gravity.magnitude: expected a number, found 'x'"))
+        #expect(p.contains("t.yaml:7:13: dynamics.behaviors[1].snap: missing required key 'item'"))
+        #expect(p.contains { $0.hasPrefix("t.yaml:7:25: dynamics.behaviors[1].snap.snapPoint: ") })
+        #expect(p.contains("t.yaml:7:39: dynamics.behaviors[1].snap.damping: expected a number, found 'x'"))
+        #expect(p.contains { $0.hasPrefix("t.yaml:8:21: dynamics.behaviors[2].field.kind: 'radial' is not one of") })
+        #expect(p.contains("t.yaml:8:54: dynamics.behaviors[2].field.strength: expected a number, found 'x'"))
+        #expect(p.count == 7, "\(p)")
+    }
+
     @Test func blowUpIsATypedErrorWithTimeAndItem() throws {
         let scene = try load("""
         kinetic: 1

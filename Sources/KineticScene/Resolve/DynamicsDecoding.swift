@@ -82,13 +82,14 @@ struct DynamicsDecoder {
         guard var m = body.mapping(allowed: allowed, contexts: ["behavior", kind]) else { return nil }
         let id = m["id"]?.string ?? f.keyPath
         // Expression values are left out while the behavior is built (a point stands in
-        // for the required ones), and set at every step.
+        // for the required ones: its table's and the anchor), and set at every step.
         var written: [(key: String, field: Field)] = []
         for key in m.order {
             guard let vf = m[key], ExpressionText.containsExpression(vf) else { continue }
             written.append((key, vf))
             let origin = vf.folding(items: [vf.folding(0), vf.folding(0)])
-            m = Self.requiredPoints.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
+            let required = DynamicsTable.contexts[kind]?.property(key).map { $0.isRequired && $0.kind == .point }
+            m = required ?? false || Self.anchorKeys.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
         }
         let begin = m["begin"]?.nonNegativeNumber ?? 0
         var end = Double.infinity
@@ -96,22 +97,17 @@ struct DynamicsDecoder {
             if v > begin { end = v } else { ef.report("end must be after begin (\(Field.format(begin)))") }
         }
         let decoded: DynamicBehavior.Kind?
-        // Each kind's table is read into it by kind (`assign`): a value that does not parse
-        // leaves no gravity, push or snap, and the others without that key.
+        // Each kind is read from its table (`decode`): a value that does not parse leaves
+        // no gravity, push or snap, and the others without that key.
         switch kind {
-        case "gravity": decoded = assign(GravityBehavior.properties, from: m, to: items(m).map { GravityBehavior(items: $0) })
-            .map { .gravity($0) }
+        case "gravity": decoded = decode(GravityBehavior(items: []), GravityBehavior.properties, m).map { .gravity($0) }
         case "collision": decoded = collision(m).map { .collision($0) }
-        case "push": decoded = assign(PushBehavior.properties, from: m, to: items(m).map { PushBehavior(items: $0) })
-            .map { .push($0) }
+        case "push": decoded = decode(PushBehavior(items: []), PushBehavior.properties, m).map { .push($0) }
         case "attachment": decoded = attachment(m).map { .attachment($0) }
-        case "snap":
-            let item = m.required("item").flatMap(itemID), point = m.required("snapPoint")?.point
-            let snap = item.flatMap { item in point.map { SnapBehavior(item: item, snapPoint: $0) } }
-            decoded = assign(SnapBehavior.properties, from: m, to: snap).map { .snap($0) }
+        case "snap": decoded = decode(SnapBehavior(item: "", snapPoint: .zero), SnapBehavior.properties, m).map { .snap($0) }
         case "itemBehavior":
-            let behavior = items(m).map { DynamicItemBehavior(items: $0) }
-            decoded = assign(DynamicItemBehavior.properties, from: m, to: behavior, strict: false).map { .itemBehavior($0) }
+            let properties = DynamicItemBehavior.properties
+            decoded = decode(DynamicItemBehavior(items: []), properties, m, strict: false).map { .itemBehavior($0) }
         default: decoded = field(m).map { .field($0) }
         }
         guard let decoded else { return nil }
@@ -135,9 +131,6 @@ struct DynamicsDecoder {
         "anchorPoint": anchorKeys, "offsetFromCenter": ["attachmentAnchor"],
         "attachedOffsetFromCenter": ["attachmentAnchor"],
     ]
-
-    /// Keys a behavior cannot be built without: a point stands for their expressions.
-    static let requiredPoints = Set(anchorKeys + ["snapPoint"])
 
     /// The attachment's other end, in its three spellings: all set `anchorPoint`.
     static let anchorKeys = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"]
@@ -230,48 +223,51 @@ struct DynamicsDecoder {
     static func isWithinPhysicsRange(_ v: Double) -> Bool { v.isFinite && abs(v) <= DynamicsLimits.largestValue }
     static let physicsRangeMessage = "must be finite and within ±\(Int(DynamicsLimits.largestValue))"
 
-    /// `items: [a, b]` (required, every id a layer).
-    private func items(_ m: Mapping) -> [String]? {
-        guard let list = m.required("items")?.elements else { return nil }
-        return list.readingAll(itemID)
-    }
-
-    /// Reads the keys of `table` the loader reads by their kind (not those the decoder
-    /// reads itself) into `object`, in table order: for a direction, UIKit's setters'
-    /// order — the vector, then `angle` turns it and `magnitude` scales it (so
-    /// `pushDirection: [1, 0.3]` with `magnitude: 1.6` pushes along [1, 0.3] at 1.6), and an
-    /// angle given while the magnitude is 0 (a push's default) is kept. False when a value
-    /// does not parse (reported).
-    private func assign<Object>(_ table: [DynamicsProperty<Object>], from m: Mapping, to object: inout Object) -> Bool {
-        var ok = true
-        for property in table where !property.isReadByItsDecoder {
-            guard let value = m[property.name].map({ $0.behaviorValue(of: property.kind) }) else { continue }
-            ok = (value.map { property.assign($0, to: &object) } ?? false) && ok
-        }
-        return ok
-    }
-
-    /// `object` with `table` read into it (`assign`); nil when there is none, or when a
-    /// value does not parse and the kind is built only from valid values (`strict`).
-    private func assign<Object>(_ table: [DynamicsProperty<Object>], from m: Mapping, to object: Object?,
+    /// `object` with the keys of `table` the loader reads by their kind (not those the
+    /// decoder reads itself) read into it, each reported where it does not parse, in table
+    /// order: for a direction, UIKit's setters' order — the vector, then `angle` turns it
+    /// and `magnitude` scales it (so `pushDirection: [1, 0.3]` with `magnitude: 1.6` pushes
+    /// along [1, 0.3] at 1.6), and an angle given while the magnitude is 0 (a push's
+    /// default) is kept. Nil when a required key is missing or does not parse, or when
+    /// another does not and the kind is built only from valid values (`strict`).
+    private func decode<Object>(_ object: Object, _ table: [DynamicsProperty<Object>], _ m: Mapping,
                                 strict: Bool = true) -> Object? {
-        guard var object else { return nil }
-        return assign(table, from: m, to: &object) || !strict ? object : nil
+        var object = object, complete = true, valid = true
+        for property in table where !property.isReadByItsDecoder {
+            guard let f = property.isRequired ? m.required(property.name) : m[property.name] else {
+                complete = complete && !property.isRequired
+                continue
+            }
+            if !(read(f, property.kind).map { property.assign($0, to: &object) } ?? false) {
+                if property.isRequired { complete = false } else { valid = false }
+            }
+        }
+        return complete && (valid || !strict) ? object : nil
+    }
+
+    /// A behavior key's value read by its kind (layer ids name items: `itemID`); nil when
+    /// it does not parse (reported).
+    private func read(_ f: Field, _ kind: PropertyKind) -> BehaviorValue? {
+        switch kind {
+        case .layerID: itemID(f).map { .name($0) }
+        case .layerIDs: f.elements?.readingAll(itemID).map { .names($0) }
+        case .choice(let names): f.choice(names.map { ($0, $0) }).map { .name($0) }
+        case .fixedNumbers(let count): f.numbers(count: count).map { .numbers($0) }
+        default: f.value(of: kind).flatMap(BehaviorValue.init)
+        }
     }
 
     private func collision(_ m: Mapping) -> CollisionBehavior? {
-        let items = items(m)
-        var c = CollisionBehavior(items: items ?? [])
-        _ = assign(CollisionBehavior.properties, from: m, to: &c)
+        var c = decode(CollisionBehavior(items: []), CollisionBehavior.properties, m, strict: false)
         var identifiers = Set<String>()
         for element in m["boundaries"]?.elements ?? [] {
             guard let b = boundary(element) else { continue }
             if !identifiers.insert(b.identifier).inserted {
                 element.report("duplicate boundary identifier '\(b.identifier)'")
             }
-            c.boundaries.append(b)
+            c?.boundaries.append(b)
         }
-        return items == nil ? nil : c
+        return c
     }
 
     private func boundary(_ f: Field) -> CollisionBoundary? {
@@ -347,7 +343,7 @@ struct DynamicsDecoder {
             Self.check([p.x, p.y], "axisOfTranslation", table, m)
         }
         if attachedField == nil, let p = otherOffset { Self.check([p.x, p.y], "attachedOffsetFromCenter", table, m) }
-        _ = assign(AttachmentBehavior.properties, from: m, to: &a)
+        a = decode(a, AttachmentBehavior.properties, m, strict: false) ?? a
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
             if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
         }
@@ -372,11 +368,8 @@ struct DynamicsDecoder {
     }
 
     private func field(_ m: Mapping) -> FieldBehavior? {
-        let kind = m.required("kind")?.choice(FieldBehavior.Kind.self)
-        let items = items(m)
-        guard let kind, let items else { return nil }
-        var f = FieldBehavior(kind: kind, items: items)
-        _ = assign(FieldBehavior.properties, from: m, to: &f)
+        let initial = FieldBehavior(kind: .linearGravity, items: [])
+        guard var f = decode(initial, FieldBehavior.properties, m, strict: false) else { return nil }
         if let rf = m["region"], let rm = rf.mapping(allowed: DynamicsTable.keys(of: "region")) {
             if rm["radius"] != nil && rm["rect"] != nil {
                 rf.report("a region is a radius or a rect, not both")
@@ -391,17 +384,6 @@ struct DynamicsDecoder {
 }
 
 extension Field {
-    /// A behavior key's value read by its kind (`DynamicsProperty.kind`); nil when it does
-    /// not parse (reported) or the kind is one its decoder reads.
-    func behaviorValue(of kind: PropertyKind) -> BehaviorValue? {
-        switch kind {
-        case .number, .angle, .point, .bool: value(of: kind).flatMap(BehaviorValue.init)
-        case .choice(let names): choice(names.map { ($0, $0) }).map { .name($0) }
-        case .fixedNumbers(let count): numbers(count: count).map { .numbers($0) }
-        default: nil
-        }
-    }
-
     /// Where this value was written, for errors found after the load (section 9's
     /// `FILE:LINE:COLUMN: KEY.PATH`).
     var place: SourcePlace {

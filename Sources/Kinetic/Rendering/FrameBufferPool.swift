@@ -8,7 +8,9 @@ import KineticGeometry
 /// A 4 MB frame allocated a frame faulted in fresh pages: glibc grows a worker thread's
 /// arena for it (`mprotect`) and the kernel zeroes the pages first. Snow's GIF at
 /// `--jobs 2` made 302 `mprotect` calls against 83 at `--jobs 1`, and its system time
-/// was 0.40–0.53 s against 0.03–0.08 s (issue 42).
+/// was 0.40–0.53 s against 0.03–0.08 s (issue 42). The pool halves `--discard`'s minor
+/// faults; a GIF's come mostly from the other per-frame buffers (raster scratch, GIF
+/// preparation), still fresh each frame: docs/outputs.md.
 ///
 /// A buffer still referenced elsewhere when it comes back (a kept frame, an encoded value
 /// that is the frame itself) is never drawn over: arrays copy on write, so drawing into it

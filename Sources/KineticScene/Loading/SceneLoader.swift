@@ -27,7 +27,7 @@ public enum SceneLoader {
         }
         if let problem = encodingProblem(bytes, file: path) { throw SceneLoadError(problems: [problem]) }
         guard let text = String(bytes: bytes, encoding: .utf8) else {
-            throw SceneLoadError(problems: [SceneProblem(file: path, message: "the file is not UTF-8 text")])
+            throw SceneLoadError(file: path, message: "the file is not UTF-8 text")
         }
         let base = (path as NSString).deletingLastPathComponent
         return try load(text: text, file: path, baseDirectory: base.isEmpty ? "." : base, limits: limits)
@@ -42,28 +42,23 @@ public enum SceneLoader {
             // its surrogate-pair escapes are what the YAML parser reads.
             switch JSONSyntax.check(text) {
             case .success(let yaml): text = yaml
-            case .failure(let f):
-                let problem = SceneProblem(file: file, line: f.line, column: f.column, message: f.message)
-                throw SceneLoadError(problems: [problem])
+            case .failure(let f): throw SceneLoadError(file: file, line: f.line, column: f.column, message: f.message)
             }
         }
         let diagnostics = Diagnostics(file: file, text: text)
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                let problem = SceneProblem(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")
-                throw SceneLoadError(problems: [problem])
-            }
-            root = node
-        } catch let error as YamlError {
+        let composed: Node?
+        do { composed = try Yams.compose(yaml: text) } catch let error as YamlError {
             throw SceneLoadError(problems: [syntaxProblem(error, file: file)])
+        }
+        guard let root = composed else {
+            throw SceneLoadError(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")
         }
         // Aliases share their anchor's node, so the tree can be exponentially larger than
         // the text: it is counted (within the budget) before anything walks it.
         if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
             let message = "the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they are used "
                 + "(the limit from --max-memory)"
-            throw SceneLoadError(problems: [SceneProblem(file: file, line: mark.line, column: mark.column, message: message)])
+            throw SceneLoadError(file: file, line: mark.line, column: mark.column, message: message)
         }
         let document = SceneNode(root)
         let top = Field(node: document, keyPath: "", diagnostics: diagnostics)
@@ -160,14 +155,10 @@ public enum SceneLoader {
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { s.seed = UInt64(v) }
         }
-        if let f = m["background"] {
-            if case .mapping = f.node {
-                if let gm = f.mapping(allowed: LayerDecoder.gradientKeys), let g = decoder.gradient(gm) {
-                    s.background = .gradient(g)
-                }
-            } else if let c = f.color {
-                s.background = .color(c)
-            }
+        if let f = m["background"], case .mapping = f.node {
+            if let g = f.mapping(allowed: LayerDecoder.gradientKeys).flatMap(decoder.gradient) { s.background = .gradient(g) }
+        } else if let c = m["background"]?.color {
+            s.background = .color(c)
         }
         // The canvas limit is checked where frames are drawn, at the scale they are drawn
         // at (`--scale`, golden frames' scale): `inspect` draws nothing.
@@ -182,8 +173,7 @@ public enum SceneLoader {
     /// time it is used), stopping once `budget` is spent: then the mark of the node that
     /// spent it (an alias's anchor, typically); nil within the budget.
     static func nodeBudgetOverrun(_ root: Node, budget: Int) -> Yams.Mark? {
-        var left = budget
-        var stack = [root]
+        var left = budget, stack = [root]
         while let node = stack.popLast() {
             left -= 1
             if left < 0 { return node.mark }
@@ -291,8 +281,7 @@ public enum SceneLoader {
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            let message = "YAML syntax error: \(problem)"
-            return SceneProblem(file: file, line: mark.line, column: mark.column, message: message)
+            return SceneProblem(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(problem)")
         case .reader(let problem, let offset, _, let yaml):
             let (line, column) = position(ofByte: offset ?? 0, in: yaml)
             return SceneProblem(file: file, line: line, column: column, message: "YAML syntax error: \(problem)")

@@ -3,8 +3,6 @@ import KineticLayers
 
 /// Reads the CAEmitterLayer and CAEmitterCell keys of section 3.2.
 extension LayerDecoder {
-    static let emitterCellKeys = EmitterCellSchema.fileKeys
-
     /// The emitter keys `readValues` leaves: the seed and the cells. With an
     /// `address` (a layer of the file, not an event's `set:`), their expressions are
     /// taken (`taking`, `takingCell`): live ones bound, constant ones evaluated.
@@ -41,7 +39,7 @@ extension LayerDecoder {
     }
 
     private mutating func cell(_ f: Field, owner: CellOwner?) -> (EmitterCell, Field?)? {
-        guard let m = f.mapping(allowed: Self.emitterCellKeys, contexts: ["emitterCell"]) else { return nil }
+        guard let m = f.mapping(allowed: EmitterCellSchema.fileKeys, contexts: ["emitterCell"]) else { return nil }
         var c = EmitterCell()
         if let nf = m["name"], let name = nf.string {
             if name.isEmpty || name.contains(".") {
@@ -76,7 +74,7 @@ extension LayerDecoder {
             }
             return asset(f).map { .image($0) }
         }
-        guard let m = f.mapping(allowed: ["path", "size", "fillColor"]) else { return nil }
+        guard let m = f.mapping(allowed: SceneKeys.cellContents.map(\.name)) else { return nil }
         let size = m.required("size")?.value(.size) { v in
             guard case .size(let s) = v, s.width >= 0, s.height >= 0 else { return "a size must not be negative" }
             let limit = Self.largestContentsSide

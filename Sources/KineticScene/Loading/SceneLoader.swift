@@ -11,10 +11,6 @@ public enum SceneLoader {
     /// The format versions this build reads.
     public static let supportedVersions = [1]
 
-    /// The keys of the file and of `scene:`, as their tables name them.
-    static let topKeys = SceneKeys.top.map(\.name)
-    static let sceneKeys = SceneKeys.scene.map(\.name)
-
     /// Reads and validates the file at `path`.
     /// - Throws: `SceneFileError` when the file cannot be read (exit 66), or
     ///   `SceneLoadError` with every problem found (exit 65).
@@ -26,9 +22,7 @@ public enum SceneLoader {
             throw SceneFileError(path: path, reason: error.reason + (error.isTooLarge ? " a scene file may have (from --max-memory)" : ""))
         }
         if let problem = encodingProblem(bytes, file: path) { throw SceneLoadError(problems: [problem]) }
-        guard let text = String(bytes: bytes, encoding: .utf8) else {
-            throw SceneLoadError(file: path, message: "the file is not UTF-8 text")
-        }
+        let text = String(decoding: bytes, as: UTF8.self)  // valid UTF-8: checked above
         let base = (path as NSString).deletingLastPathComponent
         return try load(text: text, file: path, baseDirectory: base.isEmpty ? "." : base, limits: limits)
     }
@@ -72,7 +66,7 @@ public enum SceneLoader {
     }
 
     private static func read(_ top: Field, file: String, baseDirectory: String, limits: SceneLimits) -> Scene? {
-        guard let m = top.mapping(allowed: topKeys) else { return nil }
+        guard let m = top.mapping(allowed: SceneKeys.top.map(\.name)) else { return nil }
         // The version comes first: a file of another version is not read further.
         if let first = m.order.first, first != "kinetic" {
             m[first]?.report("the first key must be 'kinetic: 1' (the format version)")
@@ -86,7 +80,7 @@ public enum SceneLoader {
         assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
         top.diagnostics.svgFiles = SVGFiles(baseDirectory: baseDirectory, policy: assetPolicy)
-        let sceneFields = m.required("scene")?.mapping(allowed: sceneKeys)
+        let sceneFields = m.required("scene")?.mapping(allowed: SceneKeys.scene.map(\.name))
         let settings = sceneFields.flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         if let scale = settings?.scale { layerDecoder.deviceScale = scale }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
@@ -236,20 +230,19 @@ public enum SceneLoader {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return problem("the file is UTF-16: save scenes as UTF-8")
         }
-        while i < bytes.count {
-            let b = bytes[i]
-            let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
-            guard length > 0, i + length <= bytes.count,
-                  bytes[(i + 1)..<(i + length)].allSatisfy({ $0 >> 6 == 0b10 }) else {
-                return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", b))
-            }
-            if b == 0 {
+        // Swift's decoder: overlong forms and surrogates are refused too, at their byte.
+        var parser = Unicode.UTF8.ForwardParser(), rest = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &rest) {
+            case .emptyInput: return nil
+            case .error: return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", bytes[i]))
+            case .valid(let scalar) where scalar.first == 0:
                 return problem("a NUL character: the file is UTF-16 without a byte-order mark, or binary; save scenes as UTF-8")
+            case .valid(let scalar):
+                if scalar.first == 0x0A { line += 1; column = 1 } else { column += 1 }
+                i += scalar.count
             }
-            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
-            i += length
         }
-        return nil
     }
 
     /// The line and column of the `offset`th byte of `text` (libyaml's reader counts bytes).

@@ -3,6 +3,8 @@ import KineticLayers
 
 /// Reads the CAEmitterLayer and CAEmitterCell keys of section 3.2.
 extension LayerDecoder {
+    static let emitterCellKeys = EmitterCellSchema.fileKeys
+
     /// The emitter keys `readValues` leaves: the seed and the cells. With an
     /// `address` (a layer of the file, not an event's `set:`), their expressions are
     /// taken (`taking`, `takingCell`): live ones bound, constant ones evaluated.
@@ -39,7 +41,7 @@ extension LayerDecoder {
     }
 
     private mutating func cell(_ f: Field, owner: CellOwner?) -> (EmitterCell, Field?)? {
-        guard let m = f.mapping(allowed: EmitterCellSchema.fileKeys, contexts: ["emitterCell"]) else { return nil }
+        guard let m = f.mapping(allowed: Self.emitterCellKeys, contexts: ["emitterCell"]) else { return nil }
         var c = EmitterCell()
         if let nf = m["name"], let name = nf.string {
             if name.isEmpty || name.contains(".") {

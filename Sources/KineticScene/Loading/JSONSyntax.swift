@@ -56,7 +56,11 @@ enum JSONSyntax {
             }
         }
 
-        enum Frame { case object, array }
+        /// An open object or array, named as messages name it.
+        enum Frame: String {
+            case object, array
+            var close: Unicode.Scalar { self == .object ? "}" : "]" }
+        }
 
         mutating func document() throws(Failure) {
             skipSpace()
@@ -64,18 +68,18 @@ enum JSONSyntax {
             try value(&stack)
             while let top = stack.last {
                 skipSpace()
-                guard let c = current else { throw fail("the text ends inside an \(top == .object ? "object" : "array")") }
+                guard let c = current else { throw fail("the text ends inside an \(top.rawValue)") }
                 if c == "," {
                     i += 1
                     skipSpace()
                     if current == "}" || current == "]" { throw fail("a trailing comma (JSON allows none)") }
                     if top == .object { try member() }
                     try value(&stack)
-                } else if c == (top == .object ? "}" : "]") {
+                } else if c == top.close {
                     i += 1
                     stack.removeLast()
                 } else {
-                    throw unexpected("expected ',' or '\(top == .object ? "}" : "]")'")
+                    throw unexpected("expected ',' or '\(top.close)'")
                 }
             }
             skipSpace()
@@ -98,18 +102,13 @@ enum JSONSyntax {
             skipSpace()
             guard let c = current else { throw fail("expected a value, the text ends") }
             switch c {
-            case "{":
+            case "{", "[":
+                let frame: Frame = c == "{" ? .object : .array
                 i += 1
                 skipSpace()
-                if current == "}" { i += 1; return }
-                stack.append(.object)
-                try member()
-                try value(&stack)
-            case "[":
-                i += 1
-                skipSpace()
-                if current == "]" { i += 1; return }
-                stack.append(.array)
+                if current == frame.close { i += 1; return }
+                stack.append(frame)
+                if frame == .object { try member() }
                 try value(&stack)
             case "\"": try string()
             case "-", "0"..."9": try number()

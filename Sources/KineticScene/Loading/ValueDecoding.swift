@@ -224,9 +224,8 @@ extension Field {
             return Color(r255: v[0], g255: v[1], b255: v[2], alpha: expected == 4 ? v[3] : 1)
         }
         // `UIColor.red`, `.systemBlue`, `UIColor.red.cgColor`: the name as it is written here.
-        let names = Array(ColorNames.all.keys).sorted()
         let hint = text.split(separator: ".").first { ColorNames.all[String($0)] != nil }.map { " (did you mean '\($0)'?)" }
-            ?? NameSuggestion.hint(for: text, in: names)
+            ?? NameSuggestion.hint(for: text, in: Array(ColorNames.all.keys))
         let forms = "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b), rgba(r, g, b, a) or a color name"
         report("'\(text)' is not a color: use \(forms)" + hint)
         return nil

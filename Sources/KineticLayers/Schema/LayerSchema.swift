@@ -147,8 +147,7 @@ extension LayerSchema {
               get: { .number($0.bounds.size.height) }, set: { l, v in if let n = v.numberValue { l.bounds.size.height = n } }),
         .stored("anchorPoint", .point, \.anchorPoint, wrap: { .point($0) }, unwrap: \.pointValue,
                 default: .numbers([0.5, 0.5]), expressions: true,
-                doc: "The point of the bounds (unit coordinates) position refers to.")
-            .readByItsDecoder(),
+                doc: "The point of the bounds (unit coordinates) position refers to."),
         .stored("zPosition", .number, \.zPosition, default: 0, doc: "Depth: orders siblings and takes part in 3D transforms."),
         .stored("anchorPointZ", .number, \.anchorPointZ, default: 0,
                 doc: "The anchor point's z: a 3D rotation turns about a point this far in front of the layer (behind when negative).")

@@ -56,7 +56,11 @@ enum JSONSyntax {
             }
         }
 
-        enum Frame { case object, array }
+        /// An open object or array, named as messages name it.
+        enum Frame: String {
+            case object, array
+            var close: Unicode.Scalar { self == .object ? "}" : "]" }
+        }
 
         mutating func document() throws(Failure) {
             skipSpace()
@@ -64,18 +68,18 @@ enum JSONSyntax {
             try value(&stack)
             while let top = stack.last {
                 skipSpace()
-                guard let c = current else { throw fail("the text ends inside an \(top == .object ? "object" : "array")") }
+                guard let c = current else { throw fail("the text ends inside an \(top.rawValue)") }
                 if c == "," {
                     i += 1
                     skipSpace()
                     if current == "}" || current == "]" { throw fail("a trailing comma (JSON allows none)") }
                     if top == .object { try member() }
                     try value(&stack)
-                } else if c == (top == .object ? "}" : "]") {
+                } else if c == top.close {
                     i += 1
                     stack.removeLast()
                 } else {
-                    throw unexpected("expected ',' or '\(top == .object ? "}" : "]")'")
+                    throw unexpected("expected ',' or '\(top.close)'")
                 }
             }
             skipSpace()
@@ -93,33 +97,32 @@ enum JSONSyntax {
             i += 1
         }
 
-        /// One value; an object or array opens a frame the caller's loop closes.
+        /// One value. An object or array opens a frame the caller's loop closes, and its
+        /// first value is read by this loop, not a call: depth costs no call stack.
         mutating func value(_ stack: inout [Frame]) throws(Failure) {
-            skipSpace()
-            guard let c = current else { throw fail("expected a value, the text ends") }
-            switch c {
-            case "{":
-                i += 1
+            while true {
                 skipSpace()
-                if current == "}" { i += 1; return }
-                stack.append(.object)
-                try member()
-                try value(&stack)
-            case "[":
-                i += 1
-                skipSpace()
-                if current == "]" { i += 1; return }
-                stack.append(.array)
-                try value(&stack)
-            case "\"": try string()
-            case "-", "0"..."9": try number()
-            case "t", "f", "n":
-                let word = c == "t" ? "true" : c == "f" ? "false" : "null"
-                for expected in word.unicodeScalars {
-                    guard current == expected else { throw fail("expected '\(word)'") }
+                guard let c = current else { throw fail("expected a value, the text ends") }
+                switch c {
+                case "{", "[":
+                    let frame: Frame = c == "{" ? .object : .array
                     i += 1
+                    skipSpace()
+                    if current == frame.close { i += 1; return }
+                    stack.append(frame)
+                    if frame == .object { try member() }
+                    continue
+                case "\"": try string()
+                case "-", "0"..."9": try number()
+                case "t", "f", "n":
+                    let word = c == "t" ? "true" : c == "f" ? "false" : "null"
+                    for expected in word.unicodeScalars {
+                        guard current == expected else { throw fail("expected '\(word)'") }
+                        i += 1
+                    }
+                default: throw unexpected("unexpected '\(c.escaped(asASCII: true))'")
                 }
-            default: throw unexpected("unexpected '\(c.escaped(asASCII: true))'")
+                return
             }
         }
 

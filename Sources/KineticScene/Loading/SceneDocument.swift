@@ -50,14 +50,9 @@ enum SceneNode {
         }
 
         var expression: Result<SceneExpression, ExpressionError>? {
-            if case .expression(let e) = value { return e }
-            return nil
+            if case .expression(let e) = value { e } else { nil }
         }
-
-        var folded: Double? {
-            if case .number(let v) = value { return v }
-            return nil
-        }
+        var folded: Double? { if case .number(let v) = value { v } else { nil } }
 
         /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
         private static func parseExpression(_ text: String, mark: Mark?) -> Result<SceneExpression, ExpressionError> {
@@ -98,15 +93,8 @@ enum SceneNode {
     /// Whether the value is an expression or reference (not a list holding one).
     var isExpression: Bool { scalar?.expression != nil }
 
-    var scalar: Scalar? {
-        if case .scalar(let s) = self { return s }
-        return nil
-    }
-
-    var sequence: Sequence? {
-        if case .sequence(let s) = self { return s }
-        return nil
-    }
+    var scalar: Scalar? { if case .scalar(let s) = self { s } else { nil } }
+    var sequence: Sequence? { if case .sequence(let s) = self { s } else { nil } }
 
     /// The node with `v` folded in (the identity's value standing for a component a binding
     /// drives, or a behavior's placeholder): a literal number, in the written value's

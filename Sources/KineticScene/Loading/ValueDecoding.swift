@@ -14,21 +14,29 @@ extension Field {
     }
 
     /// A finite number. NaN and infinity are rejected anywhere.
-    var number: Double? { literalNumber(isAngle: false) }
+    var number: Double? { literalNumber() }
 
     /// An angle: a number in radians, or a string like `"45deg"` in degrees.
     var angle: Double? { literalNumber(isAngle: true) }
 
     /// The one reader of a literal number (a folded placeholder is one): an angle may be
-    /// `"45deg"`, so it may be text (`!!str`), a number may not.
-    private func literalNumber(isAngle: Bool) -> Double? {
+    /// `"45deg"`, so it may be text (`!!str`), a number may not. `word` (`forever`), when
+    /// given, reads as infinity.
+    private func literalNumber(isAngle: Bool = false, orInfinity word: String? = nil) -> Double? {
         if let v = node.scalar?.folded { return v }
+        if let word, node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingCharacters(in: .whitespaces)
-        if isAngle, t.hasSuffix("deg") {
-            return Self.parseNumber(String(t.dropLast(3)), field: self).map { $0 * .pi / 180 }
+        if isAngle, t.hasSuffix("deg") { return parseNumber(String(t.dropLast(3))).map { $0 * .pi / 180 } }
+        let expected = word.map { "a number or '\($0)'" } ?? "a number"
+        guard !isText(expected: expected, reads: Double(t)?.isFinite == true) else { return nil }
+        // Swift's `.infinity` and YAML's `.inf` mean what the word says.
+        let infinities = [".inf", "+.inf", "inf", "+inf", "infinity", ".infinity", "float.infinity"]
+        if let word, infinities.contains(text.lowercased()) {
+            report("'\(text)' is not a number here: did you mean '\(word)'?")
+            return nil
         }
-        return isText(expected: "a number", reads: Self.readsAsNumber(t)) ? nil : Self.parseNumber(t, field: self)
+        return parseNumber(t, expected: expected)
     }
 
     /// `"0.5"`, `'true'` or `!!str 1`: YAML 1.2 (and JSON) make it text, so it is no
@@ -40,19 +48,15 @@ extension Field {
         return true
     }
 
-    private static func readsAsNumber(_ text: String) -> Bool {
-        Double(text.trimmingCharacters(in: .whitespaces))?.isFinite == true
-    }
-
     /// `expected` names what the value may be, for the message when it is no number.
-    private static func parseNumber(_ text: String, field: Field, expected: String = "a number") -> Double? {
+    private func parseNumber(_ text: String, expected: String = "a number") -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces), v = Double(t)
         // Double reads `nan` and `inf` as such, not YAML's `.nan` and `.inf`: none is finite.
         if v.map({ !$0.isFinite }) ?? [".nan", ".inf", "-.inf", "+.inf"].contains(t.lowercased()) {
-            field.report("must be a finite number, not \(t)")
+            report("must be a finite number, not \(t)")
             return nil
         }
-        guard let v else { field.report("expected \(expected), found '\(t)'"); return nil }
+        guard let v else { report("expected \(expected), found '\(t)'"); return nil }
         return v
     }
 
@@ -70,20 +74,10 @@ extension Field {
 
     var nonNegativeNumber: Double? { number.flatMap(nonNegative) }
     func nonNegative(_ v: Double) -> Double? { checked(v, .nonNegative("")) }
-    var positiveNumber: Double? { number.flatMap { checked($0, .positive("")) } }
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
-        if let v = node.scalar?.folded { return nonNegative(v) }
-        if node.scalar?.string == word { return .infinity }
-        guard !rejectExpression(), let text = scalarText,
-              !isText(expected: "a number or '\(word)'", reads: Self.readsAsNumber(text)) else { return nil }
-        // Swift's `.infinity` and YAML's `.inf` mean what the word says.
-        if [".inf", "+.inf", "inf", "+inf", "infinity", ".infinity", "float.infinity"].contains(text.lowercased()) {
-            report("'\(text)' is not a number here: did you mean '\(word)'?")
-            return nil
-        }
-        return Self.parseNumber(text, field: self, expected: "a number or '\(word)'").flatMap(nonNegative)
+        literalNumber(orInfinity: word).flatMap(nonNegative)
     }
 
     /// A whole number.
@@ -230,9 +224,8 @@ extension Field {
             return Color(r255: v[0], g255: v[1], b255: v[2], alpha: expected == 4 ? v[3] : 1)
         }
         // `UIColor.red`, `.systemBlue`, `UIColor.red.cgColor`: the name as it is written here.
-        let names = Array(ColorNames.all.keys).sorted()
         let hint = text.split(separator: ".").first { ColorNames.all[String($0)] != nil }.map { " (did you mean '\($0)'?)" }
-            ?? NameSuggestion.hint(for: text, in: names)
+            ?? NameSuggestion.hint(for: text, in: Array(ColorNames.all.keys))
         let forms = "#RGB, #RRGGBB, #RRGGBBAA, rgb(r, g, b), rgba(r, g, b, a) or a color name"
         report("'\(text)' is not a color: use \(forms)" + hint)
         return nil
@@ -254,20 +247,15 @@ extension Field {
         var c = ExpressionBinding.TransformComponents(), ok = true
         // Each component is read before giving up, so each reports its problems.
         func read<T>(_ name: String, _ reader: (Field) -> T?) -> T? {
-            guard let cf = m[name] else { return nil }
-            let value = reader(cf)
-            if value == nil { ok = false }
+            let value = m[name].flatMap(reader)
+            if m[name] != nil, value == nil { ok = false }
             return value
         }
         c.rotate = read("rotate") { $0.term(use, angle: true) }
         c.rotateX = read("rotateX") { $0.term(use, angle: true) }
         c.rotateY = read("rotateY") { $0.term(use, angle: true) }
-        c.perspective = read("perspective") { pf in
-            // A written distance is checked now; a live one gives no transform when not positive.
-            guard let t = pf.term(use) else { return nil }
-            if case .literal(let d) = t, d <= 0 { pf.report("must be greater than 0, found \(Field.format(d))"); return nil }
-            return t
-        }
+        // A written distance is checked now; a live one gives no transform when not positive.
+        c.perspective = read("perspective") { $0.term(use, in: .positive("")) }
         c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
             guard sf.isList else { return sf.term(use).map { ($0, $0) } }
             return sf.terms(use, count: 2).map { ($0[0], $0[1]) }
@@ -382,6 +370,14 @@ extension Field {
         guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
         return .literal(n)
+    }
+
+    /// A number as `term` reads it, a literal checked against `range` now (a computed one
+    /// out of it gives no value where it is used: no path, no transform).
+    func term(_ use: NumberUse, in range: ValueRange) -> ExpressionBinding.Term? {
+        guard let t = term(use) else { return nil }
+        if case .literal(let v) = t, checked(v, range) == nil { return nil }
+        return t
     }
 
     /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):

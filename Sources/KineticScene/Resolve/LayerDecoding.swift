@@ -56,11 +56,7 @@ struct LayerDecoder {
     /// One layer; nil when it is too broken to place (its problems are reported).
     mutating func layer(_ field: Field, address: [Int]?, place: String) -> Layer? {
         // The type decides which keys are allowed, so read it first.
-        var type = LayerType.layer
-        if case .mapping(let raw) = field.node, let t = raw["type"] {
-            guard let parsed = field.child(t, key: "type").choice(LayerType.self) else { return nil }
-            type = parsed
-        }
+        guard let type = field.peek("type").map({ $0.choice(LayerType.self) }) ?? .layer else { return nil }
         guard let m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
                                    contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
         for key in Self.transformLayerIgnoredKeys where type == .transformLayer && m[key] != nil {
@@ -101,11 +97,12 @@ struct LayerDecoder {
         return layer
     }
 
-    /// Reads `m` into `layer`: the common keys, then its type's own, each value's
-    /// expressions taken as the table says (`taking`) where the layer has an address.
+    /// Reads `m` into `layer`: the plain values (the anchor point before the frame it
+    /// places), the common keys, then its type's own, each value's expressions taken as
+    /// the table says (`taking`) where the layer has an address.
     private mutating func read(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        readCommon(m, into: &layer, address: address, label: label)
         readValues(m, into: &layer, address: address, label: label)
+        readCommon(m, into: &layer, address: address, label: label)
         // After the bounds: an SVG shadow path fills them.
         if let f = m["shadowPath"], let p = f.path(in: layer.bounds) { layer.shadowPath = p }
         switch layer.type {
@@ -127,9 +124,6 @@ struct LayerDecoder {
     }
 
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
-        if let (f, use) = taking(m["anchorPoint"], key: "anchorPoint", address: address, label: label), let p = f.pointValue(use) {
-            layer.anchorPoint = p
-        }
         if let f = m["frame"] {
             if m["position"] != nil || m["bounds"] != nil {
                 f.report("use either 'frame' or 'position' + 'bounds', not both")
@@ -255,11 +249,11 @@ struct LayerDecoder {
     }
 
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
-        if let f = m["path"], case .mapping(let raw) = f.node, raw["shape"] != nil {
+        if let f = m["path"], f.peek("shape") != nil {
             let state = namedShape(f, address: address, label: layer.key)
             layer.shape?.namedShape = state
             layer.shape?.updateNamedShape()
-        } else if let f = m["path"], case .mapping(let raw) = f.node, raw["svg"] != nil {
+        } else if let f = m["path"], f.peek("svg") != nil {
             // An SVG file's shapes fill the layer's bounds, with the file's fill-rule
             // unless the layer sets its own.
             if let imported = f.svgImport(in: layer.bounds), let p = f.limited(imported.path) {

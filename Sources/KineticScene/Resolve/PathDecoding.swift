@@ -101,11 +101,10 @@ extension Field {
     ///
     /// - Returns: nil when anything was reported.
     func namedShapeState(live: ((Field, ShapeParameter, AnimatableValue.Kind) -> Bool)? = nil) -> NamedShapeState? {
-        guard case .mapping(let raw) = node, let nameNode = raw["shape"] else {
+        guard let nameField = peek("shape") else {
             report("expected a named shape {shape: NAME, …parameters}, found \(kindName)")
             return nil
         }
-        let nameField = child(nameNode, key: "shape")
         guard let name = nameField.string else { return nil }
         guard let shape = NamedShape(rawValue: name) else {
             let names = NamedShape.allCases.map(\.rawValue)
@@ -158,10 +157,11 @@ extension Field {
     /// layer's own `path` (`ExpressionBinder`).
     func pathPrimitive(_ use: NumberUse) -> ExpressionBinding.PathPrimitive? {
         let kinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star"]
-        guard let m = mapping(allowed: kinds + ["cornerRadius", "closed"]) else { return nil }
+        let length = ValueRange.nonNegative("a length")
+        guard let m = mapping(allowed: SceneKeys.pathPrimitive.map(\.name)) else { return nil }
         let written = kinds.filter { m[$0] != nil }
         guard written.count == 1, let kind = written.first, let f = m[kind] else {
-            report(written.isEmpty ? "a path primitive needs one of rect, roundedRect, oval, arc, polyline, star"
+            report(written.isEmpty ? "a path primitive needs one of \(kinds.joined(separator: ", "))"
                                    : "a path primitive takes one of \(written.joined(separator: ", ")), not several")
             return nil
         }
@@ -171,12 +171,13 @@ extension Field {
         case "rect": return f.rectTerms(use).map { .rect($0) }
         case "oval": return f.rectTerms(use).map { .oval($0) }
         case "roundedRect":
-            let r = f.rectTerms(use), radius = m["cornerRadius"].map { $0.lengthTerm(use) } ?? .literal(0)
+            let r = f.rectTerms(use), radius = m["cornerRadius"].map { $0.term(use, in: length) } ?? .literal(0)
             guard let r, let radius else { return nil }
             return .roundedRect(r, cornerRadius: radius)
         case "arc":
-            guard let a = f.mapping(allowed: ["center", "radius", "startAngle", "endAngle", "clockwise"]) else { return nil }
-            let center = a.required("center")?.pointTerm(use), radius = a.required("radius")?.lengthTerm(use)
+            guard let a = f.mapping(allowed: SceneKeys.arc.map(\.name)) else { return nil }
+            let center = a.required("center")?.pointTerm(use)
+            let radius = a.required("radius")?.term(use, in: length)
             let start = a.required("startAngle")?.term(use, angle: true), end = a.required("endAngle")?.term(use, angle: true)
             let clockwise = a["clockwise"].map { $0.bool } ?? true
             guard let center, let radius, let start, let end, let clockwise else { return nil }
@@ -191,9 +192,10 @@ extension Field {
             guard let closed = m["closed"].map({ $0.bool }) ?? false else { return nil }
             return .polyline(points, closed: closed)
         default:  // star
-            guard let s = f.mapping(allowed: ["center", "points", "outerRadius", "innerRadius"]) else { return nil }
+            guard let s = f.mapping(allowed: SceneKeys.star.map(\.name)) else { return nil }
             let center = s.required("center")?.pointTerm(use), count = s.required("points")?.term(use)
-            let outer = s.required("outerRadius")?.lengthTerm(use), inner = s.required("innerRadius")?.lengthTerm(use)
+            let outer = s.required("outerRadius")?.term(use, in: length)
+            let inner = s.required("innerRadius")?.term(use, in: length)
             guard let center, let count, let outer, let inner else { return nil }
             // A written count is checked now; a computed one gives no path when it is not one.
             if case .literal(let v) = count, ExpressionBinding.PathPrimitive.starPoints(v) == nil {
@@ -202,13 +204,5 @@ extension Field {
             }
             return .star(center: center, points: count, outerRadius: outer, innerRadius: inner)
         }
-    }
-
-    /// A length read by `numbers`: a literal must not be negative (a computed one that is
-    /// gives no path).
-    func lengthTerm(_ use: NumberUse) -> ExpressionBinding.Term? {
-        guard let t = term(use) else { return nil }
-        if case .literal(let v) = t, nonNegative(v) == nil { return nil }
-        return t
     }
 }

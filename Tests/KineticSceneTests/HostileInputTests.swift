@@ -72,5 +72,10 @@ import Testing
         #expect(SceneLoader.encodingProblem(Array("a: 1\nb: \u{E9}\n".utf8), file: "t.yaml") == nil)
         #expect(SceneLoader.encodingProblem(Array("a: 1\nb: ".utf8) + [0xE9, 0x0A], file: "t.yaml")?.description
                 == "t.yaml:2:4: byte 0xE9 is not UTF-8 text: save scenes as UTF-8")
+        // An overlong form (`/` in two bytes) and a surrogate look like UTF-8 but are not: at their byte too.
+        #expect(SceneLoader.encodingProblem(Array("a: ".utf8) + [0xC0, 0xAF], file: "t.yaml")?.description
+                == "t.yaml:1:4: byte 0xC0 is not UTF-8 text: save scenes as UTF-8")
+        #expect(SceneLoader.encodingProblem(Array("a\nb".utf8) + [0xED, 0xA0, 0x80], file: "t.yaml")?.description
+                == "t.yaml:2:2: byte 0xED is not UTF-8 text: save scenes as UTF-8")
     }
 }

@@ -7,9 +7,9 @@ enum ExpressionText {
     /// Whether a value is, or contains, an expression or reference.
     static func containsExpression(_ f: Field) -> Bool {
         switch f.node {
-        case .scalar: return f.node.isExpression
-        case .sequence(let seq): return seq.contains(where: \.isExpression)
-        case .mapping(let m): return m["cubic"] != nil
+        case .scalar: f.node.isExpression
+        case .sequence(let seq): seq.contains(where: \.isExpression)
+        case .mapping(let m): m["cubic"] != nil
         }
     }
 
@@ -39,10 +39,7 @@ enum ExpressionText {
     /// every expression in it is constant. One that does not parse counts as constant: its
     /// error is reported where it is evaluated.
     static func liveness(of f: Field) -> String? {
-        for s in scalars(of: f.node) {
-            if case .success(let e)? = s.expression, let what = liveness(e) { return what }
-        }
-        return nil
+        scalars(of: f.node).lazy.compactMap { try? $0.expression?.get() }.compactMap { liveness($0) }.first
     }
 
     /// Whether a value holds an expression or reference anywhere (in a transform's

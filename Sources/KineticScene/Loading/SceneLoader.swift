@@ -11,10 +11,6 @@ public enum SceneLoader {
     /// The format versions this build reads.
     public static let supportedVersions = [1]
 
-    /// The keys of the file and of `scene:`, as their tables name them.
-    static let topKeys = SceneKeys.top.map(\.name)
-    static let sceneKeys = SceneKeys.scene.map(\.name)
-
     /// Reads and validates the file at `path`.
     /// - Throws: `SceneFileError` when the file cannot be read (exit 66), or
     ///   `SceneLoadError` with every problem found (exit 65).
@@ -26,9 +22,7 @@ public enum SceneLoader {
             throw SceneFileError(path: path, reason: error.reason + (error.isTooLarge ? " a scene file may have (from --max-memory)" : ""))
         }
         if let problem = encodingProblem(bytes, file: path) { throw SceneLoadError(problems: [problem]) }
-        guard let text = String(bytes: bytes, encoding: .utf8) else {
-            throw SceneLoadError(problems: [SceneProblem(file: path, message: "the file is not UTF-8 text")])
-        }
+        let text = String(decoding: bytes, as: UTF8.self)  // valid UTF-8: checked above
         let base = (path as NSString).deletingLastPathComponent
         return try load(text: text, file: path, baseDirectory: base.isEmpty ? "." : base, limits: limits)
     }
@@ -42,28 +36,23 @@ public enum SceneLoader {
             // its surrogate-pair escapes are what the YAML parser reads.
             switch JSONSyntax.check(text) {
             case .success(let yaml): text = yaml
-            case .failure(let f):
-                let problem = SceneProblem(file: file, line: f.line, column: f.column, message: f.message)
-                throw SceneLoadError(problems: [problem])
+            case .failure(let f): throw SceneLoadError(file: file, line: f.line, column: f.column, message: f.message)
             }
         }
         let diagnostics = Diagnostics(file: file, text: text)
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                let problem = SceneProblem(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")
-                throw SceneLoadError(problems: [problem])
-            }
-            root = node
-        } catch let error as YamlError {
+        let composed: Node?
+        do { composed = try Yams.compose(yaml: text) } catch let error as YamlError {
             throw SceneLoadError(problems: [syntaxProblem(error, file: file)])
+        }
+        guard let root = composed else {
+            throw SceneLoadError(file: file, message: "the file is empty: a scene starts with 'kinetic: 1'")
         }
         // Aliases share their anchor's node, so the tree can be exponentially larger than
         // the text: it is counted (within the budget) before anything walks it.
         if let mark = nodeBudgetOverrun(root, budget: limits.maxYAMLNodes) {
             let message = "the file has more than \(limits.maxYAMLNodes) YAML nodes, aliases counted each time they are used "
                 + "(the limit from --max-memory)"
-            throw SceneLoadError(problems: [SceneProblem(file: file, line: mark.line, column: mark.column, message: message)])
+            throw SceneLoadError(file: file, line: mark.line, column: mark.column, message: message)
         }
         let document = SceneNode(root)
         let top = Field(node: document, keyPath: "", diagnostics: diagnostics)
@@ -77,7 +66,7 @@ public enum SceneLoader {
     }
 
     private static func read(_ top: Field, file: String, baseDirectory: String, limits: SceneLimits) -> Scene? {
-        guard let m = top.mapping(allowed: topKeys) else { return nil }
+        guard let m = top.mapping(allowed: SceneKeys.top.map(\.name)) else { return nil }
         // The version comes first: a file of another version is not read further.
         if let first = m.order.first, first != "kinetic" {
             m[first]?.report("the first key must be 'kinetic: 1' (the format version)")
@@ -91,7 +80,7 @@ public enum SceneLoader {
         assetPolicy.maxImagePixels = min(assetPolicy.maxImagePixels, limits.maxMemory / 16)
         var layerDecoder = LayerDecoder(baseDirectory: baseDirectory, assetPolicy: assetPolicy)
         top.diagnostics.svgFiles = SVGFiles(baseDirectory: baseDirectory, policy: assetPolicy)
-        let sceneFields = m.required("scene")?.mapping(allowed: sceneKeys)
+        let sceneFields = m.required("scene")?.mapping(allowed: SceneKeys.scene.map(\.name))
         let settings = sceneFields.flatMap { self.settings($0, decoder: layerDecoder, limits: limits) }
         if let scale = settings?.scale { layerDecoder.deviceScale = scale }
         let layers = m["layers"].map { layerDecoder.layers($0) } ?? []
@@ -160,14 +149,10 @@ public enum SceneLoader {
         if let f = m["seed"], let v = f.integer {
             if v < 0 { f.report("the seed must not be negative") } else { s.seed = UInt64(v) }
         }
-        if let f = m["background"] {
-            if case .mapping = f.node {
-                if let gm = f.mapping(allowed: LayerDecoder.gradientKeys), let g = decoder.gradient(gm) {
-                    s.background = .gradient(g)
-                }
-            } else if let c = f.color {
-                s.background = .color(c)
-            }
+        if let f = m["background"], case .mapping = f.node {
+            if let g = f.mapping(allowed: LayerDecoder.gradientKeys).flatMap(decoder.gradient) { s.background = .gradient(g) }
+        } else if let c = m["background"]?.color {
+            s.background = .color(c)
         }
         // The canvas limit is checked where frames are drawn, at the scale they are drawn
         // at (`--scale`, golden frames' scale): `inspect` draws nothing.
@@ -182,8 +167,7 @@ public enum SceneLoader {
     /// time it is used), stopping once `budget` is spent: then the mark of the node that
     /// spent it (an alias's anchor, typically); nil within the budget.
     static func nodeBudgetOverrun(_ root: Node, budget: Int) -> Yams.Mark? {
-        var left = budget
-        var stack = [root]
+        var left = budget, stack = [root]
         while let node = stack.popLast() {
             left -= 1
             if left < 0 { return node.mark }
@@ -246,20 +230,19 @@ public enum SceneLoader {
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return problem("the file is UTF-16: save scenes as UTF-8")
         }
-        while i < bytes.count {
-            let b = bytes[i]
-            let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
-            guard length > 0, i + length <= bytes.count,
-                  bytes[(i + 1)..<(i + length)].allSatisfy({ $0 >> 6 == 0b10 }) else {
-                return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", b))
-            }
-            if b == 0 {
+        // Swift's decoder: overlong forms and surrogates are refused too, at their byte.
+        var parser = Unicode.UTF8.ForwardParser(), rest = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &rest) {
+            case .emptyInput: return nil
+            case .error: return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", bytes[i]))
+            case .valid(let scalar) where scalar.first == 0:
                 return problem("a NUL character: the file is UTF-16 without a byte-order mark, or binary; save scenes as UTF-8")
+            case .valid(let scalar):
+                if scalar.first == 0x0A { line += 1; column = 1 } else { column += 1 }
+                i += scalar.count
             }
-            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
-            i += length
         }
-        return nil
     }
 
     /// The line and column of the `offset`th byte of `text` (libyaml's reader counts bytes).
@@ -291,8 +274,7 @@ public enum SceneLoader {
     private static func syntaxProblem(_ error: YamlError, file: String) -> SceneProblem {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            let message = "YAML syntax error: \(problem)"
-            return SceneProblem(file: file, line: mark.line, column: mark.column, message: message)
+            return SceneProblem(file: file, line: mark.line, column: mark.column, message: "YAML syntax error: \(problem)")
         case .reader(let problem, let offset, _, let yaml):
             let (line, column) = position(ofByte: offset ?? 0, in: yaml)
             return SceneProblem(file: file, line: line, column: column, message: "YAML syntax error: \(problem)")

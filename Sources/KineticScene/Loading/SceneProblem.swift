@@ -42,6 +42,10 @@ public struct SceneProblem: Error, Hashable, Sendable, CustomStringConvertible {
 public struct SceneLoadError: Error, Sendable, CustomStringConvertible {
     public var problems: [SceneProblem]
     public init(problems: [SceneProblem]) { self.problems = problems }
+    /// The one problem of a file as a whole (its encoding, its syntax).
+    init(file: String, line: Int = 1, column: Int = 1, message: String) {
+        self.init(problems: [SceneProblem(file: file, line: line, column: column, message: message)])
+    }
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
 

@@ -55,11 +55,6 @@ final class Diagnostics {
     func report(_ message: String, at place: SourcePlace) {
         problems.append(SceneProblem(location: place.location, keyPath: place.keyPath, message: message))
     }
-
-    func report(_ message: String, at mark: Mark?, keyPath: String) {
-        let location = SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
-        problems.append(SceneProblem(location: location, keyPath: keyPath, message: message))
-    }
 }
 
 /// A YAML node together with its key path in the file: the unit every decoding
@@ -91,7 +86,14 @@ struct Field {
 
     var isList: Bool { node.sequence != nil }
 
-    func report(_ message: String) { diagnostics.report(message, at: mark, keyPath: keyPath) }
+    /// Where this value was written, for errors found during and after the load (section
+    /// 9's `FILE:LINE:COLUMN: KEY.PATH`).
+    var place: SourcePlace {
+        SourcePlace(location: SourceLocation(file: diagnostics.file, line: mark?.line ?? 1, column: mark?.column ?? 1),
+                    keyPath: keyPath)
+    }
+
+    func report(_ message: String) { diagnostics.report(message, at: place) }
 
     func child(_ node: SceneNode, key: String) -> Field {
         Field(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", diagnostics: diagnostics)
@@ -145,7 +147,7 @@ struct Field {
         let refused = contexts.isEmpty ? [:] : UnsupportedAppleNames.refused(in: contexts)
         for (k, value) in m {
             guard let key = k.scalar?.string else {
-                diagnostics.report("keys must be plain names", at: k.mark, keyPath: keyPath)
+                Field(node: k, keyPath: keyPath, diagnostics: diagnostics).report("keys must be plain names")
                 continue
             }
             let v = child(value, key: key)
@@ -155,7 +157,7 @@ struct Field {
                     ?? "unknown key '\(key)'" + (hints[key].map { " (\($0))" }
                                                  ?? NameSuggestion.hint(for: key, in: allowed))
             if let problem {
-                diagnostics.report(problem, at: k.mark, keyPath: v.keyPath)
+                Field(node: k, keyPath: v.keyPath, diagnostics: diagnostics).report(problem)
             } else {
                 fields[key] = v
                 order.append(key)

@@ -147,11 +147,9 @@ struct DynamicsDecoder {
             bind(key, field, of: behavior).map { (key: key, expression: $0) }
         }
         guard bound.count == written.count else { return nil }
-        let direction = switch behavior.kind {
-        case .gravity: ["gravityDirection", "angle", "magnitude"]
-        case .push: ["pushDirection", "angle", "magnitude"]
-        default: [String]()
-        }
+        // A directed behavior's vector: `gravityDirection`, `pushDirection`.
+        let vector = "\(behavior.kind.name)Direction"
+        let direction = behavior.settableKind(of: vector) == nil ? [] : [vector, "angle", "magnitude"]
         let ordered = bound.contains { direction.contains($0.key) } ? direction : []
         return ordered.compactMap { key in
             bound.first { $0.key == key }?.expression
@@ -380,14 +378,5 @@ struct DynamicsDecoder {
             }
         }
         return f
-    }
-}
-
-extension Field {
-    /// Where this value was written, for errors found after the load (section 9's
-    /// `FILE:LINE:COLUMN: KEY.PATH`).
-    var place: SourcePlace {
-        SourcePlace(location: SourceLocation(file: diagnostics.file, line: mark?.line ?? 1, column: mark?.column ?? 1),
-                    keyPath: keyPath)
     }
 }

@@ -76,7 +76,7 @@ extension LayerDecoder {
             }
             return asset(f).map { .image($0) }
         }
-        guard let m = f.mapping(allowed: ["path", "size", "fillColor"]) else { return nil }
+        guard let m = f.mapping(allowed: SceneKeys.cellContents.map(\.name)) else { return nil }
         let size = m.required("size")?.value(.size) { v in
             guard case .size(let s) = v, s.width >= 0, s.height >= 0 else { return "a size must not be negative" }
             let limit = Self.largestContentsSide

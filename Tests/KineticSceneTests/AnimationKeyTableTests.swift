@@ -151,4 +151,25 @@ import Testing
             }
         }
     }
+
+    /// A rule between keys (`SceneKeys.rules`) is reported at the key that has it: a key that
+    /// excludes another, and a spline key without the calculation mode it shapes.
+    @Test func keyRulesAreReportedAtTheirKey() {
+        let p = loadProblems(header + """
+        animations:
+          - {layer: a, keyPath: opacity, values: [0, 1], biasValues: [0, 1], repeatCount: 2, repeatDuration: 1}
+          - {layer: a, keyPath: opacity, to: 1, duration: 1, spring: {dampingRatio: 1, mass: 2}, timingFunction: easeIn}
+        """)
+        #expect(p.map { "\($0.keyPath): \($0.message)" } == [
+            "animations[0].biasValues: 'biasValues' needs 'calculationMode' cubic or cubicPaced: it shapes a cubic curve",
+            "animations[0].repeatDuration: give 'repeatCount' or 'repeatDuration', not both: "
+                + "Core Animation leaves both undefined",
+            "animations[1].spring: give 'timingFunction' or 'spring', not both: a spring is the animation's timing",
+            "animations[1].spring.mass: give 'dampingRatio' or 'mass', not both: "
+                + "'mass' belongs to the CASpringAnimation form, 'dampingRatio' to UIView's",
+        ])
+        #expect(loadProblems(header + """
+        animations: [{layer: a, keyPath: opacity, values: [0, 1], biasValues: [0, 1], calculationMode: cubicPaced}]
+        """).isEmpty)
+    }
 }

@@ -108,7 +108,9 @@ import KineticLayers
         events: [{on: {animationStop: fade, contact: began}, do: [{removeLayers: [$item]}]}]
         """)
         #expect(item.count == 2)
-        #expect(item.contains { $0.message.contains("'contact' belongs to contact triggers") })
+        #expect(item.contains {
+            $0.message == "give 'animationStop' or 'contact', not both: an animationStop trigger names only the animation"
+        })
         #expect(item.contains { $0.message.contains("$item names a contact's item") })
         // Ids of behavior animations and of events' `animate` actions are known.
         #expect(problems(layers + """

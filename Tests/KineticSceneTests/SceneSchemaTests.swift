@@ -30,6 +30,22 @@ import Testing
         for kind in DynamicsDecoder.behaviorKinds { #expect(KeyDocs.table[kind] != nil, "behavior \(kind) has no key table") }
     }
 
+    /// Each rule between keys (`SceneKeys.rules`) names keys of its mapping, and the schema
+    /// says it where its key is given (`dependentSchemas`).
+    @Test func everyKeyRuleNamesKeysOfItsMappingAndIsInTheSchema() throws {
+        let schema = try #require(JSONSerialization.jsonObject(with: Data(SceneSchema.json().utf8)) as? [String: Any])
+        let defs = try #require(schema["$defs"] as? [String: Any])
+        for (context, rules) in SceneKeys.rules {
+            let keys = Set(SceneSchema.keys(of: context) + (context == "event" ? SceneSchema.keys(of: "action") : []))
+            for rule in rules {
+                let named = [rule.key] + rule.excludes + [rule.requires?.key].compactMap { $0 }
+                #expect(keys.isSuperset(of: named), "\(context): \(named)")
+            }
+            let object = try #require(defs[context] as? [String: Any])
+            #expect(Set((object["dependentSchemas"] as? [String: Any] ?? [:]).keys) == Set(rules.map(\.key)), "\(context)")
+        }
+    }
+
     @Test func everyContextOfTheTablesIsChecked() {
         #expect(Set(KeyDocs.table.keys) == Set(Self.loaderLists.keys).union(Self.inlineChecked))
     }

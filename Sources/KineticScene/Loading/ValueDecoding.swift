@@ -499,3 +499,19 @@ extension Mapping {
         return f.number(checkedBy: spec)
     }
 }
+
+extension Mapping {
+    /// The mapping, each rule of its context (`SceneKeys.rules`) it breaks reported at the rule's key.
+    func checked(_ rules: [KeyRule]?) -> Mapping {
+        for rule in rules ?? [] {
+            guard let f = self[rule.key] else { continue }
+            for other in rule.excludes where self[other] != nil {
+                f.report("give '\(other)' or '\(rule.key)', not both: \(rule.why)")
+            }
+            if let (other, values) = rule.requires, !values.contains(self[other]?.node.scalar?.string ?? "") {
+                f.report("'\(rule.key)' needs '\(other)' \(values.joined(separator: " or ")): \(rule.why)")
+            }
+        }
+        return self
+    }
+}

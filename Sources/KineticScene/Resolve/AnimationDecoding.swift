@@ -105,7 +105,8 @@ struct AnimationDecoder {
     mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?, inheritedDuration: Double? = nil,
                             contactLayer: (LayerEntry, String)? = nil, carrier: LayerKeyPath? = nil,
                             refusingAfter: String? = nil) -> (spec: AnimationSpec, after: Field?)? {
-        guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"]) else { return nil }
+        guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])?
+            .checked(SceneKeys.rules["animation"]) else { return nil }
         if carrier == nil, let f = m["behavior"] {
             f.report("'behavior' animations are read with the behaviors")
             return nil
@@ -116,9 +117,9 @@ struct AnimationDecoder {
         if let f = m["layer"], let name = f.string {
             if let contactLayer, name == "$item" || name == "$other" {
                 target = contactLayer
-            } else if let entry = layers[name] { target = (entry, name) } else {
-                f.report("unknown layer id '\(name)'" + NameSuggestion.hint(for: name, in: Array(layers.keys)))
-                return nil
+            } else {
+                guard f.name(in: layers, "layer id") != nil, let entry = layers[name] else { return nil }
+                target = (entry, name)
             }
         }
         // The table's defaults (fill forwards: the end value persists, as UIView.animate), then
@@ -129,32 +130,24 @@ struct AnimationDecoder {
             guard let store = key.store, let f = m[key.name], let v = f.timingValue(key) else { continue }
             store(&timing, v)
         }
-        if let f = m["repeatDuration"], timing.repeatDuration != nil, m["repeatCount"] != nil {
-            f.report("give 'repeatCount' or 'repeatDuration', not both (Core Animation leaves both undefined)")
-            timing.repeatDuration = nil
-        }
 
         var easing: AnimationSpec.Easing = .timingFunction(.linear)
         if let f = m["timingFunction"], let tf = timingFunction(f) { easing = .timingFunction(tf) }
         if let f = m["spring"] {
-            if m["timingFunction"] != nil || m["oscillation"] != nil {
-                f.report("'spring' replaces 'timingFunction' and 'oscillation': give only one")
-            }
             guard let spring = spring(f, duration: m["duration"] != nil ? timing.duration : nil) else { return nil }
             easing = .spring(spring)
             // CASpringAnimation's duration defaults to its settling duration.
             if m["duration"] == nil { timing.duration = spring.settlingDuration }
         }
         if let f = m["oscillation"] {
-            if m["timingFunction"] != nil { f.report("'oscillation' replaces 'timingFunction': give only one") }
             let keys = AnimationKeys.oscillation
             guard let o = f.mapping(allowed: keys.map(\.name)), o.required("damping") != nil, let d = o.number(keys, "damping"),
                   o.required("velocity") != nil, let v = o.number(keys, "velocity") else { return nil }
             easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
         }
 
-        // Each form fills in its layer, key path, values and id (read where the form's
-        // first problem no longer stops it).
+        // Each form fills in its layer, key path and values; then the id is read (where the
+        // form's problems no longer stop it).
         var spec = AnimationSpec(id: nil, layer: target?.0.address ?? LayerAddress([]), keyPath: .position,
                                  values: .basic(from: nil, to: nil, by: nil), timing: timing)
         spec.easing = easing
@@ -173,7 +166,6 @@ struct AnimationDecoder {
                 return nil
             }
             (spec.layer, spec.keyPath, spec.values) = (target?.0.address ?? first.layer, first.keyPath, .group(children))
-            spec.id = m["id"]?.string
         } else {
             guard let (entry, name) = target else {
                 field.report("missing required key 'layer'")
@@ -188,6 +180,7 @@ struct AnimationDecoder {
                 if spec.keyPath == .path { recordPathAnimation(spec, m, layer: name, fromEvent: contactLayer != nil) }
             }
         }
+        spec.id = m["id"]?.string
         // Expression values are evaluated when the animation (a group: the whole group)
         // begins, so there is nothing to show before it.
         if inheritedDuration == nil, spec.needsCapture, [.backwards, .both].contains(spec.timing.fillMode) {
@@ -208,7 +201,6 @@ struct AnimationDecoder {
               let keyPath = carrier ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
         else { return false }
         spec.keyPath = keyPath
-        spec.id = m["id"]?.string
         /// A `from`/`to`/`by`/`values` entry, its expression (section 4), if any, kept for the
         /// runtime to evaluate when the animation begins (a placeholder of the kind until then).
         func value(_ f: Field, _ slot: AnimationSpec.ValueExpression.Slot) -> AnimatableValue? {
@@ -231,21 +223,13 @@ struct AnimationDecoder {
             guard let items = vf.elements else { return false }
             let values = items.enumerated().map { i, item in value(item, .keyframe(i)) }
             guard !values.contains(where: { $0 == nil }) else { return false }
-            guard !values.isEmpty else { vf.report("a keyframe animation needs at least one value"); return false }
             guard let mode = calculationMode(m), let (keyTimes, functions) = keyframeTiming(m) else { return false }
-            var spline: [String: [Double]] = [:]
-            for key in Self.splineKeys {
-                guard let f = m[key] else { continue }
-                if mode != .cubic && mode != .cubicPaced {
-                    f.report("'\(key)' shapes a cubic curve: it needs calculationMode cubic or cubicPaced")
-                    return false
-                }
-                guard let list = f.numbers() else { return false }
-                spline[key] = list
-            }
+            // Each needs calculationMode cubic or cubicPaced (`SceneKeys.rules`).
+            let spline = Self.splineKeys.map { m[$0].map { $0.numbers() } }
+            if spline.contains(where: { $0 == .some(nil) }) { return false }
             let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes, timingFunctions: functions,
-                                              calculationMode: mode, tensionValues: spline["tensionValues"],
-                                              continuityValues: spline["continuityValues"], biasValues: spline["biasValues"])
+                                              calculationMode: mode, tensionValues: spline[0] ?? nil,
+                                              continuityValues: spline[1] ?? nil, biasValues: spline[2] ?? nil)
             do { try animation.validate() } catch {
                 report(error, m, values: vf)
                 return false
@@ -307,7 +291,6 @@ struct AnimationDecoder {
             return false
         }
         spec.values = .motionPath(motion, rotationMode: rotation ?? nil)
-        spec.id = m["id"]?.string
         return true
     }
 
@@ -323,10 +306,9 @@ struct AnimationDecoder {
     /// and of a path take them; nil when one is invalid (each reported).
     private func keyframeTiming(_ m: Mapping) -> (keyTimes: [Double]?, functions: [TimingFunction]?)? {
         let keyTimes = m["keyTimes"].map { $0.numbers() }
-        let functions = m["timingFunctions"].map { f in f.elements.map { $0.map(timingFunction) } }
+        let functions = m["timingFunctions"].map { $0.elements?.readingAll(timingFunction) }
         if keyTimes == .some(nil) || functions == .some(nil) { return nil }
-        if let fs = functions ?? nil, fs.contains(where: { $0 == nil }) { return nil }
-        return (keyTimes ?? nil, (functions ?? nil)?.compactMap { $0 })
+        return (keyTimes ?? nil, functions ?? nil)
     }
 
     /// Points a keyframe validation error at the key it is about; along a `path` of
@@ -442,12 +424,9 @@ struct AnimationDecoder {
     /// CASpringAnimation's `{mass, stiffness, damping, initialVelocity}`.
     private func spring(_ f: Field, duration: Double?) -> SpringAnimation? {
         let keys = AnimationKeys.spring
-        guard let m = f.mapping(allowed: keys.map(\.name)) else { return nil }
-        guard let velocity = m.number(keys, "initialVelocity") else { return nil }
+        guard let m = f.mapping(allowed: keys.map(\.name))?.checked(SceneKeys.rules["spring"]),
+              let velocity = m.number(keys, "initialVelocity") else { return nil }
         if m["dampingRatio"] != nil {
-            for key in ["mass", "stiffness", "damping"] {
-                m[key]?.report("'\(key)' belongs to the CASpringAnimation form; 'dampingRatio' is UIView's")
-            }
             guard let ratio = m.number(keys, "dampingRatio") else { return nil }
             guard let duration else { f.report("UIView's spring (dampingRatio) needs a 'duration'"); return nil }
             return SpringAnimation(dampingRatio: ratio, duration: duration, initialVelocity: velocity)

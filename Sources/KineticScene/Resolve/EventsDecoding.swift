@@ -30,7 +30,9 @@ struct EventsDecoder {
 
     mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
-        let decoded = list.compactMap { e in e.mapping(allowed: Self.eventKeys).map { (field: e, m: $0) } }
+        let decoded = list.compactMap { e in
+            e.mapping(allowed: Self.eventKeys).map { (field: e, m: $0.checked(SceneKeys.rules["event"])) }
+        }
         // Behaviors added anywhere can be named anywhere (set, removeBehaviors): every event's
         // are read first, by the index of their `do:` entry (-1: the event's own action).
         var known = initialBehaviors
@@ -66,16 +68,12 @@ struct EventsDecoder {
     private mutating func event(_ f: Field, _ m: Mapping, added: [Int: AddedBehaviors], known: [String: DynamicBehavior]) -> SceneEvent? {
         switch (m["at"], m["on"]) {
         case (let af?, nil):
-            if let d = m["do"] { d.report("an `at:` event lists its actions directly, without `do:`") }
             guard let time = af.nonNegativeNumber else { return nil }
             let actions = Self.actionKeys.compactMap { key in
                 m[key].flatMap { action(key, $0, added: added[-1], known: known, contact: false) }.map { EventAction($0) }
             }
             return SceneEvent(trigger: .time(time), actions: actions)
         case (nil, let of?):
-            for key in Self.actionKeys where m[key] != nil {
-                m[key]?.report("an `on:` handler lists its actions under `do:`")
-            }
             guard let on = trigger(of), let list = m.required("do")?.elements else { return nil }
             // `$item` and `$other` exist only for contacts.
             let isContact = if case .contact = on { true } else { false }
@@ -94,8 +92,7 @@ struct EventsDecoder {
             }
             return SceneEvent(trigger: on, actions: actions)
         case (_?, _?):
-            f.report("an event has either `at:` (a time) or `on:` (a trigger), not both")
-            return nil
+            return nil  // Reported by its rule (`SceneKeys.rules`).
         case (nil, nil):
             f.report("an event needs `at:` (a time) or `on:` (a trigger)")
             return nil
@@ -104,11 +101,9 @@ struct EventsDecoder {
 
     /// `on: {contact: …}` or `on: {animationStop: ID}`.
     private mutating func trigger(_ f: Field) -> SceneEvent.Trigger? {
-        guard let m = f.mapping(allowed: SceneKeys.trigger.map(\.name)) else { return nil }
+        // The trigger's keys of the other kind are reported by their rules (`SceneKeys.rules`).
+        guard let m = f.mapping(allowed: SceneKeys.trigger.map(\.name))?.checked(SceneKeys.rules["trigger"]) else { return nil }
         if let sf = m["animationStop"] {
-            for key in ["contact", "boundary", "items"] where m[key] != nil {
-                m[key]?.report("'\(key)' belongs to contact triggers: an animationStop trigger names only the animation")
-            }
             guard let id = sf.string else { return nil }
             stopTriggers.append(sf)
             return .animationStop(id)
@@ -120,7 +115,8 @@ struct EventsDecoder {
         case (nil, let itf?):
             guard let list = itf.elements else { return nil }
             guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }
-            // Each id reported at its own item (one that is not text has reported itself).
+            // Each id reported at its own item (one that is not text has reported itself); unknown
+            // ones still let the actions be read.
             let ids = list.compactMap { item in item.string.map { (item, $0) } }
             for (item, id) in ids where dynamics.layerIDs[id] == nil {
                 item.report("unknown layer id '\(id)'" + NameSuggestion.hint(for: id, in: Array(dynamics.layerIDs.keys)))
@@ -129,7 +125,6 @@ struct EventsDecoder {
         case (nil, nil):
             return .contact(phase, .any)
         case (_?, _?):
-            f.report("a contact trigger names a boundary or items, not both")
             return nil
         }
     }
@@ -141,22 +136,17 @@ struct EventsDecoder {
         case "removeAllBehaviors":
             return f.bool == true ? .removeAllBehaviors : nil
         case "removeBehaviors":
-            guard let list = f.elements else { return nil }
-            let ids = list.compactMap { $0.name(in: known, "behavior id") }
-            return ids.count == list.count ? .removeBehaviors(ids) : nil
+            return f.elements?.readingAll { $0.name(in: known, "behavior id") }.map { .removeBehaviors($0) }
         case "addBehaviors":
             return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
         case "set":
             return set(f, known: known, contact: contact)
         case "removeLayers":
-            guard let list = f.elements else { return nil }
-            var layers: [EventLayer] = []
-            for item in list {
-                guard let name = item.string, let layer = Self.eventLayer(name, at: item, contact: contact) else { continue }
-                if case .id = layer, item.name(in: dynamics.layerIDs, "layer id") == nil { continue }
-                layers.append(layer)
-            }
-            return layers.count == list.count ? .removeLayers(layers) : nil
+            return f.elements?.readingAll { item -> EventLayer? in
+                guard let name = item.string, let layer = Self.eventLayer(name, at: item, contact: contact) else { return nil }
+                if case .id = layer, item.name(in: dynamics.layerIDs, "layer id") == nil { return nil }
+                return layer
+            }.map { .removeLayers($0) }
         case "animate":
             return animate(f, contact: contact)
         default:

@@ -68,10 +68,6 @@ enum AnimationKeys {
         }
     }
 
-    private static func names<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] where E.RawValue == String {
-        E.allCases.map(\.rawValue)
-    }
-
     /// Keys of keyframes of values and of a path.
     private static let keyframed: Set<Form> = [.keyframes, .motionPath]
 
@@ -90,8 +86,8 @@ enum AnimationKeys {
         Key("keyTimes", .numbers, range: .unit("shares of the duration"), forms: keyframed,
             doc: "Keyframe times, 0…1 of the duration."),
         Key("timingFunctions", .timingFunctions, forms: keyframed, doc: "Timing function of each keyframe interval."),
-        Key("calculationMode", .choice(names(KeyframeAnimation.CalculationMode.self)), default: .string("linear"),
-            forms: keyframed, doc: "How keyframes are interpolated."),
+        Key("calculationMode", .choice(SceneSchema.names(KeyframeAnimation.CalculationMode.self)),
+            default: .string("linear"), forms: keyframed, doc: "How keyframes are interpolated."),
         Key("tensionValues", .numbers, forms: [.keyframes],
             doc: "Kochanek–Bartels tension at each value (cubic, cubicPaced; 0 = Catmull-Rom)."),
         Key("continuityValues", .numbers, forms: [.keyframes],
@@ -99,7 +95,7 @@ enum AnimationKeys {
         Key("biasValues", .numbers, forms: [.keyframes],
             doc: "Kochanek–Bartels bias at each value (cubic, cubicPaced; 0 = even)."),
         Key("path", .path, forms: [.motionPath], doc: "Moves position along this path (keyframe animation)."),
-        Key("rotationMode", .choice(names(AnimationSpec.RotationMode.self)), forms: [.motionPath],
+        Key("rotationMode", .choice(SceneSchema.names(AnimationSpec.RotationMode.self)), forms: [.motionPath],
             misplaced: "'rotationMode' goes with a keyframe 'path'", doc: "Turns the layer along the path."),
         Key("duration", .number, \.duration, range: .nonNegative("a duration"), default: .number(0.25),
             doc: "Seconds of one cycle."),
@@ -112,7 +108,7 @@ enum AnimationKeys {
         Key("repeatCount", .countOrForever, \.repeatCount, range: .nonNegative("a count"), default: .number(1),
             doc: "Cycles to play, or forever."),
         Key("autoreverses", .bool, \.autoreverses, default: .bool(false), doc: "Plays each cycle forward then back."),
-        Key("fillMode", .choice(names(FillMode.self)), \.fillMode, default: .string("forwards"),
+        Key("fillMode", .choice(SceneSchema.names(FillMode.self)), \.fillMode, default: .string("forwards"),
             apple: ["removedOnCompletion", "isRemovedOnCompletion"],
             hint: { _ in "use 'fillMode': forwards, the default, keeps the end value; removed drops it" },
             doc: "Whether the value holds before the begin or after the end."),

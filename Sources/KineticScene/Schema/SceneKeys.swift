@@ -12,6 +12,29 @@ import KineticLayers
 enum SceneKeys {
     typealias Key = PropertySpec<Void>
 
+    /// What keys of a mapping say about each other, beyond their kinds, by context: checked
+    /// where the mapping is read (`Mapping.checked`).
+    static let rules: [String: [KeyRule]] = [
+        "animation": [
+            KeyRule("repeatDuration", excludes: ["repeatCount"], why: "Core Animation leaves both undefined"),
+            KeyRule("spring", excludes: ["timingFunction", "oscillation"], why: "a spring is the animation's timing"),
+            KeyRule("oscillation", excludes: ["timingFunction"], why: "an oscillation is the animation's timing"),
+        ] + AnimationDecoder.splineKeys.map {
+            KeyRule($0, requires: ("calculationMode", ["cubic", "cubicPaced"]), why: "it shapes a cubic curve")
+        },
+        "spring": ["mass", "stiffness", "damping"].map {
+            KeyRule($0, excludes: ["dampingRatio"],
+                    why: "'\($0)' belongs to the CASpringAnimation form, 'dampingRatio' to UIView's")
+        },
+        "event": [
+            KeyRule("on", excludes: ["at"], why: "an event runs at a time or on a trigger"),
+            KeyRule("do", excludes: ["at"], why: "an `at:` event lists its actions directly"),
+        ] + action.map { KeyRule($0.name, excludes: ["on"], why: "an `on:` handler lists its actions under `do:`") },
+        "trigger": ["contact", "boundary", "items"].map {
+            KeyRule($0, excludes: ["animationStop"], why: "an animationStop trigger names only the animation")
+        } + [KeyRule("items", excludes: ["boundary"], why: "a contact trigger names a boundary or items")],
+    ]
+
     /// The contexts by name, as the JSON Schema's `$defs` call them.
     static let contexts: [String: [Key]] = [
         "top": top, "scene": scene, "cellContents": cellContents, "spring": spring, "oscillation": oscillation,
@@ -146,4 +169,18 @@ enum SceneKeys {
         Key("outerRadius", .number, range: .nonNegative("a length"), doc: "Radius of the points."),
         Key("innerRadius", .number, range: .nonNegative("a length"), doc: "Radius of the notches."),
     ]
+}
+
+/// A rule between the keys of one mapping: `key` cannot be given with any of `excludes`,
+/// and needs `requires.key` written as one of `requires.values`.
+struct KeyRule: Sendable {
+    let key: String
+    let excludes: [String]
+    let requires: (key: String, values: [String])?
+    /// Why the rule holds: the end of its message.
+    let why: String
+
+    init(_ key: String, excludes: [String] = [], requires: (key: String, values: [String])? = nil, why: String) {
+        self.key = key; self.excludes = excludes; self.requires = requires; self.why = why
+    }
 }

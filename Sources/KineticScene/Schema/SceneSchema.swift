@@ -40,6 +40,14 @@ public enum SceneSchema {
         var o: [String: Any] = ["type": "object", "properties": properties(context, except: except),
                                 "additionalProperties": false]
         if !required.isEmpty { o["required"] = required }
+        // The rules between its keys (`SceneKeys.rules`), each where its key is given.
+        let rules = Dictionary(grouping: SceneKeys.rules[context] ?? [], by: \.key).mapValues { rules -> Any in
+            ["allOf": rules.flatMap { rule -> [[String: Any]] in
+                let needs = rule.requires.map { [["required": [$0.key], "properties": [$0.key: ["enum": $0.values]]]] }
+                return rule.excludes.map { ["not": ["required": [$0]]] } + (needs ?? [])
+            }]
+        }
+        if !rules.isEmpty { o["dependentSchemas"] = rules }
         return o
     }
 

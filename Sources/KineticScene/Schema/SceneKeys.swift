@@ -5,7 +5,7 @@ import KineticLayers
 /// the file itself, `scene:`, events, `golden:`, transforms, path primitives, springs —
 /// each described once: its kind, range, default and doc. `kinetic schema` generates
 /// their JSON Schema from here (`KeyDocs`), and the loader takes its key lists
-/// (`SceneLoader.topKeys`, `EventsDecoder.eventKeys`, …) from these names.
+/// (`EventsDecoder.eventKeys`, the mappings `SceneLoader` reads, …) from these names.
 ///
 /// Every number of these mappings may be written as a constant expression (`= …`,
 /// folded at load), so no entry is marked for live expressions.

@@ -1,16 +1,16 @@
 import Synchronization
-import KineticGeometry
 
-/// Frames' pixel buffers handed back by the frame stream once their chunk is encoded, for
-/// later frames to be drawn into: a render allocates about as many frames as it holds at
-/// once instead of one a frame.
+/// Frame-sized byte buffers handed back once their frame is done with, for later frames
+/// to be drawn or prepared into: a render allocates about as many as it holds at once
+/// instead of one a frame. The frame stream hands back the rasters of encoded frames
+/// (`FrameStream`); a GIF writer hands back the straight pixels of frames it has written,
+/// for the preparation of later ones (`AnimationWriter`).
 ///
 /// A 4 MB frame allocated a frame faulted in fresh pages: glibc grows a worker thread's
 /// arena for it (`mprotect`) and the kernel zeroes the pages first. Snow's GIF at
 /// `--jobs 2` made 302 `mprotect` calls against 83 at `--jobs 1`, and its system time
-/// was 0.40–0.53 s against 0.03–0.08 s (issue 42). The pool halves `--discard`'s minor
-/// faults; a GIF's come mostly from the other per-frame buffers (raster scratch, GIF
-/// preparation), still fresh each frame: docs/outputs.md.
+/// was 0.40–0.53 s against 0.03–0.08 s (issue 42); in a process with threads on two cores
+/// each such fault can make the kernel flush the other core's TLB: docs/outputs.md.
 ///
 /// A buffer still referenced elsewhere when it comes back (a kept frame, an encoded value
 /// that is the frame itself) is never drawn over: arrays copy on write, so drawing into it
@@ -28,10 +28,6 @@ package final class FrameBufferPool: Sendable {
 
     package init(limit: Int) { self.limit = max(0, limit) }
 
-    /// What a frame stream of `jobs` hands back at most at once: a chunk's rasters and the
-    /// one carried from the chunk before (``FrameStream/recycle(_:carried:to:)``).
-    package static func limit(jobs: Int) -> Int { FrameStream.chunkSize(jobs: jobs) + 1 }
-
     /// A buffer handed back (its contents undefined) to draw into, or nil when none is
     /// free; the rasterizer drops one that is not the size it needs.
     package func take() -> [UInt8]? {
@@ -43,9 +39,27 @@ package final class FrameBufferPool: Sendable {
         }
     }
 
+    /// `count` bytes to write every one of: a buffer handed back, cut or lengthened to
+    /// `count` within its capacity where it can be (its bytes undefined), else new ones
+    /// (zeros).
+    package func take(count: Int) -> [UInt8] {
+        guard var buffer = take() else { return [UInt8](repeating: 0, count: count) }
+        if buffer.count > count {
+            buffer.removeLast(buffer.count - count)
+        } else if buffer.count < count {
+            buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+        }
+        return buffer
+    }
+
     /// Hands `image`'s buffer back for a later frame; beyond ``limit`` it is freed.
     package func recycle(_ image: consuming PixelImage) {
-        let bytes = image.bytes
+        recycle(bytes: image.bytes)
+    }
+
+    /// Hands `bytes` back for a later frame; beyond ``limit`` they are freed.
+    package func recycle(bytes: consuming [UInt8]) {
+        let bytes = bytes
         state.withLock { s in
             if s.free.count < limit { s.free.append(bytes) }
         }

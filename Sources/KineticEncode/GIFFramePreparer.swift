@@ -534,7 +534,8 @@ public enum GIFFramePreparer {
             if rgba != 0 { drawnRows?[y &- rect.y] = true }
         }
         if let runs, previous != nil {
-            var rgba = buffers?.take(count: count * 4) ?? [UInt8](repeating: 0, count: count * 4)
+            var rgba = buffers?.take(count: count * 4, capacity: frame.width * frame.height * 4)
+                ?? [UInt8](repeating: 0, count: count * 4)
             rgba.withUnsafeMutableBytes { out in
                 // Only the runs' pixels are written: a buffer handed back is cleared first.
                 if buffers != nil, let base = out.baseAddress { memset(base, 0, out.count) }
@@ -601,7 +602,7 @@ public enum GIFFramePreparer {
                 initialized = count * 4
             }
         }
-        var rgba = buffers.take(count: count * 4)
+        var rgba = buffers.take(count: count * 4, capacity: frame.width * frame.height * 4)
         rgba.withUnsafeMutableBytes(fill)
         return rgba
     }

@@ -40,15 +40,22 @@ package final class FrameBufferPool: Sendable {
     }
 
     /// `count` bytes to write every one of: a buffer handed back, cut or lengthened to
-    /// `count` within its capacity where it can be (its bytes undefined), else new ones
-    /// (zeros).
-    package func take(count: Int) -> [UInt8] {
-        guard var buffer = take() else { return [UInt8](repeating: 0, count: count) }
-        if buffer.count > count {
-            buffer.removeLast(buffer.count - count)
-        } else if buffer.count < count {
-            buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+    /// `count` within its capacity (its bytes undefined), else new ones (zeros) with room
+    /// for `capacity`. Every caller asking for at most `capacity` (a frame's changed
+    /// rectangle, at most the canvas), no buffer lent is ever grown: growing one copied
+    /// its old bytes to fresh pages.
+    package func take(count: Int, capacity: Int) -> [UInt8] {
+        if var buffer = take(), buffer.capacity >= count {
+            if buffer.count > count {
+                buffer.removeLast(buffer.count - count)
+            } else if buffer.count < count {
+                buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
+            }
+            return buffer
         }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(max(count, capacity))
+        buffer.append(contentsOf: repeatElement(0, count: count))
         return buffer
     }
 

@@ -27,10 +27,6 @@ public enum GIFFramePreparer {
     /// work here: in a frame drawn over the previous one, the transparent index means
     /// "keep what is there", so a pixel that turns from opaque to transparent could never
     /// be expressed; each frame must clear and replace the last one entirely.
-    ///
-    /// `buffers`: where the opaque frame's source colours are written, the buffers of
-    /// frames already written (``AnimationWriter`` hands them back), so a frame takes no
-    /// fresh pages for them.
     /// - Throws: `.invalidImage` for an empty frame or a `previous` of another size,
     ///   `.invalidOptions`, `.quantizationFailed`.
     public static func prepare(_ frame: PixelImage, previous: PixelImage?, change: FrameChange = .unknown,
@@ -38,7 +34,10 @@ public enum GIFFramePreparer {
         try prepare(frame, previous: previous, change: change, options: options, buffers: nil)
     }
 
-    /// ``prepare(_:previous:change:options:)`` with the source colours written in `buffers`.
+    /// ``prepare(_:previous:change:options:)`` with an opaque frame's source colours
+    /// (``PreparedGIFFrame/sourcePixels``) written in a buffer of `buffers`: those of
+    /// frames already written, which ``AnimationWriter`` hands back, so a frame takes no
+    /// fresh pages for them (issue 42).
     package static func prepare(_ frame: PixelImage, previous: PixelImage?, change: FrameChange = .unknown,
                                 options: GIFOptions, buffers: FrameBufferPool?) throws(EncodeError) -> PreparedGIFFrame {
         try options.validate()

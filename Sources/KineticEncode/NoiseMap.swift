@@ -54,38 +54,43 @@ enum NoiseMap {
         gammaLevels.withUnsafeBufferPointer { levels in
             func convert(_ y: Int) {
                 let a = plane(y, 0), r = plane(y, 1), g = plane(y, 2), b = plane(y, 3)
-                let source = rgba.baseAddress! + y * width * 4
+                let source = rgba.baseAddress! + y &* width &* 4
+                // Wrapping offsets, in range by the loop's bounds.
                 for x in 0..<width {
-                    let p = source + x * 4
+                    let p = source + x &* 4
                     let alpha = Float(p.load(fromByteOffset: 3, as: UInt8.self)) / 255
-                    a[x + 1] = alpha
-                    r[x + 1] = levels[Int(p.load(as: UInt8.self))] * alpha
-                    g[x + 1] = levels[Int(p.load(fromByteOffset: 1, as: UInt8.self))] * alpha
-                    b[x + 1] = levels[Int(p.load(fromByteOffset: 2, as: UInt8.self))] * alpha
+                    a[x &+ 1] = alpha
+                    r[x &+ 1] = levels[Int(p.load(as: UInt8.self))] * alpha
+                    g[x &+ 1] = levels[Int(p.load(fromByteOffset: 1, as: UInt8.self))] * alpha
+                    b[x &+ 1] = levels[Int(p.load(fromByteOffset: 2, as: UInt8.self))] * alpha
                 }
-                for c in [a, r, g, b] {
+                func repeatBorders(_ c: UnsafeMutablePointer<Float>) {
                     c[0] = c[1]
                     for x in (width + 1)..<padded { c[x] = c[width] }
                 }
+                repeatBorders(a); repeatBorders(r); repeatBorders(g); repeatBorders(b)
             }
             convert(0)
             if height > 1 { convert(1) }
             var out = [UInt8](repeating: 0, count: padded)
             for y in 0..<height {
                 if y + 1 < height, y >= 1 { convert(y + 1) }
-                let up = max(y - 1, 0), down = min(y + 1, height - 1)
+                // A row's four planes follow one another: channel c at c × padded floats.
+                let row = UnsafeRawPointer(plane(y, 0)), above = UnsafeRawPointer(plane(max(y - 1, 0), 0))
+                let below = UnsafeRawPointer(plane(min(y + 1, height - 1), 0)), planeBytes = padded &* 4
                 out.withUnsafeMutableBufferPointer { out in
                     for x in stride(from: 0, to: width, by: 4) {
                         var horizontal = SIMD4<Float>(repeating: 0), vertical = SIMD4<Float>(repeating: 0)
                         for channel in 0..<4 {
-                            let row = UnsafeRawPointer(plane(y, channel) + x)
-                            let before = row.loadUnaligned(as: SIMD4<Float>.self)
-                            let here = row.loadUnaligned(fromByteOffset: 4, as: SIMD4<Float>.self)
-                            let after = row.loadUnaligned(fromByteOffset: 8, as: SIMD4<Float>.self)
-                            let above = UnsafeRawPointer(plane(up, channel) + x + 1).loadUnaligned(as: SIMD4<Float>.self)
-                            let below = UnsafeRawPointer(plane(down, channel) + x + 1).loadUnaligned(as: SIMD4<Float>.self)
+                            // Wrapping offsets, in range by the loops' bounds.
+                            let at = channel &* planeBytes &+ x &* 4
+                            let before = row.loadUnaligned(fromByteOffset: at, as: SIMD4<Float>.self)
+                            let here = row.loadUnaligned(fromByteOffset: at &+ 4, as: SIMD4<Float>.self)
+                            let after = row.loadUnaligned(fromByteOffset: at &+ 8, as: SIMD4<Float>.self)
+                            let up = above.loadUnaligned(fromByteOffset: at &+ 4, as: SIMD4<Float>.self)
+                            let down = below.loadUnaligned(fromByteOffset: at &+ 4, as: SIMD4<Float>.self)
                             horizontal = greater(horizontal, magnitude((before + after) - here * 2))
-                            vertical = greater(vertical, magnitude((above + below) - here * 2))
+                            vertical = greater(vertical, magnitude((up + down) - here * 2))
                         }
                         let edge = greater(horizontal, vertical)
                         var z = edge - magnitude(horizontal - vertical) * 0.5
@@ -95,7 +100,8 @@ enum NoiseMap {
                         // z is 0…1: libimagequant's truncation to an integer.
                         let level = FloydSteinberg.floors(z * 176) &+ 80
                         let capped = level.replacing(with: 255, where: level .> 255)
-                        for lane in 0..<4 { out[x + lane] = UInt8(truncatingIfNeeded: capped[lane]) }
+                        UnsafeMutableRawPointer(out.baseAddress! + x)
+                            .storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: capped), as: SIMD4<UInt8>.self)
                     }
                     (noise + y * width).update(from: out.baseAddress!, count: width)
                 }

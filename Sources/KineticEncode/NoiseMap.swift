@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Each step follows libimagequant 2.17 (`contrast_maps`, `liq_max3`, `liq_min3`,
 /// `liq_blur`) in the same float and integer arithmetic, so the palette is the one
-/// libimagequant's own map gives; `ImportanceMapTests` compares the two.
+/// libimagequant's own map gives; `NoiseMapTests` compares the two.
 enum NoiseMap {
     /// `rgba`'s map (4 bytes a pixel, `width × height`), or nil where libimagequant makes
     /// none (fewer than 4 rows or columns, or over its 64 MB limit for the maps).

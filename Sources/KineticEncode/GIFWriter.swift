@@ -523,11 +523,16 @@ public final class GIFWriter {
             var a = SIMD16<UInt8>(repeating: 0), b = a
             var i = 0
             while i &+ 32 <= raw.count {
-                a = pointwiseMax(a, raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) &+ one)
-                b = pointwiseMax(b, raw.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self) &+ one)
+                // `replace(with:where:)`, not `pointwiseMax`: that was a generic call a
+                // vector, not inlined (snow's writer 0.31 G → 0.21 G instructions).
+                let c = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) &+ one
+                let d = raw.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self) &+ one
+                a.replace(with: c, where: c .> a)
+                b.replace(with: d, where: d .> b)
                 i &+= 32
             }
-            var largest = pointwiseMax(a, b).max()
+            a.replace(with: b, where: b .> a)
+            var largest = a.max()
             while i < raw.count {
                 largest = max(largest, raw[i] &+ 1)
                 i &+= 1

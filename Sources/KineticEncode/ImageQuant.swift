@@ -49,14 +49,8 @@ enum ImageQuant {
             let added = liq_histogram_add_fixed_color(histogram, liq_color(r: entry.r, g: entry.g, b: entry.b, a: entry.a), 0)
             guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
         }
-        let added: liq_error = sample.rgba.withUnsafeBytes { pixels in
-            guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(sample.width),
-                                                    Int32(sample.height), 0)
-            else { return LIQ_OUT_OF_MEMORY }
-            defer { liq_image_destroy(image) }
-            return liq_histogram_add_image(histogram, attr, image)
-        }
-        guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+        try addImage(sample.rgba, width: sample.width, height: sample.height, to: histogram, attr: attr,
+                     speed: settings.speed)
         var result: OpaquePointer? = nil
         let quantized = liq_histogram_quantize(histogram, attr, &result)
         guard quantized == LIQ_OK, let result else { throw .quantizationFailed(reason: message(quantized)) }
@@ -256,8 +250,13 @@ enum ImageQuant {
     final class Histogram {
         private let attr: OpaquePointer
         private let histogram: OpaquePointer
+        private let speed: Int
+        /// Whether the pixels' weights come from our ``NoiseMap`` (false: libimagequant's own).
+        private let makesNoiseMap: Bool
 
-        init(settings: Settings) throws(EncodeError) {
+        init(settings: Settings, makesNoiseMap: Bool = true) throws(EncodeError) {
+            speed = settings.speed
+            self.makesNoiseMap = makesNoiseMap
             guard let attr = makeAttributes(settings) else { throw .quantizationFailed(reason: "out of memory") }
             guard let histogram = liq_histogram_create(attr) else {
                 liq_attr_destroy(attr)
@@ -276,13 +275,7 @@ enum ImageQuant {
         func add(rgba: [UInt8], width: Int, height: Int) throws(EncodeError) {
             precondition(rgba.count == width * height * 4)
             singleThreadedOpenMP()
-            let added: liq_error = rgba.withUnsafeBytes { pixels in
-                guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
-                else { return LIQ_OUT_OF_MEMORY }
-                defer { liq_image_destroy(image) }
-                return liq_histogram_add_image(histogram, attr, image)
-            }
-            guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+            try addImage(rgba, width: width, height: height, to: histogram, attr: attr, speed: speed, ownMap: makesNoiseMap)
         }
 
         /// Makes `entry` a palette entry exactly.
@@ -300,6 +293,30 @@ enum ImageQuant {
             defer { liq_result_destroy(result) }
             return entries(liq_get_palette(result)).filter { $0.a >= 128 }
         }
+    }
+
+    /// Adds the colours of `rgba` (4 bytes a pixel, `width × height`) to `histogram`, each
+    /// pixel weighted as libimagequant would: by its ``NoiseMap``, made here at the speeds
+    /// where libimagequant makes one (1…7, `use_contrast_maps` in 2.17), so that it does
+    /// not make it with the edge map the histogram never reads. The same counts, so the
+    /// same palette (`NoiseMapTests`).
+    /// - Parameter ownMap: false to leave the map to libimagequant (tests compare the two).
+    static func addImage(_ rgba: [UInt8], width: Int, height: Int, to histogram: OpaquePointer, attr: OpaquePointer,
+                         speed: Int, ownMap: Bool = true) throws(EncodeError) {
+        let added: liq_error = rgba.withUnsafeBytes { pixels in
+            guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
+            else { return LIQ_OUT_OF_MEMORY }
+            defer { liq_image_destroy(image) }
+            if ownMap, speed <= 7, var map = NoiseMap.of(rgba: pixels, width: width, height: height) {
+                // Copied: 2.17 frees a map it owns with its own allocator.
+                let set = map.withUnsafeMutableBufferPointer { map in
+                    liq_image_set_importance_map(image, map.baseAddress!, map.count, LIQ_COPY_PIXELS)
+                }
+                guard set == LIQ_OK else { return set }
+            }
+            return liq_histogram_add_image(histogram, attr, image)
+        }
+        guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
     }
 
     /// Remaps `rgba` with `result`'s palette; the palette as refined by remapping.

@@ -362,11 +362,7 @@ struct DynamicsDecoder {
         let initial = FieldBehavior(kind: .linearGravity, items: [])
         guard var f = decode(initial, FieldBehavior.properties, m, strict: false) else { return nil }
         if let rm = m["region"]?.mapping(allowed: DynamicsTable.keys(of: "region"))?.checked("region") {
-            if let v = rm["radius"]?.number {
-                f.region = .radius(v)
-            } else if let v = rm["rect"]?.rect {
-                f.region = .rect(v)
-            }
+            f.region = rm["radius"]?.number.map { .radius($0) } ?? rm["rect"]?.rect.map { .rect($0) } ?? f.region
         }
         return f
     }

@@ -70,6 +70,24 @@ package final class CairoSurface {
         CairoSurface(raw: cairo_image_surface_create(format.cairo, Int32(clamping: width), Int32(clamping: height)))
     }
 
+    /// Bytes a row of a `format` image `width` pixels wide takes (Cairo's stride; -1 when
+    /// the width is over Cairo's limit).
+    package static func stride(_ format: SurfaceFormat, width: Int) -> Int {
+        Int(cairo_format_stride_for_width(format.cairo, Int32(clamping: width)))
+    }
+
+    /// An image surface drawing in `memory` (at least `stride × height` bytes, as the
+    /// caller left them), lent to `body` and finished when it returns, so nothing reads or
+    /// draws the memory after (``ScratchImages``).
+    static func image<R>(_ format: SurfaceFormat, width: Int, height: Int, stride: Int, over memory: UnsafeMutableRawPointer,
+                         _ body: (CairoSurface) throws -> R) rethrows -> R {
+        let s = CairoSurface(raw: cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), format.cairo,
+                                                                      Int32(clamping: width), Int32(clamping: height),
+                                                                      Int32(clamping: stride)))
+        defer { cairo_surface_finish(s.raw) }
+        return try body(s)
+    }
+
     /// An image surface over `bytes` themselves, not a copy, for `body` to read from (a
     /// mask or source, never a target); it is finished when `body` returns, so nothing
     /// reads the bytes after. Rows that do not match Cairo's stride are copied instead.

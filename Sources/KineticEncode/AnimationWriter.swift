@@ -132,6 +132,8 @@ public struct AnimationFramePreparer: Sendable {
     let format: AnimationFormat
     let settings: AnimationSettings
     let converter: FFmpegConverter?
+    /// Where a GIF frame's source colours are written: buffers of frames already written.
+    var gifSources: FrameBufferPool? = nil
 
     /// `previous` is the frame before `frame` (GIF stores only what changed), `change`
     /// where they differ when that is known.
@@ -140,7 +142,7 @@ public struct AnimationFramePreparer: Sendable {
         switch format {
         case .gif:
             return .gif(try GIFFramePreparer.prepare(frame, previous: previous, change: change,
-                                                     options: settings.gifOptions))
+                                                     options: settings.gifOptions, buffers: gifSources))
         case .webp:
             return .rgba(frame.straightRGBA(), width: frame.width, height: frame.height)
         case .apng, .mp4, .webm, .mov:
@@ -169,6 +171,11 @@ public final class AnimationWriter {
     public let frameCount: Int
     private var written = 0
     private var gif: GIFWriter?
+    /// GIF frames' source colours (canvas-sized on a snowfall), handed back once written
+    /// for the preparation of later frames, so they take no fresh pages (issue 42): at
+    /// most the frames in flight, two chunks of two a worker (one chunk prepared while the
+    /// one before it is written).
+    private var gifSources: FrameBufferPool?
     private var gifDelays: [Int] = []
     private var video: FFmpegEncoder?
     private var webp: WebPAnimationEncoder?
@@ -202,6 +209,7 @@ public final class AnimationWriter {
             gif = try GIFWriter(path: path, width: width, height: height, options: settings.gifOptions,
                                 jobs: settings.jobs)
             gifDelays = GIFTiming.delays(frameCount: frameCount, fps: settings.fps)
+            gifSources = FrameBufferPool(limit: 4 * max(1, settings.jobs) + 1)
         case .webp:
             guard Self.milliseconds(frameCount, fps: settings.fps) <= Int(Int32.max) else {
                 throw .invalidOptions(reason: "a WebP lasts at most \(Int32.max) ms")
@@ -269,9 +277,13 @@ public final class AnimationWriter {
         }
     }
 
+    /// GIF frames' source colours asked for by the preparer, and how many of them were in
+    /// buffers of frames already written (nil for other formats).
+    package var gifSourceCounts: (taken: Int, reused: Int)? { gifSources?.counts }
+
     /// Readies frames for ``write(_:)``, on any thread.
     public var preparer: AnimationFramePreparer {
-        AnimationFramePreparer(format: format, settings: settings, converter: video?.converter)
+        AnimationFramePreparer(format: format, settings: settings, converter: video?.converter, gifSources: gifSources)
     }
 
     /// Appends the next frame. On error the animation is abandoned (see ``cancel()``).
@@ -282,6 +294,8 @@ public final class AnimationWriter {
             case .gif(let prepared):
                 guard let gif else { throw .invalidImage(reason: "a GIF frame for a \(format.rawValue) writer") }
                 try gif.write(prepared, delayCentiseconds: gifDelays[written])
+                // The writer keeps none of them: the last other holder is the caller's frame.
+                if let source = prepared.sourcePixels { gifSources?.recycle(bytes: source) }
             case let .rgba(bytes, w, h):
                 guard let webp else { throw .invalidImage(reason: "RGBA pixels for a \(format.rawValue) writer") }
                 guard w == width, h == height, bytes.count == w * h * 4 else {

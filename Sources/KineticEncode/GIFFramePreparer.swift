@@ -31,6 +31,15 @@ public enum GIFFramePreparer {
     ///   `.invalidOptions`, `.quantizationFailed`.
     public static func prepare(_ frame: PixelImage, previous: PixelImage?, change: FrameChange = .unknown,
                                options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+        try prepare(frame, previous: previous, change: change, options: options, buffers: nil)
+    }
+
+    /// ``prepare(_:previous:change:options:)`` with an opaque frame's source colours
+    /// (``PreparedGIFFrame/sourcePixels``) written in a buffer of `buffers`: those of
+    /// frames already written, which ``AnimationWriter`` hands back, so a frame takes no
+    /// fresh pages for them (issue 42).
+    package static func prepare(_ frame: PixelImage, previous: PixelImage?, change: FrameChange = .unknown,
+                                options: GIFOptions, buffers: FrameBufferPool?) throws(EncodeError) -> PreparedGIFFrame {
         try options.validate()
         guard (1...65535).contains(frame.width), (1...65535).contains(frame.height) else {
             throw .invalidImage(reason: "a GIF frame must be 1…65535 pixels a side, not \(frame.width)×\(frame.height)")
@@ -41,7 +50,8 @@ public enum GIFFramePreparer {
             return try quantized(rgba, rect: whole, disposal: .restoreToBackground, options: options)
         }
         guard let previous else {
-            let rgba = straightPixels(frame, in: whole, previous: nil, keepAlpha: false)
+            let rgba = straightPixels(frame, in: whole, previous: nil, keepAlpha: false, runs: nil, drawnRows: nil,
+                                      buffers: buffers)
             var prepared = try quantized(rgba, rect: whole, disposal: .doNotDispose, options: options)
             prepared.sourcePixels = rgba
             return prepared
@@ -62,7 +72,7 @@ public enum GIFFramePreparer {
                                     localPalette: options.palette == .perFrame ? [] : nil,
                                     disposal: .doNotDispose)
         }
-        let (rgba, drawnRows) = straightPixelsAndRows(frame, in: rect, previous: previous, runs: runs)
+        let (rgba, drawnRows) = straightPixelsAndRows(frame, in: rect, previous: previous, runs: runs, buffers: buffers)
         var prepared = try quantized(rgba, rect: rect, drawnRows: drawnRows, disposal: .doNotDispose, options: options)
         prepared.sourcePixels = rgba
         return prepared
@@ -496,15 +506,18 @@ public enum GIFFramePreparer {
     /// quantizer leaves out the others, and scanning the whole rectangle for them again
     /// cost snow's GIF render 0.17 G instructions.
     static func straightPixelsAndRows(_ frame: PixelImage, in rect: GIFRect, previous: PixelImage,
-                                      runs: [PixelRun]?) -> (rgba: [UInt8], drawnRows: [Int]) {
+                                      runs: [PixelRun]?, buffers: FrameBufferPool? = nil) -> (rgba: [UInt8], drawnRows: [Int]) {
         var drawn = [Bool](repeating: false, count: rect.height)
-        let rgba = straightPixels(frame, in: rect, previous: previous, keepAlpha: false, runs: runs, drawnRows: &drawn)
+        let rgba = straightPixels(frame, in: rect, previous: previous, keepAlpha: false, runs: runs, drawnRows: &drawn,
+                                  buffers: buffers)
         return (rgba, drawn.indices.filter { drawn[$0] })
     }
 
-    /// The work of both: `drawnRows`, when given, has each row holding an opaque pixel set.
+    /// The work of both: `drawnRows`, when given, has each row holding an opaque pixel set;
+    /// the bytes are written in a buffer of `buffers` when given.
     private static func straightPixels(_ frame: PixelImage, in rect: GIFRect, previous: PixelImage?, keepAlpha: Bool,
-                                       runs: [PixelRun]?, drawnRows: UnsafeMutablePointer<Bool>?) -> [UInt8] {
+                                       runs: [PixelRun]?, drawnRows: UnsafeMutablePointer<Bool>?,
+                                       buffers: FrameBufferPool? = nil) -> [UInt8] {
         let count = rect.width * rect.height
         let oldStride = previous?.stride ?? 0
         /// The straight word of pixel (x, y), for output at byte `o`; marks its row drawn
@@ -520,8 +533,11 @@ public enum GIFFramePreparer {
             if rgba != 0 { drawnRows?[y &- rect.y] = true }
         }
         if let runs, previous != nil {
-            var rgba = [UInt8](repeating: 0, count: count * 4)
+            var rgba = buffers?.take(count: count * 4, capacity: frame.width * frame.height * 4)
+                ?? [UInt8](repeating: 0, count: count * 4)
             rgba.withUnsafeMutableBytes { out in
+                // Only the runs' pixels are written: a buffer handed back is cleared first.
+                if buffers != nil, let base = out.baseAddress { memset(base, 0, out.count) }
                 frame.bytes.withUnsafeBytes { src in
                     (previous?.bytes ?? []).withUnsafeBytes { old in
                         for run in runs {
@@ -533,10 +549,10 @@ public enum GIFFramePreparer {
             }
             return rgba
         }
-        return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
+        /// Every byte of `out` written: the pixels of `rect` row after row.
+        func fill(_ out: UnsafeMutableRawBufferPointer) {
             frame.bytes.withUnsafeBytes { src in
                 (previous?.bytes ?? []).withUnsafeBytes { old in
-                    let out = UnsafeMutableRawBufferPointer(out)
                     var o = 0
                     for y in rect.y..<(rect.y + rect.height) {
                         var x = rect.x
@@ -578,7 +594,15 @@ public enum GIFFramePreparer {
                     }
                 }
             }
-            initialized = count * 4
         }
+        guard let buffers else {
+            return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
+                fill(UnsafeMutableRawBufferPointer(out))
+                initialized = count * 4
+            }
+        }
+        var rgba = buffers.take(count: count * 4, capacity: frame.width * frame.height * 4)
+        rgba.withUnsafeMutableBytes(fill)
+        return rgba
     }
 }

@@ -123,6 +123,9 @@ public final class GIFWriter {
                 bridgeRuns(&frame, packed: packed)
                 tracked = true
             }
+            // Not kept while the frame waits for its compression: the caller may hand the
+            // buffer to a later frame (``AnimationWriter``).
+            frame.sourcePixels = nil
             var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
             if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
                 // A small shared table: its transparent index follows its colours.

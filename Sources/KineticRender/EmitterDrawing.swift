@@ -179,52 +179,62 @@ extension LayerRenderer {
             }
         }
 
-        // Pass 3: composite band by band.
-        let buffer = CairoSurface.image(.argb32, width: bw, height: bh)
-        // Read in place (a copy of a sprite would retain and release each of its arrays).
-        buffer.withPixels { pixels, wordsPerRow in spriteList.withUnsafeBufferPointer { list in
-            let compositor = SpriteCompositor(pixels: pixels, wordsPerRow: wordsPerRow, width: bw, height: bh,
-                                              additive: style.renderMode == .additive)
-            for band in 0..<bands {
-                let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
-                for k in start[band]..<start[band + 1] {
-                    let d = members[k], tint = d.tint
-                    if d.scaled {
-                        guard tint.3 > 0 else { continue }
-                        compositor.drawScaled(list[Int(d.sprite)], scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
-                                              color: SpriteCompositor.packedColor(list[Int(d.sprite)], tint: tint),
-                                              rows: rows)
-                    } else {
-                        compositor.draw(list[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
-                    }
-                }
-            }
-        } }
-        if let shadow {
-            if blurs {
-                let margin = Int(shadow.margin)
-                let silhouette = CairoSurface.image(.a8, width: bw + 2 * margin, height: bh + 2 * margin)
-                silhouette.withBytes { alphas, stride in
-                    buffer.withPixels { pixels, wordsPerRow in
-                        for y in 0..<bh {
-                            let row = (y + margin) * stride + margin
-                            for x in 0..<bw { alphas[row + x] = UInt8(truncatingIfNeeded: pixels[y * wordsPerRow + x] >> 24) }
+        // Pass 3: composite band by band, in a buffer of the render's scratch memory (a
+        // canvas-wide buffer made fresh each frame faulted in its pages: ScratchImages).
+        withScratchImage(.argb32, width: bw, height: bh) { buffer in
+            // Read in place (a copy of a sprite would retain and release each of its arrays).
+            buffer.withPixels { pixels, wordsPerRow in spriteList.withUnsafeBufferPointer { list in
+                let compositor = SpriteCompositor(pixels: pixels, wordsPerRow: wordsPerRow, width: bw, height: bh,
+                                                  additive: style.renderMode == .additive)
+                for band in 0..<bands {
+                    let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
+                    for k in start[band]..<start[band + 1] {
+                        let d = members[k], tint = d.tint
+                        if d.scaled {
+                            guard tint.3 > 0 else { continue }
+                            compositor.drawScaled(list[Int(d.sprite)], scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
+                                                  color: SpriteCompositor.packedColor(list[Int(d.sprite)], tint: tint),
+                                                  rows: rows)
+                        } else {
+                            compositor.draw(list[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
                         }
                     }
-                    GaussianBlur.apply(to: alphas, width: bw + 2 * margin, height: bh + 2 * margin, stride: stride, sigma: shadow.sigma)
                 }
-                paintShadow(ShadowMask(surface: silhouette, x: Double(bx - margin) + shadow.offset.x,
-                                       y: Double(by - margin) + shadow.offset.y, cell: 1),
-                            shadow: shadow, in: ctx)
-            } else {
-                // A crisp shadow: the buffer's own alpha is the mask.
-                paintShadow(ShadowMask(surface: buffer, x: Double(bx) + shadow.offset.x, y: Double(by) + shadow.offset.y, cell: 1),
-                            shadow: shadow, in: ctx)
+            } }
+            if let shadow {
+                if blurs {
+                    let margin = Int(shadow.margin)
+                    withScratchImage(.a8, width: bw + 2 * margin, height: bh + 2 * margin) { silhouette in
+                        silhouette.withBytes { alphas, stride in
+                            buffer.withPixels { pixels, wordsPerRow in
+                                for y in 0..<bh {
+                                    let row = (y + margin) * stride + margin
+                                    for x in 0..<bw { alphas[row + x] = UInt8(truncatingIfNeeded: pixels[y * wordsPerRow + x] >> 24) }
+                                }
+                            }
+                            GaussianBlur.apply(to: alphas, width: bw + 2 * margin, height: bh + 2 * margin, stride: stride, sigma: shadow.sigma)
+                        }
+                        paintShadow(ShadowMask(surface: silhouette, x: Double(bx - margin) + shadow.offset.x,
+                                               y: Double(by - margin) + shadow.offset.y, cell: 1),
+                                    shadow: shadow, in: ctx)
+                    }
+                } else {
+                    // A crisp shadow: the buffer's own alpha is the mask.
+                    paintShadow(ShadowMask(surface: buffer, x: Double(bx) + shadow.offset.x, y: Double(by) + shadow.offset.y, cell: 1),
+                                shadow: shadow, in: ctx)
+                }
             }
+            ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
+            ctx.setAdditive(style.renderMode == .additive)
+            ctx.paint(alpha: alpha)
         }
-        ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
-        ctx.setAdditive(style.renderMode == .additive)
-        ctx.paint(alpha: alpha)
+    }
+
+    /// A cleared image surface for `body`, in the render's scratch memory when it has
+    /// some (``ScratchImages``), else its own.
+    func withScratchImage(_ format: SurfaceFormat, width: Int, height: Int, _ body: (CairoSurface) -> Void) {
+        guard let scratch else { return body(CairoSurface.image(format, width: width, height: height)) }
+        scratch.withImage(format, width: width, height: height, body)
     }
 
     /// Particle indices in drawing order: CAEmitterLayer's `oldestFirst` draws the oldest

@@ -20,6 +20,9 @@ struct LayerRenderer {
     var flatRasters: FlatRasterCache? = nil
     /// Blurred shadow silhouettes shared by a scene's frames; nil makes each anew.
     var shadows: ShadowCache? = nil
+    /// Memory for the image surfaces a frame draws in and drops, kept for later frames;
+    /// nil allocates each anew (vector files, whose recordings may hold a source).
+    var scratch: ScratchImages? = nil
     /// Whether a shadow leaves out what its layer's opaque background paints over (the
     /// same pixels, less work); off only in tests, to compare.
     var skipsCoveredShadow = true

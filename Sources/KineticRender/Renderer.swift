@@ -39,6 +39,10 @@ public struct Renderer: Sendable {
     public var flatRasters: FlatRasterCache?
     /// Blurred shadow silhouettes, reused by later frames (nil: none kept).
     public var shadows: ShadowCache?
+    /// Memory for the image surfaces a raster frame draws in and drops (a particle
+    /// layer's buffer), handed on to later frames (nil: each allocated anew). Its limit
+    /// is the frames drawn at once: one a worker (`SceneRenderer`).
+    package var scratch: ScratchImages? = ScratchImages(limit: ProcessInfo.processInfo.activeProcessorCount)
 
     public init(scale: Double, images: ImageCache = ImageCache(), debug: Bool = false,
                 flatRasters: FlatRasterCache? = FlatRasterCache(), shadows: ShadowCache? = ShadowCache()) {
@@ -73,7 +77,7 @@ public struct Renderer: Sendable {
                                                   reusing: buffer) { (surface) throws(RenderError) in
             let ctx = CairoContext(surface)
             ctx.scale(scale, scale)
-            draw(frame, in: ctx)
+            draw(frame, scratch: scratch, in: ctx)
             if debug { DebugOverlay.draw(frame, in: ctx) }
             if ctx.isOutOfMemory { throw .outOfMemory(width: width, height: height) }
         }
@@ -118,11 +122,13 @@ public struct Renderer: Sendable {
 
     /// `rasterDensity`: pixels per device unit of what the renderer resamples itself
     /// (projected 3D layers, replicator colors) — 2 in vector files, whose unit is a point.
-    private func draw(_ frame: SceneFrame, rasterDensity: Double = 1, in ctx: CairoContext) {
+    /// `scratch`: where surfaces drawn and dropped take their memory (image targets only:
+    /// a vector file's recording may keep a source surface past the frame).
+    private func draw(_ frame: SceneFrame, rasterDensity: Double = 1, scratch: ScratchImages? = nil, in ctx: CairoContext) {
         let m = ctx.matrix
         let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity,
                                      deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height),
-                                     flatRasters: flatRasters, shadows: shadows)
+                                     flatRasters: flatRasters, shadows: shadows, scratch: scratch)
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

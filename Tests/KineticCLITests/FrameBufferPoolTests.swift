@@ -45,6 +45,26 @@ import Testing
         #expect(pool.counts.reused == 2)
     }
 
+    /// Buffers sized to what is asked (a GIF frame's changed rectangle) keep room for the
+    /// largest ask: a buffer handed back serves a larger frame in its own storage, never
+    /// grown (growing copied its old bytes to fresh pages), and its length is the one asked.
+    @Test func aBufferLentForFewerBytesServesMoreInPlace() {
+        let pool = FrameBufferPool(limit: 1)
+        let small = pool.take(count: 10, capacity: 4096)
+        #expect(small == [UInt8](repeating: 0, count: 10))
+        let storage = small.withUnsafeBytes { $0.baseAddress }
+        pool.recycle(bytes: consume small)
+        let large = pool.take(count: 4096, capacity: 4096)
+        #expect(large.count == 4096)
+        #expect(large.withUnsafeBytes { $0.baseAddress } == storage)
+        pool.recycle(bytes: consume large)
+        let cut = pool.take(count: 3, capacity: 4096)
+        #expect(cut.count == 3)
+        #expect(cut.withUnsafeBytes { $0.baseAddress } == storage)
+        #expect(pool.counts.taken == 3)
+        #expect(pool.counts.reused == 2)
+    }
+
     /// Every frame is what a render without the pool draws, while after the first chunks
     /// no frame needs a new buffer: as many are allocated as one chunk and the frame
     /// before it, whatever the frame count.

@@ -84,6 +84,29 @@ import Testing
     }
 }
 
+/// `FrameStream`: a frame consumed is held nowhere while the rest of its chunk is.
+@Suite struct ConsumedFrameTests {
+    final class Token: Sendable {}
+
+    /// What a frame's encoder made is freed as soon as the frame is consumed, not with its
+    /// chunk: a GIF frame's source colours are then lent to a later frame in place
+    /// (`AnimationWriter`), never copied because the stream still held them.
+    @Test(arguments: [1, 2, 3])
+    func aConsumedFrameIsFreedBeforeTheNextIsConsumed(jobs: Int) throws {
+        let frames = Array(0..<13)
+        weak var last: Token?
+        var stillHeld: [Int] = []
+        try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
+            .run(rasters: { $0.map { _ in PixelImage(width: 1, height: 1) } },
+                 encode: { _, _, _ in Token() },
+                 consume: { index, token in
+                     if last != nil { stillHeld.append(index - 1) }
+                     last = token
+                 })
+        #expect(stillHeld == [])
+    }
+}
+
 /// `FrameStream.run(sources:)`: frames drawn by the workers that encode them.
 @Suite struct FrameSourceTests {
     struct Unreadable: Error, Equatable { let frame: Int }

@@ -200,9 +200,11 @@ package struct FrameStream {
                 try failure.rethrow()
                 let progress = self.progress
                 let consumer = SerialCall(consume)
+                let results = EncodedChunk(consume encoded)
                 let consumeChunk: @Sendable () -> Void = {
                     do {
-                        for (k, e) in encoded.enumerated() {
+                        for k in chunk.indices {
+                            guard let e = results.take(k) else { preconditionFailure("each frame is consumed once") }
                             try trace.measure(.consume, frame: chunk[k]) { try consumer.call(chunk[k], e) }
                             progress.advance()
                         }
@@ -224,6 +226,12 @@ package struct FrameStream {
             try failure.rethrow()
         }
     }
+}
+
+extension FrameBufferPool {
+    /// What a frame stream of `jobs` hands back at most at once: a chunk's rasters and the
+    /// one carried from the chunk before (``FrameStream/recycle(_:carried:to:)``).
+    package static func limit(jobs: Int) -> Int { FrameStream.chunkSize(jobs: jobs) + 1 }
 }
 
 extension FrameStream {
@@ -277,6 +285,23 @@ private final class ChunkRasters: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return rasters.compactMap { $0 }
+    }
+}
+
+/// A chunk's encoded frames, each handed to the consumer once and dropped: a frame
+/// written is then held nowhere, so what its encoder handed back for later frames (a
+/// GIF frame's source colours, ``AnimationWriter``) is reused in place, not copied, while
+/// the rest of its chunk is written.
+// @unchecked: used by one thread at a time (the writer's, joined before the next chunk).
+private final class EncodedChunk<Encoded>: @unchecked Sendable {
+    private var slots: [Encoded?]
+
+    init(_ encoded: consuming [Encoded]) { slots = encoded.map { $0 } }
+
+    /// Frame `k`, the first time it is asked for.
+    func take(_ k: Int) -> Encoded? {
+        defer { slots[k] = nil }
+        return slots[k]
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import KineticFiles
+import KineticCairo
 import KineticEncode
 import KineticGeometry
 import KineticLayers
@@ -85,6 +86,9 @@ package struct SceneRenderer {
             warn("\(fitting) workers instead of \(self.jobs): more \(size.width)×\(size.height) px frames in flight would not \(why)")
             self.jobs = fitting
         }
+        // A frame draws in one scratch surface at a time: one a worker.
+        renderer.scratch = ScratchImages(limit: self.jobs)
+        frameBuffers = FrameBufferPool(limit: FrameBufferPool.limit(jobs: self.jobs))
         let left = free - frameBytes * Self.framesInFlightBase - perJob * Double(self.jobs)
         keptFramesBudget = Int(max(0, min(left, Double(Self.keptFramesLimit))))
     }
@@ -93,6 +97,10 @@ package struct SceneRenderer {
     package static func printWarning(_ message: String) {
         FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
     }
+
+    /// Frames' pixel buffers handed on from pass to pass (a GIF's palette pass to its
+    /// frames pass) and frame to frame: a pass's first chunk no longer draws into fresh pages.
+    private let frameBuffers: FrameBufferPool
 
     /// Bytes one pass over the frames may keep for the passes after it (``KeptFrames``):
     /// what the memory budget leaves past the frames in flight, at most ``keptFramesLimit``.
@@ -146,7 +154,7 @@ package struct SceneRenderer {
         FramePipeline(timeline: timeline, renderer: renderer, fps: fps, frames: frames, jobs: jobs,
                       progress: Progress(total: frames.count, enabled: showsProgressBar, unit: unit),
                       maxParticles: maxParticles,
-                      buffers: reusesBuffers ? FrameBufferPool(limit: FrameBufferPool.limit(jobs: jobs)) : nil)
+                      buffers: reusesBuffers ? frameBuffers : nil)
     }
 
     /// Writes `frames` as an animation at `path` (atomically: nothing appears on error).

@@ -8,8 +8,10 @@ import Foundation
 /// writes to the same list.
 final class Diagnostics {
     let file: String
-    /// The file's lines, to place errors inside a value precisely.
-    private let lines: [Substring]
+    /// The file's lines, to place errors inside a value precisely: split at the first
+    /// such error, since a file read without one never needs them.
+    private lazy var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    private let text: String
     private(set) var problems: [SceneProblem] = []
     /// The appearance the file's color names resolve in (`scene.appearance`, or the
     /// `--appearance` override): read first, shared by every reader as the problems are.
@@ -20,7 +22,7 @@ final class Diagnostics {
 
     init(file: String, text: String = "") {
         self.file = file
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.text = text
     }
 
     /// Reports at the character `offset` of a scalar's text (`range(of:)`).
@@ -144,7 +146,8 @@ struct Field {
         }
         var fields: [String: Field] = [:]
         var order: [String] = []
-        let refused = contexts.isEmpty ? [:] : UnsupportedAppleNames.refused(in: contexts)
+        // Built at the first key that is not allowed, not for every mapping: a valid file has none.
+        lazy var refused = contexts.isEmpty ? [:] : UnsupportedAppleNames.refused(in: contexts)
         for (k, value) in m {
             guard let key = k.scalar?.string else {
                 Field(node: k, keyPath: keyPath, diagnostics: diagnostics).report("keys must be plain names")

@@ -26,7 +26,7 @@ extension Field {
         if let v = node.scalar?.folded { return v }
         if let word, node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespaces()
         if isAngle, t.hasSuffix("deg") { return parseNumber(String(t.dropLast(3))).map { $0 * .pi / 180 } }
         let expected = word.map { "a number or '\($0)'" } ?? "a number"
         guard !isText(expected: expected, reads: Double(t)?.isFinite == true) else { return nil }
@@ -50,7 +50,7 @@ extension Field {
 
     /// `expected` names what the value may be, for the message when it is no number.
     private func parseNumber(_ text: String, expected: String = "a number") -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces), v = Double(t)
+        let t = text.trimmingWhitespaces(), v = Double(t)
         // Double reads `nan` and `inf` as such, not YAML's `.nan` and `.inf`: none is finite.
         if v.map({ !$0.isFinite }) ?? [".nan", ".inf", "-.inf", "+.inf"].contains(t.lowercased()) {
             report("must be a finite number, not \(t)")
@@ -87,7 +87,7 @@ extension Field {
     func integer(_ use: NumberUse) -> Int? {
         // Exactly, when written as an integer: a Double would round 9223372036854775807.
         if case .scalar(let s) = node, s.isPlain, !s.isTaggedString,
-           let exact = Int(s.string.trimmingCharacters(in: .whitespaces)) { return exact }
+           let exact = Int(s.string.trimmingWhitespaces()) { return exact }
         guard let v = term(use)?.value else { return nil }
         guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
         return Int(v)
@@ -136,6 +136,9 @@ extension Field {
     /// What YAML 1.2's core schema makes of a plain scalar other than text and null.
     private static func yamlCoreType(_ text: String) -> String? {
         if booleans[text] != nil { return "boolean" }
+        // Every form below starts with a sign, a digit or a point: most text is told apart
+        // without running the regular expression.
+        guard let first = text.unicodeScalars.first, "+-.0123456789".unicodeScalars.contains(first) else { return nil }
         let number = /[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)/
         return text.wholeMatch(of: number) != nil ? "number" : nil
     }
@@ -193,7 +196,7 @@ extension Field {
     /// A color of section 1: `#RGB`, `#RRGGBB`, `#RRGGBBAA`, `rgba(r, g, b, a)`,
     /// `rgb(r, g, b)` or a name.
     var color: Color? {
-        guard let text = scalarText?.trimmingCharacters(in: .whitespaces) else { return nil }
+        guard let text = scalarText?.trimmingWhitespaces() else { return nil }
         if let c = ColorNames.color(text, appearance: diagnostics.appearance) { return c }
         if text.hasPrefix("#") {
             // `#RGB` is `#RRGGBB` with each digit doubled (17 × d / 255 is d / 15 exactly), and

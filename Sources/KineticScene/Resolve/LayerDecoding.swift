@@ -41,6 +41,12 @@ struct LayerDecoder {
     /// The gradient's own keys (a scene's `background`): `LayerSchema`'s file keys.
     static let gradientKeys = LayerSchema.standard.fileKeys(ownedBy: [.gradient])
 
+    /// Each layer type's file keys (`LayerSchema.fileKeys(for:)`), filtered out of the table
+    /// once rather than for every layer read.
+    static let fileKeys = Dictionary(uniqueKeysWithValues: LayerType.allCases.map {
+        ($0, LayerSchema.standard.fileKeys(for: $0))
+    })
+
     /// What CATransformLayer does not render (`PropertySpec.isIgnoredByTransformLayer`).
     static let transformLayerIgnoredKeys = LayerSchema.standard.entries.filter(\.isIgnoredByTransformLayer).map(\.name)
 
@@ -57,7 +63,7 @@ struct LayerDecoder {
     mutating func layer(_ field: Field, address: [Int]?, place: String) -> Layer? {
         // The type decides which keys are allowed, so read it first.
         guard let type = field.peek("type").map({ $0.choice(LayerType.self) }) ?? .layer else { return nil }
-        guard let m = field.mapping(allowed: LayerSchema.standard.fileKeys(for: type),
+        guard let m = field.mapping(allowed: Self.fileKeys[type] ?? LayerSchema.standard.fileKeys(for: type),
                                    contexts: UnsupportedAppleNames.layerContexts(type.rawValue))?
             .checked("layer") else { return nil }
         for key in Self.transformLayerIgnoredKeys where type == .transformLayer && m[key] != nil {

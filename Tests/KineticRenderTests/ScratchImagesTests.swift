@@ -1,0 +1,98 @@
+import Testing
+import KineticCairo
+import KineticGeometry
+import KineticLayers
+@testable import KineticRender
+
+/// `ScratchImages`: a surface a frame draws in and drops lends its memory to the next
+/// frame's, cleared, so reusing it draws the bytes a fresh surface draws.
+@Suite struct ScratchImagesTests {
+    /// The address of a surface's pixels.
+    static func address(_ surface: CairoSurface) -> UnsafeMutableRawPointer? {
+        var base: UnsafeMutableRawPointer?
+        surface.withBytes { bytes, _ in base = bytes.baseAddress.map(UnsafeMutableRawPointer.init) }
+        return base
+    }
+
+    @Test func aBlockHandedBackIsLentAgainCleared() {
+        let scratch = ScratchImages(limit: 1)
+        var first: UnsafeMutableRawPointer?
+        scratch.withImage(.argb32, width: 40, height: 30) { surface in
+            first = Self.address(surface)
+            surface.withPixels { pixels, wordsPerRow in
+                for i in 0..<(wordsPerRow * 30) { pixels[i] = 0xFF12_3456 }
+            }
+        }
+        // Smaller, so it fits the block handed back: the same memory, every byte 0 again.
+        scratch.withImage(.argb32, width: 20, height: 30) { surface in
+            #expect(Self.address(surface) == first)
+            #expect(surface.bytes().allSatisfy { $0 == 0 })
+        }
+        #expect(scratch.counts.lent == 2)
+        #expect(scratch.counts.reused == 1)
+    }
+
+    /// Blocks lent at once are different memory; beyond the limit, those handed back are
+    /// freed (the smallest first).
+    @Test func blocksLentAtOnceAreDistinctAndTheFreeOnesBounded() {
+        let scratch = ScratchImages(limit: 1)
+        scratch.withImage(.a8, width: 300, height: 300) { outer in
+            scratch.withImage(.a8, width: 10, height: 10) { inner in
+                #expect(Self.address(outer) != Self.address(inner))
+            }
+        }
+        #expect(scratch.held.blocks == 1)
+        #expect(scratch.held.bytes >= 300 * 300)
+    }
+
+    /// A snowfall: particles that fall between frames, casting a crisp shadow and a blurred
+    /// one (a silhouette surface of its own), drawn with the render's scratch memory and
+    /// without. Every frame is byte for byte the frame drawn in fresh surfaces, while
+    /// after the first frame every particle buffer and silhouette is a reused block.
+    @Test(arguments: [0.0, 4.0])
+    func framesDrawnInReusedBlocksAreTheFreshFrames(shadowRadius: Double) {
+        let frames = (0..<6).map { k -> SceneFrame in
+            var p = ParticleSnapshot()
+            let count = 30
+            p.alive = [count]; p.born = [count]
+            for i in 0..<count {
+                // The first two stay in opposite corners: the particles' extent, hence the
+                // buffer's size, is the same every frame.
+                let (x, y) = i < 2 ? (i == 0 ? (5.0, 5.0) : (195.0, 195.0))
+                    : (Double(i * 37 % 190) + 5, Double(i * 53 % 150) + Double(k * 7) + 10)
+                p.cell.append(0)
+                p.x.append(x); p.y.append(y); p.z.append(0)
+                p.vx.append(0); p.vy.append(0); p.vz.append(0)
+                p.age.append(Double(count - i)); p.lifetime.append(100)
+                p.scale.append(1 + Double(i % 3) / 2); p.angle.append(Double(i) / 5)
+                p.red.append(0.6); p.green.append(0.66); p.blue.append(0.74); p.alpha.append(1)
+            }
+            var layer = Layer(place: "snow", type: .emitter)
+            layer.bounds = Rect(0, 0, 200, 200)
+            layer.position = Point(100, 100)
+            layer.shadowColor = .white
+            layer.shadowOpacity = 1
+            layer.shadowOffset = Size(0, 1)
+            layer.shadowRadius = shadowRadius
+            var style = EmitterStyle()
+            var cell = EmitterCell()
+            cell.contents = .path(BezierPath.rect(Rect(0, 0, 6, 6)), size: Size(6, 6), fillColor: .white)
+            style.emitterCells = [cell]
+            style.particles = p
+            layer.content = .emitter(style)
+            return frame([layer], background: .color(Color(red: 0.04, green: 0.09, blue: 0.2, alpha: 1)))
+        }
+        var fresh = Renderer(scale: 2, flatRasters: nil, shadows: nil)
+        fresh.scratch = nil
+        var reusing = fresh
+        let scratch = ScratchImages(limit: 2)
+        reusing.scratch = scratch
+        for (k, f) in frames.enumerated() {
+            #expect(reusing.render(f).bytes == fresh.render(f).bytes, "frame \(k)")
+        }
+        // One particle buffer a frame, and a silhouette where the shadow is blurred.
+        let perFrame = shadowRadius > 0 ? 2 : 1
+        #expect(scratch.counts.lent == frames.count * perFrame)
+        #expect(scratch.counts.reused == (frames.count - 1) * perFrame)
+    }
+}

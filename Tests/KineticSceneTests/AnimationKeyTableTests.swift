@@ -172,4 +172,46 @@ import Testing
         animations: [{layer: a, keyPath: opacity, values: [0, 1], biasValues: [0, 1], calculationMode: cubicPaced}]
         """).isEmpty)
     }
+
+    /// The layer's, path primitives' and dynamics mappings' rules, each reported at its key;
+    /// their allowed forms (a polyline's `closed`, iOS 9's shared attachment point) load.
+    @Test func layerPathAndDynamicsRulesAreReportedAtTheirKey() {
+        let p = loadProblems("""
+        kinetic: 1
+        scene: {size: [200, 200], duration: 1}
+        layers:
+          - {id: a, position: [50, 50], bounds: [20, 20], shadowPath: {rect: [0, 0, 5, 5], oval: [0, 0, 5, 5]}}
+          - {id: b, frame: [90, 40, 20, 20], position: [100, 50]}
+          - {id: c, type: shape, position: [9, 9], bounds: [9, 9], path: {rect: [0, 0, 5, 5], cornerRadius: 2, closed: true}}
+        dynamics:
+          items: {a: {collisionBoundsType: rectangle, collisionBoundingPath: "M0 0 L10 0 L10 10 Z"}}
+          behaviors:
+            - collision: {id: c, items: [a], boundaries: [{identifier: w, path: "M0 0 L10 0", to: [5, 5]}]}
+            - field: {id: f, kind: radialGravity, items: [a], region: {radius: 50, rect: [0, 0, 10, 10]}}
+            - attachment: {id: s, item: a, attachedTo: b, anchorPoint: [10, 10]}
+        """)
+        let oneEnd = "not both: an attachment has one other end, an item or an anchor point"
+        #expect(p.map { "\($0.keyPath): \($0.message)" } == [
+            "layers[0].shadowPath.oval: give 'rect' or 'oval', not both: a path primitive is one shape",
+            "layers[1].frame: give 'position' or 'frame', not both: a frame sets the position and bounds",
+            "layers[2].path.cornerRadius: give 'rect' or 'cornerRadius', not both: 'cornerRadius' goes with roundedRect",
+            "layers[2].path.closed: give 'rect' or 'closed', not both: 'closed' goes with polyline",
+            "dynamics.items.a.collisionBoundingPath: 'collisionBoundingPath' needs 'collisionBoundsType' path: "
+                + "the path is the item's body only then",
+            "dynamics.behaviors[0].collision.boundaries[0].path: give 'to' or 'path', not both: "
+                + "a boundary is a path or a line from + to",
+            "dynamics.behaviors[1].field.region.rect: give 'radius' or 'rect', not both: a region is a radius or a rect",
+            "dynamics.behaviors[2].attachment.attachedTo: give 'anchorPoint' or 'attachedTo', \(oneEnd)",
+        ], "\(p.map(\.message))")
+        #expect(loadProblems("""
+        kinetic: 1
+        scene: {size: [200, 200], duration: 1}
+        layers:
+          - {id: a, type: shape, position: [50, 50], bounds: [20, 20], path: {polyline: [[0, 0], [5, 5]], closed: true}}
+          - {id: b, frame: [90, 40, 20, 20], shadowPath: {roundedRect: [0, 0, 5, 5], cornerRadius: 2}}
+        dynamics:
+          items: {a: {collisionBoundsType: path, collisionBoundingPath: "M0 0 L10 0 L10 10 Z"}}
+          behaviors: [{attachment: {id: s, item: a, attachedTo: b, attachmentAnchor: [75, 50]}}]
+        """).isEmpty)
+    }
 }

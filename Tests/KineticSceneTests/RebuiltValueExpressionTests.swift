@@ -85,7 +85,7 @@ import KineticLayers
         #expect(p.map(\.message) == [
             "'oval' changes with t or frame, but a path here is read once, when the scene loads: only a shape layer's "
                 + "own `path` follows live values",
-            "use either 'frame' or 'position' + 'bounds', not both",
+            "give 'position' or 'frame', not both: a frame sets the position and bounds",
             "width and height must not be negative",
         ], "\(p.map(\.message))")
     }

@@ -41,7 +41,9 @@ import Testing
                 let named = [rule.key] + rule.excludes + [rule.requires?.key].compactMap { $0 }
                 #expect(keys.isSuperset(of: named), "\(context): \(named)")
             }
-            let object = try #require(defs[context] as? [String: Any])
+            // A behavior kind's mapping is a property of the behavior's.
+            let behaviors = (defs["behavior"] as? [String: Any])?["properties"] as? [String: Any]
+            let object = try #require((defs[context] ?? behaviors?[context]) as? [String: Any])
             #expect(Set((object["dependentSchemas"] as? [String: Any] ?? [:]).keys) == Set(rules.map(\.key)), "\(context)")
         }
     }

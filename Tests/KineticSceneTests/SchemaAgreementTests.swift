@@ -249,9 +249,9 @@ import KineticLayers
     }
 
     /// What a dynamics key needs written beside it, by context and key, where the loader
-    /// checks a key against others (which the schema cannot say): a sliding attachment's
-    /// axis, a path body's type, a line's other end, `end` after `begin`, one other end
-    /// of an attachment.
+    /// checks a key against others (by hand, or by a rule of `SceneKeys.rules` that the
+    /// schema says too): a sliding attachment's axis, a path body's type, a line's other
+    /// end, `end` after `begin`, one other end of an attachment.
     static func companions(_ context: String, _ key: String, _ json: String) -> (base: String, value: String)? {
         switch (context, key) {
         case ("attachment", "kind") where json == #""sliding""#:

@@ -505,8 +505,8 @@ extension Mapping {
 
 extension Mapping {
     /// The mapping, each rule of its context (`SceneKeys.rules`) it breaks reported at the rule's key.
-    func checked(_ rules: [KeyRule]?) -> Mapping {
-        for rule in rules ?? [] {
+    func checked(_ context: String) -> Mapping {
+        for rule in SceneKeys.rules[context] ?? [] {
             guard let f = self[rule.key] else { continue }
             for other in rule.excludes where self[other] != nil {
                 f.report("give '\(other)' or '\(rule.key)', not both: \(rule.why)")

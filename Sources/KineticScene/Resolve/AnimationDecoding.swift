@@ -106,7 +106,7 @@ struct AnimationDecoder {
                             contactLayer: (LayerEntry, String)? = nil, carrier: LayerKeyPath? = nil,
                             refusingAfter: String? = nil) -> (spec: AnimationSpec, after: Field?)? {
         guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])?
-            .checked(SceneKeys.rules["animation"]) else { return nil }
+            .checked("animation") else { return nil }
         if carrier == nil, let f = m["behavior"] {
             f.report("'behavior' animations are read with the behaviors")
             return nil
@@ -424,7 +424,7 @@ struct AnimationDecoder {
     /// CASpringAnimation's `{mass, stiffness, damping, initialVelocity}`.
     private func spring(_ f: Field, duration: Double?) -> SpringAnimation? {
         let keys = AnimationKeys.spring
-        guard let m = f.mapping(allowed: keys.map(\.name))?.checked(SceneKeys.rules["spring"]),
+        guard let m = f.mapping(allowed: keys.map(\.name))?.checked("spring"),
               let velocity = m.number(keys, "initialVelocity") else { return nil }
         if m["dampingRatio"] != nil {
             guard let ratio = m.number(keys, "dampingRatio") else { return nil }

@@ -48,15 +48,12 @@ struct DynamicsDecoder {
     }
 
     private func collisionBounds(_ f: Field) -> CollisionBoundsType? {
-        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "dynamicItem")) else { return nil }
-        let type = m["collisionBoundsType"]?.choice(["rectangle", "ellipse", "path"].map { ($0, $0) })
-        guard type == "path" else {
-            // Not when the type was reported already.
-            if type != nil || m["collisionBoundsType"] == nil {
-                m["collisionBoundingPath"]?.report("goes with collisionBoundsType: path")
-            }
-            return type == "rectangle" ? .rectangle : type == "ellipse" ? .ellipse : nil
+        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "dynamicItem"))?.checked("dynamicItem") else {
+            return nil
         }
+        let type = m["collisionBoundsType"]?.choice(["rectangle", "ellipse", "path"].map { ($0, $0) })
+        // A path without its type is reported by its rule (`SceneKeys.rules`).
+        guard type == "path" else { return type == "rectangle" ? .rectangle : type == "ellipse" ? .ellipse : nil }
         guard let pf = m.required("collisionBoundingPath"), let path = pf.path else { return nil }
         let hull = path.flattened(tolerance: 0.25).flatMap { $0 }
         guard Set(hull).count >= 3, path.boundingBox.width > 0, path.boundingBox.height > 0 else {
@@ -79,7 +76,7 @@ struct DynamicsDecoder {
             return nil
         }
         let allowed = DynamicsTable.keys(of: "behavior") + DynamicsTable.keys(of: kind)
-        guard var m = body.mapping(allowed: allowed, contexts: ["behavior", kind]) else { return nil }
+        guard var m = body.mapping(allowed: allowed, contexts: ["behavior", kind])?.checked(kind) else { return nil }
         let id = m["id"]?.string ?? f.keyPath
         // Expression values are left out while the behavior is built (a point stands in
         // for the required ones: its table's and the anchor), and set at every step.
@@ -269,10 +266,9 @@ struct DynamicsDecoder {
     }
 
     private func boundary(_ f: Field) -> CollisionBoundary? {
-        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "boundary")) else { return nil }
+        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "boundary"))?.checked("boundary") else { return nil }
         let identifier = m["identifier"]?.string ?? f.keyPath
         if let pf = m["path"] {
-            if m["from"] != nil || m["to"] != nil { pf.report("a boundary is either a path or from + to, not both") }
             return boundaryPath(pf).map { CollisionBoundary(identifier: identifier, .path($0)) }
         }
         let from = m.required("from")?.point, to = m.required("to")?.point
@@ -301,13 +297,10 @@ struct DynamicsDecoder {
             ("distance", .distance), ("sliding", sliding), ("fixed", .fixed), ("pin", .pin), ("limit", .limit),
         ]
         guard let kind = m["kind"].map({ $0.choice(kinds) }) ?? .distance else { return nil }
-        // The other end: another item, or an anchor point (three spellings, one meaning).
+        // The other end: another item, or an anchor point (three spellings, one meaning); more
+        // than one is reported by their rules (`SceneKeys.rules`).
         let anchorKeys = Self.anchorKeys.filter { m[$0] != nil }
         let attachedField = m["attachedTo"]
-        if anchorKeys.count > 1 || (attachedField != nil && anchorKeys.count == 1 && anchorKeys[0] != "attachmentAnchor") {
-            m.owner.report("an attachment has one other end: attachedTo (an item) or attachedToAnchor (a point)")
-            return nil
-        }
         var a = AttachmentBehavior(item: item, attachedTo: .anchor(.zero))
         if let v = m["offsetFromCenter"]?.point { a.offsetFromCenter = v }
         let otherOffset = m["attachedOffsetFromCenter"]?.point
@@ -368,14 +361,8 @@ struct DynamicsDecoder {
     private func field(_ m: Mapping) -> FieldBehavior? {
         let initial = FieldBehavior(kind: .linearGravity, items: [])
         guard var f = decode(initial, FieldBehavior.properties, m, strict: false) else { return nil }
-        if let rf = m["region"], let rm = rf.mapping(allowed: DynamicsTable.keys(of: "region")) {
-            if rm["radius"] != nil && rm["rect"] != nil {
-                rf.report("a region is a radius or a rect, not both")
-            } else if let v = rm["radius"]?.number {
-                f.region = .radius(v)
-            } else if let v = rm["rect"]?.rect {
-                f.region = .rect(v)
-            }
+        if let rm = m["region"]?.mapping(allowed: DynamicsTable.keys(of: "region"))?.checked("region") {
+            f.region = rm["radius"]?.number.map { .radius($0) } ?? rm["rect"]?.rect.map { .rect($0) } ?? f.region
         }
         return f
     }

@@ -31,7 +31,7 @@ struct EventsDecoder {
     mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
         let decoded = list.compactMap { e in
-            e.mapping(allowed: Self.eventKeys).map { (field: e, m: $0.checked(SceneKeys.rules["event"])) }
+            e.mapping(allowed: Self.eventKeys).map { (field: e, m: $0.checked("event")) }
         }
         // Behaviors added anywhere can be named anywhere (set, removeBehaviors): every event's
         // are read first, by the index of their `do:` entry (-1: the event's own action).
@@ -102,7 +102,7 @@ struct EventsDecoder {
     /// `on: {contact: …}` or `on: {animationStop: ID}`.
     private mutating func trigger(_ f: Field) -> SceneEvent.Trigger? {
         // The trigger's keys of the other kind are reported by their rules (`SceneKeys.rules`).
-        guard let m = f.mapping(allowed: SceneKeys.trigger.map(\.name))?.checked(SceneKeys.rules["trigger"]) else { return nil }
+        guard let m = f.mapping(allowed: SceneKeys.trigger.map(\.name))?.checked("trigger") else { return nil }
         if let sf = m["animationStop"] {
             guard let id = sf.string else { return nil }
             stopTriggers.append(sf)

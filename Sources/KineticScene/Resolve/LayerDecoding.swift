@@ -64,7 +64,8 @@ struct LayerDecoder {
         // The type decides which keys are allowed, so read it first.
         guard let type = field.peek("type").map({ $0.choice(LayerType.self) }) ?? .layer else { return nil }
         guard let m = field.mapping(allowed: Self.fileKeys[type] ?? LayerSchema.standard.fileKeys(for: type),
-                                   contexts: UnsupportedAppleNames.layerContexts(type.rawValue)) else { return nil }
+                                   contexts: UnsupportedAppleNames.layerContexts(type.rawValue))?
+            .checked("layer") else { return nil }
         for key in Self.transformLayerIgnoredKeys where type == .transformLayer && m[key] != nil {
             m[key]?.report("a transformLayer draws only its sublayers (CATransformLayer ignores '\(key)')")
         }
@@ -130,10 +131,9 @@ struct LayerDecoder {
     }
 
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
+        // Given with 'position' or 'bounds', reported by its rule (`SceneKeys.rules`).
         if let f = m["frame"] {
-            if m["position"] != nil || m["bounds"] != nil {
-                f.report("use either 'frame' or 'position' + 'bounds', not both")
-            } else if let address, ExpressionText.containsExpression(f), ExpressionText.liveness(of: f) != nil {
+            if let address, ExpressionText.containsExpression(f), ExpressionText.liveness(of: f) != nil {
                 // Converted with the anchor point as written (a live one is not followed), as
                 // CALayer converts a frame with the anchor point of the moment.
                 binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)

@@ -79,6 +79,9 @@ extension Field {
         }
     }
 
+    /// The path primitives' keys (section 3.1): a mapping gives one.
+    static let primitiveKinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star"]
+
     /// How each primitive is written (section 3.1), for messages.
     private static let primitiveForms = [
         "rect": "{rect: [x, y, w, h]}", "roundedRect": "{roundedRect: [x, y, w, h], cornerRadius: r}",
@@ -156,17 +159,14 @@ extension Field {
     /// constant expressions where a path is read once, live expressions too for a shape
     /// layer's own `path` (`ExpressionBinder`).
     func pathPrimitive(_ use: NumberUse) -> ExpressionBinding.PathPrimitive? {
-        let kinds = ["rect", "roundedRect", "oval", "arc", "polyline", "star"]
         let length = ValueRange.nonNegative("a length")
-        guard let m = mapping(allowed: SceneKeys.pathPrimitive.map(\.name)) else { return nil }
-        let written = kinds.filter { m[$0] != nil }
+        guard let m = mapping(allowed: SceneKeys.pathPrimitive.map(\.name))?.checked("pathPrimitive") else { return nil }
+        // Several primitives, or a companion key beside another, are reported by their rules.
+        let written = Self.primitiveKinds.filter { m[$0] != nil }
         guard written.count == 1, let kind = written.first, let f = m[kind] else {
-            report(written.isEmpty ? "a path primitive needs one of \(kinds.joined(separator: ", "))"
-                                   : "a path primitive takes one of \(written.joined(separator: ", ")), not several")
+            if written.isEmpty { report("a path primitive needs one of \(Self.primitiveKinds.joined(separator: ", "))") }
             return nil
         }
-        if m["cornerRadius"] != nil, kind != "roundedRect" { m["cornerRadius"]?.report("cornerRadius goes with roundedRect") }
-        if m["closed"] != nil, kind != "polyline" { m["closed"]?.report("closed goes with polyline") }
         switch kind {
         case "rect": return f.rectTerms(use).map { .rect($0) }
         case "oval": return f.rectTerms(use).map { .oval($0) }

@@ -33,6 +33,24 @@ enum SceneKeys {
         "trigger": ["contact", "boundary", "items"].map {
             KeyRule($0, excludes: ["animationStop"], why: "an animationStop trigger names only the animation")
         } + [KeyRule("items", excludes: ["boundary"], why: "a contact trigger names a boundary or items")],
+        "layer": [KeyRule("frame", excludes: ["position", "bounds"], why: "a frame sets the position and bounds")],
+        // One primitive, each companion key beside its own.
+        "pathPrimitive": Field.primitiveKinds.indices.dropFirst().map { i in
+            KeyRule(Field.primitiveKinds[i], excludes: Array(Field.primitiveKinds[..<i]),
+                    why: "a path primitive is one shape")
+        } + [("cornerRadius", "roundedRect"), ("closed", "polyline")].map { key, kind in
+            KeyRule(key, excludes: Field.primitiveKinds.filter { $0 != kind }, why: "'\(key)' goes with \(kind)")
+        },
+        "dynamicItem": [KeyRule("collisionBoundingPath", requires: ("collisionBoundsType", ["path"]),
+                                why: "the path is the item's body only then")],
+        "boundary": [KeyRule("path", excludes: ["from", "to"], why: "a boundary is a path or a line from + to")],
+        "region": [KeyRule("rect", excludes: ["radius"], why: "a region is a radius or a rect")],
+        // The other end: an item or an anchor point (three spellings); iOS 9's `attachmentAnchor`
+        // with `attachedTo` is the point the two items share.
+        "attachment": [("anchorPoint", ["attachedToAnchor"]), ("attachmentAnchor", ["attachedToAnchor", "anchorPoint"]),
+                       ("attachedTo", ["attachedToAnchor", "anchorPoint"])].map {
+            KeyRule($0, excludes: $1, why: "an attachment has one other end, an item or an anchor point")
+        },
     ]
 
     /// The contexts by name, as the JSON Schema's `$defs` call them.

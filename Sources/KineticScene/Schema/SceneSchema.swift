@@ -59,16 +59,15 @@ public enum SceneSchema {
         // A layer: the common keys, and its type's own keys when `type` says so.
         let typeKeys: [(LayerType, String)] = [(.shape, "shape"), (.gradient, "gradient"), (.text, "text"),
                                                 (.emitter, "emitter"), (.replicator, "replicator")]
-        let layer: [String: Any] = [
-            "type": "object",
-            "description": "A layer (CALayer and its subclasses, by `type`).",
-            "properties": properties("layer"),
-            "allOf": typeKeys.map { type, context -> [String: Any] in
-                ["if": ["properties": ["type": ["const": type.rawValue]], "required": ["type"]],
-                 "then": ["properties": properties(context)]]
-            },
-            "unevaluatedProperties": false,
-        ]
+        // Its rules as `object` gives them; its keys those of `allOf` too.
+        var layer = object("layer")
+        layer["additionalProperties"] = nil
+        layer["description"] = "A layer (CALayer and its subclasses, by `type`)."
+        layer["allOf"] = typeKeys.map { type, context -> [String: Any] in
+            ["if": ["properties": ["type": ["const": type.rawValue]], "required": ["type"]],
+             "then": ["properties": properties(context)]]
+        }
+        layer["unevaluatedProperties"] = false
         let behaviorKinds = DynamicsTable.behaviorKinds.map(\.name)
         let behavior: [String: Any] = [
             "type": "object",

@@ -254,7 +254,6 @@ public final class GIFWriter {
         // A frame's own table's indices mean nothing to later frames.
         let ownTable = frame.localPalette != nil
         let r = frame.rect, tolerance = Int32(clamping: options.tolerance), canvasWidth = width
-        let isolated = Int32(Self.isolatedPixelTolerance)
         var left = r.width, right = -1, top = r.height, bottom = -1
         // The decisions go to a buffer of their own, written once, pixel by pixel where
         // drawn and run by run where transparent: the frame's indices are shared with
@@ -262,66 +261,22 @@ public final class GIFWriter {
         // frame on snow, 0.18 G instructions of its GIF render; issue 42).
         let count = frame.indices.count
         let decided = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            // Per pixel, in wrapping 32-bit arithmetic on whole words: this loop was the
-            // batch's busiest of kinetic's own (7 %; 23 % of lock-screen, whose frames
-            // change everywhere), its checked arithmetic spilling registers.
             source.withUnsafeBytes { src in
                 packed.withUnsafeBufferPointer { packed in
                     displayed.withUnsafeMutableBufferPointer { shown in
                       displayedIndex.withUnsafeMutableBufferPointer { shownIndex in
                         frame.indices.withUnsafeBufferPointer { indices in
-                            guard let to = out.baseAddress else { return }
+                            guard let to = out.baseAddress, let indices = indices.baseAddress,
+                                  let src = src.baseAddress, let packed = packed.baseAddress,
+                                  let shown = shown.baseAddress, let shownIndex = shownIndex.baseAddress else { return }
                             for y in 0..<r.height {
                                 let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
-                                var rowLeft = r.width, rowRight = -1
-                                var x = Self.nextDrawn(indices, row: start, from: 0, width: r.width)
-                                if x > 0 { (to + start).initialize(repeating: transparent, count: x) }
-                                while x < r.width {
-                                    // The next pixel to decide: this one's decision changes no
-                                    // pixel after it.
-                                    let next = Self.nextDrawn(indices, row: start, from: x &+ 1, width: r.width)
-                                    // The transparent pixels up to it.
-                                    if next &- x > 1 { (to + (start &+ x &+ 1)).initialize(repeating: transparent, count: next &- x &- 1) }
-                                    defer { x = next }
-                                    let i = start &+ x
-                                    let d = shown[row &+ x], q = packed[Int(indices[i])]
-                                    // Drawn, it would show what is shown already.
-                                    if d == q {
-                                        to[i] = transparent
-                                        continue
-                                    }
-                                    if d != 0 {
-                                        // Straight RGBA bytes, little-endian: red lowest.
-                                        let c = src.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
-                                        let sr = Int32(c & 0xFF), sg = Int32((c >> 8) & 0xFF), sb = Int32((c >> 16) & 0xFF)
-                                        let dr = Int32((d >> 16) & 0xFF) &- sr
-                                        let dg = Int32((d >> 8) & 0xFF) &- sg
-                                        let db = Int32(d & 0xFF) &- sb
-                                        let qr = Int32((q >> 16) & 0xFF) &- sr
-                                        let qg = Int32((q >> 8) & 0xFF) &- sg
-                                        let qb = Int32(q & 0xFF) &- sb
-                                        // The squared errors first, then the rarer tests: the
-                                        // tolerance (0 by default, where an error within it
-                                        // is 0 and passes the first already) and the
-                                        // isolation. Testing the greatest channel error
-                                        // first kept twice the values in registers: the
-                                        // check cost rope ~100 instructions a drawn pixel,
-                                        // half of them spills (issue 42).
-                                        if dr &* dr &+ dg &* dg &+ db &* db <= qr &* qr &+ qg &* qg &+ qb &* qb
-                                            || (tolerance > 0 && max(Self.magnitude(dr), Self.magnitude(dg), Self.magnitude(db)) <= tolerance)
-                                            || (Self.isAlone(x, lastDrawn: rowRight, nextDrawn: next, width: r.width)
-                                                && Self.magnitude(dr) &+ Self.magnitude(dg) &+ Self.magnitude(db) <= isolated) {
-                                            to[i] = transparent
-                                            continue
-                                        }
-                                    }
-                                    to[i] = indices[i]
-                                    shown[row &+ x] = q
-                                    shownIndex[row &+ x] = ownTable ? 255 : indices[i]
-                                    rowLeft = min(rowLeft, x); rowRight = x
-                                }
-                                if rowRight >= 0 {
-                                    left = min(left, rowLeft); right = max(right, rowRight)
+                                let drawn = Self.decideRow(indices + start, source: src + start &* 4, packed: packed,
+                                                           shown: shown + row, shownIndex: shownIndex + row,
+                                                           ownTable: ownTable, tolerance: tolerance,
+                                                           width: r.width, into: to + start)
+                                if drawn.last >= 0 {
+                                    left = min(left, drawn.first); right = max(right, drawn.last)
                                     top = min(top, y); bottom = y
                                 }
                             }
@@ -345,6 +300,76 @@ public final class GIFWriter {
         for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
         frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
         frame.indices = cropped
+    }
+
+    /// One row of ``skipNearUnchanged(_:source:packed:)``: writes to `decided` each of
+    /// the row's `width` decisions (`indices`' index where drawn, transparent where
+    /// skipped), records drawn pixels in the display's row (`shown`, and `shownIndex`:
+    /// 255 for a frame's own table) and returns the first and last pixel drawn
+    /// (`(width, -1)` for none). `source` is the row's straight RGBA bytes.
+    ///
+    /// A function of its own, on pointers to the row: looping over the whole frame, the
+    /// frame's and canvas's offsets and bounds stayed live across the per-pixel loop and
+    /// half of its ~100 instructions a drawn pixel were spills (rope; issue 42). Per
+    /// pixel, in wrapping 32-bit arithmetic on whole words: this loop was the batch's
+    /// busiest of kinetic's own (7 %; 23 % of lock-screen, whose frames change everywhere).
+    @inline(never)
+    static func decideRow(_ indices: UnsafePointer<UInt8>, source: UnsafeRawPointer, packed: UnsafePointer<UInt32>,
+                          shown: UnsafeMutablePointer<UInt32>, shownIndex: UnsafeMutablePointer<UInt8>,
+                          ownTable: Bool, tolerance: Int32, width: Int,
+                          into decided: UnsafeMutablePointer<UInt8>) -> (first: Int, last: Int) {
+        let transparent = PreparedGIFFrame.transparentIndex
+        let row = UnsafeBufferPointer(start: indices, count: width)
+        // Stored for every drawn pixel: 255 (no shared index) for a frame's own table.
+        let ownTableMask: UInt8 = ownTable ? 255 : 0
+        var first = width, last = -1
+        var x = nextDrawn(row, row: 0, from: 0, width: width)
+        if x > 0 { decided.initialize(repeating: transparent, count: x) }
+        while x < width {
+            // The next pixel to decide: this one's decision changes no pixel after it.
+            let next = nextDrawn(row, row: 0, from: x &+ 1, width: width)
+            // The transparent pixels up to it.
+            if next &- x > 1 { (decided + (x &+ 1)).initialize(repeating: transparent, count: next &- x &- 1) }
+            let index = indices[x]
+            let d = shown[x], q = packed[Int(index)]
+            // Drawn, it would show what is shown already (d == q), or it is near enough
+            // (0: nothing shown yet, always drawn).
+            if d == q || (d != 0 && keepsShown(d, instead: q, source: source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self),
+                                               at: x, lastDrawn: last, nextDrawn: next, width: width, tolerance: tolerance)) {
+                decided[x] = transparent
+            } else {
+                decided[x] = index
+                shown[x] = q
+                shownIndex[x] = index | ownTableMask
+                if last < 0 { first = x }
+                last = x
+            }
+            x = next
+        }
+        return (first, last)
+    }
+
+    /// Whether a pixel whose source colour is `source` (straight RGBA bytes, little-endian:
+    /// red lowest) may keep showing `shown` (0xFFRRGGBB) instead of `palette`: no farther
+    /// from the source, within the tolerance in every channel, or within
+    /// ``isolatedPixelTolerance`` (summed) when alone on its row (``isAlone``).
+    @inline(__always)
+    private static func keepsShown(_ shown: UInt32, instead palette: UInt32, source c: UInt32,
+                                   at x: Int, lastDrawn: Int, nextDrawn: Int, width: Int, tolerance: Int32) -> Bool {
+        let sr = Int32(c & 0xFF), sg = Int32((c >> 8) & 0xFF), sb = Int32((c >> 16) & 0xFF)
+        let dr = Int32((shown >> 16) & 0xFF) &- sr
+        let dg = Int32((shown >> 8) & 0xFF) &- sg
+        let db = Int32(shown & 0xFF) &- sb
+        let qr = Int32((palette >> 16) & 0xFF) &- sr
+        let qg = Int32((palette >> 8) & 0xFF) &- sg
+        let qb = Int32(palette & 0xFF) &- sb
+        // The squared errors first, then the rarer tests: the tolerance (0 by default,
+        // where an error within it is 0 and passes the first already) and the isolation.
+        // Testing the greatest channel error first kept twice the values in registers.
+        return dr &* dr &+ dg &* dg &+ db &* db <= qr &* qr &+ qg &* qg &+ qb &* qb
+            || (tolerance > 0 && max(magnitude(dr), magnitude(dg), magnitude(db)) <= tolerance)
+            || (isAlone(x, lastDrawn: lastDrawn, nextDrawn: nextDrawn, width: width)
+                && magnitude(dr) &+ magnitude(dg) &+ magnitude(db) <= Int32(isolatedPixelTolerance))
     }
 
     /// |d| for a difference of channel values (−255…255).

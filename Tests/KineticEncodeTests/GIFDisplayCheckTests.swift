@@ -1,0 +1,106 @@
+import Testing
+@testable import KineticEncode
+
+/// The writer's near-unchanged check, one row at a time (`GIFWriter.decideRow`), against
+/// a plain reference written from its documented rule, on random rows.
+@Suite struct GIFDisplayCheckTests {
+    /// SplitMix64: the same rows on every run, so a failure can be replayed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The rule, pixel by pixel in order: a drawn pixel stays transparent when the display
+    /// shows its palette colour already, or shows a colour (not 0) no farther from the
+    /// source in squared RGB error, within `tolerance` in every channel, or within
+    /// `isolatedPixelTolerance` summed when no pixel within `isolation` before it is still
+    /// drawn and none within `isolation` after it is drawn in the prepared row.
+    static func reference(indices: [UInt8], source: [UInt8], packed: [UInt32], shown: inout [UInt32],
+                          shownIndex: inout [UInt8], ownTable: Bool, tolerance: Int) -> (decided: [UInt8], first: Int, last: Int) {
+        let transparent = PreparedGIFFrame.transparentIndex, width = indices.count
+        var decided = [UInt8](repeating: transparent, count: width)
+        var first = width, last = -1
+        for x in 0..<width where indices[x] != transparent {
+            let d = shown[x], q = packed[Int(indices[x])]
+            if d == q { continue }
+            if d != 0 {
+                func channels(_ c: UInt32) -> [Int] { [Int((c >> 16) & 0xFF), Int((c >> 8) & 0xFF), Int(c & 0xFF)] }
+                let s = [Int(source[4 * x]), Int(source[4 * x + 1]), Int(source[4 * x + 2])]
+                let dError = zip(channels(d), s).map { $0 - $1 }, qError = zip(channels(q), s).map { $0 - $1 }
+                let before = last < 0 || x - last > GIFWriter.isolation
+                let after = (x + 1..<min(width, x + 1 + GIFWriter.isolation)).allSatisfy { indices[$0] == transparent }
+                if dError.map({ $0 * $0 }).reduce(0, +) <= qError.map({ $0 * $0 }).reduce(0, +)
+                    || (tolerance > 0 && dError.allSatisfy { abs($0) <= tolerance })
+                    || (before && after && dError.map(abs).reduce(0, +) <= GIFWriter.isolatedPixelTolerance) {
+                    continue
+                }
+            }
+            decided[x] = indices[x]
+            shown[x] = q
+            shownIndex[x] = ownTable ? 255 : indices[x]
+            if last < 0 { first = x }
+            last = x
+        }
+        return (decided, first, last)
+    }
+
+    @Test(arguments: [(ownTable: false, tolerance: 0), (ownTable: true, tolerance: 0), (ownTable: false, tolerance: 2)])
+    func randomRowsDecideAsTheReference(ownTable: Bool, tolerance: Int) {
+        var rng = SeededGenerator(state: UInt64(tolerance * 2 + (ownTable ? 1 : 0)))
+        // A few colours a level or two apart, so that the squared, tolerance and isolation
+        // tests all decide some pixels; index 3 is past the 3-colour palette (0).
+        let colors: [UInt32] = [0xFF64_6464, 0xFF65_6464, 0xFF66_6565]
+        let packed = colors.map { $0 } + [UInt32](repeating: 0, count: 256 - colors.count)
+        for round in 0..<400 {
+            let width = Int.random(in: 1...120, using: &rng)
+            // Runs of transparent pixels of every length (the check skips them 32 and 8
+            // at a time) between drawn ones.
+            var indices: [UInt8] = []
+            while indices.count < width {
+                let run = Int.random(in: 0...(round % 2 == 0 ? 3 : 40), using: &rng)
+                indices += [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: min(run, width - indices.count))
+                if indices.count < width { indices.append(UInt8.random(in: 0...2, using: &rng)) }
+            }
+            let source = (0..<width).flatMap { _ -> [UInt8] in
+                let level = UInt8.random(in: 98...104, using: &rng)
+                return [level, UInt8.random(in: 98...104, using: &rng), level, 255]
+            }
+            let shownBefore = (0..<width).map { _ in
+                Bool.random(using: &rng) && Bool.random(using: &rng) ? 0 : colors.randomElement(using: &rng) ?? 0
+            }
+            let shownIndexBefore = (0..<width).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            var expectedShown = shownBefore, expectedShownIndex = shownIndexBefore
+            let expected = Self.reference(indices: indices, source: source, packed: packed, shown: &expectedShown,
+                                          shownIndex: &expectedShownIndex, ownTable: ownTable, tolerance: tolerance)
+            var shown = shownBefore, shownIndex = shownIndexBefore
+            var decided = [UInt8](repeating: 7, count: width)
+            let drawn = indices.withUnsafeBufferPointer { indices in
+                source.withUnsafeBytes { source in
+                    packed.withUnsafeBufferPointer { packed in
+                        shown.withUnsafeMutableBufferPointer { shown in
+                            shownIndex.withUnsafeMutableBufferPointer { shownIndex in
+                                decided.withUnsafeMutableBufferPointer { decided in
+                                    GIFWriter.decideRow(indices.baseAddress!, source: source.baseAddress!,
+                                                        packed: packed.baseAddress!, shown: shown.baseAddress!,
+                                                        shownIndex: shownIndex.baseAddress!, ownTable: ownTable,
+                                                        tolerance: Int32(tolerance), width: width,
+                                                        into: decided.baseAddress!)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(decided == expected.decided, "round \(round)")
+            #expect(drawn.first == expected.first && drawn.last == expected.last, "round \(round)")
+            #expect(shown == expectedShown && shownIndex == expectedShownIndex, "round \(round)")
+            if decided != expected.decided { return }
+        }
+    }
+}

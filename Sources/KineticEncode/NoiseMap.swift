@@ -162,9 +162,21 @@ enum NoiseMap {
             let row = map + y &* width, out = scratch + y &* width
             var sum = UInt32(row[0]) &* UInt32(size)
             for x in 0..<size { sum &+= UInt32(row[x]) }
-            for x in 0..<width {
-                sum &-= UInt32(row[Swift.max(x &- size, 0)])
-                sum &+= UInt32(row[Swift.min(x &+ size, width &- 1)])
+            // In three stretches, so that only the first `size` pixels clamp on the left
+            // and the last `size` on the right (`width` ≥ 7), not every pixel (issue 42).
+            for x in 0..<size {
+                sum &-= UInt32(row[0])
+                sum &+= UInt32(row[x &+ size])
+                out[x] = UInt8(truncatingIfNeeded: sum / divisor)
+            }
+            for x in size..<(width &- size) {
+                sum &-= UInt32(row[x &- size])
+                sum &+= UInt32(row[x &+ size])
+                out[x] = UInt8(truncatingIfNeeded: sum / divisor)
+            }
+            for x in (width &- size)..<width {
+                sum &-= UInt32(row[x &- size])
+                sum &+= UInt32(row[width &- 1])
                 out[x] = UInt8(truncatingIfNeeded: sum / divisor)
             }
         }

@@ -326,6 +326,21 @@ public final class GIFWriter {
         var x = nextDrawn(row, row: 0, from: 0, width: width)
         if x > 0 { decided.initialize(repeating: transparent, count: x) }
         while x < width {
+            // Four drawn pixels in a row (most of a frame where everything moves) are
+            // decided together; with a tolerance, pixel by pixel below.
+            if tolerance == 0, x &+ 4 <= width {
+                let group = UnsafeRawPointer(indices + x).loadUnaligned(as: UInt32.self)
+                // No byte of `group` is 255 (no zero byte in its complement).
+                if (~group &- 0x0101_0101) & group & 0x8080_8080 == 0 {
+                    let next = nextDrawn(row, row: 0, from: x &+ 4, width: width)
+                    decideFour(group, at: x, source: source, packed: packed, shown: shown, shownIndex: shownIndex,
+                               ownTableMask: ownTableMask, next: next, width: width, into: decided,
+                               first: &first, last: &last)
+                    if next &- x > 4 { (decided + (x &+ 4)).initialize(repeating: transparent, count: next &- x &- 4) }
+                    x = next
+                    continue
+                }
+            }
             // The next pixel to decide: this one's decision changes no pixel after it.
             let next = nextDrawn(row, row: 0, from: x &+ 1, width: width)
             // The transparent pixels up to it.
@@ -347,6 +362,55 @@ public final class GIFWriter {
             x = next
         }
         return (first, last)
+    }
+
+    /// ``decideRow``'s rule for the four drawn pixels at `x` (their indices `group`, the
+    /// first lowest) at once: what is shown, the palette colours and the source as
+    /// vectors of four words, the squared errors as four lanes, and the decisions,
+    /// display and indices written a word or a vector at a time. The isolation test is
+    /// left to ``keepsShown`` for the last pixel alone: the others have a drawn pixel
+    /// right after them, and the last only when the three before it stay transparent.
+    /// One pixel at a time the check cost about 60 instructions a drawn pixel, rope's
+    /// whole GIF 2.0 G of its 22 G (issue 42). Only with tolerance 0 (the default).
+    @inline(__always)
+    private static func decideFour(_ group: UInt32, at x: Int, source: UnsafeRawPointer, packed: UnsafePointer<UInt32>,
+                                   shown: UnsafeMutablePointer<UInt32>, shownIndex: UnsafeMutablePointer<UInt8>,
+                                   ownTableMask: UInt8, next: Int, width: Int, into decided: UnsafeMutablePointer<UInt8>,
+                                   first: inout Int, last: inout Int) {
+        let d = UnsafeRawPointer(shown + x).loadUnaligned(as: SIMD4<Int32>.self)
+        let q = SIMD4<Int32>(Int32(bitPattern: packed[Int(group & 0xFF)]),
+                             Int32(bitPattern: packed[Int((group >> 8) & 0xFF)]),
+                             Int32(bitPattern: packed[Int((group >> 16) & 0xFF)]),
+                             Int32(bitPattern: packed[Int(group >> 24)]))
+        let c = source.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<Int32>.self)
+        let byte = SIMD4<Int32>(repeating: 0xFF)
+        // Source channels: red lowest. Display and palette words: 0xFFRRGGBB.
+        let sr = c & byte, sg = (c &>> 8) & byte, sb = (c &>> 16) & byte
+        let dr = ((d &>> 16) & byte) &- sr, dg = ((d &>> 8) & byte) &- sg, db = (d & byte) &- sb
+        let qr = ((q &>> 16) & byte) &- sr, qg = ((q &>> 8) & byte) &- sg, qb = (q & byte) &- sb
+        let dError = dr &* dr &+ dg &* dg &+ db &* db, qError = qr &* qr &+ qg &* qg &+ qb &* qb
+        let zero = SIMD4<Int32>(repeating: 0)
+        var keeps = (d .== q) .| ((d .!= zero) .& (dError .<= qError))
+        // A byte of 255 for each pixel kept transparent, 0 for each drawn.
+        var keptBytes = UInt32(bitPattern: zero.replacing(with: SIMD4(0xFF, 0xFF00, 0xFF_0000, -0x100_0000),
+                                                          where: keeps).wrappedSum())
+        if keptBytes == 0x00FF_FFFF, d[3] != 0,
+           keepsShown(UInt32(bitPattern: d[3]), instead: UInt32(bitPattern: q[3]),
+                      source: UInt32(bitPattern: c[3]), at: x &+ 3, lastDrawn: last, nextDrawn: next,
+                      width: width, tolerance: 0) {
+            keeps[3] = true
+            keptBytes = 0xFFFF_FFFF
+        }
+        UnsafeMutableRawPointer(decided + x).storeBytes(of: group | keptBytes, as: UInt32.self)
+        let drawnBytes = ~keptBytes
+        guard drawnBytes != 0 else { return }
+        UnsafeMutableRawPointer(shown + x).storeBytes(of: q.replacing(with: d, where: keeps), as: SIMD4<Int32>.self)
+        let indexWord = UnsafeMutableRawPointer(shownIndex + x)
+        let ownTableWord = UInt32(ownTableMask) &* 0x0101_0101
+        indexWord.storeBytes(of: (indexWord.loadUnaligned(as: UInt32.self) & keptBytes)
+                                 | ((group | ownTableWord) & drawnBytes), as: UInt32.self)
+        if last < 0 { first = x &+ drawnBytes.trailingZeroBitCount / 8 }
+        last = x &+ (31 &- drawnBytes.leadingZeroBitCount) / 8
     }
 
     /// Whether a pixel whose source colour is `source` (straight RGBA bytes, little-endian:
@@ -404,6 +468,25 @@ public final class GIFWriter {
         return x
     }
 
+    /// The first pixel at or after `x` on the row of `indices` starting at `start`
+    /// (`width` pixels) that is `transparent`, or `width`: runs of drawn pixels (most of a
+    /// frame where everything moves) are stepped over 8 at a time.
+    private static func nextTransparent(_ indices: UnsafeBufferPointer<UInt8>, row start: Int, from x: Int, width: Int,
+                                        transparent: UInt8 = PreparedGIFFrame.transparentIndex) -> Int {
+        let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawBufferPointer(indices)
+        var x = x
+        // Eight at a time while none of them is transparent (no zero byte in the word
+        // xor the transparent index's).
+        while x &+ 8 <= width {
+            let word = raw.loadUnaligned(fromByteOffset: start &+ x, as: UInt64.self) ^ eightTransparent
+            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+            x &+= 8
+        }
+        while x < width, indices[start &+ x] != transparent { x &+= 1 }
+        return x
+    }
+
     /// Gives the transparent pixels between two pixels of one index on a row that index
     /// too, when its colour is exactly what each of them shows: the picture stays the
     /// same, and one run codes shorter in LZW than two cut by transparent pixels (a
@@ -421,8 +504,12 @@ public final class GIFWriter {
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
                     var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
                     while x < r.width {
+                        // Only a gap after a drawn pixel matters: to the last drawn pixel of this run.
+                        let gap = Self.nextTransparent(UnsafeBufferPointer(indices), row: start, from: x + 1, width: r.width)
+                        guard gap < r.width else { break }
+                        x = gap - 1
                         let index = indices[start + x]
-                        let gap = x + 1, end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: r.width)
+                        let end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: r.width)
                         // 0: an index past the palette, no colour to show.
                         if end > gap, end < r.width, indices[start + end] == index, packed[Int(index)] != 0 {
                             let color = packed[Int(index)]
@@ -471,7 +558,6 @@ public final class GIFWriter {
         let n = indices.count
         precondition(n == r.width * r.height && shown.count >= (r.y + r.height - 1) * canvasWidth + r.x + r.width)
         var offeredSome = false
-        let eightTransparent = UInt64(transparent) &* 0x0101_0101_0101_0101
         let transparents = SIMD16<UInt8>(repeating: transparent)
         let limit = SIMD16<UInt8>(repeating: UInt8(clamping: colors))
         let result = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
@@ -485,15 +571,7 @@ public final class GIFWriter {
                     p = nextDrawn(indices, row: 0, from: p, width: n, transparent: transparent)
                     guard p < n else { break }
                     // A run of drawn pixels, p up to q, and the pixels within reach of it.
-                    var q = p + 1
-                    // Eight at a time while none of them is transparent (no zero byte
-                    // in the word xor the transparent index's).
-                    while q + 8 <= n {
-                        let word = raw.loadUnaligned(fromByteOffset: q, as: UInt64.self) ^ eightTransparent
-                        if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
-                        q += 8
-                    }
-                    while q < n, indices[q] != transparent { q += 1 }
+                    let q = nextTransparent(indices, row: 0, from: p + 1, width: n, transparent: transparent)
                     let low = max(covered, p - reach), high = min(n, q + reach)
                     // Out of reach of any drawn pixel: transparent as they are.
                     if low > covered { (to + covered).initialize(repeating: transparent, count: low - covered) }

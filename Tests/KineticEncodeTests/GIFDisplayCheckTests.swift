@@ -50,12 +50,17 @@ import Testing
         for round in 0..<400 {
             let width = Int.random(in: 1...120, using: &rng)
             // Runs of transparent pixels of every length (the check skips them 32 and 8
-            // at a time) between drawn ones.
+            // at a time) between drawn ones; in half the rounds drawn runs of 1…9 (the
+            // check decides four drawn pixels together), far apart in a quarter (so that
+            // the last of four may stand alone).
             var indices: [UInt8] = []
+            let longestDrawnRun = round % 4 >= 2 ? 9 : 1
             while indices.count < width {
                 let run = Int.random(in: 0...(round % 2 == 0 ? 3 : 40), using: &rng)
                 indices += [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: min(run, width - indices.count))
-                if indices.count < width { indices.append(UInt8.random(in: 0...2, using: &rng)) }
+                for _ in 0..<Int.random(in: 1...longestDrawnRun, using: &rng) where indices.count < width {
+                    indices.append(UInt8.random(in: 0...2, using: &rng))
+                }
             }
             let source = (0..<width).flatMap { _ -> [UInt8] in
                 let level = UInt8.random(in: 98...104, using: &rng)

@@ -39,6 +39,64 @@ import Testing
         return (decided, first, last)
     }
 
+    /// `GIFWriter.decideRow` on arrays: the decisions, and the first and last pixel drawn.
+    static func decideRow(_ indices: [UInt8], source: [UInt8], packed: [UInt32], shown: inout [UInt32],
+                          shownIndex: inout [UInt8], ownTable: Bool,
+                          tolerance: Int) -> (decided: [UInt8], drawn: (first: Int, last: Int)) {
+        let width = indices.count
+        var decided = [UInt8](repeating: 7, count: width)
+        let drawn = indices.withUnsafeBufferPointer { indices in
+            source.withUnsafeBytes { source in
+                packed.withUnsafeBufferPointer { packed in
+                    shown.withUnsafeMutableBufferPointer { shown in
+                        shownIndex.withUnsafeMutableBufferPointer { shownIndex in
+                            decided.withUnsafeMutableBufferPointer { decided in
+                                GIFWriter.decideRow(indices.baseAddress!, source: source.baseAddress!,
+                                                    packed: packed.baseAddress!, shown: shown.baseAddress!,
+                                                    shownIndex: shownIndex.baseAddress!, ownTable: ownTable,
+                                                    tolerance: Int32(tolerance), width: width,
+                                                    into: decided.baseAddress!)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (decided, drawn)
+    }
+
+    /// Four drawn pixels alone on a row (the check takes them together), the first three
+    /// showing their palette colour already and the last a level off its display, whose
+    /// palette colour is its source exactly: the last stays as displayed while nothing is
+    /// drawn within `isolation` on either side, and is drawn when a pixel 16 after it is
+    /// drawn, or one 16 before it still is.
+    @Test(arguments: [(before: false, after: false), (before: false, after: true), (before: true, after: false)])
+    func lastOfFourDrawnPixelsLevelOffStaysAsDisplayedOnlyWhenAlone(before: Bool, after: Bool) {
+        let transparent = PreparedGIFFrame.transparentIndex, isolation = GIFWriter.isolation
+        let width = 2 * isolation + 8, x = isolation + 2
+        // Index 0 is grey 100; index 1 is (100, 100, 101), the last pixel's source.
+        let packed: [UInt32] = [0xFF64_6464, 0xFF64_6465] + [UInt32](repeating: 0, count: 254)
+        var indices = [UInt8](repeating: transparent, count: width)
+        indices[x] = 0; indices[x + 1] = 0; indices[x + 2] = 0; indices[x + 3] = 1
+        // Shown: grey everywhere, so the neighbours below are drawn (their index 1 differs).
+        var shown = [UInt32](repeating: 0xFF64_6464, count: width)
+        if after { indices[x + 3 + isolation] = 1 }
+        if before { indices[x + 3 - isolation] = 1 }
+        var source = [UInt8](repeating: 100, count: 4 * width)
+        for i in 0..<width { source[4 * i + 3] = 255 }
+        for i in [x + 3, x + 3 + isolation, x + 3 - isolation] { source[4 * i + 2] = 101 }
+        var shownIndex = [UInt8](repeating: 0, count: width)
+        var expectedShown = shown, expectedShownIndex = shownIndex
+        let expected = Self.reference(indices: indices, source: source, packed: packed, shown: &expectedShown,
+                                      shownIndex: &expectedShownIndex, ownTable: false, tolerance: 0)
+        let (decided, drawn) = Self.decideRow(indices, source: source, packed: packed, shown: &shown,
+                                              shownIndex: &shownIndex, ownTable: false, tolerance: 0)
+        #expect(decided == expected.decided && drawn.first == expected.first && drawn.last == expected.last)
+        #expect(shown == expectedShown && shownIndex == expectedShownIndex)
+        #expect(decided[x..<(x + 3)].allSatisfy { $0 == transparent })
+        #expect(decided[x + 3] == (before || after ? 1 : transparent))
+    }
+
     @Test(arguments: [(ownTable: false, tolerance: 0), (ownTable: true, tolerance: 0), (ownTable: false, tolerance: 2)])
     func randomRowsDecideAsTheReference(ownTable: Bool, tolerance: Int) {
         // Seeded: the same rows on every run, so a failure can be replayed.
@@ -74,24 +132,8 @@ import Testing
             let expected = Self.reference(indices: indices, source: source, packed: packed, shown: &expectedShown,
                                           shownIndex: &expectedShownIndex, ownTable: ownTable, tolerance: tolerance)
             var shown = shownBefore, shownIndex = shownIndexBefore
-            var decided = [UInt8](repeating: 7, count: width)
-            let drawn = indices.withUnsafeBufferPointer { indices in
-                source.withUnsafeBytes { source in
-                    packed.withUnsafeBufferPointer { packed in
-                        shown.withUnsafeMutableBufferPointer { shown in
-                            shownIndex.withUnsafeMutableBufferPointer { shownIndex in
-                                decided.withUnsafeMutableBufferPointer { decided in
-                                    GIFWriter.decideRow(indices.baseAddress!, source: source.baseAddress!,
-                                                        packed: packed.baseAddress!, shown: shown.baseAddress!,
-                                                        shownIndex: shownIndex.baseAddress!, ownTable: ownTable,
-                                                        tolerance: Int32(tolerance), width: width,
-                                                        into: decided.baseAddress!)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            let (decided, drawn) = Self.decideRow(indices, source: source, packed: packed, shown: &shown,
+                                                  shownIndex: &shownIndex, ownTable: ownTable, tolerance: tolerance)
             #expect(decided == expected.decided, "round \(round)")
             #expect(drawn.first == expected.first && drawn.last == expected.last, "round \(round)")
             #expect(shown == expectedShown && shownIndex == expectedShownIndex, "round \(round)")

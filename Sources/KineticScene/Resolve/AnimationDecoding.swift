@@ -40,15 +40,9 @@ struct AnimationDecoder {
     /// gives each layer's clock (its `begin`, `speed`, `timeOffset` and its ancestors').
     mutating func animations(_ field: Field, layers: [Layer] = []) -> [AnimationSpec] {
         guard let items = field.elements else { return [] }
-        var parsed: [(spec: AnimationSpec, after: Field?)] = []
-        for item in items {
-            // Behavior animations are read once the behaviors are known.
-            if item.peek("behavior") != nil {
-                behaviorFields.append(item)
-                continue
-            }
-            if let a = animation(item, inheritedLayer: nil) { parsed.append(a) }
-        }
+        // Behavior animations are read once the behaviors are known.
+        behaviorFields += items.filter { $0.peek("behavior") != nil }
+        let parsed = items.filter { $0.peek("behavior") == nil }.compactMap { animation($0, inheritedLayer: nil) }
         return Self.resolveAfter(parsed, clock: { layers.clock(at: $0) })
     }
 

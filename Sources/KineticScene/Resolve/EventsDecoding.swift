@@ -30,8 +30,9 @@ struct EventsDecoder {
     /// The behaviors `set` and `removeBehaviors` may name: those of `dynamics:` and every
     /// event's `addBehaviors`.
     private(set) var known: [String: DynamicBehavior] = [:]
-    /// What each `addBehaviors` action adds, by the action's key path.
-    private(set) var added: [String: AddedBehaviors] = [:]
+    /// Each `addBehaviors` action (the behaviors, their expression values and places), by
+    /// its key path.
+    private(set) var added: [String: EventAction.Kind] = [:]
 
     mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
@@ -49,20 +50,17 @@ struct EventsDecoder {
         }
         return decoded.compactMap { event($0.field, $0.m) }
     }
-    /// The behaviors an `addBehaviors` action adds, with their expression values and places.
-    typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
-
-    private mutating func addBehaviors(_ f: Field) -> AddedBehaviors {
-        var result: AddedBehaviors = ([], [], DynamicsPlaces())
+    private mutating func addBehaviors(_ f: Field) -> EventAction.Kind {
+        var behaviors: [DynamicBehavior] = [], expressions: [BehaviorExpression] = [], places = DynamicsPlaces()
         for element in f.elements ?? [] {
-            guard let (b, expressions) = dynamics.behavior(element) else { continue }
+            guard let (b, e) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
-            result.behaviors.append(b)
-            result.expressions += expressions
-            result.places.behaviors[b.id] = element.place
-            for id in b.itemIDs { result.places.items[id] = dynamics.layerIDs[id]?.field.place }
+            behaviors.append(b)
+            expressions += e
+            places.behaviors[b.id] = element.place
+            for id in b.itemIDs { places.items[id] = dynamics.layerIDs[id]?.field.place }
         }
-        return result
+        return .addBehaviors(behaviors, expressions: expressions, places: places)
     }
 
     private mutating func event(_ f: Field, _ m: Mapping) -> SceneEvent? {
@@ -137,7 +135,7 @@ struct EventsDecoder {
         case "removeBehaviors":
             return f.elements?.readingAll { $0.name(in: known, "behavior id") }.map { .removeBehaviors($0) }
         case "addBehaviors":
-            return added[f.keyPath].map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
+            return added[f.keyPath]
         case "set":
             return set(f, contact: contact)
         case "removeLayers":

@@ -141,6 +141,24 @@ import KineticLayers
                 "unknown key 'toValue' (Core Animation's toValue is 'to' here)"])
         #expect(problems("{behavior: g, keyPath: magnitude, from: 1, to: 2}").isEmpty)
     }
+
+    /// A behavior's values are checked as a `set:` of them is, each at the value written:
+    /// every keyframe the snap's damping (UIKit's 0…1) cannot take; `by` is a step, not a
+    /// value (its drive out of range is found when the scene runs).
+    @Test func valuesOutsideTheBehaviorsRangeAreReportedWhereWritten() {
+        let problems = loadProblems("""
+        kinetic: 1
+        scene: {size: [400, 300], duration: 1}
+        layers: [{id: box, bounds: [10, 10]}]
+        dynamics: {behaviors: [{snap: {id: s, item: box, snapPoint: [50, 50], damping: 0.5}}]}
+        animations:
+          - {behavior: s, keyPath: damping, values: [1, -3, 0.2, 4]}
+          - {behavior: s, keyPath: damping, from: 0.5, to: 2}
+          - {behavior: s, keyPath: damping, from: 0.5, by: 2}
+        """)
+        #expect(problems.map(\.keyPath) == ["animations[0].values[1]", "animations[0].values[3]", "animations[1].to"])
+        #expect(problems.allSatisfy { $0.message.hasPrefix("behavior 's': 'damping' must be ≥ 0 and ≤ 1") })
+    }
 }
 
 /// The lock screen's `insets: [height, 0, 0, 0]` closes the reference bounds to the

@@ -39,22 +39,6 @@ public struct AnimationSpec: Sendable {
         return false
     }
 
-    /// The values written as literals (not expressions), with their slots; `by` is left
-    /// out: it is a step, not a value the property takes.
-    public var writtenValues: [(slot: ValueExpression.Slot, value: AnimatableValue)] {
-        let bound = Set(expressions.map(\.slot))
-        var result: [(slot: ValueExpression.Slot, value: AnimatableValue)] = []
-        switch values {
-        case .basic(let from, let to, _):
-            if let from, !bound.contains(.from) { result.append((.from, from)) }
-            if let to, !bound.contains(.to) { result.append((.to, to)) }
-        case .keyframes(let k):
-            for (i, v) in k.values.enumerated() where !bound.contains(.keyframe(i)) { result.append((.keyframe(i), v)) }
-        case .motionPath, .group: break
-        }
-        return result
-    }
-
     /// The value source: CABasicAnimation, CAKeyframeAnimation, or a group.
     public enum Values: Sendable {
         /// CABasicAnimation's fromValue/toValue/byValue (any may be nil).

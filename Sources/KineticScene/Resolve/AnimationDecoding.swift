@@ -40,15 +40,9 @@ struct AnimationDecoder {
     /// gives each layer's clock (its `begin`, `speed`, `timeOffset` and its ancestors').
     mutating func animations(_ field: Field, layers: [Layer] = []) -> [AnimationSpec] {
         guard let items = field.elements else { return [] }
-        var parsed: [(spec: AnimationSpec, after: Field?)] = []
-        for item in items {
-            // Behavior animations are read once the behaviors are known.
-            if item.peek("behavior") != nil {
-                behaviorFields.append(item)
-                continue
-            }
-            if let a = animation(item, inheritedLayer: nil) { parsed.append(a) }
-        }
+        // Behavior animations are read once the behaviors are known.
+        behaviorFields += items.filter { $0.peek("behavior") != nil }
+        let parsed = items.filter { $0.peek("behavior") == nil }.compactMap { animation($0, inheritedLayer: nil) }
         return Self.resolveAfter(parsed, clock: { layers.clock(at: $0) })
     }
 
@@ -80,22 +74,26 @@ struct AnimationDecoder {
                 }
                 return nil
             }
-            // A stand-in layer entry: the key path only carries the kind of value.
-            let carrier: LayerKeyPath = isPoint ? .position : .zPosition
+            // A stand-in layer entry: the key path only carries the kind of value. The values
+            // written are checked as a `set:` of them is, so `validate` refuses what the
+            // physics would (only an overshooting timing can leave the range between them:
+            // the render stops there, at this animation).
+            let carrier = Carrier(keyPath: isPoint ? .position : .zPosition) { value in
+                BehaviorValue(value).flatMap { behavior.problem(setting: property, to: $0, id: id) }
+            }
             let entry = LayerEntry(address: LayerAddress([0]), type: .layer, propertyNames: [], field: field)
             guard let (spec, _) = animation(field, inheritedLayer: (entry, id), carrier: carrier,
                                             refusingAfter: "'after' is not supported for behavior animations: use 'begin'")
             else { return nil }
-            // The values written are checked as a `set:` of them is, so `validate` refuses
-            // what the physics would (only an overshooting timing can leave the range
-            // between them: the render stops there, at this animation).
-            for (slot, value) in spec.writtenValues {
-                guard let v = BehaviorValue(value) else { continue }
-                let key = switch slot { case .from: "from"; case .to: "to"; case .by: "by"; case .keyframe: "values" }
-                guard behavior.accepts(property, v, id: id, at: field.peek(key) ?? field) else { return nil }
-            }
             return BehaviorAnimation(behavior: id, property: property, spec: spec, place: field.place)
         }
+    }
+
+    /// What a behavior's animation animates: a layer key path of its property's kind, and
+    /// the problem with a value the property cannot take.
+    struct Carrier {
+        let keyPath: LayerKeyPath
+        let problem: (AnimatableValue) -> String?
     }
 
     /// One animation (or group); `after` is returned unresolved, or, where it is not
@@ -103,7 +101,7 @@ struct AnimationDecoder {
     /// when they give none, its duration (as CAAnimationGroup runs them). A behavior's
     /// animation animates the `carrier` key path, of its property's kind.
     mutating func animation(_ field: Field, inheritedLayer: (LayerEntry, String)?, inheritedDuration: Double? = nil,
-                            contactLayer: (LayerEntry, String)? = nil, carrier: LayerKeyPath? = nil,
+                            contactLayer: (LayerEntry, String)? = nil, carrier: Carrier? = nil,
                             refusingAfter: String? = nil) -> (spec: AnimationSpec, after: Field?)? {
         guard var m = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])?
             .checked("animation") else { return nil }
@@ -124,42 +122,36 @@ struct AnimationDecoder {
         }
         // The table's defaults (fill forwards: the end value persists, as UIView.animate), then
         // each timing key given, read by its kind.
-        var timing = AnimationKeys.defaultTiming
-        if let inheritedDuration { timing.duration = inheritedDuration }
+        var spec = AnimationSpec(id: nil, layer: target?.0.address ?? LayerAddress([]), keyPath: .position,
+                                 values: .basic(from: nil, to: nil, by: nil), timing: AnimationKeys.defaultTiming)
+        if let inheritedDuration { spec.timing.duration = inheritedDuration }
         for key in AnimationKeys.table {
             guard let store = key.store, let f = m[key.name], let v = f.timingValue(key) else { continue }
-            store(&timing, v)
+            store(&spec.timing, v)
         }
 
-        var easing: AnimationSpec.Easing = .timingFunction(.linear)
-        if let f = m["timingFunction"], let tf = timingFunction(f) { easing = .timingFunction(tf) }
+        if let f = m["timingFunction"], let tf = timingFunction(f) { spec.easing = .timingFunction(tf) }
         if let f = m["spring"] {
-            guard let spring = spring(f, duration: m["duration"] != nil ? timing.duration : nil) else { return nil }
-            easing = .spring(spring)
+            guard let spring = spring(f, duration: m["duration"] != nil ? spec.timing.duration : nil) else { return nil }
+            spec.easing = .spring(spring)
             // CASpringAnimation's duration defaults to its settling duration.
-            if m["duration"] == nil { timing.duration = spring.settlingDuration }
+            if m["duration"] == nil { spec.timing.duration = spring.settlingDuration }
         }
         if let f = m["oscillation"] {
             let keys = AnimationKeys.oscillation
             guard let o = f.mapping(allowed: keys.map(\.name)), o.required("damping") != nil, let d = o.number(keys, "damping"),
                   o.required("velocity") != nil, let v = o.number(keys, "velocity") else { return nil }
-            easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
+            spec.easing = .oscillation(SpringAnimation.oscillation(damping: d, velocity: v))
         }
 
         // Each form fills in its layer, key path and values; then the id is read (where the
         // form's problems no longer stop it).
-        var spec = AnimationSpec(id: nil, layer: target?.0.address ?? LayerAddress([]), keyPath: .position,
-                                 values: .basic(from: nil, to: nil, by: nil), timing: timing)
-        spec.easing = easing
         if let g = m["group"] {
             reportMisplaced(m, in: .group)
             guard let items = g.elements else { return nil }
-            var children: [AnimationSpec] = []
-            for item in items {
-                let refusal = "'after' is not supported inside a group: use 'begin' (relative to the group)"
-                guard let (child, _) = animation(item, inheritedLayer: target, inheritedDuration: timing.duration,
-                                                 refusingAfter: refusal) else { continue }
-                children.append(child)
+            let refusal = "'after' is not supported inside a group: use 'begin' (relative to the group)"
+            let children = items.compactMap {
+                animation($0, inheritedLayer: target, inheritedDuration: spec.timing.duration, refusingAfter: refusal)?.spec
             }
             guard let first = children.first else {
                 if items.isEmpty { g.report("a group needs at least one animation") }
@@ -196,16 +188,18 @@ struct AnimationDecoder {
     /// A property animation's key path (a behavior's: `carrier`), flags and values: `values`
     /// (CAKeyframeAnimation) or `from`, `to` and `by` (CABasicAnimation).
     private mutating func propertyAnimation(_ field: Field, _ m: Mapping, into spec: inout AnimationSpec,
-                                            entry: LayerEntry, name: String, carrier: LayerKeyPath?) -> Bool {
+                                            entry: LayerEntry, name: String, carrier: Carrier?) -> Bool {
         guard let kpField = m.required("keyPath"), let kpText = kpField.string,
-              let keyPath = carrier ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
+              let keyPath = carrier?.keyPath ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
         else { return false }
         spec.keyPath = keyPath
         /// A `from`/`to`/`by`/`values` entry, its expression (section 4), if any, kept for the
         /// runtime to evaluate when the animation begins (a placeholder of the kind until then).
+        /// A behavior's literal values are checked by its `carrier`, but `by`: a step, not a value.
         func value(_ f: Field, _ slot: AnimationSpec.ValueExpression.Slot) -> AnimatableValue? {
             guard let (value, expression) = valueOrExpression(f, for: keyPath, in: entry.bounds) else { return nil }
             if let expression { spec.expressions.append(AnimationSpec.ValueExpression(slot: slot, value: expression)) }
+            if expression == nil, slot != .by, let problem = carrier?.problem(value) { f.report(problem); return nil }
             return value
         }
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or

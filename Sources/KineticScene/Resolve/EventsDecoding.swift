@@ -27,6 +27,12 @@ struct EventsDecoder {
     private(set) var stopTriggers: [Field] = []
     /// The animations `animate` actions start, for `animationStop` triggers naming them.
     private(set) var startedAnimations: [AnimationSpec] = []
+    /// The behaviors `set` and `removeBehaviors` may name: those of `dynamics:` and every
+    /// event's `addBehaviors`.
+    private(set) var known: [String: DynamicBehavior] = [:]
+    /// Each `addBehaviors` action (the behaviors, their expression values and places), by
+    /// its key path.
+    private(set) var added: [String: EventAction.Kind] = [:]
 
     mutating func events(_ f: Field) -> [SceneEvent] {
         guard let list = f.elements else { return [] }
@@ -34,43 +40,35 @@ struct EventsDecoder {
             e.mapping(allowed: Self.eventKeys).map { (field: e, m: $0.checked("event")) }
         }
         // Behaviors added anywhere can be named anywhere (set, removeBehaviors): every event's
-        // are read first, by the index of their `do:` entry (-1: the event's own action).
-        var known = initialBehaviors
-        let added = decoded.map { event -> [Int: AddedBehaviors] in
-            var byAction: [Int: AddedBehaviors] = [:]
-            if let af = event.m["addBehaviors"] { byAction[-1] = addBehaviors(af, into: &known) }
-            // A `do:` that is no list is reported once, with the event.
-            if let d = event.m["do"], d.isList, let items = d.elements {
-                for (k, item) in items.enumerated() {
-                    if let af = item.peek("addBehaviors") { byAction[k] = addBehaviors(af, into: &known) }
-                }
+        // are read first. A `do:` that is no list is reported once, with the event.
+        known = initialBehaviors
+        for event in decoded {
+            let items = event.m["do"].flatMap { $0.isList ? $0.elements : nil } ?? []
+            for case let af? in [event.m["addBehaviors"]] + items.map({ $0.peek("addBehaviors") }) {
+                added[af.keyPath] = addBehaviors(af)
             }
-            return byAction
         }
-        return decoded.indices.compactMap { event(decoded[$0].field, decoded[$0].m, added: added[$0], known: known) }
+        return decoded.compactMap { event($0.field, $0.m) }
     }
-    /// The behaviors an `addBehaviors` action adds, with their expression values and places.
-    private typealias AddedBehaviors = (behaviors: [DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
-
-    private func addBehaviors(_ f: Field, into known: inout [String: DynamicBehavior]) -> AddedBehaviors {
-        var result: AddedBehaviors = ([], [], DynamicsPlaces())
+    private mutating func addBehaviors(_ f: Field) -> EventAction.Kind {
+        var behaviors: [DynamicBehavior] = [], expressions: [BehaviorExpression] = [], places = DynamicsPlaces()
         for element in f.elements ?? [] {
-            guard let (b, expressions) = dynamics.behavior(element) else { continue }
+            guard let (b, e) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
-            result.behaviors.append(b)
-            result.expressions += expressions
-            result.places.behaviors[b.id] = element.place
-            for id in b.itemIDs { result.places.items[id] = dynamics.layerIDs[id]?.field.place }
+            behaviors.append(b)
+            expressions += e
+            places.behaviors[b.id] = element.place
+            for id in b.itemIDs { places.items[id] = dynamics.layerIDs[id]?.field.place }
         }
-        return result
+        return .addBehaviors(behaviors, expressions: expressions, places: places)
     }
 
-    private mutating func event(_ f: Field, _ m: Mapping, added: [Int: AddedBehaviors], known: [String: DynamicBehavior]) -> SceneEvent? {
+    private mutating func event(_ f: Field, _ m: Mapping) -> SceneEvent? {
         switch (m["at"], m["on"]) {
         case (let af?, nil):
             guard let time = af.nonNegativeNumber else { return nil }
             let actions = Self.actionKeys.compactMap { key in
-                m[key].flatMap { action(key, $0, added: added[-1], known: known, contact: false) }.map { EventAction($0) }
+                m[key].flatMap { action(key, $0, contact: false) }.map { EventAction($0) }
             }
             return SceneEvent(trigger: .time(time), actions: actions)
         case (nil, let of?):
@@ -78,7 +76,7 @@ struct EventsDecoder {
             // `$item` and `$other` exist only for contacts.
             let isContact = if case .contact = on { true } else { false }
             var actions: [EventAction] = []
-            for (k, item) in list.enumerated() {
+            for item in list {
                 guard let am = item.mapping(allowed: Self.doActionKeys) else { continue }
                 let keys = am.order.filter { $0 != "delay" }
                 guard keys.count == 1, let key = keys.first, let field = am[key] else {
@@ -86,7 +84,7 @@ struct EventsDecoder {
                     continue
                 }
                 let delay = am["delay"].map { $0.nonNegativeNumber } ?? 0
-                if let action = action(key, field, added: added[k], known: known, contact: isContact), let delay {
+                if let action = action(key, field, contact: isContact), let delay {
                     actions.append(EventAction(action, delay: delay))
                 }
             }
@@ -130,17 +128,16 @@ struct EventsDecoder {
     }
 
     /// The action of `SceneKeys.action` named `key`.
-    private mutating func action(_ key: String, _ f: Field, added: AddedBehaviors?, known: [String: DynamicBehavior],
-                                 contact: Bool) -> EventAction.Kind? {
+    private mutating func action(_ key: String, _ f: Field, contact: Bool) -> EventAction.Kind? {
         switch key {
         case "removeAllBehaviors":
             return f.bool == true ? .removeAllBehaviors : nil
         case "removeBehaviors":
             return f.elements?.readingAll { $0.name(in: known, "behavior id") }.map { .removeBehaviors($0) }
         case "addBehaviors":
-            return added.map { .addBehaviors($0.behaviors, expressions: $0.expressions, places: $0.places) }
+            return added[f.keyPath]
         case "set":
-            return set(f, known: known, contact: contact)
+            return set(f, contact: contact)
         case "removeLayers":
             return f.elements?.readingAll { item -> EventLayer? in
                 guard let name = item.string, let layer = Self.eventLayer(name, at: item, contact: contact) else { return nil }
@@ -158,11 +155,9 @@ struct EventsDecoder {
     /// starts when the event fires. Contact items may be any layer, so their key paths are
     /// checked as a plain layer's.
     private mutating func animate(_ f: Field, contact: Bool) -> EventAction.Kind? {
-        var eventLayer: EventLayer?
-        if let name = f.peek("layer")?.node.scalar?.string {
-            guard let layer = Self.eventLayer(name, at: f, contact: contact) else { return nil }
-            eventLayer = layer
-        }
+        let name = f.peek("layer")?.node.scalar?.string
+        let eventLayer = name.flatMap { Self.eventLayer($0, at: f, contact: contact) }
+        if name != nil, eventLayer == nil { return nil }
         let placeholder = LayerEntry(address: LayerAddress([]), type: .layer, propertyNames: [], field: f)
         let refusal = "'after' is not supported in events: use 'begin' as a delay"
         guard let (spec, _) = animations.animation(f, inheritedLayer: nil, contactLayer: (placeholder, "$item"),
@@ -197,7 +192,7 @@ struct EventsDecoder {
         }
     }
 
-    private mutating func set(_ f: Field, known: [String: DynamicBehavior], contact: Bool) -> EventAction.Kind? {
+    private mutating func set(_ f: Field, contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
         var changes: [(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)] = []
         var layerChanges: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)] = []
@@ -283,14 +278,16 @@ struct EventsDecoder {
 }
 
 extension DynamicBehavior {
-    /// Whether `property` takes `value` (the error reported at `f`, naming the behavior `id`, when not).
+    /// Why `property` does not take `value`, naming the behavior `id`; nil when it does.
+    func problem(setting property: String, to value: BehaviorValue, id: String) -> String? {
+        do { _ = try setting(property, to: value) } catch { return "behavior '\(id)': \(error)" }
+        return nil
+    }
+
+    /// Whether `property` takes `value` (the error reported at `f` when not).
     func accepts(_ property: String, _ value: BehaviorValue, id: String, at f: Field) -> Bool {
-        do {
-            _ = try setting(property, to: value)
-            return true
-        } catch {
-            f.report("behavior '\(id)': \(error)")
-            return false
-        }
+        guard let problem = problem(setting: property, to: value, id: id) else { return true }
+        f.report(problem)
+        return false
     }
 }

@@ -411,6 +411,21 @@ extension Field {
         return terms(use, count: 2).map { .components($0[0], $0[1]) }
     }
 
+    /// A value of `kind` (a number, point, size, rect, list of numbers or transform) as
+    /// terms (`term`), its expressions as `use` makes them: the one reader of a value that
+    /// an expression may drive or that the runtime evaluates later; nil for other kinds.
+    func bound(_ kind: AnimatableValue.Kind, _ use: NumberUse) -> ExpressionBinding.BoundValue? {
+        switch kind {
+        case .number: term(use).map { .scalar($0) }
+        case .point: pointTerm(use).map(ExpressionBinding.BoundValue.init)
+        case .size: pointTerm(use, form: "a size [w, h]").map(ExpressionBinding.BoundValue.init)
+        case .rect: rectTerms(use).map { .rebuilt(.rect($0)) }
+        case .numbers: terms(use).map { .rebuilt(.numbers($0)) }
+        case .transform: transformSource(use).map { .transform($0) }
+        default: nil
+        }
+    }
+
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
     /// reader of a list of numbers. `form` (`a rect [x, y, w, h]`) names the value in the
     /// message when it is not a list.

@@ -20,46 +20,41 @@ final class ExpressionBinder {
     /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
     /// paths…) or the value does not parse (reported).
     func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> (placeholder: AnimatableValue, value: ExpressionValue)? {
-        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
-        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
-        let placeholder: AnimatableValue, value: ExpressionBinding.BoundValue
-        switch kind {
-        case .number, .point, .size:
-            guard let v = Self.numberOrPoint(f, kind) else { return nil }
-            (placeholder, value) = (kind == .number ? .number(0) : kind == .point ? .point(.zero) : .size(.zero), v)
-        case .transform:
-            guard let source = f.transformSource(.live) else { return nil }
-            (placeholder, value) = (.transform(.identity), .transform(source))
-        default:
+        guard let placeholder = Self.placeholders[kind] else {
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
         }
+        guard let value = f.bound(kind, .live) else { return nil }
+        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
+        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         deferred.append((value, f))
         return (placeholder, ExpressionValue(value: value, seedSalt: salt, place: f.place))
     }
 
-    /// Records the binding of `key` on the layer at `layer`; returns whether the key was
-    /// taken (its problems, if any, reported).
-    func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {
-        let value: ExpressionBinding.BoundValue?, path: LayerKeyPath?
+    /// What stands for a deferred value of each kind that takes expressions.
+    private static let placeholders: [AnimatableValue.Kind: AnimatableValue] =
+        [.number: .number(0), .point: .point(.zero), .size: .size(.zero), .transform: .transform(.identity)]
+
+    /// Records the binding of `key` on the layer at `layer` (its problems, if any, reported).
+    func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) {
+        let path: LayerKeyPath
         switch key {
         case "path" where f.node.scalar != nil:
             f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
                      + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
-            return true
-        case "path": (value, path) = (Self.pathValue(f), .path)
-        case "bounds" where f.node.sequence?.count == 4:
-            (value, path) = (f.rectTerms(.live).map { .rebuilt(.rect($0)) }, .bounds)
-        case "locations": (value, path) = (f.terms(.live).map { .rebuilt(.numbers($0)) }, .locations)
+            return
+        case "path": path = .path
+        case "bounds" where f.node.sequence?.count == 4: path = .bounds
         default:
-            guard let keyPath, [.number, .point, .size].contains(keyPath.valueKind) else {
+            guard let keyPath, [.number, .point, .size, .numbers].contains(keyPath.valueKind) else {
                 f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
-                return true
+                return
             }
-            (value, path) = (Self.numberOrPoint(f, keyPath.valueKind), keyPath)
+            path = keyPath
         }
-        if let value, let path { bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)") }
-        return true
+        // A path is a primitive's terms or a cubic's points; the rest are read by their kind.
+        guard let value = path == .path ? Self.pathValue(f) : f.bound(path.valueKind, .live) else { return }
+        bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)")
     }
 
     /// A shape layer's `path` written with expressions: a primitive's terms, or a
@@ -72,11 +67,6 @@ final class ExpressionBinder {
         guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return nil }
         let sources = items.map { $0.pointTerm(.live) }
         return sources.contains { $0 == nil } ? nil : .cubic(sources.compactMap { $0 })
-    }
-
-    /// A number, or a point or size (`kind`), with its expressions kept for the runtime.
-    private static func numberOrPoint(_ f: Field, _ kind: AnimatableValue.Kind) -> ExpressionBinding.BoundValue? {
-        kind == .number ? f.term(.live).map { .scalar($0) } : f.pointTerm(.live).map(ExpressionBinding.BoundValue.init)
     }
 
     /// Records the bindings of a `frame: [x, y, w, h]` written with expressions: the
@@ -108,7 +98,7 @@ final class ExpressionBinder {
               label: String, unbindable: @autoclosure () -> String) -> NumberUse? {
         guard let what = ExpressionText.liveness(of: f) else { return Self.constantsNow }
         if let keyPath {
-            _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
+            bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
         } else {
             f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
                      + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")

@@ -161,7 +161,7 @@ struct LayerDecoder {
                 pf.report("'\(name)' is a built-in key path; custom properties need other names")
             } else if let address, ExpressionText.containsExpression(pf) {
                 layer.properties[name] = 0
-                _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
+                binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
                                 label: "\(layer.key).\(name)")
             } else if let v = pf.number {
                 layer.properties[name] = v
@@ -267,7 +267,7 @@ struct LayerDecoder {
                 if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { layer.shape?.fillRule = rule }
             }
         } else if let f = m["path"], let address, Self.bindsPath(f) {
-            _ = binder.bind(f, key: "path", keyPath: nil, layer: LayerAddress(address), label: layer.key)
+            binder.bind(f, key: "path", keyPath: nil, layer: LayerAddress(address), label: layer.key)
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { layer.shape?.path = p }
         if let f = m["fillColor"] { layer.shape?.fillColor = f.isNull ? nil : f.color }
         if let f = m["strokeColor"] { layer.shape?.strokeColor = f.isNull ? nil : f.color }
@@ -287,6 +287,7 @@ struct LayerDecoder {
         return f.namedShapeState { pf, parameter, kind in
             binder.bind(pf, key: parameter.name, keyPath: .pathParameter(parameter.name, kind: kind),
                         layer: LayerAddress(address), label: "\(label).path")
+            return true
         }
     }
 

@@ -30,7 +30,7 @@ extension LayerDecoder {
             let items = seq.enumerated().map { i, item in
                 let ef = f.element(item, index: i)
                 guard item.isExpression else { return ef }
-                _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: layer, label: label)
+                binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: layer, label: label)
                 // The identity's value until the binding runs.
                 return ef.folding(0)
             }

@@ -72,12 +72,11 @@ extension Field {
         number.flatMap { checked($0, ValueRange(range.lowerBound, range.upperBound, reason: "")) }
     }
 
-    var nonNegativeNumber: Double? { number.flatMap(nonNegative) }
-    func nonNegative(_ v: Double) -> Double? { checked(v, .nonNegative("")) }
+    var nonNegativeNumber: Double? { number.flatMap { checked($0, .nonNegative("")) } }
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
-        literalNumber(orInfinity: word).flatMap(nonNegative)
+        literalNumber(orInfinity: word).flatMap { checked($0, .nonNegative("")) }
     }
 
     /// A whole number.
@@ -234,10 +233,6 @@ extension Field {
         return nil
     }
 
-    /// A CATransform3D: the named form `{perspective, translate, rotateX, rotateY,
-    /// rotate, scale}` or `{matrix: [16 numbers]}` (section 3).
-    var transform: Transform3D? { transformSource(.literals)?.literalParts?.matrix }
-
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
     /// expressions too for the binder).
@@ -297,7 +292,7 @@ extension Field {
             return nil
         case .rect: read = rectValue(use).map { .rect($0) }
         case .color: read = color.map { .color($0) }
-        case .transform: read = transform.map { .transform($0) }
+        case .transform: read = transformSource(.literals)?.literalParts.map { .transform($0.matrix) }
         case .path: read = path.map { .path($0) }
         case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
         case .numbers: read = (use == .literals ? numbers() : terms(use)?.map(\.value)).map { .numbers($0) }

@@ -36,29 +36,29 @@ final class ExpressionBinder {
         [.number: .number(0), .point: .point(.zero), .size: .size(.zero), .transform: .transform(.identity)]
 
     /// Records the binding of `key` on the layer at `layer` (its problems, if any, reported).
-    func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) {
-        let path: LayerKeyPath
-        switch key {
-        case "path" where f.node.scalar != nil:
-            f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
-                     + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
+    func bind(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
+        // A four-number `bounds` is a rect; a two-number one drives `bounds.size` (`keyPath`).
+        let path = key == "bounds" && f.node.sequence?.count == 4 ? .bounds : keyPath
+        guard [.number, .point, .size, .numbers].contains(path.valueKind) || path == .bounds else {
+            f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
             return
-        case "path": path = .path
-        case "bounds" where f.node.sequence?.count == 4: path = .bounds
-        default:
-            guard let keyPath, [.number, .point, .size, .numbers].contains(keyPath.valueKind) else {
-                f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
-                return
-            }
-            path = keyPath
         }
-        // A path is a primitive's terms or a cubic's points; the rest are read by their kind.
-        guard let value = path == .path ? Self.pathValue(f) : f.bound(path.valueKind, .live) else { return }
+        guard let value = f.bound(path.valueKind, .live) else { return }
         bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)")
     }
 
-    /// A shape layer's `path` written with expressions: a primitive's terms, or a
-    /// `{cubic: [p0, c1, c2, p1]}` of point terms; nil when wrong (reported).
+    /// Records the binding of a shape layer's `path` written with expressions: a
+    /// primitive's terms, or a `{cubic: [p0, c1, c2, p1]}` of point terms.
+    func bindPath(_ f: Field, layer: LayerAddress, label: String) {
+        guard f.node.scalar == nil else {
+            f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
+                     + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
+            return
+        }
+        if let value = Self.pathValue(f) { bind(value, keyPath: .path, field: f, layer: layer, label: "\(label).path") }
+    }
+
+    /// A `path` written with expressions (`bindPath`); nil when wrong (reported).
     private static func pathValue(_ f: Field) -> ExpressionBinding.BoundValue? {
         if case .mapping(let raw) = f.node, raw["cubic"] == nil {
             return f.pathPrimitive(.live).map { .rebuilt(.path($0)) }

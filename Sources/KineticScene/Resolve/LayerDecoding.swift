@@ -267,7 +267,7 @@ struct LayerDecoder {
                 if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { layer.shape?.fillRule = rule }
             }
         } else if let f = m["path"], let address, Self.bindsPath(f) {
-            binder.bind(f, key: "path", keyPath: nil, layer: LayerAddress(address), label: layer.key)
+            binder.bindPath(f, layer: LayerAddress(address), label: layer.key)
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { layer.shape?.path = p }
         if let f = m["fillColor"] { layer.shape?.fillColor = f.isNull ? nil : f.color }
         if let f = m["strokeColor"] { layer.shape?.strokeColor = f.isNull ? nil : f.color }

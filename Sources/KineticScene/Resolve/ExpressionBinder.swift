@@ -50,23 +50,21 @@ final class ExpressionBinder {
     /// Records the binding of a shape layer's `path` written with expressions: a
     /// primitive's terms, or a `{cubic: [p0, c1, c2, p1]}` of point terms.
     func bindPath(_ f: Field, layer: LayerAddress, label: String) {
-        guard f.node.scalar == nil else {
+        let value: ExpressionBinding.BoundValue
+        if f.node.scalar != nil {
             f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
                      + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
             return
+        } else if case .mapping(let raw) = f.node, raw["cubic"] == nil {
+            guard let primitive = f.pathPrimitive(.live) else { return }
+            value = .rebuilt(.path(primitive))
+        } else {
+            guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return }
+            guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return }
+            guard let points = items.readingAll({ $0.pointTerm(.live) }) else { return }
+            value = .cubic(points)
         }
-        if let value = Self.pathValue(f) { bind(value, keyPath: .path, field: f, layer: layer, label: "\(label).path") }
-    }
-
-    /// A `path` written with expressions (`bindPath`); nil when wrong (reported).
-    private static func pathValue(_ f: Field) -> ExpressionBinding.BoundValue? {
-        if case .mapping(let raw) = f.node, raw["cubic"] == nil {
-            return f.pathPrimitive(.live).map { .rebuilt(.path($0)) }
-        }
-        guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return nil }
-        guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return nil }
-        let sources = items.map { $0.pointTerm(.live) }
-        return sources.contains { $0 == nil } ? nil : .cubic(sources.compactMap { $0 })
+        bind(value, keyPath: .path, field: f, layer: layer, label: "\(label).path")
     }
 
     /// Records the bindings of a `frame: [x, y, w, h]` written with expressions: the

@@ -104,7 +104,7 @@ extension Field {
     var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
 
     /// `[x, y, width, height]` with a non-negative size.
-    var rect: Rect? { rectValue(.literals) }
+    var rect: Rect? { if case .rect(let r)? = value(.rect) { r } else { nil } }
 
     /// YAML 1.2's booleans (its core schema): `yes`, `on`, `no` and `off` are YAML 1.1's,
     /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
@@ -290,7 +290,9 @@ extension Field {
         case .rect where acceptsSize && !isList:
             report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
             return nil
-        case .rect: read = rectValue(use).map { .rect($0) }
+        case .rect:
+            guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
+            read = .rect(Rect(r.x.value, r.y.value, r.width.value, r.height.value))
         case .color: read = color.map { .color($0) }
         case .transform: read = transformSource(.literals)?.literalParts.map { .transform($0.matrix) }
         case .path: read = path.map { .path($0) }
@@ -316,12 +318,6 @@ extension Field {
     func pointValue(_ use: NumberUse, form: String = "a point [x, y]") -> Point? {
         guard case .components(let x, let y)? = pointTerm(use, form: form) else { return nil }
         return Point(x.value, y.value)
-    }
-
-    /// `[x, y, width, height]` of literals or, as `use` allows, constant expressions.
-    func rectValue(_ use: NumberUse) -> Rect? {
-        guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
-        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 }
 

@@ -42,15 +42,6 @@ extension LayerDecoder {
         return binder.take(f, key: key, keyPath: keyPath, layer: layer, label: label, unbindable: unbindable).map { (f, $0) }
     }
 
-    /// Whether a shape layer's `path` is bound rather than read: a `{cubic: …}`, or a
-    /// primitive with a live expression. A named shape binds its parameters itself
-    /// (`namedShape`); the static reader takes a primitive whose expressions are constant.
-    static func bindsPath(_ f: Field) -> Bool {
-        guard ExpressionText.containsExpressionText(f) else { return false }
-        guard case .mapping(let raw) = f.node else { return true }
-        return raw["shape"] == nil && (raw["cubic"] != nil || ExpressionText.liveness(of: f) != nil)
-    }
-
     /// The sub-key paths of the point and size keys that have them, by component: the
     /// table's number key paths under a point or size file key (`position.x`,
     /// `bounds.size.width`), in table order. A transform's go through `transformParts`.

@@ -59,8 +59,11 @@ final class ExpressionBinder {
             guard let primitive = f.pathPrimitive(.live) else { return }
             value = .rebuilt(.path(primitive))
         } else {
-            guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return }
-            guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return }
+            guard let cf = f.mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return }
+            guard items.count == 4 else {
+                cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
+                return
+            }
             guard let points = items.readingAll({ $0.pointTerm(.live) }) else { return }
             value = .cubic(points)
         }

@@ -137,8 +137,8 @@ struct LayerDecoder {
                 // Converted with the anchor point as written (a live one is not followed), as
                 // CALayer converts a frame with the anchor point of the moment.
                 binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
-            } else if case .rect(let r)? = f.value(.rect,
-                                                   use: address == nil ? .literals : ExpressionBinder.constantsNow) {
+            } else if case .rect(let r)? =
+                        f.value(.rect, use: address == nil ? .literals : ExpressionBinder.constantsNow) {
                 layer.bounds = Rect(0, 0, r.width, r.height)
                 layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
                                        r.origin.y + layer.anchorPoint.y * r.height)

@@ -72,12 +72,11 @@ extension Field {
         number.flatMap { checked($0, ValueRange(range.lowerBound, range.upperBound, reason: "")) }
     }
 
-    var nonNegativeNumber: Double? { number.flatMap(nonNegative) }
-    func nonNegative(_ v: Double) -> Double? { checked(v, .nonNegative("")) }
+    var nonNegativeNumber: Double? { number.flatMap { checked($0, .nonNegative("")) } }
 
     /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
     func nonNegativeNumber(orInfinity word: String) -> Double? {
-        literalNumber(orInfinity: word).flatMap(nonNegative)
+        literalNumber(orInfinity: word).flatMap { checked($0, .nonNegative("")) }
     }
 
     /// A whole number.
@@ -105,7 +104,7 @@ extension Field {
     var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
 
     /// `[x, y, width, height]` with a non-negative size.
-    var rect: Rect? { rectValue(.literals) }
+    var rect: Rect? { if case .rect(let r)? = value(.rect) { r } else { nil } }
 
     /// YAML 1.2's booleans (its core schema): `yes`, `on`, `no` and `off` are YAML 1.1's,
     /// text in 1.2 and in the JSON Schema, so they are refused with what to write instead.
@@ -234,10 +233,6 @@ extension Field {
         return nil
     }
 
-    /// A CATransform3D: the named form `{perspective, translate, rotateX, rotateY,
-    /// rotate, scale}` or `{matrix: [16 numbers]}` (section 3).
-    var transform: Transform3D? { transformSource(.literals)?.literalParts?.matrix }
-
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
     /// components, its numbers read by `numbers` (literals for a layer's own value, live
     /// expressions too for the binder).
@@ -295,9 +290,11 @@ extension Field {
         case .rect where acceptsSize && !isList:
             report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
             return nil
-        case .rect: read = rectValue(use).map { .rect($0) }
+        case .rect:
+            guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
+            read = .rect(Rect(r.x.value, r.y.value, r.width.value, r.height.value))
         case .color: read = color.map { .color($0) }
-        case .transform: read = transform.map { .transform($0) }
+        case .transform: read = transformSource(.literals)?.literalParts.map { .transform($0.matrix) }
         case .path: read = path.map { .path($0) }
         case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
         case .numbers: read = (use == .literals ? numbers() : terms(use)?.map(\.value)).map { .numbers($0) }
@@ -321,12 +318,6 @@ extension Field {
     func pointValue(_ use: NumberUse, form: String = "a point [x, y]") -> Point? {
         guard case .components(let x, let y)? = pointTerm(use, form: form) else { return nil }
         return Point(x.value, y.value)
-    }
-
-    /// `[x, y, width, height]` of literals or, as `use` allows, constant expressions.
-    func rectValue(_ use: NumberUse) -> Rect? {
-        guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
-        return Rect(r.x.value, r.y.value, r.width.value, r.height.value)
     }
 }
 
@@ -409,6 +400,21 @@ extension Field {
             return literal()
         }
         return terms(use, count: 2).map { .components($0[0], $0[1]) }
+    }
+
+    /// A value of `kind` (a number, point, size, rect, list of numbers or transform) as
+    /// terms (`term`), its expressions as `use` makes them: the one reader of a value that
+    /// an expression may drive or that the runtime evaluates later; nil for other kinds.
+    func bound(_ kind: AnimatableValue.Kind, _ use: NumberUse) -> ExpressionBinding.BoundValue? {
+        switch kind {
+        case .number: term(use).map { .scalar($0) }
+        case .point: pointTerm(use).map(ExpressionBinding.BoundValue.init)
+        case .size: pointTerm(use, form: "a size [w, h]").map(ExpressionBinding.BoundValue.init)
+        case .rect: rectTerms(use).map { .rebuilt(.rect($0)) }
+        case .numbers: terms(use).map { .rebuilt(.numbers($0)) }
+        case .transform: transformSource(use).map { .transform($0) }
+        default: nil
+        }
     }
 
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one

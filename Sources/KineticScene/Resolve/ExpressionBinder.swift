@@ -20,63 +20,54 @@ final class ExpressionBinder {
     /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
     /// paths…) or the value does not parse (reported).
     func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> (placeholder: AnimatableValue, value: ExpressionValue)? {
-        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
-        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
-        let placeholder: AnimatableValue, value: ExpressionBinding.BoundValue
-        switch kind {
-        case .number, .point, .size:
-            guard let v = Self.numberOrPoint(f, kind) else { return nil }
-            (placeholder, value) = (kind == .number ? .number(0) : kind == .point ? .point(.zero) : .size(.zero), v)
-        case .transform:
-            guard let source = f.transformSource(.live) else { return nil }
-            (placeholder, value) = (.transform(.identity), .transform(source))
-        default:
+        guard let placeholder = Self.placeholders[kind] else {
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
         }
+        guard let value = f.bound(kind, .live) else { return nil }
+        // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
+        let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         deferred.append((value, f))
         return (placeholder, ExpressionValue(value: value, seedSalt: salt, place: f.place))
     }
 
-    /// Records the binding of `key` on the layer at `layer`; returns whether the key was
-    /// taken (its problems, if any, reported).
-    func bind(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress, label: String) -> Bool {
-        let value: ExpressionBinding.BoundValue?, path: LayerKeyPath?
-        switch key {
-        case "path" where f.node.scalar != nil:
+    /// What stands for a deferred value of each kind that takes expressions.
+    private static let placeholders: [AnimatableValue.Kind: AnimatableValue] =
+        [.number: .number(0), .point: .point(.zero), .size: .size(.zero), .transform: .transform(.identity)]
+
+    /// Records the binding of `key` on the layer at `layer` (its problems, if any, reported).
+    func bind(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
+        // A four-number `bounds` is a rect; a two-number one drives `bounds.size` (`keyPath`).
+        let path = key == "bounds" && f.node.sequence?.count == 4 ? .bounds : keyPath
+        guard [.number, .point, .size, .numbers].contains(path.valueKind) || path == .bounds else {
+            f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
+            return
+        }
+        guard let value = f.bound(path.valueKind, .live) else { return }
+        bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)")
+    }
+
+    /// Records the binding of a shape layer's `path` written with expressions: a
+    /// primitive's terms, or a `{cubic: [p0, c1, c2, p1]}` of point terms.
+    func bindPath(_ f: Field, layer: LayerAddress, label: String) {
+        let value: ExpressionBinding.BoundValue
+        if f.node.scalar != nil {
             f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
                      + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
-            return true
-        case "path": (value, path) = (Self.pathValue(f), .path)
-        case "bounds" where f.node.sequence?.count == 4:
-            (value, path) = (f.rectTerms(.live).map { .rebuilt(.rect($0)) }, .bounds)
-        case "locations": (value, path) = (f.terms(.live).map { .rebuilt(.numbers($0)) }, .locations)
-        default:
-            guard let keyPath, [.number, .point, .size].contains(keyPath.valueKind) else {
-                f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
-                return true
+            return
+        } else if case .mapping(let raw) = f.node, raw["cubic"] == nil {
+            guard let primitive = f.pathPrimitive(.live) else { return }
+            value = .rebuilt(.path(primitive))
+        } else {
+            guard let cf = f.mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return }
+            guard items.count == 4 else {
+                cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
+                return
             }
-            (value, path) = (Self.numberOrPoint(f, keyPath.valueKind), keyPath)
+            guard let points = items.readingAll({ $0.pointTerm(.live) }) else { return }
+            value = .cubic(points)
         }
-        if let value, let path { bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)") }
-        return true
-    }
-
-    /// A shape layer's `path` written with expressions: a primitive's terms, or a
-    /// `{cubic: [p0, c1, c2, p1]}` of point terms; nil when wrong (reported).
-    private static func pathValue(_ f: Field) -> ExpressionBinding.BoundValue? {
-        if case .mapping(let raw) = f.node, raw["cubic"] == nil {
-            return f.pathPrimitive(.live).map { .rebuilt(.path($0)) }
-        }
-        guard let m = f.mapping(allowed: ["cubic"]), let cf = m["cubic"], let items = cf.elements else { return nil }
-        guard items.count == 4 else { cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)"); return nil }
-        let sources = items.map { $0.pointTerm(.live) }
-        return sources.contains { $0 == nil } ? nil : .cubic(sources.compactMap { $0 })
-    }
-
-    /// A number, or a point or size (`kind`), with its expressions kept for the runtime.
-    private static func numberOrPoint(_ f: Field, _ kind: AnimatableValue.Kind) -> ExpressionBinding.BoundValue? {
-        kind == .number ? f.term(.live).map { .scalar($0) } : f.pointTerm(.live).map(ExpressionBinding.BoundValue.init)
+        bind(value, keyPath: .path, field: f, layer: layer, label: "\(label).path")
     }
 
     /// Records the bindings of a `frame: [x, y, w, h]` written with expressions: the
@@ -108,7 +99,7 @@ final class ExpressionBinder {
               label: String, unbindable: @autoclosure () -> String) -> NumberUse? {
         guard let what = ExpressionText.liveness(of: f) else { return Self.constantsNow }
         if let keyPath {
-            _ = bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
+            bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
         } else {
             f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
                      + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")

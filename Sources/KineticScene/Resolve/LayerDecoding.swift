@@ -137,7 +137,8 @@ struct LayerDecoder {
                 // Converted with the anchor point as written (a live one is not followed), as
                 // CALayer converts a frame with the anchor point of the moment.
                 binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
-            } else if let r = f.rectValue(address == nil ? .literals : ExpressionBinder.constantsNow) {
+            } else if case .rect(let r)? =
+                        f.value(.rect, use: address == nil ? .literals : ExpressionBinder.constantsNow) {
                 layer.bounds = Rect(0, 0, r.width, r.height)
                 layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
                                        r.origin.y + layer.anchorPoint.y * r.height)
@@ -161,7 +162,7 @@ struct LayerDecoder {
                 pf.report("'\(name)' is a built-in key path; custom properties need other names")
             } else if let address, ExpressionText.containsExpression(pf) {
                 layer.properties[name] = 0
-                _ = binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
+                binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
                                 label: "\(layer.key).\(name)")
             } else if let v = pf.number {
                 layer.properties[name] = v
@@ -266,8 +267,12 @@ struct LayerDecoder {
                 layer.shape?.path = p
                 if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { layer.shape?.fillRule = rule }
             }
-        } else if let f = m["path"], let address, Self.bindsPath(f) {
-            _ = binder.bind(f, key: "path", keyPath: nil, layer: LayerAddress(address), label: layer.key)
+        } else if let f = m["path"], let address, ExpressionText.containsExpressionText(f),
+                  f.node.scalar != nil || f.isList || f.peek("cubic") != nil
+                    || ExpressionText.liveness(of: f) != nil {
+            // A `{cubic: …}`, or a primitive with a live expression, is bound; the static reader
+            // takes a primitive whose expressions are constant.
+            binder.bindPath(f, layer: LayerAddress(address), label: layer.key)
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { layer.shape?.path = p }
         if let f = m["fillColor"] { layer.shape?.fillColor = f.isNull ? nil : f.color }
         if let f = m["strokeColor"] { layer.shape?.strokeColor = f.isNull ? nil : f.color }
@@ -287,6 +292,7 @@ struct LayerDecoder {
         return f.namedShapeState { pf, parameter, kind in
             binder.bind(pf, key: parameter.name, keyPath: .pathParameter(parameter.name, kind: kind),
                         layer: LayerAddress(address), label: "\(label).path")
+            return true
         }
     }
 

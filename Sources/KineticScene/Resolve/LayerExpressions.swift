@@ -30,7 +30,7 @@ extension LayerDecoder {
             let items = seq.enumerated().map { i, item in
                 let ef = f.element(item, index: i)
                 guard item.isExpression else { return ef }
-                _ = binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: layer, label: label)
+                binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: layer, label: label)
                 // The identity's value until the binding runs.
                 return ef.folding(0)
             }
@@ -40,15 +40,6 @@ extension LayerDecoder {
             ? "the emitter's '\(key)' is not animatable (it has no key path), so nothing can follow a live value"
             : "'\(key)' is not animatable, so nothing can follow a live value"
         return binder.take(f, key: key, keyPath: keyPath, layer: layer, label: label, unbindable: unbindable).map { (f, $0) }
-    }
-
-    /// Whether a shape layer's `path` is bound rather than read: a `{cubic: …}`, or a
-    /// primitive with a live expression. A named shape binds its parameters itself
-    /// (`namedShape`); the static reader takes a primitive whose expressions are constant.
-    static func bindsPath(_ f: Field) -> Bool {
-        guard ExpressionText.containsExpressionText(f) else { return false }
-        guard case .mapping(let raw) = f.node else { return true }
-        return raw["shape"] == nil && (raw["cubic"] != nil || ExpressionText.liveness(of: f) != nil)
     }
 
     /// The sub-key paths of the point and size keys that have them, by component: the

@@ -174,8 +174,11 @@ import Testing
             case .spots, .spotsTurningTranslucent:
                 let width = 90, height = 60
                 var image = PixelImage(width: width, height: height)
+                // The stride read before: `set` captures `image`, so reading it while the
+                // bytes are written would be an overlapping access.
+                let stride = image.stride
                 func set(_ x: Int, _ y: Int, _ word: UInt32) {
-                    image.bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * image.stride + x * 4, as: UInt32.self) }
+                    image.bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * stride + x * 4, as: UInt32.self) }
                 }
                 for y in 0..<height { for x in 0..<width { set(x, y, 0xFF20_4060) } }
                 // (x, y, width, height, colour): spans inside a row, at its first and last

@@ -142,6 +142,15 @@ import Testing
         case opaque, translucent
         /// 700 × 500 pseudo-random pixels: their zlib stream (over 1 MiB) spans IDAT chunks.
         case noise
+        /// Rows equal to the row above but for small spots, some at either edge (the
+        /// encoder converts only the span of a row that differs from the row above).
+        case spots
+        /// `spots` whose last spots are half transparent: encoded as RGB up to the first
+        /// of them, then again, from the first row, as RGBA.
+        case spotsTurningTranslucent
+
+        /// Written as RGB (IHDR colour type 2), else RGBA.
+        var isOpaque: Bool { self == .opaque || self == .spots }
 
         var image: PixelImage {
             switch self {
@@ -160,6 +169,29 @@ import Testing
                         let word = a << 24 | c(8) << 16 | c(16) << 8 | c(24)
                         image.bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * image.stride + x * 4, as: UInt32.self) }
                     }
+                }
+                return image
+            case .spots, .spotsTurningTranslucent:
+                let width = 90, height = 60
+                var image = PixelImage(width: width, height: height)
+                // The stride read before: `set` captures `image`, so reading it while the
+                // bytes are written would be an overlapping access.
+                let stride = image.stride
+                func set(_ x: Int, _ y: Int, _ word: UInt32) {
+                    image.bytes.withUnsafeMutableBytes { $0.storeBytes(of: word, toByteOffset: y * stride + x * 4, as: UInt32.self) }
+                }
+                for y in 0..<height { for x in 0..<width { set(x, y, 0xFF20_4060) } }
+                // (x, y, width, height, colour): spans inside a row, at its first and last
+                // pixel, a whole row, one pixel; `spotsTurningTranslucent`'s last two are
+                // half transparent (premultiplied: no colour above alpha 0x80).
+                let lastSpots: UInt32 = self == .spotsTurningTranslucent ? 0x8040_2011 : 0xFF80_7F7E
+                let spots: [(Int, Int, Int, Int, UInt32)] = [
+                    (10, 3, 5, 4, 0xFFE0_1030), (0, 12, 3, 2, 0xFF00_FF00), (width - 4, 12, 4, 3, 0xFF10_2030),
+                    (0, 20, width, 1, 0xFFFF_FFFF), (45, 33, 1, 1, 0xFF01_0203), (30, 40, 20, 9, lastSpots),
+                    (60, height - 1, 1, 1, lastSpots),
+                ]
+                for (x0, y0, w, h, colour) in spots {
+                    for y in y0..<(y0 + h) { for x in x0..<(x0 + w) { set(x, y, colour) } }
                 }
                 return image
             }
@@ -216,6 +248,6 @@ import Testing
         #expect(chunks.map(\.type) == ["IHDR"] + idats.map { _ in "IDAT" } + ["IEND"])
         #expect(idats.allSatisfy { $0.length <= 1 << 20 })
         #expect(idats.count >= (picture == .noise ? 2 : 1))
-        #expect(png[25] == (picture == .opaque ? 2 : 6))
+        #expect(png[25] == (picture.isOpaque ? 2 : 6))
     }
 }

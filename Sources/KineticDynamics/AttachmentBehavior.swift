@@ -78,12 +78,14 @@ extension AttachmentBehavior {
     public static let properties: [DynamicsProperty<AttachmentBehavior>] = {
         typealias L = DynamicsLimits
         return [
-            .option("kind", "UIAttachmentBehavior.attachedBehaviorType", \.kind, Kind.allCases.map { ($0.rawValue, $0) },
-                    default: "distance", doc: "The attachment form (iOS 9 kinds)."),
+            .option("kind", "UIAttachmentBehavior.attachedBehaviorType", \.kind,
+                    Kind.allCases.map { ($0.rawValue, $0) }, default: "distance",
+                    doc: "The attachment form (iOS 9 kinds)."),
             .described("item", nil, .layerID, doc: "The attached item."),
             .described("attachedTo", nil, .layerID, doc: "The other item."),
             .point("offsetFromCenter", "UIAttachmentBehavior.init(item:offsetFromCenter:…)", \.offsetFromCenter,
-                   range: L.coordinate, default: .zero, settable: false, doc: "Attachment point on the item, from its center."),
+                   range: L.coordinate, default: .zero, settable: false,
+                   doc: "Attachment point on the item, from its center."),
             .described("attachedToAnchor", "UIAttachmentBehavior.init(item:attachedToAnchor:)", .point, range: L.coordinate,
                        doc: "A fixed anchor, instead of an item."),
             // Settable only on an item–anchor attachment; its two other spellings set it too.
@@ -115,7 +117,8 @@ extension AttachmentBehavior {
                              checked: { $0.attachmentRange.map { [$0.lowerBound, $0.upperBound] } ?? [] }),
             // Checked on every form, as the schema checks it, though only a sliding one uses it.
             .point("axisOfTranslation", "UIAttachmentBehavior.slidingAttachment(with:…axisOfTranslation:)",
-                   \.axisOfTranslation, range: L.coordinate, settable: false, doc: "The axis a sliding attachment allows."),
+                   \.axisOfTranslation, range: L.coordinate, settable: false,
+                   doc: "The axis a sliding attachment allows."),
         ]
     }()
 

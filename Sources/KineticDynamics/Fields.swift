@@ -170,7 +170,9 @@ extension FieldBehavior {
         case .radius(let r): ("radius", [r])
         case .rect(let r): ("rect", [r.origin.x, r.origin.y, r.size.width, r.size.height])
         }
-        if let range = Region.properties.property(key)?.range { try DynamicsLimits.check(values, in: range, "region.\(key)") }
+        if let range = Region.properties.property(key)?.range {
+            try DynamicsLimits.check(values, in: range, "region.\(key)")
+        }
     }
 }
 

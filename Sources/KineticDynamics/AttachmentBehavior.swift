@@ -11,19 +11,19 @@ public struct AttachmentBehavior: Hashable, Sendable {
         case item(String, offsetFromCenter: Point)
     }
 
-    /// UIAttachmentBehavior's types, the iOS 9 forms included.
-    public enum Kind: Hashable, Sendable {
+    /// UIAttachmentBehavior's types, the iOS 9 forms included, in the docs' order.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// `length` apart: a rigid rod when `frequency` is 0, else a spring.
         case distance
-        /// Both ends held at one point; rotation free (`pinAttachment`), resisted by `frictionTorque`.
-        case pin
-        /// Both ends held at one point and relative rotation locked (`fixedAttachment`).
-        case fixed
-        /// At most `length` apart, like a rope (`limitAttachment`).
-        case limit
         /// Slides along `axisOfTranslation` through the anchor within `attachmentRange`,
         /// without turning (`slidingAttachment`).
-        case sliding(axisOfTranslation: Point)
+        case sliding
+        /// Both ends held at one point and relative rotation locked (`fixedAttachment`).
+        case fixed
+        /// Both ends held at one point; rotation free (`pinAttachment`), resisted by `frictionTorque`.
+        case pin
+        /// At most `length` apart, like a rope (`limitAttachment`).
+        case limit
     }
 
     public var kind: Kind
@@ -43,10 +43,13 @@ public struct AttachmentBehavior: Hashable, Sendable {
     public var frictionTorque: Double
     /// The travel allowed along a sliding attachment's axis, relative to the anchor.
     public var attachmentRange: ClosedRange<Double>?
+    /// The axis a `.sliding` attachment's item slides along (other kinds ignore it).
+    public var axisOfTranslation: Point
 
     public init(kind: Kind = .distance, item: String, offsetFromCenter: Point = .zero, attachedTo: Attached,
                 length: Double? = nil, frequency: Double = 0, damping: Double = 0,
-                frictionTorque: Double = 0, attachmentRange: ClosedRange<Double>? = nil) {
+                frictionTorque: Double = 0, attachmentRange: ClosedRange<Double>? = nil,
+                axisOfTranslation: Point = .zero) {
         self.kind = kind
         self.item = item
         self.offsetFromCenter = offsetFromCenter
@@ -56,6 +59,7 @@ public struct AttachmentBehavior: Hashable, Sendable {
         self.damping = damping
         self.frictionTorque = frictionTorque
         self.attachmentRange = attachmentRange
+        self.axisOfTranslation = axisOfTranslation
     }
 
     /// The anchor point of an item–anchor attachment (nil for item–item); setting it on
@@ -69,18 +73,19 @@ public struct AttachmentBehavior: Hashable, Sendable {
 extension AttachmentBehavior {
     /// The keys of `- attachment: {…}`, each once: the loader reads, `setting(_:to:)`
     /// sets and `validate()` checks by these. The ends (`item`, `attachedTo`, the anchor's
-    /// three spellings, the offsets, the kind's own keys) are read by the decoder, which
+    /// three spellings, the other item's offset, the range) are read by the decoder, which
     /// measures the iOS 9 forms' offsets from the anchor.
     public static let properties: [DynamicsProperty<AttachmentBehavior>] = {
         typealias L = DynamicsLimits
         return [
-            .described("kind", "UIAttachmentBehavior.attachedBehaviorType", .choice(["distance", "sliding", "fixed", "pin", "limit"]),
-                       default: .string("distance"), doc: "The attachment form (iOS 9 kinds)."),
+            .option("kind", "UIAttachmentBehavior.attachedBehaviorType", \.kind,
+                    Kind.allCases.map { ($0.rawValue, $0) }, default: "distance",
+                    doc: "The attachment form (iOS 9 kinds)."),
             .described("item", nil, .layerID, doc: "The attached item."),
             .described("attachedTo", nil, .layerID, doc: "The other item."),
-            DynamicsProperty("offsetFromCenter", "UIAttachmentBehavior.init(item:offsetFromCenter:…)", .point,
-                             range: L.coordinate, default: .numbers([0, 0]), doc: "Attachment point on the item, from its center.",
-                             checked: { [$0.offsetFromCenter.x, $0.offsetFromCenter.y] }),
+            .point("offsetFromCenter", "UIAttachmentBehavior.init(item:offsetFromCenter:…)", \.offsetFromCenter,
+                   range: L.coordinate, default: .zero, settable: false,
+                   doc: "Attachment point on the item, from its center."),
             .described("attachedToAnchor", "UIAttachmentBehavior.init(item:attachedToAnchor:)", .point, range: L.coordinate,
                        doc: "A fixed anchor, instead of an item."),
             // Settable only on an item–anchor attachment; its two other spellings set it too.
@@ -110,12 +115,10 @@ extension AttachmentBehavior {
             DynamicsProperty("attachmentRange", "UIAttachmentBehavior.attachmentRange", .fixedNumbers(2), range: L.coordinate,
                              doc: "[min, max] of a sliding or limit attachment.",
                              checked: { $0.attachmentRange.map { [$0.lowerBound, $0.upperBound] } ?? [] }),
-            DynamicsProperty("axisOfTranslation", "UIAttachmentBehavior.slidingAttachment(with:…axisOfTranslation:)", .point,
-                             range: L.coordinate, doc: "The axis a sliding attachment allows.",
-                             checked: { a in
-                                 guard case .sliding(let axis) = a.kind else { return [] }
-                                 return [axis.x, axis.y]
-                             }),
+            // Checked on every form, as the schema checks it, though only a sliding one uses it.
+            .point("axisOfTranslation", "UIAttachmentBehavior.slidingAttachment(with:…axisOfTranslation:)",
+                   \.axisOfTranslation, range: L.coordinate, settable: false,
+                   doc: "The axis a sliding attachment allows."),
         ]
     }()
 
@@ -126,8 +129,8 @@ extension AttachmentBehavior {
         if case .item(let other, _) = attachedTo, other == item {
             throw .invalidValue(path: "attachedTo", reason: "an item cannot be attached to itself")
         }
-        if case .sliding(let axis) = kind, !(axis.length > 0) {
-            throw .invalidValue(path: "axisOfTranslation", reason: "must not be the zero vector")
+        if kind == .sliding, !(axisOfTranslation.length > 0) {
+            throw .invalidValue(path: "axisOfTranslation", reason: "must not be [0, 0]")
         }
     }
 }

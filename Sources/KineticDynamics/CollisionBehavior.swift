@@ -85,10 +85,9 @@ extension CollisionBehavior {
     func validate() throws(DynamicsError) {
         for p in Self.properties { try p.check(self) }
         for b in boundaries {
-            let values: [Double]
-            switch b.shape {
-            case .line(let from, let to): values = [from.x, from.y, to.x, to.y]
-            case .path(let p): values = p.elements.flatMap(\.points).flatMap { [$0.x, $0.y] }
+            let values = switch b.shape {
+            case .line(let from, let to): [from.x, from.y, to.x, to.y]
+            case .path(let p): p.elements.flatMap(\.points).flatMap { [$0.x, $0.y] }
             }
             guard let range = CollisionBoundary.properties.property(b.shape.key)?.range else { continue }
             try DynamicsLimits.check(values, in: range, "boundaries.\(b.identifier)")

@@ -83,10 +83,10 @@ extension DynamicAnimator {
             kinds = [.pivot]
         case .fixed:
             kinds = turns ? [.pivot, .keepAngle] : [.pivot]
-        case .sliding(let axis):
+        case .sliding:
             // The groove lies on B (the anchor's world, or the other item) through B's
             // attach point; A's attach point rides it and A keeps its angle to B.
-            let u = axis / axis.length
+            let u = a.axisOfTranslation / a.axisOfTranslation.length
             let range = a.attachmentRange ?? -10_000...10_000
             let g0 = anchorB + u * range.lowerBound, g1 = anchorB + u * range.upperBound   // B's coordinates
             let handle = space.addJoints([.groove(grooveA: g0, grooveB: g1)] + (turns ? [.keepAngle] : []),

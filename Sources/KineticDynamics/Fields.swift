@@ -165,15 +165,13 @@ extension FieldBehavior {
     /// is the key (`region.radius`).
     func validate() throws(DynamicsError) {
         for p in Self.properties { try p.check(self) }
-        let regions = Region.properties
-        switch region {
-        case .infinite: break
-        case .radius(let r):
-            if let range = regions.property("radius")?.range { try DynamicsLimits.check([r], in: range, "region.radius") }
-        case .rect(let r):
-            if let range = regions.property("rect")?.range {
-                try DynamicsLimits.check([r.origin.x, r.origin.y, r.size.width, r.size.height], in: range, "region.rect")
-            }
+        let (key, values): (String, [Double]) = switch region {
+        case .infinite: ("", [])
+        case .radius(let r): ("radius", [r])
+        case .rect(let r): ("rect", [r.origin.x, r.origin.y, r.size.width, r.size.height])
+        }
+        if let range = Region.properties.property(key)?.range {
+            try DynamicsLimits.check(values, in: range, "region.\(key)")
         }
     }
 }

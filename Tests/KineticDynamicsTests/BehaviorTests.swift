@@ -399,9 +399,10 @@ import Testing
         ], behaviors: [
             DynamicBehavior(id: "g", .gravity(GravityBehavior(items: ["bead"]))),
             // A rail at 45° down to the right through (300, 300), 100 pt of travel each way.
-            DynamicBehavior(id: "rail", .attachment(AttachmentBehavior(kind: .sliding(axisOfTranslation: Point(1, 1)),
-                                                                       item: "bead", attachedTo: .anchor(Point(300, 300)),
-                                                                       attachmentRange: -100...100))),
+            DynamicBehavior(id: "rail", .attachment(AttachmentBehavior(kind: .sliding, item: "bead",
+                                                                       attachedTo: .anchor(Point(300, 300)),
+                                                                       attachmentRange: -100...100,
+                                                                       axisOfTranslation: Point(1, 1)))),
         ])
         try a.step(to: 0.1)
         let s = try #require(a.state(of: "bead"))

@@ -55,11 +55,11 @@ import Testing
                 let other = r.pick(ids)
                 let attached: AttachmentBehavior.Attached = other == some[0] || r.next() % 2 == 0
                     ? .anchor(r.point(300)) : .item(other, offsetFromCenter: r.point(20))
-                let kinds: [AttachmentBehavior.Kind] = [.distance, .pin, .fixed, .limit, .sliding(axisOfTranslation: Point(1, r.unit()))]
+                let axis = Point(1, r.unit()), kinds: [AttachmentBehavior.Kind] = [.distance, .pin, .fixed, .limit, .sliding]
                 kind = .attachment(AttachmentBehavior(kind: r.pick(kinds), item: some[0], offsetFromCenter: r.point(20),
                                                       attachedTo: attached, length: r.next() % 2 == 0 ? nil : abs(r.wild(100)),
                                                       frequency: abs(r.wild(5)), damping: abs(r.wild(1)),
-                                                      frictionTorque: abs(r.wild(10))))
+                                                      frictionTorque: abs(r.wild(10)), axisOfTranslation: axis))
             case 4: kind = .snap(SnapBehavior(item: some[0], snapPoint: r.point(300), damping: r.unit()))
             case 5: kind = .itemBehavior(DynamicItemBehavior(items: some, elasticity: abs(r.wild(1)), friction: abs(r.wild(1)),
                                                              density: max(1e-3, abs(r.wild(5))), resistance: abs(r.wild(3)),

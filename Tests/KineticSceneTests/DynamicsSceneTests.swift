@@ -172,7 +172,7 @@ import Testing
         if case .path(let p) = c.boundaries[1].shape { #expect(p.elements.count == 3) } else { Issue.record("path boundary") }
         #expect(d.behaviors[1].id == "dynamics.behaviors[1]")
         guard case .attachment(let slide) = d.behaviors[4].kind else { Issue.record("sliding"); return }
-        #expect(slide.kind == .sliding(axisOfTranslation: Point(1, 0)) && slide.attachmentRange == -50...50)
+        #expect(slide.kind == .sliding && slide.axisOfTranslation == Point(1, 0) && slide.attachmentRange == -50...50)
         // The scene runs.
         _ = try Simulation(timeline: Timeline(scene: scene)).frame(40)
     }

@@ -93,19 +93,17 @@ struct DynamicsDecoder {
         if let ef = m["end"], let v = ef.number {
             if v > begin { end = v } else { ef.report("end must be after begin (\(Field.format(begin)))") }
         }
-        let decoded: DynamicBehavior.Kind?
         // Each kind is read from its table (`decode`): a value that does not parse leaves
-        // no gravity, push or snap, and the others without that key.
-        switch kind {
-        case "gravity": decoded = decode(GravityBehavior(items: []), GravityBehavior.properties, m).map { .gravity($0) }
-        case "collision": decoded = collision(m).map { .collision($0) }
-        case "push": decoded = decode(PushBehavior(items: []), PushBehavior.properties, m).map { .push($0) }
-        case "attachment": decoded = attachment(m).map { .attachment($0) }
-        case "snap": decoded = decode(SnapBehavior(item: "", snapPoint: .zero), SnapBehavior.properties, m).map { .snap($0) }
-        case "itemBehavior":
-            let properties = DynamicItemBehavior.properties
-            decoded = decode(DynamicItemBehavior(items: []), properties, m, strict: false).map { .itemBehavior($0) }
-        default: decoded = field(m).map { .field($0) }
+        // no gravity, push or snap, and the others without that key (but see `attachment`).
+        let decoded: DynamicBehavior.Kind? = switch kind {
+        case "gravity": decode(GravityBehavior(items: []), GravityBehavior.properties, m).map { .gravity($0) }
+        case "collision": collision(m).map { .collision($0) }
+        case "push": decode(PushBehavior(items: []), PushBehavior.properties, m).map { .push($0) }
+        case "attachment": attachment(m).map { .attachment($0) }
+        case "snap": decode(SnapBehavior(item: "", snapPoint: .zero), SnapBehavior.properties, m).map { .snap($0) }
+        case "itemBehavior": decode(DynamicItemBehavior(items: []), DynamicItemBehavior.properties, m, needing: [])
+            .map { .itemBehavior($0) }
+        default: field(m).map { .field($0) }
         }
         guard let decoded else { return nil }
         let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
@@ -223,21 +221,21 @@ struct DynamicsDecoder {
     /// order: for a direction, UIKit's setters' order — the vector, then `angle` turns it
     /// and `magnitude` scales it (so `pushDirection: [1, 0.3]` with `magnitude: 1.6` pushes
     /// along [1, 0.3] at 1.6), and an angle given while the magnitude is 0 (a push's
-    /// default) is kept. Nil when a required key is missing or does not parse, or when
-    /// another does not and the kind is built only from valid values (`strict`).
+    /// default) is kept. Nil when a required key is missing or does not parse, or another
+    /// the kind is built only from (`needing`; nil: every key) does not parse.
     private func decode<Object>(_ object: Object, _ table: [DynamicsProperty<Object>], _ m: Mapping,
-                                strict: Bool = true) -> Object? {
-        var object = object, complete = true, valid = true
+                                needing: Set<String>? = nil) -> Object? {
+        var object = object, complete = true
         for property in table where !property.isReadByItsDecoder {
             guard let f = property.isRequired ? m.required(property.name) : m[property.name] else {
                 complete = complete && !property.isRequired
                 continue
             }
             if !(read(f, property.kind).map { property.assign($0, to: &object) } ?? false) {
-                if property.isRequired { complete = false } else { valid = false }
+                complete = complete && !property.isRequired && needing?.contains(property.name) == false
             }
         }
-        return complete && (valid || !strict) ? object : nil
+        return complete ? object : nil
     }
 
     /// A behavior key's value read by its kind (layer ids name items: `itemID`); nil when
@@ -253,7 +251,7 @@ struct DynamicsDecoder {
     }
 
     private func collision(_ m: Mapping) -> CollisionBehavior? {
-        var c = decode(CollisionBehavior(items: []), CollisionBehavior.properties, m, strict: false)
+        var c = decode(CollisionBehavior(items: []), CollisionBehavior.properties, m, needing: [])
         var identifiers = Set<String>()
         for element in m["boundaries"]?.elements ?? [] {
             guard let b = boundary(element) else { continue }
@@ -290,51 +288,40 @@ struct DynamicsDecoder {
         return f.path
     }
 
+    /// An attachment: its ends and range here, its other keys by its table.
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
         guard let itemField = m.required("item"), let item = itemID(itemField) else { return nil }
-        let sliding = AttachmentBehavior.Kind.sliding(axisOfTranslation: .zero)
-        let kinds: [(String, AttachmentBehavior.Kind)] = [
-            ("distance", .distance), ("sliding", sliding), ("fixed", .fixed), ("pin", .pin), ("limit", .limit),
-        ]
-        guard let kind = m["kind"].map({ $0.choice(kinds) }) ?? .distance else { return nil }
         // The other end: another item, or an anchor point (three spellings, one meaning); more
         // than one is reported by their rules (`SceneKeys.rules`).
         let anchorKeys = Self.anchorKeys.filter { m[$0] != nil }
-        let attachedField = m["attachedTo"]
-        var a = AttachmentBehavior(item: item, attachedTo: .anchor(.zero))
-        if let v = m["offsetFromCenter"]?.point { a.offsetFromCenter = v }
-        let otherOffset = m["attachedOffsetFromCenter"]?.point
+        let attachedField = m["attachedTo"], otherOffset = m["attachedOffsetFromCenter"]?.point
+        var end = AttachmentBehavior.Attached.anchor(.zero)
         if let attachedField {
             guard let other = itemID(attachedField) else { return nil }
-            if other == item { attachedField.report("an item cannot be attached to itself"); return nil }
-            a.attachedTo = .item(other, offsetFromCenter: otherOffset ?? .zero)
+            end = .item(other, offsetFromCenter: otherOffset ?? .zero)
         } else if let key = anchorKeys.first, let p = m[key]?.point {
-            a.attachedTo = .anchor(p)
+            end = .anchor(p)
         } else {
             if anchorKeys.isEmpty { m.owner.report("an attachment needs attachedTo (an item) or attachedToAnchor (a point)") }
             return nil
         }
+        // Without its kind, or a sliding one's axis, there is no attachment.
+        let needing: Set = m["kind"]?.node.scalar?.string == "sliding" ? ["kind", "axisOfTranslation"] : ["kind"]
+        guard var a = decode(AttachmentBehavior(item: item, attachedTo: end), AttachmentBehavior.properties, m,
+                             needing: needing),
+              a.kind != .sliding || m.required("axisOfTranslation") != nil else { return nil }
+        // Checked as the schema checks it, though only an item–item attachment uses it.
+        if case .anchor = end, let p = otherOffset {
+            Self.check([p.x, p.y], "attachedOffsetFromCenter", AttachmentBehavior.properties, m)
+        }
         // iOS 9 forms name a shared world point: the offsets are where it lies on each item.
-        if let af = m["attachmentAnchor"], let p = af.point, attachedField != nil {
+        if case .item(let other, _) = a.attachedTo, let p = m["attachmentAnchor"]?.point {
             a.offsetFromCenter = p - center(of: item)
-            if case .item(let other, _) = a.attachedTo { a.attachedTo = .item(other, offsetFromCenter: p - center(of: other)) }
-        } else if kind != .distance && kind != .limit, case .anchor(let p) = a.attachedTo,
+            a.attachedTo = .item(other, offsetFromCenter: p - center(of: other))
+        } else if a.kind != .distance && a.kind != .limit, case .anchor(let p) = a.attachedTo,
                   m["offsetFromCenter"] == nil {
             a.offsetFromCenter = p - center(of: item)
         }
-        a.kind = kind
-        if kind == sliding {
-            guard let axis = m.required("axisOfTranslation")?.point else { return nil }
-            guard axis.length > 0 else { m["axisOfTranslation"]?.report("must not be [0, 0]"); return nil }
-            a.kind = .sliding(axisOfTranslation: axis)
-        }
-        // Checked on every form, as the schema checks them, though only some forms use them.
-        let table = AttachmentBehavior.properties
-        if kind != sliding, let p = m["axisOfTranslation"]?.point {
-            Self.check([p.x, p.y], "axisOfTranslation", table, m)
-        }
-        if attachedField == nil, let p = otherOffset { Self.check([p.x, p.y], "attachedOffsetFromCenter", table, m) }
-        a = decode(a, AttachmentBehavior.properties, m, strict: false) ?? a
         if let rf = m["attachmentRange"], let v = rf.numbers(count: 2) {
             if v[0] <= v[1] { a.attachmentRange = v[0]...v[1] } else { rf.report("expected [minimum, maximum]") }
         }
@@ -360,7 +347,7 @@ struct DynamicsDecoder {
 
     private func field(_ m: Mapping) -> FieldBehavior? {
         let initial = FieldBehavior(kind: .linearGravity, items: [])
-        guard var f = decode(initial, FieldBehavior.properties, m, strict: false) else { return nil }
+        guard var f = decode(initial, FieldBehavior.properties, m, needing: []) else { return nil }
         if let rm = m["region"]?.mapping(allowed: DynamicsTable.keys(of: "region"))?.checked("region") {
             f.region = rm["radius"]?.number.map { .radius($0) } ?? rm["rect"]?.rect.map { .rect($0) } ?? f.region
         }

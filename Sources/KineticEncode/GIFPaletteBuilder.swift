@@ -1,4 +1,5 @@
 import KineticGeometry
+import Synchronization
 
 /// Builds one palette for a whole animation (``GIFPaletteMode/shared(_:)``) from frames
 /// handed over one at a time, each counted and dropped, so memory does not grow with the
@@ -73,6 +74,9 @@ public final class GIFPaletteBuilder {
     /// their pixels in colours the other lacks.
     private var previousColors: [(word: UInt32, count: Int)]?
     private(set) var turnover: [Double] = []
+    /// Set once the samples make this a scene of many colours, read by the threads that
+    /// make later samples (``sampler``).
+    private let isOfManyColors = ManyColors()
     /// Whether the frames of ``extraSamplePositions(between:)`` are samples, for
     /// ``add(_:)`` (a scene of many colours), or counted only, for ``addColors(_:)``.
     public private(set) var extraFramesAreSamples = false
@@ -119,23 +123,43 @@ public final class GIFPaletteBuilder {
         let colors: [(word: UInt32, count: Int)]
         /// The weights libimagequant's histogram gives `rgba`'s pixels
         /// (``ImageQuant/importanceMap(rgba:width:height:speed:)``), made with the sample
-        /// when the frame alone has more colours than a scene of few colours (so every
-        /// sample goes to the histogram): the map was 61 % of the ordered ``add(_:)`` on
-        /// snow, a worker's now (issue 42). nil otherwise: ``add(_:)`` makes it only if
-        /// the scene turns out to be one of many colours.
+        /// when the frame alone has more colours than a scene of few colours, or once the
+        /// samples before it made the scene one of many (so it goes to the histogram): the
+        /// map was 61 % of the ordered ``add(_:)`` on snow, a worker's now (issue 42). nil
+        /// otherwise: ``add(_:)`` makes it only if the scene turns out to be one of many.
         let importance: [UInt8]?
     }
 
-    /// A sample frame, for ``add(_:)``.
-    public static func sample(_ frame: PixelImage) -> Sample {
+    /// A sample frame, for ``add(_:)``; `weighed`: whether to make its weights whatever
+    /// its own colours (the scene is known to be one of many colours).
+    public static func sample(_ frame: PixelImage, weighed: Bool = false) -> Sample {
         let sample = GIFFramePreparer.straightPaletteSample(frame)
         let colors = ColorCounts.counted(frame)
-        let importance = colors.count > exactColorLimit ? sample.rgba.withUnsafeBytes { pixels in
+        let importance = weighed || colors.count > exactColorLimit ? sample.rgba.withUnsafeBytes { pixels in
             ImageQuant.importanceMap(rgba: pixels, width: sample.width, height: sample.height, speed: paletteSpeed)
         } : nil
         return Sample(rgba: sample.rgba, width: sample.width, height: sample.height,
                       runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width),
                       colors: colors, importance: importance)
+    }
+
+    /// Makes samples for this builder on any thread: ``sample(_:weighed:)``, weighed once
+    /// the samples added make the scene one of many colours (snow's frames each hold
+    /// fewer colours than the limit, all of them more).
+    public var sampler: Sampler { Sampler(isOfManyColors: isOfManyColors) }
+
+    public struct Sampler: Sendable {
+        fileprivate let isOfManyColors: ManyColors
+
+        public func sample(_ frame: PixelImage) -> Sample {
+            GIFPaletteBuilder.sample(frame, weighed: isOfManyColors.value.load(ordering: .relaxed))
+        }
+    }
+
+    /// Whether a builder's samples so far make a scene of many colours (a reference, so
+    /// that samplers on other threads see it change).
+    fileprivate final class ManyColors: Sendable {
+        let value = Atomic(false)
     }
 
     /// A frame between samples: its exact colours only, for ``addColors(_:)``.
@@ -164,7 +188,10 @@ public final class GIFPaletteBuilder {
         sampledPixels += sample.width * sample.height
         pending.append((sample.rgba, sample.width, sample.height, sample.importance))
         // Past the limit the scene is one of many colours, whatever comes next.
-        if counts.count > Self.exactColorLimit { try addPending() }
+        if counts.count > Self.exactColorLimit {
+            isOfManyColors.value.store(true, ordering: .relaxed)
+            try addPending()
+        }
     }
 
     /// Hands the samples held to libimagequant's histogram, in the order added.

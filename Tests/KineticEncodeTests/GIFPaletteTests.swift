@@ -512,7 +512,14 @@ import Testing
             let map = sample.rgba.withUnsafeBytes { NoiseMap.of(rgba: $0, width: sample.width, height: sample.height) }
             #expect(sample.importance != nil && sample.importance == map)
         }
-        #expect(GIFPaletteBuilder.sample(Self.squareFrame { _, _ in (220, 30, 30) }).importance == nil)
+        // A frame of few colours: weighed only by the sampler of a builder whose samples
+        // already make a scene of many colours.
+        let few = Self.squareFrame { _, _ in (220, 30, 30) }
+        #expect(GIFPaletteBuilder.sample(few).importance == nil)
+        let builder = try GIFPaletteBuilder(options: GIFOptions())
+        #expect(builder.sampler.sample(few).importance == nil)
+        try builder.add(samples[0])
+        #expect(builder.sampler.sample(few).importance != nil)
         func palette(_ samples: [GIFPaletteBuilder.Sample], weights: ((GIFPaletteBuilder.Sample) -> [UInt8]?)) throws -> [GIFColor] {
             let builder = try GIFPaletteBuilder(options: GIFOptions(colors: 16))
             for s in samples {

@@ -43,11 +43,12 @@ package enum AnimationOutput {
         if format == .gif, !settings.transparent {
             let palette = try GIFPaletteBuilder(options: settings.gifOptions)
             let positions = GIFPaletteBuilder.samplePositions(frameCount: frameCount)
-            try sample(positions, .samples, { GIFPaletteBuilder.sample($0) }, { try palette.add($0) })
+            let sampler = palette.sampler
+            try sample(positions, .samples, { sampler.sample($0) }, { try palette.add($0) })
             // A second pass over the frames between the samples the builder asks for.
             let extra = palette.extraSamplePositions(between: positions)
             if !extra.isEmpty, palette.extraFramesAreSamples {
-                try sample(extra, .samplesBetween, { GIFPaletteBuilder.sample($0) }, { try palette.add($0) })
+                try sample(extra, .samplesBetween, { sampler.sample($0) }, { try palette.add($0) })
             } else if !extra.isEmpty {
                 try sample(extra, .colorsBetween, { GIFPaletteBuilder.colors($0) }, { palette.addColors($0) })
             }

@@ -1,4 +1,5 @@
 import KineticGeometry
+import Synchronization
 
 /// Builds one palette for a whole animation (``GIFPaletteMode/shared(_:)``) from frames
 /// handed over one at a time, each counted and dropped, so memory does not grow with the
@@ -59,7 +60,7 @@ public final class GIFPaletteBuilder {
     /// each sample) was 9 % of the gallery batch's CPU, most of it for scenes of few
     /// colours. At most ``maximumSamples`` are held, a quarter of each large frame's
     /// pixels: 16 MB at 750 × 1334.
-    private var pending: [(rgba: [UInt8], width: Int, height: Int)] = []
+    private var pending: [(rgba: [UInt8], width: Int, height: Int, importance: [UInt8]?)] = []
     /// Pixels in flat runs of each colour over the samples, for the exact entries.
     private var runs: [UInt32: Int] = [:]
     /// Every counted pixel's exact colour.
@@ -73,6 +74,9 @@ public final class GIFPaletteBuilder {
     /// their pixels in colours the other lacks.
     private var previousColors: [(word: UInt32, count: Int)]?
     private(set) var turnover: [Double] = []
+    /// Set once the samples make this a scene of many colours, read by the threads that
+    /// make later samples (``sampler``).
+    private let isOfManyColors = ManyColors()
     /// Whether the frames of ``extraSamplePositions(between:)`` are samples, for
     /// ``add(_:)`` (a scene of many colours), or counted only, for ``addColors(_:)``.
     public private(set) var extraFramesAreSamples = false
@@ -90,9 +94,12 @@ public final class GIFPaletteBuilder {
     /// scenes (rope 55.17 against 54.76 dB); frames are still remapped at `options.speed`.
     private static func paletteSettings(_ options: GIFOptions) -> ImageQuant.Settings {
         var settings = options.quantizerSettings
-        settings.speed = 1
+        settings.speed = paletteSpeed
         return settings
     }
+
+    /// libimagequant's speed for the palette (``paletteSettings(_:)``).
+    static let paletteSpeed = 1
 
     /// Which of `frameCount` frames (positions 0…frameCount − 1) the palette is built
     /// from: the first and last and evenly spaced ones between, at most
@@ -106,32 +113,64 @@ public final class GIFPaletteBuilder {
 
     /// What a frame adds: its exact colours (alpha ignored: shared palettes are for
     /// opaque GIFs) and, for a sample, its straight pixels for libimagequant (every
-    /// second pixel of every second row of a large frame, as for a frame's own palette)
-    /// and their flat runs. Pure: make them in parallel, then add them in order.
+    /// second pixel of every second row of a large frame, as for a frame's own palette),
+    /// their flat runs and, where libimagequant will surely count them, their weights.
+    /// Pure: make them in parallel, then add them in order.
     public struct Sample: Sendable {
         let rgba: [UInt8]
         let width: Int, height: Int
         let runs: [UInt32: Int]
         let colors: [(word: UInt32, count: Int)]
+        /// The weights libimagequant's histogram gives `rgba`'s pixels
+        /// (``ImageQuant/importanceMap(rgba:width:height:speed:)``), made with the sample
+        /// when the frame alone has more colours than a scene of few colours, or once the
+        /// samples before it made the scene one of many (so it goes to the histogram): the
+        /// map was 61 % of the ordered ``add(_:)`` on snow, a worker's now (issue 42). nil
+        /// otherwise: ``add(_:)`` makes it only if the scene turns out to be one of many.
+        let importance: [UInt8]?
     }
 
-    /// A sample frame, for ``add(_:)``.
-    public static func sample(_ frame: PixelImage) -> Sample {
+    /// A sample frame, for ``add(_:)``; `weighed`: whether to make its weights whatever
+    /// its own colours (the scene is known to be one of many colours).
+    public static func sample(_ frame: PixelImage, weighed: Bool = false) -> Sample {
         let sample = GIFFramePreparer.straightPaletteSample(frame)
+        let colors = ColorCounts.counted(frame)
+        let importance = weighed || colors.count > exactColorLimit ? sample.rgba.withUnsafeBytes { pixels in
+            ImageQuant.importanceMap(rgba: pixels, width: sample.width, height: sample.height, speed: paletteSpeed)
+        } : nil
         return Sample(rgba: sample.rgba, width: sample.width, height: sample.height,
                       runs: GIFFramePreparer.flatRuns(sample.rgba, width: sample.width),
-                      colors: ColorCounts.counted(frame))
+                      colors: colors, importance: importance)
+    }
+
+    /// Makes samples for this builder on any thread: ``sample(_:weighed:)``, weighed once
+    /// the samples added make the scene one of many colours (snow's frames each hold
+    /// fewer colours than the limit, all of them more).
+    public var sampler: Sampler { Sampler(isOfManyColors: isOfManyColors) }
+
+    public struct Sampler: Sendable {
+        fileprivate let isOfManyColors: ManyColors
+
+        public func sample(_ frame: PixelImage) -> Sample {
+            GIFPaletteBuilder.sample(frame, weighed: isOfManyColors.value.load(ordering: .relaxed))
+        }
+    }
+
+    /// Whether a builder's samples so far make a scene of many colours (a reference, so
+    /// that samplers on other threads see it change).
+    fileprivate final class ManyColors: Sendable {
+        let value = Atomic(false)
     }
 
     /// A frame between samples: its exact colours only, for ``addColors(_:)``.
     public static func colors(_ frame: PixelImage) -> Sample {
-        Sample(rgba: [], width: 0, height: 0, runs: [:], colors: ColorCounts.counted(frame))
+        Sample(rgba: [], width: 0, height: 0, runs: [:], colors: ColorCounts.counted(frame), importance: nil)
     }
 
     /// A frame between samples counted from ``RunningColorCounts``: the same colours
     /// and counts as ``colors(_:)`` of the frame it has followed.
     public static func colors(_ running: RunningColorCounts) -> Sample {
-        Sample(rgba: [], width: 0, height: 0, runs: [:], colors: running.colors)
+        Sample(rgba: [], width: 0, height: 0, runs: [:], colors: running.colors, importance: nil)
     }
 
     /// Counts a sample frame; the samples come before ``extraSamplePositions(between:)``,
@@ -147,12 +186,20 @@ public final class GIFPaletteBuilder {
         for (word, count) in sample.runs { runs[word, default: 0] += count }
         for (word, count) in sample.colors { counts.add(word, count) }
         sampledPixels += sample.width * sample.height
-        pending.append((sample.rgba, sample.width, sample.height))
+        pending.append((sample.rgba, sample.width, sample.height, sample.importance))
         // Past the limit the scene is one of many colours, whatever comes next.
         if counts.count > Self.exactColorLimit {
-            for held in pending { try histogram.add(rgba: held.rgba, width: held.width, height: held.height) }
-            pending = []
+            isOfManyColors.value.store(true, ordering: .relaxed)
+            try addPending()
         }
+    }
+
+    /// Hands the samples held to libimagequant's histogram, in the order added.
+    private func addPending() throws(EncodeError) {
+        for held in pending {
+            try histogram.add(rgba: held.rgba, width: held.width, height: held.height, importance: held.importance)
+        }
+        pending = []
     }
 
     /// The share of two frames' pixels in colours the other lacks.
@@ -233,8 +280,7 @@ public final class GIFPaletteBuilder {
             let colors = counts.counted.palette(flat: flat, room: options.colors - 1 - flat.count)
             return try GIFPalette(colors: Self.unique(colors), isOfFewColors: true)
         }
-        for held in pending { try histogram.add(rgba: held.rgba, width: held.width, height: held.height) }
-        pending = []
+        try addPending()
         for entry in fixed { try histogram.addFixed(entry) }
         var colors = Self.unique(try histogram.palette().map { GIFColor(red: $0.r, green: $0.g, blue: $0.b) })
         let room = options.colors - 1 - colors.count

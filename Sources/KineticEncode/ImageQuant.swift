@@ -271,11 +271,15 @@ enum ImageQuant {
             liq_attr_destroy(attr)
         }
 
-        /// Counts the colours of `rgba` (4 bytes a pixel, `width × height`).
-        func add(rgba: [UInt8], width: Int, height: Int) throws(EncodeError) {
+        /// Counts the colours of `rgba` (4 bytes a pixel, `width × height`), each pixel
+        /// weighted by `importance` when given (``ImageQuant/importanceMap(rgba:width:height:speed:)``
+        /// of the same pixels at this histogram's speed, made ahead on another thread),
+        /// else by a map made here.
+        func add(rgba: [UInt8], width: Int, height: Int, importance: [UInt8]? = nil) throws(EncodeError) {
             precondition(rgba.count == width * height * 4)
             singleThreadedOpenMP()
-            try addImage(rgba, width: width, height: height, to: histogram, attr: attr, speed: speed, ownMap: makesNoiseMap)
+            try addImage(rgba, width: width, height: height, to: histogram, attr: attr, speed: speed,
+                         ownMap: makesNoiseMap, importance: importance)
         }
 
         /// Makes `entry` a palette entry exactly.
@@ -300,23 +304,37 @@ enum ImageQuant {
     /// where libimagequant makes one (1…7, `use_contrast_maps` in 2.17), so that it does
     /// not make it with the edge map the histogram never reads. The same counts, so the
     /// same palette (`NoiseMapTests`).
-    /// - Parameter ownMap: false to leave the map to libimagequant (tests compare the two).
+    /// - Parameters:
+    ///   - ownMap: false to leave the map to libimagequant (tests compare the two).
+    ///   - importance: `rgba`'s ``importanceMap(rgba:width:height:speed:)``, when made
+    ///     already (a palette sample's, on a worker thread); nil to make it here.
     static func addImage(_ rgba: [UInt8], width: Int, height: Int, to histogram: OpaquePointer, attr: OpaquePointer,
-                         speed: Int, ownMap: Bool = true) throws(EncodeError) {
+                         speed: Int, ownMap: Bool = true, importance: [UInt8]? = nil) throws(EncodeError) {
+        precondition(importance.map { $0.count == width * height } ?? true, "one weight a pixel")
         let added: liq_error = rgba.withUnsafeBytes { pixels in
             guard let image = liq_image_create_rgba(attr, pixels.baseAddress!, Int32(width), Int32(height), 0)
             else { return LIQ_OUT_OF_MEMORY }
             defer { liq_image_destroy(image) }
-            if ownMap, speed <= 7, var map = NoiseMap.of(rgba: pixels, width: width, height: height) {
-                // Copied: 2.17 frees a map it owns with its own allocator.
-                let set = map.withUnsafeMutableBufferPointer { map in
-                    liq_image_set_importance_map(image, map.baseAddress!, map.count, LIQ_COPY_PIXELS)
+            if ownMap, let map = importance ?? importanceMap(rgba: pixels, width: width, height: height, speed: speed) {
+                // Copied: 2.17 frees a map it owns with its own allocator. It only reads
+                // ours, so a map shared with the sample it came with is not copied first.
+                let set = map.withUnsafeBufferPointer { map in
+                    liq_image_set_importance_map(image, UnsafeMutablePointer(mutating: map.baseAddress!), map.count,
+                                                 LIQ_COPY_PIXELS)
                 }
                 guard set == LIQ_OK else { return set }
             }
             return liq_histogram_add_image(histogram, attr, image)
         }
         guard added == LIQ_OK else { throw .quantizationFailed(reason: message(added)) }
+    }
+
+    /// The weights ``addImage(_:width:height:to:attr:speed:ownMap:importance:)`` gives
+    /// `rgba`'s pixels at `speed`: its ``NoiseMap``, at the speeds where libimagequant
+    /// makes one (1…7); nil where it makes none. A pure function of the pixels, so it
+    /// can be made on any thread before the pixels are added in order.
+    static func importanceMap(rgba: UnsafeRawBufferPointer, width: Int, height: Int, speed: Int) -> [UInt8]? {
+        speed <= 7 ? NoiseMap.of(rgba: rgba, width: width, height: height) : nil
     }
 
     /// Remaps `rgba` with `result`'s palette; the palette as refined by remapping.

@@ -1,6 +1,7 @@
 import CGif
 import Foundation
 import KineticGeometry
+import Synchronization
 import Testing
 @testable import KineticEncode
 
@@ -470,6 +471,66 @@ import Testing
         #expect(long.count == GIFPaletteBuilder.maximumTurnoverSamples && long.first! < 20 && long.last! > 980)
         #expect(long.allSatisfy { (2...1000).contains($0) })
         #expect(zip(long, long.dropFirst()).allSatisfy { $0 < $1 })
+    }
+
+    /// A sample of a frame of more colours than a scene of few colours may hold carries
+    /// the weights libimagequant's histogram gives its pixels (its ``NoiseMap``), made with
+    /// the sample on whichever thread samples the frame, so that the ordered
+    /// ``GIFPaletteBuilder/add(_:)`` only counts (issue 42); a frame of few colours
+    /// carries none. Samples made on several threads at once and added in order give the
+    /// palette of the same samples weighed as they are added, one after another — and the
+    /// weights matter: every pixel weighed fully gives another palette.
+    @Test func samplesOfManyColoursCarryTheirHistogramWeights() throws {
+        // Noise over the top half (weighed down), a smooth ramp below: 96 × 96 pixels,
+        // most their own colour, the noise shifted by `phase`.
+        func frame(_ phase: UInt32) -> PixelImage {
+            var image = PixelImage(width: 96, height: 96)
+            var seed = 12345 &+ phase
+            for y in 0..<96 {
+                for x in 0..<96 {
+                    seed = seed &* 1_103_515_245 &+ 12345
+                    let noise = Double((seed >> 16) % 64) / 63
+                    if y < 48 {
+                        Synthetic.put(&image, x, y, r: 0.5 + 0.5 * noise, g: 0.1 * noise, b: Double(x) / 190, a: 1)
+                    } else {
+                        Synthetic.put(&image, x, y, r: Double(y) / 380, g: Double(x) / 95, b: 0.5 + Double(y - 48) / 95, a: 1)
+                    }
+                }
+            }
+            return image
+        }
+        let frames = (0..<6).map { frame(UInt32($0) * 7919) }
+        let made = Mutex([GIFPaletteBuilder.Sample?](repeating: nil, count: frames.count))
+        DispatchQueue.concurrentPerform(iterations: frames.count) { i in
+            let sample = GIFPaletteBuilder.sample(frames[i])
+            made.withLock { $0[i] = sample }
+        }
+        let samples = made.withLock { $0.compactMap { $0 } }
+        #expect(samples.count == frames.count)
+        for sample in samples {
+            #expect(sample.colors.count > GIFPaletteBuilder.exactColorLimit)
+            let map = sample.rgba.withUnsafeBytes { NoiseMap.of(rgba: $0, width: sample.width, height: sample.height) }
+            #expect(sample.importance != nil && sample.importance == map)
+        }
+        // A frame of few colours: weighed only by the sampler of a builder whose samples
+        // already make a scene of many colours.
+        let few = Self.squareFrame { _, _ in (220, 30, 30) }
+        #expect(GIFPaletteBuilder.sample(few).importance == nil)
+        let builder = try GIFPaletteBuilder(options: GIFOptions())
+        #expect(builder.sampler.sample(few).importance == nil)
+        try builder.add(samples[0])
+        #expect(builder.sampler.sample(few).importance != nil)
+        func palette(_ samples: [GIFPaletteBuilder.Sample], weights: ((GIFPaletteBuilder.Sample) -> [UInt8]?)) throws -> [GIFColor] {
+            let builder = try GIFPaletteBuilder(options: GIFOptions(colors: 16))
+            for s in samples {
+                try builder.add(GIFPaletteBuilder.Sample(rgba: s.rgba, width: s.width, height: s.height, runs: s.runs,
+                                                         colors: s.colors, importance: weights(s)))
+            }
+            return try builder.palette().colors
+        }
+        let carried = try palette(samples) { $0.importance }
+        #expect(carried == (try palette(samples) { _ in nil }))
+        #expect(carried != (try palette(samples) { [UInt8](repeating: 255, count: $0.width * $0.height) }))
     }
 
     /// A body moving between two samples blends its edge rows into shades no sample has,

@@ -404,9 +404,10 @@ package final class CairoContext {
         let det = m.a * m.d - m.b * m.c
         guard det.isFinite, det != 0, m.tx.isFinite, m.ty.isFinite else { return false }
         // The new device map's linear part, m then the current one: no entry past the limit.
-        let c = matrix
-        let linear = [m.a * c.a + m.b * c.c, m.a * c.b + m.b * c.d, m.c * c.a + m.d * c.c, m.c * c.b + m.d * c.d]
-        guard linear.allSatisfy({ abs($0) <= Self.largestDeviceScale }) else { return false }
+        // Checked one by one, not as an array: an allocation for every layer drawn.
+        let c = matrix, limit = Self.largestDeviceScale
+        guard abs(m.a * c.a + m.b * c.c) <= limit, abs(m.a * c.b + m.b * c.d) <= limit,
+              abs(m.c * c.a + m.d * c.c) <= limit, abs(m.c * c.b + m.d * c.d) <= limit else { return false }
         var cm = cairo_matrix_t()
         cairo_matrix_init(&cm, m.a, m.b, m.c, m.d, m.tx, m.ty)
         cairo_transform(raw, &cm)

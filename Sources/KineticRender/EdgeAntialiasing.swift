@@ -17,8 +17,8 @@ extension LayerRenderer {
     /// Runs `draw` (part of the layer's own drawing, in its bounds space) with the
     /// layer's edge antialiasing.
     func withEdgeAntialiasing(of layer: Layer, in ctx: CairoContext, _ draw: () -> Void) {
-        let smooth: EdgeAntialiasingMask = layer.allowsEdgeAntialiasing ? layer.edgeAntialiasingMask : []
-        guard smooth != .all else { return draw() }
+        guard !Self.antialiasesEveryEdge(of: layer) else { return draw() }
+        let smooth = Self.smoothEdges(of: layer)
         ctx.save()
         defer { ctx.restore() }
         ctx.setAntialias(false)
@@ -50,6 +50,15 @@ extension LayerRenderer {
         ctx.setAntialias(true)
         draw()
     }
+
+    /// The edges the layer draws antialiased.
+    static func smoothEdges(of layer: Layer) -> EdgeAntialiasingMask {
+        layer.allowsEdgeAntialiasing ? layer.edgeAntialiasingMask : []
+    }
+
+    /// Whether every edge is antialiased (the default): then ``withEdgeAntialiasing(of:in:_:)``
+    /// only runs its closure.
+    static func antialiasesEveryEdge(of layer: Layer) -> Bool { smoothEdges(of: layer) == .all }
 
     /// Two device pixels in user units, at least, in any direction; nil when the matrix
     /// is degenerate (nothing is drawn then anyway).

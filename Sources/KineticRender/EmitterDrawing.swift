@@ -314,7 +314,7 @@ extension LayerRenderer {
             switch contents {
             case .path(let path, _, let fill):
                 ctx.newPath()
-                appendPath(path, to: ctx)
+                Self.appendPath(path, to: ctx)
                 ctx.setSource(Color.white)
                 ctx.fill()
                 single = (Float(fill.red), Float(fill.green), Float(fill.blue))

@@ -58,11 +58,11 @@ extension LayerRenderer {
         ctx.newPath()
         if let affine = projection.affine {
             guard projection.m33 > 0, ctx.transform(affine) else { return }
-            appendRoundedRect(layer.bounds, corners: layer.corners, to: ctx)
+            Self.appendRoundedRect(layer.bounds, corners: layer.corners, to: ctx)
         } else {
             // Behind the eye there is nothing to blur.
             guard layer.bounds.corners.allSatisfy({ projection.w(at: $0) > 0 }) else { return }
-            appendPath(.polyline(layer.bounds.corners.map(projection.apply(to:)), closed: true), to: ctx)
+            Self.appendPath(.polyline(layer.bounds.corners.map(projection.apply(to:)), closed: true), to: ctx)
         }
         ctx.clip()
         // The blur samples 3σ around the outline; only what the clip lets through changes.

@@ -45,7 +45,7 @@ extension LayerRenderer {
         ctx.save()
         defer { ctx.restore() }
         ctx.newPath()
-        appendRoundedRect(rect, corners: corners, to: ctx)
+        Self.appendRoundedRect(rect, corners: corners, to: ctx)
         // Degenerate geometry shows the end color, as an extended gradient would.
         func solid() { ctx.setSource(last.1); ctx.fill() }
         guard stops.count > 1 else { return solid() }

@@ -179,7 +179,7 @@ struct LayerRenderer {
             // shadow, which is why a masksToBounds layer shows no shadow on iOS.
             ctx.save()
             ctx.newPath()
-            appendRoundedRect(bounds, corners: layer.corners, to: ctx)
+            Self.appendRoundedRect(bounds, corners: layer.corners, to: ctx)
             ctx.clip()
         }
         // An emitter that paints nothing but particles casts its shadow from their buffer.
@@ -193,11 +193,15 @@ struct LayerRenderer {
             }
         }
         if let bg = layer.backgroundColor, bg.alpha > 0, !bounds.isEmpty {
-            withEdgeAntialiasing(of: layer, in: ctx) {
-                ctx.newPath()
-                appendRoundedRect(bounds, corners: layer.corners, to: ctx)
-                ctx.setSource(bg.multiplyingAlpha(alpha))
-                ctx.fill()
+            let corners = layer.corners, color = bg.multiplyingAlpha(alpha)
+            // Every edge antialiased (the default): filled directly, without the closure,
+            // whose captures copied the layer and the renderer for every layer drawn.
+            if Self.antialiasesEveryEdge(of: layer) {
+                Self.fillRoundedRect(bounds, corners: corners, color: color, in: ctx)
+            } else {
+                withEdgeAntialiasing(of: layer, in: ctx) {
+                    Self.fillRoundedRect(bounds, corners: corners, color: color, in: ctx)
+                }
             }
         }
         // Without contents there is nothing to draw: skip the closure, which copies the layer.
@@ -243,8 +247,8 @@ struct LayerRenderer {
         withEdgeAntialiasing(of: layer, in: ctx) {
             ctx.save()
             ctx.newPath()
-            appendRoundedRect(layer.bounds, corners: border.outer, to: ctx)
-            if let inner = border.inner { appendRoundedRect(inner.rect, corners: inner.corners, to: ctx) }
+            Self.appendRoundedRect(layer.bounds, corners: border.outer, to: ctx)
+            if let inner = border.inner { Self.appendRoundedRect(inner.rect, corners: inner.corners, to: ctx) }
             ctx.setEvenOddFill(true)
             ctx.setSource(layer.borderColor.multiplyingAlpha(alpha))
             ctx.fill()
@@ -269,9 +273,17 @@ struct LayerRenderer {
         return (outer, (bounds.insetBy(dx: width, dy: width), inner))
     }
 
+    /// Fills the rounded rectangle with `color` (a layer's background).
+    static func fillRoundedRect(_ rect: Rect, corners: RoundedCorners, color: Color, in ctx: CairoContext) {
+        ctx.newPath()
+        Self.appendRoundedRect(rect, corners: corners, to: ctx)
+        ctx.setSource(color)
+        ctx.fill()
+    }
+
     /// Adds the rounded rectangle as a closed subpath. Four circular corners are drawn
     /// with Cairo's arcs; masked or continuous corners follow `RoundedCorners.path`.
-    func appendRoundedRect(_ rect: Rect, corners: RoundedCorners, to ctx: CairoContext) {
+    static func appendRoundedRect(_ rect: Rect, corners: RoundedCorners, to ctx: CairoContext) {
         switch corners.shape(in: rect) {
         case .square:
             ctx.rectangle(rect)
@@ -284,7 +296,7 @@ struct LayerRenderer {
             ctx.arc(center: Point(rect.minX + r, rect.minY + r), radius: r, from: 2 * half, to: 3 * half)
             ctx.closePath()
         case .circular, .continuous:
-            appendPath(corners.path(in: rect), to: ctx)
+            Self.appendPath(corners.path(in: rect), to: ctx)
         }
     }
 }

@@ -232,7 +232,7 @@ extension LayerRenderer {
     /// The layer's alpha silhouette (or its `shadowPath`) in the context's space.
     private func drawSilhouette(of layer: Layer, sigma: Double, in ctx: CairoContext) {
         if let path = layer.shadowPath {
-            appendPath(path, to: ctx)
+            Self.appendPath(path, to: ctx)
             ctx.setSource(.black)
             ctx.fill()
         } else {

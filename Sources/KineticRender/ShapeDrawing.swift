@@ -12,7 +12,7 @@ extension LayerRenderer {
         if let fill = style.fillColor, fill.alpha > 0 {
             ctx.save()
             ctx.newPath()
-            appendPath(style.path, to: ctx)
+            Self.appendPath(style.path, to: ctx)
             ctx.setEvenOddFill(style.fillRule == .evenOdd)
             ctx.setSource(fill.multiplyingAlpha(alpha))
             ctx.fill()
@@ -22,7 +22,7 @@ extension LayerRenderer {
               let path = strokedPath(style) else { return }
         ctx.save()
         ctx.newPath()
-        appendPath(path, to: ctx)
+        Self.appendPath(path, to: ctx)
         ctx.setLineWidth(style.lineWidth)
         ctx.setLineCap(style.lineCap)
         ctx.setLineJoin(style.lineJoin)
@@ -47,14 +47,14 @@ extension LayerRenderer {
         ctx.setLineWidth(1)
         func strokeDashed(_ path: BezierPath, _ dash: [Double]) {
             ctx.newPath()
-            appendPath(path, to: ctx)
+            Self.appendPath(path, to: ctx)
             ctx.setSource(ink)
             ctx.setDash(dash, phase: 0)
             ctx.stroke()
         }
         strokeDashed(overlay.outerSquare, [5, 5])
         ctx.newPath()
-        appendPath(overlay.pointSquares, to: ctx)
+        Self.appendPath(overlay.pointSquares, to: ctx)
         ctx.setSource(yellow)
         ctx.fill()
         strokeDashed(overlay.helperLines, [2, 2])
@@ -76,7 +76,8 @@ extension LayerRenderer {
 
     /// Adds a BezierPath's elements to the context's path; quadratics become the cubic
     /// that traces the same curve (Cairo draws cubics only).
-    func appendPath(_ path: BezierPath, to ctx: CairoContext) {
+    /// Static, as it needs nothing of the renderer: a closure calling it captures no copy of it.
+    static func appendPath(_ path: BezierPath, to ctx: CairoContext) {
         var current: Point? = nil
         var subpathStart: Point? = nil
         for element in path.elements {

@@ -51,7 +51,9 @@ enum FrameOrder {
                 .apply(to: &layers, time: time, frame: index)
         }
         // 6. Named shapes follow their parameters.
-        if extent != .emitterValues { for i in layers.indices { layers[i].updateNamedShapes() } }
+        if extent != .emitterValues && sources.timeline.hasNamedShapes {
+            for i in layers.indices { layers[i].updateNamedShapes() }
+        }
         var frame = SceneFrame(index: index, time: time, size: settings.size, background: settings.background, layers: layers)
         guard extent != .modelTree && extent != .emitterValues else { return frame }
         let timeline = sources.timeline, scene = timeline.scene

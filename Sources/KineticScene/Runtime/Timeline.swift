@@ -15,6 +15,10 @@ public struct Timeline: Sendable {
     /// Whether some layer has `doubleSided: false`, or an event may set it: only then are
     /// back faces looked for.
     let hasSingleSidedLayers: Bool
+    /// Whether some layer's shape is a named shape (stage 6 rebuilds those): only the
+    /// loader makes one, so without any the stage is skipped, and with it a copy of every
+    /// sublayer array it would have mutated.
+    let hasNamedShapes: Bool
 
     public init(scene: Scene) {
         self.init(scene: scene, animations: Self.captured(scene))
@@ -67,6 +71,10 @@ public struct Timeline: Sendable {
         }
         hasSingleSidedLayers = scene.layers.contains(where: singleSided)
             || scene.events.contains { $0.actions.contains(where: setsDoubleSided) }
+        func namedShapes(_ layer: Layer) -> Bool {
+            layer.shape?.namedShape != nil || layer.sublayers.contains(where: namedShapes)
+        }
+        hasNamedShapes = scene.layers.contains(where: namedShapes)
     }
 
     /// Applies one animation (or a group) at scene time `time`, read on its layer's clock

@@ -62,6 +62,23 @@ static int changed_span(const uint8_t *row, const uint8_t *above, uint32_t width
     return 1;
 }
 
+/// Starts row `y` of the filtered image at `o`: its filter byte (2, Up) and zeros for every
+/// sample outside [first, last], the pixels that differ from the row above (the first row's
+/// "above" is zeros: all of it). Returns 0, the whole row zeros, when no pixel differs.
+static int begin_row(const uint8_t *row, size_t stride, uint32_t y, uint32_t width, size_t channels,
+                     uint8_t *o, uint32_t *first, uint32_t *last) {
+    o[0] = 2;
+    *first = 0;
+    *last = width - 1;
+    if (y > 0 && !changed_span(row, row - stride, width, first, last)) {
+        memset(o + 1, 0, (size_t)width * channels);
+        return 0;
+    }
+    memset(o + 1, 0, (size_t)*first * channels);
+    memset(o + 1 + (size_t)(*last + 1) * channels, 0, (size_t)(width - 1 - *last) * channels);
+    return 1;
+}
+
 /// Filters every row into `raw` (each row's filter byte, 2 for Up, then its samples less
 /// the samples above) as RGB; returns 0, `raw` half written, at the first row with a pixel
 /// that is not opaque. One pass over the pixels: a row's alpha is checked while it is in
@@ -72,13 +89,8 @@ static int filter_opaque(const uint8_t *pixels, size_t stride, uint32_t width, u
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *row = pixels + y * stride;
         uint8_t *o = raw + y * (line + 1);
-        o[0] = 2;
-        // The first row's "above" is zeros: it is stored as it is.
-        uint32_t first = 0, last = width - 1;
-        if (y > 0 && !changed_span(row, row - stride, width, &first, &last)) {
-            memset(o + 1, 0, line);
-            continue;
-        }
+        uint32_t first, last;
+        if (!begin_row(row, stride, y, width, 3, o, &first, &last)) continue;
         // The AND of the changed words keeps alpha 255 only when every one is opaque.
         uint32_t all = 0xFFFFFFFFu;
         for (uint32_t x = first; x <= last; x++) all &= pixel_at(row, x);
@@ -92,9 +104,7 @@ static int filter_opaque(const uint8_t *pixels, size_t stride, uint32_t width, u
             for (size_t i = 0; i < count * 4; i++) difference[i] = (uint8_t)(changed[i] - up[i]);
             changed = difference;
         }
-        memset(o + 1, 0, (size_t)first * 3);
         convert_row(changed, (uint32_t)count, 1, o + 1 + (size_t)first * 3);
-        memset(o + 1 + (size_t)(last + 1) * 3, 0, (size_t)(width - 1 - last) * 3);
     }
     return 1;
 }
@@ -111,13 +121,8 @@ static void filter_translucent(const uint8_t *pixels, size_t stride, uint32_t wi
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *row = pixels + y * stride;
         uint8_t *o = raw + y * (line + 1);
-        o[0] = 2;
-        uint32_t first = 0, last = width - 1;
-        if (y > 0 && !changed_span(row, row - stride, width, &first, &last)) {
-            memset(o + 1, 0, line);
-            continue;
-        }
-        memset(o + 1, 0, (size_t)first * 4);
+        uint32_t first, last;
+        if (!begin_row(row, stride, y, width, 4, o, &first, &last)) continue;
         // In runs of 64 pixels through a buffer on the stack, so the subtraction vectorizes.
         for (uint32_t x = first; x <= last; x += 64) {
             const uint32_t n = last - x + 1 < 64 ? last - x + 1 : 64;
@@ -126,7 +131,6 @@ static void filter_translucent(const uint8_t *pixels, size_t stride, uint32_t wi
             for (size_t i = 0; i < (size_t)n * 4; i++) out[i] = (uint8_t)(current[i] - above[i]);
             memcpy(above, current, (size_t)n * 4);
         }
-        memset(o + 1 + (size_t)(last + 1) * 4, 0, (size_t)(width - 1 - last) * 4);
     }
 }
 

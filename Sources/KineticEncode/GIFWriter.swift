@@ -29,6 +29,9 @@ public final class GIFWriter {
     private var globalTableBits: Int?
     /// Where frames are compressed on worker threads (nil: on the caller's, in ``write``).
     private var compression: GIFCompressionQueue<PendingFrame>?
+    /// Threads a frame's rows may be decided on at once (``RowBands``): the writer's own
+    /// `jobs`. Rows are decided independently, so the bytes are the same for any count.
+    private let rowJobs: Int
 
     /// A frame decided and waiting in ``compression`` for its image data.
     private struct PendingFrame {
@@ -59,6 +62,7 @@ public final class GIFWriter {
     public init(path: String, width: Int, height: Int, options: GIFOptions, jobs: Int = 1) throws(EncodeError) {
         try options.validate()
         if jobs > 1 { compression = GIFCompressionQueue(limit: jobs) }
+        rowJobs = max(1, jobs)
         guard (1...65535).contains(width), (1...65535).contains(height) else {
             throw .invalidImage(reason: "a GIF canvas must be 1…65535 pixels a side, not \(width)×\(height)")
         }
@@ -269,16 +273,26 @@ public final class GIFWriter {
                             guard let to = out.baseAddress, let indices = indices.baseAddress,
                                   let src = src.baseAddress, let packed = packed.baseAddress,
                                   let shown = shown.baseAddress, let shownIndex = shownIndex.baseAddress else { return }
-                            for y in 0..<r.height {
-                                let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
-                                let drawn = Self.decideRow(indices + start, source: src + start &* 4, packed: packed,
-                                                           shown: shown + row, shownIndex: shownIndex + row,
-                                                           ownTable: ownTable, tolerance: tolerance,
-                                                           width: r.width, into: to + start)
-                                if drawn.last >= 0 {
-                                    left = min(left, drawn.first); right = max(right, drawn.last)
-                                    top = min(top, y); bottom = y
+                            // Each band finds the drawn pixels' bounds of its rows.
+                            let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
+                            var found = [DrawnBounds](repeating: DrawnBounds(), count: bands.count)
+                            found.withUnsafeMutableBufferPointer { found in
+                                bands.run { band, rows in
+                                    var bounds = DrawnBounds()
+                                    for y in rows {
+                                        let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
+                                        let drawn = Self.decideRow(indices + start, source: src + start &* 4, packed: packed,
+                                                                   shown: shown + row, shownIndex: shownIndex + row,
+                                                                   ownTable: ownTable, tolerance: tolerance,
+                                                                   width: r.width, into: to + start)
+                                        bounds.add(drawn, row: y)
+                                    }
+                                    found[band] = bounds
                                 }
+                            }
+                            for bounds in found where bounds.right >= 0 {
+                                left = min(left, bounds.left); right = max(right, bounds.right)
+                                top = min(top, bounds.top); bottom = max(bottom, bounds.bottom)
                             }
                         }
                       }
@@ -300,6 +314,19 @@ public final class GIFWriter {
         for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
         frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
         frame.indices = cropped
+    }
+
+    /// The first and last column and row with a drawn pixel among the rows of a band.
+    private struct DrawnBounds {
+        var left = Int.max, right = -1, top = Int.max, bottom = -1
+
+        /// Adds `drawn`, row `y`'s first and last drawn pixel (`last` -1: none); rows
+        /// come in increasing order.
+        mutating func add(_ drawn: (first: Int, last: Int), row y: Int) {
+            guard drawn.last >= 0 else { return }
+            left = min(left, drawn.first); right = max(right, drawn.last)
+            top = min(top, y); bottom = y
+        }
     }
 
     /// One row of ``skipNearUnchanged(_:source:packed:)``: writes to `decided` each of
@@ -498,9 +525,11 @@ public final class GIFWriter {
     private func bridgeRuns(_ frame: inout PreparedGIFFrame, packed: [UInt32]) {
         guard !displayed.isEmpty else { return }
         let r = frame.rect, canvasWidth = width
+        let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
         displayed.withUnsafeBufferPointer { shown in
             frame.indices.withUnsafeMutableBufferPointer { indices in
-                for y in 0..<r.height {
+              bands.run { _, rows in
+                for y in rows {
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
                     var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
                     while x < r.width {
@@ -520,6 +549,7 @@ public final class GIFWriter {
                         x = end
                     }
                 }
+              }
             }
         }
     }
@@ -542,7 +572,7 @@ public final class GIFWriter {
         guard alternativeReach > 0 else { return nil }
         return displayedIndex.withUnsafeBufferPointer { shown in
             Self.offeredIndices(frame.indices, rect: frame.rect, shown: shown, canvasWidth: width,
-                                transparent: transparent, colors: colors, reach: alternativeReach)
+                                transparent: transparent, colors: colors, reach: alternativeReach, jobs: rowJobs)
         }
     }
 
@@ -552,64 +582,87 @@ public final class GIFWriter {
     /// `colors`; nil when no pixel was. Written in one pass, window by window around the
     /// runs of drawn pixels and transparent between them: copying the indices whole
     /// first, and the rectangle's shown indices beside them, cost snow's GIF render 0.2 G
-    /// instructions (1 MB each a frame; issue 42).
+    /// instructions (1 MB each a frame; issue 42). On up to `jobs` threads, by bands of
+    /// rows (``RowBands``): the same result.
     static func offeredIndices(_ indices: [UInt8], rect r: GIFRect, shown: UnsafeBufferPointer<UInt8>, canvasWidth: Int,
-                               transparent: UInt8, colors: Int, reach: Int) -> [UInt8]? {
+                               transparent: UInt8, colors: Int, reach: Int, jobs: Int = 1) -> [UInt8]? {
         let n = indices.count
         precondition(n == r.width * r.height && shown.count >= (r.y + r.height - 1) * canvasWidth + r.x + r.width)
-        var offeredSome = false
-        let transparents = SIMD16<UInt8>(repeating: transparent)
-        let limit = SIMD16<UInt8>(repeating: UInt8(clamping: colors))
+        // A band of rows looks `reach` pixels past its ends for drawn pixels, and writes
+        // its own pixels alone (``RowBands``).
+        let bands = RowBands(rows: r.height, width: r.width, jobs: jobs)
+        var offered = [Bool](repeating: false, count: bands.count)
         let result = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
             indices.withUnsafeBufferPointer { indices in
                 guard let to = out.baseAddress, let shownBase = shown.baseAddress else { return }
-                let raw = UnsafeRawBufferPointer(indices), rawOut = UnsafeMutableRawBufferPointer(out)
-                let rawShown = UnsafeRawPointer(shownBase)
-                // Every pixel before `covered` is written.
-                var covered = 0, p = 0
-                while true {
-                    p = nextDrawn(indices, row: 0, from: p, width: n, transparent: transparent)
-                    guard p < n else { break }
-                    // A run of drawn pixels, p up to q, and the pixels within reach of it.
-                    let q = nextTransparent(indices, row: 0, from: p + 1, width: n, transparent: transparent)
-                    let low = max(covered, p - reach), high = min(n, q + reach)
-                    // Out of reach of any drawn pixel: transparent as they are.
-                    if low > covered { (to + covered).initialize(repeating: transparent, count: low - covered) }
-                    // The window, row piece by row piece: `offset + j` is pixel j's place
-                    // on the canvas within a row of the rectangle.
-                    var j = low
-                    while j < high {
-                        let y = j / r.width
-                        let end = min(high, (y + 1) * r.width)
-                        let offset = (r.y + y) * canvasWidth + r.x - y * r.width
-                        while j + 16 <= end {
-                            let ind = raw.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
-                            let sh = rawShown.loadUnaligned(fromByteOffset: offset + j, as: SIMD16<UInt8>.self)
-                            let offered = (ind .== transparents) .& (sh .< limit)
-                            rawOut.storeBytes(of: ind.replacing(with: sh, where: offered), toByteOffset: j,
-                                              as: SIMD16<UInt8>.self)
-                            if any(offered) { offeredSome = true }
-                            j += 16
-                        }
-                        while j < end {
-                            let s = shownBase[offset + j]
-                            if indices[j] == transparent, Int(s) < colors {
-                                to[j] = s
-                                offeredSome = true
-                            } else {
-                                to[j] = indices[j]
-                            }
-                            j += 1
-                        }
+                offered.withUnsafeMutableBufferPointer { offered in
+                    bands.run { band, rows in
+                        offered[band] = offer(indices, into: to, pixels: (rows.lowerBound * r.width)..<(rows.upperBound * r.width),
+                                              rect: r, shown: shownBase, canvasWidth: canvasWidth,
+                                              transparent: transparent, colors: colors, reach: reach)
                     }
-                    covered = max(covered, high)
-                    p = q
                 }
-                if n > covered { (to + covered).initialize(repeating: transparent, count: n - covered) }
             }
             initialized = n
         }
-        return offeredSome ? result : nil
+        return offered.contains(true) ? result : nil
+    }
+
+    /// ``offeredIndices(_:rect:shown:canvasWidth:transparent:colors:reach:jobs:)`` for the
+    /// pixels `pixels` (whole rows), written to `to`; whether any pixel was offered.
+    private static func offer(_ indices: UnsafeBufferPointer<UInt8>, into to: UnsafeMutablePointer<UInt8>,
+                              pixels: Range<Int>, rect r: GIFRect, shown shownBase: UnsafePointer<UInt8>,
+                              canvasWidth: Int, transparent: UInt8, colors: Int, reach: Int) -> Bool {
+        let n = indices.count
+        var offeredSome = false
+        let transparents = SIMD16<UInt8>(repeating: transparent)
+        let limit = SIMD16<UInt8>(repeating: UInt8(clamping: colors))
+        let raw = UnsafeRawBufferPointer(indices), rawOut = UnsafeMutableRawPointer(to)
+        let rawShown = UnsafeRawPointer(shownBase)
+        // Every pixel of the band before `covered` is written; drawn pixels up to `reach`
+        // before the band offer pixels in it.
+        var covered = pixels.lowerBound, p = max(0, pixels.lowerBound - reach)
+        while true {
+            p = nextDrawn(indices, row: 0, from: p, width: n, transparent: transparent)
+            guard p < n, p - reach < pixels.upperBound else { break }
+            // A run of drawn pixels, p up to q, and the pixels within reach of it.
+            let q = nextTransparent(indices, row: 0, from: p + 1, width: n, transparent: transparent)
+            let low = max(covered, p - reach), high = min(pixels.upperBound, q + reach)
+            // Out of reach of any drawn pixel: transparent as they are.
+            if low > covered { (to + covered).initialize(repeating: transparent, count: low - covered) }
+            // The window, row piece by row piece: `offset + j` is pixel j's place
+            // on the canvas within a row of the rectangle.
+            var j = low
+            while j < high {
+                let y = j / r.width
+                let end = min(high, (y + 1) * r.width)
+                let offset = (r.y + y) * canvasWidth + r.x - y * r.width
+                while j + 16 <= end {
+                    let ind = raw.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
+                    let sh = rawShown.loadUnaligned(fromByteOffset: offset + j, as: SIMD16<UInt8>.self)
+                    let offered = (ind .== transparents) .& (sh .< limit)
+                    rawOut.storeBytes(of: ind.replacing(with: sh, where: offered), toByteOffset: j, as: SIMD16<UInt8>.self)
+                    if any(offered) { offeredSome = true }
+                    j += 16
+                }
+                while j < end {
+                    let s = shownBase[offset + j]
+                    if indices[j] == transparent, Int(s) < colors {
+                        to[j] = s
+                        offeredSome = true
+                    } else {
+                        to[j] = indices[j]
+                    }
+                    j += 1
+                }
+            }
+            covered = max(covered, high)
+            p = q
+        }
+        if pixels.upperBound > covered {
+            (to + covered).initialize(repeating: transparent, count: pixels.upperBound - covered)
+        }
+        return offeredSome
     }
 
     /// The largest index of `indices` other than the transparent one, or -1.

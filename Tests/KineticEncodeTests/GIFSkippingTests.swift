@@ -304,7 +304,7 @@ import Testing
         #expect(GIFFramePreparer.dominantColors(clear, width: 100).isEmpty)
     }
 
-    /// The indices offered to LZW (``GIFWriter/offeredIndices(_:rect:shown:canvasWidth:transparent:colors:reach:)``)
+    /// The indices offered to LZW (``GIFWriter/offeredIndices(_:rect:shown:canvasWidth:transparent:colors:reach:jobs:)``)
     /// are, pixel by pixel, what their definition says: a drawn pixel as it is; a
     /// transparent one as the index shown at its place on the canvas when a drawn pixel
     /// is at most `reach` away in LZW's order (rows joined) and that index is below

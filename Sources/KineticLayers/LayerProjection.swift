@@ -101,7 +101,31 @@ extension Layer {
     /// - Parameter superlayerSublayerSpace: the superlayer's `sublayerSpace`; identity
     ///   for a root layer (whose superlayer plane is the canvas, in points).
     public func projectionToSuperlayer(through superlayerSublayerSpace: Transform3D) -> PlaneProjection {
-        PlaneProjection(toSuperlayer.concatenating(superlayerSublayerSpace))
+        if let flat = affineProjectionToSuperlayer(through: superlayerSublayerSpace) { return flat }
+        return PlaneProjection(toSuperlayer.concatenating(superlayerSublayerSpace))
+    }
+
+    /// `projectionToSuperlayer(through:)` without its three 4×4 products, where both the
+    /// layer's `transform` and the superlayer's sublayer space keep planes flat
+    /// (`Transform3D.isAffine2D`: z moves neither x nor y, no perspective): the plane's
+    /// map is then the 2D chain — anchor point removed, the transform's 2D part, position
+    /// added, the sublayer space's 2D part — and `zPosition` and `anchorPointZ` drop out
+    /// when z is dropped, as Core Animation flattens. These are the 4×4 path's products
+    /// and sums that do not vanish, in its order, so the result equals it (up to the sign
+    /// of a zero). nil where a map is 3D, or where a term is not finite (the 4×4 path
+    /// then gives what it gives, NaN where 0 × ∞ arises).
+    func affineProjectionToSuperlayer(through s: Transform3D) -> PlaneProjection? {
+        let t = transform
+        guard t.isAffine2D, s.isAffine2D else { return nil }
+        // Terms the 4×4 path multiplies by zero: finite, they add nothing.
+        guard zPosition.isFinite, anchorPointZ.isFinite, t.m33.isFinite, t.m43.isFinite else { return nil }
+        let anchor = anchorInBounds
+        let tx = ((-anchor.x * t.m11 + -anchor.y * t.m21) + t.m41) + position.x
+        let ty = ((-anchor.x * t.m12 + -anchor.y * t.m22) + t.m42) + position.y
+        let p = PlaneProjection(m11: t.m11 * s.m11 + t.m12 * s.m21, m12: t.m11 * s.m12 + t.m12 * s.m22, m13: 0,
+                                m21: t.m21 * s.m11 + t.m22 * s.m21, m22: t.m21 * s.m12 + t.m22 * s.m22, m23: 0,
+                                m31: (tx * s.m11 + ty * s.m21) + s.m41, m32: (tx * s.m12 + ty * s.m22) + s.m42, m33: 1)
+        return p.isFinite ? p : nil
     }
 
     /// Calls `body` with every layer of the trees `roots` (depth first, masks excluded)

@@ -39,13 +39,18 @@ public enum Replication {
     /// whether one of them is a replicator.
     private static func census(of layers: [Layer]) -> (count: Int, hasReplicator: Bool) {
         var count = 0, hasReplicator = false
-        func visit(_ layer: Layer) {
-            count += 1
-            if layer.replicator != nil { hasReplicator = true }
-            if layer.hasMask, let mask = layer.mask { visit(mask) }
-            layer.sublayers.forEach(visit)
+        // Fields are read where each layer lies, never the layer as a value: a `Layer`
+        // handed to a function (`forEach`'s closure) was copied out of its array with a
+        // retain of everything it holds, 0.3 M instructions a frame for 300 plain layers.
+        func visit(_ layers: [Layer]) {
+            for i in layers.indices {
+                count += 1
+                if case .replicator = layers[i].content { hasReplicator = true }
+                if layers[i].hasMask, let mask = layers[i].mask { visit([mask]) }
+                visit(layers[i].sublayers)
+            }
         }
-        layers.forEach(visit)
+        visit(layers)
         return (count, hasReplicator)
     }
 

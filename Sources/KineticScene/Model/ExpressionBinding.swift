@@ -111,12 +111,7 @@ public struct ExpressionBinding: Sendable {
         }
 
         /// The path of a primitive written with literals only.
-        public var literalPath: BezierPath {
-            func value(_ t: Term) -> Double { if case .literal(let v) = t { v } else { .nan } }
-            return path(number: value) { p in
-                if case .components(let x, let y) = p { Point(value(x), value(y)) } else { Point(.nan, .nan) }
-            }
-        }
+        public var literalPath: BezierPath { path(number: \.value, point: \.value) }
     }
 
     /// A transform's written form with terms for its numbers.
@@ -163,6 +158,11 @@ public struct ExpressionBinding: Sendable {
     public enum PointSource: Sendable {
         case vector(SceneExpression, SourceRange)
         case components(Term, Term)
+
+        /// A literal point's value; NaN for an expression (not evaluated here).
+        var value: Point {
+            if case .components(let x, let y) = self { Point(x.value, y.value) } else { Point(.nan, .nan) }
+        }
     }
 
     /// Every expression of the binding, in source order.

@@ -284,7 +284,7 @@ extension Field {
             return nil
         case .number, .point, .size, .rect, .numbers:
             // Read as terms (`bound`), which `use` makes literals: their values as written.
-            guard kind == .number || use != .literals || !rejectExpression() else { return nil }
+            guard use != .literals || !rejectExpression() else { return nil }
             read = bound(kind, use, angle: isAngle)?.evaluate(.atLoad)?.converted(to: kind)
         case .color: read = color.map { .color($0) }
         case .transform: read = transformSource(.literals)?.literalParts.map { .transform($0.matrix) }
@@ -394,8 +394,8 @@ extension Field {
                angle: Bool = false) -> ExpressionBinding.BoundValue? {
         switch kind {
         case .number: term(use, angle: angle).map { .scalar($0) }
-        case .point: pointTerm(use).map(ExpressionBinding.BoundValue.init)
-        case .size: pointTerm(use, form: "a size [w, h]").map(ExpressionBinding.BoundValue.init)
+        case .point: pointTerm(use).map { .point($0) }
+        case .size: pointTerm(use, form: "a size [w, h]").map { .point($0) }
         case .rect: rectTerms(use).map { .rebuilt(.rect($0)) }
         case .numbers: terms(use).map { .rebuilt(.numbers($0)) }
         case .transform: transformSource(use).map { .transform($0) }

@@ -31,10 +31,9 @@ public struct ExpressionBinding: Sendable {
     public enum BoundValue: Sendable {
         /// A number property.
         case scalar(Term)
-        /// A point (or size) property from one point-valued expression (`"@ball"`).
-        case vector(SceneExpression, SourceRange)
-        /// A point (or size) property with an expression in one or both components.
-        case components(Term, Term)
+        /// A point (or size) property: one point-valued expression (`"@ball"`), or an
+        /// expression in one or both components.
+        case point(PointSource)
         /// A `{cubic: [p0, c1, c2, p1]}` path through live points.
         case cubic([PointSource])
         /// A whole transform with live components that no sub-key path takes (a
@@ -171,12 +170,7 @@ public struct ExpressionBinding: Sendable {
 
 extension ExpressionBinding.BoundValue {
     /// A point property's value from one point of either form.
-    init(_ point: ExpressionBinding.PointSource) {
-        switch point {
-        case .vector(let e, let range): self = .vector(e, range)
-        case .components(let x, let y): self = .components(x, y)
-        }
-    }
+    init(_ point: ExpressionBinding.PointSource) { self = .point(point) }
 
     /// Every expression of the value, in source order.
     public var expressions: [SceneExpression] { expressionKinds.map(\.expression) }
@@ -195,8 +189,7 @@ extension ExpressionBinding.BoundValue {
         }
         switch self {
         case .scalar(let t): return of(t)
-        case .vector(let e, let range): return [(e, .vector, range)]
-        case .components(let x, let y): return of(x) + of(y)
+        case .point(let p): return of(p)
         case .cubic(let points): return points.flatMap(of)
         case .transform(.matrix(let entries)): return entries.flatMap(of)
         case .transform(.components(let c)): return c.terms.flatMap(of) + (c.translate.map(of) ?? [])

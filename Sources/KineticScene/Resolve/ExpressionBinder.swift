@@ -54,7 +54,8 @@ final class ExpressionBinder {
         guard let r = f.rectTerms(.live) else { return }
         bind(.rebuilt(.framePosition(r, anchor: anchor)), keyPath: .position, field: f, layer: layer,
              label: "\(label).position")
-        bind(.components(r.width, r.height), keyPath: .boundsSize, field: f, layer: layer, label: "\(label).bounds")
+        bind(.point(.components(r.width, r.height)), keyPath: .boundsSize, field: f, layer: layer,
+             label: "\(label).bounds")
     }
 
     /// Records the binding of `keyPath` to a value already read by its terms (a transform,

@@ -48,12 +48,17 @@ enum ExpressionText {
         scalars(of: f.node).contains { $0.expression != nil }
     }
 
-    /// Reports `error` (or `message` in its place) at its character in `s`: its offset
-    /// counts from the `@` of a reference, from after the `=` of an expression.
+    /// Reports `error` (or `message` in its place) at its character in `s`.
     static func report(_ error: ExpressionError, message: String? = nil, in f: Field, scalar s: SceneNode.Scalar) {
-        let lead = s.string.prefix { $0.isWhitespace }.count
-        let offset = s.string.dropFirst(lead).hasPrefix("@") ? error.offset : lead + 1 + error.offset
+        let offset = start(in: s) + error.offset
         f.diagnostics.report(message ?? error.message, offset: offset, in: s, keyPath: f.keyPath)
+    }
+
+    /// The character of `s` an expression's offsets count from: a reference is parsed
+    /// whole, its offsets from the text's start; an expression after its `=`.
+    static func start(in s: SceneNode.Scalar) -> Int {
+        let lead = s.string.prefix { $0.isWhitespace }.count
+        return s.string.dropFirst(lead).hasPrefix("@") ? 0 : lead + 1
     }
 
     static func scalars(of node: SceneNode) -> [SceneNode.Scalar] {

@@ -74,11 +74,6 @@ extension Field {
 
     var nonNegativeNumber: Double? { number.flatMap { checked($0, .nonNegative("")) } }
 
-    /// A non-negative number, or `word` for infinity (`repeatCount: forever`).
-    func nonNegativeNumber(orInfinity word: String) -> Double? {
-        literalNumber(orInfinity: word).flatMap { checked($0, .nonNegative("")) }
-    }
-
     /// A whole number.
     var integer: Int? { integer(.literals) }
 
@@ -100,8 +95,8 @@ extension Field {
         rejectExpression() ? nil : terms(.literals, count: count, form: form)?.map(\.value)
     }
 
-    var point: Point? { pointValue(.literals) }
-    var size: Size? { pointValue(.literals, form: "a size [w, h]").map { Size($0.x, $0.y) } }
+    var point: Point? { value(.point)?.pointValue }
+    var size: Size? { value(.size)?.sizeValue }
 
     /// `[x, y, width, height]` with a non-negative size.
     var rect: Rect? { if case .rect(let r)? = value(.rect) { r } else { nil } }
@@ -279,9 +274,6 @@ extension Field {
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         let read: AnimatableValue?
         switch kind {
-        case .number: read = term(use, angle: isAngle).map { .number($0.value) }
-        case .point: read = pointValue(use).map { .point($0) }
-        case .size: read = pointValue(use, form: "a size [w, h]").map { .size(Size($0.x, $0.y)) }
         case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : use != .literals && node.isExpression):
             // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
             // checked as a size.
@@ -290,14 +282,14 @@ extension Field {
         case .rect where acceptsSize && !isList:
             report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
             return nil
-        case .rect:
-            guard use != .literals || !rejectExpression(), let r = rectTerms(use) else { return nil }
-            read = .rect(Rect(r.x.value, r.y.value, r.width.value, r.height.value))
+        case .number, .point, .size, .rect, .numbers:
+            // Read as terms (`bound`), which `use` makes literals: their values as written.
+            guard use != .literals || !rejectExpression() else { return nil }
+            read = bound(kind, use, angle: isAngle)?.evaluate(.atLoad)?.converted(to: kind)
         case .color: read = color.map { .color($0) }
         case .transform: read = transformSource(.literals)?.literalParts.map { .transform($0.matrix) }
         case .path: read = path.map { .path($0) }
         case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
-        case .numbers: read = (use == .literals ? numbers() : terms(use)?.map(\.value)).map { .numbers($0) }
         case .bool: read = bool.map { .bool($0) }
         case .image: read = nil
         }
@@ -312,12 +304,6 @@ extension Field {
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         guard let valueKind = kind.valueKind else { return nil }
         return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, use: use, problem: problem)
-    }
-
-    /// A point (or a size, by `form`) of literals or, as `use` allows, constant expressions.
-    func pointValue(_ use: NumberUse, form: String = "a point [x, y]") -> Point? {
-        guard case .components(let x, let y)? = pointTerm(use, form: form) else { return nil }
-        return Point(x.value, y.value)
     }
 }
 
@@ -343,9 +329,7 @@ extension ExpressionBinding.TransformSource {
         case .matrix(let entries):
             return Transform3D(fields: entries.map(\.value)).map { ($0, nil) }
         case .components(let written):
-            let c = written.components(number: \.value) { p in
-                if case .components(let x, let y) = p { Point(x.value, y.value) } else { Point(.nan, .nan) }
-            }
+            let c = written.components(number: \.value, point: \.value)
             return (c.composed, c)
         }
     }
@@ -359,7 +343,7 @@ extension Field {
             return (angle ? self.angle : number).map { .literal($0) }
         }
         guard let reason = constantReason(use, s) else {
-            return ExpressionText.parse(self, s).map { .expression($0, range(of: $0, in: s)) }
+            return ExpressionText.parse(self, s).map { .expression($0, range(in: s)) }
         }
         guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
         guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
@@ -388,7 +372,7 @@ extension Field {
                 return nil
             }
             guard let reason = constantReason(use, s) else {
-                return ExpressionText.parse(self, s).map { .vector($0, range(of: $0, in: s)) }
+                return ExpressionText.parse(self, s).map { .vector($0, range(in: s)) }
             }
             guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
@@ -404,17 +388,39 @@ extension Field {
 
     /// A value of `kind` (a number, point, size, rect, list of numbers or transform) as
     /// terms (`term`), its expressions as `use` makes them: the one reader of a value that
-    /// an expression may drive or that the runtime evaluates later; nil for other kinds.
-    func bound(_ kind: AnimatableValue.Kind, _ use: NumberUse) -> ExpressionBinding.BoundValue? {
+    /// an expression may drive or that the runtime evaluates later, and of the literals of
+    /// these kinds (`value`); a shape's path, live; nil for other kinds.
+    func bound(_ kind: AnimatableValue.Kind, _ use: NumberUse,
+               angle: Bool = false) -> ExpressionBinding.BoundValue? {
         switch kind {
-        case .number: term(use).map { .scalar($0) }
-        case .point: pointTerm(use).map(ExpressionBinding.BoundValue.init)
-        case .size: pointTerm(use, form: "a size [w, h]").map(ExpressionBinding.BoundValue.init)
+        case .number: term(use, angle: angle).map { .scalar($0) }
+        case .point: pointTerm(use).map { .point($0) }
+        case .size: pointTerm(use, form: "a size [w, h]").map { .point($0) }
         case .rect: rectTerms(use).map { .rebuilt(.rect($0)) }
         case .numbers: terms(use).map { .rebuilt(.numbers($0)) }
         case .transform: transformSource(use).map { .transform($0) }
+        case .path: livePath()
         default: nil
         }
+    }
+
+    /// A shape layer's `path` written with expressions: a primitive's terms, or a
+    /// `{cubic: [p0, c1, c2, p1]}` of point terms.
+    private func livePath() -> ExpressionBinding.BoundValue? {
+        if node.scalar != nil {
+            report("not yet supported: a path from an expression (section 4 covers numbers and points: write "
+                   + "a primitive, a {cubic: …} or a named shape with expressions in its numbers)")
+            return nil
+        }
+        if case .mapping(let raw) = node, raw["cubic"] == nil {
+            return pathPrimitive(.live).map { .rebuilt(.path($0)) }
+        }
+        guard let cf = mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return nil }
+        guard items.count == 4 else {
+            cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
+            return nil
+        }
+        return items.readingAll { $0.pointTerm(.live) }.map { .cubic($0) }
     }
 
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
@@ -449,13 +455,11 @@ extension Field {
         }
     }
 
-    /// Where the expression `e`, parsed from this field's scalar `s`, was written: its
-    /// source's first character (a reference's from its `@`, an expression's after its `=`).
-    private func range(of e: SceneExpression, in s: SceneNode.Scalar) -> SourceRange {
-        let text = s.string, lead = text.prefix { $0.isWhitespace }.count
-        let start = text.dropFirst(lead).hasPrefix("@") ? text.count - e.source.count : lead + 1
+    /// Where the expression in this field's scalar `s` was written, from the character its
+    /// offsets count from (`ExpressionText.start`).
+    private func range(in s: SceneNode.Scalar) -> SourceRange {
         var range = diagnostics.range(of: s, keyPath: keyPath)
-        range.start = range.place(at: start)
+        range.start = range.place(at: ExpressionText.start(in: s))
         return range
     }
 
@@ -490,7 +494,8 @@ extension Field {
     func number<Object>(checkedBy spec: PropertySpec<Object>, refusal: String? = nil) -> Double? {
         let read = switch spec.kind {
         case .integer: integer.map(Double.init)
-        case .countOrForever: nonNegativeNumber(orInfinity: "forever")
+        // A non-negative number, or `forever` for infinity (`repeatCount: forever`).
+        case .countOrForever: literalNumber(orInfinity: "forever").flatMap { checked($0, .nonNegative("")) }
         default: number
         }
         guard let v = read else { return nil }

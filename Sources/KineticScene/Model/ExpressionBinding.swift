@@ -31,10 +31,9 @@ public struct ExpressionBinding: Sendable {
     public enum BoundValue: Sendable {
         /// A number property.
         case scalar(Term)
-        /// A point (or size) property from one point-valued expression (`"@ball"`).
-        case vector(SceneExpression, SourceRange)
-        /// A point (or size) property with an expression in one or both components.
-        case components(Term, Term)
+        /// A point (or size) property: one point-valued expression (`"@ball"`), or an
+        /// expression in one or both components.
+        case point(PointSource)
         /// A `{cubic: [p0, c1, c2, p1]}` path through live points.
         case cubic([PointSource])
         /// A whole transform with live components that no sub-key path takes (a
@@ -111,12 +110,7 @@ public struct ExpressionBinding: Sendable {
         }
 
         /// The path of a primitive written with literals only.
-        public var literalPath: BezierPath {
-            func value(_ t: Term) -> Double { if case .literal(let v) = t { v } else { .nan } }
-            return path(number: value) { p in
-                if case .components(let x, let y) = p { Point(value(x), value(y)) } else { Point(.nan, .nan) }
-            }
-        }
+        public var literalPath: BezierPath { path(number: \.value, point: \.value) }
     }
 
     /// A transform's written form with terms for its numbers.
@@ -163,6 +157,11 @@ public struct ExpressionBinding: Sendable {
     public enum PointSource: Sendable {
         case vector(SceneExpression, SourceRange)
         case components(Term, Term)
+
+        /// A literal point's value; NaN for an expression (not evaluated here).
+        var value: Point {
+            if case .components(let x, let y) = self { Point(x.value, y.value) } else { Point(.nan, .nan) }
+        }
     }
 
     /// Every expression of the binding, in source order.
@@ -171,12 +170,7 @@ public struct ExpressionBinding: Sendable {
 
 extension ExpressionBinding.BoundValue {
     /// A point property's value from one point of either form.
-    init(_ point: ExpressionBinding.PointSource) {
-        switch point {
-        case .vector(let e, let range): self = .vector(e, range)
-        case .components(let x, let y): self = .components(x, y)
-        }
-    }
+    init(_ point: ExpressionBinding.PointSource) { self = .point(point) }
 
     /// Every expression of the value, in source order.
     public var expressions: [SceneExpression] { expressionKinds.map(\.expression) }
@@ -195,8 +189,7 @@ extension ExpressionBinding.BoundValue {
         }
         switch self {
         case .scalar(let t): return of(t)
-        case .vector(let e, let range): return [(e, .vector, range)]
-        case .components(let x, let y): return of(x) + of(y)
+        case .point(let p): return of(p)
         case .cubic(let points): return points.flatMap(of)
         case .transform(.matrix(let entries)): return entries.flatMap(of)
         case .transform(.components(let c)): return c.terms.flatMap(of) + (c.translate.map(of) ?? [])

@@ -39,35 +39,12 @@ final class ExpressionBinder {
     func bind(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
         // A four-number `bounds` is a rect; a two-number one drives `bounds.size` (`keyPath`).
         let path = key == "bounds" && f.node.sequence?.count == 4 ? .bounds : keyPath
-        guard [.number, .point, .size, .numbers].contains(path.valueKind) || path == .bounds else {
+        guard [.number, .point, .size, .numbers, .path].contains(path.valueKind) || path == .bounds else {
             f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
             return
         }
         guard let value = f.bound(path.valueKind, .live) else { return }
         bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)")
-    }
-
-    /// Records the binding of a shape layer's `path` written with expressions: a
-    /// primitive's terms, or a `{cubic: [p0, c1, c2, p1]}` of point terms.
-    func bindPath(_ f: Field, layer: LayerAddress, label: String) {
-        let value: ExpressionBinding.BoundValue
-        if f.node.scalar != nil {
-            f.report("not yet supported: a path from an expression (section 4 covers numbers and points: write a "
-                     + "primitive, a {cubic: …} or a named shape with expressions in its numbers)")
-            return
-        } else if case .mapping(let raw) = f.node, raw["cubic"] == nil {
-            guard let primitive = f.pathPrimitive(.live) else { return }
-            value = .rebuilt(.path(primitive))
-        } else {
-            guard let cf = f.mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return }
-            guard items.count == 4 else {
-                cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
-                return
-            }
-            guard let points = items.readingAll({ $0.pointTerm(.live) }) else { return }
-            value = .cubic(points)
-        }
-        bind(value, keyPath: .path, field: f, layer: layer, label: "\(label).path")
     }
 
     /// Records the bindings of a `frame: [x, y, w, h]` written with expressions: the
@@ -77,7 +54,8 @@ final class ExpressionBinder {
         guard let r = f.rectTerms(.live) else { return }
         bind(.rebuilt(.framePosition(r, anchor: anchor)), keyPath: .position, field: f, layer: layer,
              label: "\(label).position")
-        bind(.components(r.width, r.height), keyPath: .boundsSize, field: f, layer: layer, label: "\(label).bounds")
+        bind(.point(.components(r.width, r.height)), keyPath: .boundsSize, field: f, layer: layer,
+             label: "\(label).bounds")
     }
 
     /// Records the binding of `keyPath` to a value already read by its terms (a transform,
@@ -140,8 +118,7 @@ final class ExpressionBinder {
             ExpressionText.report(error, in: f, scalar: s)
             return nil
         }
-        let context = SceneExpression.EvaluationContext(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) }
-        let value = e.evaluate(context)
+        let value = e.evaluate(.atLoad)
         guard value.isFinite else { f.report("the expression's value is not finite"); return nil }
         return value
     }
@@ -165,4 +142,10 @@ final class ExpressionBinder {
     func finish(layers: [String: LayerEntry], behaviorIDs: Set<String> = []) -> [ExpressionBinding] {
         ExpressionResolver(layers: layers, behaviorIDs: behaviorIDs).resolve(pending, deferred: deferred)
     }
+}
+
+extension SceneExpression.EvaluationContext {
+    /// Where a constant expression, or a value of literals, is evaluated at load: it reads
+    /// no time, frame, random() or reference.
+    static var atLoad: Self { Self(time: 0, frame: 0, seed: 0, expressionID: 0) { _ in .scalar(.nan) } }
 }

@@ -272,7 +272,7 @@ struct LayerDecoder {
                     || ExpressionText.liveness(of: f) != nil {
             // A `{cubic: …}`, or a primitive with a live expression, is bound; the static reader
             // takes a primitive whose expressions are constant.
-            binder.bindPath(f, layer: LayerAddress(address), label: layer.key)
+            binder.bind(f, key: "path", keyPath: .path, layer: LayerAddress(address), label: layer.key)
         } else if let f = m["path"], let p = f.path(in: layer.bounds) { layer.shape?.path = p }
         if let f = m["fillColor"] { layer.shape?.fillColor = f.isNull ? nil : f.color }
         if let f = m["strokeColor"] { layer.shape?.strokeColor = f.isNull ? nil : f.color }

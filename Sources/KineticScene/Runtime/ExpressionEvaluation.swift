@@ -123,10 +123,8 @@ extension ExpressionBinding.BoundValue {
         switch self {
         case .scalar(let t):
             result = .number(number(t))
-        case .vector(let e, let range):
-            result = .point(point(.vector(e, range)))
-        case .components(let x, let y):
-            result = .point(point(.components(x, y)))
+        case .point(let p):
+            result = .point(point(p))
         case .cubic(let sources):
             let p = sources.map(point)
             guard p.count == 4 else { return nil }

@@ -108,7 +108,9 @@ struct EventsDecoder {
         }
         guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
         // `boundary` with `items` is reported by its rule.
-        if let bf = m["boundary"] { return m["items"] == nil ? bf.string.map { .contact(phase, .boundary($0)) } : nil }
+        if let bf = m["boundary"] {
+            return m["items"] == nil ? bf.string.map { .contact(phase, .boundary($0)) } : nil
+        }
         guard let itf = m["items"] else { return .contact(phase, .any) }
         guard let list = itf.elements else { return nil }
         guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }

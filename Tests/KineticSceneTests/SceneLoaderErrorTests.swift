@@ -120,6 +120,19 @@ import Testing
                                          "unknown key 'beginTime' (Core Animation's beginTime is 'begin' here)"])
     }
 
+    @Test func everyInvalidValueOfABasicAnimationIsReported() {
+        // Each of `from`, `to` and `by` is read before the animation is given up.
+        let p = loadProblems(header + """
+        layers: [{id: a}]
+        animations:
+          - {layer: a, keyPath: opacity, from: red, to: [1, 2]}
+        """)
+        #expect(p.map(\.description) == [
+            "t.yaml:5:40: animations[0].from: expected a number, found 'red'",
+            "t.yaml:5:49: animations[0].to: expected a single value, found a list",
+        ])
+    }
+
     @Test func uiKitCurveNamesNameTheTimingFunction() {
         let p = loadProblems(header + """
         layers: [{id: a}]

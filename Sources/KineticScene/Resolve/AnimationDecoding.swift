@@ -66,14 +66,6 @@ struct AnimationDecoder {
             }
             let isPoint = behavior.settableKind(of: property) == .point
             guard behavior.accepts(property, isPoint ? .point(.zero) : .number(1), id: id, at: kpf) else { return nil }
-            if field.peek("from") == nil, field.peek("values") == nil {
-                // Its keys are not read otherwise: report the unknown ones.
-                _ = field.mapping(allowed: Self.keys, hints: AnimationKeys.hints, contexts: ["animation"])
-                if !Self.misspells(["from", "values"], in: field) {
-                    field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
-                }
-                return nil
-            }
             // A stand-in layer entry: the key path only carries the kind of value. The values
             // written are checked as a `set:` of them is, so `validate` refuses what the
             // physics would (only an overshooting timing can leave the range between them:
@@ -110,6 +102,12 @@ struct AnimationDecoder {
             return nil
         }
         if carrier != nil { m = m.removing(["behavior", "layer"]) }
+        if carrier != nil, m["from"] == nil, m["values"] == nil {
+            if !Self.misspells(["from", "values"], in: field) {
+                field.report("a behavior animation needs 'from' or 'values': behaviors have no presentation value")
+            }
+            return nil
+        }
 
         var target = inheritedLayer
         if let f = m["layer"], let name = f.string {
@@ -217,7 +215,7 @@ struct AnimationDecoder {
             guard let items = vf.elements else { return false }
             let values = items.enumerated().map { i, item in value(item, .keyframe(i)) }
             guard !values.contains(where: { $0 == nil }) else { return false }
-            guard let mode = calculationMode(m), let (keyTimes, functions) = keyframeTiming(m) else { return false }
+            guard let (mode, keyTimes, functions) = keyframeTiming(m) else { return false }
             // Each needs calculationMode cubic or cubicPaced (`SceneKeys.rules`).
             let spline = Self.splineKeys.map { m[$0].map { $0.numbers() } }
             if spline.contains(where: { $0 == .some(nil) }) { return false }
@@ -231,20 +229,16 @@ struct AnimationDecoder {
             spec.values = .keyframes(animation)
             return true
         }
-        // A key that is present but invalid has been reported: stop here.
-        var given: [String: AnimatableValue] = [:]
+        // Each key given is read (its problems reported) before giving up.
         let slots: [(String, AnimationSpec.ValueExpression.Slot)] = [("from", .from), ("to", .to), ("by", .by)]
-        for (key, slot) in slots {
-            guard let f = m[key] else { continue }
-            guard let v = value(f, slot) else { return false }
-            given[key] = v
-        }
-        let (from, to, by) = (given["from"], given["to"], given["by"])
-        if given.count == 3 {
+        let read = slots.map { key, slot in m[key].map { value($0, slot) } }
+        if read.contains(.some(nil)) { return false }
+        let (from, to, by) = (read[0] ?? nil, read[1] ?? nil, read[2] ?? nil)
+        if from != nil, to != nil, by != nil {
             m["by"]?.report("'from', 'to' and 'by' together: give at most two")
             return false
         }
-        if given.isEmpty {
+        if from == nil, to == nil, by == nil {
             if !Self.misspells(["to", "by", "from", "values"], in: field) {
                 field.report("an animation needs 'to', 'by', 'from' or 'values'")
             }
@@ -273,12 +267,13 @@ struct AnimationDecoder {
         let path = pf.path
         let rotation = m["rotationMode"].map { $0.choice(AnimationSpec.RotationMode.self) }
         if rotation == .some(nil) { return false }
-        guard let mode = calculationMode(m) else { return false }
-        if mode == .cubic { m["calculationMode"]?.report("along a path, calculationMode is linear, discrete or paced") }
         let keyframes = keyframeTiming(m)
+        if let f = m["calculationMode"], f.node.scalar?.string == "cubic" {
+            f.report("along a path, calculationMode is linear, discrete or paced")
+        }
         guard let path else { return false }
         guard path.length > 0 else { pf.report("the path has no length to move along"); return false }
-        guard let (keyTimes, functions) = keyframes else { return false }
+        guard let (mode, keyTimes, functions) = keyframes else { return false }
         let motion = PathKeyframeAnimation(path: path, keyTimes: keyTimes, timingFunctions: functions, calculationMode: mode)
         do { try motion.validate() } catch {
             report(error, m, values: pf, path: (motion.segments.count, mode == .discrete))
@@ -291,18 +286,16 @@ struct AnimationDecoder {
     /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value.
     static let splineKeys = ["tensionValues", "continuityValues", "biasValues"]
 
-    /// `calculationMode` (linear when not given); nil when it is invalid (reported).
-    private func calculationMode(_ m: Mapping) -> KeyframeAnimation.CalculationMode? {
-        m["calculationMode"].map { $0.choice(KeyframeAnimation.CalculationMode.self) } ?? .linear
-    }
-
-    /// `keyTimes` and `timingFunctions`, each nil when not given, as keyframes of values
-    /// and of a path take them; nil when one is invalid (each reported).
-    private func keyframeTiming(_ m: Mapping) -> (keyTimes: [Double]?, functions: [TimingFunction]?)? {
+    /// `calculationMode` (linear when not given), `keyTimes` and `timingFunctions` (each nil
+    /// when not given), as keyframes of values and of a path take them; nil when one is
+    /// invalid (each reported).
+    private func keyframeTiming(_ m: Mapping) -> (mode: KeyframeAnimation.CalculationMode,
+                                                  keyTimes: [Double]?, functions: [TimingFunction]?)? {
+        let mode = m["calculationMode"].map { $0.choice(KeyframeAnimation.CalculationMode.self) } ?? .linear
         let keyTimes = m["keyTimes"].map { $0.numbers() }
         let functions = m["timingFunctions"].map { $0.elements?.readingAll(timingFunction) }
-        if keyTimes == .some(nil) || functions == .some(nil) { return nil }
-        return (keyTimes ?? nil, functions ?? nil)
+        guard let mode, keyTimes != .some(nil), functions != .some(nil) else { return nil }
+        return (mode, keyTimes ?? nil, functions ?? nil)
     }
 
     /// Points a keyframe validation error at the key it is about; along a `path` of

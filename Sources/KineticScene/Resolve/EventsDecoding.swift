@@ -107,24 +107,20 @@ struct EventsDecoder {
             return .animationStop(id)
         }
         guard let phase = m.required("contact")?.choice([("began", ContactEvent.Phase.began), ("ended", .ended)]) else { return nil }
-        switch (m["boundary"], m["items"]) {
-        case (let bf?, nil):
-            return bf.string.map { .contact(phase, .boundary($0)) }
-        case (nil, let itf?):
-            guard let list = itf.elements else { return nil }
-            guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }
-            // Each id reported at its own item (one that is not text has reported itself); unknown
-            // ones still let the actions be read.
-            let ids = list.compactMap { item in item.string.map { (item, $0) } }
-            for (item, id) in ids where dynamics.layerIDs[id] == nil {
-                item.report("unknown layer id '\(id)'" + NameSuggestion.hint(for: id, in: Array(dynamics.layerIDs.keys)))
-            }
-            return ids.count == list.count ? .contact(phase, .items(ids.map(\.1))) : nil
-        case (nil, nil):
-            return .contact(phase, .any)
-        case (_?, _?):
-            return nil
+        // `boundary` with `items` is reported by its rule.
+        if let bf = m["boundary"] {
+            return m["items"] == nil ? bf.string.map { .contact(phase, .boundary($0)) } : nil
         }
+        guard let itf = m["items"] else { return .contact(phase, .any) }
+        guard let list = itf.elements else { return nil }
+        guard (1...2).contains(list.count) else { itf.report("list one or two items"); return nil }
+        // Each id reported at its own item (one that is not text has reported itself); unknown
+        // ones still let the actions be read.
+        let ids = list.compactMap { item in item.string.map { (item, $0) } }
+        for (item, id) in ids where dynamics.layerIDs[id] == nil {
+            item.report("unknown layer id '\(id)'" + NameSuggestion.hint(for: id, in: Array(dynamics.layerIDs.keys)))
+        }
+        return ids.count == list.count ? .contact(phase, .items(ids.map(\.1))) : nil
     }
 
     /// The action of `SceneKeys.action` named `key`.

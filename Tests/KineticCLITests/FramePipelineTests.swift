@@ -92,21 +92,24 @@ import Testing
 
 /// `FrameStream`'s workers: no wait for a whole chunk, and the frames in flight bounded.
 @Suite struct FrameScheduleTests {
-    /// A frame slow to draw holds up only the frames that need its raster: the other
-    /// workers go on past its chunk (one chunk at a time left every worker but the slow
-    /// one idle at each chunk's end, issue 42).
-    @Test func aSlowFrameDoesNotStopTheWorkersAtItsChunksEnd() throws {
-        let jobs = 3, chunk = FrameStream.chunkSize(jobs: jobs)
+    /// A frame slow to draw holds up only the frames that need its raster: the next chunk
+    /// is drawn and encoded meanwhile (one chunk at a time left every worker but the slow
+    /// one idle at each chunk's end, issue 42). Three workers at least: the slow frame
+    /// holds one, the frame after it (its encoding) another.
+    @Test(arguments: [3, 4])
+    func aSlowFrameDoesNotStopTheWorkersAtItsChunksEnd(jobs: Int) throws {
+        let chunk = FrameStream.chunkSize(jobs: jobs)
         let frames = Array(0..<(3 * chunk))
-        // Frame 1 is drawn only once a frame of the next chunk is encoded (or after 5 s).
-        let beyond = chunk + 1
+        // The chunk's last frame is drawn only once the second frame of the next chunk is
+        // encoded (or after 5 s); the next chunk's first frame waits for it.
+        let slow = chunk - 1, beyond = chunk + 1
         let encodedBeyond = DispatchSemaphore(value: 0)
         let waited = Mutex(DispatchTimeoutResult.timedOut)
         try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
             .run(sources: { chunk in
                 chunk.map { i -> FrameStream.Source in
                     .draw {
-                        if i == 1 { waited.withLock { $0 = encodedBeyond.wait(timeout: .now() + 5) } }
+                        if i == slow { waited.withLock { $0 = encodedBeyond.wait(timeout: .now() + 5) } }
                         return PixelImage(width: 1, height: 1, stride: 4, bytes: [UInt8(i), 0, 0, 0])
                     }
                 }
@@ -117,7 +120,7 @@ import Testing
     }
 
     /// Frames drawn and not yet consumed never exceed the frames in flight, however slow
-    /// the writer, and the workers draw ahead of it up to that bound.
+    /// the writer, and the other workers draw ahead of a writer that stalls.
     @Test(arguments: [1, 2, 3])
     func framesInFlightStayWithinTheBound(jobs: Int) throws {
         let frames = Array(0..<40)
@@ -142,7 +145,7 @@ import Testing
             })
         let most = counts.withLock { $0.most }
         #expect(most <= limit)
-        if jobs > 1 { #expect(most > FrameStream.chunkSize(jobs: jobs), "drawn ahead: \(most)") }
+        if jobs > 1 { #expect(most > jobs, "drawn ahead of the writer: \(most)") }
     }
 }
 

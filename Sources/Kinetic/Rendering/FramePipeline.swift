@@ -95,8 +95,9 @@ package struct FramePipeline {
 /// workers, and frames are consumed in order — the loop of `render` (rasters from the
 /// scene) and `encode` (rasters from PNG files).
 ///
-/// The `jobs` workers are the calling thread and `jobs - 1` threads; the frame next in
-/// order is consumed by whichever worker finishes it, so a sequential writer (libwebp,
+/// The `jobs` workers are threads of their own, fed by the calling thread (which does
+/// little else: the trees are cheap); the frame next in order is consumed by whichever
+/// worker finishes it, so a sequential writer (libwebp,
 /// x264's input, the GIF writer) overlaps with the parallel work on no thread of its
 /// own. With `jobs` 1 everything runs on the calling thread: `--jobs 1` is one thread in
 /// all, as `make -j1` is one job (issue 42). Memory holds at most
@@ -146,16 +147,18 @@ package struct FrameStream {
         case previous
     }
 
-    /// Frames in flight at most: published to the workers and not yet consumed (two
-    /// chunks, as many as a chunk being drawn beside a chunk being written held before).
-    package static func framesInFlight(jobs: Int) -> Int { 2 * chunkSize(jobs: jobs) }
+    /// Frames in flight at most: published to the workers and not yet consumed — a chunk
+    /// and a frame a worker, so the next chunk is published while each worker still has a
+    /// frame to take. Two chunks (what a chunk drawn beside a chunk written held before)
+    /// took more memory at `--jobs 4` for no gain in time.
+    package static func framesInFlight(jobs: Int) -> Int { chunkSize(jobs: jobs) + max(1, jobs) }
 
     /// ``run(rasters:encode:consume:)`` with each chunk's rasters made on the workers.
     ///
     /// The calling thread makes each chunk's sources in order while there is room for it
-    /// (``framesInFlight(jobs:)``), and works as one of the `jobs` workers between
-    /// chunks (``FrameSchedule``): no thread waits for a whole chunk, and the frame next in
-    /// order is written by the worker that finishes it, on no thread of its own. With
+    /// (``framesInFlight(jobs:)``), and `jobs` workers take the frames one at a time
+    /// (``FrameSchedule``): no thread waits for a whole chunk, and the frame next in order
+    /// is written by the worker that finishes it, on no thread of its own. With
     /// one chunk drawn at a time and the writer on a thread beside them, each chunk's
     /// slowest frame left a core idle and three threads took turns on two cores: snow's
     /// GIF at `--jobs 2` took 0.79× the wall time of `--jobs 1` (issue 42).
@@ -168,22 +171,29 @@ package struct FrameStream {
             defer { trace.report(pass: progress.unit.replacingOccurrences(of: " ", with: "-")) }
             let schedule = FrameSchedule(limit: Self.framesInFlight(jobs: jobs), buffers: buffers, progress: progress,
                                          encode: encode, consume: consume)
-            // Inside a worker (a stream nested in another's work) or a task, the frames go
-            // in order on the calling thread, as `Parallel.map` does: the outer work
-            // already fills the cores.
-            let nested = WorkerThread.isCurrent || withUnsafeCurrentTask(body: { $0 != nil })
+            // Inside a worker (a stream nested in another's work) the frames go in order on
+            // the calling thread, as `Parallel.map` does: the outer work already fills the
+            // cores. In a task they do not: the workers are threads of their own, as the
+            // writer's was, never the task pool's.
+            let nested = WorkerThread.isCurrent
             var helpers: [WorkerThread] = []
-            for _ in 1..<(nested ? 1 : max(1, jobs)) {
-                guard let helper = WorkerThread.start({ schedule.work() }) else { break }
-                helpers.append(helper)
+            if jobs > 1, !nested {
+                for _ in 0..<jobs {
+                    guard let helper = WorkerThread.start({ schedule.work() }) else { break }
+                    helpers.append(helper)
+                }
             }
+            // The calling thread feeds the workers, and works too only where they are fewer
+            // than `jobs` (one job, or threads refused): a feeder busy with a frame left
+            // the workers without frames once they had taken every one published.
+            let works = helpers.count < jobs
             // Whatever happens, the workers are done before `consume` goes out of scope.
             defer {
                 schedule.finishPublishing()
                 for helper in helpers { helper.join() }
             }
             var start = 0
-            while true {
+            feeding: while true {
                 let count = min(chunkSize, frames.count - start)
                 if count > 0, schedule.hasRoom(for: count) {
                     let chunk = Array(frames[start..<(start + count)])
@@ -201,18 +211,21 @@ package struct FrameStream {
                     start += count
                     continue
                 }
-                if count <= 0 { schedule.finishPublishing() }
-                // Between chunks the calling thread draws and encodes frames too.
+                if count <= 0 {
+                    schedule.finishPublishing()
+                    if !works { break }
+                }
                 let turn = trace.measure(.waitWriter, frame: count > 0 ? frames[start] : frames.last ?? 0) {
-                    schedule.next(roomFor: count > 0 ? count : nil)
+                    schedule.next(roomFor: count > 0 ? count : nil, takes: works)
                 }
-                guard case let .frame(position, item) = turn else {
-                    if case .room = turn { continue }
-                    break
+                switch turn {
+                case .room: continue
+                case .over: break feeding
+                case let .frame(position, item):
+                    WorkerThread.markCurrent()
+                    schedule.handle(position, item)
+                    WorkerThread.markCurrent(nested)
                 }
-                WorkerThread.markCurrent()
-                schedule.handle(position, item)
-                WorkerThread.markCurrent(nested)
             }
             schedule.finishPublishing()
             for helper in helpers { helper.join() }
@@ -224,10 +237,10 @@ package struct FrameStream {
 }
 
 extension FrameBufferPool {
-    /// Buffers kept for a frame stream of `jobs`: a chunk's rasters and one more, about what
-    /// its workers draw at once with the rasters the frames after them are differenced
-    /// against (``FrameStream/recycle(_:holding:to:)``).
-    package static func limit(jobs: Int) -> Int { FrameStream.chunkSize(jobs: jobs) + 1 }
+    /// Buffers kept for a frame stream of `jobs`: its frames in flight and the raster the
+    /// next frame is differenced against, the most it draws before one comes back
+    /// (``FrameStream/recycle(_:holding:to:)``).
+    package static func limit(jobs: Int) -> Int { FrameStream.framesInFlight(jobs: jobs) + 1 }
 }
 
 extension FrameStream {

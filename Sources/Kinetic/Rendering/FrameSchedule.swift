@@ -102,12 +102,13 @@ final class FrameSchedule<Encoded: Sendable>: @unchecked Sendable {
     }
 
     /// The next frame to take, once one is published; for the feeder (`roomFor`: its next
-    /// chunk's frame count) room for its next frames, if that comes first.
-    func next(roomFor count: Int? = nil) -> Turn {
+    /// chunk's frame count) room for its next frames, if that comes first. A feeder that
+    /// does not work (`takes` false) only waits for room.
+    func next(roomFor count: Int? = nil, takes: Bool = true) -> Turn {
         condition.lock(); defer { condition.unlock() }
         while true {
             if stopped != nil { return .over }
-            if taken < published, let item = items.removeValue(forKey: taken) {
+            if takes, taken < published, let item = items.removeValue(forKey: taken) {
                 defer { taken += 1 }
                 return .frame(taken, item)
             }
@@ -124,7 +125,6 @@ final class FrameSchedule<Encoded: Sendable>: @unchecked Sendable {
 
     /// Draws, encodes and (in its turn) writes the frame at `position`.
     func handle(_ position: Int, _ item: Item) {
-        let trace = StageTrace.shared
         do {
             let raster: PixelImage
             do {
@@ -140,13 +140,19 @@ final class FrameSchedule<Encoded: Sendable>: @unchecked Sendable {
                 return
             }
             set(position, raster)
-            let before = try position == 0 ? nil : self.raster(position - 1)
-            let result = try trace.measure(.encode, frame: item.frame) { try encode(raster, before, item.change) }
-            finishEncoding(position, frame: item.frame, result)
+            try encodeFrame(position, item, raster)
             writeInTurn()
         } catch {
             stop(error)
         }
+    }
+
+    /// Encodes the frame at `position` once the frame before it is drawn, and keeps the
+    /// result for its turn — held by the schedule alone, so that writing it frees it.
+    private func encodeFrame(_ position: Int, _ item: Item, _ raster: PixelImage) throws {
+        let before = try position == 0 ? nil : self.raster(position - 1)
+        let result = try StageTrace.shared.measure(.encode, frame: item.frame) { try encode(raster, before, item.change) }
+        finishEncoding(position, frame: item.frame, result)
     }
 
     private func set(_ position: Int, _ raster: PixelImage) {

@@ -176,21 +176,21 @@ package struct FrameStream {
             // cores. In a task they do not: the workers are threads of their own, as the
             // writer's was, never the task pool's.
             let nested = WorkerThread.isCurrent
-            var helpers: [WorkerThread] = []
+            var workers: [WorkerThread] = []
             if jobs > 1, !nested {
                 for _ in 0..<jobs {
-                    guard let helper = WorkerThread.start({ schedule.work() }) else { break }
-                    helpers.append(helper)
+                    guard let worker = WorkerThread.start({ schedule.work() }) else { break }
+                    workers.append(worker)
                 }
             }
             // The calling thread feeds the workers, and works too only where they are fewer
             // than `jobs` (one job, or threads refused): a feeder busy with a frame left
             // the workers without frames once they had taken every one published.
-            let works = helpers.count < jobs
+            let works = workers.count < jobs
             // Whatever happens, the workers are done before `consume` goes out of scope.
             defer {
                 schedule.finishPublishing()
-                for helper in helpers { helper.join() }
+                for worker in workers { worker.join() }
             }
             var start = 0
             feeding: while true {
@@ -228,8 +228,8 @@ package struct FrameStream {
                 }
             }
             schedule.finishPublishing()
-            for helper in helpers { helper.join() }
-            helpers = []
+            for worker in workers { worker.join() }
+            workers = []
             try schedule.rethrow()
             precondition(schedule.wroteEverything, "every frame published is written")
         }

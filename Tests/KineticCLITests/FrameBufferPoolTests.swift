@@ -65,9 +65,9 @@ import Testing
         #expect(pool.counts.reused == 2)
     }
 
-    /// Every frame is what a render without the pool draws, while after the first chunks
-    /// no frame needs a new buffer: as many are allocated as one chunk and the frame
-    /// before it, whatever the frame count.
+    /// Every frame is what a render without the pool draws, while after the first frames
+    /// no frame needs a new buffer: as many are allocated as the frames in flight and the
+    /// frame before them, whatever the frame count.
     @Test(arguments: [1, 2, 3])
     func encodedFramesLendTheirBuffersToLaterFrames(jobs: Int) throws {
         let renderer = try Self.renderer(jobs: jobs)

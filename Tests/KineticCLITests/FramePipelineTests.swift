@@ -1,9 +1,11 @@
 @testable import KineticCLI
+import Dispatch
 import Glibc
 import Kinetic
 import KineticEncode
 import KineticGeometry
 import KineticScene
+import Synchronization
 import Testing
 
 /// `FramePipeline`: a frame drawn like the one before it takes that frame's raster
@@ -60,27 +62,90 @@ import Testing
 
     /// `--jobs 1` bounds the work to one thread, as `make -j1` does: frames are encoded and
     /// consumed on the calling thread (a writer thread beside it made one job use two
-    /// cores, issue 42); with two jobs they are consumed on a thread of their own, while
-    /// the next chunk is drawn.
-    @Test(arguments: [1, 2])
-    func oneJobEncodesAndConsumesOnTheCallingThread(jobs: Int) throws {
+    /// cores, issue 42). With more jobs the writer has no thread of its own either: each
+    /// frame is consumed by one of the `jobs` threads that encode (a third thread beside
+    /// two workers took turns with them on two cores).
+    @Test(arguments: [1, 2, 3])
+    func framesAreConsumedOnlyByTheThreadsThatEncode(jobs: Int) throws {
         let caller = pthread_self()
-        let frames = Array(0..<6)
-        var encodedOnCaller: [Bool] = [], consumedOnCaller: [Bool] = []
+        let frames = Array(0..<24)
+        let encoders = Mutex<Set<UInt>>([])
+        var consumers: Set<UInt> = [], consumedOnCaller: [Bool] = []
         try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
             .run(rasters: { $0.map { _ in PixelImage(width: 1, height: 1) } },
-                 encode: { _, _, _ in pthread_equal(pthread_self(), caller) != 0 },
-                 consume: { _, encodedHere in
-                     encodedOnCaller.append(encodedHere)
+                 encode: { _, _, _ in
+                     // Long enough for every worker to take frames.
+                     usleep(2_000)
+                     _ = encoders.withLock { $0.insert(UInt(bitPattern: Int(bitPattern: pthread_self()))) }
+                 },
+                 consume: { _, _ in
+                     consumers.insert(UInt(bitPattern: Int(bitPattern: pthread_self())))
                      consumedOnCaller.append(pthread_equal(pthread_self(), caller) != 0)
                  })
         #expect(consumedOnCaller.count == frames.count)
-        if jobs == 1 {
-            #expect(encodedOnCaller.allSatisfy { $0 })
-            #expect(consumedOnCaller.allSatisfy { $0 })
-        } else {
-            #expect(consumedOnCaller.allSatisfy { !$0 })
-        }
+        let encodedOn = encoders.withLock { $0 }
+        #expect(encodedOn.count <= jobs)
+        #expect(consumers.isSubset(of: encodedOn), "consumed on \(consumers.count) threads, encoded on \(encodedOn.count)")
+        if jobs == 1 { #expect(consumedOnCaller.allSatisfy { $0 }) }
+    }
+}
+
+/// `FrameStream`'s workers: no wait for a whole chunk, and the frames in flight bounded.
+@Suite struct FrameScheduleTests {
+    /// A frame slow to draw holds up only the frames that need its raster: the next chunk
+    /// is drawn and encoded meanwhile (one chunk at a time left every worker but the slow
+    /// one idle at each chunk's end, issue 42). Three workers at least: the slow frame
+    /// holds one, the frame after it (its encoding) another.
+    @Test(arguments: [3, 4])
+    func aSlowFrameDoesNotStopTheWorkersAtItsChunksEnd(jobs: Int) throws {
+        let chunk = FrameStream.chunkSize(jobs: jobs)
+        let frames = Array(0..<(3 * chunk))
+        // The chunk's last frame is drawn only once the second frame of the next chunk is
+        // encoded (or after 5 s); the next chunk's first frame waits for it.
+        let slow = chunk - 1, beyond = chunk + 1
+        let encodedBeyond = DispatchSemaphore(value: 0)
+        let waited = Mutex(DispatchTimeoutResult.timedOut)
+        try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
+            .run(sources: { chunk in
+                chunk.map { i -> FrameStream.Source in
+                    .draw {
+                        if i == slow { waited.withLock { $0 = encodedBeyond.wait(timeout: .now() + 5) } }
+                        return PixelImage(width: 1, height: 1, stride: 4, bytes: [UInt8(i), 0, 0, 0])
+                    }
+                }
+            }, encode: { frame, _, _ in
+                if frame.bytes[0] == UInt8(beyond) { encodedBeyond.signal() }
+            }, consume: { _, _ in })
+        #expect(waited.withLock { $0 } == .success)
+    }
+
+    /// Frames drawn and not yet consumed never exceed the frames in flight, however slow
+    /// the writer, and the other workers draw ahead of a writer that stalls.
+    @Test(arguments: [1, 2, 3])
+    func framesInFlightStayWithinTheBound(jobs: Int) throws {
+        let frames = Array(0..<40)
+        let limit = FrameStream.framesInFlight(jobs: jobs)
+        struct Counts { var drawn = 0, consumed = 0, most = 0 }
+        let counts = Mutex(Counts())
+        try FrameStream(frames: frames, jobs: jobs, progress: Progress(total: frames.count, enabled: false))
+            .run(sources: { chunk in
+                chunk.map { _ -> FrameStream.Source in
+                    .draw {
+                        counts.withLock { c in
+                            c.drawn += 1
+                            c.most = max(c.most, c.drawn - c.consumed)
+                        }
+                        return PixelImage(width: 1, height: 1)
+                    }
+                }
+            }, encode: { _, _, _ in }, consume: { index, _ in
+                // A slow writer: the workers fill the bound meanwhile.
+                if index % 10 == 0 { usleep(50_000) }
+                counts.withLock { $0.consumed += 1 }
+            })
+        let most = counts.withLock { $0.most }
+        #expect(most <= limit)
+        if jobs > 1 { #expect(most > jobs, "drawn ahead of the writer: \(most)") }
     }
 }
 

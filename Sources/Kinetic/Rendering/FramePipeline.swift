@@ -9,8 +9,7 @@ import KineticScene
 /// The render loop: presentation trees are computed in order (simulation is sequential),
 /// then rasterized and encoded in parallel, then handed to a sink in frame order.
 ///
-/// Frames go through in chunks of `2 × jobs`, so memory holds at most one chunk of
-/// rasters (plus the last frame of the previous chunk, which frame differencing needs)
+/// Frames go through a ``FrameStream``, so memory holds at most its frames in flight
 /// whatever the frame count.
 package struct FramePipeline {
     package var timeline: Timeline
@@ -91,19 +90,19 @@ package struct FramePipeline {
     }
 }
 
-/// Frames streamed in chunks of `2 × jobs`: a chunk's rasters are made (`rasters`),
-/// encoded in parallel, then consumed in order — the loop of `render` (rasters from the
+/// Frames streamed in chunks of `2 × jobs`: a chunk's rasters or the closures that draw
+/// them are made in order (`sources`), each frame is drawn and encoded by one of `jobs`
+/// workers, and frames are consumed in order — the loop of `render` (rasters from the
 /// scene) and `encode` (rasters from PNG files).
 ///
-/// With `jobs` above 1, consuming runs on its own thread while the next chunk is
-/// rasterized and encoded, so a sequential writer (libwebp, x264's input, the GIF
-/// writer) overlaps with the parallel work instead of leaving the cores idle. With
-/// `jobs` 1 everything runs on the calling thread, one chunk after the other: `--jobs 1`
-/// is one thread in all, as `make -j1` is one job (a writer thread beside one worker
-/// made `--jobs 1` use two cores, and `--jobs 2` could then gain little over it;
-/// issue 42). Memory holds at most one chunk of rasters and two of encoded frames (plus
-/// the last raster of the previous chunk, which frame differencing needs), whatever the
-/// frame count.
+/// The `jobs` workers are threads of their own, fed by the calling thread (which does
+/// little else: the trees are cheap); the frame next in order is consumed by whichever
+/// worker finishes it, so a sequential writer (libwebp,
+/// x264's input, the GIF writer) overlaps with the parallel work on no thread of its
+/// own. With `jobs` 1 everything runs on the calling thread: `--jobs 1` is one thread in
+/// all, as `make -j1` is one job (issue 42). Memory holds at most
+/// ``framesInFlight(jobs:)`` frames between their sources and their consumer, whatever
+/// the frame count.
 package struct FrameStream {
     package var frames: [Int]
     package var jobs: Int
@@ -112,8 +111,8 @@ package struct FrameStream {
     /// (``KeptFrames/change(at:)``); `encode` is told it for a frame that follows its
     /// previous one directly.
     package var changes: ((Int) -> FrameChange)?
-    /// Where a chunk's rasters go once encoded (but the last, which the next chunk's first
-    /// frame is differenced against), for the rasters' source to draw later frames into.
+    /// Where rasters go once no frame needs them (the frame after each is encoded: it is
+    /// differenced against it), for the rasters' source to draw later frames into.
     package var buffers: FrameBufferPool?
 
     package init(frames: [Int], jobs: Int, progress: Progress, changes: ((Int) -> FrameChange)? = nil,
@@ -148,7 +147,21 @@ package struct FrameStream {
         case previous
     }
 
+    /// Frames in flight at most: published to the workers and not yet consumed — a chunk
+    /// and a frame a worker, so the next chunk is published while each worker still has a
+    /// frame to take. Two chunks (what a chunk drawn beside a chunk written held before)
+    /// took more memory at `--jobs 4` for no gain in time.
+    package static func framesInFlight(jobs: Int) -> Int { chunkSize(jobs: jobs) + max(1, jobs) }
+
     /// ``run(rasters:encode:consume:)`` with each chunk's rasters made on the workers.
+    ///
+    /// The calling thread makes each chunk's sources in order while there is room for it
+    /// (``framesInFlight(jobs:)``), and `jobs` workers take the frames one at a time
+    /// (``FrameSchedule``): no thread waits for a whole chunk, and the frame next in order
+    /// is written by the worker that finishes it, on no thread of its own. With
+    /// one chunk drawn at a time and the writer on a thread beside them, each chunk's
+    /// slowest frame left a core idle and three threads took turns on two cores: snow's
+    /// GIF at `--jobs 2` took 0.79× the wall time of `--jobs 1` (issue 42).
     package func run<Encoded: Sendable>(sources: ([Int]) throws -> [Source],
                       encode: @escaping @Sendable (PixelImage, PixelImage?, FrameChange) throws -> Encoded,
                       consume: (Int, Encoded) throws -> Void) throws {
@@ -156,152 +169,91 @@ package struct FrameStream {
             let chunkSize = Self.chunkSize(jobs: jobs)
             let trace = StageTrace.shared
             defer { trace.report(pass: progress.unit.replacingOccurrences(of: " ", with: "-")) }
-            var writer: WorkerThread?
-            let failure = FirstError()
-            // Whatever happens, the consumer is done before `consume` goes out of scope.
-            defer { writer?.join() }
-            var previous: PixelImage?
-            var start = 0
-            while start < frames.count {
-                let chunk = Array(frames[start..<min(start + chunkSize, frames.count)])
-                let sources = try sources(chunk)
-                let carried = previous
-                let known = (start..<(start + chunk.count)).map { i in
-                    if let changes, i > 0, frames[i - 1] == frames[i] - 1 { changes(frames[i]) } else { FrameChange.unknown }
+            let schedule = FrameSchedule(limit: Self.framesInFlight(jobs: jobs), buffers: buffers, progress: progress,
+                                         encode: encode, consume: consume)
+            // Inside a worker (a stream nested in another's work) the frames go in order on
+            // the calling thread, as `Parallel.map` does: the outer work already fills the
+            // cores. In a task they do not: the workers are threads of their own, as the
+            // writer's was, never the task pool's.
+            let nested = WorkerThread.isCurrent
+            var workers: [WorkerThread] = []
+            if jobs > 1, !nested {
+                for _ in 0..<jobs {
+                    guard let worker = WorkerThread.start({ schedule.work() }) else { break }
+                    workers.append(worker)
                 }
-                // Workers take frames in order, and each draws its frame before waiting for
-                // the one before it, so every wait ends.
-                let made = ChunkRasters(count: sources.count)
-                let encoded = try Parallel.map(Array(sources.indices), jobs: jobs) { k in
-                    let raster: PixelImage
-                    do {
-                        switch sources[k] {
-                        case .drawn(let image): raster = image
-                        case .draw(let draw): raster = try draw()
-                        case .previous:
-                            guard let before = try (k == 0 ? carried : made.raster(k - 1)) else {
-                                preconditionFailure("the first frame streamed repeats no frame")
-                            }
-                            raster = before
-                        }
-                    } catch {
-                        made.fail(k, error)
-                        throw error
-                    }
-                    made.set(k, raster)
-                    let before = try (k == 0 ? carried : made.raster(k - 1))
-                    return try trace.measure(.encode, frame: chunk[k]) { try encode(raster, before, known[k]) }
-                }
-                let rasters = made.all()
-                if let buffers { Self.recycle(rasters, carried: carried, to: buffers) }
-                // One chunk is consumed at a time, in order.
-                trace.measure(.waitWriter, frame: chunk[0]) { writer?.join() }
-                writer = nil
-                try failure.rethrow()
-                let progress = self.progress
-                let consumer = SerialCall(consume)
-                let results = EncodedChunk(consume encoded)
-                let consumeChunk: @Sendable () -> Void = {
-                    do {
-                        for k in chunk.indices {
-                            guard let e = results.take(k) else { preconditionFailure("each frame is consumed once") }
-                            try trace.measure(.consume, frame: chunk[k]) { try consumer.call(chunk[k], e) }
-                            progress.advance()
-                        }
-                    } catch {
-                        failure.record(error)
-                    }
-                }
-                // One job, or no thread (the system refuses one): the chunk is consumed here.
-                writer = jobs > 1 ? WorkerThread.start(consumeChunk) : nil
-                if writer == nil {
-                    consumeChunk()
-                    try failure.rethrow()
-                }
-                previous = rasters.last
-                start += chunk.count
             }
-            writer?.join()
-            writer = nil
-            try failure.rethrow()
+            // The calling thread feeds the workers, and works too only where they are fewer
+            // than `jobs` (one job, or threads refused): a feeder busy with a frame left
+            // the workers without frames once they had taken every one published.
+            let works = workers.count < jobs
+            // Whatever happens, the workers are done before `consume` goes out of scope.
+            defer {
+                schedule.finishPublishing()
+                for worker in workers { worker.join() }
+            }
+            var start = 0
+            feeding: while true {
+                let count = min(chunkSize, frames.count - start)
+                if count > 0, schedule.hasRoom(for: count) {
+                    let chunk = Array(frames[start..<(start + count)])
+                    do {
+                        let made = try sources(chunk)
+                        schedule.publish(made.indices.map { k in
+                            let i = start + k
+                            let change = if let changes, i > 0, frames[i - 1] == frames[i] - 1 { changes(frames[i]) } else { FrameChange.unknown }
+                            return FrameSchedule.Item(frame: chunk[k], source: made[k], change: change)
+                        })
+                    } catch {
+                        schedule.stop(error)
+                        break
+                    }
+                    start += count
+                    continue
+                }
+                if count <= 0 {
+                    schedule.finishPublishing()
+                    if !works { break }
+                }
+                let turn = trace.measure(.waitWriter, frame: count > 0 ? frames[start] : frames.last ?? 0) {
+                    schedule.next(roomFor: count > 0 ? count : nil, takes: works)
+                }
+                switch turn {
+                case .room: continue
+                case .over: break feeding
+                case let .frame(position, item):
+                    WorkerThread.markCurrent()
+                    schedule.handle(position, item)
+                    WorkerThread.markCurrent(nested)
+                }
+            }
+            schedule.finishPublishing()
+            for worker in workers { worker.join() }
+            workers = []
+            try schedule.rethrow()
+            precondition(schedule.wroteEverything, "every frame published is written")
         }
     }
 }
 
 extension FrameBufferPool {
-    /// What a frame stream of `jobs` hands back at most at once: a chunk's rasters and the
-    /// one carried from the chunk before (``FrameStream/recycle(_:carried:to:)``).
-    package static func limit(jobs: Int) -> Int { FrameStream.chunkSize(jobs: jobs) + 1 }
+    /// Buffers kept for a frame stream of `jobs`: its frames in flight and the raster the
+    /// next frame is differenced against, the most it draws before one comes back
+    /// (``FrameStream/recycle(_:holding:to:)``).
+    package static func limit(jobs: Int) -> Int { FrameStream.framesInFlight(jobs: jobs) + 1 }
 }
 
 extension FrameStream {
-    /// Hands `buffers` a chunk's encoded rasters but its last (the next chunk's first frame
-    /// is differenced against it), and the raster carried from the chunk before, each
-    /// buffer once: a frame at rest shares the raster before it.
-    static func recycle(_ rasters: [PixelImage], carried: PixelImage?, to buffers: FrameBufferPool) {
+    /// Hands `buffers` the rasters of frames no later frame needs, each buffer once (a
+    /// frame at rest shares the raster before it), but not `held`'s: the frame after the
+    /// last of them is differenced against it.
+    static func recycle(_ rasters: [PixelImage], holding held: PixelImage?, to buffers: FrameBufferPool) {
         func address(_ image: PixelImage) -> UnsafeRawPointer? { image.bytes.withUnsafeBytes { $0.baseAddress } }
-        var held = Set(rasters.last.flatMap(address).map { [$0] } ?? [])
-        for image in (carried.map { [$0] } ?? []) + rasters.dropLast() {
-            guard let base = address(image), held.insert(base).inserted else { continue }
+        var seen = Set(held.flatMap(address).map { [$0] } ?? [])
+        for image in rasters {
+            guard let base = address(image), seen.insert(base).inserted else { continue }
             buffers.recycle(image)
         }
-    }
-}
-
-/// One chunk's rasters as its workers make them: a worker encoding a frame waits here for
-/// the frame before it.
-// @unchecked: `rasters` and `failures` are only touched with `condition` locked.
-private final class ChunkRasters: @unchecked Sendable {
-    private var rasters: [PixelImage?]
-    private var failures: [(any Error)?]
-    private let condition = NSCondition()
-
-    init(count: Int) {
-        rasters = Array(repeating: nil, count: count)
-        failures = Array(repeating: nil, count: count)
-    }
-
-    func set(_ k: Int, _ raster: PixelImage) {
-        condition.lock(); rasters[k] = raster; condition.broadcast(); condition.unlock()
-    }
-
-    /// Raster `k` will never come: `error` is what its drawing threw.
-    func fail(_ k: Int, _ error: any Error) {
-        condition.lock(); failures[k] = error; condition.broadcast(); condition.unlock()
-    }
-
-    /// Raster `k`, once drawn; the error that stopped it, rethrown (so the stream reports
-    /// that error whichever worker gets there first).
-    func raster(_ k: Int) throws -> PixelImage {
-        condition.lock()
-        defer { condition.unlock() }
-        while rasters[k] == nil, failures[k] == nil { condition.wait() }
-        if let raster = rasters[k] { return raster }
-        throw failures[k] ?? CancellationError()
-    }
-
-    /// Every raster, once all are drawn (after the workers are done).
-    func all() -> [PixelImage] {
-        condition.lock()
-        defer { condition.unlock() }
-        return rasters.compactMap { $0 }
-    }
-}
-
-/// A chunk's encoded frames, each handed to the consumer once and dropped: a frame
-/// written is then held nowhere, so what its encoder handed back for later frames (a
-/// GIF frame's source colours, ``AnimationWriter``) is reused in place, not copied, while
-/// the rest of its chunk is written.
-// @unchecked: used by one thread at a time (the writer's, joined before the next chunk).
-private final class EncodedChunk<Encoded>: @unchecked Sendable {
-    private var slots: [Encoded?]
-
-    init(_ encoded: consuming [Encoded]) { slots = encoded.map { $0 } }
-
-    /// Frame `k`, the first time it is asked for.
-    func take(_ k: Int) -> Encoded? {
-        defer { slots[k] = nil }
-        return slots[k]
     }
 }
 
@@ -386,12 +338,4 @@ private final class SharedWork<T: Sendable, R: Sendable>: Sendable {
             return s.results.compactMap { $0 }
         }
     }
-}
-
-/// A closure handed to the writer thread. Unchecked because the frame stream runs it on
-/// one thread at a time and joins that thread before the next chunk and before
-/// returning, so it never runs on two threads at once or after its scope ends.
-private struct SerialCall<Value>: @unchecked Sendable {
-    let call: (Int, Value) throws -> Void
-    init(_ call: @escaping (Int, Value) throws -> Void) { self.call = call }
 }

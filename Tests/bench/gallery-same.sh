@@ -24,7 +24,7 @@ cpu() {
     local out=$1; shift
     local status=0
     /usr/bin/time -f "%U %S" -o "$out" "$@" >/dev/null 2>err.txt || status=$?
-    python3 -c "import sys; u, s = open(sys.argv[1]).read().split()[-2:]; open(sys.argv[1], 'w').write(str(float(u) + float(s)))" "$out"
+    python3 -c "import sys; u, s = open(sys.argv[1]).read().split()[-2:]; open(sys.argv[1], 'w').write(f'{float(u) + float(s):.2f}')" "$out"
     return $status
 }
 

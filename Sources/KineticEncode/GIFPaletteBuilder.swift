@@ -368,37 +368,52 @@ struct ColorCounts {
     /// The table's key of a pixel's word.
     static func key(_ word: UInt32) -> UInt32 { word == 0 ? transparentKey : word }
 
+    /// One stretch of pixels of one colour in ``indexed(_:)``: the colour's index into
+    /// its colours, and the position after the stretch's last pixel.
+    struct ColorRun {
+        var id: UInt32
+        var end: Int
+    }
+
     /// The distinct colours of straight RGBA pixels (their bytes, in first-seen order)
-    /// and each pixel's colour as an index into them; nil past ``capacity`` colours, or
-    /// at a pixel whose word is ``transparentKey`` (a straight pixel can have it).
-    static func indexed(_ rgba: [UInt8]) -> (colors: [UInt8], ids: [UInt32])? {
+    /// and the pixels as runs of one colour each, in order, each with that colour's index
+    /// into them; nil past ``capacity`` colours, or at a pixel whose word is
+    /// ``transparentKey`` (a straight pixel can have it).
+    ///
+    /// Runs, found 8 pixels at a time while they last: a frame's changed rectangle is
+    /// mostly the transparent pixels around what changed and flat fills, and a colour's
+    /// index written for every pixel (then read back for every pixel by the remapping)
+    /// was 6 % of a physics scene's GIF render (issue 42).
+    static func indexed(_ rgba: [UInt8]) -> (colors: [UInt8], runs: [ColorRun])? {
         let count = rgba.count / 4
         // Each colour's count in the table is its index in `colors`.
         var table = ColorCounts(slots: 1024)
         var colors: [UInt8] = []
-        var complete = true
-        let ids = [UInt32](unsafeUninitializedCapacity: count) { ids, initialized in
-            rgba.withUnsafeBytes { p in
-                var last: UInt32 = 0, id: UInt32 = 0
-                for i in 0..<count {
-                    let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-                    if i == 0 || word != last {
-                        guard word != transparentKey else { complete = false; return }
-                        if let known = table.count(of: key(word)) {
-                            id = UInt32(known)
-                        } else {
-                            guard table.addGrowing(key(word), colors.count / 4) else { complete = false; return }
-                            id = UInt32(colors.count / 4)
-                            withUnsafeBytes(of: word) { colors += $0 }
-                        }
-                        last = word
-                    }
-                    ids[i] = id
+        var runs: [ColorRun] = []
+        let complete: Bool = rgba.withUnsafeBytes { p in
+            var i = 0
+            while i < count {
+                let word = p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                guard word != transparentKey else { return false }
+                let id: UInt32
+                if let known = table.count(of: key(word)) {
+                    id = UInt32(known)
+                } else {
+                    guard table.addGrowing(key(word), colors.count / 4) else { return false }
+                    id = UInt32(colors.count / 4)
+                    withUnsafeBytes(of: word) { colors += $0 }
                 }
-                initialized = count
+                var next = i &+ 1
+                let splat = SIMD8<UInt32>(repeating: word)
+                while next &+ 8 <= count,
+                      all(p.loadUnaligned(fromByteOffset: next &* 4, as: SIMD8<UInt32>.self) .== splat) { next &+= 8 }
+                while next < count, p.loadUnaligned(fromByteOffset: next &* 4, as: UInt32.self) == word { next &+= 1 }
+                runs.append(ColorRun(id: id, end: next))
+                i = next
             }
+            return true
         }
-        return complete ? (colors, ids) : nil
+        return complete ? (colors, runs) : nil
     }
 
     /// Whether `rgba`'s opaque pixels hold at most `limit` distinct colours;

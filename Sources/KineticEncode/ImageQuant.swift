@@ -109,8 +109,8 @@ enum ImageQuant {
         func remap(rgba: [UInt8], width: Int, height: Int, settings: Settings,
                    asOneImage: Bool = false) throws(EncodeError) -> [UInt8] {
             precondition(rgba.count == width * height * 4)
-            if settings.dithering == 0, !asOneImage, let (colors, ids) = ColorCounts.indexed(rgba) {
-                return try remapByColor(colors, ids, settings: settings).indices
+            if settings.dithering == 0, !asOneImage, let (colors, runs) = ColorCounts.indexed(rgba) {
+                return try remapByColor(colors, runs, pixels: width * height, settings: settings).indices
             }
             if settings.dithering > 0, !asOneImage, let dithered = dithered(rgba: rgba, width: width, height: height,
                                                                             settings: settings) {
@@ -159,19 +159,21 @@ enum ImageQuant {
                 return (try remap(rgba: rgba, width: width, height: height, settings: settings), nil)
             }
             // Too many colours to index: remapped as one image, as `remap` would.
-            guard let (colors, ids) = ColorCounts.indexed(rgba) else {
+            guard let (colors, runs) = ColorCounts.indexed(rgba) else {
                 return (try remap(rgba: rgba, width: width, height: height, settings: settings, asOneImage: true), nil)
             }
-            let (indices, error) = try remapByColor(colors, ids, settings: settings)
+            let (indices, error) = try remapByColor(colors, runs, pixels: width * height, settings: settings)
             return (indices, error)
         }
 
-        /// Undithered remapping of pixels given as their distinct `colors` (RGBA bytes)
-        /// and each pixel's colour (`ids`): each colour is remapped once, as a one-row
-        /// image, and its error against its entry found once; every pixel takes its
-        /// colour's entry, the errors summed on the way.
-        private func remapByColor(_ colors: [UInt8], _ ids: [UInt32],
+        /// Undithered remapping of `pixels` pixels given as their distinct `colors` (RGBA
+        /// bytes) and runs of one colour (``ColorCounts/ColorRun``, covering them in
+        /// order): each colour is remapped once, as a one-row image, and its error against
+        /// its entry found once; every run takes its colour's entry, and its error times
+        /// its length, on the way.
+        private func remapByColor(_ colors: [UInt8], _ runs: [ColorCounts.ColorRun], pixels: Int,
                                   settings: Settings) throws(EncodeError) -> (indices: [UInt8], error: Distortion) {
+            precondition((runs.last?.end ?? 0) == pixels)
             let entries = try remap(rgba: colors, width: colors.count / 4, height: 1, settings: settings, asOneImage: true)
             precondition(entries.count == colors.count / 4)
             // Each colour's error against its entry; -1 for one not counted.
@@ -183,22 +185,24 @@ enum ImageQuant {
                 return dr * dr + dg * dg + db * db
             }
             var error = Distortion()
-            let indices = [UInt8](unsafeUninitializedCapacity: ids.count) { out, initialized in
-                ids.withUnsafeBufferPointer { ids in
+            let indices = [UInt8](unsafeUninitializedCapacity: pixels) { out, initialized in
+                guard let base = out.baseAddress else { return }
+                runs.withUnsafeBufferPointer { runs in
                     entries.withUnsafeBufferPointer { entries in
                         errors.withUnsafeBufferPointer { errors in
-                            var sum = 0, count = 0
-                            for i in 0..<ids.count {
-                                let id = Int(ids[i])
-                                out[i] = entries[id]
+                            var sum = 0, count = 0, start = 0
+                            for run in runs {
+                                let id = Int(run.id), length = run.end &- start
+                                memset(base + start, Int32(entries[id]), length)
                                 let e = errors[id]
-                                if e >= 0 { sum &+= Int(e); count &+= 1 }
+                                if e >= 0 { sum &+= Int(e) &* length; count &+= length }
+                                start = run.end
                             }
                             error = Distortion(sum: sum, count: count)
                         }
                     }
                 }
-                initialized = ids.count
+                initialized = pixels
             }
             return (indices, error)
         }

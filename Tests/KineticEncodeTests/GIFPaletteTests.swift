@@ -661,6 +661,57 @@ import Testing
                 == palette.remapper.remap(rgba: odd, width: width, height: height, settings: settings, asOneImage: true))
     }
 
+    /// `ColorCounts.indexed` gives the pixels as runs of one colour, found 8 pixels at a
+    /// time: expanded, the runs are the pixels (each run's colour is its pixels' bytes),
+    /// neighbouring runs differ, colours are numbered in first-seen order; runs long and
+    /// short, ending at and across 8-pixel steps. The remapping from them (with its error)
+    /// matches libimagequant's remapping of every pixel.
+    @Test func colourRunsAreThePixels() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let colors = (0..<12).map { (i: Int) -> GIFColor in
+            GIFColor(red: UInt8(i * 20), green: UInt8(200 - i * 9), blue: UInt8(i * 53 % 256))
+        }
+        let palette = try GIFPalette(colors: colors)
+        let settings = GIFOptions(dithering: 0).quantizerSettings
+        for trial in 0..<40 {
+            let shades: [[UInt8]] = [[0, 0, 0, 0]] + (0..<(1 + trial % 9)).map { _ in
+                [UInt8(next() & 0xFF), UInt8(next() & 0xFF), UInt8(next() & 0xFF), 255]
+            }
+            var rgba: [UInt8] = []
+            let pixels = 1 + next() % 700
+            while rgba.count < pixels * 4 {
+                let shade = shades[next() % shades.count], length = [1, 7, 8, 9, 16, 17, 40][next() % 7]
+                for _ in 0..<min(length, pixels - rgba.count / 4) { rgba += shade }
+            }
+            let (found, runs) = try #require(ColorCounts.indexed(rgba))
+            var expanded: [UInt8] = [], start = 0, seen: [UInt32] = []
+            for run in runs {
+                #expect(run.end > start)
+                let o = Int(run.id) * 4
+                for _ in start..<run.end { expanded += found[o..<(o + 4)] }
+                if !seen.contains(run.id) { seen.append(run.id) }
+                start = run.end
+            }
+            #expect(expanded == rgba, "trial \(trial)")
+            #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.id != $1.id })
+            #expect(seen == (0..<UInt32(found.count / 4)).map { $0 })
+            let (indices, error) = try palette.remapper.remapMeasuringError(rgba: rgba, width: pixels, height: 1,
+                                                                             settings: settings)
+            let byPixel = try palette.remapper.remap(rgba: rgba, width: pixels, height: 1, settings: settings, asOneImage: true)
+            #expect(indices == byPixel, "trial \(trial)")
+            let mapped = byPixel.map { $0 == UInt8(colors.count) ? PreparedGIFFrame.transparentIndex : $0 }
+            let measured = try #require(error)
+            #expect((measured.count == 0 ? 0 : Double(measured.sum) / Double(3 * measured.count))
+                    == GIFFramePreparer.meanSquaredError(rgba, mapped, colors), "trial \(trial)")
+        }
+        // Cairo's transparent word among straight pixels: no runs.
+        #expect(ColorCounts.indexed([1, 2, 3, 255] + [255, 255, 255, 0]) == nil)
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

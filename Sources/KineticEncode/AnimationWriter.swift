@@ -173,8 +173,8 @@ public final class AnimationWriter {
     private var gif: GIFWriter?
     /// GIF frames' source colours (canvas-sized on a snowfall), handed back once written
     /// for the preparation of later frames, so they take no fresh pages (issue 42): at
-    /// most the frames in flight, two chunks of two a worker (one chunk prepared while the
-    /// one before it is written).
+    /// most the frame stream's frames in flight (a chunk of two a worker, and one more a
+    /// worker taken from the next chunk), within the pool's four a worker.
     private var gifSources: FrameBufferPool?
     private var gifDelays: [Int] = []
     private var video: FFmpegEncoder?

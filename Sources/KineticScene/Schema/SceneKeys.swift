@@ -53,6 +53,19 @@ enum SceneKeys {
         },
     ]
 
+    /// The keys a mapping must give, by context, where it must give them whatever else it
+    /// says: the loader reads each with `Mapping.required` (which reports it missing) and
+    /// the JSON Schema lists them as `required`, so both refuse a mapping without one.
+    static let required: [String: [String]] = [
+        "scene": ["size", "duration"],
+        "svgPath": ["svg"],
+        "arc": ["center", "radius", "startAngle", "endAngle"],
+        "star": ["center", "points", "outerRadius", "innerRadius"],
+        "oscillation": ["damping", "velocity"],
+        // The mapping form of a particle's contents (an image's name is the other form).
+        "cellContents": ["size", "path"],
+    ]
+
     /// The contexts by name, as the JSON Schema's `$defs` call them.
     static let contexts: [String: [Key]] = [
         "top": top, "scene": scene, "cellContents": cellContents, "spring": spring, "oscillation": oscillation,

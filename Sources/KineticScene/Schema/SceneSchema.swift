@@ -36,10 +36,10 @@ public enum SceneSchema {
         return result
     }
 
-    static func object(_ context: String, required: [String] = [], except: Set<String> = []) -> [String: Any] {
+    static func object(_ context: String, except: Set<String> = []) -> [String: Any] {
         var o: [String: Any] = ["type": "object", "properties": properties(context, except: except),
                                 "additionalProperties": false]
-        if !required.isEmpty { o["required"] = required }
+        if let required = SceneKeys.required[context] { o["required"] = required }
         // The rules between its keys (`SceneKeys.rules`), each where its key is given.
         let rules = Dictionary(grouping: SceneKeys.rules[context] ?? [], by: \.key).mapValues { rules -> Any in
             ["allOf": rules.flatMap { rule -> [[String: Any]] in
@@ -121,9 +121,9 @@ public enum SceneSchema {
             "filter": ["type": "object", "required": ["gaussianBlur"], "additionalProperties": false,
                        "properties": ["gaussianBlur": ["type": "number", "minimum": 0, "maximum": Field.maximumBlurRadius]],
                        "description": "{gaussianBlur: RADIUS}: a Gaussian of standard deviation RADIUS points."],
-            "scene": object("scene", required: ["size", "duration"]),
+            "scene": object("scene"),
             "pathPrimitive": object("pathPrimitive"),
-            "svgPath": object("svgPath", required: ["svg"]),
+            "svgPath": object("svgPath"),
             "transform": object("transform"),
             "layer": layer,
             "animation": object("animation"),

@@ -66,6 +66,14 @@ enum SceneKeys {
         "cellContents": ["size", "path"],
     ]
 
+    /// The keys a mapping must give by its form, by context: every key of one of the sets.
+    /// A property animation reads its `keyPath` (`Mapping.required`), a group and a motion
+    /// path need none; a boundary is a `path` or a line `from` + `to`.
+    static let requiredByForm: [String: [[String]]] = [
+        "animation": [["keyPath"], ["group"], ["path"]],
+        "boundary": [["path"], ["from", "to"]],
+    ]
+
     /// The contexts by name, as the JSON Schema's `$defs` call them.
     static let contexts: [String: [Key]] = [
         "top": top, "scene": scene, "cellContents": cellContents, "spring": spring, "oscillation": oscillation,

@@ -40,6 +40,7 @@ public enum SceneSchema {
         var o: [String: Any] = ["type": "object", "properties": properties(context, except: except),
                                 "additionalProperties": false]
         if let required = SceneKeys.required[context] { o["required"] = required }
+        if let forms = SceneKeys.requiredByForm[context] { o["anyOf"] = forms.map { ["required": $0] } }
         // The rules between its keys (`SceneKeys.rules`), each where its key is given.
         let rules = Dictionary(grouping: SceneKeys.rules[context] ?? [], by: \.key).mapValues { rules -> Any in
             ["allOf": rules.flatMap { rule -> [[String: Any]] in

@@ -281,10 +281,10 @@ public final class GIFWriter {
                                     var bounds = DrawnBounds()
                                     for y in rows {
                                         let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
-                                        let drawn = Self.decideRow(indices + start, source: src + start &* 4, packed: packed,
-                                                                   shown: shown + row, shownIndex: shownIndex + row,
-                                                                   ownTable: ownTable, tolerance: tolerance,
-                                                                   width: r.width, into: to + start)
+                                        let drawn = Self.decideRow(
+                                            indices + start, source: src + start &* 4, packed: packed, shown: shown + row,
+                                            shownIndex: shownIndex + row, ownTable: ownTable, tolerance: tolerance,
+                                            width: r.width, into: to + start)
                                         bounds.add(drawn, row: y)
                                     }
                                     found[band] = bounds
@@ -597,9 +597,10 @@ public final class GIFWriter {
                 guard let to = out.baseAddress, let shownBase = shown.baseAddress else { return }
                 offered.withUnsafeMutableBufferPointer { offered in
                     bands.run { band, rows in
-                        offered[band] = offer(indices, into: to, pixels: (rows.lowerBound * r.width)..<(rows.upperBound * r.width),
-                                              rect: r, shown: shownBase, canvasWidth: canvasWidth,
-                                              transparent: transparent, colors: colors, reach: reach)
+                        let pixels = (rows.lowerBound * r.width)..<(rows.upperBound * r.width)
+                        offered[band] = offer(indices, into: to, pixels: pixels, rect: r, shown: shownBase,
+                                              canvasWidth: canvasWidth, transparent: transparent, colors: colors,
+                                              reach: reach)
                     }
                 }
             }
@@ -641,7 +642,8 @@ public final class GIFWriter {
                     let ind = raw.loadUnaligned(fromByteOffset: j, as: SIMD16<UInt8>.self)
                     let sh = rawShown.loadUnaligned(fromByteOffset: offset + j, as: SIMD16<UInt8>.self)
                     let offered = (ind .== transparents) .& (sh .< limit)
-                    rawOut.storeBytes(of: ind.replacing(with: sh, where: offered), toByteOffset: j, as: SIMD16<UInt8>.self)
+                    rawOut.storeBytes(of: ind.replacing(with: sh, where: offered), toByteOffset: j,
+                                      as: SIMD16<UInt8>.self)
                     if any(offered) { offeredSome = true }
                     j += 16
                 }

@@ -201,7 +201,8 @@ package struct FrameStream {
                         let made = try sources(chunk)
                         schedule.publish(made.indices.map { k in
                             let i = start + k
-                            let change = if let changes, i > 0, frames[i - 1] == frames[i] - 1 { changes(frames[i]) } else { FrameChange.unknown }
+                            let follows = i > 0 && frames[i - 1] == frames[i] - 1
+                            let change = if let changes, follows { changes(frames[i]) } else { FrameChange.unknown }
                             return FrameSchedule.Item(frame: chunk[k], source: made[k], change: change)
                         })
                     } catch {

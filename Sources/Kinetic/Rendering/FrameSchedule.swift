@@ -151,7 +151,9 @@ final class FrameSchedule<Encoded: Sendable>: @unchecked Sendable {
     /// result for its turn — held by the schedule alone, so that writing it frees it.
     private func encodeFrame(_ position: Int, _ item: Item, _ raster: PixelImage) throws {
         let before = try position == 0 ? nil : self.raster(position - 1)
-        let result = try StageTrace.shared.measure(.encode, frame: item.frame) { try encode(raster, before, item.change) }
+        let result = try StageTrace.shared.measure(.encode, frame: item.frame) {
+            try encode(raster, before, item.change)
+        }
         finishEncoding(position, frame: item.frame, result)
     }
 

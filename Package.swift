@@ -45,13 +45,16 @@ let package = Package(
         // a video is written (Sources/CFFmpeg/shim.h), so pkg-config's -lavformat stays out.
         .systemLibrary(name: "CFFmpeg",
                        providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev", "libavutil-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // Headers only, as FFmpeg: libwebp is loaded with dlopen when a WebP is written (Sources/CWebP/shim.h).
+        .systemLibrary(name: "CWebP", providers: [.apt(["libwebp-dev"])]),
         // SVG: libxml2 reads the geometry `path: {svg: FILE}` imports (the loader), librsvg
-        // draws `contents: FILE.svg` (the renderer).
+        // draws `contents: FILE.svg` (the renderer), loaded with dlopen (Sources/CRsvg/shim.h):
+        // GIO's flags only, whose libraries Pango loads anyway.
         .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
-        // libzip: the dotLottie archive (`-o NAME.lottie`), written by DotLottieArchive.swift only.
-        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "gio-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // libzip: the dotLottie archive (`-o NAME.lottie`), written by DotLottieArchive.swift only;
+        // headers only, loaded with dlopen when an archive is written (Sources/CZip/shim.h).
+        .systemLibrary(name: "CZip", providers: [.apt(["libzip-dev"])]),
 
         // Stage 0: the one guarded way files are read (regular files, bounded sizes, kept
         // inside a root, PNG chunks walked before decoding).
@@ -130,7 +133,9 @@ let package = Package(
             "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCairo", "CComposite",
         ]),
         .testTarget(name: "KineticEncodeTests", dependencies: ["CGif", "KineticCairo", "KineticFiles", "KineticGeometry", "KineticEncode"]),
-        .testTarget(name: "KineticLottieTests", dependencies: ["CZip", "KineticCairo", "KineticGeometry", "KineticLayers", "KineticLottie"]),
+        // Reads archives back with libzip itself, linked (the package loads it with dlopen).
+        .testTarget(name: "KineticLottieTests", dependencies: ["CZip", "KineticCairo", "KineticGeometry", "KineticLayers", "KineticLottie"],
+                    linkerSettings: [.linkedLibrary("zip")]),
         .testTarget(name: "KineticCLITests", dependencies: [
             "KineticEncode", "KineticGeometry", "KineticLayers", "KineticRender", "KineticScene", "KineticCLI", "Kinetic",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

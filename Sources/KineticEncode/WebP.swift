@@ -1,6 +1,26 @@
 // The one file that touches libwebp's C API: animated WebP through WebPAnimEncoder.
 import CWebP
 
+/// libwebp and libwebpmux, loaded on first use (see `Sources/CWebP/shim.h`): a process
+/// that writes no WebP never maps them.
+enum WebPLibrary {
+    /// The function table, or why the libraries cannot be loaded. Loaded once, by the
+    /// first thread to ask (a static `let`); never unloaded.
+    private static let loaded: Result<kinetic_webp, EncodeError> = {
+        let table = UnsafeMutablePointer<kinetic_webp>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let message = kinetic_webp_load(table) {
+            return .failure(.invalidOptions(reason: "cannot load libwebp (install libwebp7 and libwebpmux3): " +
+                                            String(cString: message)))
+        }
+        return .success(table.pointee)
+    }()
+
+    /// libwebp's functions.
+    /// - Throws: `.invalidOptions` when a library or function is missing.
+    static func functions() throws(EncodeError) -> kinetic_webp { try loaded.get() }
+}
+
 /// Frames in, one animated WebP out. libwebp keeps the compressed frames until
 /// ``finish(endMilliseconds:)`` assembles the file, so memory grows with the output's
 /// size, never with raw frames.
@@ -8,6 +28,7 @@ final class WebPAnimationEncoder {
     private var encoder: OpaquePointer?
     private var config = WebPConfig()
     private let width: Int32, height: Int32
+    private let webp: kinetic_webp
 
     /// - Parameters:
     ///   - quality: nil for lossless, else lossy at 0…100 (libwebp's quality factor).
@@ -16,8 +37,9 @@ final class WebPAnimationEncoder {
             throw .invalidOptions(reason: "a WebP is 1…\(WEBP_MAX_DIMENSION) pixels a side, not \(width)×\(height)")
         }
         self.width = Int32(width); self.height = Int32(height)
+        webp = try WebPLibrary.functions()
         var options = WebPAnimEncoderOptions()
-        guard WebPAnimEncoderOptionsInit(&options) != 0, WebPConfigInit(&config) != 0 else {
+        guard kinetic_webp_anim_options_init(webp, &options) != 0, kinetic_webp_config_init(webp, &config) != 0 else {
             throw .invalidOptions(reason: "libwebp version mismatch")
         }
         options.anim_params.loop_count = Int32(loopCount)
@@ -32,8 +54,8 @@ final class WebPAnimationEncoder {
         }
         config.method = 4
         config.thread_level = 0
-        guard WebPValidateConfig(&config) != 0 else { throw .invalidOptions(reason: "libwebp refused the settings") }
-        encoder = WebPAnimEncoderNew(self.width, self.height, &options)
+        guard webp.WebPValidateConfig(&config) != 0 else { throw .invalidOptions(reason: "libwebp refused the settings") }
+        encoder = kinetic_webp_anim_encoder_new(webp, self.width, self.height, &options)
         guard encoder != nil else { throw .invalidOptions(reason: "libwebp cannot start an animation") }
     }
 
@@ -41,13 +63,13 @@ final class WebPAnimationEncoder {
     func add(rgba: [UInt8], milliseconds: Int) throws(EncodeError) {
         guard let encoder else { throw .invalidOptions(reason: "WebP already finished") }
         var picture = WebPPicture()
-        guard WebPPictureInit(&picture) != 0 else { throw .invalidOptions(reason: "libwebp version mismatch") }
+        guard kinetic_webp_picture_init(webp, &picture) != 0 else { throw .invalidOptions(reason: "libwebp version mismatch") }
         picture.width = width; picture.height = height; picture.use_argb = 1
-        defer { WebPPictureFree(&picture) }
-        let imported = rgba.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, width * 4) }
+        defer { webp.WebPPictureFree(&picture) }
+        let imported = rgba.withUnsafeBufferPointer { webp.WebPPictureImportRGBA(&picture, $0.baseAddress, width * 4) }
         guard imported != 0 else { throw .invalidImage(reason: "libwebp could not take a \(width)×\(height) frame") }
-        guard WebPAnimEncoderAdd(encoder, &picture, Int32(milliseconds), &config) != 0 else {
-            throw .invalidImage(reason: "libwebp: " + String(cString: WebPAnimEncoderGetError(encoder)))
+        guard webp.WebPAnimEncoderAdd(encoder, &picture, Int32(milliseconds), &config) != 0 else {
+            throw failure(of: encoder)
         }
     }
 
@@ -55,18 +77,22 @@ final class WebPAnimationEncoder {
     func finish(endMilliseconds: Int) throws(EncodeError) -> [UInt8] {
         guard let encoder else { throw .invalidOptions(reason: "WebP already finished") }
         defer { close() }
-        var data = WebPData()
-        WebPDataInit(&data)
-        defer { WebPDataClear(&data) }
-        guard WebPAnimEncoderAdd(encoder, nil, Int32(endMilliseconds), nil) != 0,
-              WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
-            throw .invalidImage(reason: "libwebp: " + String(cString: WebPAnimEncoderGetError(encoder)))
+        var data = WebPData()  // zeroed: WebPDataInit
+        defer { kinetic_webp_data_clear(webp, &data) }
+        guard webp.WebPAnimEncoderAdd(encoder, nil, Int32(endMilliseconds), nil) != 0,
+              webp.WebPAnimEncoderAssemble(encoder, &data) != 0, let bytes = data.bytes else {
+            throw failure(of: encoder)
         }
         return Array(UnsafeBufferPointer(start: bytes, count: data.size))
     }
 
+    /// libwebp's message for the encoder's last error.
+    private func failure(of encoder: OpaquePointer) -> EncodeError {
+        .invalidImage(reason: "libwebp: " + (webp.WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error"))
+    }
+
     func close() {
-        if let encoder { WebPAnimEncoderDelete(encoder) }
+        if let encoder { webp.WebPAnimEncoderDelete(encoder) }
         encoder = nil
     }
 

@@ -56,69 +56,92 @@ public enum DotLottieArchive {
 
     /// A ZIP of `entries`, in order, each deflated at level 9 with the fixed timestamp.
     static func zipped(_ entries: [(name: String, bytes: [UInt8])]) throws(DotLottieArchiveError) -> [UInt8] {
+        let zip = try LibZip.functions()
         var error = zip_error_t()
-        zip_error_init(&error)
-        defer { zip_error_fini(&error) }
+        zip.zip_error_init(&error)
+        defer { zip.zip_error_fini(&error) }
         // An empty, growable buffer the archive is written into.
-        guard let buffer = zip_source_buffer_create(nil, 0, 0, &error) else { throw .libzip(Self.message(&error)) }
-        defer { zip_source_free(buffer) }
+        guard let buffer = zip.zip_source_buffer_create(nil, 0, 0, &error) else { throw .libzip(zip.message(&error)) }
+        defer { zip.zip_source_free(buffer) }
         // Kept past zip_close, which would otherwise free it; read back below.
-        zip_source_keep(buffer)
-        guard let archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error) else {
-            zip_source_free(buffer)  // the reference zip_open_from_source did not take
-            throw .libzip(Self.message(&error))
+        zip.zip_source_keep(buffer)
+        guard let archive = zip.zip_open_from_source(buffer, ZIP_TRUNCATE, &error) else {
+            zip.zip_source_free(buffer)  // the reference zip_open_from_source did not take
+            throw .libzip(zip.message(&error))
         }
         var closed = false
-        defer { if !closed { zip_discard(archive) } }
+        defer { if !closed { zip.zip_discard(archive) } }
         for entry in entries {
             // libzip reads the data at zip_close: it gets its own copy, freed by it.
             guard let data = malloc(max(entry.bytes.count, 1)) else { throw .libzip("out of memory") }
             entry.bytes.withUnsafeBytes { if let base = $0.baseAddress { memcpy(data, base, $0.count) } }
-            guard let source = zip_source_buffer(archive, data, zip_uint64_t(entry.bytes.count), 1) else {
+            guard let source = zip.zip_source_buffer(archive, data, zip_uint64_t(entry.bytes.count), 1) else {
                 free(data)
-                throw .libzip(Self.message(zip_get_error(archive)))
+                throw .libzip(zip.message(zip.zip_get_error(archive)))
             }
-            let index = zip_file_add(archive, entry.name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
+            let index = zip.zip_file_add(archive, entry.name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
             guard index >= 0 else {
-                zip_source_free(source)
-                throw .libzip(Self.message(zip_get_error(archive)))
+                zip.zip_source_free(source)
+                throw .libzip(zip.message(zip.zip_get_error(archive)))
             }
             let entryIndex = zip_uint64_t(index)
-            guard zip_set_file_compression(archive, entryIndex, ZIP_CM_DEFLATE, 9) == 0,
-                  zip_file_set_dostime(archive, entryIndex, dosTime, dosDate, 0) == 0 else {
-                throw .libzip(Self.message(zip_get_error(archive)))
+            guard zip.zip_set_file_compression(archive, entryIndex, ZIP_CM_DEFLATE, 9) == 0,
+                  zip.zip_file_set_dostime(archive, entryIndex, dosTime, dosDate, 0) == 0 else {
+                throw .libzip(zip.message(zip.zip_get_error(archive)))
             }
         }
-        guard zip_close(archive) == 0 else { throw .libzip(Self.message(zip_get_error(archive))) }
+        guard zip.zip_close(archive) == 0 else { throw .libzip(zip.message(zip.zip_get_error(archive))) }
         closed = true
-        return try contents(of: buffer)
+        return try contents(of: buffer, zip: zip)
     }
 
     /// Everything written into `source`.
-    private static func contents(of source: OpaquePointer) throws(DotLottieArchiveError) -> [UInt8] {
-        guard zip_source_open(source) == 0 else { throw .libzip(Self.message(zip_source_error(source))) }
-        defer { zip_source_close(source) }
+    private static func contents(of source: OpaquePointer, zip: kinetic_zip) throws(DotLottieArchiveError) -> [UInt8] {
+        guard zip.zip_source_open(source) == 0 else { throw .libzip(zip.message(zip.zip_source_error(source))) }
+        defer { _ = zip.zip_source_close(source) }
         var stat = zip_stat_t()
-        zip_stat_init(&stat)
-        guard zip_source_stat(source, &stat) == 0, stat.valid & zip_uint64_t(ZIP_STAT_SIZE) != 0 else {
-            throw .libzip(Self.message(zip_source_error(source)))
+        zip.zip_stat_init(&stat)
+        guard zip.zip_source_stat(source, &stat) == 0, stat.valid & zip_uint64_t(ZIP_STAT_SIZE) != 0 else {
+            throw .libzip(zip.message(zip.zip_source_error(source)))
         }
         var bytes = [UInt8](repeating: 0, count: Int(stat.size))
         let read = bytes.withUnsafeMutableBytes { buffer -> Int64 in
             guard let base = buffer.baseAddress else { return 0 }
-            return zip_source_read(source, base, stat.size)
+            return zip.zip_source_read(source, base, stat.size)
         }
-        guard read == Int64(stat.size) else { throw .libzip(Self.message(zip_source_error(source))) }
+        guard read == Int64(stat.size) else { throw .libzip(zip.message(zip.zip_source_error(source))) }
         return bytes
     }
+}
 
-    private static func message(_ error: UnsafeMutablePointer<zip_error_t>?) -> String {
-        error.flatMap { zip_error_strerror($0) }.map { String(cString: $0) } ?? "unknown libzip error"
+/// libzip, loaded on first use (see `Sources/CZip/shim.h`): a process that writes no
+/// dotLottie archive never maps it (nor libcrypto, which it brings).
+enum LibZip {
+    /// The function table, or why the library cannot be loaded. Loaded once, by the first
+    /// thread to ask (a static `let`); never unloaded.
+    private static let loaded: Result<kinetic_zip, DotLottieArchiveError> = {
+        let table = UnsafeMutablePointer<kinetic_zip>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let message = kinetic_zip_load(table) {
+            return .failure(.libzip("cannot load libzip (install libzip4): \(String(cString: message))"))
+        }
+        return .success(table.pointee)
+    }()
+
+    /// libzip's functions.
+    /// - Throws: `.libzip` when the library or a function is missing.
+    static func functions() throws(DotLottieArchiveError) -> kinetic_zip { try loaded.get() }
+}
+
+extension kinetic_zip {
+    /// libzip's text for `error`.
+    func message(_ error: UnsafeMutablePointer<zip_error_t>?) -> String {
+        error.flatMap { self.zip_error_strerror($0) }.map { String(cString: $0) } ?? "unknown libzip error"
     }
 }
 
 /// libzip could not build the archive (in practice: memory ran out).
-public enum DotLottieArchiveError: Error, Equatable, CustomStringConvertible {
+public enum DotLottieArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case libzip(String)
 
     public var description: String {

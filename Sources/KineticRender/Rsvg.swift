@@ -13,30 +13,52 @@ package struct RsvgFailure: Error, CustomStringConvertible {
     package var description: String
 }
 
+/// librsvg, loaded on first use (see `Sources/CRsvg/shim.h`): a process that draws no SVG
+/// contents never maps it.
+enum RsvgLibrary {
+    /// The function table, or why the library cannot be loaded. Loaded once, by the first
+    /// thread to ask (a static `let`); never unloaded.
+    private static let loaded: Result<kinetic_rsvg, RsvgFailure> = {
+        let table = UnsafeMutablePointer<kinetic_rsvg>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let message = kinetic_rsvg_load(table) {
+            return .failure(RsvgFailure(description: "cannot load librsvg (install librsvg2-2): \(String(cString: message))"))
+        }
+        return .success(table.pointee)
+    }()
+
+    /// librsvg's functions.
+    /// - Throws: when the library or a function is missing.
+    static func functions() throws(RsvgFailure) -> kinetic_rsvg { try loaded.get() }
+}
+
 /// An SVG document parsed by librsvg, drawn as vector onto a Cairo context: crisp at the
 /// scale it is drawn at. A handle is used by one thread only: each render call makes its own.
 package final class RsvgDocument {
-    private let handle: UnsafeMutablePointer<RsvgHandle>
+    private let handle: OpaquePointer
+    private let rsvg: kinetic_rsvg
     /// The size in points it draws at by itself: `width` × `height`, else its viewBox's.
     package let size: Size
 
     package init(data bytes: [UInt8]) throws(RsvgFailure) {
+        let rsvg = try RsvgLibrary.functions()
         var error: UnsafeMutablePointer<GError>? = nil
         // librsvg reads the whole stream before returning, so the bytes need outlive only the call.
-        let loaded = bytes.withUnsafeBytes { buffer -> UnsafeMutablePointer<RsvgHandle>? in
+        let loaded = bytes.withUnsafeBytes { buffer -> OpaquePointer? in
             let stream = g_memory_input_stream_new_from_data(buffer.baseAddress, gssize(buffer.count), nil)
             defer { g_object_unref(stream) }
-            return rsvg_handle_new_from_stream_sync(stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
+            return rsvg.rsvg_handle_new_from_stream_sync(stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
         }
         guard let loaded else { throw RsvgFailure(description: Self.message(error) ?? "librsvg could not load the SVG") }
         handle = loaded
+        self.rsvg = rsvg
         // CSS's 96 px to the inch, as the scene loader reads lengths (librsvg's default is 90).
-        rsvg_handle_set_dpi(handle, 96)
+        rsvg.rsvg_handle_set_dpi(handle, 96)
         var width = 0.0, height = 0.0
-        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) == 0 {
+        if rsvg.rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) == 0 {
             var hasViewBox: gboolean = 0
             var viewBox = RsvgRectangle()
-            rsvg_handle_get_intrinsic_dimensions(handle, nil, nil, nil, nil, &hasViewBox, &viewBox)
+            rsvg.rsvg_handle_get_intrinsic_dimensions(handle, nil, nil, nil, nil, &hasViewBox, &viewBox)
             (width, height) = hasViewBox != 0 ? (viewBox.width, viewBox.height) : (0, 0)
         }
         size = Size(width, height)
@@ -55,7 +77,7 @@ package final class RsvgDocument {
         var viewport = RsvgRectangle(x: 0, y: 0, width: size.width, height: size.height)
         var error: UnsafeMutablePointer<GError>? = nil
         // A document that fails half-way has drawn what it could, as a browser shows it.
-        if rsvg_handle_render_document(handle, ctx.raw, &viewport, &error) == 0 { g_error_free(error) }
+        if rsvg.rsvg_handle_render_document(handle, ctx.raw, &viewport, &error) == 0 { g_error_free(error) }
         ctx.restore()
     }
 

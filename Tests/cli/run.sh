@@ -248,23 +248,45 @@ check "FFmpeg is loaded for a video, not for a GIF or validate" bash -c "
     LD_DEBUG=files '$kinetic' render '$shadow' -o ld.mp4 --quiet 2>ld-mp4.txt &&
     ! grep -q 'file=libavcodec' ld-gif.txt ld-validate.txt &&
     grep -q 'file=libavcodec.so.* dynamically loaded by' ld-mp4.txt && grep -q 'file=libswscale' ld-mp4.txt"
-# Without one of FFmpeg's libraries (hidden in a mount namespace: root only), a video
-# fails with a clear error and leaves nothing, and a GIF still renders.
-missing_ffmpeg() {
-    local libs; libs=$(ldconfig -p | awk '$1 ~ /^libswscale[.]so[.][0-9]+$/ {print $NF}')
-    [ -n "$libs" ] || { echo "libswscale not found by ldconfig"; return 1; }
-    mkdir noff
-    unshare -m bash -c 'for lib in $3; do mount --bind /dev/null "$lib" || exit 1; done
-        "$1" render "$2" -o noff/v.mp4 --quiet 2>noff-err.txt; echo $? > noff-mp4.txt
-        "$1" render "$2" -o noff/g.gif --quiet; echo $? > noff-gif.txt' _ "$kinetic" "$shadow" "$libs" || return 1
-    cat noff-err.txt
-    [ "$(cat noff-mp4.txt)" = 64 ] && [ "$(cat noff-gif.txt)" = 0 ] &&
-        grep -q "cannot load FFmpeg.*libswscale" noff-err.txt && [ "$(ls -A noff)" = g.gif ]
+# So are libwebp, libzip and librsvg (with libcrypto, gdk-pixbuf and the rest: ~19 M
+# instructions of every process's start-up): each for the output or contents that use it.
+check "libwebp, libzip and librsvg are loaded for a WebP, a dotLottie and SVG contents alone" bash -c "
+    LD_DEBUG=files '$kinetic' render '$shadow' -o ld.webp --quiet 2>ld-webp.txt &&
+    LD_DEBUG=files '$kinetic' render '$shadow' -o ld.lottie --quiet 2>ld-lottie.txt &&
+    LD_DEBUG=files '$kinetic' render '$scenes/svg-in/scene.yaml' -o ld-svg.png --frame 0 --quiet 2>ld-svg.txt &&
+    ! grep -q 'file=libwebp\\|file=libzip\\|file=librsvg' ld-gif.txt ld-validate.txt &&
+    grep -q 'file=libwebpmux.so.* dynamically loaded by' ld-webp.txt && ! grep -q 'file=libzip\\|file=librsvg' ld-webp.txt &&
+    grep -q 'file=libzip.so.* dynamically loaded by' ld-lottie.txt && ! grep -q 'file=librsvg\\|file=libwebp' ld-lottie.txt &&
+    grep -q 'file=librsvg-2.so.* dynamically loaded by' ld-svg.txt && ! grep -q 'file=libzip\\|file=libwebp' ld-svg.txt"
+# librsvg's declarations in its shim (its header's include path would link it) are the header's.
+if command -v clang >/dev/null && pkg-config --exists librsvg-2.0; then
+    check "the librsvg declarations of Sources/CRsvg/shim.h match rsvg.h" bash -c "
+        clang -fsyntax-only -DKINETIC_RSVG_CHECK \$(pkg-config --cflags librsvg-2.0) -x c '$root/Sources/CRsvg/shim.h'"
+fi
+# Without one of those libraries (hidden in a mount namespace: root only), what needs it
+# fails with a clear error, its status, and leaves nothing; a GIF still renders.
+missing_library() { # missing_library LIBRARY SCENE OUTPUT STATUS MESSAGE
+    local libs; libs=$(ldconfig -p | awk -v name="$1" '$1 ~ "^" name "[.]so[.][0-9]+$" {print $NF}')
+    [ -n "$libs" ] || { echo "$1 not found by ldconfig"; return 1; }
+    rm -rf nolib; mkdir nolib
+    unshare -m bash -c 'for lib in $4; do mount --bind /dev/null "$lib" || exit 1; done
+        "$1" render "$2" -o "nolib/$3" --quiet 2>nolib-err.txt; echo $? > nolib-status.txt
+        "$1" render "$5" -o nolib/g.gif --quiet; echo $? > nolib-gif.txt' _ "$kinetic" "$2" "$3" "$libs" "$shadow" || return 1
+    cat nolib-err.txt
+    [ "$(cat nolib-status.txt)" = "$4" ] && [ "$(cat nolib-gif.txt)" = 0 ] &&
+        grep -q "$5" nolib-err.txt && [ "$(ls -A nolib)" = g.gif ]
 }
 if unshare -m true 2>/dev/null; then
-    check "a missing FFmpeg library fails the video alone (exit 64, nothing left), not a GIF" missing_ffmpeg
+    check "a missing FFmpeg library fails the video alone (exit 64, nothing left), not a GIF" \
+        missing_library libswscale "$shadow" v.mp4 64 "cannot load FFmpeg.*libswscale"
+    check "a missing libwebpmux fails the WebP alone (exit 64, nothing left), not a GIF" \
+        missing_library libwebpmux "$shadow" v.webp 64 "cannot load libwebp.*libwebpmux"
+    check "a missing libzip fails the dotLottie alone (exit 73, nothing left), not a GIF" \
+        missing_library libzip "$shadow" v.lottie 73 "cannot load libzip.*libzip"
+    check "a missing librsvg fails SVG contents alone (exit 65, nothing left), not a GIF" \
+        missing_library librsvg-2 "$scenes/svg-in/scene.yaml" v.gif 65 "cannot load librsvg.*librsvg"
 else
-    echo "skip a missing FFmpeg library (no mount namespace here: needs root)"
+    echo "skip missing libraries (no mount namespace here: needs root)"
 fi
 check "video and APNG: ffprobe counts frames, size, 10 fps, 0.5 s" bash -c "
     for f in s.apng s.mp4 s.webm s.mov; do

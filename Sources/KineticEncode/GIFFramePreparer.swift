@@ -60,22 +60,42 @@ public enum GIFFramePreparer {
             throw .invalidImage(reason: "previous frame is \(previous.width)×\(previous.height), this one \(frame.width)×\(frame.height)")
         }
         // Runs leaving the canvas are not believed: the frames are compared.
-        var changed: GIFRect?, runs: [PixelRun]?
+        let changed: (rect: GIFRect, rgba: [UInt8], drawnRows: [Int])?
         if case .runs(let known) = change, known.allSatisfy(whole.holds) {
-            (changed, runs) = (GIFRect(bounding: known), known)
+            changed = GIFRect(bounding: known).map { rect in
+                var rgba: [UInt8]
+                let drawnRows: [Int]
+                (rgba, drawnRows) = straightPixelsAndRows(frame, in: rect, previous: previous, runs: known, buffers: buffers)
+                // Runs of no change at all (not a renderer's) keep every row, all transparent.
+                if !drawnRows.isEmpty { keepRows(drawnRows, of: &rgba, rowBytes: rect.width * 4) }
+                return (rect, rgba, drawnRows)
+            }
         } else {
-            changed = changedRect(frame, previous)
+            changed = changedPixels(frame, previous, buffers: buffers)
         }
-        guard let rect = changed else {
+        guard let (rect, rgba, drawnRows) = changed else {
             return PreparedGIFFrame(rect: GIFRect(x: 0, y: 0, width: 1, height: 1),
                                     indices: [PreparedGIFFrame.transparentIndex],
                                     localPalette: options.palette == .perFrame ? [] : nil,
                                     disposal: .doNotDispose)
         }
-        let (rgba, drawnRows) = straightPixelsAndRows(frame, in: rect, previous: previous, runs: runs, buffers: buffers)
-        var prepared = try quantized(rgba, rect: rect, drawnRows: drawnRows, disposal: .doNotDispose, options: options)
+        // The source colours of the rows drawn only, one after another (``PreparedGIFFrame/sourceRows``).
+        let compacted = !drawnRows.isEmpty
+        var prepared = try quantized(rgba, rect: rect, drawnRows: drawnRows, compacted: compacted, disposal: .doNotDispose,
+                                     options: options)
         prepared.sourcePixels = rgba
+        prepared.sourceRows = compacted && drawnRows.count < rect.height ? drawnRows : nil
         return prepared
+    }
+
+    /// Moves rows `rows` (ascending) of `rgba` (`rowBytes` a row) to its start, one after
+    /// another, and drops the rest.
+    static func keepRows(_ rows: [Int], of rgba: inout [UInt8], rowBytes: Int) {
+        rgba.withUnsafeMutableBytes { p in
+            guard let base = p.baseAddress else { return }
+            for (k, y) in rows.enumerated() where k != y { memmove(base + k * rowBytes, base + y * rowBytes, rowBytes) }
+        }
+        rgba.removeLast(rgba.count - rows.count * rowBytes)
     }
 
     /// Quantizes straight RGBA pixels in which alpha 0 marks "transparent index".
@@ -85,21 +105,24 @@ public enum GIFFramePreparer {
     /// header glow and a spinner at the bottom) is often half unchanged rows, which would
     /// cost histogram and remapping time for nothing. Dithering then carries its small
     /// error across the seams of the rows left out, which only reshapes the noise.
-    /// - Parameter drawnRows: when known, the rows holding an opaque pixel, ascending
-    ///   (else the rows are scanned: the whole canvas, for a snowfall).
-    private static func quantized(_ rgba: [UInt8], rect: GIFRect, drawnRows: [Int]? = nil, disposal: GIFDisposal,
-                                  options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
+    /// - Parameters:
+    ///   - drawnRows: when known, the rows holding an opaque pixel, ascending (else the
+    ///     rows are scanned: the whole canvas, for a snowfall).
+    ///   - compacted: whether `rgba` holds only `drawnRows` (at least one), one after another.
+    private static func quantized(_ rgba: [UInt8], rect: GIFRect, drawnRows: [Int]? = nil, compacted: Bool = false,
+                                  disposal: GIFDisposal, options: GIFOptions) throws(EncodeError) -> PreparedGIFFrame {
         let rowBytes = rect.width * 4
         let kept = drawnRows ?? rgba.withUnsafeBytes { p in
             (0..<rect.height).filter { y in hasOpaquePixel(p, from: y * rect.width, to: (y + 1) * rect.width) }
         }
+        precondition(!compacted || (!kept.isEmpty && rgba.count == kept.count * rowBytes))
         guard !kept.isEmpty, kept.count < rect.height else {
             return try quantizedRows(rgba, rect: rect, disposal: disposal, options: options)
         }
         // Rows copied with memcpy, and only the rows left out filled: as array slices
         // (`+=`, subscript assignment) with a whole zero-filled index buffer, these copies
         // were 0.35 G instructions of snow's GIF render.
-        let compact = [UInt8](unsafeUninitializedCapacity: kept.count * rowBytes) { out, initialized in
+        let compact = compacted ? rgba : [UInt8](unsafeUninitializedCapacity: kept.count * rowBytes) { out, initialized in
             initialized = kept.count * rowBytes
             rgba.withUnsafeBytes { src in
                 guard let to = out.baseAddress, let from = src.baseAddress else { return }
@@ -420,50 +443,108 @@ public enum GIFFramePreparer {
     }
 
     /// The smallest rectangle containing every pixel where `frame` and `previous` differ,
-    /// or nil if they are identical.
-    ///
-    /// Rows are compared with libc's `memcmp` (vectorized): most rows of an animation are
-    /// unchanged, and this scan was 7 % of the gallery's batch CPU as a Swift loop of
-    /// 8-byte loads. Inside the changed rows, only the columns outside the rectangle found
-    /// so far are compared, and pixel by pixel only where they differ. A frame sharing
-    /// its pixels with the one before it (a scene at rest, see `FramePipeline`) is not
-    /// compared at all.
+    /// or nil if they are identical (the bounds of ``differingSpans(_:_:)``).
     static func changedRect(_ frame: PixelImage, _ previous: PixelImage) -> GIFRect? {
+        bounds(of: differingSpans(frame, previous))
+    }
+
+    /// The pixels of a row from its first to its last that differs from the previous
+    /// frame's row.
+    struct DifferingSpan: Hashable {
+        var y: Int
+        var first: Int
+        var last: Int
+    }
+
+    /// Each row where `frame` and `previous` differ, from its first differing pixel to its
+    /// last, top to bottom.
+    ///
+    /// Rows are compared with libc's `memcmp` (vectorized): an equal row (most rows of an
+    /// animation) in one call; a differing one from each end, 64 pixels at a time, then
+    /// pixel by pixel inside the block that differs, so the pixels between its first and
+    /// last difference are not read. A frame sharing its pixels with the one before it (a
+    /// scene at rest, see `FramePipeline`) is not compared at all.
+    static func differingSpans(_ frame: PixelImage, _ previous: PixelImage) -> [DifferingSpan] {
         let width = frame.width
         return frame.bytes.withUnsafeBytes { a in
             previous.bytes.withUnsafeBytes { b in
                 guard let pa = a.baseAddress, let pb = b.baseAddress, width > 0,
-                      pa != pb || frame.stride != previous.stride else { return nil }
-                func row(_ y: Int) -> (UnsafeRawPointer, UnsafeRawPointer) { (pa + y * frame.stride, pb + y * previous.stride) }
-                /// Whether pixels `x ..< x + count` of row `y` differ anywhere.
-                func differs(_ y: Int, from x: Int, count: Int) -> Bool {
-                    let (p, q) = row(y)
-                    return count > 0 && memcmp(p + x * 4, q + x * 4, count * 4) != 0
-                }
-                func pixelDiffers(_ x: Int, _ y: Int) -> Bool {
-                    let (p, q) = row(y)
-                    return p.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                        != q.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-                }
-                guard let top = (0..<frame.height).first(where: { differs($0, from: 0, count: width) }),
-                      let bottom = (top..<frame.height).last(where: { differs($0, from: 0, count: width) })
-                else { return nil }
-                var left = width, right = -1
-                for y in top...bottom {
-                    if differs(y, from: 0, count: left) {
-                        var x = 0
-                        while !pixelDiffers(x, y) { x += 1 }
-                        left = x
+                      pa != pb || frame.stride != previous.stride else { return [] }
+                var spans: [DifferingSpan] = []
+                for y in 0..<frame.height {
+                    let p = pa + y &* frame.stride, q = pb + y &* previous.stride
+                    guard memcmp(p, q, width &* 4) != 0 else { continue }
+                    func pixelDiffers(_ x: Int) -> Bool {
+                        p.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)
+                            != q.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self)
                     }
-                    if differs(y, from: right + 1, count: width - right - 1) {
-                        var x = width - 1
-                        while !pixelDiffers(x, y) { x -= 1 }
-                        right = x
+                    // Both loops stop at a differing pixel: the row has one, and `first` is one.
+                    var first = 0
+                    while first &+ equalBlock <= width, memcmp(p + first &* 4, q + first &* 4, equalBlock &* 4) == 0 {
+                        first &+= equalBlock
                     }
+                    while !pixelDiffers(first) { first &+= 1 }
+                    var end = width
+                    while end &- equalBlock > first,
+                          memcmp(p + (end &- equalBlock) &* 4, q + (end &- equalBlock) &* 4, equalBlock &* 4) == 0 {
+                        end &-= equalBlock
+                    }
+                    var last = end &- 1
+                    while !pixelDiffers(last) { last &-= 1 }
+                    spans.append(DifferingSpan(y: y, first: first, last: last))
                 }
-                return GIFRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+                return spans
             }
         }
+    }
+
+    /// The smallest rectangle holding `spans`, nil for none.
+    static func bounds(of spans: [DifferingSpan]) -> GIFRect? {
+        guard let top = spans.first?.y, let bottom = spans.last?.y else { return nil }
+        var left = Int.max, right = -1
+        for span in spans {
+            left = min(left, span.first); right = max(right, span.last)
+        }
+        return GIFRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    }
+
+    /// Where `frame` differs from `previous`: the smallest rectangle holding every pixel
+    /// that differs (``changedRect(_:_:)``), its rows holding such a pixel (from 0,
+    /// ascending) and their straight pixels against `previous` (those of
+    /// ``straightPixels(_:in:previous:keepAlpha:runs:)``), one row after another; nil when
+    /// the frames are the same. The bytes are written in a buffer of `buffers` when given.
+    ///
+    /// The frames are read once (issue 42): ``differingSpans(_:_:)`` reads each row up to its
+    /// first and from its last difference, and only the pixels between those are read
+    /// again, to be converted; the rest of those rows is zeros, one `memset` from a span's
+    /// end to the next span's start. Finding the rectangle first and then comparing the
+    /// whole of it again read a snowfall's two frames twice (its rectangle is most of the
+    /// canvas); its rows without a change (three quarters of them) were written as zeros,
+    /// then left out by the quantizer, which copied the others.
+    static func changedPixels(_ frame: PixelImage, _ previous: PixelImage,
+                              buffers: FrameBufferPool? = nil) -> (rect: GIFRect, rgba: [UInt8], drawnRows: [Int])? {
+        let spans = differingSpans(frame, previous)
+        guard let rect = bounds(of: spans) else { return nil }
+        let rowBytes = rect.width * 4
+        let rgba = writtenBytes(count: spans.count * rowBytes, capacity: frame.width * frame.height * 4,
+                                in: buffers) { out in
+            frame.bytes.withUnsafeBytes { src in
+                previous.bytes.withUnsafeBytes { old in
+                    guard let to = out.baseAddress, let src = src.baseAddress, let old = old.baseAddress else { return }
+                    // Offsets inside the frames and the rectangle, which hold the spans: wrapping arithmetic.
+                    var zeros = 0
+                    for (k, span) in spans.enumerated() {
+                        let start = k &* rowBytes &+ (span.first &- rect.x) &* 4
+                        memset(to + zeros, 0, start &- zeros)
+                        _ = straighten(src + span.y &* frame.stride, against: old + span.y &* previous.stride,
+                                       from: span.first, to: span.last &+ 1, keepAlpha: false, into: to + start)
+                        zeros = start &+ (span.last &+ 1 &- span.first) &* 4
+                    }
+                    memset(to + zeros, 0, out.count &- zeros)
+                }
+            }
+        }
+        return (rect, rgba, spans.map { $0.y - rect.y })
     }
 
     /// A Cairo ARGB32 pixel (premultiplied, native-endian, alpha in the top byte) as the
@@ -488,7 +569,7 @@ public enum GIFFramePreparer {
         straightWord(argb) | UInt32(littleEndian: 255 << 24)
     }
 
-    /// The pixels ``straightPixels(_:in:previous:keepAlpha:runs:)`` compares with the
+    /// The pixels ``straighten(_:against:from:to:keepAlpha:into:)`` compares with the
     /// previous frame in one `memcmp` (a multiple of 4).
     static let equalBlock = 64
 
@@ -517,96 +598,127 @@ public enum GIFFramePreparer {
         return (rgba, drawn.indices.filter { drawn[$0] })
     }
 
+    /// `count` bytes, every one of them written by `body`: in a buffer of `buffers` when
+    /// given, else in a new one; neither is cleared first.
+    private static func writtenBytes(count: Int, capacity: Int, in buffers: FrameBufferPool?,
+                                     _ body: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+        if let buffers { return buffers.take(count: count, capacity: capacity, writing: body) }
+        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            body(UnsafeMutableRawBufferPointer(out))
+            initialized = count
+        }
+    }
+
+    /// A pixel's straight RGBA word for the quantizer (`word` a Cairo ARGB32 pixel, `was`
+    /// the previous frame's there): 0 when unchanged or, with `keepAlpha`, below alpha 128.
+    @inline(__always)
+    private static func quantizerWord(_ word: UInt32, was: UInt32?, keepAlpha: Bool) -> UInt32 {
+        word == was || (keepAlpha && word >> 24 < 128) ? 0 : opaqueStraightWord(word)
+    }
+
+    /// Writes pixels `x0 ..< x1` of a frame's row (`row`, Cairo ARGB32) to `out` (from
+    /// its first byte) as ``quantizerWord(_:was:keepAlpha:)`` against the previous frame's
+    /// row (`old`); whether any is not 0.
+    ///
+    /// Blocks of up to 64 pixels equal to the previous frame's (most of a large changed
+    /// rectangle) are found by libc's vectorized memcmp and become 0s, nothing converted,
+    /// written with one `memset` for each run of such blocks; a block that differs goes
+    /// four pixels at a time. Four at a time everywhere, this loop was the preparer's
+    /// busiest code on snow (5 % of its GIF render's instructions; pixel by pixel, 9 % of
+    /// its time), whose rectangle is the whole canvas around a few thousand changed pixels.
+    @inline(__always)
+    private static func straighten(_ row: UnsafeRawPointer, against old: UnsafeRawPointer, from x0: Int, to x1: Int,
+                                   keepAlpha: Bool, into out: UnsafeMutableRawPointer) -> Bool {
+        // Offsets inside the rows, which exist: wrapping arithmetic.
+        var x = x0, o = 0, zeros = 0, drawn = false
+        @inline(__always) func pixel(_ x: Int, at o: Int) {
+            let word = quantizerWord(row.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self),
+                                     was: old.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self), keepAlpha: keepAlpha)
+            out.storeBytes(of: word, toByteOffset: o, as: UInt32.self)
+            if word != 0 { drawn = true }
+        }
+        while x &+ 4 <= x1 {
+            let block = min(Self.equalBlock, (x1 &- x) & ~3)
+            if memcmp(row + x &* 4, old + x &* 4, block &* 4) == 0 {
+                x &+= block; o &+= block &* 4
+                continue
+            }
+            if o > zeros { memset(out + zeros, 0, o &- zeros) }
+            let blockEnd = x &+ block
+            while x < blockEnd {
+                let a = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+                let b = old.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt32>.self)
+                if a == b {
+                    out.storeBytes(of: .zero, toByteOffset: o, as: SIMD4<UInt32>.self)
+                } else {
+                    for k in 0..<4 { pixel(x &+ k, at: o &+ k &* 4) }
+                }
+                x &+= 4; o &+= 16
+            }
+            zeros = o
+        }
+        if o > zeros { memset(out + zeros, 0, o &- zeros) }
+        while x < x1 {
+            pixel(x, at: o)
+            x &+= 1; o &+= 4
+        }
+        return drawn
+    }
+
     /// The work of both: `drawnRows`, when given, has each row holding an opaque pixel set;
     /// the bytes are written in a buffer of `buffers` when given.
     private static func straightPixels(_ frame: PixelImage, in rect: GIFRect, previous: PixelImage?, keepAlpha: Bool,
                                        runs: [PixelRun]?, drawnRows: UnsafeMutablePointer<Bool>?,
                                        buffers: FrameBufferPool? = nil) -> [UInt8] {
-        let count = rect.width * rect.height
+        let count = rect.width * rect.height * 4, capacity = frame.width * frame.height * 4
         let oldStride = previous?.stride ?? 0
-        /// The straight word of pixel (x, y), for output at byte `o`; marks its row drawn
-        /// when it is not 0.
-        @inline(__always) func store(_ x: Int, _ y: Int, at o: Int, _ src: UnsafeRawBufferPointer,
-                                     _ old: UnsafeRawBufferPointer, _ out: UnsafeMutableRawBufferPointer) {
-            // Cairo's ARGB32 is a native-endian word: A in the top byte.
-            // Offsets inside the frames, which exist: wrapping arithmetic.
-            let word = src.loadUnaligned(fromByteOffset: y &* frame.stride &+ x &* 4, as: UInt32.self)
-            let unchanged = previous != nil && old.loadUnaligned(fromByteOffset: y &* oldStride &+ x &* 4, as: UInt32.self) == word
-            let rgba = unchanged || (keepAlpha && word >> 24 < 128) ? 0 : opaqueStraightWord(word)
-            out.storeBytes(of: rgba, toByteOffset: o, as: UInt32.self)
-            if rgba != 0 { drawnRows?[y &- rect.y] = true }
-        }
         if let runs, previous != nil {
-            var rgba = buffers?.take(count: count * 4, capacity: frame.width * frame.height * 4)
-                ?? [UInt8](repeating: 0, count: count * 4)
-            rgba.withUnsafeMutableBytes { out in
-                // Only the runs' pixels are written: a buffer handed back is cleared first.
-                if buffers != nil, let base = out.baseAddress { memset(base, 0, out.count) }
+            return writtenBytes(count: count, capacity: capacity, in: buffers) { out in
+                // Only the runs' pixels are written: the rest is cleared first.
+                guard let to = out.baseAddress else { return }
+                memset(to, 0, out.count)
                 frame.bytes.withUnsafeBytes { src in
                     (previous?.bytes ?? []).withUnsafeBytes { old in
                         for run in runs {
+                            // Offsets inside the frames, which exist: wrapping arithmetic.
                             let y = Int(run.y), row = (y - rect.y) * rect.width - rect.x
-                            for x in Int(run.x)..<(Int(run.x) + Int(run.count)) { store(x, y, at: (row &+ x) &* 4, src, old, out) }
-                        }
-                    }
-                }
-            }
-            return rgba
-        }
-        /// Every byte of `out` written: the pixels of `rect` row after row.
-        func fill(_ out: UnsafeMutableRawBufferPointer) {
-            frame.bytes.withUnsafeBytes { src in
-                (previous?.bytes ?? []).withUnsafeBytes { old in
-                    var o = 0
-                    for y in rect.y..<(rect.y + rect.height) {
-                        var x = rect.x
-                        let end = rect.x &+ rect.width
-                        if previous != nil, let from = src.baseAddress, let was = old.baseAddress,
-                           let to = out.baseAddress {
-                            // Blocks of up to 64 pixels equal to the previous frame's (most of
-                            // a large changed rectangle) are found by libc's vectorized memcmp
-                            // and become 0s, nothing converted; a block that differs goes four
-                            // pixels at a time. Four at a time everywhere, this loop was the
-                            // preparer's busiest code on snow (5 % of its GIF render's
-                            // instructions; pixel by pixel, 9 % of its time), whose rectangle
-                            // is the whole canvas around a few thousand changed pixels.
                             let srcRow = y &* frame.stride, oldRow = y &* oldStride
-                            while x &+ 4 <= end {
-                                let block = min(Self.equalBlock, (end &- x) & ~3)
-                                if memcmp(from + (srcRow &+ x &* 4), was + (oldRow &+ x &* 4), block &* 4) == 0 {
-                                    memset(to + o, 0, block &* 4)
-                                    x &+= block; o &+= block &* 4
-                                    continue
-                                }
-                                let blockEnd = x &+ block
-                                while x < blockEnd {
-                                    let a = src.loadUnaligned(fromByteOffset: srcRow &+ x &* 4, as: SIMD4<UInt32>.self)
-                                    let b = old.loadUnaligned(fromByteOffset: oldRow &+ x &* 4, as: SIMD4<UInt32>.self)
-                                    if a == b {
-                                        out.storeBytes(of: .zero, toByteOffset: o, as: SIMD4<UInt32>.self)
-                                    } else {
-                                        for k in 0..<4 { store(x &+ k, y, at: o &+ k &* 4, src, old, out) }
-                                    }
-                                    x &+= 4; o &+= 16
-                                }
+                            for x in Int(run.x)..<(Int(run.x) + Int(run.count)) {
+                                let word = quantizerWord(
+                                    src.loadUnaligned(fromByteOffset: srcRow &+ x &* 4, as: UInt32.self),
+                                    was: old.loadUnaligned(fromByteOffset: oldRow &+ x &* 4, as: UInt32.self),
+                                    keepAlpha: keepAlpha)
+                                out.storeBytes(of: word, toByteOffset: (row &+ x) &* 4, as: UInt32.self)
+                                if word != 0 { drawnRows?[y &- rect.y] = true }
                             }
                         }
-                        while x < end {
-                            store(x, y, at: o, src, old, out)
-                            x &+= 1; o &+= 4
-                        }
                     }
                 }
             }
         }
-        guard let buffers else {
-            return [UInt8](unsafeUninitializedCapacity: count * 4) { out, initialized in
-                fill(UnsafeMutableRawBufferPointer(out))
-                initialized = count * 4
+        return writtenBytes(count: count, capacity: capacity, in: buffers) { out in
+            frame.bytes.withUnsafeBytes { src in
+                (previous?.bytes ?? []).withUnsafeBytes { old in
+                    guard let from = src.baseAddress, let to = out.baseAddress else { return }
+                    for y in rect.y..<(rect.y + rect.height) {
+                        let row = from + y &* frame.stride, o = (y &- rect.y) &* rect.width &* 4
+                        var drawn = false
+                        if let was = old.baseAddress, previous != nil {
+                            drawn = straighten(row, against: was + y &* oldStride, from: rect.x, to: rect.x &+ rect.width,
+                                               keepAlpha: keepAlpha, into: to + o)
+                        } else {
+                            // Cairo's ARGB32 is a native-endian word: A in the top byte.
+                            for x in 0..<rect.width {
+                                let word = quantizerWord(row.loadUnaligned(fromByteOffset: (rect.x &+ x) &* 4, as: UInt32.self),
+                                                         was: nil, keepAlpha: keepAlpha)
+                                out.storeBytes(of: word, toByteOffset: o &+ x &* 4, as: UInt32.self)
+                                if word != 0 { drawn = true }
+                            }
+                        }
+                        if drawn { drawnRows?[y &- rect.y] = true }
+                    }
+                }
             }
         }
-        var rgba = buffers.take(count: count * 4, capacity: frame.width * frame.height * 4)
-        rgba.withUnsafeMutableBytes(fill)
-        return rgba
     }
 }

@@ -222,6 +222,12 @@ public struct PreparedGIFFrame: Hashable, Sendable {
     /// for ``GIFWriter``'s near-unchanged skipping (see ``GIFOptions/tolerance``); nil
     /// writes the indices as they are.
     public var sourcePixels: [UInt8]?
+    /// The rows of `rect` (from 0, ascending) whose colours ``sourcePixels`` holds, one
+    /// after another, when not every row's (nil): the rows left out draw nothing, and a
+    /// frame's source colours need not be written for them (a snowfall's rectangle is
+    /// the canvas, three quarters of its rows unchanged; issue 42). A drawn pixel of a
+    /// row left out counts as the colour (0, 0, 0, 0).
+    public var sourceRows: [Int]?
 
     public init(rect: GIFRect, indices: [UInt8], localPalette: [GIFColor]?, disposal: GIFDisposal,
                 sourcePixels: [UInt8]? = nil) {

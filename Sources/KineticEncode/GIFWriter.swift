@@ -118,18 +118,19 @@ public final class GIFWriter {
             // Whether `displayed` and `displayedIndex` now hold what this frame shows.
             var tracked = false
             if !options.transparentBackground, frame.disposal == .doNotDispose,
-               let source = frame.sourcePixels, source.count == frame.indices.count * 4 {
+               let source = frame.sourcePixels, let sourceRows = Self.sourceRowStarts(of: frame, count: source.count) {
                 // The palette as the display's words (0xFFRRGGBB), one for every index
                 // (0 past the palette: no colour), so an index never reads past the table.
                 let packed = palette.prefix(256).map { 0xFF00_0000 | Self.packed($0) }
                     + [UInt32](repeating: 0, count: 256 - min(palette.count, 256))
-                skipNearUnchanged(&frame, source: source, packed: packed)
+                skipNearUnchanged(&frame, source: source, rowStarts: sourceRows, packed: packed)
                 bridgeRuns(&frame, packed: packed)
                 tracked = true
             }
             // Not kept while the frame waits for its compression: the caller may hand the
             // buffer to a later frame (``AnimationWriter``).
             frame.sourcePixels = nil
+            frame.sourceRows = nil
             var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
             if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
                 // A small shared table: its transparent index follows its colours.
@@ -248,7 +249,21 @@ public final class GIFWriter {
     /// skipping against that would let a slow drift of one level a frame go unseen for
     /// ever. Compared with the display instead, a pixel is redrawn as soon as it is more
     /// than the tolerance away from what it should show.
-    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], packed: [UInt32]) {
+    /// Where each row of `frame`'s rectangle starts in its source colours (`count` bytes),
+    /// in pixels, -1 for a row they leave out; nil when they do not fit the frame.
+    static func sourceRowStarts(of frame: PreparedGIFFrame, count: Int) -> [Int]? {
+        let r = frame.rect
+        guard let rows = frame.sourceRows else {
+            return count == frame.indices.count * 4 ? (0..<r.height).map { $0 * r.width } : nil
+        }
+        guard count == rows.count * r.width * 4, zip(rows, rows.dropFirst()).allSatisfy({ $0 < $1 }),
+              rows.allSatisfy({ (0..<r.height).contains($0) }) else { return nil }
+        var starts = [Int](repeating: -1, count: r.height)
+        for (k, y) in rows.enumerated() { starts[y] = k * r.width }
+        return starts
+    }
+
+    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], rowStarts: [Int], packed: [UInt32]) {
         precondition(packed.count == 256)
         let transparent = PreparedGIFFrame.transparentIndex
         if displayed.isEmpty {
@@ -264,14 +279,18 @@ public final class GIFWriter {
         // the caller's frame, so changing them in place first copied them whole (1 MB a
         // frame on snow, 0.18 G instructions of its GIF render; issue 42).
         let count = frame.indices.count
+        // The source of a row left out (see ``PreparedGIFFrame/sourceRows``).
+        let noSource = [UInt8](repeating: 0, count: r.width * 4)
         let decided = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             source.withUnsafeBytes { src in
+              noSource.withUnsafeBytes { noSource in
                 packed.withUnsafeBufferPointer { packed in
                     displayed.withUnsafeMutableBufferPointer { shown in
                       displayedIndex.withUnsafeMutableBufferPointer { shownIndex in
                         frame.indices.withUnsafeBufferPointer { indices in
                             guard let to = out.baseAddress, let indices = indices.baseAddress,
-                                  let src = src.baseAddress, let packed = packed.baseAddress,
+                                  let src = src.baseAddress ?? noSource.baseAddress, let noSource = noSource.baseAddress,
+                                  let packed = packed.baseAddress,
                                   let shown = shown.baseAddress, let shownIndex = shownIndex.baseAddress else { return }
                             // Each band finds the drawn pixels' bounds of its rows.
                             let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
@@ -281,8 +300,10 @@ public final class GIFWriter {
                                     var bounds = DrawnBounds()
                                     for y in rows {
                                         let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
+                                        let sourceStart = rowStarts[y]
                                         let drawn = Self.decideRow(
-                                            indices + start, source: src + start &* 4, packed: packed, shown: shown + row,
+                                            indices + start, source: sourceStart < 0 ? noSource : src + sourceStart &* 4,
+                                            packed: packed, shown: shown + row,
                                             shownIndex: shownIndex + row, ownTable: ownTable, tolerance: tolerance,
                                             width: r.width, into: to + start)
                                         bounds.add(drawn, row: y)
@@ -298,6 +319,7 @@ public final class GIFWriter {
                       }
                     }
                 }
+              }
             }
             initialized = count
         }

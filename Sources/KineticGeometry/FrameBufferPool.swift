@@ -39,24 +39,27 @@ package final class FrameBufferPool: Sendable {
         }
     }
 
-    /// `count` bytes to write every one of: a buffer handed back, cut or lengthened to
-    /// `count` within its capacity (its bytes undefined), else new ones (zeros) with room
-    /// for `capacity`. Every caller asking for at most `capacity` (a frame's changed
-    /// rectangle, at most the canvas), no buffer lent is ever grown: growing one copied
-    /// its old bytes to fresh pages.
-    package func take(count: Int, capacity: Int) -> [UInt8] {
+    /// `count` bytes, every one of them written by `body`: a buffer handed back, cut or
+    /// lengthened to `count` within its capacity, else a new one with room for
+    /// `capacity`; a new one is not cleared first (a snowfall's 4 MB a frame: issue 42).
+    /// Every caller asking for at most `capacity` (a frame's changed rectangle, at most
+    /// the canvas), no buffer lent is ever grown: growing one copied its old bytes to
+    /// fresh pages.
+    package func take(count: Int, capacity: Int, writing body: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
         if var buffer = take(), buffer.capacity >= count {
             if buffer.count > count {
                 buffer.removeLast(buffer.count - count)
             } else if buffer.count < count {
+                // Arrays grow only by initialized elements: the few bytes past the last ask.
                 buffer.append(contentsOf: repeatElement(0, count: count - buffer.count))
             }
+            buffer.withUnsafeMutableBytes(body)
             return buffer
         }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(max(count, capacity))
-        buffer.append(contentsOf: repeatElement(0, count: count))
-        return buffer
+        return [UInt8](unsafeUninitializedCapacity: max(count, capacity)) { out, initialized in
+            body(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: out[..<count])))
+            initialized = count
+        }
     }
 
     /// Hands `image`'s buffer back for a later frame; beyond ``limit`` it is freed.

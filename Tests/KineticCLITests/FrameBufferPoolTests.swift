@@ -50,16 +50,16 @@ import Testing
     /// grown (growing copied its old bytes to fresh pages), and its length is the one asked.
     @Test func aBufferLentForFewerBytesServesMoreInPlace() {
         let pool = FrameBufferPool(limit: 1)
-        let small = pool.take(count: 10, capacity: 4096)
-        #expect(small == [UInt8](repeating: 0, count: 10))
+        let small = pool.take(count: 10, capacity: 4096) { $0.initializeMemory(as: UInt8.self, repeating: 7) }
+        #expect(small == [UInt8](repeating: 7, count: 10))
         let storage = small.withUnsafeBytes { $0.baseAddress }
         pool.recycle(bytes: consume small)
-        let large = pool.take(count: 4096, capacity: 4096)
-        #expect(large.count == 4096)
+        let large = pool.take(count: 4096, capacity: 4096) { $0.initializeMemory(as: UInt8.self, repeating: 8) }
+        #expect(large == [UInt8](repeating: 8, count: 4096))
         #expect(large.withUnsafeBytes { $0.baseAddress } == storage)
         pool.recycle(bytes: consume large)
-        let cut = pool.take(count: 3, capacity: 4096)
-        #expect(cut.count == 3)
+        let cut = pool.take(count: 3, capacity: 4096) { $0.initializeMemory(as: UInt8.self, repeating: 9) }
+        #expect(cut == [9, 9, 9])
         #expect(cut.withUnsafeBytes { $0.baseAddress } == storage)
         #expect(pool.counts.taken == 3)
         #expect(pool.counts.reused == 2)

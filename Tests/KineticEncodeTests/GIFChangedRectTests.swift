@@ -47,6 +47,54 @@ import KineticGeometry
         }
     }
 
+    /// The one pass over both frames finds what the rectangle and then the comparison of
+    /// the whole of it find: the same rectangle, drawn rows and their straight pixels, whatever
+    /// the buffer it writes into held (a pool's buffers hold earlier frames' bytes), on
+    /// frames wider than a few of its 64-pixel blocks, with padded rows.
+    @Test func onePassFindsTheRectangleItsPixelsAndRows() {
+        var rng = SystemRandomNumberGenerator()
+        let pool = FrameBufferPool(limit: 1)
+        for trial in 0..<300 {
+            let width = Int.random(in: 1...300, using: &rng), height = Int.random(in: 1...12, using: &rng)
+            let strideA = width * 4 + 4 * Int.random(in: 0...3, using: &rng)
+            let strideB = width * 4 + 4 * Int.random(in: 0...3, using: &rng)
+            var a = PixelImage(width: width, height: height, stride: strideA,
+                               bytes: (0..<(strideA * height)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+            var b = PixelImage(width: width, height: height, stride: strideB,
+                               bytes: [UInt8](repeating: 0xEE, count: strideB * height))
+            for y in 0..<height { for x in 0..<(width * 4) { b.bytes[y * strideB + x] = a.bytes[y * strideA + x] } }
+            // None, a few or many changed pixels, some in one channel only, some premultiplied-transparent.
+            let changes = [0, 1, 3, width * height / 3][trial % 4]
+            for _ in 0..<changes {
+                let x = Int.random(in: 0..<width, using: &rng), y = Int.random(in: 0..<height, using: &rng)
+                a.bytes[y * strideA + x * 4 + Int.random(in: 0..<4, using: &rng)] &+= 1
+            }
+            // A buffer of garbage for the pass to write into: every byte must be written.
+            pool.recycle(bytes: (0..<(width * height * 4)).map { _ in UInt8.random(in: 1...255, using: &rng) })
+            let buffers: FrameBufferPool? = trial % 3 == 0 ? nil : pool
+            let found = GIFFramePreparer.changedPixels(a, b, buffers: buffers)
+            let rect = bruteForce(a, b)
+            #expect(found?.rect == rect, "trial \(trial): \(width)×\(height)")
+            guard let rect, let found else { continue }
+            // Pixel by pixel: 0 where unchanged, else the pixel straight and opaque; the rows
+            // holding a changed pixel only, one after another.
+            var straight: [UInt8] = [], rows: [Int] = []
+            for y in rect.y..<(rect.y + rect.height) {
+                var row: [UInt8] = []
+                for x in rect.x..<(rect.x + rect.width) {
+                    let word = a.bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: y * strideA + x * 4, as: UInt32.self) }
+                    let was = b.bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: y * strideB + x * 4, as: UInt32.self) }
+                    withUnsafeBytes(of: word == was ? 0 : GIFFramePreparer.opaqueStraightWord(word)) { row += $0 }
+                }
+                if row.contains(where: { $0 != 0 }) {
+                    straight += row
+                    rows.append(y - rect.y)
+                }
+            }
+            #expect(found.rgba == straight && found.drawnRows == rows, "trial \(trial): \(width)×\(height)")
+        }
+    }
+
     /// Straight pixels read from runs (the changed ones) are those read by comparing
     /// the whole rectangle (and so are the rows found holding drawn pixels), and the frame prepared from the runs is the one prepared by
     /// comparing; a frame whose runs leave the canvas is compared whole.

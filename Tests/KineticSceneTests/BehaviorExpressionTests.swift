@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KineticDynamics
 import KineticGeometry
 import KineticLayers
 @testable import KineticScene
@@ -48,6 +49,20 @@ import KineticLayers
         #expect(abs(moved.length - 45) < 1)
         // Along (300, 400) / 500.
         #expect(abs(moved.x / moved.length - 0.6) < 1e-6 && abs(moved.y / moved.length - 0.8) < 1e-6)
+    }
+
+    @Test func aDirectionsLiteralKeysAreTermsAfterItsExpression() throws {
+        // Set at every step in UIKit's order whatever the file's: the vector, then the
+        // angle turns it, then the magnitude scales it — each literal as written.
+        let scene = try load("""
+        layers: [{id: ball, bounds: [20, 20]}]
+        dynamics: {behaviors: [{gravity: {items: [ball], magnitude: 3, angle: 90deg, gravityDirection: "= [0, t]"}}]}
+        """)
+        let terms = try #require(scene.physics).behaviorTerms
+        #expect(terms.map(\.property) == ["gravityDirection", "angle", "magnitude"])
+        guard terms.count == 3, case .expression = terms[0].term, case .literal(.number(let angle)) = terms[1].term,
+              case .literal(.number(let magnitude)) = terms[2].term else { Issue.record("\(terms)"); return }
+        #expect(abs(angle - .pi / 2) < 1e-12 && magnitude == 3)
     }
 
     @Test func anAnchorFollowsAnAnimatedLayer() throws {

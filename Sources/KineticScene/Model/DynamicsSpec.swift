@@ -13,8 +13,9 @@ public struct DynamicsSpec: Sendable {
     public var collisionBounds: [String: CollisionBoundsType] = [:]
     /// Behaviors in file order; those without an `id` get their key path (`dynamics.behaviors[2]`).
     public var behaviors: [DynamicBehavior] = []
-    /// The behaviors' properties written as expressions, set at every step.
-    public var behaviorExpressions: [BehaviorExpression] = []
+    /// The behaviors' properties written as expressions, set at every step in order (with
+    /// a direction's literal keys: `DynamicsDecoder.terms`).
+    public var behaviorTerms: [BehaviorSetting] = []
     /// Where the items and behaviors were written: a runtime failure (a blow-up, an
     /// unsolvable joint) is reported there.
     public var places = DynamicsPlaces()

@@ -1,3 +1,4 @@
+import KineticDynamics
 import KineticExpressions
 import KineticGeometry
 import KineticLayers
@@ -218,11 +219,24 @@ public struct ExpressionValue: Sendable {
     public var place: SourcePlace? = nil
 }
 
-/// A behavior property written as an expression: set at every simulation step, before
-/// the step, as a UIKit `action` block would (section 6).
-public struct BehaviorExpression: Sendable {
+/// A value as the file writes it: a literal, or an expression (section 4) the runtime
+/// evaluates where the value takes effect, with its place and `random()` salt.
+public enum Term<Value: Sendable>: Sendable {
+    case literal(Value)
+    case expression(ExpressionValue)
+
+    /// The expression; nil for a literal.
+    public var expression: ExpressionValue? {
+        if case .expression(let e) = self { e } else { nil }
+    }
+}
+
+/// A behavior property the file sets while the simulation runs (section 6): once, by an
+/// event's `set:`, or at every step, before the step, when written as an expression (as a
+/// UIKit `action` block would).
+public struct BehaviorSetting: Sendable {
     /// The behavior's id and the property's UIKit name (`anchorPoint`, `magnitude`, …).
     public var behavior: String
     public var property: String
-    public var value: ExpressionValue
+    public var term: Term<BehaviorValue>
 }

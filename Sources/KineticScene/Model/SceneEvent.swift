@@ -50,14 +50,15 @@ public struct EventAction: Sendable {
     public enum Kind: Sendable {
         case removeAllBehaviors
         case removeBehaviors([String])
-        /// The behaviors, those of their properties written as expressions, and where the
-        /// behaviors and their items were written (a runtime failure is reported there).
-        case addBehaviors([DynamicBehavior], expressions: [BehaviorExpression], places: DynamicsPlaces)
+        /// The behaviors, their properties set at every step (`DynamicsSpec.behaviorTerms`),
+        /// and where the behaviors and their items were written (a runtime failure is
+        /// reported there).
+        case addBehaviors([DynamicBehavior], terms: [BehaviorSetting], places: DynamicsPlaces)
         /// `BEHAVIOR.property: value`, and `LAYER.key: value` (the layer's value from then
         /// on, over its animations). A value written with expressions (section 4) is
         /// evaluated once, when the action runs, as a property set in UIKit then: until
-        /// then `value` (or the setting's value) is a placeholder of its kind.
-        case set([(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)],
+        /// then the layer setting's value is a placeholder of its kind.
+        case set([BehaviorSetting],
                  layers: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)])
         /// Removed layers disappear (hidden) and leave every behavior.
         case removeLayers([EventLayer])

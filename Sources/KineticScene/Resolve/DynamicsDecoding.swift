@@ -33,14 +33,14 @@ struct DynamicsDecoder {
         }
         var seen: [String: Field] = [:]
         for element in m["behaviors"]?.elements ?? [] {
-            guard let (b, expressions) = behavior(element) else { continue }
+            guard let (b, terms) = behavior(element) else { continue }
             if let first = seen[b.id] {
                 element.report("duplicate behavior id '\(b.id)' (first used at line \(first.mark?.line ?? 0))")
                 continue
             }
             seen[b.id] = element
             spec.behaviors.append(b)
-            spec.behaviorExpressions += expressions
+            spec.behaviorTerms += terms
             spec.places.behaviors[b.id] = element.place
         }
         for id in spec.itemIDs { spec.places.items[id] = layerIDs[id]?.field.place }
@@ -66,8 +66,8 @@ struct DynamicsDecoder {
     // MARK: Behaviors
 
     /// One `- kind: {…}` entry, with its properties written as expressions (set at every
-    /// step, as a UIKit `action` block would).
-    func behavior(_ f: Field) -> (behavior: DynamicBehavior, expressions: [BehaviorExpression])? {
+    /// step, as a UIKit `action` block would: `terms`).
+    func behavior(_ f: Field) -> (behavior: DynamicBehavior, terms: [BehaviorSetting])? {
         guard let outer = f.mapping(allowed: Self.behaviorKinds) else { return nil }
         guard outer.order.count == 1, let kind = outer.order.first, let body = outer[kind] else {
             // An unknown kind was reported by the mapping already.
@@ -116,8 +116,7 @@ struct DynamicsDecoder {
             (candidates.lazy.compactMap { m[$0] }.first ?? body).report(reason)
             return nil
         }
-        guard let expressions = expressions(written, of: behavior, m) else { return nil }
-        return (behavior, expressions)
+        return terms(written, of: behavior, m).map { (behavior, $0) }
     }
 
     /// The keys a checked property can come from, besides its own name.
@@ -134,31 +133,27 @@ struct DynamicsDecoder {
     /// against what the behavior can change while it runs; nil when one cannot be or does
     /// not parse (reported). UIKit's setters order a direction's keys — the vector, then
     /// `angle` turns it, then `magnitude` scales it — so when one of them is an expression
-    /// they are all set at every step in that order (a `gravityDirection` towards a layer
-    /// with a fixed `magnitude`), before the rest.
-    private func expressions(_ written: [(key: String, field: Field)], of behavior: DynamicBehavior,
-                             _ m: Mapping) -> [BehaviorExpression]? {
-        let bound = written.compactMap { key, field in
-            bind(key, field, of: behavior).map { (key: key, expression: $0) }
-        }
+    /// they are all set at every step in that order, a literal as written (a
+    /// `gravityDirection` towards a layer with a fixed `magnitude`), before the rest.
+    private func terms(_ written: [(key: String, field: Field)], of behavior: DynamicBehavior,
+                       _ m: Mapping) -> [BehaviorSetting]? {
+        let bound = written.compactMap { key, field in bind(key, field, of: behavior).map { (key: key, setting: $0) } }
         guard bound.count == written.count else { return nil }
         // A directed behavior's vector: `gravityDirection`, `pushDirection`.
         let vector = "\(behavior.kind.name)Direction"
         let direction = behavior.settableKind(of: vector) == nil ? [] : [vector, "angle", "magnitude"]
         let ordered = bound.contains { direction.contains($0.key) } ? direction : []
         return ordered.compactMap { key in
-            bound.first { $0.key == key }?.expression
-                // A literal, set again after the expressions before it.
-                ?? literalDirectionValue(key, m).map { literal in
-                    let value = ExpressionValue(value: literal, seedSalt: 0)
-                    return BehaviorExpression(behavior: behavior.id, property: key, value: value)
-                }
-        } + bound.filter { !ordered.contains($0.key) }.map(\.expression)
+            bound.first { $0.key == key }?.setting ?? m[key].flatMap { f in
+                behavior.settableKind(of: key).flatMap { read(f, $0) }
+                    .map { BehaviorSetting(behavior: behavior.id, property: key, term: .literal($0)) }
+            }
+        } + bound.filter { !ordered.contains($0.key) }.map(\.setting)
     }
 
     /// The per-step setting of `key`, written as an expression; nil when the behavior
     /// cannot change it while it runs or it does not parse (reported).
-    private func bind(_ key: String, _ field: Field, of behavior: DynamicBehavior) -> BehaviorExpression? {
+    private func bind(_ key: String, _ field: Field, of behavior: DynamicBehavior) -> BehaviorSetting? {
         let property = Self.anchorKeys.contains(key) ? "anchorPoint" : key
         let isPoint = behavior.settableKind(of: property) == .point
         do {
@@ -179,15 +174,8 @@ struct DynamicsDecoder {
             return nil
         }
         return binder.deferredValue(field, kind: isPoint ? .point : .number).map {
-            BehaviorExpression(behavior: behavior.id, property: property, value: $0.value)
+            BehaviorSetting(behavior: behavior.id, property: property, term: .expression($0.value))
         }
-    }
-
-    /// A direction key written as a plain value, as an expression value of literals.
-    private func literalDirectionValue(_ key: String, _ m: Mapping) -> ExpressionBinding.BoundValue? {
-        guard let f = m[key] else { return nil }
-        guard key == "angle" || key == "magnitude" else { return f.pointTerm(.literals).map(ExpressionBinding.BoundValue.init) }
-        return f.term(.literals, angle: key == "angle").map { .scalar($0) }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.

@@ -51,16 +51,16 @@ struct EventsDecoder {
         return decoded.compactMap { event($0.field, $0.m) }
     }
     private mutating func addBehaviors(_ f: Field) -> EventAction.Kind {
-        var behaviors: [DynamicBehavior] = [], expressions: [BehaviorExpression] = [], places = DynamicsPlaces()
+        var behaviors: [DynamicBehavior] = [], terms: [BehaviorSetting] = [], places = DynamicsPlaces()
         for element in f.elements ?? [] {
-            guard let (b, e) = dynamics.behavior(element) else { continue }
+            guard let (b, t) = dynamics.behavior(element) else { continue }
             known[b.id] = known[b.id] ?? b
             behaviors.append(b)
-            expressions += e
+            terms += t
             places.behaviors[b.id] = element.place
             for id in b.itemIDs { places.items[id] = dynamics.layerIDs[id]?.field.place }
         }
-        return .addBehaviors(behaviors, expressions: expressions, places: places)
+        return .addBehaviors(behaviors, terms: terms, places: places)
     }
 
     private mutating func event(_ f: Field, _ m: Mapping) -> SceneEvent? {
@@ -190,7 +190,7 @@ struct EventsDecoder {
 
     private mutating func set(_ f: Field, contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
-        var changes: [(behavior: String, property: String, value: BehaviorValue, expression: ExpressionValue?)] = []
+        var changes: [BehaviorSetting] = []
         var layerChanges: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)] = []
         var ok = true
         for (k, v) in raw {
@@ -224,7 +224,8 @@ struct EventsDecoder {
             guard let value = read.flatMap(BehaviorValue.init), behavior.accepts(property, value, id: id, at: vf) else {
                 ok = false; continue
             }
-            changes.append((id, property, value, deferred?.value))
+            changes.append(BehaviorSetting(behavior: id, property: property,
+                                           term: deferred.map { .expression($0.value) } ?? .literal(value)))
         }
         return ok ? .set(changes, layers: layerChanges) : nil
     }

@@ -69,13 +69,13 @@ extension Simulation {
         switch action.kind {
         case .removeAllBehaviors:
             animator.removeAllBehaviors()
-            behaviorExpressions = [:]
+            behaviorTerms = [:]
         case .removeBehaviors(let ids):
             for id in ids where animator.behavior(id: id) != nil {
                 try physics { () throws(DynamicsError) in try animator.removeBehavior(id: id) }
             }
-            for id in ids { behaviorExpressions[id] = nil }
-        case .addBehaviors(let behaviors, let expressions, let added):
+            for id in ids { behaviorTerms[id] = nil }
+        case .addBehaviors(let behaviors, let terms, let added):
             places.items.merge(added.items) { current, _ in current }
             for b in behaviors {
                 // Re-adding a live id replaces it, as adding a behavior object again would.
@@ -86,27 +86,26 @@ extension Simulation {
                 var live = b
                 live.begin += animator.time
                 live.end += animator.time
-                let own = expressions.filter { $0.behavior == b.id }
-                behaviorExpressions[b.id] = own.isEmpty ? nil : own
-                if !own.isEmpty {
-                    // Built with its values now: an attachment's default length is measured then.
-                    let index = AnimationSpec.frameIndex(at: animator.time, fps: timeline.scene.settings.fps)
-                    live = try Self.setting(own, on: live, reading: presentation(at: animator.time, index: index).layers,
-                                            at: animator.time, scene: timeline.scene)
-                }
+                let own = terms.filter { $0.behavior == b.id }
+                behaviorTerms[b.id] = own.isEmpty ? nil : own
+                // Built with its values now: an attachment's default length is measured then.
+                let evaluate = expressionValues(for: own.map(\.term.expression), at: animator.time)
+                live = try Self.setting(own, on: live, at: animator.time, evaluate: evaluate)
                 try physics { () throws(DynamicsError) in try animator.addBehavior(live) }
             }
         case .set(let changes, let layerChanges):
-            let evaluate = expressionValues(for: changes.map(\.expression) + layerChanges.map(\.expression), at: animator.time)
+            let evaluate = expressionValues(for: changes.map(\.term.expression) + layerChanges.map(\.expression),
+                                            at: animator.time)
             for change in changes {
                 guard let current = animator.behavior(id: change.behavior) else { continue }
                 let updated: DynamicBehavior
-                if let e = change.expression {
-                    updated = try Self.setting(change.property, of: current, to: evaluate(e), from: e, at: animator.time)
-                } else {
+                if case .literal(let value) = change.term {
                     // A literal is checked at load: what is refused here is of another kind.
-                    guard let set = try? current.setting(change.property, to: change.value) else { continue }
+                    guard let set = try? current.setting(change.property, to: value) else { continue }
                     updated = set
+                } else {
+                    updated = try Self.setting(change.property, of: current, to: change.term, at: animator.time,
+                                               evaluate: evaluate)
                 }
                 try physics { () throws(DynamicsError) in try animator.updateBehavior(id: change.behavior) { $0 = updated } }
             }
@@ -150,9 +149,14 @@ extension Simulation {
     /// cycle. The frame is computed only when the action has expressions.
     func expressionValues(for expressions: [ExpressionValue?], at time: Double) -> (ExpressionValue) -> AnimatableValue? {
         guard expressions.contains(where: { $0 != nil }) else { return { _ in nil } }
-        let scene = timeline.scene
+        let index = AnimationSpec.frameIndex(at: time, fps: timeline.scene.settings.fps)
+        return Self.expressionValues(reading: presentation(at: time, index: index).layers, at: time, scene: timeline.scene)
+    }
+
+    /// Evaluates expression values at `time`, reading `layers` (what a frame then shows).
+    static func expressionValues(reading layers: [Layer], at time: Double,
+                                 scene: Scene) -> (ExpressionValue) -> AnimatableValue? {
         let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
-        let layers = presentation(at: time, index: index).layers
         return { $0.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index, seed: scene.settings.seed) }
     }
 

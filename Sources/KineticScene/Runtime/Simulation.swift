@@ -83,8 +83,8 @@ public final class Simulation: FrameSources {
     private var behaviorAnimations: [BehaviorAnimation] = []
     /// Animations whose expression values are evaluated when they begin, in queue order.
     var pendingCaptures: [(begin: Double, target: CaptureTarget)] = []
-    /// Behavior properties set by expressions at every step, by behavior id.
-    var behaviorExpressions: [String: [BehaviorExpression]] = [:]
+    /// Behavior properties set at every step (`DynamicsSpec.behaviorTerms`), by behavior id.
+    var behaviorTerms: [String: [BehaviorSetting]] = [:]
     /// Where the live behaviors and the items were written (events' behaviors at the
     /// event's key), for the failures they cause.
     var places = DynamicsPlaces()
@@ -170,13 +170,13 @@ public final class Simulation: FrameSources {
             try runDue(animator, upTo: animator.time)
             captureDue(animator)
             try applyBehaviorAnimations(animator)
-            try applyBehaviorExpressions(animator)
+            try applyBehaviorTerms(animator)
             let next = animator.time + h
             guard next <= time + 1e-7 else { break }
             // Nothing to do between here and `time`: one jump (captures due later wait).
             let target = Self.step(of: time, animator)
             if timeEvents.isEmpty && delayed.isEmpty && handlers.isEmpty && behaviorAnimations.isEmpty
-                && behaviorExpressions.isEmpty && pendingCaptures.allSatisfy({ Self.step(of: $0.begin, animator) > target }) {
+                && behaviorTerms.isEmpty && pendingCaptures.allSatisfy({ Self.step(of: $0.begin, animator) > target }) {
                 try physics { () throws(DynamicsError) in try animator.step(to: time) }
                 break
             }
@@ -224,47 +224,46 @@ public final class Simulation: FrameSources {
 
     /// Sets every expression-bound behavior property to its value now, read from what a
     /// frame now shows (UIKit's per-step `action` blocks).
-    private func applyBehaviorExpressions(_ animator: DynamicAnimator) throws(SimulationError) {
-        guard !behaviorExpressions.isEmpty else { return }
-        let time = animator.time
-        let layers = presentation(at: time, index: AnimationSpec.frameIndex(at: time, fps: timeline.scene.settings.fps)).layers
-        for (id, expressions) in behaviorExpressions.sorted(by: { $0.key < $1.key }) {
+    private func applyBehaviorTerms(_ animator: DynamicAnimator) throws(SimulationError) {
+        let evaluate = expressionValues(for: behaviorTerms.values.flatMap { $0.map(\.term.expression) }, at: animator.time)
+        for (id, terms) in behaviorTerms.sorted(by: { $0.key < $1.key }) {
             guard let current = animator.behavior(id: id) else { continue }
-            let updated = try Self.setting(expressions, on: current, reading: layers, at: time, scene: timeline.scene)
+            let updated = try Self.setting(terms, on: current, at: animator.time, evaluate: evaluate)
             guard updated != current else { continue }
             try physics { () throws(DynamicsError) in try animator.updateBehavior(id: id) { $0 = updated } }
         }
     }
 
-    /// `behavior` with the properties of `expressions` set, in order, to their values
-    /// read from `layers` at `time`.
-    static func setting(_ expressions: [BehaviorExpression], on behavior: DynamicBehavior, reading layers: [Layer],
-                                at time: Double, scene: Scene) throws(SimulationError) -> DynamicBehavior {
-        let index = AnimationSpec.frameIndex(at: time, fps: scene.settings.fps)
+    /// `behavior` with the properties of `terms` set, in order, to their values at `time`.
+    static func setting(_ terms: [BehaviorSetting], on behavior: DynamicBehavior, at time: Double,
+                        evaluate: (ExpressionValue) -> AnimatableValue?) throws(SimulationError) -> DynamicBehavior {
         var b = behavior
-        for e in expressions {
-            let value = e.value.evaluate(reading: layers, ids: scene.layerIDs, time: time, frame: index,
-                                         seed: scene.settings.seed)
-            b = try setting(e.property, of: b, to: value, from: e.value, at: time)
-        }
+        for s in terms { b = try setting(s.property, of: b, to: s.term, at: time, evaluate: evaluate) }
         return b
     }
 
-    /// `behavior` with `property` set to the value `expression` gave at `time`. UIKit
-    /// clamps none of these properties, and the physics must not see a value out of its
-    /// range (docs/dynamics.md): such a value, or one not finite, stops the simulation at
-    /// the expression's place, with the time. A value of a kind the property does not
-    /// take (the loader checks the kinds) leaves it as it was.
-    static func setting(_ property: String, of behavior: DynamicBehavior, to value: AnimatableValue?,
-                                from expression: ExpressionValue, at time: Double) throws(SimulationError) -> DynamicBehavior {
-        guard let value else {
-            throw SimulationError(refusing: "'\(property)' must be finite, got a value that is not", property: property,
-                                  of: behavior.id, at: time, place: expression.place)
+    /// `behavior` with `property` set to `term`'s value at `time` (`evaluate` gives an
+    /// expression's). UIKit clamps none of these properties, and the physics must not see
+    /// a value out of its range (docs/dynamics.md): such a value, or one not finite, stops
+    /// the simulation at the expression's place, with the time. A value of a kind the
+    /// property does not take (the loader checks the kinds) leaves it as it was.
+    static func setting(_ property: String, of behavior: DynamicBehavior, to term: Term<BehaviorValue>, at time: Double,
+                        evaluate: (ExpressionValue) -> AnimatableValue?) throws(SimulationError) -> DynamicBehavior {
+        let value: BehaviorValue?
+        switch term {
+        case .literal(let v): value = v
+        case .expression(let e):
+            guard let v = evaluate(e) else {
+                throw SimulationError(refusing: "'\(property)' must be finite, got a value that is not", property: property,
+                                      of: behavior.id, at: time, place: e.place)
+            }
+            value = BehaviorValue(v)
         }
-        guard let behaviorValue = BehaviorValue(value) else { return behavior }
-        do { return try behavior.setting(property, to: behaviorValue) } catch {
+        guard let value else { return behavior }
+        do { return try behavior.setting(property, to: value) } catch {
             guard case .outOfRange = error else { return behavior }
-            throw SimulationError(refusing: "\(error)", property: property, of: behavior.id, at: time, place: expression.place)
+            throw SimulationError(refusing: "\(error)", property: property, of: behavior.id, at: time,
+                                  place: term.expression?.place)
         }
     }
 
@@ -346,13 +345,12 @@ public final class Simulation: FrameSources {
         for (i, a) in behaviorAnimations.enumerated() where a.spec.needsCapture {
             pendingCaptures.append((a.spec.timing.beginTime, .behaviorAnimation(i)))
         }
-        behaviorExpressions = Dictionary(grouping: spec.behaviorExpressions, by: \.behavior)
+        behaviorTerms = Dictionary(grouping: spec.behaviorTerms, by: \.behavior)
         // The behaviors start with their expression values of time 0 (an attachment's
         // default length is the distance to where its anchor then is).
+        let evaluate = Self.expressionValues(reading: initial, at: 0, scene: scene)
         var behaviors: [DynamicBehavior] = []
-        for b in spec.behaviors {
-            behaviors.append(try Self.setting(behaviorExpressions[b.id] ?? [], on: b, reading: initial, at: 0, scene: scene))
-        }
+        for b in spec.behaviors { behaviors.append(try Self.setting(behaviorTerms[b.id] ?? [], on: b, at: 0, evaluate: evaluate)) }
         // Without a contact handler, Chipmunk runs without collision callbacks.
         let listens = scene.events.contains { if case .contact = $0.trigger { true } else { false } }
         animator = try physics { () throws(DynamicsError) in

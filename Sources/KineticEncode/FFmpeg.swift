@@ -1,6 +1,7 @@
 // The one file that touches FFmpeg's C API (libavformat, libavcodec, libswscale,
 // libavutil): one video stream encoded and muxed into a file.
 import CFFmpeg
+import KineticGeometry
 import Foundation
 
 /// What ``FFmpegEncoder`` needs to know to open a stream; every string is FFmpeg's own
@@ -30,17 +31,11 @@ struct FFmpegStreamSettings {
 /// FFmpeg's libraries, loaded on first use (see `Sources/CFFmpeg/shim.h`): a process that
 /// writes no video never maps them.
 enum FFmpegLibrary {
-    /// The function table, or why the libraries cannot be loaded. Loaded once, by the
-    /// first thread to ask (a static `let`); never unloaded.
-    private static let loaded: Result<kinetic_ffmpeg, EncodeError> = {
-        let table = UnsafeMutablePointer<kinetic_ffmpeg>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let message = kinetic_ffmpeg_load(table) {
-            return .failure(.invalidOptions(reason: "cannot load FFmpeg (install libavcodec, libavformat, " +
-                                            "libswscale and libavutil): \(String(cString: message))"))
-        }
-        return .success(table.pointee)
-    }()
+    /// The function table, or why the libraries cannot be loaded (`loadFunctionTable`).
+    private static let loaded = loadFunctionTable(kinetic_ffmpeg_load).mapError {
+        EncodeError.invalidOptions(reason: "cannot load FFmpeg (install libavcodec, libavformat, libswscale and libavutil): "
+                                   + $0.message)
+    }
 
     /// FFmpeg's functions.
     /// - Throws: `.invalidOptions` when a library or function is missing.

@@ -1,20 +1,14 @@
 // The one file that touches libwebp's C API: animated WebP through WebPAnimEncoder.
 import CWebP
+import KineticGeometry
 
 /// libwebp and libwebpmux, loaded on first use (see `Sources/CWebP/shim.h`): a process
 /// that writes no WebP never maps them.
 enum WebPLibrary {
-    /// The function table, or why the libraries cannot be loaded. Loaded once, by the
-    /// first thread to ask (a static `let`); never unloaded.
-    private static let loaded: Result<kinetic_webp, EncodeError> = {
-        let table = UnsafeMutablePointer<kinetic_webp>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let message = kinetic_webp_load(table) {
-            return .failure(.invalidOptions(reason: "cannot load libwebp (install libwebp7 and libwebpmux3): " +
-                                            String(cString: message)))
-        }
-        return .success(table.pointee)
-    }()
+    /// The function table, or why the libraries cannot be loaded (`loadFunctionTable`).
+    private static let loaded = loadFunctionTable(kinetic_webp_load).mapError {
+        EncodeError.invalidOptions(reason: "cannot load libwebp (install libwebp7 and libwebpmux3): " + $0.message)
+    }
 
     /// libwebp's functions.
     /// - Throws: `.invalidOptions` when a library or function is missing.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CZip
+import KineticGeometry
 
 /// The dotLottie archive (`-o NAME.lottie`): a ZIP in dotLottie 1.0's layout, holding
 /// `manifest.json` and the one animation as `animations/ID.json`, both deflated. The
@@ -117,16 +118,10 @@ public enum DotLottieArchive {
 /// libzip, loaded on first use (see `Sources/CZip/shim.h`): a process that writes no
 /// dotLottie archive never maps it (nor libcrypto, which it brings).
 enum LibZip {
-    /// The function table, or why the library cannot be loaded. Loaded once, by the first
-    /// thread to ask (a static `let`); never unloaded.
-    private static let loaded: Result<kinetic_zip, DotLottieArchiveError> = {
-        let table = UnsafeMutablePointer<kinetic_zip>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let message = kinetic_zip_load(table) {
-            return .failure(.libzip("cannot load libzip (install libzip4): \(String(cString: message))"))
-        }
-        return .success(table.pointee)
-    }()
+    /// The function table, or why the library cannot be loaded (`loadFunctionTable`).
+    private static let loaded = loadFunctionTable(kinetic_zip_load).mapError {
+        DotLottieArchiveError.libzip("cannot load libzip (install libzip4): " + $0.message)
+    }
 
     /// libzip's functions.
     /// - Throws: `.libzip` when the library or a function is missing.

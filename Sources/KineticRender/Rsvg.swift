@@ -16,16 +16,10 @@ package struct RsvgFailure: Error, CustomStringConvertible {
 /// librsvg, loaded on first use (see `Sources/CRsvg/shim.h`): a process that draws no SVG
 /// contents never maps it.
 enum RsvgLibrary {
-    /// The function table, or why the library cannot be loaded. Loaded once, by the first
-    /// thread to ask (a static `let`); never unloaded.
-    private static let loaded: Result<kinetic_rsvg, RsvgFailure> = {
-        let table = UnsafeMutablePointer<kinetic_rsvg>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let message = kinetic_rsvg_load(table) {
-            return .failure(RsvgFailure(description: "cannot load librsvg (install librsvg2-2): \(String(cString: message))"))
-        }
-        return .success(table.pointee)
-    }()
+    /// The function table, or why the library cannot be loaded (`loadFunctionTable`).
+    private static let loaded = loadFunctionTable(kinetic_rsvg_load).mapError {
+        RsvgFailure(description: "cannot load librsvg (install librsvg2-2): " + $0.message)
+    }
 
     /// librsvg's functions.
     /// - Throws: when the library or a function is missing.

@@ -13,18 +13,6 @@ struct AnimationDecoder {
 
     static let keys = AnimationKeys.entries.map(\.name)
 
-    /// The names `timingFunction` takes (CAMediaTimingFunctionName's).
-    static let timingFunctionNames: [String: TimingFunction] = [
-        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
-    ]
-
-    /// UIKit's names (UIView.AnimationCurve, UIView.AnimationOptions) for the curves of
-    /// `timingFunctionNames`: the error names the one to write.
-    static let uiKitTimingFunctionNames: [String: String] = [
-        "easeInOut": "easeInEaseOut", "curveEaseInOut": "easeInEaseOut", "curveEaseIn": "easeIn",
-        "curveEaseOut": "easeOut", "curveLinear": "linear",
-    ]
-
     /// Whether the animation has an unknown key that stands for one of `valueKeys` —
     /// Core Animation's name (`toValue`) or a misspelling: its unknown-key report already
     /// says what to write, so a "needs 'to', …" report would only repeat it.
@@ -217,7 +205,7 @@ struct AnimationDecoder {
             guard !values.contains(where: { $0 == nil }) else { return false }
             guard let (mode, keyTimes, functions) = keyframeTiming(m) else { return false }
             // Each needs calculationMode cubic or cubicPaced (`SceneKeys.rules`).
-            let spline = Self.splineKeys.map { m[$0].map { $0.numbers() } }
+            let spline = AnimationKeys.splineKeys.map { m[$0].map { $0.numbers() } }
             if spline.contains(where: { $0 == .some(nil) }) { return false }
             let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes, timingFunctions: functions,
                                               calculationMode: mode, tensionValues: spline[0] ?? nil,
@@ -282,9 +270,6 @@ struct AnimationDecoder {
         spec.values = .motionPath(motion, rotationMode: rotation ?? nil)
         return true
     }
-
-    /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value.
-    static let splineKeys = ["tensionValues", "continuityValues", "biasValues"]
 
     /// `calculationMode` (linear when not given), `keyTimes` and `timingFunctions` (each nil
     /// when not given), as keyframes of values and of a path take them; nil when one is
@@ -503,10 +488,10 @@ struct AnimationDecoder {
             }
             return .cubicBezier(v[0], v[1], v[2], v[3])
         }
-        let names = Self.timingFunctionNames
+        let names = AnimationKeys.timingFunctionNames
         guard let text = f.string else { return nil }
         if let tf = names[text] { return tf }
-        let hint = Self.uiKitTimingFunctionNames[text].map { " (UIKit's \(text) is '\($0)' here)" }
+        let hint = AnimationKeys.uiKitTimingFunctionNames[text].map { " (UIKit's \(text) is '\($0)' here)" }
             ?? NameSuggestion.hint(for: text, in: Array(names.keys))
         f.report("'\(text)' is not a timing function: use \(names.keys.sorted().joined(separator: ", ")) or [c1x, c1y, c2x, c2y]"
                  + hint)

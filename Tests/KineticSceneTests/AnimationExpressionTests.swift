@@ -51,6 +51,32 @@ import KineticLayers
         #expect(abs(card.sublayerTransform.m11 - 2) < 1e-9 && abs(card.sublayerTransform.m22 - 2) < 1e-9)
     }
 
+    @Test func valuesAreTermsSaltedInReadingOrder() throws {
+        // A value written with expressions is a term with its own random() salt, 1 << 32 + n
+        // in the order the file is read (animations, then events); a literal stays one.
+        let scene = try load("""
+        layers: [{id: a, position: [0, 0]}]
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: "= random() * 10", duration: 1}
+          - {layer: a, keyPath: opacity, values: [1, "= random()", 0], duration: 1}
+        events:
+          - {at: 1, set: {a.position.y: "= random() * 5"}}
+        """)
+        let salt = { (n: UInt64) in UInt64(1) << 32 + n }
+        guard case .basic(let from, let to, nil) = scene.animations[0].values,
+              case .keyframes(_, let terms) = scene.animations[1].values,
+              case .set(_, let layers)? = scene.events.first?.actions.first?.kind,
+              case .value(.positionY, let set)? = layers.first?.change else {
+            Issue.record("unexpected model: \(scene.animations), \(scene.events)")
+            return
+        }
+        #expect(from?.literal == .number(0))
+        #expect(to?.expression?.seedSalt == salt(1))
+        #expect(terms.map(\.literal) == [.number(1), nil, .number(0)])
+        #expect(terms[1].expression?.seedSalt == salt(2))
+        #expect(set.expression?.seedSalt == salt(3))
+    }
+
     @Test func everyValueKindAndSlot() throws {
         let scene = try load("""
         layers:

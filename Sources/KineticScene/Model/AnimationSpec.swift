@@ -19,32 +19,27 @@ public struct AnimationSpec: Sendable {
     /// Each repeat cycle starts where the one before ended: cycle k adds k × (end − start)
     /// of one cycle (CAPropertyAnimation.cumulative).
     public var cumulative = false
-    /// Values written as expressions (section 4). Core Animation fixes an animation's
-    /// values when it is added, so they are evaluated once, when the animation begins
-    /// (`capturing(reading:…)`); until then `values` holds placeholders of the right kind.
-    public var expressions: [ValueExpression] = []
-
-    /// One value of `from`/`to`/`by`/`values` written as expressions.
-    public struct ValueExpression: Sendable {
-        public enum Slot: Hashable, Sendable { case from, to, by, keyframe(Int) }
-        public var slot: Slot
-        public var value: ExpressionValue
-    }
-
-    /// Whether the animation (or a child of the group) still has expression values to
-    /// evaluate: it must not run before `capturing` has given them.
+    /// Whether the animation (or a child of the group) still has values written as
+    /// expressions (section 4). Core Animation fixes an animation's values when it is
+    /// added, so they are evaluated once, when the animation begins
+    /// (`capturing(reading:…)`): it must not run before.
     public var needsCapture: Bool {
-        if !expressions.isEmpty { return true }
-        if case .group(let children) = values { return children.contains { $0.needsCapture } }
-        return false
+        switch values {
+        case .basic(let from, let to, let by): [from, to, by].contains { $0?.expression != nil }
+        case .keyframes(_, let terms): terms.contains { $0.expression != nil }
+        case .motionPath: false
+        case .group(let children): children.contains(where: \.needsCapture)
+        }
     }
 
-    /// The value source: CABasicAnimation, CAKeyframeAnimation, or a group.
+    /// The value source: CABasicAnimation, CAKeyframeAnimation, or a group. Values are
+    /// terms as written: literals, or expressions evaluated when the animation begins.
     public enum Values: Sendable {
         /// CABasicAnimation's fromValue/toValue/byValue (any may be nil).
-        case basic(from: AnimatableValue?, to: AnimatableValue?, by: AnimatableValue?)
-        /// CAKeyframeAnimation: `values`, optional `keyTimes` and per-segment timing functions.
-        case keyframes(KeyframeAnimation)
+        case basic(from: Term<AnimatableValue>?, to: Term<AnimatableValue>?, by: Term<AnimatableValue>?)
+        /// CAKeyframeAnimation: `values` (their terms), optional `keyTimes` and per-segment
+        /// timing functions. Until captured, an expression's value is one of its kind there.
+        case keyframes(KeyframeAnimation, terms: [Term<AnimatableValue>])
         /// CAKeyframeAnimation with a `path`: `position` moves along it (timed by its
         /// `keyTimes`, `timingFunctions` and `calculationMode`); `rotationMode` turns the
         /// layer with the tangent.

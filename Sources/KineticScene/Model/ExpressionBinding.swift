@@ -229,6 +229,11 @@ public enum Term<Value: Sendable>: Sendable {
     public var expression: ExpressionValue? {
         if case .expression(let e) = self { e } else { nil }
     }
+
+    /// The literal; nil for an expression.
+    public var literal: Value? {
+        if case .literal(let v) = self { v } else { nil }
+    }
 }
 
 /// A behavior property the file sets while the simulation runs (section 6): once, by an

@@ -56,10 +56,8 @@ public struct EventAction: Sendable {
         case addBehaviors([DynamicBehavior], terms: [BehaviorSetting], places: DynamicsPlaces)
         /// `BEHAVIOR.property: value`, and `LAYER.key: value` (the layer's value from then
         /// on, over its animations). A value written with expressions (section 4) is
-        /// evaluated once, when the action runs, as a property set in UIKit then: until
-        /// then the layer setting's value is a placeholder of its kind.
-        case set([BehaviorSetting],
-                 layers: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)])
+        /// evaluated once, when the action runs, as a property set in UIKit then.
+        case set([BehaviorSetting], layers: [(layer: EventLayer, change: LayerChange)])
         /// Removed layers disappear (hidden) and leave every behavior.
         case removeLayers([EventLayer])
         /// An animation started when the event fires (its `begin` is a delay from then) on
@@ -73,5 +71,18 @@ public struct EventAction: Sendable {
     public init(_ kind: Kind, delay: Double = 0) {
         self.kind = kind
         self.delay = delay
+    }
+}
+
+/// One change an event's `set:` makes to a layer: a `LayerSetting` whose value is a term.
+public enum LayerChange: Sendable {
+    /// An animatable key path's value (the value from then on, over its animations).
+    case value(LayerKeyPath, Term<AnimatableValue>)
+    /// A property no animation reaches, copied from a layer read with its new value.
+    case property(LayerProperty, from: Layer)
+
+    /// The value's expression; nil for a literal or a property.
+    public var expression: ExpressionValue? {
+        if case .value(_, let term) = self { term.expression } else { nil }
     }
 }

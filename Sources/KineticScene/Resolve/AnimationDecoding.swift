@@ -13,18 +13,6 @@ struct AnimationDecoder {
 
     static let keys = AnimationKeys.entries.map(\.name)
 
-    /// The names `timingFunction` takes (CAMediaTimingFunctionName's).
-    static let timingFunctionNames: [String: TimingFunction] = [
-        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
-    ]
-
-    /// UIKit's names (UIView.AnimationCurve, UIView.AnimationOptions) for the curves of
-    /// `timingFunctionNames`: the error names the one to write.
-    static let uiKitTimingFunctionNames: [String: String] = [
-        "easeInOut": "easeInEaseOut", "curveEaseInOut": "easeInEaseOut", "curveEaseIn": "easeIn",
-        "curveEaseOut": "easeOut", "curveLinear": "linear",
-    ]
-
     /// Whether the animation has an unknown key that stands for one of `valueKeys` —
     /// Core Animation's name (`toValue`) or a misspelling: its unknown-key report already
     /// says what to write, so a "needs 'to', …" report would only repeat it.
@@ -191,14 +179,12 @@ struct AnimationDecoder {
               let keyPath = carrier?.keyPath ?? self.keyPath(kpText, field: kpField, entry: entry, layerName: name)
         else { return false }
         spec.keyPath = keyPath
-        /// A `from`/`to`/`by`/`values` entry, its expression (section 4), if any, kept for the
-        /// runtime to evaluate when the animation begins (a placeholder of the kind until then).
-        /// A behavior's literal values are checked by its `carrier`, but `by`: a step, not a value.
-        func value(_ f: Field, _ slot: AnimationSpec.ValueExpression.Slot) -> AnimatableValue? {
-            guard let (value, expression) = valueOrExpression(f, for: keyPath, in: entry.bounds) else { return nil }
-            if let expression { spec.expressions.append(AnimationSpec.ValueExpression(slot: slot, value: expression)) }
-            if expression == nil, slot != .by, let problem = carrier?.problem(value) { f.report(problem); return nil }
-            return value
+        /// A `from`/`to`/`by`/`values` entry (`valueOrExpression`). A behavior's literal values
+        /// are checked by its `carrier`, but `by`: a step, not a value.
+        func value(_ f: Field, isStep: Bool = false) -> (value: AnimatableValue, term: Term<AnimatableValue>)? {
+            guard let read = valueOrExpression(f, for: keyPath, in: entry.bounds) else { return nil }
+            if !isStep, let v = read.term.literal, let problem = carrier?.problem(v) { f.report(problem); return nil }
+            return read
         }
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
         // cumulative animation of them would do nothing.
@@ -213,26 +199,25 @@ struct AnimationDecoder {
 
         if let vf = m["values"] {
             guard let items = vf.elements else { return false }
-            let values = items.enumerated().map { i, item in value(item, .keyframe(i)) }
+            let values = items.map { value($0) }
             guard !values.contains(where: { $0 == nil }) else { return false }
             guard let (mode, keyTimes, functions) = keyframeTiming(m) else { return false }
             // Each needs calculationMode cubic or cubicPaced (`SceneKeys.rules`).
-            let spline = Self.splineKeys.map { m[$0].map { $0.numbers() } }
+            let spline = AnimationKeys.splineKeys.map { m[$0].map { $0.numbers() } }
             if spline.contains(where: { $0 == .some(nil) }) { return false }
-            let animation = KeyframeAnimation(values: values.compactMap { $0 }, keyTimes: keyTimes, timingFunctions: functions,
-                                              calculationMode: mode, tensionValues: spline[0] ?? nil,
+            let animation = KeyframeAnimation(values: values.compactMap { $0?.value }, keyTimes: keyTimes,
+                                              timingFunctions: functions, calculationMode: mode, tensionValues: spline[0] ?? nil,
                                               continuityValues: spline[1] ?? nil, biasValues: spline[2] ?? nil)
             do { try animation.validate() } catch {
                 report(error, m, values: vf)
                 return false
             }
-            spec.values = .keyframes(animation)
+            spec.values = .keyframes(animation, terms: values.compactMap { $0?.term })
             return true
         }
         // Each key given is read (its problems reported) before giving up.
-        let slots: [(String, AnimationSpec.ValueExpression.Slot)] = [("from", .from), ("to", .to), ("by", .by)]
-        let read = slots.map { key, slot in m[key].map { value($0, slot) } }
-        if read.contains(.some(nil)) { return false }
+        let read = ["from", "to", "by"].map { key in m[key].map { value($0, isStep: key == "by")?.term } }
+        if read.contains(where: { $0.map { $0 == nil } == true }) { return false }
         let (from, to, by) = (read[0] ?? nil, read[1] ?? nil, read[2] ?? nil)
         if from != nil, to != nil, by != nil {
             m["by"]?.report("'from', 'to' and 'by' together: give at most two")
@@ -244,7 +229,7 @@ struct AnimationDecoder {
             }
             return false
         }
-        if case .path(let a)? = from, case .path(let b)? = to, a.structure != b.structure {
+        if case .path(let a)? = from?.literal, case .path(let b)? = to?.literal, a.structure != b.structure {
             m["to"]?.report("'from' (\(Self.describe(a.structure))) and 'to' (\(Self.describe(b.structure))) have different "
                             + "structures: paths of different structure cannot animate into each other")
             return false
@@ -282,9 +267,6 @@ struct AnimationDecoder {
         spec.values = .motionPath(motion, rotationMode: rotation ?? nil)
         return true
     }
-
-    /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value.
-    static let splineKeys = ["tensionValues", "continuityValues", "biasValues"]
 
     /// `calculationMode` (linear when not given), `keyTimes` and `timingFunctions` (each nil
     /// when not given), as keyframes of values and of a path take them; nil when one is
@@ -349,12 +331,12 @@ struct AnimationDecoder {
     private mutating func recordPathAnimation(_ spec: AnimationSpec, _ m: Mapping, layer name: String, fromEvent: Bool) {
         var use = PathAnimationUse(layer: spec.layer, layerName: name, fromEvent: fromEvent, structures: [], blend: nil)
         switch spec.values {
-        case .keyframes(let animation): use.structures = animation.values.compactMap(\.pathStructure)
+        case .keyframes(let animation, _): use.structures = animation.values.compactMap(\.pathStructure)
         case .basic(let from, let to, _):
-            use.structures = [from, to].compactMap { $0?.pathStructure }
+            use.structures = [from, to].compactMap { $0?.literal?.pathStructure }
             // `to` alone starts from the underlying path, `from` alone ends on it.
             let alone = from == nil ? to.map { ("to", $0) } : to == nil ? from.map { ("from", $0) } : nil
-            if !spec.additive, let (key, value) = alone, let f = m[key], let structure = value.pathStructure {
+            if !spec.additive, let (key, value) = alone, let f = m[key], let structure = value.literal?.pathStructure {
                 use.blend = (f, key, structure)
             }
         case .motionPath, .group: return
@@ -467,22 +449,23 @@ struct AnimationDecoder {
         return nil
     }
 
-    /// A value of the key path's kind as written, checked against its range (the reader of
-    /// the layer definition, `Field.value`), or, written with expressions (section 4), a
-    /// placeholder of the kind and the expression value the runtime evaluates once in its
-    /// place (`ExpressionBinder.deferredValue`). An SVG path goes into the layer's `bounds`.
+    /// The term of a value of the key path's kind: as written, checked against its range
+    /// (the reader of the layer definition, `Field.value`), or written with expressions
+    /// (section 4), which the runtime evaluates once (`ExpressionBinder.deferredValue`),
+    /// with a value of the kind for the checks until then. An SVG path goes into the
+    /// layer's `bounds`.
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath,
-                                    in bounds: Rect) -> (value: AnimatableValue, expression: ExpressionValue?)? {
+                                    in bounds: Rect) -> (value: AnimatableValue, term: Term<AnimatableValue>)? {
         let kind = keyPath.valueKind
         // An image asset's name may start like an expression; a transform's expressions
         // are in its components.
-        if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { ($0, nil) } }
+        if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { ($0, .literal($0)) } }
         guard kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f) else {
             let value = kind == .path ? f.path(in: bounds).map { .path($0) }
                 : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
-            return value.map { ($0, nil) }
+            return value.map { ($0, .literal($0)) }
         }
-        return binder.deferredValue(f, kind: kind).map { ($0.placeholder, $0.value) }
+        return binder.deferredValue(f, kind: kind).map { ($0.placeholder, .expression($0.value)) }
     }
 
     /// Reports the keys of `m` that belong to forms other than `form`.
@@ -503,10 +486,10 @@ struct AnimationDecoder {
             }
             return .cubicBezier(v[0], v[1], v[2], v[3])
         }
-        let names = Self.timingFunctionNames
+        let names = AnimationKeys.timingFunctionNames
         guard let text = f.string else { return nil }
         if let tf = names[text] { return tf }
-        let hint = Self.uiKitTimingFunctionNames[text].map { " (UIKit's \(text) is '\($0)' here)" }
+        let hint = AnimationKeys.uiKitTimingFunctionNames[text].map { " (UIKit's \(text) is '\($0)' here)" }
             ?? NameSuggestion.hint(for: text, in: Array(names.keys))
         f.report("'\(text)' is not a timing function: use \(names.keys.sorted().joined(separator: ", ")) or [c1x, c1y, c2x, c2y]"
                  + hint)

@@ -191,7 +191,7 @@ struct EventsDecoder {
     private mutating func set(_ f: Field, contact: Bool) -> EventAction.Kind? {
         guard case .mapping(let raw) = f.node else { f.report("expected a mapping of ID.property: value"); return nil }
         var changes: [BehaviorSetting] = []
-        var layerChanges: [(layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)] = []
+        var layerChanges: [(layer: EventLayer, change: LayerChange)] = []
         var ok = true
         for (k, v) in raw {
             guard let key = k.scalar?.string else { continue }
@@ -234,7 +234,7 @@ struct EventsDecoder {
     /// a property no animation reaches, read as the layer's definition would read it.
     /// Contact items may be any layer, so only the keys every layer has apply to them.
     private mutating func layerChange(_ id: String, _ text: String, _ vf: Field,
-                                      contact: Bool) -> (layer: EventLayer, setting: LayerSetting, expression: ExpressionValue?)? {
+                                      contact: Bool) -> (layer: EventLayer, change: LayerChange)? {
         var keyPath = LayerKeyPath.named[text]
         var type: LayerType?
         guard let layer = Self.eventLayer(id, at: vf, contact: contact) else { return nil }
@@ -259,14 +259,13 @@ struct EventsDecoder {
         }
         if let kp = keyPath {
             let bounds = dynamics.layerIDs[id]?.bounds ?? .zero
-            guard applies(to: kp.layerTypes), let (value, expression) = animations.valueOrExpression(vf, for: kp, in: bounds)
-            else { return nil }
-            return (layer, .value(kp, value), expression)
+            guard applies(to: kp.layerTypes), let read = animations.valueOrExpression(vf, for: kp, in: bounds) else { return nil }
+            return (layer, .value(kp, read.term))
         }
         if let property = LayerProperty(rawValue: text) {
             guard applies(to: property.layerTypes),
                   let source = animations.assets.layer(type: type ?? .layer, setting: text, to: vf) else { return nil }
-            return (layer, .property(property, from: source), nil)
+            return (layer, .property(property, from: source))
         }
         let names = Array(LayerKeyPath.named.keys) + LayerProperty.allCases.map(\.rawValue)
         vf.report("'\(text)' is not a key of layer '\(id)'" + NameSuggestion.hint(for: text, in: names))

@@ -13,35 +13,55 @@ extension AnimationSpec {
     /// when a value is not finite (the animation then has no effect).
     func capturing(reading layers: [Layer], ids: [String: LayerAddress], time: Double, frame: Int,
                    seed: UInt64) -> AnimationSpec? {
-        var spec = self
-        if case .group(let children) = values {
-            var captured: [AnimationSpec] = []
-            for child in children {
-                guard let c = child.capturing(reading: layers, ids: ids, time: time, frame: frame, seed: seed) else { return nil }
-                captured.append(c)
+        var spec = self, finite = true
+        func captured(_ term: Term<AnimatableValue>) -> Term<AnimatableValue> {
+            let value = term.value(of: keyPath.valueKind) {
+                $0.evaluate(reading: layers, ids: ids, time: time, frame: frame, seed: seed)
             }
+            if value == nil { finite = false }
+            return value.map { .literal($0) } ?? term
+        }
+        switch values {
+        case .group(let children):
+            let captured = children.compactMap { $0.capturing(reading: layers, ids: ids, time: time, frame: frame, seed: seed) }
+            finite = captured.count == children.count
             spec.values = .group(captured)
+        case .basic(let from, let to, let by):
+            spec.values = .basic(from: from.map(captured), to: to.map(captured), by: by.map(captured))
+        case .keyframes(var animation, let terms):
+            let values = terms.map(captured)
+            animation.values = values.compactMap(\.literal)
+            spec.values = .keyframes(animation, terms: values)
+        case .motionPath:
+            break
         }
-        for e in expressions {
-            guard let v = e.value.evaluate(reading: layers, ids: ids, time: time, frame: frame, seed: seed)?
-                .converted(to: keyPath.valueKind) else { return nil }
-            switch (e.slot, spec.values) {
-            case (.from, .basic(_, let to, let by)): spec.values = .basic(from: v, to: to, by: by)
-            case (.to, .basic(let from, _, let by)): spec.values = .basic(from: from, to: v, by: by)
-            case (.by, .basic(let from, let to, _)): spec.values = .basic(from: from, to: to, by: v)
-            case (.keyframe(let i), .keyframes(var k)) where k.values.indices.contains(i):
-                k.values[i] = v
-                spec.values = .keyframes(k)
-            default: return nil
-            }
-        }
-        spec.expressions = []
-        return spec
+        return finite ? spec : nil
     }
 
     /// The frame a moment falls in at the scene's own fps (`frame` in expressions
     /// evaluated then): the same whatever fps a render asks for.
     static func frameIndex(at time: Double, fps: Double) -> Int {
         Int((time * fps + 1e-9).rounded(.down))
+    }
+}
+
+extension Term<AnimatableValue> {
+    /// The value, of `kind`: the literal, or what `evaluate` gives the expression (nil
+    /// when that is not finite).
+    func value(of kind: AnimatableValue.Kind, evaluate: (ExpressionValue) -> AnimatableValue?) -> AnimatableValue? {
+        switch self {
+        case .literal(let value): value
+        case .expression(let e): evaluate(e)?.converted(to: kind)
+        }
+    }
+}
+
+extension LayerChange {
+    /// The setting, an expression's value given by `evaluate`; nil when that is not finite.
+    func setting(evaluate: (ExpressionValue) -> AnimatableValue?) -> LayerSetting? {
+        switch self {
+        case .value(let keyPath, let term): term.value(of: keyPath.valueKind, evaluate: evaluate).map { .value(keyPath, $0) }
+        case .property(let property, let source): .property(property, from: source)
+        }
     }
 }

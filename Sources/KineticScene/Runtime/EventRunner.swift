@@ -94,7 +94,7 @@ extension Simulation {
                 try physics { () throws(DynamicsError) in try animator.addBehavior(live) }
             }
         case .set(let changes, let layerChanges):
-            let evaluate = expressionValues(for: changes.map(\.term.expression) + layerChanges.map(\.expression),
+            let evaluate = expressionValues(for: changes.map(\.term.expression) + layerChanges.map(\.change.expression),
                                             at: animator.time)
             for change in changes {
                 guard let current = animator.behavior(id: change.behavior) else { continue }
@@ -109,14 +109,9 @@ extension Simulation {
                 }
                 try physics { () throws(DynamicsError) in try animator.updateBehavior(id: change.behavior) { $0 = updated } }
             }
-            for change in layerChanges {
-                guard let id = Self.layerID(change.layer, contact) else { continue }
-                var setting = change.setting
-                if let e = change.expression, case .value(let keyPath, _) = setting {
-                    // A layer value that is not finite leaves the property as it was.
-                    guard let value = evaluate(e)?.converted(to: keyPath.valueKind) else { continue }
-                    setting = .value(keyPath, value)
-                }
+            for (layer, change) in layerChanges {
+                // A layer value that is not finite leaves the property as it was.
+                guard let id = Self.layerID(layer, contact), let setting = change.setting(evaluate: evaluate) else { continue }
                 self.changes.values.append((id, setting))
             }
         case .animate(let spec, let layer):

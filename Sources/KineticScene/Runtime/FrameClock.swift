@@ -99,7 +99,7 @@ public final class FrameClock: FrameSources {
             switch action.kind {
             case .animate(let spec, _): return animates(spec)
             case .set(_, let layers):
-                return layers.contains { if case .value(.instanceCount, _) = $0.setting { true } else { false } }
+                return layers.contains { if case .value(.instanceCount, _) = $0.change { true } else { false } }
             default: return false
             }
         }

@@ -73,7 +73,9 @@ public struct ParticleSimulation: Sendable {
             guard case .time(let at) = event.trigger else { return [] }
             return event.actions.flatMap { action -> [(time: Double, setting: LayerSetting)] in
                 guard case .set(_, let layers) = action.kind else { return [] }
-                return layers.filter { $0.layer == .id(id) && $0.expression == nil }.map { (at + action.delay, $0.setting) }
+                // An expression (no value without `evaluate`) is left out.
+                return layers.filter { $0.layer == .id(id) }.compactMap { $0.change.setting { _ in nil } }
+                    .map { (at + action.delay, $0) }
             }
         }
     }

@@ -67,7 +67,7 @@ public struct Timeline: Sendable {
         // An event may make a layer single-sided later.
         func setsDoubleSided(_ action: EventAction) -> Bool {
             guard case .set(_, let layers) = action.kind else { return false }
-            return layers.contains { if case .property(.doubleSided, _) = $0.setting { true } else { false } }
+            return layers.contains { if case .property(.doubleSided, _) = $0.change { true } else { false } }
         }
         hasSingleSidedLayers = scene.layers.contains(where: singleSided)
             || scene.events.contains { $0.actions.contains(where: setsDoubleSided) }
@@ -95,7 +95,7 @@ public struct Timeline: Sendable {
             for child in children { applyLocal(child, at: local, to: &layers) }
         case .basic(let from, let to, let by):
             // The easing is applied here, unclamped: springs overshoot past 1.
-            let animation = BasicAnimation(from: from, to: to, by: by)
+            let animation = BasicAnimation(from: from?.literal, to: to?.literal, by: by?.literal)
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
             if spec.keyPath == .contents {
                 return crossFade(spec, to: &layers) { base in animation.endpoints(base: base).map { ($0.from, $0.to, fraction) } }
@@ -116,7 +116,7 @@ public struct Timeline: Sendable {
                     layer.setValue(.number(angle), at: .transformRotationZ)
                 }
             }
-        case .keyframes(let animation):
+        case .keyframes(let animation, _):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
             if spec.keyPath == .contents, animation.calculationMode != .discrete {
                 return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }

@@ -148,6 +148,21 @@ enum AnimationKeys {
         PropertySpec("velocity", .number, doc: "Angular speed v of the oscillation."),
     ]
 
+    /// The names `timingFunction` takes (CAMediaTimingFunctionName's).
+    static let timingFunctionNames: [String: TimingFunction] = [
+        "linear": .linear, "easeIn": .easeIn, "easeOut": .easeOut, "easeInEaseOut": .easeInEaseOut, "default": .default,
+    ]
+
+    /// UIKit's names (UIView.AnimationCurve, UIView.AnimationOptions) for the curves of
+    /// `timingFunctionNames`: the error names the one to write.
+    static let uiKitTimingFunctionNames: [String: String] = [
+        "easeInOut": "easeInEaseOut", "curveEaseInOut": "easeInEaseOut", "curveEaseIn": "easeIn",
+        "curveEaseOut": "easeOut", "curveLinear": "linear",
+    ]
+
+    /// CAKeyframeAnimation's Kochanek–Bartels parameters, one per value (keys of `table`).
+    static let splineKeys = ["tensionValues", "continuityValues", "biasValues"]
+
     /// The schema entries, for the docs and the JSON Schema.
     static let entries = table.map(\.spec)
 

@@ -145,7 +145,7 @@ enum KeyDocs {
         case .value: return any
         case .values, .timingFunctions: return list(any)
         case .timingFunction:
-            return oneOf(choice(AnimationDecoder.timingFunctionNames.keys.sorted()),
+            return oneOf(choice(AnimationKeys.timingFunctionNames.keys.sorted()),
                          ["type": "array", "items": ["type": "number"], "minItems": 4, "maxItems": 4])
         case .countOrForever: return oneOf(bounded("number"), choice(["forever"]))
         case .mapping(let name): return ref(name)

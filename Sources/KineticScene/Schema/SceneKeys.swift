@@ -19,7 +19,7 @@ enum SceneKeys {
             KeyRule("repeatDuration", excludes: ["repeatCount"], why: "Core Animation leaves both undefined"),
             KeyRule("spring", excludes: ["timingFunction", "oscillation"], why: "a spring is the animation's timing"),
             KeyRule("oscillation", excludes: ["timingFunction"], why: "an oscillation is the animation's timing"),
-        ] + AnimationDecoder.splineKeys.map {
+        ] + AnimationKeys.splineKeys.map {
             KeyRule($0, requires: ("calculationMode", ["cubic", "cubicPaced"]), why: "it shapes a cubic curve")
         },
         "spring": ["mass", "stiffness", "damping"].map {

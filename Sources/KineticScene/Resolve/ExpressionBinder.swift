@@ -101,21 +101,6 @@ final class ExpressionBinder {
         return nil
     }
 
-    /// A value of `kind` (a number, point or size, rect or bool), literal or with constant
-    /// expressions (no `t`, `frame`, `random()` or reference) evaluated now: the one reader of
-    /// a value read once at load (a named shape's parameter, an emitter's key). A live one is
-    /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
-    static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
-                              whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        let readable = [.number, .point, .size, .rect].contains(kind)
-        guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
-            f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
-            return nil
-        }
-        // `f` is the value of `parameter`: the messages name it so.
-        return f.value(kind, use: .constants(because: whyConstant()))
-    }
-
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value
     /// that changes, a result that is not finite).
     static func constant(_ f: Field, _ s: SceneNode.Scalar, parameter: String,

@@ -1,33 +1,31 @@
 import KineticGeometry
 import KineticLayers
 
-/// Where a value's expressions (section 4) go when they are live: bound to the layer at
-/// `layer` by `bind`, or, where the key has nothing to bind to, reported with `unbindable`.
+/// Where a value's expressions (section 4) go when live (`ExpressionBinder.take`): bound to
+/// the layer at `layer` by `bind`, or, where the key has nothing to bind to, reported with
+/// `unbindable`.
 struct LiveTarget {
     var layer: LayerAddress
-    /// The key, as messages name it (`emitterCells.spark.birthRate`).
-    var key: String
-    /// The layer's name in binding labels.
-    var label: String
+    /// The key as messages name it (`emitterCells.spark.birthRate`), the layer as binding labels do.
+    var key: String, label: String
     /// Records the value's binding; nil where nothing can follow a live value.
     var bind: ((ExpressionBinder, Field) -> Void)?
-    /// The number key paths of a point's components (`position.x`, `position.y`): one
-    /// live component of two is bound alone, so that animations of the other still show.
-    var components: [(name: String, keyPath: LayerKeyPath)] = []
+    /// A point's component key paths (`position.x`, `position.y`): one live component of
+    /// two is bound alone, so that animations of the other still show.
+    var components: [(name: String, keyPath: LayerKeyPath)]
     /// Why a live value cannot be followed, where `bind` is nil.
-    var unbindable = ""
-    /// Whether a constant expression is bound too (a custom property), rather than
-    /// evaluated now and checked as if written.
-    var bindsConstants = false
-}
+    var unbindable: String
+    /// Whether a constant expression is bound too (a custom property, a named shape's
+    /// parameter), rather than evaluated now and checked as if written.
+    var bindsConstants: Bool
 
-extension LiveTarget {
-    /// The target of a value bound to `keyPath` as `key` (`ExpressionBinder.bind`).
-    init(layer: LayerAddress, key: String, label: String, keyPath: LayerKeyPath?, unbindable: String = "",
-         components: [(name: String, keyPath: LayerKeyPath)] = [], bindsConstants: Bool = false) {
-        self.init(layer: layer, key: key, label: label,
-                  bind: keyPath.map { path in { $0.bind($1, key: key, keyPath: path, layer: layer, label: label) } },
-                  components: components, unbindable: unbindable, bindsConstants: bindsConstants)
+    /// `bind` records the value's binding, by default to `keyPath` (`ExpressionBinder.bind`).
+    init(layer: LayerAddress, key: String, label: String, keyPath: LayerKeyPath? = nil, unbindable: String = "",
+         components: [(name: String, keyPath: LayerKeyPath)] = [], bindsConstants: Bool = false,
+         bind: ((ExpressionBinder, Field) -> Void)? = nil) {
+        self.layer = layer; self.key = key; self.label = label; self.unbindable = unbindable
+        self.components = components; self.bindsConstants = bindsConstants
+        self.bind = bind ?? keyPath.map { path in { $0.bind($1, key: key, keyPath: path, layer: layer, label: label) } }
     }
 }
 

@@ -125,11 +125,14 @@ extension Field {
                 continue
             }
             let kind = state.kind(of: p.name) ?? .number
+            // Read once at load: a number, point, size or rect with constant expressions evaluated now.
             func read(_ f: Field, _: NumberUse) -> AnimatableValue? {
-                ExpressionBinder.constantValue(
-                    f, kind: kind, parameter: p.name,
-                    whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
-                        + "`path` follows live values, so use a constant here")
+                guard [.number, .point, .size, .rect].contains(kind) || kind == .bool && !ExpressionText.containsExpression(f) else {
+                    f.report("not yet supported: an expression for '\(p.name)' (section 4 covers number and point keys)")
+                    return nil
+                }
+                return f.value(kind, use: .constants(because: "a named shape here is built once, when the scene loads: only a "
+                                                    + "shape layer's own `path` follows live values, so use a constant here"))
             }
             // Every expression is bound, a constant one too: a placeholder until the binding runs on the first frame.
             let value = live.map { l in

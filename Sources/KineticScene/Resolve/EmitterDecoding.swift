@@ -63,7 +63,9 @@ extension LayerDecoder {
         var owner = owner
         owner?.names = names
         m.readValues(into: &c, value: { key, cf, spec in
-            binder.take(cf, to: owner.flatMap { $0.target(ofKey: key) }) { $0.value(of: spec.kind, use: $1, problem: spec.problem) }
+            binder.take(cf, to: owner.flatMap { $0.target(ofKey: key) }) {
+                $0.value(of: spec.kind, use: $1, problem: spec.problem)
+            }
         }) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }

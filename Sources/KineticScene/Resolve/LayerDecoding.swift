@@ -137,7 +137,7 @@ struct LayerDecoder {
             // CALayer converts a frame with the anchor point of the moment.
             let anchor = layer.anchorPoint
             let target = address.map(LayerAddress.init).map { a in
-                LiveTarget(layer: a, key: "frame", label: label, bind: { $0.bindFrame($1, anchor: anchor, layer: a, label: label) })
+                LiveTarget(layer: a, key: "frame", label: label) { $0.bindFrame($1, anchor: anchor, layer: a, label: label) }
             }
             if case .rect(let r)? = binder.take(f, to: target, read: { $0.value(.rect, use: $1) }) {
                 layer.bounds = Rect(0, 0, r.width, r.height)

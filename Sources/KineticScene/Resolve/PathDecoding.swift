@@ -127,7 +127,8 @@ extension Field {
             let kind = state.kind(of: p.name) ?? .number
             // Read once at load: a number, point, size or rect with constant expressions evaluated now.
             func read(_ f: Field, _: NumberUse) -> AnimatableValue? {
-                guard [.number, .point, .size, .rect].contains(kind) || kind == .bool && !ExpressionText.containsExpression(f) else {
+                let readable = [.number, .point, .size, .rect].contains(kind)
+                guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
                     f.report("not yet supported: an expression for '\(p.name)' (section 4 covers number and point keys)")
                     return nil
                 }

@@ -7,7 +7,7 @@ extension LayerDecoder {
 
     /// The emitter keys `readValues` leaves: the seed and the cells. With an
     /// `address` (a layer of the file, not an event's `set:`), their expressions are
-    /// taken (`taking`, `takingCell`): live ones bound, constant ones evaluated.
+    /// taken (`ExpressionBinder.take`): live ones bound, constant ones evaluated.
     mutating func readEmitter(_ m: Mapping, into layer: inout Layer, address: LayerAddress?, label: String) {
         guard var e = layer.emitter else { return }
         if let v = integer(m, "seed", address: address?.indices, label: label) { e.seed = UInt64(v) }
@@ -21,6 +21,17 @@ extension LayerDecoder {
         var address: LayerAddress
         var label: String
         var names: [String]?
+
+        /// Where the live expressions of the cell's `key` go: `emitterCells.NAME.KEY`, which
+        /// the particle system reads at every step; a cell without a name path has none.
+        func target(ofKey key: String) -> LiveTarget? {
+            guard let cellKey = EmitterCellKey(rawValue: key), cellKey.valueKind == .number else { return nil }
+            let prefix = names.map { $0.map { "emitterCells.\($0)." }.joined() } ?? ""
+            return LiveTarget(layer: address, key: prefix + key, label: label,
+                              keyPath: names.map { LayerKeyPath.emitterCell(names: $0, key: cellKey) },
+                              unbindable: "this cell has no key path (emitterCells.NAME.KEY) to bind to: give it, and the "
+                                  + "cells it is in, a name")
+        }
     }
 
     /// A list of cells; sibling names must be unique, since key paths find cells by name.
@@ -52,9 +63,9 @@ extension LayerDecoder {
         var owner = owner
         owner?.names = names
         m.readValues(into: &c, value: { key, cf, spec in
-            let use = if let owner, let cellKey = EmitterCellKey(rawValue: key) { takingCell(cf, key: cellKey, owner: owner) }
-                      else { NumberUse.literals }
-            return use.flatMap { cf.value(of: spec.kind, use: $0, problem: spec.problem) }
+            binder.take(cf, to: owner.flatMap { $0.target(ofKey: key) }) {
+                $0.value(of: spec.kind, use: $1, problem: spec.problem)
+            }
         }) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }
         if let sub = m["emitterCells"] { c.emitterCells = cells(sub, owner: owner) }

@@ -67,40 +67,38 @@ final class ExpressionBinder {
         pending.append((binding, f))
     }
 
-    /// A value read by a static reader (the number and point keys of emitters, emitter
-    /// cells, replicators, transform components) written with expressions. A live one —
-    /// reading `t`, `frame`, `random()` or a reference — is bound to `keyPath`, or, when the
-    /// key has none, reported with `unbindable` (why it cannot follow a live value): nil.
-    /// Otherwise how the static reader reads it: its constant expressions evaluated now,
-    /// each value then checked as if written so (`Field.value(_:use:)`).
-    func take(_ f: Field, key: String, keyPath: LayerKeyPath?, layer: LayerAddress,
-              label: String, unbindable: @autoclosure () -> String) -> NumberUse? {
-        guard let what = ExpressionText.liveness(of: f) else { return Self.constantsNow }
-        if let keyPath {
-            bind(f, key: key, keyPath: keyPath, layer: layer, label: label)
-        } else {
-            f.report("not yet supported: a live expression for '\(key)' (it \(what)): \(unbindable()); "
-                     + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
+    /// The one reader of a value that may hold expressions: `read` reads `f` by its kind
+    /// (`Field.value`, `Field.integer`, …) with what its expressions may be. Literals only
+    /// where there is no `target` (a mask's sublayer, an event's `set:`, a key the table
+    /// gives no expressions) or no expression: one is then reported as not supported.
+    /// Constant ones are evaluated by `read` (`NumberUse.constants`) and checked as if
+    /// written. A live one is bound as `target` says — one live component of a point with
+    /// component key paths bound alone, the identity's value read in its place — or
+    /// reported where the key has no path: `placeholder` when bound, else nil.
+    func take<T>(_ f: Field, to target: LiveTarget?, placeholder: T? = nil, read: (Field, NumberUse) -> T?) -> T? {
+        guard let target, ExpressionText.containsExpressionText(f) || target.bindsConstants,
+              ExpressionText.containsExpression(f) else { return read(f, .literals) }
+        let live = ExpressionText.liveness(of: f)
+        guard live != nil || target.bindsConstants else { return read(f, .constants(because: "this expression is constant")) }
+        if live != nil, !target.components.isEmpty, case .sequence(let seq) = f.node, seq.count == 2,
+           seq.filter(\.isExpression).count == 1 {
+            let items = seq.enumerated().map { i, item in
+                let ef = f.element(item, index: i)
+                guard item.isExpression else { return ef }
+                let (name, keyPath) = target.components[i]
+                bind(ef, key: name, keyPath: keyPath, layer: target.layer, label: target.label)
+                // The identity's value until the binding runs.
+                return ef.folding(0)
+            }
+            return read(f.folding(items: items), .literals)
         }
+        if let bind = target.bind {
+            bind(self, f)
+            return placeholder
+        }
+        f.report("not yet supported: a live expression for '\(target.key)' (it \(live ?? "")): \(target.unbindable); "
+                 + "constant expressions (no t, frame, random() or reference) are evaluated when the scene loads")
         return nil
-    }
-
-    /// How a static reader reads a value whose expressions are all constant.
-    static let constantsNow = NumberUse.constants(because: "this expression is constant")
-
-    /// A value of `kind` (a number, point or size, rect or bool), literal or with constant
-    /// expressions (no `t`, `frame`, `random()` or reference) evaluated now: the one reader of
-    /// a value read once at load (a named shape's parameter, an emitter's key). A live one is
-    /// reported as "'`parameter`' reads …, but `whyConstant`". Nil when not such a value.
-    static func constantValue(_ f: Field, kind: AnimatableValue.Kind, parameter: String,
-                              whyConstant: @autoclosure () -> String) -> AnimatableValue? {
-        let readable = [.number, .point, .size, .rect].contains(kind)
-        guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
-            f.report("not yet supported: an expression for '\(parameter)' (section 4 covers number and point keys)")
-            return nil
-        }
-        // `f` is the value of `parameter`: the messages name it so.
-        return f.value(kind, use: .constants(because: whyConstant()))
     }
 
     /// A constant expression's value, or nil (reported: a syntax or kind error, a value

@@ -106,7 +106,7 @@ struct LayerDecoder {
 
     /// Reads `m` into `layer`: the plain values (the anchor point before the frame it
     /// places), the common keys, then its type's own, each value's expressions taken as
-    /// the table says (`taking`) where the layer has an address.
+    /// the table says (`ExpressionBinder.take`) where the layer has an address.
     private mutating func read(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
         readValues(m, into: &layer, address: address, label: label)
         readCommon(m, into: &layer, address: address, label: label)
@@ -133,12 +133,13 @@ struct LayerDecoder {
     private mutating func readCommon(_ m: Mapping, into layer: inout Layer, address: [Int]?, label: String) {
         // Given with 'position' or 'bounds', reported by its rule (`SceneKeys.rules`).
         if let f = m["frame"] {
-            if let address, ExpressionText.containsExpression(f), ExpressionText.liveness(of: f) != nil {
-                // Converted with the anchor point as written (a live one is not followed), as
-                // CALayer converts a frame with the anchor point of the moment.
-                binder.bindFrame(f, anchor: layer.anchorPoint, layer: LayerAddress(address), label: label)
-            } else if case .rect(let r)? =
-                        f.value(.rect, use: address == nil ? .literals : ExpressionBinder.constantsNow) {
+            // Converted with the anchor point as written (a live one is not followed), as
+            // CALayer converts a frame with the anchor point of the moment.
+            let anchor = layer.anchorPoint
+            let target = address.map(LayerAddress.init).map { a in
+                LiveTarget(layer: a, key: "frame", label: label) { $0.bindFrame($1, anchor: anchor, layer: a, label: label) }
+            }
+            if case .rect(let r)? = binder.take(f, to: target, read: { $0.value(.rect, use: $1) }) {
                 layer.bounds = Rect(0, 0, r.width, r.height)
                 layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
                                        r.origin.y + layer.anchorPoint.y * r.height)
@@ -160,12 +161,11 @@ struct LayerDecoder {
             guard let pf = props[name] else { continue }
             if LayerKeyPath.named[name] != nil {
                 pf.report("'\(name)' is a built-in key path; custom properties need other names")
-            } else if let address, ExpressionText.containsExpression(pf) {
-                layer.properties[name] = 0
-                binder.bind(pf, key: name, keyPath: .property(name), layer: LayerAddress(address),
-                                label: "\(layer.key).\(name)")
-            } else if let v = pf.number {
-                layer.properties[name] = v
+            } else {
+                // Every expression is bound, a constant one too: 0 until the binding runs.
+                let target = address.map { LiveTarget(layer: LayerAddress($0), key: name, label: layer.key,
+                                                      keyPath: .property(name), bindsConstants: true) }
+                if let v = binder.take(pf, to: target, placeholder: 0, read: { f, _ in f.number }) { layer.properties[name] = v }
             }
         }
     }
@@ -248,8 +248,9 @@ struct LayerDecoder {
             if spec.kind == .transform {
                 return transformParts(f, key: key, address: address, label: label).map { .transform($0.matrix) }
             }
-            return taking(f, key: key, address: address, label: label)
-                .flatMap { f, use in f.value(of: spec.kind, use: use, problem: spec.problem) }
+            return binder.take(f, to: Self.target(ofKey: key, address: address, label: label)) {
+                $0.value(of: spec.kind, use: $1, problem: spec.problem)
+            }
         }) { key in
             Self.ownReaders.contains(key) ? nil : LayerSchema.standard[key].flatMap { $0.isFileKey ? $0 : nil }
         }
@@ -257,7 +258,9 @@ struct LayerDecoder {
 
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         if let f = m["path"], f.peek("shape") != nil {
-            let state = namedShape(f, address: address, label: layer.key)
+            // `{shape: NAME, …parameters}` (section 3.1): its parameters may be live, bound and
+            // run every frame; a mask has no address to bind to, so it takes constants only.
+            let state = f.namedShapeState(live: address.map { (binder, LayerAddress($0), layer.key) })
             layer.shape?.namedShape = state
             layer.shape?.updateNamedShape()
         } else if let f = m["path"], f.peek("svg") != nil {
@@ -283,19 +286,6 @@ struct LayerDecoder {
         }
     }
 
-    /// `{shape: NAME, …parameters}` (section 3.1) as a shape layer's own `path`: its
-    /// parameters may be live expressions, bound to the layer and run every frame. A
-    /// mask has no address to bind to, so its shape takes constant expressions only.
-    private mutating func namedShape(_ f: Field, address: [Int]?, label: String) -> NamedShapeState? {
-        guard let address else { return f.namedShapeState() }
-        let binder = binder
-        return f.namedShapeState { pf, parameter, kind in
-            binder.bind(pf, key: parameter.name, keyPath: .pathParameter(parameter.name, kind: kind),
-                        layer: LayerAddress(address), label: "\(label).path")
-            return true
-        }
-    }
-
     /// CAGradientLayer keys as a scene background.
     func gradient(_ m: Mapping) -> Gradient? {
         var layer = Layer(place: "", type: .gradient)
@@ -307,8 +297,10 @@ struct LayerDecoder {
     /// The gradient key `readValues` leaves: `locations` (one per color, not decreasing).
     func readGradient(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
         guard let g = layer.gradient else { return }
-        if let (f, use) = taking(m["locations"], key: "locations", address: address, label: label),
-           case .numbers(let v)? = f.value(.numbers, use: use, problem: LayerKeyPath.locations.problem) {
+        if let f = m["locations"], case .numbers(let v)? = binder.take(f, to: Self.target(ofKey: "locations", address: address,
+                                                                                label: label), read: {
+            $0.value(.numbers, use: $1, problem: LayerKeyPath.locations.problem)
+        }) {
             if v.count != g.colors.count {
                 f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
             } else if zip(v, v.dropFirst()).contains(where: { $0 > $1 }) {
@@ -317,10 +309,11 @@ struct LayerDecoder {
         }
     }
 
-    /// `key`'s whole number, its expressions taken (`taking`), within its range in the table.
+    /// `key`'s whole number, its expressions taken (`ExpressionBinder.take`), within its range in the table.
     func integer(_ m: Mapping, _ key: String, address: [Int]?, label: String) -> Int? {
-        guard let (f, use) = taking(m[key], key: key, address: address, label: label),
-              let v = f.integer(use) else { return nil }
+        guard let f = m[key], let v = binder.take(f, to: Self.target(ofKey: key, address: address, label: label), read: {
+            $0.integer($1)
+        }) else { return nil }
         let spec = LayerSchema.standard[key]
         if let problem = spec?.problem(with: .number(Double(v))) { f.report(problem); return nil }
         return v

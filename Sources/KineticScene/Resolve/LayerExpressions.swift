@@ -1,45 +1,54 @@
 import KineticGeometry
 import KineticLayers
 
+/// Where a value's expressions (section 4) go when live (`ExpressionBinder.take`): bound to
+/// the layer at `layer` by `bind`, or, where the key has nothing to bind to, reported with
+/// `unbindable`.
+struct LiveTarget {
+    var layer: LayerAddress
+    /// The key as messages name it (`emitterCells.spark.birthRate`), the layer as binding labels do.
+    var key: String, label: String
+    /// Records the value's binding; nil where nothing can follow a live value.
+    var bind: ((ExpressionBinder, Field) -> Void)?
+    /// A point's component key paths (`position.x`, `position.y`): one live component of
+    /// two is bound alone, so that animations of the other still show.
+    var components: [(name: String, keyPath: LayerKeyPath)]
+    /// Why a live value cannot be followed, where `bind` is nil.
+    var unbindable: String
+    /// Whether a constant expression is bound too (a custom property, a named shape's
+    /// parameter), rather than evaluated now and checked as if written.
+    var bindsConstants: Bool
+
+    /// `bind` records the value's binding, by default to `keyPath` (`ExpressionBinder.bind`).
+    init(layer: LayerAddress, key: String, label: String, keyPath: LayerKeyPath? = nil, unbindable: String = "",
+         components: [(name: String, keyPath: LayerKeyPath)] = [], bindsConstants: Bool = false,
+         bind: ((ExpressionBinder, Field) -> Void)? = nil) {
+        self.layer = layer; self.key = key; self.label = label; self.unbindable = unbindable
+        self.components = components; self.bindsConstants = bindsConstants
+        self.bind = bind ?? keyPath.map { path in { $0.bind($1, key: key, keyPath: path, layer: layer, label: label) } }
+    }
+}
+
 /// A layer's expression values (section 4), taken as each key's reader reads it (the
 /// layer's mapping is read as written, never rewritten): live ones bound to the key paths
 /// they drive (`ExpressionBinder`), constant ones evaluated and checked as literals.
 extension LayerDecoder {
-    /// `f`, the value of `key`, with how its static reader reads it, its expressions
-    /// (section 4) taken as the table says (`PropertySpec.allowsExpressions`): constant
-    /// ones evaluated by the reader (`NumberUse.constants`) and checked as if written; a
-    /// live one bound to the key's path — one live component of a point with sub-key paths
-    /// bound alone, so that animations of the other still show, as a transform's
-    /// components are — or, where the key has no path, reported. Nil when bound or wrong
-    /// (reported). Literals only where nothing may be taken: no address (a mask's
-    /// sublayer, an event's `set:`), no expression, or a key whose reader refuses one.
-    func taking(_ f: Field?, key: String, address: [Int]?, label: String) -> (field: Field, use: NumberUse)? {
-        guard let f else { return nil }
-        guard let address, let spec = LayerSchema.standard[key], spec.allowsExpressions,
-              ExpressionText.containsExpressionText(f) else { return (f, .literals) }
-        let layer = LayerAddress(address)
-        // The emitter's and the replicator's own keys take expressions whether or not
-        // they are animatable; the others only where a live one has a path to drive.
+    /// Where the live expressions of a layer's `key` go, as the table says
+    /// (`PropertySpec.allowsExpressions`): the emitter's and the replicator's own keys take
+    /// them whether or not they are animatable, the others only where a live one has a path
+    /// to drive. Nil without an `address` (a mask's sublayer, an event's `set:`).
+    static func target(ofKey key: String, address: [Int]?, label: String) -> LiveTarget? {
+        guard let address, let spec = LayerSchema.standard[key], spec.allowsExpressions, let kind = spec.valueKind,
+              [.number, .point, .size, .rect, .numbers].contains(kind) else { return nil }
         let ownKey = spec.layerTypes == [.emitter] || spec.layerTypes == [.replicator]
-        guard let kind = spec.valueKind, [.number, .point, .size, .rect, .numbers].contains(kind),
-              spec.isAnimatable || ownKey, ExpressionText.containsExpression(f) else { return (f, .literals) }
+        guard spec.isAnimatable || ownKey else { return nil }
         // A two-number `bounds` drives `bounds.size`.
         let keyPath = spec.isAnimatable ? key == "bounds" ? LayerKeyPath.boundsSize : LayerKeyPath.named[key] : nil
-        if ExpressionText.liveness(of: f) != nil, let paths = Self.componentPaths[key], case .sequence(let seq) = f.node,
-           seq.count == 2, seq.filter(\.isExpression).count == 1 {
-            let items = seq.enumerated().map { i, item in
-                let ef = f.element(item, index: i)
-                guard item.isExpression else { return ef }
-                binder.bind(ef, key: paths[i].name, keyPath: paths[i].keyPath, layer: layer, label: label)
-                // The identity's value until the binding runs.
-                return ef.folding(0)
-            }
-            return (f.folding(items: items), .literals)
-        }
         let unbindable = spec.layerTypes == [.emitter]
             ? "the emitter's '\(key)' is not animatable (it has no key path), so nothing can follow a live value"
             : "'\(key)' is not animatable, so nothing can follow a live value"
-        return binder.take(f, key: key, keyPath: keyPath, layer: layer, label: label, unbindable: unbindable).map { (f, $0) }
+        return LiveTarget(layer: LayerAddress(address), key: key, label: label, keyPath: keyPath, unbindable: unbindable,
+                          components: componentPaths[key] ?? [])
     }
 
     /// The sub-key paths of the point and size keys that have them, by component: the
@@ -99,18 +108,5 @@ extension LayerDecoder {
         }
         c.translateZ = bound(c.translateZ, .transformTranslationZ, "translate", index: 2)
         return ExpressionBinding.TransformSource.components(c).literalParts
-    }
-
-    /// How a cell's key `f` is read, its expressions taken (as `taking` takes them): a live
-    /// one bound to `emitterCells.NAME.KEY` (the particle system reads it at every step), a
-    /// constant one evaluated; a cell without a name path takes constants only.
-    func takingCell(_ f: Field, key: EmitterCellKey, owner: CellOwner) -> NumberUse? {
-        guard key.valueKind == .number, ExpressionText.containsExpression(f) else { return .literals }
-        let prefix = owner.names.map { $0.map { "emitterCells.\($0)." }.joined() } ?? ""
-        return binder.take(f, key: prefix + key.rawValue,
-                           keyPath: owner.names.map { LayerKeyPath.emitterCell(names: $0, key: key) },
-                           layer: owner.address, label: owner.label,
-                           unbindable: "this cell has no key path (emitterCells.NAME.KEY) to bind to: give it, and the cells "
-                               + "it is in, a name")
     }
 }

@@ -95,15 +95,14 @@ extension Field {
     /// the values the shape accepts (`NamedShape.geometry`'s check, reported on the
     /// mapping). A parameter whose value was reported is not also reported missing.
     ///
-    /// A parameter written as an expression or a reference goes to `live` when given (a
-    /// shape layer's own `path`, rebuilt every frame), which binds it and returns whether
-    /// it took it (its problems reported); the state holds a placeholder until the
-    /// binding first runs. Without `live` the shape is built once, when the scene loads:
-    /// an expression that is constant (no `t`, `frame`, `random()` or reference) is
-    /// evaluated now, and any other is reported.
+    /// A parameter written as an expression or a reference is bound by `live`'s binder when
+    /// given (a shape layer's own `path`, rebuilt every frame: `path.PARAM` of the layer at
+    /// `live.layer`); the state holds a placeholder until the binding first runs. Without
+    /// `live` the shape is built once, when the scene loads: an expression that is constant
+    /// (no `t`, `frame`, `random()` or reference) is evaluated now, and any other is reported.
     ///
     /// - Returns: nil when anything was reported.
-    func namedShapeState(live: ((Field, ShapeParameter, AnimatableValue.Kind) -> Bool)? = nil) -> NamedShapeState? {
+    func namedShapeState(live: (binder: ExpressionBinder, layer: LayerAddress, label: String)? = nil) -> NamedShapeState? {
         guard let nameField = peek("shape") else {
             report("expected a named shape {shape: NAME, …parameters}, found \(kindName)")
             return nil
@@ -126,17 +125,23 @@ extension Field {
                 continue
             }
             let kind = state.kind(of: p.name) ?? .number
-            let value: AnimatableValue?
-            if let live, ExpressionText.containsExpression(pf) {
-                // A placeholder until the binding runs on the first frame.
-                value = live(pf, p, kind) ? Self.placeholders[kind] ?? .number(1) : nil
-                isLive = isLive || value != nil
-            } else {
-                value = ExpressionBinder.constantValue(
-                    pf, kind: kind, parameter: p.name,
-                    whyConstant: "a named shape here is built once, when the scene loads: only a shape layer's own "
-                        + "`path` follows live values, so use a constant here")
+            // Read once at load: a number, point, size or rect with constant expressions evaluated now.
+            func read(_ f: Field, _: NumberUse) -> AnimatableValue? {
+                let readable = [.number, .point, .size, .rect].contains(kind)
+                guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
+                    f.report("not yet supported: an expression for '\(p.name)' (section 4 covers number and point keys)")
+                    return nil
+                }
+                return f.value(kind, use: .constants(because: "a named shape here is built once, when the scene loads: only a "
+                                                    + "shape layer's own `path` follows live values, so use a constant here"))
             }
+            // Every expression is bound, a constant one too: a placeholder until the binding runs on the first frame.
+            let value = live.map { l in
+                l.binder.take(pf, to: LiveTarget(layer: l.layer, key: p.name, label: "\(l.label).path",
+                                                 keyPath: .pathParameter(p.name, kind: kind), bindsConstants: true),
+                              placeholder: Self.placeholders[kind] ?? .number(1), read: read)
+            } ?? read(pf, .literals)
+            isLive = isLive || live != nil && ExpressionText.containsExpression(pf)
             if let value { state.parameters[p.name] = value } else { failed = true }
         }
         guard !failed else { return nil }

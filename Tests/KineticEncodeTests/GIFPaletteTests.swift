@@ -732,8 +732,8 @@ import Testing
                 rgba += [UInt8](repeating: 0, count: zeros * 4)
                 for _ in 0..<(1 + next() % 3) { rgba += shades[next() % shades.count] }
             }
-            let colours = Set(stride(from: 0, to: rgba.count, by: 4).filter { rgba[$0 + 3] == 255 }.map {
-                rgba.withUnsafeBytes { p in p.loadUnaligned(fromByteOffset: $0, as: UInt32.self) }
+            let colours = Set(stride(from: 0, to: rgba.count, by: 4).filter { rgba[$0 + 3] == 255 }.map { o in
+                rgba.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt32.self) }
             }).count
             #expect(ColorCounts.hasAtMost(colours, colorsIn: rgba), "trial \(trial)")
             if colours > 0 { #expect(!ColorCounts.hasAtMost(colours - 1, colorsIn: rgba), "trial \(trial)") }

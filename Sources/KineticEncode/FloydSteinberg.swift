@@ -181,6 +181,8 @@ enum FloydSteinberg {
         var i = GIFFramePreparer.skipZeros(p, from: start, to: end)
         while i < end {
             var j = i &+ 1
+            // Four at a time while none is 0 (rope's rows are drawn whole).
+            while j &+ 4 <= end, !any(p.loadUnaligned(fromByteOffset: j &* 4, as: SIMD4<UInt32>.self) .== .zero) { j &+= 4 }
             while j < end, p.loadUnaligned(fromByteOffset: j &* 4, as: UInt32.self) != 0 { j &+= 1 }
             spans.append((i &- start)..<(j &- start))
             i = GIFFramePreparer.skipZeros(p, from: j, to: end)

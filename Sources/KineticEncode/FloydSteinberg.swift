@@ -40,6 +40,9 @@ enum FloydSteinberg {
         var errors = [SIMD4<Float>](repeating: .zero, count: 2 * (width + 2))
         var spans: [Range<Int>] = [], previousSpans: [Range<Int>] = []
         var sum = 0, count = 0
+        // The colour last looked up (24 bits; none yet) and its entry: a gradient's rows and
+        // flat fills repeat a colour from pixel to pixel, which then needs no lookup.
+        var lastKey = UInt32.max, lastIndex: UInt8 = 0
         let indices = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
             out.initialize(repeating: transparent)
             initialized = width * height
@@ -55,27 +58,36 @@ enum FloydSteinberg {
                             for k in 0..<spans.count {
                                 let span = spans[forward ? k : spans.count &- 1 &- k]
                                 var x = forward ? span.lowerBound &- 1 : span.upperBound
+                                // The pixel before's 7/16 share of its error, read by this pixel
+                                // alone: added here, not stored in its column and loaded back
+                                // (the same sum; the span's last share fell on a margin column).
+                                var carried = SIMD4<Float>.zero
                                 for _ in 0..<span.count {
                                     x &+= step
                                     let word = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: UInt32.self))
-                                    guard word >> 24 != 0 else { this[x &+ 1] = .zero; continue }
+                                    guard word >> 24 != 0 else { this[x &+ 1] = .zero; carried = .zero; continue }
                                     // Scalar channels: SIMD conversions between Int32 and Float
                                     // go through generic code (most of rope's remap when used).
                                     let red = Int32(word & 0xFF), green = Int32(word >> 8 & 0xFF), blue = Int32(word >> 16 & 0xFF)
                                     var target = SIMD4<Float>(Float(red), Float(green), Float(blue), 0)
-                                    var error = this[x &+ 1] * level
+                                    var error = (this[x &+ 1] + carried) * level
                                     this[x &+ 1] = .zero
                                     let size = error.x * error.x + error.y * error.y + error.z * error.z
+                                    // The colour looked up (red lowest): the pixel's own, whole
+                                    // levels, unless its error is added.
+                                    var key = word & 0xFF_FFFF
                                     if size >= tinyError {
                                         if size > largeError { error *= 0.8 }
                                         target += error
                                         target.x = min(255, max(0, target.x))
                                         target.y = min(255, max(0, target.y))
                                         target.z = min(255, max(0, target.z))
+                                        // Rounded to nearest: each channel is 0…255 here.
+                                        let rounded = floors(target + 0.5)
+                                        key = UInt32(truncatingIfNeeded: rounded.x | rounded.y << 8 | rounded.z << 16)
                                     }
-                                    // Rounded to nearest: each channel is 0…255 here.
-                                    let rounded = floors(target + 0.5)
-                                    let index = nearest.index(red: rounded.x, green: rounded.y, blue: rounded.z)
+                                    if key != lastKey { (lastKey, lastIndex) = (key, nearest.index(key: key)) }
+                                    let index = lastIndex
                                     out[row &+ x] = index
                                     // Whole levels: the squares add up exactly in a Float.
                                     let color = colors[Int(index)]
@@ -83,7 +95,7 @@ enum FloydSteinberg {
                                     sum &+= Int(wholeNumber(dr * dr + dg * dg + db * db))
                                     count &+= 1
                                     let residual = target - color
-                                    this[x &+ 1 &+ step] += residual * (7.0 / 16)
+                                    carried = residual * (7.0 / 16)
                                     next[x &+ 1 &- step] += residual * (3.0 / 16)
                                     next[x &+ 1] += residual * (5.0 / 16)
                                     next[x &+ 1 &+ step] += residual * (1.0 / 16)
@@ -124,17 +136,14 @@ enum FloydSteinberg {
 
     /// Zeroes what is left in the error row `row` after its pixels (the `current` spans)
     /// were dithered, each having zeroed its own column on reading it: a span's pixels
-    /// write its columns − 1 … + 1 (margin-shifted: lowerBound ..< upperBound + 2) of both
-    /// rows, so what remains is each current span's two margin columns and whatever the
-    /// `previous` row's spans wrote into `row` outside the current spans' own columns.
-    /// Both lists ascending. Clearing every span's columns of both lists instead zeroed a
-    /// fully drawn row twice, 0.7 G instructions of rope's GIF render (issue 42).
+    /// write its columns − 1 … + 1 (margin-shifted: lowerBound ..< upperBound + 2) of the
+    /// row below only (their shares along their own row are carried, not stored), so
+    /// what remains is whatever the `previous` row's spans wrote into `row` outside the
+    /// current spans' own columns. Both lists ascending. Clearing every span's columns of
+    /// both lists instead zeroed a fully drawn row twice, 0.7 G instructions of rope's GIF
+    /// render (issue 42).
     static func clearUnread(_ row: UnsafeMutablePointer<SIMD4<Float>>, previous: [Range<Int>], current: [Range<Int>]) {
         forEachUnread(previous: previous, current: current) { (row + $0.lowerBound).update(repeating: .zero, count: $0.count) }
-        for span in current {
-            row[span.lowerBound] = .zero
-            row[span.upperBound &+ 1] = .zero
-        }
     }
 
     /// The columns (margin-shifted) of the `previous` spans' writes, lowerBound ..<
@@ -172,6 +181,8 @@ enum FloydSteinberg {
         var i = GIFFramePreparer.skipZeros(p, from: start, to: end)
         while i < end {
             var j = i &+ 1
+            // Four at a time while none is 0 (rope's rows are drawn whole).
+            while j &+ 4 <= end, !any(p.loadUnaligned(fromByteOffset: j &* 4, as: SIMD4<UInt32>.self) .== .zero) { j &+= 4 }
             while j < end, p.loadUnaligned(fromByteOffset: j &* 4, as: UInt32.self) != 0 { j &+= 1 }
             spans.append((i &- start)..<(j &- start))
             i = GIFFramePreparer.skipZeros(p, from: j, to: end)

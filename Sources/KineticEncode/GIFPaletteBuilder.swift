@@ -417,18 +417,24 @@ struct ColorCounts {
     }
 
     /// Whether `rgba`'s opaque pixels hold at most `limit` distinct colours;
-    /// stops counting at the first colour past it.
+    /// stops counting at the first colour past it. Runs of unchanged pixels (0) are
+    /// stepped over sixteen at a time: pixel by pixel, this scan of frames whose few
+    /// colours lie in a large unchanged rectangle was 1.3 % of rope's GIF render.
     static func hasAtMost(_ limit: Int, colorsIn rgba: [UInt8]) -> Bool {
         var slots = 16
         while slots < 2 * (limit + 1) { slots *= 2 }
         var table = ColorCounts(slots: slots)
         return rgba.withUnsafeBytes { p in
             var previous: UInt32 = 0
-            for i in 0..<(rgba.count / 4) {
-                let word = p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)
-                guard word != previous, word >> 24 == 255 else { continue }
-                previous = word
-                if table.add(word, 1), table.count > limit { return false }
+            let count = rgba.count / 4
+            var i = GIFFramePreparer.skipZeros(p, from: 0, to: count)
+            while i < count {
+                let word = p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)
+                if word != previous, word >> 24 == 255 {
+                    previous = word
+                    if table.add(word, 1), table.count > limit { return false }
+                }
+                i = GIFFramePreparer.skipZeros(p, from: i &+ 1, to: count)
             }
             return true
         }

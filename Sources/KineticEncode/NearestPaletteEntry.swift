@@ -44,11 +44,17 @@ struct NearestPaletteEntry {
     /// - Precondition: `!isEmpty`.
     @inline(__always)
     mutating func index(red: Int32, green: Int32, blue: Int32) -> UInt8 {
-        let key = UInt32(truncatingIfNeeded: red | green << 8 | blue << 16)
+        index(key: UInt32(truncatingIfNeeded: red | green << 8 | blue << 16))
+    }
+
+    /// ``index(red:green:blue:)`` of the colour `key` (red lowest, 24 bits): a straight
+    /// RGBA word's low three bytes.
+    @inline(__always)
+    mutating func index(key: UInt32) -> UInt8 {
         // A multiplicative hash of the 24 bits: neighbouring colours spread over the table.
         let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> 20)
         if recentColors[slot] == key { return recentEntries[slot] }
-        let found = search(SIMD4(red, green, blue, 0))
+        let found = search(SIMD4(Int32(key & 0xFF), Int32(key >> 8 & 0xFF), Int32(key >> 16 & 0xFF), 0))
         recentColors[slot] = key
         recentEntries[slot] = found
         return found

@@ -135,14 +135,23 @@ import Testing
     /// tried): the remap, which zeroes each column as it reads it and clears only the
     /// columns written and not read, answers the same
     /// on frames of scattered spans whose rows start and end in different places (error
-    /// left from two rows up would show), at full and partial dithering.
-    @Test(arguments: [1.0, 0.5]) func sparseSpansDitherAsWholeRows(dithering: Double) {
+    /// left from two rows up would show), at full and partial dithering. With `flat`, the
+    /// spans are a gradient of flat rows whose colours are half of them palette entries,
+    /// one pixel in eight random: runs of one colour (looked up once), pixels whose error
+    /// is too small to add (their own colour looked up), and spans of one pixel.
+    @Test(arguments: zip([1.0, 0.5, 0.5, 0.1], [false, false, true, true]))
+    func sparseSpansDitherAsWholeRows(dithering: Double, flat: Bool) {
         var state: UInt64 = 0x5DEE_CE66_D1CE_4E5B
         func next() -> UInt8 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(state >> 56)
         }
         var palette = (0..<24).map { _ in ImageQuant.Entry(r: next(), g: next(), b: next(), a: 255) }
+        // The gradient's rows: every other one a palette entry's colour.
+        let rowColors: [[UInt8]] = (0..<40).map { y in
+            let entry = palette[(y / 2) % 24]
+            return y % 2 == 0 ? [entry.r, entry.g, entry.b, 255] : [UInt8(y * 6), 191, UInt8(255 - y * 3), 255]
+        }
         palette.append(ImageQuant.Entry(r: 0, g: 0, b: 0, a: 0))
         let width = 64, height = 40
         // Spans of 1–12 pixels at random places, a third of the pixels drawn.
@@ -152,7 +161,9 @@ import Testing
             while x < width {
                 let length = 1 + Int(next()) % 12
                 for c in x..<min(width, x + length) {
-                    rgba.replaceSubrange((y * width + c) * 4..<(y * width + c + 1) * 4, with: [next(), next(), next(), 255])
+                    let random = [next(), next(), next(), 255]
+                    rgba.replaceSubrange((y * width + c) * 4..<(y * width + c + 1) * 4,
+                                         with: flat && random[0] >= 32 ? rowColors[y] : random)
                 }
                 x += length + 1 + Int(next()) % 24
             }

@@ -712,6 +712,34 @@ import Testing
         #expect(ColorCounts.indexed([1, 2, 3, 255] + [255, 255, 255, 0]) == nil)
     }
 
+    /// `ColorCounts.hasAtMost` answers what counting the distinct opaque colours answers,
+    /// at the count and one under it, on pixels of up to 80 colours in runs of unchanged
+    /// (0) pixels long and short — stepped over, not counted —, with colours of another
+    /// alpha (not counted) among them.
+    @Test func colourCountLimitsCountTheOpaqueColours() {
+        var state: UInt64 = 0x5851_F42D_4C95_7F2D
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        for trial in 0..<60 {
+            let shades: [[UInt8]] = (0..<(1 + trial % 80)).map { k in
+                [UInt8(next() & 0xFF), UInt8(k), UInt8(next() & 0xFF), k % 9 == 8 ? 100 : 255]
+            }
+            var rgba: [UInt8] = []
+            for _ in 0..<(1 + next() % 300) {
+                let zeros = [0, 1, 3, 15, 16, 17, 70][next() % 7]
+                rgba += [UInt8](repeating: 0, count: zeros * 4)
+                for _ in 0..<(1 + next() % 3) { rgba += shades[next() % shades.count] }
+            }
+            let colours = Set(stride(from: 0, to: rgba.count, by: 4).filter { rgba[$0 + 3] == 255 }.map { o in
+                rgba.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt32.self) }
+            }).count
+            #expect(ColorCounts.hasAtMost(colours, colorsIn: rgba), "trial \(trial)")
+            if colours > 0 { #expect(!ColorCounts.hasAtMost(colours - 1, colorsIn: rgba), "trial \(trial)") }
+        }
+    }
+
     @Test func badColourCountsAreRejected() throws {
         #expect(throws: EncodeError.invalidOptions(reason: "colors 1 is outside 2…256")) {
             _ = try GIFWriter(path: "/tmp/never.gif", width: 4, height: 4, options: GIFOptions(colors: 1))

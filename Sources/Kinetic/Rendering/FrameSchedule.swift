@@ -148,13 +148,15 @@ final class FrameSchedule<Encoded: Sendable>: @unchecked Sendable {
     }
 
     /// Encodes the frame at `position` once the frame before it is drawn, and keeps the
-    /// result for its turn — held by the schedule alone, so that writing it frees it.
+    /// result for its turn — held by the schedule alone, so that writing it frees it: the
+    /// result is moved in (`consume`), not copied, or this worker would hold it until it
+    /// returns, possibly after another has written the frame.
     private func encodeFrame(_ position: Int, _ item: Item, _ raster: PixelImage) throws {
         let before = try position == 0 ? nil : self.raster(position - 1)
         let result = try StageTrace.shared.measure(.encode, frame: item.frame) {
             try encode(raster, before, item.change)
         }
-        finishEncoding(position, frame: item.frame, result)
+        finishEncoding(position, frame: item.frame, consume result)
     }
 
     private func set(_ position: Int, _ raster: PixelImage) {
@@ -182,9 +184,9 @@ final class FrameSchedule<Encoded: Sendable>: @unchecked Sendable {
 
     /// Keeps `result` for its turn, and lets go of the rasters no frame still needs: each
     /// but the last of those encoded without a gap, whose next frame is then encoded.
-    private func finishEncoding(_ position: Int, frame: Int, _ result: Encoded) {
+    private func finishEncoding(_ position: Int, frame: Int, _ result: consuming Encoded) {
         condition.lock()
-        encoded[position] = (frame, result)
+        encoded[position] = (frame, consume result)
         encodedAhead.insert(position)
         let from = encodedUpTo
         while encodedAhead.remove(encodedUpTo) != nil { encodedUpTo += 1 }

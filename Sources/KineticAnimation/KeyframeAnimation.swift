@@ -87,13 +87,19 @@ public struct KeyframeAnimation: Hashable, Sendable {
             let bad = values.indices.dropFirst().first { LinearForm(values: [first, values[$0]]) == nil }
             throw .incompatibleValues(index: bad ?? 0)
         }
-        let n = values.count
+        try validateTiming(count: values.count, kind: first.kind)
+    }
+
+    /// The checks of `validate()` that read no value, for `n` values of `kind`: what can
+    /// be checked before the values are known (a scene's expressions, evaluated when the
+    /// animation begins). `paced` measures them then.
+    public func validateTiming(count n: Int, kind: AnimatableValue.Kind) throws(ValidationError) {
         for (name, list) in [("tensionValues", tensionValues), ("continuityValues", continuityValues),
                              ("biasValues", biasValues)] {
             if let list, list.count != n { throw .splineParameterCountMismatch(name: name, expected: n, got: list.count) }
         }
         if calculationMode == .paced || calculationMode == .cubicPaced {
-            guard Self.measurableKinds.contains(first.kind) else { throw .notMeasurable(first.kind) }
+            guard Self.measurableKinds.contains(kind) else { throw .notMeasurable(kind) }
             return
         }
         if let times = keyTimes {

@@ -121,3 +121,16 @@ private func close(_ a: Double?, _ b: Double, _ tol: Double = 1e-9) -> Bool { a.
     #expect(error(KeyframeAnimation(values: three, keyTimes: [0.5], calculationMode: .paced)) == nil)
     #expect(KeyframeAnimation(values: three, keyTimes: [0, 1]).value(at: 0.5) == nil)
 }
+
+@Test func timingIsCheckedWithoutTheValues() {
+    // For values not known yet (a scene's expressions): their count and kind suffice.
+    func error(_ k: KeyframeAnimation, count: Int, kind: AnimatableValue.Kind) -> KeyframeAnimation.ValidationError? {
+        do { try k.validateTiming(count: count, kind: kind); return nil } catch { return error }
+    }
+    #expect(error(KeyframeAnimation(values: [], keyTimes: [0, 0.5, 1]), count: 3, kind: .number) == nil)
+    #expect(error(KeyframeAnimation(values: [], keyTimes: [0, 1]), count: 3, kind: .point)
+            == .keyTimesCountMismatch(expected: 3, got: 2))
+    #expect(error(KeyframeAnimation(values: [], calculationMode: .cubicPaced), count: 2, kind: .transform)
+            == .notMeasurable(.transform))
+    #expect(error(KeyframeAnimation(values: [], calculationMode: .paced), count: 2, kind: .size) == nil)
+}

@@ -64,7 +64,7 @@ import KineticLayers
         """)
         let salt = { (n: UInt64) in UInt64(1) << 32 + n }
         guard case .basic(let from, let to, nil) = scene.animations[0].values,
-              case .keyframes(_, let terms) = scene.animations[1].values,
+              case .keyframes(let timing, let terms) = scene.animations[1].values,
               case .set(_, let layers)? = scene.events.first?.actions.first?.kind,
               case .value(.positionY, let set)? = layers.first?.change else {
             Issue.record("unexpected model: \(scene.animations), \(scene.events)")
@@ -73,8 +73,26 @@ import KineticLayers
         #expect(from?.literal == .number(0))
         #expect(to?.expression?.seedSalt == salt(1))
         #expect(terms.map(\.literal) == [.number(1), nil, .number(0)])
+        // The terms are the keyframes' values: nothing stands for the expression until it is evaluated.
+        #expect(timing.values.isEmpty)
         #expect(terms[1].expression?.seedSalt == salt(2))
         #expect(set.expression?.seedSalt == salt(3))
+    }
+
+    @Test func pacedKeyframesMeasureTheValuesTheyBeginWith() throws {
+        // At load an expression's value is only its kind (measurable here); paced times come from
+        // the values evaluated at the begin (a at 25): 25 then 75 pt, so the layer moves at 100 pt/s
+        // (evenly spaced key times would put it at 5 after 0.1 s).
+        let scene = try load("""
+        layers: [{id: a, position: [0, 0]}, {id: b, position: [0, 0]}]
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: 100, duration: 1}
+          - {layer: b, keyPath: position, values: [[0, 0], "= [a.position.x, 0]", [100, 0]], calculationMode: paced,
+             begin: 0.25, duration: 1}
+        """)
+        for (t, x) in [(0.35, 10.0), (0.75, 50)] {
+            #expect(abs((timelineLayer(scene, "b", at: t)?.position.x ?? 0) - x) < 1e-9)
+        }
     }
 
     @Test func everyValueKindAndSlot() throws {

@@ -37,9 +37,10 @@ public struct AnimationSpec: Sendable {
     public enum Values: Sendable {
         /// CABasicAnimation's fromValue/toValue/byValue (any may be nil).
         case basic(from: Term<AnimatableValue>?, to: Term<AnimatableValue>?, by: Term<AnimatableValue>?)
-        /// CAKeyframeAnimation: `values` (their terms), optional `keyTimes` and per-segment
-        /// timing functions. Until captured, an expression's value is one of its kind there.
-        case keyframes(KeyframeAnimation, terms: [Term<AnimatableValue>])
+        /// CAKeyframeAnimation: `values` (terms), with the optional `keyTimes`, per-segment
+        /// timing functions, mode and spline parameters of `timing`, whose own `values`
+        /// are empty: `Timeline` fills them with the literals once each term is one.
+        case keyframes(timing: KeyframeAnimation, values: [Term<AnimatableValue>])
         /// CAKeyframeAnimation with a `path`: `position` moves along it (timed by its
         /// `keyTimes`, `timingFunctions` and `calculationMode`); `rotationMode` turns the
         /// layer with the tangent.

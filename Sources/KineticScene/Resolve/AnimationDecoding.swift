@@ -181,10 +181,10 @@ struct AnimationDecoder {
         spec.keyPath = keyPath
         /// A `from`/`to`/`by`/`values` entry (`valueOrExpression`). A behavior's literal values
         /// are checked by its `carrier`, but `by`: a step, not a value.
-        func value(_ f: Field, isStep: Bool = false) -> (value: AnimatableValue, term: Term<AnimatableValue>)? {
-            guard let read = valueOrExpression(f, for: keyPath, in: entry.bounds) else { return nil }
-            if !isStep, let v = read.term.literal, let problem = carrier?.problem(v) { f.report(problem); return nil }
-            return read
+        func value(_ f: Field, isStep: Bool = false) -> Term<AnimatableValue>? {
+            guard let term = valueOrExpression(f, for: keyPath, in: entry.bounds) else { return nil }
+            if !isStep, let v = term.literal, let problem = carrier?.problem(v) { f.report(problem); return nil }
+            return term
         }
         // Paths, booleans and images have no sum (`Interpolation.add`): an additive or
         // cumulative animation of them would do nothing.
@@ -199,25 +199,30 @@ struct AnimationDecoder {
 
         if let vf = m["values"] {
             guard let items = vf.elements else { return false }
-            let values = items.map { value($0) }
-            guard !values.contains(where: { $0 == nil }) else { return false }
-            guard let (mode, keyTimes, functions) = keyframeTiming(m) else { return false }
+            guard let values = items.readingAll({ value($0) }), let (mode, keyTimes, functions) = keyframeTiming(m)
+            else { return false }
             // Each needs calculationMode cubic or cubicPaced (`SceneKeys.rules`).
             let spline = AnimationKeys.splineKeys.map { m[$0].map { $0.numbers() } }
             if spline.contains(where: { $0 == .some(nil) }) { return false }
-            let animation = KeyframeAnimation(values: values.compactMap { $0?.value }, keyTimes: keyTimes,
+            var animation = KeyframeAnimation(values: values.compactMap(\.literal), keyTimes: keyTimes,
                                               timingFunctions: functions, calculationMode: mode, tensionValues: spline[0] ?? nil,
                                               continuityValues: spline[1] ?? nil, biasValues: spline[2] ?? nil)
-            do { try animation.validate() } catch {
+            // An expression's value is of the key path's kind (a number, point, size or transform: any two of
+            // one blend) but unknown until the animation begins: only the timing is checked, `paced` measures it then.
+            do {
+                try animation.values.count == values.count ? animation.validate()
+                    : animation.validateTiming(count: values.count, kind: keyPath.valueKind)
+            } catch {
                 report(error, m, values: vf)
                 return false
             }
-            spec.values = .keyframes(animation, terms: values.compactMap { $0?.term })
+            animation.values = []
+            spec.values = .keyframes(timing: animation, values: values)
             return true
         }
         // Each key given is read (its problems reported) before giving up.
-        let read = ["from", "to", "by"].map { key in m[key].map { value($0, isStep: key == "by")?.term } }
-        if read.contains(where: { $0.map { $0 == nil } == true }) { return false }
+        let read = ["from", "to", "by"].map { key in m[key].map { value($0, isStep: key == "by") } }
+        if read.contains(where: { if case .some(nil) = $0 { true } else { false } }) { return false }
         let (from, to, by) = (read[0] ?? nil, read[1] ?? nil, read[2] ?? nil)
         if from != nil, to != nil, by != nil {
             m["by"]?.report("'from', 'to' and 'by' together: give at most two")
@@ -331,7 +336,7 @@ struct AnimationDecoder {
     private mutating func recordPathAnimation(_ spec: AnimationSpec, _ m: Mapping, layer name: String, fromEvent: Bool) {
         var use = PathAnimationUse(layer: spec.layer, layerName: name, fromEvent: fromEvent, structures: [], blend: nil)
         switch spec.values {
-        case .keyframes(let animation, _): use.structures = animation.values.compactMap(\.pathStructure)
+        case .keyframes(_, let values): use.structures = values.compactMap { $0.literal?.pathStructure }
         case .basic(let from, let to, _):
             use.structures = [from, to].compactMap { $0?.literal?.pathStructure }
             // `to` alone starts from the underlying path, `from` alone ends on it.
@@ -451,21 +456,19 @@ struct AnimationDecoder {
 
     /// The term of a value of the key path's kind: as written, checked against its range
     /// (the reader of the layer definition, `Field.value`), or written with expressions
-    /// (section 4), which the runtime evaluates once (`ExpressionBinder.deferredValue`),
-    /// with a value of the kind for the checks until then. An SVG path goes into the
-    /// layer's `bounds`.
-    mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath,
-                                    in bounds: Rect) -> (value: AnimatableValue, term: Term<AnimatableValue>)? {
+    /// (section 4), which the runtime evaluates once (`ExpressionBinder.deferredValue`).
+    /// An SVG path goes into the layer's `bounds`.
+    mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect) -> Term<AnimatableValue>? {
         let kind = keyPath.valueKind
         // An image asset's name may start like an expression; a transform's expressions
         // are in its components.
-        if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { ($0, .literal($0)) } }
+        if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { .literal($0) } }
         guard kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f) else {
             let value = kind == .path ? f.path(in: bounds).map { .path($0) }
                 : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
-            return value.map { ($0, .literal($0)) }
+            return value.map { .literal($0) }
         }
-        return binder.deferredValue(f, kind: kind).map { ($0.placeholder, .expression($0.value)) }
+        return binder.deferredValue(f, kind: kind).map { .expression($0) }
     }
 
     /// Reports the keys of `m` that belong to forms other than `form`.

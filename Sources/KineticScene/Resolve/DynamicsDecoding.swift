@@ -174,7 +174,7 @@ struct DynamicsDecoder {
             return nil
         }
         return binder.deferredValue(field, kind: isPoint ? .point : .number).map {
-            BehaviorSetting(behavior: behavior.id, property: property, term: .expression($0.value))
+            BehaviorSetting(behavior: behavior.id, property: property, term: .expression($0))
         }
     }
 

@@ -217,15 +217,14 @@ struct EventsDecoder {
                 ok = false; continue
             }
             let kind = written.valueKind ?? .number
-            // An expression is evaluated when the action runs; its placeholder checks the kind now.
-            let isExpression = ExpressionText.containsExpression(vf)
-            let deferred = isExpression ? dynamics.binder.deferredValue(vf, kind: kind) : nil
-            let read = isExpression ? deferred?.placeholder : vf.value(kind, isAngle: written == .angle)
-            guard let value = read.flatMap(BehaviorValue.init), behavior.accepts(property, value, id: id, at: vf) else {
-                ok = false; continue
-            }
-            changes.append(BehaviorSetting(behavior: id, property: property,
-                                           term: deferred.map { .expression($0.value) } ?? .literal(value)))
+            // An expression is evaluated when the action runs; the property is checked now with zero
+            // of its kind (a number or point: `deferredValue`), which its range may refuse.
+            let term: Term<BehaviorValue>? = ExpressionText.containsExpression(vf)
+                ? dynamics.binder.deferredValue(vf, kind: kind).map { .expression($0) }
+                : vf.value(kind, isAngle: written == .angle).flatMap(BehaviorValue.init).map { .literal($0) }
+            let zero: BehaviorValue = kind == .point ? .point(.zero) : .number(0)
+            guard let term, behavior.accepts(property, term.literal ?? zero, id: id, at: vf) else { ok = false; continue }
+            changes.append(BehaviorSetting(behavior: id, property: property, term: term))
         }
         return ok ? .set(changes, layers: layerChanges) : nil
     }
@@ -260,7 +259,7 @@ struct EventsDecoder {
         if let kp = keyPath {
             let bounds = dynamics.layerIDs[id]?.bounds ?? .zero
             guard applies(to: kp.layerTypes), let read = animations.valueOrExpression(vf, for: kp, in: bounds) else { return nil }
-            return (layer, .value(kp, read.term))
+            return (layer, .value(kp, read))
         }
         if let property = LayerProperty(rawValue: text) {
             guard applies(to: property.layerTypes),

@@ -15,12 +15,12 @@ final class ExpressionBinder {
     /// effect), so they can form no cycle.
     private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
 
-    /// A value of `kind` written with expressions, evaluated once by the runtime (when an
-    /// animation begins, when an event's `set:` runs), and a placeholder of the kind that
-    /// stands for it until then; nil when the kind takes no expressions (colors, booleans,
-    /// paths…) or the value does not parse (reported).
-    func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> (placeholder: AnimatableValue, value: ExpressionValue)? {
-        guard let placeholder = Self.placeholders[kind] else {
+    /// A value of `kind` written with expressions, evaluated by the runtime (when an
+    /// animation begins, when an event's `set:` runs, at every step of a behavior); nil
+    /// when the kind takes no expressions (colors, booleans, paths…) or the value does
+    /// not parse (reported).
+    func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> ExpressionValue? {
+        guard [.number, .point, .size, .transform].contains(kind) else {
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
         }
@@ -28,12 +28,8 @@ final class ExpressionBinder {
         // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
         let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         deferred.append((value, f))
-        return (placeholder, ExpressionValue(value: value, seedSalt: salt, place: f.place))
+        return ExpressionValue(value: value, seedSalt: salt, place: f.place)
     }
-
-    /// What stands for a deferred value of each kind that takes expressions.
-    private static let placeholders: [AnimatableValue.Kind: AnimatableValue] =
-        [.number: .number(0), .point: .point(.zero), .size: .size(.zero), .transform: .transform(.identity)]
 
     /// Records the binding of `key` on the layer at `layer` (its problems, if any, reported).
     func bind(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {

@@ -28,10 +28,8 @@ extension AnimationSpec {
             spec.values = .group(captured)
         case .basic(let from, let to, let by):
             spec.values = .basic(from: from.map(captured), to: to.map(captured), by: by.map(captured))
-        case .keyframes(var animation, let terms):
-            let values = terms.map(captured)
-            animation.values = values.compactMap(\.literal)
-            spec.values = .keyframes(animation, terms: values)
+        case .keyframes(let timing, let values):
+            spec.values = .keyframes(timing: timing, values: values.map(captured))
         case .motionPath:
             break
         }

@@ -116,7 +116,9 @@ public struct Timeline: Sendable {
                     layer.setValue(.number(angle), at: .transformRotationZ)
                 }
             }
-        case .keyframes(let animation, _):
+        case .keyframes(var animation, let values):
+            // Every value is a literal here (`needsCapture`).
+            animation.values = values.compactMap(\.literal)
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
             if spec.keyPath == .contents, animation.calculationMode != .discrete {
                 return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }

@@ -211,21 +211,17 @@ struct EventsDecoder {
                 ok = false; continue
             }
             // The behavior's table gives the kind (an angle may be written "45deg"); a property
-            // it has not is reported as `setting` names it, before its value is read.
-            guard let written = behavior.settableKind(of: property) else {
-                _ = behavior.accepts(property, .number(0), id: id, at: vf)
+            // it has not is reported as `setting` names it, before its value is read. An
+            // expression is evaluated when the action runs.
+            guard let kind = behavior.settableKind(of: property) else {
+                let error = BehaviorPropertyError.unknownProperty(property, known: behavior.settableProperties)
+                vf.report("behavior '\(id)': \(error)")
                 ok = false; continue
             }
-            let kind = written.valueKind ?? .number
-            // An expression is evaluated when the action runs; its placeholder checks the kind now.
-            let isExpression = ExpressionText.containsExpression(vf)
-            let deferred = isExpression ? dynamics.binder.deferredValue(vf, kind: kind) : nil
-            let read = isExpression ? deferred?.placeholder : vf.value(kind, isAngle: written == .angle)
-            guard let value = read.flatMap(BehaviorValue.init), behavior.accepts(property, value, id: id, at: vf) else {
+            guard let (value, term) = dynamics.term(vf, kind), behavior.accepts(property, value, id: id, at: vf) else {
                 ok = false; continue
             }
-            changes.append(BehaviorSetting(behavior: id, property: property,
-                                           term: deferred.map { .expression($0.value) } ?? .literal(value)))
+            changes.append(BehaviorSetting(behavior: id, property: property, term: term))
         }
         return ok ? .set(changes, layers: layerChanges) : nil
     }

@@ -84,13 +84,14 @@ extension AttachmentBehavior {
             .described("item", nil, .layerID, doc: "The attached item."),
             .described("attachedTo", nil, .layerID, doc: "The other item."),
             .point("offsetFromCenter", "UIAttachmentBehavior.init(item:offsetFromCenter:…)", \.offsetFromCenter,
-                   range: L.coordinate, default: .zero, settable: false,
+                   range: L.coordinate, default: .zero, settable: false, writtenAs: ["offsetFromCenter", "attachmentAnchor"],
                    doc: "Attachment point on the item, from its center."),
             .described("attachedToAnchor", "UIAttachmentBehavior.init(item:attachedToAnchor:)", .point, range: L.coordinate,
                        doc: "A fixed anchor, instead of an item."),
             // Settable only on an item–anchor attachment; its two other spellings set it too.
             DynamicsProperty("anchorPoint", "UIAttachmentBehavior.anchorPoint", .point, range: L.coordinate, settable: true,
-                             readByItsDecoder: true, doc: "The anchor (animatable: a scripted pan).",
+                             readByItsDecoder: true, writtenAs: ["attachedToAnchor", "anchorPoint", "attachmentAnchor"],
+                             doc: "The anchor (animatable: a scripted pan).",
                              assign: DynamicsProperty.assigning(\AttachmentBehavior.anchorPoint) {
                                  $0.pointValue.map(Optional.some)
                              },
@@ -99,7 +100,9 @@ extension AttachmentBehavior {
             .described("attachmentAnchor", "UIAttachmentBehavior.slidingAttachment(with:…attachmentAnchor:…)", .point,
                        range: L.coordinate, doc: "The anchor of sliding, fixed, pin and limit attachments."),
             DynamicsProperty("attachedOffsetFromCenter", "UIAttachmentBehavior.init(…attachedTo:offsetFromCenter:)", .point,
-                             range: L.coordinate, default: .numbers([0, 0]), doc: "Attachment point on the other item.",
+                             range: L.coordinate, default: .numbers([0, 0]),
+                             writtenAs: ["attachedOffsetFromCenter", "attachmentAnchor"],
+                             doc: "Attachment point on the other item.",
                              checked: { a in
                                  guard case .item(_, let o) = a.attachedTo else { return [] }
                                  return [o.x, o.y]

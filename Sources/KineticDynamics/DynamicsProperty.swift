@@ -23,6 +23,10 @@ public struct DynamicsProperty<Object>: Sendable {
     public let isReadByItsDecoder: Bool
     /// Whether the object cannot be built without it (`items`, a snap's `snapPoint`).
     public let isRequired: Bool
+    /// The keys its value comes from, in the order a decoder looks for them: its name, or
+    /// its spellings (the anchor's three), or also the keys it is computed from (a
+    /// direction's `magnitude` and `angle`, an offset's `attachmentAnchor`).
+    public let writtenAs: [String]
     /// Sets the property from a value of its kind; false for a value of another kind.
     let assign: (@Sendable (inout Object, BehaviorValue) -> Bool)?
     /// The numbers `validate` checks against `range`; nil where the object checks itself.
@@ -31,19 +35,20 @@ public struct DynamicsProperty<Object>: Sendable {
     let refusal: (@Sendable (Object) -> String?)?
 
     init(_ name: String, _ apple: String? = nil, _ kind: PropertyKind, range: ValueRange? = nil,
-         default defaultValue: DocValue? = nil, settable: Bool = false, readByItsDecoder: Bool = false,
-         required: Bool = false, doc: String, assign: (@Sendable (inout Object, BehaviorValue) -> Bool)? = nil,
+         default defaultValue: DocValue? = nil, settable: Bool = false, readByItsDecoder: Bool? = nil,
+         required: Bool = false, writtenAs: [String]? = nil, doc: String,
+         assign: (@Sendable (inout Object, BehaviorValue) -> Bool)? = nil,
          checked: (@Sendable (Object) -> [Double])? = nil, refusal: (@Sendable (Object) -> String?)? = nil) {
         self.name = name; self.apple = apple; self.kind = kind; self.range = range; self.defaultValue = defaultValue
-        self.isSettable = settable; self.isReadByItsDecoder = readByItsDecoder || assign == nil; self.doc = doc
-        self.isRequired = required
+        self.isSettable = settable; self.isReadByItsDecoder = readByItsDecoder ?? (assign == nil); self.doc = doc
+        self.isRequired = required; self.writtenAs = writtenAs ?? [name]
         self.assign = assign; self.checked = checked; self.refusal = refusal
     }
 
     /// The entry without its accessors: what the docs and the JSON Schema read.
     public var described: DynamicsProperty<Void> {
         DynamicsProperty<Void>(name, apple, kind, range: range, default: defaultValue, settable: isSettable,
-                               readByItsDecoder: isReadByItsDecoder, required: isRequired, doc: doc)
+                               readByItsDecoder: isReadByItsDecoder, required: isRequired, writtenAs: writtenAs, doc: doc)
     }
 
     /// Sets the property from the scene file's value; false for a value of another kind.
@@ -89,9 +94,9 @@ extension DynamicsProperty {
     /// A point `[x, y]` through a key path, each coordinate checked against `range`.
     static func point(_ name: String, _ apple: String?, _ keyPath: WritableKeyPath<Object, Point> & Sendable,
                       range: ValueRange?, default defaultValue: Point? = nil, settable: Bool = true, required: Bool = false,
-                      doc: String) -> Self {
+                      writtenAs: [String]? = nil, doc: String) -> Self {
         Self(name, apple, .point, range: range, default: defaultValue.map { .numbers([$0.x, $0.y]) }, settable: settable,
-             required: required, doc: doc, assign: assigning(keyPath, \.pointValue),
+             required: required, writtenAs: writtenAs, doc: doc, assign: assigning(keyPath, \.pointValue),
              checked: { [$0[keyPath: keyPath].x, $0[keyPath: keyPath].y] })
     }
 
@@ -157,5 +162,11 @@ extension Array {
     /// The entry named `name`.
     public func property<Object>(_ name: String) -> DynamicsProperty<Object>? where Element == DynamicsProperty<Object> {
         first { $0.name == name }
+    }
+
+    /// The settable entry a scene's `key` sets: its own, or the one it is written as
+    /// (`writtenAs`: the anchor's spellings set `anchorPoint`); nil when there is none.
+    public func settable<Object>(writtenAs key: String) -> DynamicsProperty<Object>? where Element == DynamicsProperty<Object> {
+        first { $0.isSettable && $0.name == key } ?? first { $0.isSettable && $0.writtenAs.contains(key) }
     }
 }

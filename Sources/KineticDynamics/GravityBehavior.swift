@@ -34,7 +34,8 @@ extension GravityBehavior {
     public static let properties: [DynamicsProperty<GravityBehavior>] = [
         .items(\.items),
         .point("gravityDirection", "UIGravityBehavior.gravityDirection", \.gravityDirection, range: DynamicsLimits.coordinate,
-               default: Point(0, 1), doc: "Acceleration vector; 1 = 1000 points/s²."),
+               default: Point(0, 1), writtenAs: ["gravityDirection", "magnitude", "angle"],
+               doc: "Acceleration vector; 1 = 1000 points/s²."),
         // An angle only turns the checked vector, so it takes any value.
         .number("angle", "UIGravityBehavior.angle", \.angle, kind: .angle, range: nil, checked: false,
                 doc: "Direction, instead of gravityDirection."),

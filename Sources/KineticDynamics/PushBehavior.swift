@@ -53,6 +53,7 @@ extension PushBehavior {
         .option("mode", "UIPushBehavior.mode", \.mode, [("continuous", .continuous), ("instantaneous", .instantaneous)],
                 default: "continuous", doc: "A force, or a single impulse."),
         .point("pushDirection", "UIPushBehavior.pushDirection", \.pushDirection, range: DynamicsLimits.coordinate,
+               writtenAs: ["pushDirection", "magnitude", "angle"],
                doc: "Force vector; 1 accelerates a 100×100 item at 100 points/s²."),
         // An angle only turns the checked vector, so it takes any value.
         .number("angle", "UIPushBehavior.angle", \.angle, kind: .angle, range: nil, checked: false,

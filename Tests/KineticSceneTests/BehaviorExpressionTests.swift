@@ -134,6 +134,32 @@ import KineticLayers
         #expect(abs(x - 50 - 12_500 * 0.2 * 0.2 * 0.2 / 3) < 2.5)
     }
 
+    @Test func theTablesSayWhatAKeySetsAndWhereAValueComesFrom() {
+        // Every key a value comes from is a key of its behavior; an anchor's spellings set
+        // `anchorPoint`, a direction's angle and magnitude set themselves.
+        for kind in DynamicsTable.behaviorKinds.map(\.name) {
+            let table = DynamicsTable.contexts[kind] ?? []
+            for entry in table { #expect(entry.writtenAs.allSatisfy { table.property($0) != nil }, "\(kind).\(entry.name)") }
+        }
+        let attachment = AttachmentBehavior.properties, gravity = GravityBehavior.properties
+        #expect(["attachedToAnchor", "anchorPoint", "attachmentAnchor"].map { attachment.settable(writtenAs: $0)?.name }
+                == Array(repeating: "anchorPoint", count: 3))
+        #expect(attachment.settable(writtenAs: "offsetFromCenter") == nil)
+        #expect(["gravityDirection", "angle", "magnitude"].map { gravity.settable(writtenAs: $0)?.name }
+                == ["gravityDirection", "angle", "magnitude"])
+    }
+
+    @Test func aCheckedValueIsReportedAtTheLiteralItCameFrom() {
+        // The vector is an expression (its default until the first step): the magnitude
+        // written with it is what the check refuses.
+        let p = sceneProblems(try load("""
+        layers: [{id: box, bounds: [20, 20]}]
+        dynamics: {behaviors: [{gravity: {items: [box], gravityDirection: "= [0, t]", magnitude: 1e8}}]}
+        """))
+        #expect(p.map(\.keyPath) == ["dynamics.behaviors[0].gravity.magnitude"])
+        #expect(p.first?.message.hasPrefix("must be finite and within ±10000000, got 100000000") == true)
+    }
+
     @Test func onlyPropertiesABehaviorCanChangeTakeExpressions() {
         let layers = "layers: [{id: box, bounds: [20, 20]}, {id: f, bounds: [2, 2]}]\n"
         let insets = problems(layers + """

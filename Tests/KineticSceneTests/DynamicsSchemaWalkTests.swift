@@ -35,7 +35,7 @@ import Testing
         switch kind {
         case "collision": keys = [("items", "[a, b]"), ("translatesReferenceBoundsIntoBoundary", "true")]
         case "attachment":
-            if ["attachedToAnchor", "anchorPoint", "attachmentAnchor"].contains(key) {
+            if AttachmentBehavior.properties.property("anchorPoint")?.writtenAs.contains(key) == true {
                 keys = [("item", "a")]
             } else if key == "attachedOffsetFromCenter" {
                 keys = [("item", "a"), ("attachedTo", "b")]

@@ -184,15 +184,6 @@ struct Mapping {
         Mapping(owner: owner, fields: fields.filter { !keys.contains($0.key) }, order: order.filter { !keys.contains($0) })
     }
 
-    /// The mapping with `key`'s value replaced by `field` (the value folded, or a
-    /// placeholder for a value another reader took).
-    func replacing(_ key: String, with field: Field) -> Mapping {
-        guard fields[key] != nil else { return self }
-        var changed = fields
-        changed[key] = field
-        return Mapping(owner: owner, fields: changed, order: order)
-    }
-
     /// Every key that `spec` gives a schema entry of a value kind (`Field.value`: the kind
     /// and range animations and `set:` read with too) or of a kind no animation carries
     /// (`Field.fileValue`), set through the schema, in file order. `value` reads a value

@@ -76,18 +76,14 @@ struct DynamicsDecoder {
             return nil
         }
         let allowed = DynamicsTable.keys(of: "behavior") + DynamicsTable.keys(of: kind)
-        guard var m = body.mapping(allowed: allowed, contexts: ["behavior", kind])?.checked(kind) else { return nil }
+        guard let all = body.mapping(allowed: allowed, contexts: ["behavior", kind])?.checked(kind) else { return nil }
+        // Values written as expressions are set at every step (`terms`). While the behavior is
+        // built, those it can change leave its initial values (zero for a snap point or an
+        // anchor: `decode`, `attachment`); the others count as not written (`bind` reports them).
+        let table = DynamicsTable.contexts[kind] ?? []
+        let written = all.order.filter { all[$0].map(ExpressionText.containsExpression) ?? false }
+        let m = all.removing(Set(written.filter { table.settable(writtenAs: $0) == nil }))
         let id = m["id"]?.string ?? f.keyPath
-        // Expression values are left out while the behavior is built (a point stands in
-        // for the required ones: its table's and the anchor), and set at every step.
-        var written: [(key: String, field: Field)] = []
-        for key in m.order {
-            guard let vf = m[key], ExpressionText.containsExpression(vf) else { continue }
-            written.append((key, vf))
-            let origin = vf.folding(items: [vf.folding(0), vf.folding(0)])
-            let required = DynamicsTable.contexts[kind]?.property(key).map { $0.isRequired && $0.kind == .point }
-            m = required ?? false || Self.anchorKeys.contains(key) ? m.replacing(key, with: origin) : m.removing([key])
-        }
         let begin = m["begin"]?.nonNegativeNumber ?? 0
         var end = Double.infinity
         if let ef = m["end"], let v = ef.number {
@@ -107,57 +103,50 @@ struct DynamicsDecoder {
         }
         guard let decoded else { return nil }
         let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
-        // The animator's own checks, here with the key's location: `validate` refuses
-        // what a render would.
+        // The animator's own checks, here with the location of the first key the value comes
+        // from (`writtenAs`) that gave it (not one `decode` left to `terms`): `validate`
+        // refuses what a render would.
         do { try behavior.validate() } catch {
             guard case .invalidValue(let key, let reason) = error else { return nil }
             let top = String(key.prefix { $0 != "." })
-            let candidates = [top] + (Self.writtenAs[top] ?? [])
-            (candidates.lazy.compactMap { m[$0] }.first ?? body).report(reason)
+            let given = ([top] + (table.property(top)?.writtenAs ?? [])).lazy.compactMap { k in m[k].map { (k, $0) } }
+                .first { !ExpressionText.containsExpression($1) || table.property($0)?.isReadByItsDecoder != false }
+            (given?.1 ?? body).report(reason)
             return nil
         }
-        return terms(written, of: behavior, m).map { (behavior, $0) }
+        return terms(written, of: behavior, all).map { (behavior, $0) }
     }
-
-    /// The keys a checked property can come from, besides its own name.
-    static let writtenAs: [String: [String]] = [
-        "gravityDirection": ["magnitude", "angle"], "pushDirection": ["magnitude", "angle"],
-        "anchorPoint": anchorKeys, "offsetFromCenter": ["attachmentAnchor"],
-        "attachedOffsetFromCenter": ["attachmentAnchor"],
-    ]
-
-    /// The attachment's other end, in its three spellings: all set `anchorPoint`.
-    static let anchorKeys = ["attachedToAnchor", "anchorPoint", "attachmentAnchor"]
 
     /// The per-step settings of a behavior's keys written as expressions, each checked
     /// against what the behavior can change while it runs; nil when one cannot be or does
-    /// not parse (reported). UIKit's setters order a direction's keys — the vector, then
-    /// `angle` turns it, then `magnitude` scales it — so when one of them is an expression
-    /// they are all set at every step in that order, a literal as written (a
-    /// `gravityDirection` towards a layer with a fixed `magnitude`), before the rest.
-    private func terms(_ written: [(key: String, field: Field)], of behavior: DynamicBehavior,
-                       _ m: Mapping) -> [BehaviorSetting]? {
-        let bound = written.compactMap { key, field in bind(key, field, of: behavior).map { (key: key, setting: $0) } }
+    /// not parse (reported). UIKit's setters order a direction's keys (the vector and the
+    /// settable keys it is written as) — the vector, then `angle` turns it, then `magnitude`
+    /// scales it — so when one of them is an expression they are all set at every step in
+    /// that order, a literal as written (a `gravityDirection` towards a layer with a fixed
+    /// `magnitude`), before the rest.
+    private func terms(_ written: [String], of behavior: DynamicBehavior, _ m: Mapping) -> [BehaviorSetting]? {
+        let bound = written.compactMap { key in m[key].flatMap { bind(key, $0, of: behavior) } }
         guard bound.count == written.count else { return nil }
-        // A directed behavior's vector: `gravityDirection`, `pushDirection`.
-        let vector = "\(behavior.kind.name)Direction"
-        let direction = behavior.settableKind(of: vector) == nil ? [] : [vector, "angle", "magnitude"]
-        let ordered = bound.contains { direction.contains($0.key) } ? direction : []
+        let table = DynamicsTable.contexts[behavior.kind.name] ?? [], settable = behavior.settableProperties
+        let vector = table.first { v in v.isSettable && v.writtenAs.contains { $0 != v.name && settable.contains($0) } }
+        let direction = vector.map { settable.filter($0.writtenAs.contains) } ?? []
+        let ordered = bound.contains { direction.contains($0.property) } ? direction : []
         return ordered.compactMap { key in
-            bound.first { $0.key == key }?.setting ?? m[key].flatMap { f in
-                behavior.settableKind(of: key).flatMap { read(f, $0) }
-                    .map { BehaviorSetting(behavior: behavior.id, property: key, term: .literal($0)) }
+            bound.first { $0.property == key } ?? m[key].flatMap { f in
+                behavior.settableKind(of: key).flatMap { term(f, $0) }
+                    .map { BehaviorSetting(behavior: behavior.id, property: key, term: $0.term) }
             }
-        } + bound.filter { !ordered.contains($0.key) }.map(\.setting)
+        } + bound.filter { !ordered.contains($0.property) }
     }
 
     /// The per-step setting of `key`, written as an expression; nil when the behavior
     /// cannot change it while it runs or it does not parse (reported).
     private func bind(_ key: String, _ field: Field, of behavior: DynamicBehavior) -> BehaviorSetting? {
-        let property = Self.anchorKeys.contains(key) ? "anchorPoint" : key
-        let isPoint = behavior.settableKind(of: property) == .point
+        let entry = (DynamicsTable.contexts[behavior.kind.name] ?? []).settable(writtenAs: key)
+        let property = entry?.name ?? key
+        // Set as the runtime will, to a value of its kind: this behavior may refuse it.
         do {
-            _ = try behavior.setting(property, to: isPoint ? .point(.zero) : .number(1))
+            _ = try behavior.setting(property, to: entry?.kind == .point ? .point(.zero) : .number(1))
         } catch {
             let reason = switch error {
             case .unknownProperty(_, let known):
@@ -173,9 +162,19 @@ struct DynamicsDecoder {
                          + "(its offsets are measured from the anchor when it is read): use a distance or limit attachment")
             return nil
         }
-        return binder.deferredValue(field, kind: isPoint ? .point : .number).map {
-            BehaviorSetting(behavior: behavior.id, property: property, term: .expression($0))
+        return term(field, entry?.kind ?? .number).map {
+            BehaviorSetting(behavior: behavior.id, property: property, term: $0.term)
         }
+    }
+
+    /// A settable behavior property's value of `kind` as written, for `dynamics:` and events'
+    /// `set:` alike: a literal (`read`), or an expression the runtime evaluates (at every step,
+    /// or when the action runs), zero of its kind standing in for it in the checks until then;
+    /// nil when it does not parse or the kind takes no expressions (reported).
+    func term(_ f: Field, _ kind: PropertyKind) -> (value: BehaviorValue, term: Term<BehaviorValue>)? {
+        guard ExpressionText.containsExpression(f) else { return read(f, kind).map { ($0, .literal($0)) } }
+        let valueKind = kind.valueKind ?? .number, standIn: BehaviorValue = valueKind == .point ? .point(.zero) : .number(0)
+        return binder.deferredValue(f, kind: valueKind).map { (standIn, .expression($0)) }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.
@@ -219,6 +218,8 @@ struct DynamicsDecoder {
                 complete = complete && !property.isRequired
                 continue
             }
+            // Written as an expression: set at every step (`terms`), the initial value till then.
+            if ExpressionText.containsExpression(f) { continue }
             if !(read(f, property.kind).map { property.assign($0, to: &object) } ?? false) {
                 complete = complete && !property.isRequired && needing?.contains(property.name) == false
             }
@@ -279,15 +280,17 @@ struct DynamicsDecoder {
     /// An attachment: its ends and range here, its other keys by its table.
     private func attachment(_ m: Mapping) -> AttachmentBehavior? {
         guard let itemField = m.required("item"), let item = itemID(itemField) else { return nil }
-        // The other end: another item, or an anchor point (three spellings, one meaning); more
-        // than one is reported by their rules (`SceneKeys.rules`).
-        let anchorKeys = Self.anchorKeys.filter { m[$0] != nil }
+        // The other end: another item, or an anchor point (`anchorPoint`'s spellings, one
+        // meaning; more than one is reported by their rules, `SceneKeys.rules`), zero standing
+        // in for one written as an expression until its first step (`terms`).
+        let anchorKeys = (AttachmentBehavior.properties.property("anchorPoint")?.writtenAs ?? []).filter { m[$0] != nil }
+        func anchor(_ key: String) -> Point? { m[key].flatMap { ExpressionText.containsExpression($0) ? .zero : $0.point } }
         let attachedField = m["attachedTo"], otherOffset = m["attachedOffsetFromCenter"]?.point
         var end = AttachmentBehavior.Attached.anchor(.zero)
         if let attachedField {
             guard let other = itemID(attachedField) else { return nil }
             end = .item(other, offsetFromCenter: otherOffset ?? .zero)
-        } else if let key = anchorKeys.first, let p = m[key]?.point {
+        } else if let key = anchorKeys.first, let p = anchor(key) {
             end = .anchor(p)
         } else {
             if anchorKeys.isEmpty { m.owner.report("an attachment needs attachedTo (an item) or attachedToAnchor (a point)") }
@@ -303,7 +306,7 @@ struct DynamicsDecoder {
             Self.check([p.x, p.y], "attachedOffsetFromCenter", AttachmentBehavior.properties, m)
         }
         // iOS 9 forms name a shared world point: the offsets are where it lies on each item.
-        if case .item(let other, _) = a.attachedTo, let p = m["attachmentAnchor"]?.point {
+        if case .item(let other, _) = a.attachedTo, let p = anchor("attachmentAnchor") {
             a.offsetFromCenter = p - center(of: item)
             a.attachedTo = .item(other, offsetFromCenter: p - center(of: other))
         } else if a.kind != .distance && a.kind != .limit, case .anchor(let p) = a.attachedTo,

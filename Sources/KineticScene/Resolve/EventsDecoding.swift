@@ -211,19 +211,16 @@ struct EventsDecoder {
                 ok = false; continue
             }
             // The behavior's table gives the kind (an angle may be written "45deg"); a property
-            // it has not is reported as `setting` names it, before its value is read.
-            guard let written = behavior.settableKind(of: property) else {
-                _ = behavior.accepts(property, .number(0), id: id, at: vf)
+            // it has not is reported as `setting` names it, before its value is read. An
+            // expression is evaluated when the action runs.
+            guard let kind = behavior.settableKind(of: property) else {
+                let error = BehaviorPropertyError.unknownProperty(property, known: behavior.settableProperties)
+                vf.report("behavior '\(id)': \(error)")
                 ok = false; continue
             }
-            let kind = written.valueKind ?? .number
-            // An expression is evaluated when the action runs; the property is checked now with zero
-            // of its kind (a number or point: `deferredValue`), which its range may refuse.
-            let term: Term<BehaviorValue>? = ExpressionText.containsExpression(vf)
-                ? dynamics.binder.deferredValue(vf, kind: kind).map { .expression($0) }
-                : vf.value(kind, isAngle: written == .angle).flatMap(BehaviorValue.init).map { .literal($0) }
-            let zero: BehaviorValue = kind == .point ? .point(.zero) : .number(0)
-            guard let term, behavior.accepts(property, term.literal ?? zero, id: id, at: vf) else { ok = false; continue }
+            guard let (value, term) = dynamics.term(vf, kind), behavior.accepts(property, value, id: id, at: vf) else {
+                ok = false; continue
+            }
             changes.append(BehaviorSetting(behavior: id, property: property, term: term))
         }
         return ok ? .set(changes, layers: layerChanges) : nil

@@ -76,6 +76,23 @@ import KineticLayers
         ])
     }
 
+    /// A mapping is no point whether the numbers in it are literals or constant expressions
+    /// (a `{cubic: …}` among them): the literal reader's message, at a layer's key and in a
+    /// primitive read once alike.
+    @Test func aMappingIsNoPointWhateverItsNumbers() {
+        let problems = loadProblems(header + """
+        layers:
+          - {id: a, position: {cubic: [[0, 0], [1, 1], [2, 2], [3, 3]]}}
+          - {id: b, position: {cubic: [["= 1", 0], [1, 1], [2, 2], [3, 3]]}}
+          - {id: c, shadowPath: {arc: {center: {cubic: [["= 1", 0]]}, radius: "= 2", startAngle: 0, endAngle: 1}}}
+        """)
+        #expect(problems.map { "\($0.keyPath): \($0.message)" } == [
+            "layers[0].position: expected a point [x, y], found a mapping",
+            "layers[1].position: expected a point [x, y], found a mapping",
+            "layers[2].shadowPath.arc.center: expected a point [x, y], found a mapping",
+        ])
+    }
+
     /// A frame given by one expression is read as a rect of four numbers, whatever its
     /// expression: an expression gives a number or a point, neither of which is a frame.
     @Test func aFrameOfOneExpressionIsNoRect() {

@@ -378,11 +378,8 @@ extension Field {
             guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
             return .components(.literal(p.x), .literal(p.y))
         }
-        // A mapping is no point: the literal reader says so, but where a live one
-        // (`{cubic: …}`) was looked for.
-        guard isList || (use != .literals && ExpressionText.containsExpression(self)) || use == .live else {
-            return literal()
-        }
+        // A mapping is no point: the literal reader says so, whatever the use but a live one.
+        guard isList || use == .live else { return literal() }
         return terms(use, count: 2).map { .components($0[0], $0[1]) }
     }
 

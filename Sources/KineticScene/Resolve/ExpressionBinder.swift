@@ -72,8 +72,7 @@ final class ExpressionBinder {
     /// component key paths bound alone, the identity's value read in its place — or
     /// reported where the key has no path: `placeholder` when bound, else nil.
     func take<T>(_ f: Field, to target: LiveTarget?, placeholder: T? = nil, read: (Field, NumberUse) -> T?) -> T? {
-        guard let target, ExpressionText.containsExpressionText(f) || target.bindsConstants,
-              ExpressionText.containsExpression(f) else { return read(f, .literals) }
+        guard let target, ExpressionText.containsExpression(f) else { return read(f, .literals) }
         let live = ExpressionText.liveness(of: f)
         guard live != nil || target.bindsConstants else { return read(f, .constants(because: "this expression is constant")) }
         if live != nil, !target.components.isEmpty, case .sequence(let seq) = f.node, seq.count == 2,

@@ -90,6 +90,35 @@ import KineticLayers
         #expect(abs(evaluated - 125) < 3)
     }
 
+    @Test func aBehaviorExpressionIsRangeCheckedWhenTheActionRuns() throws {
+        // 'density' must be > 0: the zero that stands for the expression at load is not
+        // refused (it was, so no expression could set a density), the value computed when
+        // the action runs is. A push of 1 accelerates the 20 × 20 box at 2500 / density
+        // pt/s² (UIKit's unit: 100 pt/s² for 100 × 100 at density 1), so the density set
+        // shows in how far the box goes.
+        func scene(_ set: String) throws -> Scene { try load("""
+            layers: [{id: box, position: [100, 100], bounds: [20, 20]}]
+            dynamics: {behaviors: [{push: {id: p, items: [box], pushDirection: [1, 0]}}, {itemBehavior: {id: ib, items: [box]}}]}
+            events: [{at: 0.5, set: {\(set)}}]
+            """) }
+        func travel(_ set: String) throws -> Double {
+            let simulation = Simulation(timeline: Timeline(scene: try scene(set)))
+            _ = try simulation.frame(100)
+            return try #require(simulation.itemStates["box"]).center.x - 100
+        }
+        let evaluated = try travel(#"ib.density: "= 2 + t""#)
+        #expect(evaluated == (try travel("ib.density: 2.5")))
+        #expect(evaluated < (try travel("ib.density: 1")) - 1)
+        let refused = Simulation(timeline: Timeline(scene: try scene(#"ib.density: "= t - 0.5""#)))
+        do {
+            _ = try refused.frame(100)
+            Issue.record("a density of 0 was set")
+        } catch let error as SimulationError {
+            #expect(error.place?.keyPath == "events[0].set.ib.density")
+            #expect(error.description.contains("'density' must be > 0"), "\(error)")
+        }
+    }
+
     @Test func valuesThatTakeNoExpressionsAreLoadErrors() {
         let p = problems("""
         layers: [{id: box, bounds: [10, 10]}, {id: s, type: shape}]

@@ -218,7 +218,10 @@ struct EventsDecoder {
                 vf.report("behavior '\(id)': \(error)")
                 ok = false; continue
             }
-            guard let (value, term) = dynamics.term(vf, kind), behavior.accepts(property, value, id: id, at: vf) else {
+            // An expression's range is checked when the action runs (`Simulation.setting`), where
+            // its value is known: its stand-in checks only what the value cannot change.
+            guard let (value, term) = dynamics.term(vf, kind),
+                  behavior.accepts(property, value, id: id, at: vf, checkingRange: term.expression == nil) else {
                 ok = false; continue
             }
             changes.append(BehaviorSetting(behavior: id, property: property, term: term))
@@ -270,15 +273,19 @@ struct EventsDecoder {
 }
 
 extension DynamicBehavior {
-    /// Why `property` does not take `value`, naming the behavior `id`; nil when it does.
-    func problem(setting property: String, to value: BehaviorValue, id: String) -> String? {
-        do { _ = try setting(property, to: value) } catch { return "behavior '\(id)': \(error)" }
+    /// Why `property` does not take `value`, naming the behavior `id`; nil when it does
+    /// (or, without `checkingRange`, when only its range refuses it).
+    func problem(setting property: String, to value: BehaviorValue, id: String, checkingRange: Bool = true) -> String? {
+        do { _ = try setting(property, to: value) } catch {
+            if case .outOfRange = error, !checkingRange { return nil }
+            return "behavior '\(id)': \(error)"
+        }
         return nil
     }
 
     /// Whether `property` takes `value` (the error reported at `f` when not).
-    func accepts(_ property: String, _ value: BehaviorValue, id: String, at f: Field) -> Bool {
-        guard let problem = problem(setting: property, to: value, id: id) else { return true }
+    func accepts(_ property: String, _ value: BehaviorValue, id: String, at f: Field, checkingRange: Bool = true) -> Bool {
+        guard let problem = problem(setting: property, to: value, id: id, checkingRange: checkingRange) else { return true }
         f.report(problem)
         return false
     }

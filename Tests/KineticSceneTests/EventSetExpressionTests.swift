@@ -110,13 +110,13 @@ import KineticLayers
         #expect(evaluated == (try travel("ib.density: 2.5")))
         #expect(evaluated < (try travel("ib.density: 1")) - 1)
         let refused = Simulation(timeline: Timeline(scene: try scene(#"ib.density: "= t - 0.5""#)))
-        do {
-            _ = try refused.frame(100)
-            Issue.record("a density of 0 was set")
-        } catch let error as SimulationError {
-            #expect(error.place?.keyPath == "events[0].set.ib.density")
-            #expect(error.description.contains("'density' must be > 0"), "\(error)")
+        func failure() -> SimulationError? {
+            do { _ = try refused.frame(100) } catch { return error }
+            return nil
         }
+        let error = try #require(failure(), "a density of 0 was set")
+        #expect(error.place?.keyPath == "events[0].set.ib.density")
+        #expect(error.description.contains("'density' must be > 0"), "\(error)")
     }
 
     @Test func valuesThatTakeNoExpressionsAreLoadErrors() {

@@ -77,6 +77,34 @@ import KineticLayers
         #expect(rope.shape?.path.svgData() == "M 10 10 C 50 0 60 90 100 80")
     }
 
+    /// One reader of a path: a `{cubic: …}` of fixed points is a path wherever a path is read,
+    /// its constant expressions evaluated as a primitive's are (a shape layer's own `path`
+    /// binds a cubic with any expression); live points are reported where no binding follows them.
+    @Test func aCubicIsReadWhereverAPathIs() throws {
+        let scene = try load("""
+        layers:
+          - {id: s, type: shape, path: {cubic: [[0, 0], [10, 0], [20, 10], [30, 30]]},
+             shadowPath: {cubic: [[1, 1], [10, 0], ["= 2 * 10", 10], [30, 30]]}}
+        """)
+        let s = try #require(layer(scene, "s", at: 0.5))
+        #expect(s.shape?.path.svgData() == "M 0 0 C 10 0 20 10 30 30")
+        #expect(s.shadowPath?.svgData() == "M 1 1 C 10 0 20 10 30 30")
+        #expect(scene.bindings.isEmpty)
+        let p = problems("""
+        layers:
+          - {id: a, shadowPath: {cubic: ["@a", [10, 0], [20, 10], [30, 30]]}}
+          - {id: b, shadowPath: "@a"}
+          - {id: c, type: shape, path: {cubic: [[0, 0], [10, 0], [20, 10]]}}
+        """)
+        #expect(p.map(\.description) == [
+            "t.yaml:4:34: layers[0].shadowPath.cubic[0]: 'cubic' reads 'a.position', but a path here is read once, "
+                + "when the scene loads: only a shape layer's own `path` follows live values",
+            "t.yaml:5:25: layers[1].shadowPath: not yet supported: a path from an expression (section 4 covers numbers "
+                + "and points: write a primitive, a {cubic: …} or a named shape with expressions in its numbers)",
+            "t.yaml:6:40: layers[2].path.cubic: a cubic takes 4 points [p0, c1, c2, p1], found 3",
+        ])
+    }
+
     @Test func randomIsDeterministicPerFrame() throws {
         let scene = try load("layers: [{id: r, opacity: \"= random()\"}]\n")
         let a = layer(scene, "r", at: 0.5)?.opacity, b = layer(scene, "r", at: 0.5)?.opacity

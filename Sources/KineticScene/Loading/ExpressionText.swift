@@ -4,13 +4,10 @@ import KineticExpressions
 /// resolve pass asks about them: which values hold one, its syntax error at the
 /// character, and what makes one live. Binding them is `ExpressionBinder`'s.
 enum ExpressionText {
-    /// Whether a value is, or contains, an expression or reference.
+    /// Whether a value is, or lists, an expression or reference. A mapping's (a primitive's,
+    /// a `{cubic: …}`'s) are its reader's to take.
     static func containsExpression(_ f: Field) -> Bool {
-        switch f.node {
-        case .scalar: f.node.isExpression
-        case .sequence(let seq): seq.contains(where: \.isExpression)
-        case .mapping(let m): m["cubic"] != nil
-        }
+        f.node.isExpression || f.node.sequence?.contains(where: \.isExpression) == true
     }
 
     /// The expression `s` holds, parsed by the parse pass; its syntax error reported at

@@ -386,7 +386,7 @@ extension Field {
     /// A value of `kind` (a number, point, size, rect, list of numbers or transform) as
     /// terms (`term`), its expressions as `use` makes them: the one reader of a value that
     /// an expression may drive or that the runtime evaluates later, and of the literals of
-    /// these kinds (`value`); a shape's path, live; nil for other kinds.
+    /// these kinds (`value`); nil for other kinds (a path's is `path(in:live:)`).
     func bound(_ kind: AnimatableValue.Kind, _ use: NumberUse,
                angle: Bool = false) -> ExpressionBinding.BoundValue? {
         switch kind {
@@ -396,28 +396,8 @@ extension Field {
         case .rect: rectTerms(use).map { .rebuilt(.rect($0)) }
         case .numbers: terms(use).map { .rebuilt(.numbers($0)) }
         case .transform: transformSource(use).map { .transform($0) }
-        case .path: livePath()
         default: nil
         }
-    }
-
-    /// A shape layer's `path` written with expressions: a primitive's terms, or a
-    /// `{cubic: [p0, c1, c2, p1]}` of point terms.
-    private func livePath() -> ExpressionBinding.BoundValue? {
-        if node.scalar != nil {
-            report("not yet supported: a path from an expression (section 4 covers numbers and points: write "
-                   + "a primitive, a {cubic: …} or a named shape with expressions in its numbers)")
-            return nil
-        }
-        if case .mapping(let raw) = node, raw["cubic"] == nil {
-            return pathPrimitive(.live).map { .rebuilt(.path($0)) }
-        }
-        guard let cf = mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return nil }
-        guard items.count == 4 else {
-            cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
-            return nil
-        }
-        return items.readingAll { $0.pointTerm(.live) }.map { .cubic($0) }
     }
 
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one

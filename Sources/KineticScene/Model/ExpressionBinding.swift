@@ -109,9 +109,6 @@ public struct ExpressionBinding: Sendable {
                 return .star(center: point(center), points: count, outerRadius: length(outer), innerRadius: length(inner))
             }
         }
-
-        /// The path of a primitive written with literals only.
-        public var literalPath: BezierPath { path(number: \.value, point: \.value) }
     }
 
     /// A transform's written form with terms for its numbers.

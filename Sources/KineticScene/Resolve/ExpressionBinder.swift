@@ -35,7 +35,7 @@ final class ExpressionBinder {
     func bind(_ f: Field, key: String, keyPath: LayerKeyPath, layer: LayerAddress, label: String) {
         // A four-number `bounds` is a rect; a two-number one drives `bounds.size` (`keyPath`).
         let path = key == "bounds" && f.node.sequence?.count == 4 ? .bounds : keyPath
-        guard [.number, .point, .size, .numbers, .path].contains(path.valueKind) || path == .bounds else {
+        guard [.number, .point, .size, .numbers].contains(path.valueKind) || path == .bounds else {
             f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
             return
         }

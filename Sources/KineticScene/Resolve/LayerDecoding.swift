@@ -257,11 +257,12 @@ struct LayerDecoder {
     }
 
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
+        // A named shape's parameters and a path's numbers may be live, bound and run every
+        // frame; a mask has no address to bind to, so it takes constants only.
+        let live = address.map { (binder: binder, layer: LayerAddress($0), label: layer.key) }
         if let f = m["path"], f.peek("shape") != nil {
-            // `{shape: NAME, …parameters}` (section 3.1): its parameters may be live, bound and
-            // run every frame; a mask has no address to bind to, so it takes constants only.
-            let state = f.namedShapeState(live: address.map { (binder, LayerAddress($0), layer.key) })
-            layer.shape?.namedShape = state
+            // `{shape: NAME, …parameters}` (section 3.1).
+            layer.shape?.namedShape = f.namedShapeState(live: live)
             layer.shape?.updateNamedShape()
         } else if let f = m["path"], f.peek("svg") != nil {
             // An SVG file's shapes fill the layer's bounds, with the file's fill-rule
@@ -270,13 +271,7 @@ struct LayerDecoder {
                 layer.shape?.path = p
                 if m["fillRule"] == nil, let rule = f.fillRule(of: imported) { layer.shape?.fillRule = rule }
             }
-        } else if let f = m["path"], let address, ExpressionText.containsExpressionText(f),
-                  f.node.scalar != nil || f.isList || f.peek("cubic") != nil
-                    || ExpressionText.liveness(of: f) != nil {
-            // A `{cubic: …}`, or a primitive with a live expression, is bound; the static reader
-            // takes a primitive whose expressions are constant.
-            binder.bind(f, key: "path", keyPath: .path, layer: LayerAddress(address), label: layer.key)
-        } else if let f = m["path"], let p = f.path(in: layer.bounds) { layer.shape?.path = p }
+        } else if let f = m["path"], let p = f.path(in: layer.bounds, live: live) { layer.shape?.path = p }
         if let f = m["fillColor"] { layer.shape?.fillColor = f.isNull ? nil : f.color }
         if let f = m["strokeColor"] { layer.shape?.strokeColor = f.isNull ? nil : f.color }
         if let f = m["lineDashPattern"], let v = f.numbers() {

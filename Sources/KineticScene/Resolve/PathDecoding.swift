@@ -1,6 +1,9 @@
 import KineticGeometry
 import KineticLayers
 
+/// Where a shape layer's own path binds its live expressions: the binder, the layer and its label.
+typealias LiveShape = (binder: ExpressionBinder, layer: LayerAddress, label: String)
+
 extension Field {
     /// The most segments a path may have, its curves counted as the chords that flatten
     /// them to within 0.25 pt: stroking self-intersecting paths and colliding with boundary
@@ -11,39 +14,20 @@ extension Field {
     /// A path value of section 3.1 where no box is known: an SVG file's at its own size.
     var path: BezierPath? { path(in: nil) }
 
-    /// A path value of section 3.1: SVG path data, a primitive, a named shape (built
-    /// once, from constant parameters: see `namedShapeState`) or an SVG file's shapes
-    /// with their viewBox mapped into `box` (the bounds of the layer the path is drawn
-    /// in; nil or empty: the file's own size). Live cubics and references are reported as
-    /// not yet supported.
-    func path(in box: Rect?) -> BezierPath? {
-        unlimitedPath(in: box).flatMap(limited)
-    }
-
-    /// `path` if it is within the limits on coordinates and segments, else nil (reported).
-    func limited(_ path: BezierPath) -> BezierPath? {
-        // Coordinates far past any canvas make arc-length measurement (motion paths)
-        // recurse to its depth limit everywhere: 1e300 took a minute to validate.
-        guard path.elements.allSatisfy({ $0.points.allSatisfy { abs($0.x) <= 1e7 && abs($0.y) <= 1e7 } }) else {
-            report("a path's coordinates must be within ±10000000")
-            return nil
-        }
-        // Elements first: counting chords walks them.
-        let segments = path.elements.count > Self.maxPathElements ? path.elements.count
-            : path.flattenedPointCount(tolerance: 0.25)
-        guard segments <= Self.maxPathElements else {
-            report("the path has \(segments) segments (curves counted as chords within 0.25 pt), over the limit of \(Self.maxPathElements)")
-            return nil
-        }
-        return path
-    }
-
-    private func unlimitedPath(in box: Rect?) -> BezierPath? {
+    /// The one reader of a path value (section 3.1): SVG path data, a primitive, a
+    /// `{cubic: [p0, c1, c2, p1]}`, a named shape (built once, from constant parameters: see
+    /// `namedShapeState`) or an SVG file's shapes with their viewBox mapped into `box` (the
+    /// bounds of the layer the path is drawn in; nil or empty: the file's own size), within
+    /// the limits (`limited`). Constant expressions in its numbers are evaluated now. Live
+    /// ones are bound by `live`'s binder when given (a shape layer's own `path`, rebuilt
+    /// every frame: nil is returned) and reported elsewhere.
+    func path(in box: Rect?, live: LiveShape? = nil) -> BezierPath? {
         switch node {
         case .scalar(let s):
             let text = s.string
             if s.expression != nil {
-                report("not yet supported: paths from references (section 4 of the scene format)")
+                report("not yet supported: a path from an expression (section 4 covers numbers and points: write "
+                       + "a primitive, a {cubic: …} or a named shape with expressions in its numbers)")
                 return nil
             }
             // `path: icon.svg` reads as path data that starts with an unknown command.
@@ -52,7 +36,7 @@ extension Field {
                 return nil
             }
             do {
-                return try SVGPathData.parse(text)
+                return limited(try SVGPathData.parse(text))
             } catch {
                 // At the offending character when the path is on one line.
                 let message = "path syntax error at character \(error.offset + 1): \(error.message)"
@@ -63,20 +47,59 @@ extension Field {
             // `shadowPath`, a boundary's or keyframe animation's `path`, an emitter cell's
             // contents, a `path` animation value: the shape as it is at load.
             guard let state = namedShapeState() else { return nil }
-            return try? state.shape.geometry(parameters: state.parameters).path
+            return (try? state.shape.geometry(parameters: state.parameters).path).flatMap(limited)
         case .mapping(let m) where m["svg"] != nil:
-            return svgImport(in: box)?.path
-        case .mapping(let m) where m["cubic"] != nil:
-            child(m["cubic"] ?? node, key: "cubic").report("not yet supported: `cubic` through live points (section 4 references)")
-            return nil
-        case .mapping:
-            // Read once: constant expressions are evaluated now.
-            return pathPrimitive(.constants(because: "a path here is read once, when the scene loads: only a shape "
-                                                + "layer's own `path` follows live values"))?.literalPath
+            return svgImport(in: box).flatMap { limited($0.path) }
+        case .mapping(let m):
+            // A cubic with any expression is bound, a primitive with a live one: as existing
+            // scenes' bindings (and their random() salts) were recorded.
+            let isCubic = m["cubic"] != nil
+            let isLive = live != nil && (isCubic ? ExpressionText.containsExpressionText(self)
+                                                 : ExpressionText.liveness(of: self) != nil)
+            let use = isLive ? NumberUse.live : .constants(because: "a path here is read once, when the scene loads: "
+                                                            + "only a shape layer's own `path` follows live values")
+            guard let value = isCubic ? cubic(use) : pathPrimitive(use).map({ .rebuilt(.path($0)) }) else { return nil }
+            if let live, isLive {
+                live.binder.bind(value, keyPath: .path, field: self, layer: live.layer, label: "\(live.label).path")
+                return nil
+            }
+            // Every number is a literal now: the path as a binding would build it.
+            guard case .path(let p)? = value.evaluate(.atLoad) else { report(Self.coordinateLimit); return nil }
+            return limited(p)
         default:
             report("expected SVG path data or a path primitive, found \(kindName)")
             return nil
         }
+    }
+
+    /// `{cubic: [p0, c1, c2, p1]}`, its points read by `use`.
+    private func cubic(_ use: NumberUse) -> ExpressionBinding.BoundValue? {
+        guard let cf = mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return nil }
+        guard items.count == 4 else {
+            cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
+            return nil
+        }
+        return items.readingAll { $0.pointTerm(use) }.map { .cubic($0) }
+    }
+
+    private static let coordinateLimit = "a path's coordinates must be within ±10000000"
+
+    /// `path` if it is within the limits on coordinates and segments, else nil (reported).
+    func limited(_ path: BezierPath) -> BezierPath? {
+        // Coordinates far past any canvas make arc-length measurement (motion paths)
+        // recurse to its depth limit everywhere: 1e300 took a minute to validate.
+        guard path.elements.allSatisfy({ $0.points.allSatisfy { abs($0.x) <= 1e7 && abs($0.y) <= 1e7 } }) else {
+            report(Self.coordinateLimit)
+            return nil
+        }
+        // Elements first: counting chords walks them.
+        let segments = path.elements.count > Self.maxPathElements ? path.elements.count
+            : path.flattenedPointCount(tolerance: 0.25)
+        guard segments <= Self.maxPathElements else {
+            report("the path has \(segments) segments (curves counted as chords within 0.25 pt), over the limit of \(Self.maxPathElements)")
+            return nil
+        }
+        return path
     }
 
     /// The path primitives' keys (section 3.1): a mapping gives one.
@@ -102,7 +125,7 @@ extension Field {
     /// (no `t`, `frame`, `random()` or reference) is evaluated now, and any other is reported.
     ///
     /// - Returns: nil when anything was reported.
-    func namedShapeState(live: (binder: ExpressionBinder, layer: LayerAddress, label: String)? = nil) -> NamedShapeState? {
+    func namedShapeState(live: LiveShape? = nil) -> NamedShapeState? {
         guard let nameField = peek("shape") else {
             report("expected a named shape {shape: NAME, …parameters}, found \(kindName)")
             return nil

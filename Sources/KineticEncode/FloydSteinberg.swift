@@ -62,19 +62,10 @@ enum FloydSteinberg {
                                 // alone: added here, not stored in its column and loaded back
                                 // (the same sum; the span's last share fell on a margin column).
                                 var carried = SIMD4<Float>.zero
-                                // The row below's shares, also in registers (``belowShares``): the
-                                // column behind the next pixel and the one under it.
-                                var behind = next[x &+ 1], under = next[x &+ 1 &+ step]
                                 for _ in 0..<span.count {
                                     x &+= step
                                     let word = UInt32(littleEndian: p.loadUnaligned(fromByteOffset: (row &+ x) &* 4, as: UInt32.self))
-                                    guard word >> 24 != 0 else {
-                                        this[x &+ 1] = .zero; carried = .zero
-                                        // Nothing falls below: the column behind is complete.
-                                        next[x &+ 1 &- step] = behind
-                                        behind = under; under = .zero
-                                        continue
-                                    }
+                                    guard word >> 24 != 0 else { this[x &+ 1] = .zero; carried = .zero; continue }
                                     // Scalar channels: SIMD conversions between Int32 and Float
                                     // go through generic code (most of rope's remap when used).
                                     let red = Int32(word & 0xFF), green = Int32(word >> 8 & 0xFF), blue = Int32(word >> 16 & 0xFF)
@@ -105,11 +96,10 @@ enum FloydSteinberg {
                                     count &+= 1
                                     let residual = target - color
                                     carried = residual * (7.0 / 16)
-                                    (next[x &+ 1 &- step], behind, under)
-                                        = belowShares(residual, behind: behind, under: under)
+                                    next[x &+ 1 &- step] += residual * (3.0 / 16)
+                                    next[x &+ 1] += residual * (5.0 / 16)
+                                    next[x &+ 1 &+ step] += residual * (1.0 / 16)
                                 }
-                                next[x &+ 1] = behind
-                                next[x &+ 1 &+ step] = under
                             }
                             clearUnread(this, previous: previousSpans, current: spans)
                             swap(&this, &next)
@@ -120,20 +110,6 @@ enum FloydSteinberg {
             }
         }
         return (indices, ImageQuant.Remapper.Distortion(sum: sum, count: count))
-    }
-
-    /// A pixel's shares of its `residual` in the row below, kept in registers from pixel
-    /// to pixel of a span instead of added to memory three times a pixel: `behind` (the
-    /// column behind the pixel, read from memory at the span's start: an earlier span may
-    /// have written it) takes its 3/16 and is complete; `under` (the pixel's own column,
-    /// 0 before) takes 5/16 and becomes the next pixel's `behind`; the column ahead starts
-    /// at 0 with 1/16. The same additions in the same order as in memory, so the same
-    /// sums; the span's last two are stored after it (its own end, and the column past it,
-    /// which another span may add to). Three loads and two stores a pixel fewer (issue 42).
-    @inline(__always)
-    static func belowShares(_ residual: SIMD4<Float>, behind: SIMD4<Float>, under: SIMD4<Float>)
-        -> (complete: SIMD4<Float>, behind: SIMD4<Float>, under: SIMD4<Float>) {
-        (behind + residual * (3.0 / 16), under + residual * (5.0 / 16), SIMD4<Float>.zero + residual * (1.0 / 16))
     }
 
     /// 2²³, the least Float whose ulp is 1: added to a number of 0 … 2²³, the adder

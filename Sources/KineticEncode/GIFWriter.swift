@@ -127,8 +127,9 @@ public final class GIFWriter {
                 let packed = palette.prefix(256).map { 0xFF00_0000 | Self.packed($0) }
                     + [UInt32](repeating: 0, count: 256 - min(palette.count, 256))
                 let skipped = smallTable ? UInt8(palette.count) : PreparedGIFFrame.transparentIndex
-                skipNearUnchanged(&frame, source: source, rowStarts: sourceRows, packed: packed, skipped: skipped)
-                bridgeRuns(&frame, packed: packed, transparent: skipped)
+                let drawnSpans = skipNearUnchanged(&frame, source: source, rowStarts: sourceRows, packed: packed,
+                                                   skipped: skipped)
+                bridgeRuns(&frame, packed: packed, transparent: skipped, drawnSpans: drawnSpans)
                 tracked = true
             }
             // Not kept while the frame waits for its compression: the caller may hand the
@@ -271,9 +272,11 @@ public final class GIFWriter {
     }
 
     /// The pixels left transparent are written as `skipped` (the transparent index of the
-    /// table the frame is written with), those transparent before included.
+    /// table the frame is written with), those transparent before included. Returns each
+    /// row's first and last drawn pixel (two entries a row of the frame's new rectangle,
+    /// the last -1 for a row drawing nothing), for ``bridgeRuns(_:packed:transparent:drawnSpans:)``.
     private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], rowStarts: [Int], packed: [UInt32],
-                                   skipped: UInt8) {
+                                   skipped: UInt8) -> [Int] {
         precondition(packed.count == 256)
         if displayed.isEmpty {
             displayed = [UInt32](repeating: 0, count: width * height)
@@ -290,6 +293,7 @@ public final class GIFWriter {
         let count = frame.indices.count
         // The source of a row left out (see ``PreparedGIFFrame/sourceRows``).
         let noSource = [UInt8](repeating: 0, count: r.width * 4)
+        var spans = [Int](repeating: -1, count: 2 * r.height)
         let decided = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             source.withUnsafeBytes { src in
               noSource.withUnsafeBytes { noSource in
@@ -304,6 +308,7 @@ public final class GIFWriter {
                             // Each band finds the drawn pixels' bounds of its rows.
                             let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
                             var found = [DrawnBounds](repeating: DrawnBounds(), count: bands.count)
+                            spans.withUnsafeMutableBufferPointer { spans in
                             found.withUnsafeMutableBufferPointer { found in
                                 bands.run { band, rows in
                                     var bounds = DrawnBounds()
@@ -316,9 +321,12 @@ public final class GIFWriter {
                                             shownIndex: shownIndex + row, ownTable: ownTable, tolerance: tolerance,
                                             width: r.width, skipped: skipped, into: to + start)
                                         bounds.add(drawn, row: y)
+                                        spans[2 &* y] = drawn.first
+                                        spans[2 &* y &+ 1] = drawn.last
                                     }
                                     found[band] = bounds
                                 }
+                            }
                             }
                             for bounds in found where bounds.right >= 0 {
                                 left = min(left, bounds.left); right = max(right, bounds.right)
@@ -336,15 +344,21 @@ public final class GIFWriter {
         guard right >= 0 else {
             frame.rect = GIFRect(x: 0, y: 0, width: 1, height: 1)
             frame.indices = [skipped]
-            return
+            return [0, -1]
         }
-        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return }
+        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return spans }
         let w = right - left + 1
         var cropped: [UInt8] = []
         cropped.reserveCapacity(w * (bottom - top + 1))
         for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
         frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
         frame.indices = cropped
+        var cropSpans = [Int](repeating: -1, count: 2 * (bottom - top + 1))
+        for y in top...bottom where spans[2 * y + 1] >= 0 {
+            cropSpans[2 * (y - top)] = spans[2 * y] - left
+            cropSpans[2 * (y - top) + 1] = spans[2 * y + 1] - left
+        }
+        return cropSpans
     }
 
     /// The first and last column and row with a drawn pixel among the rows of a band.
@@ -553,29 +567,35 @@ public final class GIFWriter {
     /// made liquid-loader's GIF 1.3 % and elasticity's 0.5 % larger. Gaps alone made 50
     /// of the 58 gallery scenes' GIFs smaller at scale 2 (up to 6 %: replicator-squares
     /// 6.3 %, pull-refresh-spin 4.7 %), 8 larger by 0.1–0.5 % (tvos-card; issue 15).
-    /// `transparent`: the index of the frame's transparent pixels.
-    private func bridgeRuns(_ frame: inout PreparedGIFFrame, packed: [UInt32], transparent: UInt8) {
+    /// `transparent`: the index of the frame's transparent pixels; `drawnSpans`: each row's
+    /// first and last drawn pixel (the last -1 for none), outside which a row has no gap
+    /// to close: a snowfall's rows drawing nothing (three quarters of them) are not read
+    /// (issue 42).
+    private func bridgeRuns(_ frame: inout PreparedGIFFrame, packed: [UInt32], transparent: UInt8, drawnSpans: [Int]) {
         guard !displayed.isEmpty else { return }
         let r = frame.rect, canvasWidth = width
+        precondition(drawnSpans.count == 2 * r.height)
         let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
         displayed.withUnsafeBufferPointer { shown in
             frame.indices.withUnsafeMutableBufferPointer { indices in
               bands.run { _, rows in
                 for y in rows {
+                    // A gap needs a drawn pixel on each side: from the first to the last.
+                    let first = drawnSpans[2 * y], limit = drawnSpans[2 * y + 1] + 1
+                    guard limit - first > 2 else { continue }
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
-                    var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width,
-                                           transparent: transparent)
-                    while x < r.width {
+                    var x = first
+                    while x < limit {
                         // Only a gap after a drawn pixel matters: to the last drawn pixel of this run.
-                        let gap = Self.nextTransparent(UnsafeBufferPointer(indices), row: start, from: x + 1, width: r.width,
+                        let gap = Self.nextTransparent(UnsafeBufferPointer(indices), row: start, from: x + 1, width: limit,
                                                       transparent: transparent)
-                        guard gap < r.width else { break }
+                        guard gap < limit else { break }
                         x = gap - 1
                         let index = indices[start + x]
-                        let end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: r.width,
+                        let end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: limit,
                                                  transparent: transparent)
                         // 0: an index past the palette, no colour to show.
-                        if end > gap, end < r.width, indices[start + end] == index, packed[Int(index)] != 0 {
+                        if end > gap, end < limit, indices[start + end] == index, packed[Int(index)] != 0 {
                             let color = packed[Int(index)]
                             if (gap..<end).allSatisfy({ shown[row + $0] == color }) {
                                 for j in gap..<end { indices[start + j] = index }

@@ -115,7 +115,10 @@ public final class GIFWriter {
             if palette.count < Int(PreparedGIFFrame.transparentIndex), Self.largestColorIndex(frame.indices) >= palette.count {
                 throw .invalidImage(reason: "frame uses a colour index beyond its \(palette.count)-colour palette")
             }
-            // Whether `displayed` and `displayedIndex` now hold what this frame shows.
+            // A small shared table's transparent index follows its colours.
+            let smallTable = frame.localPalette == nil && palette.count < Int(PreparedGIFFrame.transparentIndex)
+            // Whether `displayed` and `displayedIndex` now hold what this frame shows, and
+            // its pixels left transparent are `smallTable`'s index already.
             var tracked = false
             if !options.transparentBackground, frame.disposal == .doNotDispose,
                let source = frame.sourcePixels, let sourceRows = Self.sourceRowStarts(of: frame, count: source.count) {
@@ -123,8 +126,10 @@ public final class GIFWriter {
                 // (0 past the palette: no colour), so an index never reads past the table.
                 let packed = palette.prefix(256).map { 0xFF00_0000 | Self.packed($0) }
                     + [UInt32](repeating: 0, count: 256 - min(palette.count, 256))
-                skipNearUnchanged(&frame, source: source, rowStarts: sourceRows, packed: packed)
-                bridgeRuns(&frame, packed: packed)
+                let skipped = smallTable ? UInt8(palette.count) : PreparedGIFFrame.transparentIndex
+                let drawnSpans = skipNearUnchanged(&frame, source: source, rowStarts: sourceRows, packed: packed,
+                                                   skipped: skipped)
+                bridgeRuns(&frame, packed: packed, transparent: skipped, drawnSpans: drawnSpans)
                 tracked = true
             }
             // Not kept while the frame waits for its compression: the caller may hand the
@@ -132,10 +137,13 @@ public final class GIFWriter {
             frame.sourcePixels = nil
             frame.sourceRows = nil
             var transparent = Int(PreparedGIFFrame.transparentIndex), tableSize = 256
-            if frame.localPalette == nil, palette.count < Int(PreparedGIFFrame.transparentIndex) {
-                // A small shared table: its transparent index follows its colours.
+            if smallTable {
                 transparent = palette.count
-                GIFFramePreparer.replace(PreparedGIFFrame.transparentIndex, with: UInt8(transparent), in: &frame.indices)
+                // The display check wrote it already (a pass over the indices fewer: 1.9 %
+                // of snow's GIF render's instructions, issue 42).
+                if !tracked {
+                    GIFFramePreparer.replace(PreparedGIFFrame.transparentIndex, with: UInt8(transparent), in: &frame.indices)
+                }
             } else if frame.localPalette != nil {
                 (transparent, tableSize) = Self.compactPalette(&frame)
                 if encoder == nil {
@@ -263,9 +271,13 @@ public final class GIFWriter {
         return starts
     }
 
-    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], rowStarts: [Int], packed: [UInt32]) {
+    /// The pixels left transparent are written as `skipped` (the transparent index of the
+    /// table the frame is written with), those transparent before included. Returns each
+    /// row's first and last drawn pixel (two entries a row of the frame's new rectangle,
+    /// the last -1 for a row drawing nothing), for ``bridgeRuns(_:packed:transparent:drawnSpans:)``.
+    private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], rowStarts: [Int], packed: [UInt32],
+                                   skipped: UInt8) -> [Int] {
         precondition(packed.count == 256)
-        let transparent = PreparedGIFFrame.transparentIndex
         if displayed.isEmpty {
             displayed = [UInt32](repeating: 0, count: width * height)
             displayedIndex = [UInt8](repeating: 255, count: width * height)
@@ -281,6 +293,7 @@ public final class GIFWriter {
         let count = frame.indices.count
         // The source of a row left out (see ``PreparedGIFFrame/sourceRows``).
         let noSource = [UInt8](repeating: 0, count: r.width * 4)
+        var spans = [Int](repeating: -1, count: 2 * r.height)
         let decided = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
             source.withUnsafeBytes { src in
               noSource.withUnsafeBytes { noSource in
@@ -295,6 +308,7 @@ public final class GIFWriter {
                             // Each band finds the drawn pixels' bounds of its rows.
                             let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
                             var found = [DrawnBounds](repeating: DrawnBounds(), count: bands.count)
+                            spans.withUnsafeMutableBufferPointer { spans in
                             found.withUnsafeMutableBufferPointer { found in
                                 bands.run { band, rows in
                                     var bounds = DrawnBounds()
@@ -305,11 +319,14 @@ public final class GIFWriter {
                                             indices + start, source: sourceStart < 0 ? noSource : src + sourceStart &* 4,
                                             packed: packed, shown: shown + row,
                                             shownIndex: shownIndex + row, ownTable: ownTable, tolerance: tolerance,
-                                            width: r.width, into: to + start)
+                                            width: r.width, skipped: skipped, into: to + start)
                                         bounds.add(drawn, row: y)
+                                        spans[2 &* y] = drawn.first
+                                        spans[2 &* y &+ 1] = drawn.last
                                     }
                                     found[band] = bounds
                                 }
+                            }
                             }
                             for bounds in found where bounds.right >= 0 {
                                 left = min(left, bounds.left); right = max(right, bounds.right)
@@ -326,16 +343,22 @@ public final class GIFWriter {
         frame.indices = decided
         guard right >= 0 else {
             frame.rect = GIFRect(x: 0, y: 0, width: 1, height: 1)
-            frame.indices = [transparent]
-            return
+            frame.indices = [skipped]
+            return [0, -1]
         }
-        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return }
+        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return spans }
         let w = right - left + 1
         var cropped: [UInt8] = []
         cropped.reserveCapacity(w * (bottom - top + 1))
         for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
         frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
         frame.indices = cropped
+        var cropSpans = [Int](repeating: -1, count: 2 * (bottom - top + 1))
+        for y in top...bottom where spans[2 * y + 1] >= 0 {
+            cropSpans[2 * (y - top)] = spans[2 * y] - left
+            cropSpans[2 * (y - top) + 1] = spans[2 * y + 1] - left
+        }
+        return cropSpans
     }
 
     /// The first and last column and row with a drawn pixel among the rows of a band.
@@ -351,9 +374,9 @@ public final class GIFWriter {
         }
     }
 
-    /// One row of ``skipNearUnchanged(_:source:packed:)``: writes to `decided` each of
-    /// the row's `width` decisions (`indices`' index where drawn, transparent where
-    /// skipped), records drawn pixels in the display's row (`shown`, and `shownIndex`:
+    /// One row of ``skipNearUnchanged(_:source:rowStarts:packed:skipped:)``: writes to `decided`
+    /// each of the row's `width` decisions (`indices`' index where drawn, `skipped` where
+    /// left transparent), records drawn pixels in the display's row (`shown`, and `shownIndex`:
     /// 255 for a frame's own table) and returns the first and last pixel drawn
     /// (`(width, -1)` for none). `source` is the row's straight RGBA bytes.
     ///
@@ -365,15 +388,30 @@ public final class GIFWriter {
     @inline(never)
     static func decideRow(_ indices: UnsafePointer<UInt8>, source: UnsafeRawPointer, packed: UnsafePointer<UInt32>,
                           shown: UnsafeMutablePointer<UInt32>, shownIndex: UnsafeMutablePointer<UInt8>,
-                          ownTable: Bool, tolerance: Int32, width: Int,
+                          ownTable: Bool, tolerance: Int32, width: Int, skipped: UInt8 = PreparedGIFFrame.transparentIndex,
                           into decided: UnsafeMutablePointer<UInt8>) -> (first: Int, last: Int) {
+        // Specialized for 255, the index that needs no masking in ``decideFour`` (a full
+        // table: rope's check took 1.5 % more instructions with the masking).
         let transparent = PreparedGIFFrame.transparentIndex
+        return skipped == transparent
+            ? decideRowBody(indices, source: source, packed: packed, shown: shown, shownIndex: shownIndex,
+                            ownTable: ownTable, tolerance: tolerance, width: width, skipped: transparent, into: decided)
+            : decideRowBody(indices, source: source, packed: packed, shown: shown, shownIndex: shownIndex,
+                            ownTable: ownTable, tolerance: tolerance, width: width, skipped: skipped, into: decided)
+    }
+
+    @inline(__always)
+    private static func decideRowBody(_ indices: UnsafePointer<UInt8>, source: UnsafeRawPointer,
+                                      packed: UnsafePointer<UInt32>, shown: UnsafeMutablePointer<UInt32>,
+                                      shownIndex: UnsafeMutablePointer<UInt8>, ownTable: Bool, tolerance: Int32,
+                                      width: Int, skipped: UInt8,
+                                      into decided: UnsafeMutablePointer<UInt8>) -> (first: Int, last: Int) {
         let row = UnsafeBufferPointer(start: indices, count: width)
         // Stored for every drawn pixel: 255 (no shared index) for a frame's own table.
         let ownTableMask: UInt8 = ownTable ? 255 : 0
         var first = width, last = -1
         var x = nextDrawn(row, row: 0, from: 0, width: width)
-        if x > 0 { decided.initialize(repeating: transparent, count: x) }
+        if x > 0 { decided.initialize(repeating: skipped, count: x) }
         while x < width {
             // Four drawn pixels in a row (most of a frame where everything moves) are
             // decided together; with a tolerance, pixel by pixel below.
@@ -383,9 +421,9 @@ public final class GIFWriter {
                 if (~group &- 0x0101_0101) & group & 0x8080_8080 == 0 {
                     let next = nextDrawn(row, row: 0, from: x &+ 4, width: width)
                     decideFour(group, at: x, source: source, packed: packed, shown: shown, shownIndex: shownIndex,
-                               ownTableMask: ownTableMask, next: next, width: width, into: decided,
+                               ownTableMask: ownTableMask, next: next, width: width, skipped: skipped, into: decided,
                                first: &first, last: &last)
-                    if next &- x > 4 { (decided + (x &+ 4)).initialize(repeating: transparent, count: next &- x &- 4) }
+                    if next &- x > 4 { (decided + (x &+ 4)).initialize(repeating: skipped, count: next &- x &- 4) }
                     x = next
                     continue
                 }
@@ -393,14 +431,14 @@ public final class GIFWriter {
             // The next pixel to decide: this one's decision changes no pixel after it.
             let next = nextDrawn(row, row: 0, from: x &+ 1, width: width)
             // The transparent pixels up to it.
-            if next &- x > 1 { (decided + (x &+ 1)).initialize(repeating: transparent, count: next &- x &- 1) }
+            if next &- x > 1 { (decided + (x &+ 1)).initialize(repeating: skipped, count: next &- x &- 1) }
             let index = indices[x]
             let d = shown[x], q = packed[Int(index)]
             // Drawn, it would show what is shown already (d == q), or it is near enough
             // (0: nothing shown yet, always drawn).
             if d == q || (d != 0 && keepsShown(d, instead: q, source: source.loadUnaligned(fromByteOffset: x &* 4, as: UInt32.self),
                                                at: x, lastDrawn: last, nextDrawn: next, width: width, tolerance: tolerance)) {
-                decided[x] = transparent
+                decided[x] = skipped
             } else {
                 decided[x] = index
                 shown[x] = q
@@ -424,8 +462,8 @@ public final class GIFWriter {
     @inline(__always)
     private static func decideFour(_ group: UInt32, at x: Int, source: UnsafeRawPointer, packed: UnsafePointer<UInt32>,
                                    shown: UnsafeMutablePointer<UInt32>, shownIndex: UnsafeMutablePointer<UInt8>,
-                                   ownTableMask: UInt8, next: Int, width: Int, into decided: UnsafeMutablePointer<UInt8>,
-                                   first: inout Int, last: inout Int) {
+                                   ownTableMask: UInt8, next: Int, width: Int, skipped: UInt8,
+                                   into decided: UnsafeMutablePointer<UInt8>, first: inout Int, last: inout Int) {
         let d = UnsafeRawPointer(shown + x).loadUnaligned(as: SIMD4<Int32>.self)
         let q = SIMD4<Int32>(Int32(bitPattern: packed[Int(group & 0xFF)]),
                              Int32(bitPattern: packed[Int((group >> 8) & 0xFF)]),
@@ -450,7 +488,8 @@ public final class GIFWriter {
             keeps[3] = true
             keptBytes = 0xFFFF_FFFF
         }
-        UnsafeMutableRawPointer(decided + x).storeBytes(of: group | keptBytes, as: UInt32.self)
+        let skippedBytes = UInt32(skipped) &* 0x0101_0101 & keptBytes
+        UnsafeMutableRawPointer(decided + x).storeBytes(of: group & ~keptBytes | skippedBytes, as: UInt32.self)
         let drawnBytes = ~keptBytes
         guard drawnBytes != 0 else { return }
         UnsafeMutableRawPointer(shown + x).storeBytes(of: q.replacing(with: d, where: keeps), as: SIMD4<Int32>.self)
@@ -544,25 +583,35 @@ public final class GIFWriter {
     /// made liquid-loader's GIF 1.3 % and elasticity's 0.5 % larger. Gaps alone made 50
     /// of the 58 gallery scenes' GIFs smaller at scale 2 (up to 6 %: replicator-squares
     /// 6.3 %, pull-refresh-spin 4.7 %), 8 larger by 0.1–0.5 % (tvos-card; issue 15).
-    private func bridgeRuns(_ frame: inout PreparedGIFFrame, packed: [UInt32]) {
+    /// `transparent`: the index of the frame's transparent pixels; `drawnSpans`: each row's
+    /// first and last drawn pixel (the last -1 for none), outside which a row has no gap
+    /// to close: a snowfall's rows drawing nothing (three quarters of them) are not read
+    /// (issue 42).
+    private func bridgeRuns(_ frame: inout PreparedGIFFrame, packed: [UInt32], transparent: UInt8, drawnSpans: [Int]) {
         guard !displayed.isEmpty else { return }
         let r = frame.rect, canvasWidth = width
+        precondition(drawnSpans.count == 2 * r.height)
         let bands = RowBands(rows: r.height, width: r.width, jobs: rowJobs)
         displayed.withUnsafeBufferPointer { shown in
             frame.indices.withUnsafeMutableBufferPointer { indices in
               bands.run { _, rows in
                 for y in rows {
+                    // A gap needs a drawn pixel on each side: from the first to the last.
+                    let first = drawnSpans[2 * y], limit = drawnSpans[2 * y + 1] + 1
+                    guard limit - first > 2 else { continue }
                     let row = (r.y + y) * canvasWidth + r.x, start = y * r.width
-                    var x = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: 0, width: r.width)
-                    while x < r.width {
+                    var x = first
+                    while x < limit {
                         // Only a gap after a drawn pixel matters: to the last drawn pixel of this run.
-                        let gap = Self.nextTransparent(UnsafeBufferPointer(indices), row: start, from: x + 1, width: r.width)
-                        guard gap < r.width else { break }
+                        let gap = Self.nextTransparent(UnsafeBufferPointer(indices), row: start, from: x + 1, width: limit,
+                                                      transparent: transparent)
+                        guard gap < limit else { break }
                         x = gap - 1
                         let index = indices[start + x]
-                        let end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: r.width)
+                        let end = Self.nextDrawn(UnsafeBufferPointer(indices), row: start, from: gap, width: limit,
+                                                 transparent: transparent)
                         // 0: an index past the palette, no colour to show.
-                        if end > gap, end < r.width, indices[start + end] == index, packed[Int(index)] != 0 {
+                        if end > gap, end < limit, indices[start + end] == index, packed[Int(index)] != 0 {
                             let color = packed[Int(index)]
                             if (gap..<end).allSatisfy({ shown[row + $0] == color }) {
                                 for j in gap..<end { indices[start + j] = index }

@@ -11,9 +11,10 @@ import Testing
     /// `isolatedPixelTolerance` summed when no pixel within `isolation` before it is still
     /// drawn and none within `isolation` after it is drawn in the prepared row.
     static func reference(indices: [UInt8], source: [UInt8], packed: [UInt32], shown: inout [UInt32],
-                          shownIndex: inout [UInt8], ownTable: Bool, tolerance: Int) -> (decided: [UInt8], first: Int, last: Int) {
+                          shownIndex: inout [UInt8], ownTable: Bool, tolerance: Int,
+                          skipped: UInt8 = PreparedGIFFrame.transparentIndex) -> (decided: [UInt8], first: Int, last: Int) {
         let transparent = PreparedGIFFrame.transparentIndex, width = indices.count
-        var decided = [UInt8](repeating: transparent, count: width)
+        var decided = [UInt8](repeating: skipped, count: width)
         var first = width, last = -1
         for x in 0..<width where indices[x] != transparent {
             let d = shown[x], q = packed[Int(indices[x])]
@@ -41,8 +42,8 @@ import Testing
 
     /// `GIFWriter.decideRow` on arrays: the decisions, and the first and last pixel drawn.
     static func decideRow(_ indices: [UInt8], source: [UInt8], packed: [UInt32], shown: inout [UInt32],
-                          shownIndex: inout [UInt8], ownTable: Bool,
-                          tolerance: Int) -> (decided: [UInt8], drawn: (first: Int, last: Int)) {
+                          shownIndex: inout [UInt8], ownTable: Bool, tolerance: Int,
+                          skipped: UInt8 = PreparedGIFFrame.transparentIndex) -> (decided: [UInt8], drawn: (first: Int, last: Int)) {
         let width = indices.count
         var decided = [UInt8](repeating: 7, count: width)
         let drawn = indices.withUnsafeBufferPointer { indices in
@@ -54,7 +55,7 @@ import Testing
                                 GIFWriter.decideRow(indices.baseAddress!, source: source.baseAddress!,
                                                     packed: packed.baseAddress!, shown: shown.baseAddress!,
                                                     shownIndex: shownIndex.baseAddress!, ownTable: ownTable,
-                                                    tolerance: Int32(tolerance), width: width,
+                                                    tolerance: Int32(tolerance), width: width, skipped: skipped,
                                                     into: decided.baseAddress!)
                             }
                         }
@@ -97,8 +98,12 @@ import Testing
         #expect(decided[x + 3] == (before || after ? 1 : transparent))
     }
 
-    @Test(arguments: [(ownTable: false, tolerance: 0), (ownTable: true, tolerance: 0), (ownTable: false, tolerance: 2)])
-    func randomRowsDecideAsTheReference(ownTable: Bool, tolerance: Int) {
+    /// `skipped`: the index written for pixels left transparent (a small shared table's
+    /// transparent index, which follows its colours).
+    @Test(arguments: [(ownTable: false, tolerance: 0, skipped: 255), (ownTable: true, tolerance: 0, skipped: 255),
+                      (ownTable: false, tolerance: 2, skipped: 255), (ownTable: false, tolerance: 0, skipped: 3),
+                      (ownTable: false, tolerance: 2, skipped: 3)] as [(Bool, Int, UInt8)])
+    func randomRowsDecideAsTheReference(ownTable: Bool, tolerance: Int, skipped: UInt8) {
         // Seeded: the same rows on every run, so a failure can be replayed.
         var rng = SplitMix64(seed: UInt64(tolerance * 2 + (ownTable ? 1 : 0)))
         // A few colours a level or two apart, so that the squared, tolerance and isolation
@@ -130,10 +135,12 @@ import Testing
             let shownIndexBefore = (0..<width).map { _ in UInt8.random(in: 0...255, using: &rng) }
             var expectedShown = shownBefore, expectedShownIndex = shownIndexBefore
             let expected = Self.reference(indices: indices, source: source, packed: packed, shown: &expectedShown,
-                                          shownIndex: &expectedShownIndex, ownTable: ownTable, tolerance: tolerance)
+                                          shownIndex: &expectedShownIndex, ownTable: ownTable, tolerance: tolerance,
+                                          skipped: skipped)
             var shown = shownBefore, shownIndex = shownIndexBefore
             let (decided, drawn) = Self.decideRow(indices, source: source, packed: packed, shown: &shown,
-                                                  shownIndex: &shownIndex, ownTable: ownTable, tolerance: tolerance)
+                                                  shownIndex: &shownIndex, ownTable: ownTable, tolerance: tolerance,
+                                                  skipped: skipped)
             #expect(decided == expected.decided, "round \(round)")
             #expect(drawn.first == expected.first && drawn.last == expected.last, "round \(round)")
             #expect(shown == expectedShown && shownIndex == expectedShownIndex, "round \(round)")

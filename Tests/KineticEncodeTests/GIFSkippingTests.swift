@@ -70,6 +70,47 @@ import Testing
                                    k, t, t, t, k])
     }
 
+    /// The same two dots on a shared palette of three colours: its transparent index (3)
+    /// follows them, and the display check writes it for the pixels it leaves transparent
+    /// (no pass replacing 255 after it, issue 42); the gap between the two is bridged on
+    /// that index as on a frame's own table.
+    @Test func unchangedPixelsBetweenTwoOfOneIndexTakeItOnASmallSharedTable() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/t.gif"
+        let levels: [UInt8] = [50, 99, 100]
+        let palette = try GIFPalette(colors: levels.map { GIFColor(red: $0, green: $0, blue: $0) })
+        let writer = try GIFWriter(path: path, width: 7, height: 2, options: GIFOptions(palette: .shared(palette)))
+        // The rasters as decided: no transparent pixel offered to LZW as what it shows.
+        writer.alternativeReach = 0
+        let whole = GIFRect(x: 0, y: 0, width: 7, height: 2)
+        func frame(_ grey: [UInt8], previous: [UInt8]?) -> PreparedGIFFrame {
+            let unchanged = grey.indices.map { previous?[$0] == grey[$0] }
+            return PreparedGIFFrame(
+                rect: whole,
+                indices: grey.indices.map { unchanged[$0] ? PreparedGIFFrame.transparentIndex
+                                                          : UInt8(levels.firstIndex(of: grey[$0]) ?? 0) },
+                localPalette: nil, disposal: .doNotDispose,
+                sourcePixels: grey.indices.flatMap { unchanged[$0] ? [0, 0, 0, 0] : [grey[$0], grey[$0], grey[$0], 255] })
+        }
+        let before: [UInt8] = [100, 50, 100, 100, 100, 50, 100,
+                               100, 50, 100, 99, 100, 50, 100]
+        let after: [UInt8] = [100, 100, 100, 100, 100, 100, 100,
+                              100, 100, 100, 99, 100, 100, 100]
+        try writer.write(frame(before, previous: nil), delayCentiseconds: 2)
+        try writer.write(frame(after, previous: before), delayCentiseconds: 2)
+        // Nothing changes: one transparent pixel.
+        try writer.write(frame(after, previous: after), delayCentiseconds: 2)
+        try writer.finish()
+        let gif = try DecodedGIF(path: path)
+        #expect(stride(from: 0, to: 56, by: 4).map { gif.canvases[1][$0] } == after)
+        #expect(gif.rects[1] == GIFRect(x: 1, y: 0, width: 5, height: 2))
+        #expect(gif.transparentIndices[1] == 3)
+        #expect(gif.rasters[1] == [2, 2, 2, 2, 2,
+                                   2, 3, 3, 3, 2])
+        #expect(gif.rasters[2] == [3] && gif.canvases[2] == gif.canvases[1])
+    }
+
     /// A 64 × 8 grey ramp brightening one level a frame for 100 frames: every pixel
     /// changes in every frame, by less than the tolerance. The display must never be
     /// more than the tolerance off (skipping against the previous source frame would

@@ -78,18 +78,6 @@ struct Field {
         return f
     }
 
-    /// The field with a number folded into its value (`SceneNode.folded`), which the
-    /// typed readers read as if written.
-    func folding(_ v: Double) -> Field { with(node.folded(v)) }
-
-    /// The field as a list of `items` (their values folded or as written), in its place.
-    func folding(items: [Field]) -> Field { with(.sequence(.init(items: items.map(\.node), mark: mark))) }
-
-    /// `node` in the field's place, read by its policy.
-    private func with(_ node: SceneNode, keyPath: String? = nil) -> Field {
-        Field(node: node, keyPath: keyPath ?? self.keyPath, diagnostics: diagnostics, expressions: expressions)
-    }
-
     /// The value's kind as messages name it.
     var kindName: String {
         switch node {
@@ -121,8 +109,11 @@ struct Field {
         return child(value, key: key)
     }
 
-    func element(_ node: SceneNode, index: Int) -> Field {
-        with(node, keyPath: "\(keyPath)[\(index)]")
+    func element(_ node: SceneNode, index: Int) -> Field { with(node, keyPath: "\(keyPath)[\(index)]") }
+
+    /// `node` at `keyPath`, read by the field's policy.
+    private func with(_ node: SceneNode, keyPath: String) -> Field {
+        Field(node: node, keyPath: keyPath, diagnostics: diagnostics, expressions: expressions)
     }
 
     /// The scalar's text, or nil (reported) when the node is not a scalar.

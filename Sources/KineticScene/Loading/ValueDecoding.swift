@@ -19,11 +19,10 @@ extension Field {
     /// An angle: a number in radians, or a string like `"45deg"` in degrees.
     var angle: Double? { literalNumber(isAngle: true) }
 
-    /// The one reader of a literal number (a folded placeholder is one): an angle may be
+    /// The one reader of a literal number: an angle may be
     /// `"45deg"`, so it may be text (`!!str`), a number may not. `word` (`forever`), when
     /// given, reads as infinity.
     private func literalNumber(isAngle: Bool = false, orInfinity word: String? = nil) -> Double? {
-        if let v = node.scalar?.folded { return v }
         if let word, node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingWhitespaces()
@@ -263,10 +262,11 @@ extension Field {
 
 extension Field {
     /// A value of `kind` (a number in radians or `"45deg"` when `isAngle`), its numbers
-    /// literals or, as the field's policy allows, constant expressions evaluated now (`term`), checked
-    /// by `problem` (a schema entry's range) whichever was written: the one reader of the
-    /// values of layer and cell keys, for their definitions, animations and `set:` alike —
-    /// so a value accepted in one is accepted in all. Image assets are resolved by the caller.
+    /// literals or, as the field's policy allows, constant expressions evaluated now
+    /// (`term`), checked by `problem` (a schema entry's range) whichever was written: the
+    /// one reader of the values of layer and cell keys, for their definitions, animations
+    /// and `set:` alike — so a value accepted in one is accepted in all. Image assets are
+    /// resolved by the caller.
     func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false,
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         let read: AnimatableValue?
@@ -325,6 +325,7 @@ extension Field {
         guard case .scalar(let s) = node, s.expression != nil, expressions != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
+        if case .identity(let v) = expressions { return .literal(v) }
         return ExpressionBinder.resolve(self, s, as: .scalar, kept: { .expression($0, $1) }) { $0.scalar.map { .literal($0) } }
     }
 
@@ -343,7 +344,7 @@ extension Field {
         func literal() -> ExpressionBinding.PointSource? {
             numbers(count: 2, form: form).map { .components(.literal($0[0]), .literal($0[1])) }
         }
-        if expressions != .literals, case .scalar(let s) = node, s.folded == nil {
+        if expressions != .literals, case .scalar(let s) = node {
             guard s.expression != nil else {
                 guard expressions == .live else { return literal() }
                 report("expected \(form), an expression or a reference")
@@ -359,9 +360,9 @@ extension Field {
     }
 
     /// A value of `kind` (a number, point, size, rect, list of numbers or transform) as
-    /// terms (`term`), its expressions as the field's policy makes them: the one reader of a value that
-    /// an expression may drive or that the runtime evaluates later, and of the literals of
-    /// these kinds (`value`); nil for other kinds (a path's is `path(in:live:)`).
+    /// terms (`term`), its expressions as the field's policy makes them: the one reader of
+    /// a value that an expression may drive or that the runtime evaluates later, and of the
+    /// literals of these kinds (`value`); nil for other kinds (a path's is `path(in:live:)`).
     func bound(_ kind: AnimatableValue.Kind, angle: Bool = false) -> ExpressionBinding.BoundValue? {
         switch kind {
         case .number: term(angle: angle).map { .scalar($0) }

@@ -79,15 +79,12 @@ final class ExpressionBinder {
         }
         if live != nil, !target.components.isEmpty, case .sequence(let seq) = f.node, seq.count == 2,
            seq.filter(\.isExpression).count == 1 {
-            let items = seq.enumerated().map { i, item in
-                let ef = f.element(item, index: i)
-                guard item.isExpression else { return ef }
+            for (i, item) in seq.enumerated() where item.isExpression {
                 let (name, keyPath) = target.components[i]
-                bind(ef, key: name, keyPath: keyPath, layer: target.layer, label: target.label)
-                // The identity's value until the binding runs.
-                return ef.folding(0)
+                bind(f.element(item, index: i), key: name, keyPath: keyPath, layer: target.layer, label: target.label)
             }
-            return read(f.folding(items: items).reading(.literals))
+            // The value as written, the identity's value standing for the component until its binding runs.
+            return read(f.reading(.identity(0)))
         }
         if let bind = target.bind {
             bind(self, f)
@@ -165,6 +162,9 @@ enum ExpressionPolicy: Equatable {
     /// Literals, constant expressions evaluated now and live ones kept: a layer's own
     /// value, whose live terms are bound and the rest read as written.
     case bindable
+    /// Literals, and every expression read as `identity`: a point's one live component,
+    /// bound alone (`ExpressionBinder.take`), until its binding runs.
+    case identity(Double)
 }
 
 extension SceneExpression.EvaluationContext {

@@ -24,7 +24,7 @@ enum SceneNode {
         let isPlain: Bool
         /// `!!str 1`: the file says it is text.
         let isTaggedString: Bool
-        var value: Value
+        let value: Value
 
         enum Value {
             /// The text as written (a number, a color, a name…), read by the typed readers.
@@ -32,9 +32,6 @@ enum SceneNode {
             /// `= …` or `@…`, parsed: its syntax error is reported where the value is read,
             /// since a key that takes no expression reports that instead.
             case expression(Result<SceneExpression, ExpressionError>)
-            /// A placeholder's value standing for a live expression a binding or a behavior's
-            /// step sets (`folded`): read as a literal number, at the place of the expression.
-            case number(Double)
         }
 
         init(string: String, mark: Mark? = nil, isPlain: Bool = false, isTaggedString: Bool = false) {
@@ -52,7 +49,6 @@ enum SceneNode {
         var expression: Result<SceneExpression, ExpressionError>? {
             if case .expression(let e) = value { e } else { nil }
         }
-        var folded: Double? { if case .number(let v) = value { v } else { nil } }
 
         /// `= …` or `@…` parsed; error offsets count from the `@`, or from after the `=`.
         private static func parseExpression(_ text: String, mark: Mark?) -> Result<SceneExpression, ExpressionError> {
@@ -95,15 +91,6 @@ enum SceneNode {
 
     var scalar: Scalar? { if case .scalar(let s) = self { s } else { nil } }
     var sequence: Sequence? { if case .sequence(let s) = self { s } else { nil } }
-
-    /// The node with `v` folded in (the identity's value standing for a component a binding
-    /// drives, or a behavior's placeholder): a literal number, in the written value's
-    /// place, so errors point at what was written.
-    func folded(_ v: Double) -> SceneNode {
-        var s = scalar ?? Scalar(string: "", mark: mark)
-        s.value = .number(v)
-        return .scalar(s)
-    }
 
     /// A plain scalar, as written on the command line (`--background`).
     init(text: String) { self = .scalar(Scalar(string: text)) }

@@ -65,16 +65,17 @@ struct Field {
     let node: SceneNode
     let keyPath: String
     let diagnostics: Diagnostics
+    /// What becomes of the expressions its readers meet, its items' and keys' too: decided
+    /// once by whoever reads the value (`reading`), applied by `ExpressionBinder.resolve`.
+    private(set) var expressions = ExpressionPolicy.literals
 
     var mark: Mark? { node.mark }
 
-    /// The field with a number folded into its value (`SceneNode.folded`), which the
-    /// typed readers read as if written.
-    func folding(_ v: Double) -> Field { Field(node: node.folded(v), keyPath: keyPath, diagnostics: diagnostics) }
-
-    /// The field as a list of `items` (their values folded or as written), in its place.
-    func folding(items: [Field]) -> Field {
-        Field(node: .sequence(.init(items: items.map(\.node), mark: mark)), keyPath: keyPath, diagnostics: diagnostics)
+    /// The field, its expressions read by `policy`.
+    func reading(_ policy: ExpressionPolicy) -> Field {
+        var f = self
+        f.expressions = policy
+        return f
     }
 
     /// The value's kind as messages name it.
@@ -98,7 +99,7 @@ struct Field {
     func report(_ message: String) { diagnostics.report(message, at: place) }
 
     func child(_ node: SceneNode, key: String) -> Field {
-        Field(node: node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)", diagnostics: diagnostics)
+        with(node, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)")
     }
 
     /// The value of `key` when the node is a mapping that has it, looked at before the
@@ -108,8 +109,11 @@ struct Field {
         return child(value, key: key)
     }
 
-    func element(_ node: SceneNode, index: Int) -> Field {
-        Field(node: node, keyPath: "\(keyPath)[\(index)]", diagnostics: diagnostics)
+    func element(_ node: SceneNode, index: Int) -> Field { with(node, keyPath: "\(keyPath)[\(index)]") }
+
+    /// `node` at `keyPath`, read by the field's policy.
+    private func with(_ node: SceneNode, keyPath: String) -> Field {
+        Field(node: node, keyPath: keyPath, diagnostics: diagnostics, expressions: expressions)
     }
 
     /// The scalar's text, or nil (reported) when the node is not a scalar.

@@ -19,11 +19,10 @@ extension Field {
     /// An angle: a number in radians, or a string like `"45deg"` in degrees.
     var angle: Double? { literalNumber(isAngle: true) }
 
-    /// The one reader of a literal number (a folded placeholder is one): an angle may be
+    /// The one reader of a literal number: an angle may be
     /// `"45deg"`, so it may be text (`!!str`), a number may not. `word` (`forever`), when
     /// given, reads as infinity.
     private func literalNumber(isAngle: Bool = false, orInfinity word: String? = nil) -> Double? {
-        if let v = node.scalar?.folded { return v }
         if let word, node.scalar?.string == word { return .infinity }
         guard !rejectExpression(), let text = scalarText else { return nil }
         let t = text.trimmingWhitespaces()
@@ -74,15 +73,13 @@ extension Field {
 
     var nonNegativeNumber: Double? { number.flatMap { checked($0, .nonNegative("")) } }
 
-    /// A whole number.
-    var integer: Int? { integer(.literals) }
-
-    /// A whole number, written or given by a constant expression as `use` allows (`term`).
-    func integer(_ use: NumberUse) -> Int? {
+    /// A whole number, written or given by a constant expression where the field's policy
+    /// evaluates one (`term`).
+    var integer: Int? {
         // Exactly, when written as an integer: a Double would round 9223372036854775807.
         if case .scalar(let s) = node, s.isPlain, !s.isTaggedString,
            let exact = Int(s.string.trimmingWhitespaces()) { return exact }
-        guard let v = term(use)?.value else { return nil }
+        guard let v = term()?.value else { return nil }
         guard v == v.rounded(), abs(v) < 1e15 else { report("expected a whole number, found \(Self.format(v))"); return nil }
         return Int(v)
     }
@@ -92,7 +89,7 @@ extension Field {
     /// `[a, b, …]` of exactly `count` numbers. `form` (`a point [x, y]`) names the value
     /// in the message when it is not a list.
     func numbers(count: Int? = nil, form: String? = nil) -> [Double]? {
-        rejectExpression() ? nil : terms(.literals, count: count, form: form)?.map(\.value)
+        rejectExpression() ? nil : reading(.literals).terms(count: count, form: form)?.map(\.value)
     }
 
     var point: Point? { value(.point)?.pointValue }
@@ -229,13 +226,12 @@ extension Field {
     }
 
     /// A transform's written form (section 3): `{matrix: [16 numbers]}` or the named
-    /// components, its numbers read by `numbers` (literals for a layer's own value, live
-    /// expressions too for the binder).
-    func transformSource(_ use: NumberUse) -> ExpressionBinding.TransformSource? {
+    /// components, its numbers read as terms (`term`) by the field's policy.
+    func transformSource() -> ExpressionBinding.TransformSource? {
         guard let m = mapping(allowed: SceneKeys.transform.map(\.name)) else { return nil }
         if let mf = m["matrix"] {
             guard m.order.count == 1 else { mf.report("'matrix' cannot be combined with the named form"); return nil }
-            return mf.terms(use, count: 16).map { .matrix($0) }
+            return mf.terms(count: 16).map { .matrix($0) }
         }
         var c = ExpressionBinding.TransformComponents(), ok = true
         // Each component is read before giving up, so each reports its problems.
@@ -244,20 +240,20 @@ extension Field {
             if m[name] != nil, value == nil { ok = false }
             return value
         }
-        c.rotate = read("rotate") { $0.term(use, angle: true) }
-        c.rotateX = read("rotateX") { $0.term(use, angle: true) }
-        c.rotateY = read("rotateY") { $0.term(use, angle: true) }
+        c.rotate = read("rotate") { $0.term(angle: true) }
+        c.rotateX = read("rotateX") { $0.term(angle: true) }
+        c.rotateY = read("rotateY") { $0.term(angle: true) }
         // A written distance is checked now; a live one gives no transform when not positive.
-        c.perspective = read("perspective") { $0.term(use, in: .positive("")) }
+        c.perspective = read("perspective") { $0.term(in: .positive("")) }
         c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
-            guard sf.isList else { return sf.term(use).map { ($0, $0) } }
-            return sf.terms(use, count: 2).map { ($0[0], $0[1]) }
+            guard sf.isList else { return sf.term().map { ($0, $0) } }
+            return sf.terms(count: 2).map { ($0[0], $0[1]) }
         }
         // `[x, y]` or `[x, y, z]`, or one vector expression.
         let translate = read("translate") { tf -> (ExpressionBinding.PointSource, ExpressionBinding.Term?)? in
-            guard let count = tf.node.sequence?.count else { return tf.pointTerm(use).map { ($0, nil) } }
+            guard let count = tf.node.sequence?.count else { return tf.pointTerm().map { ($0, nil) } }
             guard count == 2 || count == 3 else { tf.report("expected 2 or 3 numbers, found \(count)"); return nil }
-            return tf.terms(use).map { (.components($0[0], $0[1]), count == 3 ? $0[2] : .literal(0)) }
+            return tf.terms().map { (.components($0[0], $0[1]), count == 3 ? $0[2] : .literal(0)) }
         }
         if let (xy, z) = translate { c.translate = xy; if let z { c.translateZ = z } }
         return ok ? .components(c) : nil
@@ -266,28 +262,29 @@ extension Field {
 
 extension Field {
     /// A value of `kind` (a number in radians or `"45deg"` when `isAngle`), its numbers
-    /// literals or, as `use` allows, constant expressions evaluated now (`term`), checked
-    /// by `problem` (a schema entry's range) whichever was written: the one reader of the
-    /// values of layer and cell keys, for their definitions, animations and `set:` alike —
-    /// so a value accepted in one is accepted in all. Image assets are resolved by the caller.
-    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false, use: NumberUse = .literals,
+    /// literals or, as the field's policy allows, constant expressions evaluated now
+    /// (`term`), checked by `problem` (a schema entry's range) whichever was written: the
+    /// one reader of the values of layer and cell keys, for their definitions, animations
+    /// and `set:` alike — so a value accepted in one is accepted in all. Image assets are
+    /// resolved by the caller.
+    func value(_ kind: AnimatableValue.Kind, isAngle: Bool = false, acceptsSize: Bool = false,
                problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         let read: AnimatableValue?
         switch kind {
-        case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : use != .literals && node.isExpression):
+        case .rect where acceptsSize && (isList ? node.sequence?.count == 2 : expressions != .literals && node.isExpression):
             // `[w, h]` (`bounds` only), or one expression giving it: a size at the origin,
             // checked as a size.
-            guard case .size(let s)? = value(.size, use: use, problem: problem) else { return nil }
+            guard case .size(let s)? = value(.size, problem: problem) else { return nil }
             return .rect(Rect(origin: .zero, size: s))
         case .rect where acceptsSize && !isList:
             report("expected a size [w, h] or a rect [x, y, w, h], found \(kindName)")
             return nil
         case .number, .point, .size, .rect, .numbers:
-            // Read as terms (`bound`), which `use` makes literals: their values as written.
-            guard use != .literals || !rejectExpression() else { return nil }
-            read = bound(kind, use, angle: isAngle)?.evaluate(.atLoad)?.converted(to: kind)
+            // Read as terms (`bound`), which the policy makes literals: their values as written.
+            guard expressions != .literals || !rejectExpression() else { return nil }
+            read = bound(kind, angle: isAngle)?.evaluate(.atLoad)?.converted(to: kind)
         case .color: read = color.map { .color($0) }
-        case .transform: read = transformSource(.literals)?.literalParts.map { .transform($0.matrix) }
+        case .transform: read = reading(.literals).transformSource()?.literalParts.map { .transform($0.matrix) }
         case .path: read = path.map { .path($0) }
         case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
         case .bool: read = bool.map { .bool($0) }
@@ -300,25 +297,10 @@ extension Field {
 
     /// A value of a property of `kind`, read by its kind: `rect` takes exactly
     /// `[x, y, w, h]`, `sizeOrRect` `[w, h]` too, as the JSON Schema of each kind says.
-    func value(of kind: PropertyKind, use: NumberUse = .literals,
-               problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
+    func value(of kind: PropertyKind, problem: (AnimatableValue) -> String? = { _ in nil }) -> AnimatableValue? {
         guard let valueKind = kind.valueKind else { return nil }
-        return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, use: use, problem: problem)
+        return value(valueKind, isAngle: kind == .angle, acceptsSize: kind == .sizeOrRect, problem: problem)
     }
-}
-
-/// Where a value's numbers may be expressions (section 4), and what becomes of them.
-enum NumberUse: Equatable {
-    /// Literals only: an expression is reported as not yet supported there.
-    case literals
-    /// Literals, and expressions that are constant (no `t`, `frame`, `random()` or
-    /// reference), evaluated now; a live one is reported with `because`.
-    case constants(because: String)
-    /// Literals, and expressions kept for the runtime (a binding, a deferred value).
-    case live
-    /// Literals, constant expressions evaluated now and live ones kept: a layer's own
-    /// value, whose live terms are bound and the rest read as written.
-    case bindable
 }
 
 extension ExpressionBinding.TransformSource {
@@ -337,65 +319,58 @@ extension ExpressionBinding.TransformSource {
 
 extension Field {
     /// A number (`angle`: radians, or `"45deg"` when written) as a literal or an
-    /// expression: the one reader of a number, whatever `use` makes of an expression.
-    func term(_ use: NumberUse, angle: Bool = false) -> ExpressionBinding.Term? {
-        guard case .scalar(let s) = node, s.expression != nil, use != .literals else {
+    /// expression: the one reader of a number, whatever the field's policy makes of an
+    /// expression (`ExpressionBinder.resolve`).
+    func term(angle: Bool = false) -> ExpressionBinding.Term? {
+        guard case .scalar(let s) = node, s.expression != nil, expressions != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
-        guard let reason = constantReason(use, s) else {
-            return ExpressionText.parse(self, s).map { .expression($0, range(in: s)) }
-        }
-        guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
-        guard let n = v.scalar else { report("expected a number, but the expression gives a point"); return nil }
-        return .literal(n)
+        if case .identity(let v) = expressions { return .literal(v) }
+        return ExpressionBinder.resolve(self, s, as: .scalar, kept: { .expression($0, $1) }) { $0.scalar.map { .literal($0) } }
     }
 
     /// A number as `term` reads it, a literal checked against `range` now (a computed one
     /// out of it gives no value where it is used: no path, no transform).
-    func term(_ use: NumberUse, in range: ValueRange) -> ExpressionBinding.Term? {
-        guard let t = term(use) else { return nil }
+    func term(in range: ValueRange) -> ExpressionBinding.Term? {
+        guard let t = term() else { return nil }
         if case .literal(let v) = t, checked(v, range) == nil { return nil }
         return t
     }
 
     /// A point as `[x, y]` of terms, or one vector expression (`"@ball"`, `"= [t, 2]"`):
-    /// the one reader of a point, whatever `use` makes of an expression.
+    /// the one reader of a point, whatever the field's policy makes of an expression.
     /// `form` names the value in messages (`a size [w, h]` for a size).
-    func pointTerm(_ use: NumberUse, form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
+    func pointTerm(form: String = "a point [x, y]") -> ExpressionBinding.PointSource? {
         func literal() -> ExpressionBinding.PointSource? {
             numbers(count: 2, form: form).map { .components(.literal($0[0]), .literal($0[1])) }
         }
-        if use != .literals, case .scalar(let s) = node, s.folded == nil {
+        if expressions != .literals, case .scalar(let s) = node {
             guard s.expression != nil else {
-                guard use == .live else { return literal() }
+                guard expressions == .live else { return literal() }
                 report("expected \(form), an expression or a reference")
                 return nil
             }
-            guard let reason = constantReason(use, s) else {
-                return ExpressionText.parse(self, s).map { .vector($0, range(in: s)) }
+            return ExpressionBinder.resolve(self, s, as: .vector, kept: { .vector($0, $1) }) {
+                $0.vector.map { .components(.literal($0.x), .literal($0.y)) }
             }
-            guard let v = ExpressionBinder.constant(self, s, parameter: valueName, whyConstant: reason) else { return nil }
-            guard let p = v.vector else { report("expected a point, but the expression gives a number"); return nil }
-            return .components(.literal(p.x), .literal(p.y))
         }
-        // A mapping is no point: the literal reader says so, whatever the use but a live one.
-        guard isList || use == .live else { return literal() }
-        return terms(use, count: 2).map { .components($0[0], $0[1]) }
+        // A mapping is no point: the literal reader says so, whatever the policy but a live one.
+        guard isList || expressions == .live else { return literal() }
+        return terms(count: 2).map { .components($0[0], $0[1]) }
     }
 
     /// A value of `kind` (a number, point, size, rect, list of numbers or transform) as
-    /// terms (`term`), its expressions as `use` makes them: the one reader of a value that
-    /// an expression may drive or that the runtime evaluates later, and of the literals of
-    /// these kinds (`value`); nil for other kinds (a path's is `path(in:live:)`).
-    func bound(_ kind: AnimatableValue.Kind, _ use: NumberUse,
-               angle: Bool = false) -> ExpressionBinding.BoundValue? {
+    /// terms (`term`), its expressions as the field's policy makes them: the one reader of
+    /// a value that an expression may drive or that the runtime evaluates later, and of the
+    /// literals of these kinds (`value`); nil for other kinds (a path's is `path(in:live:)`).
+    func bound(_ kind: AnimatableValue.Kind, angle: Bool = false) -> ExpressionBinding.BoundValue? {
         switch kind {
-        case .number: term(use, angle: angle).map { .scalar($0) }
-        case .point: pointTerm(use).map { .point($0) }
-        case .size: pointTerm(use, form: "a size [w, h]").map { .point($0) }
-        case .rect: rectTerms(use).map { .rebuilt(.rect($0)) }
-        case .numbers: terms(use).map { .rebuilt(.numbers($0)) }
-        case .transform: transformSource(use).map { .transform($0) }
+        case .number: term(angle: angle).map { .scalar($0) }
+        case .point: pointTerm().map { .point($0) }
+        case .size: pointTerm(form: "a size [w, h]").map { .point($0) }
+        case .rect: rectTerms().map { .rebuilt(.rect($0)) }
+        case .numbers: terms().map { .rebuilt(.numbers($0)) }
+        case .transform: transformSource().map { .transform($0) }
         default: nil
         }
     }
@@ -403,46 +378,21 @@ extension Field {
     /// `[a, b, …]` of `count` numbers, each a literal or an expression (`term`): the one
     /// reader of a list of numbers. `form` (`a rect [x, y, w, h]`) names the value in the
     /// message when it is not a list.
-    func terms(_ use: NumberUse, count: Int? = nil, form: String? = nil) -> [ExpressionBinding.Term]? {
+    func terms(count: Int? = nil, form: String? = nil) -> [ExpressionBinding.Term]? {
         if let form, !isList { report("expected \(form), found \(kindName)"); return nil }
         guard let items = elements else { return nil }
         if let count, items.count != count { report("expected \(count) numbers, found \(items.count)"); return nil }
-        return items.readingAll { $0.term(use) }
+        return items.readingAll { $0.term() }
     }
 
     /// `[x, y, width, height]`, its written width and height not negative (a computed one
     /// that is gives no rect).
-    func rectTerms(_ use: NumberUse) -> ExpressionBinding.RectTerms? {
-        guard let t = terms(use, count: 4, form: "a rect [x, y, w, h]") else { return nil }
+    func rectTerms() -> ExpressionBinding.RectTerms? {
+        guard let t = terms(count: 4, form: "a rect [x, y, w, h]") else { return nil }
         for case .literal(let v) in [t[2], t[3]] where v < 0 {
             report("width and height must not be negative"); return nil
         }
         return ExpressionBinding.RectTerms(t[0], t[1], t[2], t[3])
-    }
-
-    /// Why the expression `s` must be constant, when `use` evaluates it now; nil when it
-    /// is kept for the runtime. One that does not parse is evaluated (its error reported).
-    private func constantReason(_ use: NumberUse, _ s: SceneNode.Scalar) -> String? {
-        switch use {
-        case .constants(let reason): return reason
-        case .bindable:
-            guard case .success(let e)? = s.expression, ExpressionText.liveness(e) != nil else { return "it is constant" }
-            return nil
-        case .literals, .live: return nil
-        }
-    }
-
-    /// Where the expression in this field's scalar `s` was written, from the character its
-    /// offsets count from (`ExpressionText.start`).
-    private func range(in s: SceneNode.Scalar) -> SourceRange {
-        var range = diagnostics.range(of: s, keyPath: keyPath)
-        range.start = range.place(at: ExpressionText.start(in: s))
-        return range
-    }
-
-    /// The value's key, a list item's the list's (`center` for `center[0]`): its name in messages.
-    private var valueName: String {
-        keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
     }
 }
 

@@ -64,7 +64,7 @@ extension LayerDecoder {
         owner?.names = names
         m.readValues(into: &c, value: { key, cf, spec in
             binder.take(cf, to: owner.flatMap { $0.target(ofKey: key) }) {
-                $0.value(of: spec.kind, use: $1, problem: spec.problem)
+                $0.value(of: spec.kind, problem: spec.problem)
             }
         }) { key in EmitterCellSchema.entries.first { $0.name == key } }
         if let cf = m["contents"] { c.contents = particleContents(cf) }

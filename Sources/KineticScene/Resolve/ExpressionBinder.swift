@@ -3,8 +3,8 @@ import KineticGeometry
 import KineticLayers
 
 /// The resolve pass of expression values (parsed by the parse pass, `SceneNode`): turns
-/// them into bindings of layer keys while the layers are read (constants are evaluated by
-/// the readers themselves: `NumberUse.constants`), and the rest into values evaluated later
+/// them into bindings of layer keys while the layers are read (constants are evaluated as
+/// the readers meet them: `resolve`), and the rest into values evaluated later
 /// (animation values, behavior properties); then checks every reference and orders the
 /// bindings by dependency. A class because every reader of the file records into it, as
 /// into `Diagnostics`.
@@ -24,7 +24,7 @@ final class ExpressionBinder {
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
         }
-        guard let value = f.bound(kind, .live) else { return nil }
+        guard let value = f.reading(.live).bound(kind) else { return nil }
         // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
         let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         deferred.append((value, f))
@@ -39,7 +39,7 @@ final class ExpressionBinder {
             f.report("not yet supported: an expression for '\(key)' (section 4 covers number and point keys)")
             return
         }
-        guard let value = f.bound(path.valueKind, .live) else { return }
+        guard let value = f.reading(.live).bound(path.valueKind) else { return }
         bind(value, keyPath: path, field: f, layer: layer, label: "\(label).\(key)")
     }
 
@@ -47,7 +47,7 @@ final class ExpressionBinder {
     /// position it gives with the layer's anchor point (as written: a frame is converted
     /// with the anchor point of the moment, as CALayer converts it) and the bounds' size.
     func bindFrame(_ f: Field, anchor: Point, layer: LayerAddress, label: String) {
-        guard let r = f.rectTerms(.live) else { return }
+        guard let r = f.reading(.live).rectTerms() else { return }
         bind(.rebuilt(.framePosition(r, anchor: anchor)), keyPath: .position, field: f, layer: layer,
              label: "\(label).position")
         bind(.point(.components(r.width, r.height)), keyPath: .boundsSize, field: f, layer: layer,
@@ -64,28 +64,27 @@ final class ExpressionBinder {
     }
 
     /// The one reader of a value that may hold expressions: `read` reads `f` by its kind
-    /// (`Field.value`, `Field.integer`, …) with what its expressions may be. Literals only
-    /// where there is no `target` (a mask's sublayer, an event's `set:`, a key the table
-    /// gives no expressions) or no expression: one is then reported as not supported.
-    /// Constant ones are evaluated by `read` (`NumberUse.constants`) and checked as if
-    /// written. A live one is bound as `target` says — one live component of a point with
+    /// (`Field.value`, `Field.integer`, …), `f` carrying what its expressions may be
+    /// (`Field.expressions`). Literals only where there is no `target` (a mask's sublayer, an
+    /// event's `set:`, a key the table gives no expressions) or no expression: one is then
+    /// reported as not supported. Constant ones are evaluated as `read` meets them
+    /// (`resolve`) and checked as if written. A live one is bound as `target` says — one live component of a point with
     /// component key paths bound alone, the identity's value read in its place — or
     /// reported where the key has no path: `placeholder` when bound, else nil.
-    func take<T>(_ f: Field, to target: LiveTarget?, placeholder: T? = nil, read: (Field, NumberUse) -> T?) -> T? {
-        guard let target, ExpressionText.containsExpression(f) else { return read(f, .literals) }
+    func take<T>(_ f: Field, to target: LiveTarget?, placeholder: T? = nil, read: (Field) -> T?) -> T? {
+        guard let target, ExpressionText.containsExpression(f) else { return read(f.reading(.literals)) }
         let live = ExpressionText.liveness(of: f)
-        guard live != nil || target.bindsConstants else { return read(f, .constants(because: "this expression is constant")) }
+        guard live != nil || target.bindsConstants else {
+            return read(f.reading(.constants(because: "this expression is constant")))
+        }
         if live != nil, !target.components.isEmpty, case .sequence(let seq) = f.node, seq.count == 2,
            seq.filter(\.isExpression).count == 1 {
-            let items = seq.enumerated().map { i, item in
-                let ef = f.element(item, index: i)
-                guard item.isExpression else { return ef }
+            for (i, item) in seq.enumerated() where item.isExpression {
                 let (name, keyPath) = target.components[i]
-                bind(ef, key: name, keyPath: keyPath, layer: target.layer, label: target.label)
-                // The identity's value until the binding runs.
-                return ef.folding(0)
+                bind(f.element(item, index: i), key: name, keyPath: keyPath, layer: target.layer, label: target.label)
             }
-            return read(f.folding(items: items), .literals)
+            // The value as written, the identity's value standing for the component until its binding runs.
+            return read(f.reading(.identity(0)))
         }
         if let bind = target.bind {
             bind(self, f)
@@ -96,14 +95,25 @@ final class ExpressionBinder {
         return nil
     }
 
-    /// A constant expression's value, or nil (reported: a syntax or kind error, a value
-    /// that changes, a result that is not finite).
-    static func constant(_ f: Field, _ s: SceneNode.Scalar, parameter: String,
-                                 whyConstant: String) -> SceneExpression.Value? {
+    /// The one application of a value's policy (`Field.expressions`) to one of its expressions, `s`, to be read
+    /// as a `kind`: kept for the runtime (`kept`), or evaluated now (`value`) — a constant one where the policy
+    /// evaluates constants, any one where it takes constants only (a live one is reported with its reason). Nil
+    /// when reported: a syntax or kind error, a value that changes, a result that is not finite.
+    static func resolve<T>(_ f: Field, _ s: SceneNode.Scalar, as kind: SceneExpression.ValueKind,
+                           kept: (SceneExpression, SourceRange) -> T, value: (SceneExpression.Value) -> T?) -> T? {
         guard let e = ExpressionText.parse(f, s) else { return nil }
-        if let what = ExpressionText.liveness(e) {
-            f.report("'\(parameter)' \(what), but \(whyConstant)")
+        switch (f.expressions, ExpressionText.liveness(e)) {
+        case (.live, _), (.bindable, _?):
+            // Placed at the character its offsets count from (`ExpressionText.start`).
+            var range = f.diagnostics.range(of: s, keyPath: f.keyPath)
+            range.start = range.place(at: ExpressionText.start(in: s))
+            return kept(e, range)
+        case (.constants(let reason), let live?):
+            // The value's key, a list item's the list's (`center` for `center[0]`).
+            let name = f.keyPath.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? ""
+            f.report("'\(name)' \(live), but \(reason)")
             return nil
+        default: break
         }
         do {
             _ = try e.resultKind { _ in nil }
@@ -111,9 +121,10 @@ final class ExpressionBinder {
             ExpressionText.report(error, in: f, scalar: s)
             return nil
         }
-        let value = e.evaluate(.atLoad)
-        guard value.isFinite else { f.report("the expression's value is not finite"); return nil }
-        return value
+        let v = e.evaluate(.atLoad)
+        guard v.isFinite else { f.report("the expression's value is not finite"); return nil }
+        guard v.kind == kind else { f.report("expected \(kind), but the expression gives \(v.kind)"); return nil }
+        return value(v)
     }
 
     /// Reports, and drops, the bindings of what the simulation owns on the layers
@@ -135,6 +146,25 @@ final class ExpressionBinder {
     func finish(layers: [String: LayerEntry], behaviorIDs: Set<String> = []) -> [ExpressionBinding] {
         ExpressionResolver(layers: layers, behaviorIDs: behaviorIDs).resolve(pending, deferred: deferred)
     }
+}
+
+/// What becomes of the expressions (section 4) of a value being read: decided once for the
+/// value by whoever reads it (`Field.reading`: `ExpressionBinder.take`, a path, a binding),
+/// applied to each expression as the value's readers meet it (`ExpressionBinder.resolve`).
+enum ExpressionPolicy: Equatable {
+    /// Literals only: an expression is reported as not yet supported there.
+    case literals
+    /// Literals, and expressions that are constant (no `t`, `frame`, `random()` or
+    /// reference), evaluated now; a live one is reported with `because`.
+    case constants(because: String)
+    /// Literals, and expressions kept for the runtime (a binding, a deferred value).
+    case live
+    /// Literals, constant expressions evaluated now and live ones kept: a layer's own
+    /// value, whose live terms are bound and the rest read as written.
+    case bindable
+    /// Literals, and every expression read as `identity`: a point's one live component,
+    /// bound alone (`ExpressionBinder.take`), until its binding runs.
+    case identity(Double)
 }
 
 extension SceneExpression.EvaluationContext {

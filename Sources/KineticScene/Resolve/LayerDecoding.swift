@@ -139,7 +139,7 @@ struct LayerDecoder {
             let target = address.map(LayerAddress.init).map { a in
                 LiveTarget(layer: a, key: "frame", label: label) { $0.bindFrame($1, anchor: anchor, layer: a, label: label) }
             }
-            if case .rect(let r)? = binder.take(f, to: target, read: { $0.value(.rect, use: $1) }) {
+            if case .rect(let r)? = binder.take(f, to: target, read: { $0.value(.rect) }) {
                 layer.bounds = Rect(0, 0, r.width, r.height)
                 layer.position = Point(r.origin.x + layer.anchorPoint.x * r.width,
                                        r.origin.y + layer.anchorPoint.y * r.height)
@@ -165,7 +165,7 @@ struct LayerDecoder {
                 // Every expression is bound, a constant one too: 0 until the binding runs.
                 let target = address.map { LiveTarget(layer: LayerAddress($0), key: name, label: layer.key,
                                                       keyPath: .property(name), bindsConstants: true) }
-                if let v = binder.take(pf, to: target, placeholder: 0, read: { f, _ in f.number }) { layer.properties[name] = v }
+                if let v = binder.take(pf, to: target, placeholder: 0, read: { $0.number }) { layer.properties[name] = v }
             }
         }
     }
@@ -249,7 +249,7 @@ struct LayerDecoder {
                 return transformParts(f, key: key, address: address, label: label).map { .transform($0.matrix) }
             }
             return binder.take(f, to: Self.target(ofKey: key, address: address, label: label)) {
-                $0.value(of: spec.kind, use: $1, problem: spec.problem)
+                $0.value(of: spec.kind, problem: spec.problem)
             }
         }) { key in
             Self.ownReaders.contains(key) ? nil : LayerSchema.standard[key].flatMap { $0.isFileKey ? $0 : nil }
@@ -294,7 +294,7 @@ struct LayerDecoder {
         guard let g = layer.gradient else { return }
         if let f = m["locations"], case .numbers(let v)? = binder.take(f, to: Self.target(ofKey: "locations", address: address,
                                                                                 label: label), read: {
-            $0.value(.numbers, use: $1, problem: LayerKeyPath.locations.problem)
+            $0.value(.numbers, problem: LayerKeyPath.locations.problem)
         }) {
             if v.count != g.colors.count {
                 f.report("expected one location per color (\(g.colors.count)), found \(v.count)")
@@ -306,9 +306,8 @@ struct LayerDecoder {
 
     /// `key`'s whole number, its expressions taken (`ExpressionBinder.take`), within its range in the table.
     func integer(_ m: Mapping, _ key: String, address: [Int]?, label: String) -> Int? {
-        guard let f = m[key], let v = binder.take(f, to: Self.target(ofKey: key, address: address, label: label), read: {
-            $0.integer($1)
-        }) else { return nil }
+        guard let f = m[key], let v = binder.take(f, to: Self.target(ofKey: key, address: address, label: label),
+                                                   read: \.integer) else { return nil }
         let spec = LayerSchema.standard[key]
         if let problem = spec?.problem(with: .number(Double(v))) { f.report(problem); return nil }
         return v

@@ -72,8 +72,8 @@ extension LayerDecoder {
     /// is bound, composed every frame, and the identity is read.
     func transformParts(_ f: Field, key: String, address: [Int]?, label: String)
         -> (matrix: Transform3D, components: Transform3D.Components?)? {
-        guard let address, ExpressionText.containsExpressionText(f) else { return f.transformSource(.literals)?.literalParts }
-        guard let source = f.transformSource(.bindable), let keyPath = LayerKeyPath.named[key] else { return nil }
+        guard let address, ExpressionText.containsExpressionText(f) else { return f.transformSource()?.literalParts }
+        guard let source = f.reading(.bindable).transformSource(), let keyPath = LayerKeyPath.named[key] else { return nil }
         let layer = LayerAddress(address)
         typealias Term = ExpressionBinding.Term
         func isLive(_ t: Term?) -> Bool { if case .expression? = t { true } else { false } }

@@ -56,9 +56,9 @@ extension Field {
             let isCubic = m["cubic"] != nil
             let isLive = live != nil && (isCubic ? ExpressionText.containsExpressionText(self)
                                                  : ExpressionText.liveness(of: self) != nil)
-            let use = isLive ? NumberUse.live : .constants(because: "a path here is read once, when the scene loads: "
-                                                            + "only a shape layer's own `path` follows live values")
-            guard let value = isCubic ? cubic(use) : pathPrimitive(use).map({ .rebuilt(.path($0)) }) else { return nil }
+            let f = reading(isLive ? .live : .constants(because: "a path here is read once, when the scene loads: "
+                                                       + "only a shape layer's own `path` follows live values"))
+            guard let value = isCubic ? f.cubic() : f.pathPrimitive().map({ .rebuilt(.path($0)) }) else { return nil }
             if let live, isLive {
                 live.binder.bind(value, keyPath: .path, field: self, layer: live.layer, label: "\(live.label).path")
                 return nil
@@ -72,14 +72,14 @@ extension Field {
         }
     }
 
-    /// `{cubic: [p0, c1, c2, p1]}`, its points read by `use`.
-    private func cubic(_ use: NumberUse) -> ExpressionBinding.BoundValue? {
+    /// `{cubic: [p0, c1, c2, p1]}`, its points read by the field's policy.
+    private func cubic() -> ExpressionBinding.BoundValue? {
         guard let cf = mapping(allowed: ["cubic"])?["cubic"], let items = cf.elements else { return nil }
         guard items.count == 4 else {
             cf.report("a cubic takes 4 points [p0, c1, c2, p1], found \(items.count)")
             return nil
         }
-        return items.readingAll { $0.pointTerm(use) }.map { .cubic($0) }
+        return items.readingAll { $0.pointTerm() }.map { .cubic($0) }
     }
 
     private static let coordinateLimit = "a path's coordinates must be within ±10000000"
@@ -149,21 +149,22 @@ extension Field {
             }
             let kind = state.kind(of: p.name) ?? .number
             // Read once at load: a number, point, size or rect with constant expressions evaluated now.
-            func read(_ f: Field, _: NumberUse) -> AnimatableValue? {
+            func read(_ f: Field) -> AnimatableValue? {
                 let readable = [.number, .point, .size, .rect].contains(kind)
                 guard readable || kind == .bool && !ExpressionText.containsExpression(f) else {
                     f.report("not yet supported: an expression for '\(p.name)' (section 4 covers number and point keys)")
                     return nil
                 }
-                return f.value(kind, use: .constants(because: "a named shape here is built once, when the scene loads: only a "
-                                                    + "shape layer's own `path` follows live values, so use a constant here"))
+                let reason = "a named shape here is built once, when the scene loads: only a shape layer's own `path` "
+                    + "follows live values, so use a constant here"
+                return f.reading(.constants(because: reason)).value(kind)
             }
             // Every expression is bound, a constant one too: a placeholder until the binding runs on the first frame.
             let value = live.map { l in
                 l.binder.take(pf, to: LiveTarget(layer: l.layer, key: p.name, label: "\(l.label).path",
                                                  keyPath: .pathParameter(p.name, kind: kind), bindsConstants: true),
                               placeholder: Self.placeholders[kind] ?? .number(1), read: read)
-            } ?? read(pf, .literals)
+            } ?? read(pf)
             isLive = isLive || live != nil && ExpressionText.containsExpression(pf)
             if let value { state.parameters[p.name] = value } else { failed = true }
         }
@@ -183,10 +184,10 @@ extension Field {
         .size: .size(.zero), .point: .point(.zero), .bool: .bool(false), .rect: .rect(Rect(0, 0, 0, 0)),
     ]
 
-    /// A path primitive (section 3.1), its numbers read by `numbers`: literals and
-    /// constant expressions where a path is read once, live expressions too for a shape
-    /// layer's own `path` (`ExpressionBinder`).
-    func pathPrimitive(_ use: NumberUse) -> ExpressionBinding.PathPrimitive? {
+    /// A path primitive (section 3.1), its numbers read as terms by the field's policy:
+    /// literals and constant expressions where a path is read once, live expressions too
+    /// for a shape layer's own `path` (`ExpressionBinder`).
+    func pathPrimitive() -> ExpressionBinding.PathPrimitive? {
         let length = ValueRange.nonNegative("a length")
         guard let m = mapping(allowed: SceneKeys.pathPrimitive.map(\.name))?.checked("pathPrimitive") else { return nil }
         // Several primitives, or a companion key beside another, are reported by their rules.
@@ -196,22 +197,22 @@ extension Field {
             return nil
         }
         switch kind {
-        case "rect": return f.rectTerms(use).map { .rect($0) }
-        case "oval": return f.rectTerms(use).map { .oval($0) }
+        case "rect": return f.rectTerms().map { .rect($0) }
+        case "oval": return f.rectTerms().map { .oval($0) }
         case "roundedRect":
-            let r = f.rectTerms(use), radius = m["cornerRadius"].map { $0.term(use, in: length) } ?? .literal(0)
+            let r = f.rectTerms(), radius = m["cornerRadius"].map { $0.term(in: length) } ?? .literal(0)
             guard let r, let radius else { return nil }
             return .roundedRect(r, cornerRadius: radius)
         case "arc":
             guard let a = f.mapping(allowed: SceneKeys.arc.map(\.name)) else { return nil }
-            let center = a.required("center")?.pointTerm(use)
-            let radius = a.required("radius")?.term(use, in: length)
-            let start = a.required("startAngle")?.term(use, angle: true), end = a.required("endAngle")?.term(use, angle: true)
+            let center = a.required("center")?.pointTerm()
+            let radius = a.required("radius")?.term(in: length)
+            let start = a.required("startAngle")?.term(angle: true), end = a.required("endAngle")?.term(angle: true)
             let clockwise = a["clockwise"].map { $0.bool } ?? true
             guard let center, let radius, let start, let end, let clockwise else { return nil }
             return .arc(center: center, radius: radius, startAngle: start, endAngle: end, clockwise: clockwise)
         case "polyline":
-            guard let points = f.elements?.readingAll({ $0.pointTerm(use) }) else { return nil }
+            guard let points = f.elements?.readingAll({ $0.pointTerm() }) else { return nil }
             guard points.count >= 2 else { f.report("a polyline needs at least 2 points"); return nil }
             guard points.count <= Self.maxPathElements else {
                 f.report("the polyline has \(points.count) points, over the limit of \(Self.maxPathElements)")
@@ -221,9 +222,9 @@ extension Field {
             return .polyline(points, closed: closed)
         default:  // star
             guard let s = f.mapping(allowed: SceneKeys.star.map(\.name)) else { return nil }
-            let center = s.required("center")?.pointTerm(use), count = s.required("points")?.term(use)
-            let outer = s.required("outerRadius")?.term(use, in: length)
-            let inner = s.required("innerRadius")?.term(use, in: length)
+            let center = s.required("center")?.pointTerm(), count = s.required("points")?.term()
+            let outer = s.required("outerRadius")?.term(in: length)
+            let inner = s.required("innerRadius")?.term(in: length)
             guard let center, let count, let outer, let inner else { return nil }
             // A written count is checked now; a computed one gives no path when it is not one.
             if case .literal(let v) = count, ExpressionBinding.PathPrimitive.starPoints(v) == nil {

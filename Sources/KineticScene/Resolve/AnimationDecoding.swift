@@ -419,38 +419,45 @@ struct AnimationDecoder {
             field.report("the path of '\(layerName)' is the \(shape.rawValue) shape, rebuilt from its parameters: animate path.PARAM")
             return nil
         }
-        if let kp = LayerKeyPath.named[text] {
-            if let types = kp.layerTypes, !types.contains(entry.type) {
-                let owners = types.map(\.rawValue).sorted().joined(separator: " and ")
-                let what = entry.type == .layer ? "a plain layer" : "a \(entry.type.rawValue) layer"
-                // The emitter multiplier shares its name with the transform's scale.
-                let hint = text == "scale" ? " (a layer's scale is 'transform.scale')" : ""
-                field.report("'\(text)' is a key path of \(owners) layers, and '\(layerName)' is \(what)" + hint)
-                return nil
-            }
-            return kp
-        }
-        if entry.propertyNames.contains(text) { return .property(text) }
-        if text.hasPrefix("emitterCells.") { return emitterCellKeyPath(text, field: field, entry: entry, layerName: layerName) }
-        if text.hasPrefix("path.") {
-            guard let shape = entry.namedShape else {
-                field.report("'\(text)' animates a named shape's parameter, but the path of '\(layerName)' is not a named shape "
-                             + "(path: {shape: NAME, …})")
-                return nil
-            }
-            let name = String(text.dropFirst(5)), names = shape.parameters.map(\.name)
-            guard let kind = NamedShapeState(shape: shape, parameters: [:]).kind(of: name) else {
-                field.report("'\(name)' is not a parameter of the \(shape.rawValue) shape" + NameSuggestion.hint(for: name, in: names))
-                return nil
-            }
-            return .pathParameter(name, kind: kind)
-        }
-        if text.hasPrefix("instance") {
+        return keyPath(entry.resolve(text), text, field: field, entry: entry, layerName: layerName)
+    }
+
+    /// The key path `text` resolved to on the layer `entry`, or nil with why not reported.
+    func keyPath(_ resolved: Result<LayerKeyPath, KeyPathProblem>, _ text: String, field: Field, entry: LayerEntry,
+                 layerName: String) -> LayerKeyPath? {
+        guard case .failure(let problem) = resolved else { return try? resolved.get() }
+        switch problem {
+        case .otherLayerTypes(let types):
+            let owners = types.map(\.rawValue).sorted().joined(separator: " and ")
+            let what = entry.type == .layer ? "a plain layer" : "a \(entry.type.rawValue) layer"
+            // The emitter multiplier shares its name with the transform's scale.
+            let hint = text == "scale" ? " (a layer's scale is 'transform.scale')" : ""
+            field.report("'\(text)' is a key path of \(owners) layers, and '\(layerName)' is \(what)" + hint)
+        case .notEmitter:
+            field.report("'\(text)' applies to emitter layers; '\(layerName)' is a \(entry.type.rawValue) layer")
+        case .notCellKeyPath:
+            let keys = EmitterCellKey.allCases.map(\.rawValue)
+            let last = String(text.split(separator: ".").last ?? "")
+            field.report("'\(text)' is not an emitter cell key path: use emitterCells.NAME.KEY with KEY one of "
+                         + keys.joined(separator: ", ") + NameSuggestion.hint(for: last, in: keys))
+        case .unknownCell(let names):
+            // CA finds cells by name.
+            let known = entry.emitterCellPaths.map { $0.joined(separator: ".") }
+            field.report("emitter '\(layerName)' has no cell named '\(names.joined(separator: "."))'"
+                         + NameSuggestion.hint(for: names.joined(separator: "."), in: known))
+        case .notNamedShape:
+            field.report("'\(text)' animates a named shape's parameter, but the path of '\(layerName)' is not a named shape "
+                         + "(path: {shape: NAME, …})")
+        case .unknownParameter(let name, let shape):
+            field.report("'\(name)' is not a parameter of the \(shape.rawValue) shape"
+                         + NameSuggestion.hint(for: name, in: shape.parameters.map(\.name)))
+        case .unknown where text.hasPrefix("instance"):
             field.report("not yet supported: key path '\(text)'")
-            return nil
+        case .unknown:
+            let candidates = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
+            field.report("'\(text)' is not an animatable key path of layer '\(layerName)'"
+                         + NameSuggestion.hint(for: text, in: candidates))
         }
-        let candidates = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
-        field.report("'\(text)' is not an animatable key path of layer '\(layerName)'" + NameSuggestion.hint(for: text, in: candidates))
         return nil
     }
 

@@ -105,28 +105,3 @@ extension LayerDecoder {
         style.flattenedCells.map(\.names).filter { !$0.contains("") }
     }
 }
-
-extension AnimationDecoder {
-    /// `emitterCells.NAME.KEY` checked against the emitter's cells (CA finds cells by name).
-    func emitterCellKeyPath(_ text: String, field: Field, entry: LayerEntry, layerName: String) -> LayerKeyPath? {
-        guard entry.type == .emitter else {
-            field.report("'\(text)' applies to emitter layers; '\(layerName)' is a \(entry.type.rawValue) layer")
-            return nil
-        }
-        guard let kp = LayerKeyPath.emitterCell(parsing: text), case .emitterCell(let names, _) = kp else {
-            let keys = EmitterCellKey.allCases.map(\.rawValue)
-            let last = String(text.split(separator: ".").last ?? "")
-            field.report("'\(text)' is not an emitter cell key path: use emitterCells.NAME.KEY with KEY one of \(keys.joined(separator: ", "))"
-                         + NameSuggestion.hint(for: last, in: keys))
-            return nil
-        }
-        guard entry.emitterCellPaths.contains(names) else {
-            let known = entry.emitterCellPaths.map { $0.joined(separator: ".") }
-            field.report("emitter '\(layerName)' has no cell named '\(names.joined(separator: "."))'"
-                         + NameSuggestion.hint(for: names.joined(separator: "."), in: known))
-            return nil
-        }
-        return kp
-    }
-}
-

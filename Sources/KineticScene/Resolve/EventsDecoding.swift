@@ -241,10 +241,13 @@ struct EventsDecoder {
             type = entry.type
             // A custom property, a cell's key or a named shape's parameter: parsed against the
             // layer, as an animation's key path is (section 7 sets any property).
-            if keyPath == nil,
-               entry.propertyNames.contains(text) || text.hasPrefix("emitterCells.") || text.hasPrefix("path.") {
-                guard let kp = animations.keyPath(text, field: vf, entry: entry, layerName: id) else { return nil }
-                keyPath = kp
+            if keyPath == nil {
+                switch entry.resolve(text) {
+                case .failure(.unknown): break
+                case let resolved:
+                    guard let kp = animations.keyPath(resolved, text, field: vf, entry: entry, layerName: id) else { return nil }
+                    keyPath = kp
+                }
             }
         }
         func applies(to types: Set<LayerType>?) -> Bool {

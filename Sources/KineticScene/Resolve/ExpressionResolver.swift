@@ -29,16 +29,16 @@ struct ExpressionResolver {
         }
         func dependencies(_ i: Int) -> [Int] {
             let reads = pending[i].binding.expressions.flatMap(\.references).flatMap { ref -> [(LayerAddress, String)] in
-                guard let entry = layers[ref.id] else { return [] }
+                guard let entry = layers[ref.id], case .success(let read) = entry.reading(ref.keyPath) else { return [] }
+                switch read {
                 // A flag follows every parameter of its shape (the "path." prefix matches them all).
-                if ReferenceKeyPaths.shapeFlag(ref.keyPath) != nil { return [(entry.address, "path.")] }
-                if let name = ReferenceKeyPaths.shapeParameter(ref.keyPath)?.name {
+                case .flag: return [(entry.address, "path.")]
+                case .value(.pathParameter(let name, _), _):
                     // A parameter left out reads the one it defaults to (stickyBubble's toRadius: radius).
                     let fallback = entry.namedShape?.parameter(name)?.defaultParameter
                     return ([name] + (fallback.map { [$0] } ?? [])).map { (entry.address, "path.\($0)") }
+                case .value(let kp, _): return [(entry.address, ReferenceKeyPaths.group(kp))]
                 }
-                guard let kp = ReferenceKeyPaths.keyPath(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else { return [] }
-                return [(entry.address, ReferenceKeyPaths.group(kp))]
             }
             var fed = Set<Int>()
             for (address, group) in reads {
@@ -63,9 +63,9 @@ struct ExpressionResolver {
     private func check(_ value: ExpressionBinding.BoundValue, field: Field) -> Bool {
         var ok = true
         for (e, expected, range) in value.expressionKinds {
-            let unreadable = e.references.filter { kind(of: $0) == nil }
-            for ref in unreadable { field.diagnostics.report(problem(reading: ref), at: range.place(at: ref.offset)) }
-            guard unreadable.isEmpty else { ok = false; continue }
+            let problems = e.references.compactMap { ref in problem(reading: ref).map { (ref.offset, $0) } }
+            for (offset, message) in problems { field.diagnostics.report(message, at: range.place(at: offset)) }
+            guard problems.isEmpty else { ok = false; continue }
             do {
                 let k = try e.resultKind { kind(of: $0) }
                 guard k != expected else { continue }
@@ -80,18 +80,34 @@ struct ExpressionResolver {
         return ok
     }
 
-    /// Why the reference `ref` reads nothing expressions take.
-    private func problem(reading ref: SceneExpression.Reference) -> String {
+    /// Why the reference `ref` reads nothing expressions take; nil when it reads a number or point.
+    private func problem(reading ref: SceneExpression.Reference) -> String? {
         guard let entry = layers[ref.id] else {
             return behaviorIDs.contains(ref.id) ? "'\(ref.id)' is a behavior: references read layers' properties"
                 : "unknown layer id '\(ref.id)'" + NameSuggestion.hint(for: ref.id, in: Array(layers.keys))
         }
-        if let problem = Self.shapeReferenceProblem(ref, entry: entry) { return problem }
-        if let kp = LayerKeyPath.named[ref.keyPath], kp.layerTypes?.contains(entry.type) ?? true {
-            return "'\(ref.keyPath)' of '\(ref.id)' is \(Self.phrase(kp.valueKind)): references read numbers and points"
+        guard case .failure(let problem) = entry.reading(ref.keyPath) else { return nil }
+        let (text, id) = (ref.keyPath, ref.id)
+        switch problem {
+        case .keyPath(.notNamedShape):
+            return "'\(text)' reads a named shape's parameter or flag, but the path of '\(id)' is not a named shape "
+                + "(path: {shape: NAME, …})"
+        case .flag(let owner, let shape):
+            return "'\(text)' is a flag of the \(owner.rawValue) shape; '\(id)' is a \(shape.rawValue) shape"
+        case .keyPath(.unknownParameter(let name, let shape)):
+            let readable = shape.parameters.filter { $0.kind != .rect }.map(\.name)
+            let flags = shape == .stickyBubble ? ["broken"] : shape == .liquidBridge ? ["connected"] : []
+            return "'\(name)' is not a parameter of the \(shape.rawValue) shape of '\(id)' (it has: "
+                + "\((readable + flags).joined(separator: ", ")))" + NameSuggestion.hint(for: name, in: readable + flags)
+        case .unreadable(.pathParameter(let name, let kind)):
+            if kind == .rect { return "'\(text)' is a rect: expressions read number and point parameters" }
+            return "'\(text)': '\(name)' is a \(kind == .bool ? "number" : kind.rawValue); .x and .y read a point's components"
+        case .unreadable(let kp) where kp.spec != nil:
+            return "'\(text)' of '\(id)' is \(Self.phrase(kp.valueKind)): references read numbers and points"
+        case .keyPath, .unreadable:
+            let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
+            return "'\(text)' is not a number or point property of '\(id)'" + NameSuggestion.hint(for: text, in: names)
         }
-        let names = Array(LayerKeyPath.named.keys) + Array(entry.propertyNames)
-        return "'\(ref.keyPath)' is not a number or point property of '\(ref.id)'" + NameSuggestion.hint(for: ref.keyPath, in: names)
     }
 
     /// A value kind as a message names it ("a transform", "a list of colors").
@@ -105,49 +121,50 @@ struct ExpressionResolver {
         }
     }
 
+    /// The kind a reference gives (a flag or a number: a scalar); nil when it reads nothing.
     private func kind(of ref: SceneExpression.Reference) -> SceneExpression.ValueKind? {
-        if let flag = ReferenceKeyPaths.shapeFlag(ref.keyPath) {
-            let owner: NamedShape = flag == "broken" ? .stickyBubble : .liquidBridge
-            return layers[ref.id]?.namedShape == owner ? .scalar : nil
+        switch layers[ref.id]?.reading(ref.keyPath) {
+        case .success(.flag)?: .scalar
+        case .success(.value(let kp, let axis))?: [.number, .bool].contains(kp.valueKind) || axis != nil ? .scalar : .vector
+        case .failure?, nil: nil
         }
-        if let (name, axis) = ReferenceKeyPaths.shapeParameter(ref.keyPath) {
-            switch layers[ref.id]?.namedShape?.parameter(name)?.kind {
-            case .number?, .bool?: return axis == nil ? .scalar : nil
-            case .point?, .size?: return axis == nil ? .vector : .scalar
-            case .rect?, nil: return nil
+    }
+}
+
+/// What a reference reads on a layer (`LayerEntry.reading`): a named shape's flag, or a
+/// key path's value or its `axis` component.
+enum ReferenceReading: Equatable { case flag, value(LayerKeyPath, axis: ReferenceKeyPaths.Axis?) }
+
+/// Why a reference reads nothing: its key path names nothing on the layer, it is another
+/// named shape's flag, or its value is of a kind expressions do not read (a color, a
+/// rect, a number's `.x`).
+enum ReferenceProblem: Error, Equatable {
+    case keyPath(KeyPathProblem), flag(of: NamedShape, shape: NamedShape), unreadable(LayerKeyPath)
+}
+
+extension LayerEntry {
+    /// What the reference `ID.text` reads (section 4): the key path `resolve` names when its
+    /// value is a number, point or size, or a point's or size's component (`anchorPoint.x`,
+    /// `ReferenceKeyPaths.readable`); a named shape's flag (`path.broken`, read as 1 or 0)
+    /// or parameter, or a point parameter's component (`path.center.x`).
+    func reading(_ text: String) -> Result<ReferenceReading, ReferenceProblem> {
+        if let flag = ReferenceKeyPaths.shapeFlag(text) {
+            let owner: NamedShape = flag == "broken" ? .stickyBubble : .liquidBridge
+            guard let shape = namedShape else { return .failure(.keyPath(.notNamedShape)) }
+            return shape == owner ? .success(.flag) : .failure(.flag(of: owner, shape: shape))
+        }
+        if let (name, axis) = ReferenceKeyPaths.shapeParameter(text) {
+            return shapeParameter(name).mapError(ReferenceProblem.keyPath).flatMap { kp in
+                [.point, .size].contains(kp.valueKind) || axis == nil && kp.valueKind != .rect
+                    ? .success(.value(kp, axis: axis)) : .failure(.unreadable(kp))
             }
         }
-        guard let entry = layers[ref.id],
-              let (kp, axis) = ReferenceKeyPaths.readable(ref.keyPath, of: entry.propertyNames.contains(ref.keyPath)) else {
-            return nil
+        let whole = resolve(text).mapError(ReferenceProblem.keyPath)
+        // Any other `path.…` is a custom property (read whole) or names no parameter.
+        if text.hasPrefix("path.") { return whole.map { .value($0, axis: nil) } }
+        if let (kp, axis) = ReferenceKeyPaths.readable(text, resolving: { try? resolve($0).get() }) {
+            return .success(.value(kp, axis: axis))
         }
-        if let types = kp.layerTypes, !types.contains(entry.type) { return nil }
-        // A cell's key reads a cell the emitter has.
-        if case .emitterCell(let names, _) = kp, !entry.emitterCellPaths.contains(names) { return nil }
-        return kp.valueKind == .number || axis != nil ? .scalar : .vector
-    }
-
-    /// Why `ID.path.…` cannot be read, when it names a flag or parameter the layer's path
-    /// lacks; nil for other key paths (the general message applies).
-    private static func shapeReferenceProblem(_ ref: SceneExpression.Reference, entry: LayerEntry) -> String? {
-        guard ref.keyPath.hasPrefix("path.") else { return nil }
-        guard let shape = entry.namedShape else {
-            return "'\(ref.keyPath)' reads a named shape's parameter or flag, but the path of '\(ref.id)' is not a named shape "
-                + "(path: {shape: NAME, …})"
-        }
-        if let flag = ReferenceKeyPaths.shapeFlag(ref.keyPath) {
-            let owner = flag == "broken" ? "stickyBubble" : "liquidBridge"
-            return "'\(ref.keyPath)' is a flag of the \(owner) shape; '\(ref.id)' is a \(shape.rawValue) shape"
-        }
-        let name = ReferenceKeyPaths.shapeParameter(ref.keyPath)?.name ?? String(ref.keyPath.dropFirst(5))
-        if let p = shape.parameter(name) {
-            if p.kind == .rect { return "'\(ref.keyPath)' is a rect: expressions read number and point parameters" }
-            return "'\(ref.keyPath)': '\(name)' is a \(p.kind == .bool ? "number" : p.kind.rawValue); .x and .y "
-                + "read a point's components"
-        }
-        let readable = shape.parameters.filter { $0.kind != .rect }.map(\.name)
-        let flags = shape == .stickyBubble ? ["broken"] : shape == .liquidBridge ? ["connected"] : []
-        return "'\(name)' is not a parameter of the \(shape.rawValue) shape of '\(ref.id)' (it has: "
-            + "\((readable + flags).joined(separator: ", ")))" + NameSuggestion.hint(for: name, in: readable + flags)
+        return whole.flatMap { .failure(.unreadable($0)) }
     }
 }

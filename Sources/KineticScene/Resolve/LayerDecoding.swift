@@ -16,6 +16,44 @@ struct LayerEntry {
     /// The bounds as the file sets them: where an SVG path value (`{svg: FILE}`) of an
     /// animation or event goes, as the layer's own path does.
     var bounds: Rect = .zero
+
+    /// What the key path `text` names on the layer (an animation's `keyPath`, an event's
+    /// `set:` key, a reference's, `reading`): a named key path of its type, a custom
+    /// property, a key of a cell it has (`emitterCells.NAME.KEY`) or a parameter of its
+    /// named shape (`path.PARAM`); else why not, which each reader words.
+    func resolve(_ text: String) -> Result<LayerKeyPath, KeyPathProblem> {
+        if let kp = LayerKeyPath.named[text] {
+            if let types = kp.layerTypes, !types.contains(type) { return .failure(.otherLayerTypes(types)) }
+            return .success(kp)
+        }
+        if propertyNames.contains(text) { return .success(.property(text)) }
+        if text.hasPrefix("emitterCells.") {
+            guard type == .emitter else { return .failure(.notEmitter) }
+            guard let kp = LayerKeyPath.emitterCell(parsing: text), case .emitterCell(let names, _) = kp else {
+                return .failure(.notCellKeyPath)
+            }
+            return emitterCellPaths.contains(names) ? .success(kp) : .failure(.unknownCell(names))
+        }
+        return text.hasPrefix("path.") ? shapeParameter(String(text.dropFirst(5))) : .failure(.unknown)
+    }
+
+    /// `path.NAME`: the parameter `name` of the layer's named shape.
+    func shapeParameter(_ name: String) -> Result<LayerKeyPath, KeyPathProblem> {
+        guard let shape = namedShape else { return .failure(.notNamedShape) }
+        guard let kind = NamedShapeState(shape: shape, parameters: [:]).kind(of: name) else {
+            return .failure(.unknownParameter(name, of: shape))
+        }
+        return .success(.pathParameter(name, kind: kind))
+    }
+}
+
+/// Why a key path names nothing on a layer (`LayerEntry.resolve`): a named key path of
+/// other layer types; `emitterCells.…` on a layer that is no emitter, not NAME.KEY, or
+/// naming a cell it lacks; `path.…` on a layer without a named shape, or naming none of
+/// the shape's parameters; nothing the layer has.
+enum KeyPathProblem: Error, Equatable {
+    case otherLayerTypes(Set<LayerType>), notEmitter, notCellKeyPath, unknownCell([String])
+    case notNamedShape, unknownParameter(String, of: NamedShape), unknown
 }
 
 /// Reads `layers:` (section 3) into layer values, indexing ids for animations.
@@ -259,7 +297,7 @@ struct LayerDecoder {
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         // A named shape's parameters and a path's numbers may be live, bound and run every
         // frame; a mask has no address to bind to, so it takes constants only.
-        let live = address.map { (binder: binder, layer: LayerAddress($0), label: layer.key) }
+        let live = address.map { (binder: binder, target: LiveTarget(layer: LayerAddress($0), key: "path", label: layer.key)) }
         if let f = m["path"], f.peek("shape") != nil {
             // `{shape: NAME, …parameters}` (section 3.1).
             layer.shape?.namedShape = f.namedShapeState(live: live)

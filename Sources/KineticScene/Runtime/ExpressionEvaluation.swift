@@ -72,7 +72,9 @@ struct ExpressionEvaluation {
             return .scalar(axis == .x ? p.x : p.y)
         }
         guard let address = ids[ref.id], let layer = layers[address],
-              let (keyPath, axis) = ReferenceKeyPaths.readable(ref.keyPath, of: layer.properties.keys.contains(ref.keyPath)),
+              let (keyPath, axis) = ReferenceKeyPaths.readable(ref.keyPath, resolving: { text in
+                  layer.properties.keys.contains(text) ? .property(text) : LayerKeyPath.parsing(text)
+              }),
               let value = layer.value(at: keyPath).flatMap(expressionValue) else { return .scalar(.nan) }
         guard let axis else { return value }
         guard let p = value.vector else { return .scalar(.nan) }
@@ -167,18 +169,13 @@ extension AnimatableValue {
 
 /// Which key paths a reference may read.
 enum ReferenceKeyPaths {
-    /// The key path named by a reference, or nil. Custom properties are read by name.
-    static func keyPath(_ text: String, of isCustomProperty: Bool) -> LayerKeyPath? {
-        readable(text, of: isCustomProperty)?.keyPath
-    }
-
-    /// What a reference reads: a key path whose value is a number, point or size — a
-    /// named one, a custom property, an emitter cell's key (`emitterCells.NAME.KEY`) — and
-    /// the component it takes of a point or size (`anchorPoint.x`, `emitterSize.height`).
-    static func readable(_ text: String, of isCustomProperty: Bool) -> (keyPath: LayerKeyPath, axis: Axis?)? {
-        if isCustomProperty { return (.property(text), nil) }
+    /// What a reference reads of the key paths `keyPath` names: one whose value is a
+    /// number, point or size — a named one, a custom property, an emitter cell's key
+    /// (`emitterCells.NAME.KEY`) — else the component it takes of a point or size
+    /// (`anchorPoint.x`, `emitterSize.height`).
+    static func readable(_ text: String, resolving keyPath: (String) -> LayerKeyPath?) -> (keyPath: LayerKeyPath, axis: Axis?)? {
         func numberOrPoint(_ text: String) -> LayerKeyPath? {
-            guard let kp = LayerKeyPath.named[text] ?? LayerKeyPath.emitterCell(parsing: text) else { return nil }
+            guard let kp = keyPath(text) else { return nil }
             return [.number, .point, .size].contains(kp.valueKind) ? kp : nil
         }
         if let kp = numberOrPoint(text) { return (kp, nil) }

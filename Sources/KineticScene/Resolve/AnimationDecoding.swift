@@ -209,15 +209,19 @@ struct AnimationDecoder {
                                               continuityValues: spline[1] ?? nil, biasValues: spline[2] ?? nil)
             // An expression's value is of the key path's kind (a number, point, size or transform: any two of
             // one blend) but unknown until the animation begins: only the timing is checked, `paced` measures it then.
+            let known = animation.values.count == values.count
             do {
-                try animation.values.count == values.count ? animation.validate()
-                    : animation.validateTiming(count: values.count, kind: keyPath.valueKind)
+                try known ? animation.validate() : animation.validateTiming(count: values.count, kind: keyPath.valueKind)
             } catch {
                 report(error, m, values: vf)
                 return false
             }
-            animation.values = []
-            spec.values = .keyframes(timing: animation, values: values)
+            if known {
+                spec.values = .keyframes(animation)
+            } else {
+                animation.values = []
+                spec.values = .keyframeTerms(timing: animation, values: values)
+            }
             return true
         }
         // Each key given is read (its problems reported) before giving up.
@@ -336,7 +340,8 @@ struct AnimationDecoder {
     private mutating func recordPathAnimation(_ spec: AnimationSpec, _ m: Mapping, layer name: String, fromEvent: Bool) {
         var use = PathAnimationUse(layer: spec.layer, layerName: name, fromEvent: fromEvent, structures: [], blend: nil)
         switch spec.values {
-        case .keyframes(_, let values): use.structures = values.compactMap { $0.literal?.pathStructure }
+        case .keyframes(let animation): use.structures = animation.values.compactMap(\.pathStructure)
+        case .keyframeTerms(_, let values): use.structures = values.compactMap { $0.literal?.pathStructure }
         case .basic(let from, let to, _):
             use.structures = [from, to].compactMap { $0?.literal?.pathStructure }
             // `to` alone starts from the underlying path, `from` alone ends on it.

@@ -28,9 +28,11 @@ extension AnimationSpec {
             spec.values = .group(captured)
         case .basic(let from, let to, let by):
             spec.values = .basic(from: from.map(captured), to: to.map(captured), by: by.map(captured))
-        case .keyframes(let timing, let values):
-            spec.values = .keyframes(timing: timing, values: values.map(captured))
-        case .motionPath:
+        case .keyframeTerms(var animation, let values):
+            // A value left an expression (not finite) makes the capture nil.
+            animation.values = values.compactMap { captured($0).literal }
+            spec.values = .keyframes(animation)
+        case .keyframes, .motionPath:
             break
         }
         return finite ? spec : nil

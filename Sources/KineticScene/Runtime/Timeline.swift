@@ -116,9 +116,10 @@ public struct Timeline: Sendable {
                     layer.setValue(.number(angle), at: .transformRotationZ)
                 }
             }
-        case .keyframes(var animation, let values):
-            // Every value is a literal here (`needsCapture`).
-            animation.values = values.compactMap(\.literal)
+        case .keyframeTerms:
+            // Not evaluated yet (`needsCapture`, checked above).
+            return
+        case .keyframes(let animation):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
             if spec.keyPath == .contents, animation.calculationMode != .discrete {
                 return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }

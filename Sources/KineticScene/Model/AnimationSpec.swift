@@ -39,8 +39,9 @@ public struct AnimationSpec: Sendable {
         case basic(from: Term<AnimatableValue>?, to: Term<AnimatableValue>?, by: Term<AnimatableValue>?)
         /// CAKeyframeAnimation whose values are all known: `values` (literals, or
         /// expressions evaluated when it began), the optional `keyTimes`, per-segment timing
-        /// functions, mode and spline parameters. Made once, so no frame rebuilds it.
-        case keyframes(KeyframeAnimation)
+        /// functions, mode and spline parameters. Made and checked once, so no frame
+        /// rebuilds or checks it.
+        case keyframes(KeyframeAnimation.Validated)
         /// CAKeyframeAnimation with values written as expressions: `values` (terms), and
         /// the keyTimes, timing functions, mode and spline parameters of `timing`, whose own
         /// `values` are empty. Evaluating the terms when it begins makes it `keyframes`.

@@ -209,18 +209,17 @@ struct AnimationDecoder {
                                               continuityValues: spline[1] ?? nil, biasValues: spline[2] ?? nil)
             // An expression's value is of the key path's kind (a number, point, size or transform: any two of
             // one blend) but unknown until the animation begins: only the timing is checked, `paced` measures it then.
-            let known = animation.values.count == values.count
             do {
-                try known ? animation.validate() : animation.validateTiming(count: values.count, kind: keyPath.valueKind)
+                if animation.values.count == values.count {
+                    spec.values = .keyframes(try KeyframeAnimation.Validated(animation))
+                } else {
+                    try animation.validateTiming(count: values.count, kind: keyPath.valueKind)
+                    animation.values = []
+                    spec.values = .keyframeTerms(timing: animation, values: values)
+                }
             } catch {
                 report(error, m, values: vf)
                 return false
-            }
-            if known {
-                spec.values = .keyframes(animation)
-            } else {
-                animation.values = []
-                spec.values = .keyframeTerms(timing: animation, values: values)
             }
             return true
         }
@@ -340,7 +339,7 @@ struct AnimationDecoder {
     private mutating func recordPathAnimation(_ spec: AnimationSpec, _ m: Mapping, layer name: String, fromEvent: Bool) {
         var use = PathAnimationUse(layer: spec.layer, layerName: name, fromEvent: fromEvent, structures: [], blend: nil)
         switch spec.values {
-        case .keyframes(let animation): use.structures = animation.values.compactMap(\.pathStructure)
+        case .keyframes(let keyframes): use.structures = keyframes.animation.values.compactMap(\.pathStructure)
         case .keyframeTerms(_, let values): use.structures = values.compactMap { $0.literal?.pathStructure }
         case .basic(let from, let to, _):
             use.structures = [from, to].compactMap { $0?.literal?.pathStructure }

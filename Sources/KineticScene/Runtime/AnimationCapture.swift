@@ -29,9 +29,12 @@ extension AnimationSpec {
         case .basic(let from, let to, let by):
             spec.values = .basic(from: from.map(captured), to: to.map(captured), by: by.map(captured))
         case .keyframeTerms(var animation, let values):
-            // A value left an expression (not finite) makes the capture nil.
+            // A value left an expression (not finite) makes the capture nil. Values of the key
+            // path's kind (a number, point, size or transform) always blend, and the timing was
+            // checked at load: the check cannot fail.
             animation.values = values.compactMap { captured($0).literal }
-            spec.values = .keyframes(animation)
+            guard let keyframes = try? KeyframeAnimation.Validated(animation) else { return nil }
+            spec.values = .keyframes(keyframes)
         case .keyframes, .motionPath:
             break
         }

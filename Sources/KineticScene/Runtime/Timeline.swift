@@ -119,15 +119,15 @@ public struct Timeline: Sendable {
         case .keyframeTerms:
             // Not evaluated yet (`needsCapture`, checked above).
             return
-        case .keyframes(let animation):
+        case .keyframes(let keyframes):
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
-            if spec.keyPath == .contents, animation.calculationMode != .discrete {
-                return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }
+            if spec.keyPath == .contents, keyframes.animation.calculationMode != .discrete {
+                return crossFade(spec, to: &layers) { _ in keyframes.blend(at: fraction) }
             }
             let cycles = spec.cumulative ? spec.timing.completedCycles(at: time) ?? 0 : 0
             set(spec, to: &layers) { _ in
-                guard let v = animation.value(at: fraction) else { return nil }
-                guard cycles > 0, let start = animation.value(at: 0), let end = animation.value(at: 1) else { return v }
+                guard let v = keyframes.value(at: fraction) else { return nil }
+                guard cycles > 0, let start = keyframes.value(at: 0), let end = keyframes.value(at: 1) else { return v }
                 return accumulated(v, cycles, start, end)
             }
         }

@@ -125,7 +125,12 @@ public struct KeyframeAnimation: Hashable, Sendable {
     /// The value at the un-eased fraction `progress` of the cycle (clamped to 0…1), or
     /// nil when `validate()` fails.
     public func value(at progress: Double) -> AnimatableValue? {
-        guard (try? validate()) != nil, let first = values.first else { return nil }
+        (try? Validated(self))?.value(at: progress)
+    }
+
+    /// `value(at:)` of an animation `validate()` accepts.
+    private func validValue(at progress: Double) -> AnimatableValue? {
+        guard let first = values.first else { return nil }
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
         if values.count == 1 { return first }
         switch calculationMode {
@@ -168,7 +173,12 @@ public struct KeyframeAnimation: Hashable, Sendable {
     /// between them (nil for `discrete`, which blends nothing, or when `validate()`
     /// fails): what a cross-fade of `contents` images shows.
     public func blend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
-        guard (try? validate()) != nil, values.count > 1, calculationMode != .discrete else { return nil }
+        (try? Validated(self))?.blend(at: progress)
+    }
+
+    /// `blend(at:)` of an animation `validate()` accepts.
+    private func validBlend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
+        guard values.count > 1, calculationMode != .discrete else { return nil }
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
         let paced = calculationMode == .paced || calculationMode == .cubicPaced
         let times = (paced ? pacedKeyTimes : keyTimes) ?? Self.evenTimes(values.count)
@@ -294,6 +304,28 @@ public struct KeyframeAnimation: Hashable, Sendable {
             let m1 = w1 > 0 ? (p2[k] - p0[k]) / w1 * span : 0
             let m2 = w2 > 0 ? (p3[k] - p1[k]) / w2 * span : 0
             return h00 * p1[k] + h10 * m1 + h01 * p2[k] + h11 * m2
+        }
+    }
+}
+
+extension KeyframeAnimation {
+    /// An animation `validate()` accepted, evaluated without checking it again: a scene's
+    /// keyframes are checked once (when loaded, or when their expressions are evaluated),
+    /// not at every frame.
+    public struct Validated: Sendable {
+        public let animation: KeyframeAnimation
+
+        public init(_ animation: KeyframeAnimation) throws(ValidationError) {
+            try animation.validate()
+            self.animation = animation
+        }
+
+        /// `KeyframeAnimation.value(at:)`.
+        public func value(at progress: Double) -> AnimatableValue? { animation.validValue(at: progress) }
+
+        /// `KeyframeAnimation.blend(at:)`.
+        public func blend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
+            animation.validBlend(at: progress)
         }
     }
 }

@@ -64,7 +64,7 @@ import KineticLayers
         """)
         let salt = { (n: UInt64) in UInt64(1) << 32 + n }
         guard case .basic(let from, let to, nil) = scene.animations[0].values,
-              case .keyframes(let timing, let terms) = scene.animations[1].values,
+              case .keyframeTerms(let timing, let terms) = scene.animations[1].values,
               case .set(_, let layers)? = scene.events.first?.actions.first?.kind,
               case .value(.positionY, let set)? = layers.first?.change else {
             Issue.record("unexpected model: \(scene.animations), \(scene.events)")
@@ -92,6 +92,25 @@ import KineticLayers
         """)
         for (t, x) in [(0.35, 10.0), (0.75, 50)] {
             #expect(abs((timelineLayer(scene, "b", at: t)?.position.x ?? 0) - x) < 1e-9)
+        }
+    }
+
+    @Test func keyframesOfAGroupAndOfAnEventsAnimateRunOnceEvaluated() throws {
+        // Each evaluates `a.position.x` when it begins (50 at 0.5), then runs as keyframes 0 → 50 → 0:
+        // at its middle key 0.5 s later, a quarter back down 0.25 s after that.
+        let scene = try load("""
+        layers: [{id: a, position: [0, 0]}, {id: b, position: [0, 0]}, {id: c, position: [0, 0]}]
+        animations:
+          - {layer: a, keyPath: position.x, from: 0, to: 100, duration: 1}
+          - {layer: b, begin: 0.5, duration: 1, group: [{keyPath: position.x, values: [0, "= a.position.x", 0], duration: 1}]}
+        events:
+          - at: 0.5
+            animate: {layer: c, keyPath: position.x, values: [0, "= a.position.x", 0], duration: 1}
+        """)
+        let simulation = Simulation(timeline: Timeline(scene: scene))
+        for (i, x) in [(50, 50.0), (62, 26)] {
+            let frame = try simulation.frame(i)
+            for id in ["b", "c"] { #expect(abs((layer(frame, id)?.position.x ?? 0) - x) < 1e-9, "\(id) at frame \(i)") }
         }
     }
 

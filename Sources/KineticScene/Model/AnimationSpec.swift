@@ -26,8 +26,8 @@ public struct AnimationSpec: Sendable {
     public var needsCapture: Bool {
         switch values {
         case .basic(let from, let to, let by): [from, to, by].contains { $0?.expression != nil }
-        case .keyframes(_, let terms): terms.contains { $0.expression != nil }
-        case .motionPath: false
+        case .keyframeTerms: true
+        case .keyframes, .motionPath: false
         case .group(let children): children.contains(where: \.needsCapture)
         }
     }
@@ -37,10 +37,15 @@ public struct AnimationSpec: Sendable {
     public enum Values: Sendable {
         /// CABasicAnimation's fromValue/toValue/byValue (any may be nil).
         case basic(from: Term<AnimatableValue>?, to: Term<AnimatableValue>?, by: Term<AnimatableValue>?)
-        /// CAKeyframeAnimation: `values` (terms), with the optional `keyTimes`, per-segment
-        /// timing functions, mode and spline parameters of `timing`, whose own `values`
-        /// are empty: `Timeline` fills them with the literals once each term is one.
-        case keyframes(timing: KeyframeAnimation, values: [Term<AnimatableValue>])
+        /// CAKeyframeAnimation whose values are all known: `values` (literals, or
+        /// expressions evaluated when it began), the optional `keyTimes`, per-segment timing
+        /// functions, mode and spline parameters. Made and checked once, so no frame
+        /// rebuilds or checks it.
+        case keyframes(KeyframeAnimation.Validated)
+        /// CAKeyframeAnimation with values written as expressions: `values` (terms), and
+        /// the keyTimes, timing functions, mode and spline parameters of `timing`, whose own
+        /// `values` are empty. Evaluating the terms when it begins makes it `keyframes`.
+        case keyframeTerms(timing: KeyframeAnimation, values: [Term<AnimatableValue>])
         /// CAKeyframeAnimation with a `path`: `position` moves along it (timed by its
         /// `keyTimes`, `timingFunctions` and `calculationMode`); `rotationMode` turns the
         /// layer with the tangent.

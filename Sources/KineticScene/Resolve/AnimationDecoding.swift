@@ -210,14 +210,17 @@ struct AnimationDecoder {
             // An expression's value is of the key path's kind (a number, point, size or transform: any two of
             // one blend) but unknown until the animation begins: only the timing is checked, `paced` measures it then.
             do {
-                try animation.values.count == values.count ? animation.validate()
-                    : animation.validateTiming(count: values.count, kind: keyPath.valueKind)
+                if animation.values.count == values.count {
+                    spec.values = .keyframes(try KeyframeAnimation.Validated(animation))
+                } else {
+                    try animation.validateTiming(count: values.count, kind: keyPath.valueKind)
+                    animation.values = []
+                    spec.values = .keyframeTerms(timing: animation, values: values)
+                }
             } catch {
                 report(error, m, values: vf)
                 return false
             }
-            animation.values = []
-            spec.values = .keyframes(timing: animation, values: values)
             return true
         }
         // Each key given is read (its problems reported) before giving up.
@@ -336,7 +339,8 @@ struct AnimationDecoder {
     private mutating func recordPathAnimation(_ spec: AnimationSpec, _ m: Mapping, layer name: String, fromEvent: Bool) {
         var use = PathAnimationUse(layer: spec.layer, layerName: name, fromEvent: fromEvent, structures: [], blend: nil)
         switch spec.values {
-        case .keyframes(_, let values): use.structures = values.compactMap { $0.literal?.pathStructure }
+        case .keyframes(let keyframes): use.structures = keyframes.animation.values.compactMap(\.pathStructure)
+        case .keyframeTerms(_, let values): use.structures = values.compactMap { $0.literal?.pathStructure }
         case .basic(let from, let to, _):
             use.structures = [from, to].compactMap { $0?.literal?.pathStructure }
             // `to` alone starts from the underlying path, `from` alone ends on it.

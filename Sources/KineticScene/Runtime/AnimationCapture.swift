@@ -28,9 +28,14 @@ extension AnimationSpec {
             spec.values = .group(captured)
         case .basic(let from, let to, let by):
             spec.values = .basic(from: from.map(captured), to: to.map(captured), by: by.map(captured))
-        case .keyframes(let timing, let values):
-            spec.values = .keyframes(timing: timing, values: values.map(captured))
-        case .motionPath:
+        case .keyframeTerms(var animation, let values):
+            // A value left an expression (not finite) makes the capture nil. Values of the key
+            // path's kind (a number, point, size or transform) always blend, and the timing was
+            // checked at load: the check cannot fail.
+            animation.values = values.compactMap { captured($0).literal }
+            guard let keyframes = try? KeyframeAnimation.Validated(animation) else { return nil }
+            spec.values = .keyframes(keyframes)
+        case .keyframes, .motionPath:
             break
         }
         return finite ? spec : nil

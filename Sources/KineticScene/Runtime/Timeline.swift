@@ -116,19 +116,24 @@ public struct Timeline: Sendable {
                     layer.setValue(.number(angle), at: .transformRotationZ)
                 }
             }
-        case .keyframes(var animation, let values):
-            // Every value is a literal here (`needsCapture`).
-            animation.values = values.compactMap(\.literal)
+        case .keyframeTerms:
+            // Not evaluated yet (`needsCapture`, checked above).
+            return
+        case .keyframes(let keyframes):
+            // The value does not depend on the underlying one: found here, so the closures
+            // below capture the value, not a copy of the keyframes.
             let fraction = spec.easing.fraction(progress: progress, duration: spec.timing.duration)
-            if spec.keyPath == .contents, animation.calculationMode != .discrete {
-                return crossFade(spec, to: &layers) { _ in animation.blend(at: fraction) }
+            if spec.keyPath == .contents, keyframes.animation.calculationMode != .discrete {
+                let blend = keyframes.blend(at: fraction)
+                return crossFade(spec, to: &layers) { _ in blend }
             }
             let cycles = spec.cumulative ? spec.timing.completedCycles(at: time) ?? 0 : 0
-            set(spec, to: &layers) { _ in
-                guard let v = animation.value(at: fraction) else { return nil }
-                guard cycles > 0, let start = animation.value(at: 0), let end = animation.value(at: 1) else { return v }
-                return accumulated(v, cycles, start, end)
+            guard var value = keyframes.value(at: fraction) else { return }
+            if cycles > 0, let start = keyframes.value(at: 0), let end = keyframes.value(at: 1) {
+                guard let shifted = accumulated(value, cycles, start, end) else { return }
+                value = shifted
             }
+            set(spec, to: &layers) { _ in value }
         }
     }
 
@@ -158,15 +163,17 @@ public struct Timeline: Sendable {
     /// Writes the animated value, added to the underlying one when additive.
     private static func set(_ spec: AnimationSpec, to layers: inout [Layer],
                             _ value: (AnimatableValue) -> AnimatableValue?) {
+        // What the closure reads of the spec, so that it does not capture a copy of it.
+        let keyPath = spec.keyPath, additive = spec.additive
         layers.modify(at: spec.layer) { layer in
-            guard let base = layer.value(at: spec.keyPath) else { return }
-            if spec.additive {
+            guard let base = layer.value(at: keyPath) else { return }
+            if additive {
                 // An additive animation's values are offsets: it animates from zero.
                 guard let zero = Interpolation.subtract(base, base), let offset = value(zero),
                       let sum = Interpolation.add(base, offset) else { return }
-                layer.setValue(sum, at: spec.keyPath)
+                layer.setValue(sum, at: keyPath)
             } else if let v = value(base) {
-                layer.setValue(v, at: spec.keyPath)
+                layer.setValue(v, at: keyPath)
             }
         }
     }

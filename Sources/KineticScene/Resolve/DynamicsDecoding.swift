@@ -218,8 +218,9 @@ struct DynamicsDecoder {
                 complete = complete && !property.isRequired
                 continue
             }
-            // Written as an expression: set at every step (`terms`), the initial value till then.
-            if ExpressionText.containsExpression(f) { continue }
+            // Written as an expression: set at every step (`terms`), the initial value till then;
+            // a key no step sets (a region's, a boundary's) reads it as a literal (refused).
+            if ExpressionText.containsExpression(f), table.settable(writtenAs: property.name) != nil { continue }
             if !(read(f, property.kind).map { property.assign($0, to: &object) } ?? false) {
                 complete = complete && !property.isRequired && needing?.contains(property.name) == false
             }
@@ -235,6 +236,9 @@ struct DynamicsDecoder {
         case .layerIDs: f.elements?.readingAll(itemID).map { .names($0) }
         case .choice(let names): f.choice(names.map { ($0, $0) }).map { .name($0) }
         case .fixedNumbers(let count): f.numbers(count: count).map { .numbers($0) }
+        case .rect: f.rect.map { .rect($0) }
+        case .string: f.string.map { .name($0) }
+        case .pathOrShapeLayer: boundaryPath(f).map { .path($0) }
         default: f.value(of: kind).flatMap(BehaviorValue.init)
         }
     }
@@ -253,14 +257,14 @@ struct DynamicsDecoder {
     }
 
     private func boundary(_ f: Field) -> CollisionBoundary? {
-        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "boundary"))?.checked("boundary") else { return nil }
-        let identifier = m["identifier"]?.string ?? f.keyPath
-        if let pf = m["path"] {
-            return boundaryPath(pf).map { CollisionBoundary(identifier: identifier, .path($0)) }
-        }
-        let from = m.required("from")?.point, to = m.required("to")?.point
-        guard let from, let to else { return nil }
-        return CollisionBoundary(identifier: identifier, .line(from: from, to: to))
+        guard let all = f.mapping(allowed: DynamicsTable.keys(of: "boundary"))?.checked("boundary") else { return nil }
+        // A path wins beside a line's ends (both reported by their rule); without one, each end
+        // is reported missing.
+        let m = all["path"] == nil ? all : all.removing(["from", "to"])
+        let missing = m["path"] == nil ? ["from", "to"].filter { m.required($0) == nil } : []
+        let blank = CollisionBoundary(identifier: f.keyPath, .line(from: .zero, to: .zero))
+        let b = decode(blank, CollisionBoundary.properties, m, needing: ["from", "to", "path"])
+        return missing.isEmpty ? b : nil
     }
 
     /// A path value, or `"@layerId"`: that shape layer's path in its superlayer's space.
@@ -340,7 +344,7 @@ struct DynamicsDecoder {
         let initial = FieldBehavior(kind: .linearGravity, items: [])
         guard var f = decode(initial, FieldBehavior.properties, m, needing: []) else { return nil }
         if let rm = m["region"]?.mapping(allowed: DynamicsTable.keys(of: "region"))?.checked("region") {
-            f.region = rm["radius"]?.number.map { .radius($0) } ?? rm["rect"]?.rect.map { .rect($0) } ?? f.region
+            f.region = decode(f.region, FieldBehavior.Region.properties, rm, needing: []) ?? f.region
         }
         return f
     }

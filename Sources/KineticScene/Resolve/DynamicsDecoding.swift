@@ -92,14 +92,10 @@ struct DynamicsDecoder {
         // Each kind is read from its table (`decode`): a value that does not parse leaves
         // no gravity, push or snap, and the others without that key (but see `attachment`).
         let decoded: DynamicBehavior.Kind? = switch kind {
-        case "gravity": decode(GravityBehavior(items: []), GravityBehavior.properties, m).map { .gravity($0) }
         case "collision": collision(m).map { .collision($0) }
-        case "push": decode(PushBehavior(items: []), PushBehavior.properties, m).map { .push($0) }
         case "attachment": attachment(m).map { .attachment($0) }
-        case "snap": decode(SnapBehavior(item: "", snapPoint: .zero), SnapBehavior.properties, m).map { .snap($0) }
-        case "itemBehavior": decode(DynamicItemBehavior(items: []), DynamicItemBehavior.properties, m, needing: [])
-            .map { .itemBehavior($0) }
-        default: field(m).map { .field($0) }
+        case "field": field(m).map { .field($0) }
+        default: DynamicBehavior.Kind.tabled[kind].flatMap { decode($0, m) }
         }
         guard let decoded else { return nil }
         let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
@@ -226,6 +222,11 @@ struct DynamicsDecoder {
             }
         }
         return complete ? object : nil
+    }
+
+    /// A behavior read by its table alone, into its blank (`TabledBehavior`).
+    private func decode<B: TabledBehavior>(_ type: B.Type, _ m: Mapping) -> DynamicBehavior.Kind? {
+        decode(B.blank, B.properties, m, needing: B.needing).map(\.kind)
     }
 
     /// A behavior key's value read by its kind (layer ids name items: `itemID`); nil when

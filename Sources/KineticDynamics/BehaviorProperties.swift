@@ -12,6 +12,10 @@ public enum BehaviorValue: Hashable, Sendable {
     case numbers([Double])
     /// Layer ids (a behavior's `items`).
     case names([String])
+    /// A rect (a field's `region.rect`, the `referenceBounds`).
+    case rect(Rect)
+    /// A path (a collision boundary's).
+    case path(BezierPath)
 
     /// The payload of one case; nil for the others.
     var numberValue: Double? { if case .number(let n) = self { n } else { nil } }
@@ -19,6 +23,8 @@ public enum BehaviorValue: Hashable, Sendable {
     var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     var nameValue: String? { if case .name(let n) = self { n } else { nil } }
     var namesValue: [String]? { if case .names(let n) = self { n } else { nil } }
+    var rectValue: Rect? { if case .rect(let r) = self { r } else { nil } }
+    var pathValue: BezierPath? { if case .path(let p) = self { p } else { nil } }
 }
 
 /// Why a property cannot be set.

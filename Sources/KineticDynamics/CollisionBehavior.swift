@@ -96,14 +96,25 @@ extension CollisionBehavior {
 }
 
 extension CollisionBoundary {
-    /// The keys of a boundary (`boundaries: [{…}]`), read by the collision decoder.
+    /// The keys of a boundary (`boundaries: [{…}]`): a line `from` + `to`, or a `path`.
     public static let properties: [DynamicsProperty<CollisionBoundary>] = [
-        .described("identifier", nil, .string, doc: "Name for contact events."),
-        .described("from", nil, .point, range: DynamicsLimits.coordinate, doc: "Line start."),
-        .described("to", nil, .point, range: DynamicsLimits.coordinate, doc: "Line end."),
-        .described("path", nil, .pathOrShapeLayer, range: DynamicsLimits.coordinate,
-                   doc: "A closed path boundary, or \"@layerId\" for a shape layer's path."),
+        DynamicsProperty("identifier", nil, .string, doc: "Name for contact events.",
+                         assign: DynamicsProperty.assigning(\.identifier, \.nameValue)),
+        DynamicsProperty("from", nil, .point, range: DynamicsLimits.coordinate, doc: "Line start.",
+                         assign: { $0.setLineEnd($1, isStart: true) }),
+        DynamicsProperty("to", nil, .point, range: DynamicsLimits.coordinate, doc: "Line end.",
+                         assign: { $0.setLineEnd($1, isStart: false) }),
+        DynamicsProperty("path", nil, .pathOrShapeLayer, range: DynamicsLimits.coordinate,
+                         doc: "A closed path boundary, or \"@layerId\" for a shape layer's path.",
+                         assign: DynamicsProperty.assigning(\.shape) { $0.pathValue.map { .path($0) } }),
     ]
+
+    /// Sets a line's start or end (none of a path); false for a value that is no point.
+    private mutating func setLineEnd(_ value: BehaviorValue, isStart: Bool) -> Bool {
+        guard let p = value.pointValue else { return false }
+        if case .line(let from, let to) = shape { shape = isStart ? .line(from: p, to: to) : .line(from: from, to: p) }
+        return true
+    }
 }
 
 extension CollisionBoundary.Shape {

@@ -145,12 +145,49 @@ extension DynamicsProperty {
     }
 }
 
-/// A behavior whose table says all its checks: `validate()` is the table's.
-protocol TabledBehavior {
+/// A behavior whose table says all it is: `validate()` is the table's, and the loader reads
+/// it by the table alone, into `blank`.
+public protocol TabledBehavior: Sendable {
     static var properties: [DynamicsProperty<Self>] { get }
+    /// The behavior before its keys are read: no items, its defaults.
+    static var blank: Self { get }
+    /// The keys it is not built without, besides the required ones; nil for every key.
+    static var needing: Set<String>? { get }
+    var kind: DynamicBehavior.Kind { get }
+}
+
+extension DynamicBehavior.Kind {
+    /// The kinds read by their table alone, by name.
+    public static let tabled: [String: any TabledBehavior.Type] = Dictionary(uniqueKeysWithValues:
+        ([GravityBehavior.self, PushBehavior.self, SnapBehavior.self, DynamicItemBehavior.self] as [any TabledBehavior.Type])
+            .map { ($0.blank.kind.name, $0) })
+}
+
+extension GravityBehavior {
+    public static var blank: Self { Self(items: []) }
+    public var kind: DynamicBehavior.Kind { .gravity(self) }
+}
+
+extension PushBehavior {
+    public static var blank: Self { Self(items: []) }
+    public var kind: DynamicBehavior.Kind { .push(self) }
+}
+
+extension SnapBehavior {
+    public static var blank: Self { Self(item: "", snapPoint: .zero) }
+    public var kind: DynamicBehavior.Kind { .snap(self) }
+}
+
+extension DynamicItemBehavior {
+    public static var blank: Self { Self(items: []) }
+    /// Each key is optional: one that does not parse leaves the others.
+    public static var needing: Set<String>? { [] }
+    public var kind: DynamicBehavior.Kind { .itemBehavior(self) }
 }
 
 extension TabledBehavior {
+    public static var needing: Set<String>? { nil }
+
     /// Checks the values against `properties`; the error's path is the key.
     func validate() throws(DynamicsError) {
         for p in Self.properties { try p.check(self) }

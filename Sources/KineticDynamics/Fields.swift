@@ -177,10 +177,17 @@ extension FieldBehavior {
 }
 
 extension FieldBehavior.Region {
-    /// The keys of a field's `region: {…}`, read by the field decoder.
+    /// The keys of a field's `region: {…}`: a radius, or a rect. A radius given beside a
+    /// rect (reported by their rule) wins, so the rect does not replace one.
     public static let properties: [DynamicsProperty<FieldBehavior.Region>] = [
-        .described("radius", "UIRegion(radius:)", .number, range: DynamicsLimits.length,
-                   doc: "A circle of this radius around the position."),
-        .described("rect", "UIRegion(size:)", .rect, range: DynamicsLimits.coordinate, doc: "A rectangle."),
+        DynamicsProperty("radius", "UIRegion(radius:)", .number, range: DynamicsLimits.length,
+                         doc: "A circle of this radius around the position.",
+                         assign: DynamicsProperty.assigning(\.self) { $0.numberValue.map { .radius($0) } }),
+        DynamicsProperty("rect", "UIRegion(size:)", .rect, range: DynamicsLimits.coordinate, doc: "A rectangle.",
+                         assign: { region, v in
+                             guard let r = v.rectValue else { return false }
+                             if case .radius = region {} else { region = .rect(r) }
+                             return true
+                         }),
     ]
 }

@@ -339,6 +339,32 @@ import Testing
     }
 }
 
+/// A boundary's and a field region's keys are set through their tables, as a behavior's
+/// are: a path replaces a line, and a rect does not replace a radius.
+@Suite struct NestedTableTests {
+    @Test func aBoundaryIsSetByItsTable() {
+        var b = CollisionBoundary(identifier: "", .line(from: .zero, to: .zero))
+        let values: [(String, BehaviorValue)] = [("identifier", .name("wall")), ("from", .point(Point(1, 2))),
+                                                 ("to", .point(Point(3, 4)))]
+        for (key, value) in values { #expect(CollisionBoundary.properties.property(key)?.assign(value, to: &b) == true) }
+        #expect(b == CollisionBoundary(identifier: "wall", .line(from: Point(1, 2), to: Point(3, 4))))
+        #expect(CollisionBoundary.properties.property("from")?.assign(.number(1), to: &b) == false)
+        let path = BezierPath.rect(Rect(0, 0, 10, 10))
+        #expect(CollisionBoundary.properties.property("path")?.assign(.path(path), to: &b) == true)
+        #expect(b.shape == .path(path))
+    }
+
+    @Test func aRadiusWinsOverARect() {
+        let table = FieldBehavior.Region.properties
+        var region = FieldBehavior.Region.infinite
+        #expect(table.property("rect")?.assign(.rect(Rect(0, 0, 5, 5)), to: &region) == true)
+        #expect(region == .rect(Rect(0, 0, 5, 5)))
+        #expect(table.property("radius")?.assign(.number(50), to: &region) == true)
+        #expect(table.property("rect")?.assign(.rect(Rect(0, 0, 5, 5)), to: &region) == true)
+        #expect(region == .radius(50))
+    }
+}
+
 @Suite struct BlowUpTests {
     @Test func absurdInstantaneousPushIsABlowUpNotACrash() throws {
         let a = try DynamicAnimator(referenceBounds: Rect(0, 0, 100, 100),

@@ -92,14 +92,10 @@ struct DynamicsDecoder {
         // Each kind is read from its table (`decode`): a value that does not parse leaves
         // no gravity, push or snap, and the others without that key (but see `attachment`).
         let decoded: DynamicBehavior.Kind? = switch kind {
-        case "gravity": decode(GravityBehavior(items: []), GravityBehavior.properties, m).map { .gravity($0) }
         case "collision": collision(m).map { .collision($0) }
-        case "push": decode(PushBehavior(items: []), PushBehavior.properties, m).map { .push($0) }
         case "attachment": attachment(m).map { .attachment($0) }
-        case "snap": decode(SnapBehavior(item: "", snapPoint: .zero), SnapBehavior.properties, m).map { .snap($0) }
-        case "itemBehavior": decode(DynamicItemBehavior(items: []), DynamicItemBehavior.properties, m, needing: [])
-            .map { .itemBehavior($0) }
-        default: field(m).map { .field($0) }
+        case "field": field(m).map { .field($0) }
+        default: DynamicBehavior.Kind.tabled[kind].flatMap { decode($0, m) }
         }
         guard let decoded else { return nil }
         let behavior = DynamicBehavior(id: id, begin: begin, end: end, decoded)
@@ -218,13 +214,19 @@ struct DynamicsDecoder {
                 complete = complete && !property.isRequired
                 continue
             }
-            // Written as an expression: set at every step (`terms`), the initial value till then.
-            if ExpressionText.containsExpression(f) { continue }
+            // Written as an expression: set at every step (`terms`), the initial value till then;
+            // a key no step sets (a region's, a boundary's) reads it as a literal (refused).
+            if ExpressionText.containsExpression(f), table.settable(writtenAs: property.name) != nil { continue }
             if !(read(f, property.kind).map { property.assign($0, to: &object) } ?? false) {
                 complete = complete && !property.isRequired && needing?.contains(property.name) == false
             }
         }
         return complete ? object : nil
+    }
+
+    /// A behavior read by its table alone, into its blank (`TabledBehavior`).
+    private func decode<B: TabledBehavior>(_ type: B.Type, _ m: Mapping) -> DynamicBehavior.Kind? {
+        decode(B.blank, B.properties, m, needing: B.needing).map(\.kind)
     }
 
     /// A behavior key's value read by its kind (layer ids name items: `itemID`); nil when
@@ -235,6 +237,9 @@ struct DynamicsDecoder {
         case .layerIDs: f.elements?.readingAll(itemID).map { .names($0) }
         case .choice(let names): f.choice(names.map { ($0, $0) }).map { .name($0) }
         case .fixedNumbers(let count): f.numbers(count: count).map { .numbers($0) }
+        case .rect: f.rect.map { .rect($0) }
+        case .string: f.string.map { .name($0) }
+        case .pathOrShapeLayer: boundaryPath(f).map { .path($0) }
         default: f.value(of: kind).flatMap(BehaviorValue.init)
         }
     }
@@ -253,14 +258,14 @@ struct DynamicsDecoder {
     }
 
     private func boundary(_ f: Field) -> CollisionBoundary? {
-        guard let m = f.mapping(allowed: DynamicsTable.keys(of: "boundary"))?.checked("boundary") else { return nil }
-        let identifier = m["identifier"]?.string ?? f.keyPath
-        if let pf = m["path"] {
-            return boundaryPath(pf).map { CollisionBoundary(identifier: identifier, .path($0)) }
-        }
-        let from = m.required("from")?.point, to = m.required("to")?.point
-        guard let from, let to else { return nil }
-        return CollisionBoundary(identifier: identifier, .line(from: from, to: to))
+        guard let all = f.mapping(allowed: DynamicsTable.keys(of: "boundary"))?.checked("boundary") else { return nil }
+        // A path wins beside a line's ends (both reported by their rule); without one, each end
+        // is reported missing.
+        let m = all["path"] == nil ? all : all.removing(["from", "to"])
+        let missing = m["path"] == nil ? ["from", "to"].filter { m.required($0) == nil } : []
+        let blank = CollisionBoundary(identifier: f.keyPath, .line(from: .zero, to: .zero))
+        let b = decode(blank, CollisionBoundary.properties, m, needing: ["from", "to", "path"])
+        return missing.isEmpty ? b : nil
     }
 
     /// A path value, or `"@layerId"`: that shape layer's path in its superlayer's space.
@@ -340,7 +345,7 @@ struct DynamicsDecoder {
         let initial = FieldBehavior(kind: .linearGravity, items: [])
         guard var f = decode(initial, FieldBehavior.properties, m, needing: []) else { return nil }
         if let rm = m["region"]?.mapping(allowed: DynamicsTable.keys(of: "region"))?.checked("region") {
-            f.region = rm["radius"]?.number.map { .radius($0) } ?? rm["rect"]?.rect.map { .rect($0) } ?? f.region
+            f.region = decode(f.region, FieldBehavior.Region.properties, rm, needing: []) ?? f.region
         }
         return f
     }

@@ -30,7 +30,7 @@ public enum Interpolation {
         guard a.kind == b.kind else { return nil }
         if a.kind.isDiscrete { return u < 0.5 ? a : b }
         guard let form = LinearForm(values: [a, b]) else { return nil }
-        return form.rebuild(form.blend(form.vectors[0], form.vectors[1], u))
+        return form.value(blending: 0, 1, u)
     }
 
     /// `a + b`, as `byValue` and `additive` animations accumulate.
@@ -98,6 +98,11 @@ struct LinearForm: Sendable {
     /// is slerped. Splines (`cubic` keyframes) work on the vectors component-wise and
     /// leave it to `rebuild` to normalise the quaternion.
     private(set) var blend: @Sendable ([Double], [Double], Double) -> [Double] = Interpolation.lerpVectors
+
+    /// The value a fraction `u` of the way from `vectors[a]` to `vectors[b]`, by `blend`.
+    func value(blending a: Int, _ b: Int, _ u: Double) -> AnimatableValue {
+        rebuild(blend(vectors[a], vectors[b], u))
+    }
 
     /// Nil when the values are of different or discrete kinds, or do not share a shape.
     init?(values: [AnimatableValue]) {

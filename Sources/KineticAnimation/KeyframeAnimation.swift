@@ -136,9 +136,9 @@ public struct KeyframeAnimation: Hashable, Sendable {
         let times = prepared.times
         switch calculationMode {
         case .discrete: return discreteValue(at: p, times: times)
-        case .linear: return blendedValue(at: p, times: times, eased: true, spline: nil)
-        case .cubic: return blendedValue(at: p, times: times, eased: true, spline: prepared.form)
-        case .paced: return blendedValue(at: p, times: times, eased: false, spline: nil)
+        case .linear: return blendedValue(at: p, times: times, eased: true, spline: nil, segments: prepared.segments)
+        case .cubic: return blendedValue(at: p, times: times, eased: true, spline: prepared.form, segments: [])
+        case .paced: return blendedValue(at: p, times: times, eased: false, spline: nil, segments: prepared.segments)
         case .cubicPaced:
             guard let form = prepared.form else { return nil }
             return cubicPacedValue(at: p, form: form, times: times, lengths: prepared.arcLengths)
@@ -211,14 +211,15 @@ public struct KeyframeAnimation: Hashable, Sendable {
         return (i, s)
     }
 
-    /// Values blended between the keys, along the spline through `spline`'s vectors when given
-    /// (`cubic` values of a continuous kind), else straight.
-    private func blendedValue(at p: Double, times: [Double], eased: Bool, spline: LinearForm?) -> AnimatableValue? {
+    /// Values blended between the keys: along the spline through `spline`'s vectors when given
+    /// (`cubic` values of a continuous kind), else straight, by `segments[i]` (values i and
+    /// i + 1 as `Interpolation.lerp` flattens them) when there is one.
+    private func blendedValue(at p: Double, times: [Double], eased: Bool, spline: LinearForm?,
+                              segments: [LinearForm]) -> AnimatableValue? {
         let (i, s) = segment(at: p, times: times, eased: eased)
-        guard let form = spline else {
-            return Interpolation.lerp(values[i], values[i + 1], s)
-        }
-        return form.rebuild(splinePoint(form.vectors, times: times, segment: i, s))
+        if let form = spline { return form.rebuild(splinePoint(form.vectors, times: times, segment: i, s)) }
+        if i < segments.count { return segments[i].value(blending: 0, 1, s) }
+        return Interpolation.lerp(values[i], values[i + 1], s)
     }
 
     /// The spline on segment i: Catmull-Rom, or Kochanek–Bartels when any parameter is given.
@@ -343,6 +344,9 @@ extension KeyframeAnimation {
         fileprivate let form: LinearForm?
         /// `cubicPaced` with two values or more: `animation.arcLengths`; else empty.
         fileprivate let arcLengths: [Double]
+        /// `linear` and `paced` values of a continuous kind: the LinearForm of each pair of
+        /// successive values, the one `Interpolation.lerp` would make for them; else empty.
+        fileprivate let segments: [LinearForm]
 
         public init(_ animation: KeyframeAnimation) throws(ValidationError) {
             try animation.validate()
@@ -355,6 +359,10 @@ extension KeyframeAnimation {
             } else {
                 arcLengths = []
             }
+            let values = animation.values
+            let blendsStraight = mode == .linear || mode == .paced
+            let pairs = blendsStraight ? zip(values, values.dropFirst()).compactMap { LinearForm(values: [$0, $1]) } : []
+            segments = pairs.count == values.count - 1 ? pairs : []
         }
 
         /// `KeyframeAnimation.value(at:)`.

@@ -30,7 +30,7 @@ public enum Interpolation {
         guard a.kind == b.kind else { return nil }
         if a.kind.isDiscrete { return u < 0.5 ? a : b }
         guard let form = LinearForm(values: [a, b]) else { return nil }
-        return form.rebuild(form.blend(form.vectors[0], form.vectors[1], u))
+        return form.value(blending: 0, 1, u)
     }
 
     /// `a + b`, as `byValue` and `additive` animations accumulate.
@@ -88,15 +88,21 @@ public enum Interpolation {
 
 /// Values of one continuous kind flattened to vectors of equal length, so blending,
 /// splines and distances work on plain numbers; `rebuild` turns a vector back into a
-/// value of the same kind (and, for paths, the same structure).
-struct LinearForm {
+/// value of the same kind (and, for paths, the same structure). Sendable, so a
+/// `KeyframeAnimation.Validated` can keep the form of its values.
+struct LinearForm: Sendable {
     let vectors: [[Double]]
-    let rebuild: ([Double]) -> AnimatableValue
+    let rebuild: @Sendable ([Double]) -> AnimatableValue
     /// How two of the vectors blend, `a` at 0 and `b` at 1: straight (`lerpVectors`)
     /// except for transforms in `Transform3D.Decomposed` form, whose rotation quaternion
     /// is slerped. Splines (`cubic` keyframes) work on the vectors component-wise and
     /// leave it to `rebuild` to normalise the quaternion.
-    private(set) var blend: ([Double], [Double], Double) -> [Double] = Interpolation.lerpVectors
+    private(set) var blend: @Sendable ([Double], [Double], Double) -> [Double] = Interpolation.lerpVectors
+
+    /// The value a fraction `u` of the way from `vectors[a]` to `vectors[b]`, by `blend`.
+    func value(blending a: Int, _ b: Int, _ u: Double) -> AnimatableValue {
+        rebuild(blend(vectors[a], vectors[b], u))
+    }
 
     /// Nil when the values are of different or discrete kinds, or do not share a shape.
     init?(values: [AnimatableValue]) {
@@ -199,7 +205,7 @@ struct LinearForm {
     ///    whether slerped (`blend`) or splined; `rebuild` normalises the quaternion.
     /// 3. Otherwise the raw 16 entries.
     private static func transformForm(_ ms: [Transform3D])
-        -> ([[Double]], ([Double]) -> AnimatableValue, ([Double], [Double], Double) -> [Double]) {
+        -> ([[Double]], @Sendable ([Double]) -> AnimatableValue, @Sendable ([Double], [Double], Double) -> [Double]) {
         let parts = ms.map(\.components)
         let namedForm2D = zip(ms, parts).allSatisfy { m, c in
             c.rotationX == 0 && c.rotationY == 0
@@ -233,7 +239,7 @@ struct LinearForm {
 
     /// Step 2 of `transformForm`; nil when a matrix does not decompose.
     private static func decomposedForm(_ ms: [Transform3D])
-        -> ([[Double]], ([Double]) -> AnimatableValue, ([Double], [Double], Double) -> [Double])? {
+        -> ([[Double]], @Sendable ([Double]) -> AnimatableValue, @Sendable ([Double], [Double], Double) -> [Double])? {
         var vectors: [[Double]] = []
         var previous: SIMD4<Double>?
         for m in ms {
@@ -248,14 +254,14 @@ struct LinearForm {
                             q.x, q.y, q.z, q.w])
         }
         let k = quaternionStart
-        let rebuild: ([Double]) -> AnimatableValue = { v in
+        let rebuild: @Sendable ([Double]) -> AnimatableValue = { v in
             let d = Transform3D.Decomposed(translation: SIMD3(v[0], v[1], v[2]), scale: SIMD3(v[3], v[4], v[5]),
                                            skew: SIMD3(v[6], v[7], v[8]),
                                            perspective: SIMD4(v[9], v[10], v[11], v[12]),
                                            quaternion: SIMD4(v[k], v[k + 1], v[k + 2], v[k + 3]))
             return .transform(d.recomposed)
         }
-        let blend: ([Double], [Double], Double) -> [Double] = { a, b, u in
+        let blend: @Sendable ([Double], [Double], Double) -> [Double] = { a, b, u in
             let q = Transform3D.Decomposed.slerp(SIMD4(a[k], a[k + 1], a[k + 2], a[k + 3]),
                                                  SIMD4(b[k], b[k + 1], b[k + 2], b[k + 3]), u)
             return Interpolation.lerpVectors(Array(a[..<k]), Array(b[..<k]), u) + [q.x, q.y, q.z, q.w]

@@ -128,17 +128,31 @@ public struct KeyframeAnimation: Hashable, Sendable {
         (try? Validated(self))?.value(at: progress)
     }
 
-    /// `value(at:)` of an animation `validate()` accepts.
-    private func validValue(at progress: Double) -> AnimatableValue? {
+    /// `value(at:)` of an animation `validate()` accepts, with what `Validated` prepared.
+    private func validValue(at progress: Double, _ prepared: Validated) -> AnimatableValue? {
         guard let first = values.first else { return nil }
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
         if values.count == 1 { return first }
+        let times = prepared.times
         switch calculationMode {
-        case .discrete: return discreteValue(at: p)
-        case .linear: return blendedValue(at: p, times: keyTimes ?? Self.evenTimes(values.count), eased: true, spline: false)
-        case .cubic: return blendedValue(at: p, times: keyTimes ?? Self.evenTimes(values.count), eased: true, spline: true)
-        case .paced: return blendedValue(at: p, times: pacedKeyTimes ?? Self.evenTimes(values.count), eased: false, spline: false)
-        case .cubicPaced: return cubicPacedValue(at: p)
+        case .discrete: return discreteValue(at: p, times: times)
+        case .linear: return blendedValue(at: p, times: times, eased: true, spline: nil, segments: prepared.segments)
+        case .cubic: return blendedValue(at: p, times: times, eased: true, spline: prepared.form, segments: [])
+        case .paced: return blendedValue(at: p, times: times, eased: false, spline: nil, segments: prepared.segments)
+        case .cubicPaced:
+            guard let form = prepared.form else { return nil }
+            return cubicPacedValue(at: p, form: form, times: times, lengths: prepared.arcLengths)
+        }
+    }
+
+    /// The key times each mode evaluates with: `keyTimes` or even spacing (`linear`, `cubic`),
+    /// `pacedKeyTimes` (`paced`, `cubicPaced`), the starts of the values' holds (`discrete`).
+    fileprivate var evaluationTimes: [Double] {
+        let n = values.count
+        switch calculationMode {
+        case .linear, .cubic: return keyTimes ?? Self.evenTimes(n)
+        case .paced, .cubicPaced: return pacedKeyTimes ?? Self.evenTimes(n)
+        case .discrete: return keyTimes ?? (0..<n).map { Double($0) / Double(n) }
         }
     }
 
@@ -161,10 +175,9 @@ public struct KeyframeAnimation: Hashable, Sendable {
         (0..<n).map { Double($0) / Double(n - 1) }
     }
 
-    private func discreteValue(at p: Double) -> AnimatableValue? {
+    private func discreteValue(at p: Double, times: [Double]) -> AnimatableValue? {
         let n = values.count
         // Value i holds on [times[i], times[i + 1]); the last one holds to the end.
-        let times = keyTimes ?? (0..<n).map { Double($0) / Double(n) }
         let index = Instant.lastIndex(reachedBy: p, in: times.prefix(n)) ?? 0
         return values[index]
     }
@@ -176,12 +189,12 @@ public struct KeyframeAnimation: Hashable, Sendable {
         (try? Validated(self))?.blend(at: progress)
     }
 
-    /// `blend(at:)` of an animation `validate()` accepts.
-    private func validBlend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
+    /// `blend(at:)` of an animation `validate()` accepts, at its `evaluationTimes`.
+    private func validBlend(at progress: Double,
+                            times: [Double]) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
         guard values.count > 1, calculationMode != .discrete else { return nil }
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
         let paced = calculationMode == .paced || calculationMode == .cubicPaced
-        let times = (paced ? pacedKeyTimes : keyTimes) ?? Self.evenTimes(values.count)
         let (i, s) = segment(at: p, times: times, eased: !paced)
         return (values[i], values[i + 1], s)
     }
@@ -198,12 +211,15 @@ public struct KeyframeAnimation: Hashable, Sendable {
         return (i, s)
     }
 
-    private func blendedValue(at p: Double, times: [Double], eased: Bool, spline: Bool) -> AnimatableValue? {
+    /// Values blended between the keys: along the spline through `spline`'s vectors when given
+    /// (`cubic` values of a continuous kind), else straight, by `segments[i]` (values i and
+    /// i + 1 as `Interpolation.lerp` flattens them) when there is one.
+    private func blendedValue(at p: Double, times: [Double], eased: Bool, spline: LinearForm?,
+                              segments: [LinearForm]) -> AnimatableValue? {
         let (i, s) = segment(at: p, times: times, eased: eased)
-        guard spline, let form = LinearForm(values: values) else {
-            return Interpolation.lerp(values[i], values[i + 1], s)
-        }
-        return form.rebuild(splinePoint(form.vectors, times: times, segment: i, s))
+        if let form = spline { return form.rebuild(splinePoint(form.vectors, times: times, segment: i, s)) }
+        if i < segments.count { return segments[i].value(blending: 0, 1, s) }
+        return Interpolation.lerp(values[i], values[i + 1], s)
     }
 
     /// The spline on segment i: Catmull-Rom, or Kochanek–Bartels when any parameter is given.
@@ -219,27 +235,12 @@ public struct KeyframeAnimation: Hashable, Sendable {
                                           at(biasValues, min(i + 1, n - 1))))
     }
 
-    /// `cubicPaced`: the spline timed by the distances between values (`pacedKeyTimes`),
-    /// then travelled at constant speed: progress is a share of its length, measured on
-    /// `arcSamples` chords per segment.
-    private func cubicPacedValue(at p: Double) -> AnimatableValue? {
-        guard let form = LinearForm(values: values), let times = pacedKeyTimes else { return nil }
-        let vectors = form.vectors
-        let n = vectors.count
-        func point(_ u: Double) -> [Double] {
-            let (i, s) = segment(at: u, times: times, eased: false)
-            return splinePoint(vectors, times: times, segment: i, s)
-        }
-        let count = Self.arcSamples * (n - 1)
-        var lengths = [0.0]
-        var previous = point(0)
-        for j in 1...count {
-            let next = point(Double(j) / Double(count))
-            let d = zip(previous, next).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
-            lengths.append(lengths[j - 1] + d)
-            previous = next
-        }
+    /// `cubicPaced`: the spline through `form`'s vectors timed by the distances between
+    /// values (`pacedKeyTimes`), then travelled at constant speed: progress is a share of
+    /// its length, `lengths` (`arcLengths`).
+    private func cubicPacedValue(at p: Double, form: LinearForm, times: [Double], lengths: [Double]) -> AnimatableValue? {
         guard let total = lengths.last, total > 0 else { return values.first }
+        let count = lengths.count - 1
         let target = p * total
         // The chord holding the target length, and the parameter within it.
         var lo = 0, hi = count
@@ -249,7 +250,28 @@ public struct KeyframeAnimation: Hashable, Sendable {
         }
         let chord = lengths[hi] - lengths[lo]
         let within = chord > 0 ? (target - lengths[lo]) / chord : 0
-        return form.rebuild(point((Double(lo) + within) / Double(count)))
+        return form.rebuild(pacedSplinePoint(form.vectors, times: times, at: (Double(lo) + within) / Double(count)))
+    }
+
+    /// The `cubicPaced` curve at the un-paced parameter u (0…1 by `times`).
+    private func pacedSplinePoint(_ vectors: [[Double]], times: [Double], at u: Double) -> [Double] {
+        let (i, s) = segment(at: u, times: times, eased: false)
+        return splinePoint(vectors, times: times, segment: i, s)
+    }
+
+    /// The cumulative lengths of the `cubicPaced` curve through `vectors` (at least two),
+    /// measured on `arcSamples` chords per segment: 0 first, the whole length last.
+    fileprivate func arcLengths(_ vectors: [[Double]], times: [Double]) -> [Double] {
+        let count = Self.arcSamples * (vectors.count - 1)
+        var lengths = [0.0]
+        var previous = pacedSplinePoint(vectors, times: times, at: 0)
+        for j in 1...count {
+            let next = pacedSplinePoint(vectors, times: times, at: Double(j) / Double(count))
+            let d = zip(previous, next).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+            lengths.append(lengths[j - 1] + d)
+            previous = next
+        }
+        return lengths
     }
 
     /// Chords per segment measuring a `cubicPaced` curve's length.
@@ -311,21 +333,44 @@ public struct KeyframeAnimation: Hashable, Sendable {
 extension KeyframeAnimation {
     /// An animation `validate()` accepted, evaluated without checking it again: a scene's
     /// keyframes are checked once (when loaded, or when their expressions are evaluated),
-    /// not at every frame.
+    /// not at every frame. What depends only on the animation (key times, paced times, the
+    /// values as vectors, a `cubicPaced` curve's length) is worked out here, once.
     public struct Validated: Sendable {
         public let animation: KeyframeAnimation
+        /// `animation.evaluationTimes`.
+        fileprivate let times: [Double]
+        /// The values as vectors, for the modes that spline them (`cubic`, `cubicPaced`);
+        /// nil otherwise, and for values of discrete kinds (`cubic` then blends straight).
+        fileprivate let form: LinearForm?
+        /// `cubicPaced` with two values or more: `animation.arcLengths`; else empty.
+        fileprivate let arcLengths: [Double]
+        /// `linear` and `paced` values of a continuous kind: the LinearForm of each pair of
+        /// successive values, the one `Interpolation.lerp` would make for them; else empty.
+        fileprivate let segments: [LinearForm]
 
         public init(_ animation: KeyframeAnimation) throws(ValidationError) {
             try animation.validate()
             self.animation = animation
+            times = animation.evaluationTimes
+            let mode = animation.calculationMode
+            form = mode == .cubic || mode == .cubicPaced ? LinearForm(values: animation.values) : nil
+            if mode == .cubicPaced, animation.values.count > 1, let form {
+                arcLengths = animation.arcLengths(form.vectors, times: times)
+            } else {
+                arcLengths = []
+            }
+            let values = animation.values
+            let blendsStraight = mode == .linear || mode == .paced
+            let pairs = blendsStraight ? zip(values, values.dropFirst()).compactMap { LinearForm(values: [$0, $1]) } : []
+            segments = pairs.count == values.count - 1 ? pairs : []
         }
 
         /// `KeyframeAnimation.value(at:)`.
-        public func value(at progress: Double) -> AnimatableValue? { animation.validValue(at: progress) }
+        public func value(at progress: Double) -> AnimatableValue? { animation.validValue(at: progress, self) }
 
         /// `KeyframeAnimation.blend(at:)`.
         public func blend(at progress: Double) -> (from: AnimatableValue, to: AnimatableValue, fraction: Double)? {
-            animation.validBlend(at: progress)
+            animation.validBlend(at: progress, times: times)
         }
     }
 }

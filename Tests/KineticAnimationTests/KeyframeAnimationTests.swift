@@ -71,6 +71,17 @@ private func close(_ a: Double?, _ b: Double, _ tol: Double = 1e-9) -> Bool { a.
     #expect(k.pacedKeyTimes.map { zip($0, [0, 10.0 / 120, 110.0 / 120, 1]).allSatisfy { abs($0 - $1) < 1e-12 } } == true)
 }
 
+@Test func linearBlendsEachPairAsLerpDoes() throws {
+    // Flattened all at once, the z angles unwrap along the list (0, 3, 3.78, 6); pair by pair the
+    // last segment runs −2.5 → −0.28: the same turn in other Doubles. A validated animation keeps
+    // each pair's form, so its values are bit for bit Interpolation.lerp's.
+    let values: [AnimatableValue] = [0, 3, -2.5, 6].map { .transform(.rotation($0, 0, 0, 1)) }
+    let k = try KeyframeAnimation.Validated(KeyframeAnimation(values: values, keyTimes: [0, 0.25, 0.5, 1]))
+    for (p, i, s) in [(0.125, 0, 0.5), (0.3125, 1, 0.25), (0.875, 2, 0.75)] {
+        #expect(k.value(at: p) == Interpolation.lerp(values[i], values[i + 1], s), "at \(p)")
+    }
+}
+
 @Test func cubicPassesThroughValuesSmoothly() {
     let k = KeyframeAnimation(values: [.number(0), .number(10), .number(0)], calculationMode: .cubic)
     #expect(close(number(k.value(at: 0)), 0))

@@ -465,21 +465,16 @@ struct AnimationDecoder {
         return nil
     }
 
-    /// The term of a value of the key path's kind: as written, checked against its range
-    /// (the reader of the layer definition, `Field.value`), or written with expressions
-    /// (section 4), which the runtime evaluates once (`ExpressionBinder.deferredValue`).
-    /// An SVG path goes into the layer's `bounds`.
+    /// The term of a value of the key path's kind (`ExpressionBinder.deferredTerm`): as written, checked
+    /// against its range (the reader of the layer definition, `Field.value`), or written with expressions
+    /// (section 4), which the runtime evaluates once. An SVG path goes into the layer's `bounds`.
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect) -> Term<AnimatableValue>? {
         let kind = keyPath.valueKind
-        // An image asset's name may start like an expression; a transform's expressions
-        // are in its components.
+        // An image asset's name may start like an expression.
         if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { .literal($0) } }
-        guard kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f) else {
-            let value = kind == .path ? f.path(in: bounds).map { .path($0) }
-                : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
-            return value.map { .literal($0) }
+        return binder.deferredTerm(f, kind: kind) { f in
+            kind == .path ? f.path(in: bounds).map { .path($0) } : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
         }
-        return binder.deferredValue(f, kind: kind).map { .expression($0) }
     }
 
     /// Reports the keys of `m` that belong to forms other than `form`.

@@ -164,13 +164,12 @@ struct DynamicsDecoder {
     }
 
     /// A settable behavior property's value of `kind` as written, for `dynamics:` and events'
-    /// `set:` alike: a literal (`read`), or an expression the runtime evaluates (at every step,
-    /// or when the action runs), zero of its kind standing in for it in the checks until then;
-    /// nil when it does not parse or the kind takes no expressions (reported).
+    /// `set:` alike (`ExpressionBinder.deferredTerm`): a literal (`read`), or an expression the runtime
+    /// evaluates (at every step, or when the action runs), zero of its kind standing in for it in the
+    /// checks until then; nil when it does not parse or the kind takes no expressions (reported).
     func term(_ f: Field, _ kind: PropertyKind) -> (value: BehaviorValue, term: Term<BehaviorValue>)? {
-        guard ExpressionText.containsExpression(f) else { return read(f, kind).map { ($0, .literal($0)) } }
         let valueKind = kind.valueKind ?? .number, standIn: BehaviorValue = valueKind == .point ? .point(.zero) : .number(0)
-        return binder.deferredValue(f, kind: valueKind).map { (standIn, .expression($0)) }
+        return binder.deferredTerm(f, kind: valueKind) { read($0, kind) }.map { ($0.literal ?? standIn, $0) }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.

@@ -53,13 +53,13 @@ struct AnimationDecoder {
                 return nil
             }
             let isPoint = behavior.settableKind(of: property) == .point
-            guard behavior.accepts(property, isPoint ? .point(.zero) : .number(1), id: id, at: kpf) else { return nil }
+            guard behavior.accepts(property, .literal(isPoint ? .point(.zero) : .number(1)), id: id, at: kpf) else { return nil }
             // A stand-in layer entry: the key path only carries the kind of value. The values
             // written are checked as a `set:` of them is, so `validate` refuses what the
             // physics would (only an overshooting timing can leave the range between them:
             // the render stops there, at this animation).
             let carrier = Carrier(keyPath: isPoint ? .position : .zPosition) { value in
-                BehaviorValue(value).flatMap { behavior.problem(setting: property, to: $0, id: id) }
+                BehaviorValue(value).flatMap { behavior.problem(setting: property, to: .literal($0), id: id) }
             }
             let entry = LayerEntry(address: LayerAddress([0]), type: .layer, propertyNames: [], field: field)
             guard let (spec, _) = animation(field, inheritedLayer: (entry, id), carrier: carrier,

@@ -53,21 +53,25 @@ import KineticLayers
 
     @Test func valuesAreTermsSaltedInReadingOrder() throws {
         // A value written with expressions is a term with its own random() salt, 1 << 32 + n
-        // in the order the file is read (animations, then events); a literal stays one.
+        // in the order the file is read (animations, dynamics, events, then behavior
+        // animations), whichever reader meets it; a literal stays one.
         let scene = try load("""
-        layers: [{id: a, position: [0, 0]}]
+        layers: [{id: a, position: [0, 0]}, {id: ball, bounds: [20, 20]}]
         animations:
           - {layer: a, keyPath: position.x, from: 0, to: "= random() * 10", duration: 1}
           - {layer: a, keyPath: opacity, values: [1, "= random()", 0], duration: 1}
+          - {behavior: g, keyPath: magnitude, from: "= random()", to: 1, duration: 1}
+        dynamics: {behaviors: [{gravity: {id: g, items: [ball], magnitude: "= random() + 1"}}]}
         events:
-          - {at: 1, set: {a.position.y: "= random() * 5"}}
+          - {at: 1, set: {a.position.y: "= random() * 5", g.magnitude: "= random() + 2"}}
         """)
         let salt = { (n: UInt64) in UInt64(1) << 32 + n }
         guard case .basic(let from, let to, nil) = scene.animations[0].values,
               case .keyframeTerms(let timing, let terms) = scene.animations[1].values,
-              case .set(_, let layers)? = scene.events.first?.actions.first?.kind,
-              case .value(.positionY, let set)? = layers.first?.change else {
-            Issue.record("unexpected model: \(scene.animations), \(scene.events)")
+              case .set(let behaviors, let layers)? = scene.events.first?.actions.first?.kind,
+              case .value(.positionY, let set)? = layers.first?.change,
+              case .basic(let behaviorFrom, _, nil)? = scene.behaviorAnimations.first?.spec.values else {
+            Issue.record("unexpected model: \(scene.animations), \(scene.events), \(scene.behaviorAnimations)")
             return
         }
         #expect(from?.literal == .number(0))
@@ -76,7 +80,10 @@ import KineticLayers
         // The terms are the keyframes' values: nothing stands for the expression until it is evaluated.
         #expect(timing.values.isEmpty)
         #expect(terms[1].expression?.seedSalt == salt(2))
-        #expect(set.expression?.seedSalt == salt(3))
+        #expect(scene.physics?.behaviorTerms.map(\.term.expression?.seedSalt) == [salt(3)])
+        #expect(set.expression?.seedSalt == salt(4))
+        #expect(behaviors.map(\.term.expression?.seedSalt) == [salt(5)])
+        #expect(behaviorFrom?.expression?.seedSalt == salt(6))
     }
 
     @Test func pacedKeyframesMeasureTheValuesTheyBeginWith() throws {

@@ -53,13 +53,13 @@ struct AnimationDecoder {
                 return nil
             }
             let isPoint = behavior.settableKind(of: property) == .point
-            guard behavior.accepts(property, isPoint ? .point(.zero) : .number(1), id: id, at: kpf) else { return nil }
+            guard behavior.accepts(property, .literal(isPoint ? .point(.zero) : .number(1)), id: id, at: kpf) else { return nil }
             // A stand-in layer entry: the key path only carries the kind of value. The values
             // written are checked as a `set:` of them is, so `validate` refuses what the
             // physics would (only an overshooting timing can leave the range between them:
             // the render stops there, at this animation).
             let carrier = Carrier(keyPath: isPoint ? .position : .zPosition) { value in
-                BehaviorValue(value).flatMap { behavior.problem(setting: property, to: $0, id: id) }
+                BehaviorValue(value).flatMap { behavior.problem(setting: property, to: .literal($0), id: id) }
             }
             let entry = LayerEntry(address: LayerAddress([0]), type: .layer, propertyNames: [], field: field)
             guard let (spec, _) = animation(field, inheritedLayer: (entry, id), carrier: carrier,
@@ -465,21 +465,16 @@ struct AnimationDecoder {
         return nil
     }
 
-    /// The term of a value of the key path's kind: as written, checked against its range
-    /// (the reader of the layer definition, `Field.value`), or written with expressions
-    /// (section 4), which the runtime evaluates once (`ExpressionBinder.deferredValue`).
-    /// An SVG path goes into the layer's `bounds`.
+    /// The term of a value of the key path's kind (`ExpressionBinder.deferredTerm`): as written, checked
+    /// against its range (the reader of the layer definition, `Field.value`), or written with expressions
+    /// (section 4), which the runtime evaluates once. An SVG path goes into the layer's `bounds`.
     mutating func valueOrExpression(_ f: Field, for keyPath: LayerKeyPath, in bounds: Rect) -> Term<AnimatableValue>? {
         let kind = keyPath.valueKind
-        // An image asset's name may start like an expression; a transform's expressions
-        // are in its components.
+        // An image asset's name may start like an expression.
         if kind == .image { return (f.isNull ? .image(nil) : assets.asset(f).map { .image($0) }).map { .literal($0) } }
-        guard kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f) else {
-            let value = kind == .path ? f.path(in: bounds).map { .path($0) }
-                : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
-            return value.map { .literal($0) }
+        return binder.deferredTerm(f, kind: kind) { f in
+            kind == .path ? f.path(in: bounds).map { .path($0) } : f.value(of: keyPath.propertyKind, problem: keyPath.problem)
         }
-        return binder.deferredValue(f, kind: kind).map { .expression($0) }
     }
 
     /// Reports the keys of `m` that belong to forms other than `form`.

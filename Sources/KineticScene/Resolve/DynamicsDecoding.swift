@@ -130,7 +130,7 @@ struct DynamicsDecoder {
         return ordered.compactMap { key in
             bound.first { $0.property == key } ?? m[key].flatMap { f in
                 behavior.settableKind(of: key).flatMap { term(f, $0) }
-                    .map { BehaviorSetting(behavior: behavior.id, property: key, term: $0.term) }
+                    .map { BehaviorSetting(behavior: behavior.id, property: key, term: $0) }
             }
         } + bound.filter { !ordered.contains($0.property) }
     }
@@ -158,19 +158,15 @@ struct DynamicsDecoder {
                          + "(its offsets are measured from the anchor when it is read): use a distance or limit attachment")
             return nil
         }
-        return term(field, entry?.kind ?? .number).map {
-            BehaviorSetting(behavior: behavior.id, property: property, term: $0.term)
-        }
+        return term(field, entry?.kind ?? .number).map { BehaviorSetting(behavior: behavior.id, property: property, term: $0) }
     }
 
     /// A settable behavior property's value of `kind` as written, for `dynamics:` and events'
-    /// `set:` alike: a literal (`read`), or an expression the runtime evaluates (at every step,
-    /// or when the action runs), zero of its kind standing in for it in the checks until then;
-    /// nil when it does not parse or the kind takes no expressions (reported).
-    func term(_ f: Field, _ kind: PropertyKind) -> (value: BehaviorValue, term: Term<BehaviorValue>)? {
-        guard ExpressionText.containsExpression(f) else { return read(f, kind).map { ($0, .literal($0)) } }
-        let valueKind = kind.valueKind ?? .number, standIn: BehaviorValue = valueKind == .point ? .point(.zero) : .number(0)
-        return binder.deferredValue(f, kind: valueKind).map { (standIn, .expression($0)) }
+    /// `set:` alike (`ExpressionBinder.deferredTerm`): a literal (`read`), or an expression the runtime
+    /// evaluates (at every step, or when the action runs); nil when it does not parse or the kind takes
+    /// no expressions (reported).
+    func term(_ f: Field, _ kind: PropertyKind) -> Term<BehaviorValue>? {
+        binder.deferredTerm(f, kind: kind.valueKind ?? .number) { read($0, kind) }
     }
 
     /// A layer id that must name a layer with a body: non-empty bounds.

@@ -218,10 +218,7 @@ struct EventsDecoder {
                 vf.report("behavior '\(id)': \(error)")
                 ok = false; continue
             }
-            // An expression's range is checked when the action runs (`Simulation.setting`), where
-            // its value is known: its stand-in checks only what the value cannot change.
-            guard let (value, term) = dynamics.term(vf, kind),
-                  behavior.accepts(property, value, id: id, at: vf, checkingRange: term.expression == nil) else {
+            guard let term = dynamics.term(vf, kind), behavior.accepts(property, term, id: id, at: vf) else {
                 ok = false; continue
             }
             changes.append(BehaviorSetting(behavior: id, property: property, term: term))
@@ -276,19 +273,22 @@ struct EventsDecoder {
 }
 
 extension DynamicBehavior {
-    /// Why `property` does not take `value`, naming the behavior `id`; nil when it does
-    /// (or, without `checkingRange`, when only its range refuses it).
-    func problem(setting property: String, to value: BehaviorValue, id: String, checkingRange: Bool = true) -> String? {
+    /// Why `property` does not take `term`, naming the behavior `id`; nil when it does. An
+    /// expression's range is checked when it is evaluated (`Simulation.setting`), where its
+    /// value is known: zero of the property's kind stands in for it here, to check only what
+    /// the value cannot change.
+    func problem(setting property: String, to term: Term<BehaviorValue>, id: String) -> String? {
+        let value = term.literal ?? (settableKind(of: property) == .point ? .point(.zero) : .number(0))
         do { _ = try setting(property, to: value) } catch {
-            if case .outOfRange = error, !checkingRange { return nil }
+            if case .outOfRange = error, term.expression != nil { return nil }
             return "behavior '\(id)': \(error)"
         }
         return nil
     }
 
-    /// Whether `property` takes `value` (the error reported at `f` when not).
-    func accepts(_ property: String, _ value: BehaviorValue, id: String, at f: Field, checkingRange: Bool = true) -> Bool {
-        guard let problem = problem(setting: property, to: value, id: id, checkingRange: checkingRange) else { return true }
+    /// Whether `property` takes `term` (the error reported at `f` when not).
+    func accepts(_ property: String, _ term: Term<BehaviorValue>, id: String, at f: Field) -> Bool {
+        guard let problem = problem(setting: property, to: term, id: id) else { return true }
         f.report(problem)
         return false
     }

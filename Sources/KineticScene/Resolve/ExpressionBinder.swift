@@ -15,11 +15,14 @@ final class ExpressionBinder {
     /// effect), so they can form no cycle.
     private var deferred: [(value: ExpressionBinding.BoundValue, field: Field)] = []
 
-    /// A value of `kind` written with expressions, evaluated by the runtime (when an
-    /// animation begins, when an event's `set:` runs, at every step of a behavior); nil
-    /// when the kind takes no expressions (colors, booleans, paths…) or the value does
-    /// not parse (reported).
-    func deferredValue(_ f: Field, kind: AnimatableValue.Kind) -> ExpressionValue? {
+    /// The one reader of a value of `kind` that the runtime evaluates where it takes effect (when an
+    /// animation begins, when an event's `set:` runs, at every step of a behavior): `read` reads it by its
+    /// kind when it holds no expression (a transform's are in its components), else it is kept for the
+    /// runtime, salted in reading order. Nil when the kind takes no expressions (colors, booleans, paths…)
+    /// or the value does not read (reported).
+    func deferredTerm<T>(_ f: Field, kind: AnimatableValue.Kind, read: (Field) -> T?) -> Term<T>? {
+        let holdsExpression = kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f)
+        guard holdsExpression else { return read(f).map { .literal($0) } }
         guard [.number, .point, .size, .transform].contains(kind) else {
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
@@ -28,7 +31,7 @@ final class ExpressionBinder {
         // Apart from the bindings' salts (1, 2, …), which existing scenes' random() keeps.
         let salt = UInt64(1) << 32 + UInt64(deferred.count + 1)
         deferred.append((value, f))
-        return ExpressionValue(value: value, seedSalt: salt, place: f.place)
+        return .expression(ExpressionValue(value: value, seedSalt: salt, place: f.place))
     }
 
     /// Records the binding of `key` on the layer at `layer` (its problems, if any, reported).

@@ -150,7 +150,11 @@ import KineticLayers
     /// cycle through bounds components is named by them.
     @Test func sizeComponentsBindTheirSubKeyPaths() {
         #expect(LayerDecoder.componentPaths.mapValues { $0.map(\.name) }
-                == ["position": ["position.x", "position.y"], "bounds": ["bounds.size.width", "bounds.size.height"]])
+                == ["position": ["position.x", "position.y"], "bounds": ["bounds.size.width", "bounds.size.height"],
+                    // In the order a transform's live components are bound (their random() salts follow it).
+                    "transform": ["transform.rotation.z", "transform.rotation.x", "transform.rotation.y", "transform.scale",
+                                  "transform.scale.x", "transform.scale.y", "transform.translation.x",
+                                  "transform.translation.y", "transform.translation.z"]])
         let p = problems("""
         layers:
           - {id: a, bounds: ["= b.bounds.size.height", 10]}

@@ -46,6 +46,19 @@ import KineticLayers
         expectNear(live, try transform("{rotateX: 0.5, rotateY: 1, rotate: -0.5, scale: [1.5, 3], translate: [5, 5, -0.5], perspective: 500}"))
     }
 
+    @Test func liveComponentsAreBoundAndSaltedInSlotOrder() throws {
+        // Written in another order: the bindings' random() salts follow rotate, rotateX, rotateY, scale, translate
+        // (`TransformComponents.keyPaths`), which existing scenes' random() keeps.
+        let scene = try load("""
+        layers:
+          - {id: a, transform: {translate: ["= t", "= t", "= t"], scale: ["= t", "= t"], rotateY: "= t", rotateX: "= t",
+                                rotate: "= t"}}
+        """)
+        let salts = Dictionary(uniqueKeysWithValues: scene.bindings.map { ($0.keyPath, $0.seedSalt) })
+        #expect(salts == [.transformRotationZ: 1, .transformRotationX: 2, .transformRotationY: 3, .transformScaleX: 4,
+                          .transformScaleY: 5, .transformTranslationX: 6, .transformTranslationY: 7, .transformTranslationZ: 8])
+    }
+
     @Test func liveScaleNumberDrivesTransformScale() throws {
         let scene = try load("layers: [{id: a, bounds: [50, 50], transform: {scale: \"= 1 + t\", rotate: 0.5}}]")
         #expect(scene.bindings.map(\.keyPath) == [.transformScale])

@@ -246,6 +246,8 @@ extension Field {
         // A written distance is checked now; a live one gives no transform when not positive.
         c.perspective = read("perspective") { $0.term(in: .positive("")) }
         c.scale = read("scale") { sf -> (x: ExpressionBinding.Term, y: ExpressionBinding.Term)? in
+            // The identity's scale is 1.
+            let sf = if case .identity = sf.expressions { sf.reading(.identity(1)) } else { sf }
             guard sf.isList else { return sf.term().map { ($0, $0) } }
             return sf.terms(count: 2).map { ($0[0], $0[1]) }
         }
@@ -284,7 +286,7 @@ extension Field {
             guard expressions != .literals || !rejectExpression() else { return nil }
             read = bound(kind, angle: isAngle)?.evaluate(.atLoad)?.converted(to: kind)
         case .color: read = color.map { .color($0) }
-        case .transform: read = reading(.literals).transformSource()?.literalParts.map { .transform($0.matrix) }
+        case .transform: read = transformSource()?.literalParts.map { .transform($0.matrix) }
         case .path: read = path.map { .path($0) }
         case .colors: read = elements?.readingAll(\.color).map { .colors($0) }
         case .bool: read = bool.map { .bool($0) }
@@ -304,6 +306,9 @@ extension Field {
 }
 
 extension ExpressionBinding.TransformSource {
+    /// The identity's parts, read in place of a transform bound whole until its binding runs.
+    static var identityParts: (matrix: Transform3D, components: Transform3D.Components?)? { components(.init()).literalParts }
+
     /// The transform with its literal terms (an expression's reads NaN), and the
     /// components it was written with (nil for the matrix form).
     var literalParts: (matrix: Transform3D, components: Transform3D.Components?)? {
@@ -325,7 +330,9 @@ extension Field {
         guard case .scalar(let s) = node, s.expression != nil, expressions != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
-        if case .identity(let v) = expressions { return .literal(v) }
+        if case .identity(let v) = expressions, let e = try? s.expression?.get(), ExpressionText.liveness(e) != nil {
+            return .literal(v)
+        }
         return ExpressionBinder.resolve(self, s, as: .scalar, kept: { .expression($0, $1) }) { $0.scalar.map { .literal($0) } }
     }
 

@@ -131,6 +131,16 @@ public struct ExpressionBinding: Sendable {
 
         public init() {}
 
+        /// The components with key paths, each bound alone when live (`LiveTarget.liveComponents`), in the
+        /// order they are bound — rotate, rotateX, rotateY, scale, translate: the bindings' random() salts
+        /// follow it — and where each is written (one number drives `transform.scale`; `scale: [x, y]`, each axis).
+        static let keyPaths: [(keyPath: LayerKeyPath, key: String, index: Int?)] = [
+            (.transformRotationZ, "rotate", nil), (.transformRotationX, "rotateX", nil), (.transformRotationY, "rotateY", nil),
+            (.transformScale, "scale", nil), (.transformScaleX, "scale", 0), (.transformScaleY, "scale", 1),
+            (.transformTranslationX, "translate", 0), (.transformTranslationY, "translate", 1),
+            (.transformTranslationZ, "translate", 2),
+        ]
+
         /// Every term, in the order the contract lists the components.
         var terms: [Term] {
             [perspective, rotateX, rotateY, rotate, scale?.x, scale?.y, translateZ].compactMap { $0 }

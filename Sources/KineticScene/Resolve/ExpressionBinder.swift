@@ -71,23 +71,24 @@ final class ExpressionBinder {
     /// (`Field.expressions`). Literals only where there is no `target` (a mask's sublayer, an
     /// event's `set:`, a key the table gives no expressions) or no expression: one is then
     /// reported as not supported. Constant ones are evaluated as `read` meets them
-    /// (`resolve`) and checked as if written. A live one is bound as `target` says — one live component of a point with
-    /// component key paths bound alone, the identity's value read in its place — or
+    /// (`resolve`) and checked as if written. A live one is bound as `target` says — live components with
+    /// key paths bound alone (`LiveTarget.liveComponents`), the identity's value read in their place — or
     /// reported where the key has no path: `placeholder` when bound, else nil.
     func take<T>(_ f: Field, to target: LiveTarget?, placeholder: T? = nil, read: (Field) -> T?) -> T? {
-        guard let target, ExpressionText.containsExpression(f) else { return read(f.reading(.literals)) }
+        guard let target, target.readsMapping ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f)
+        else { return read(f.reading(.literals)) }
         let live = ExpressionText.liveness(of: f)
         guard live != nil || target.bindsConstants else {
             return read(f.reading(.constants(because: "this expression is constant")))
         }
-        if live != nil, !target.components.isEmpty, case .sequence(let seq) = f.node, seq.count == 2,
-           seq.filter(\.isExpression).count == 1 {
-            for (i, item) in seq.enumerated() where item.isExpression {
-                let (name, keyPath) = target.components[i]
-                bind(f.element(item, index: i), key: name, keyPath: keyPath, layer: target.layer, label: target.label)
+        if live != nil, let parts = target.liveComponents(of: f) {
+            // The value as written, the identity's value standing for each component until its binding runs. A
+            // transform that does not read binds none; a list's component (a point's) is bound whatever the rest reads.
+            let value = read(f.reading(.identity(0)))
+            for (field, c) in parts where value != nil || c.key == nil {
+                bind(field, key: c.name, keyPath: c.keyPath, layer: target.layer, label: target.label)
             }
-            // The value as written, the identity's value standing for the component until its binding runs.
-            return read(f.reading(.identity(0)))
+            return value
         }
         if let bind = target.bind {
             bind(self, f)
@@ -165,8 +166,8 @@ enum ExpressionPolicy: Equatable {
     /// Literals, constant expressions evaluated now and live ones kept: a layer's own
     /// value, whose live terms are bound and the rest read as written.
     case bindable
-    /// Literals, and every expression read as `identity`: a point's one live component,
-    /// bound alone (`ExpressionBinder.take`), until its binding runs.
+    /// Literals, constant expressions evaluated now, and live ones read as `identity` (a scale's as 1): the
+    /// live components bound alone (`ExpressionBinder.take`), until their bindings run.
     case identity(Double)
 }
 

@@ -184,7 +184,10 @@ struct LayerDecoder {
             }
         }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
-        if let f = m["transform"], let t = transformParts(f, key: "transform", address: address, label: label) {
+        // A live component bound alone, or the whole transform (`componentPaths`), the identity read in its place.
+        if let f = m["transform"], let t = binder.take(f, to: Self.target(ofKey: "transform", address: address, label: label),
+                                                       placeholder: ExpressionBinding.TransformSource.identityParts,
+                                                       read: { $0.transformSource()?.literalParts }) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
         if let f = m["mask"] {
@@ -283,9 +286,6 @@ struct LayerDecoder {
     /// through the schema.
     func readValues(_ m: Mapping, into layer: inout Layer, address: [Int]? = nil, label: String = "") {
         m.readValues(into: &layer, value: { key, f, spec in
-            if spec.kind == .transform {
-                return transformParts(f, key: key, address: address, label: label).map { .transform($0.matrix) }
-            }
             return binder.take(f, to: Self.target(ofKey: key, address: address, label: label)) {
                 $0.value(of: spec.kind, problem: spec.problem)
             }

@@ -94,6 +94,8 @@ extension LayerRenderer {
         let turns = Self.spriteTurns
         // Sprite list index + 1 by (cell × 64 + level) × turns + turn (0: not fetched yet).
         var turned = [Int32](repeating: 0, count: cells.count * 64 * turns)
+        // Per cell, its contents' number in `TurnedSprites` (nil: not fetched yet).
+        var sources = [Int?](repeating: nil, count: cells.count)
         // 2^(k/2) for each level k in −32…31.
         let sigmas = (0..<64).map { pow(2, Double($0 - 32) / 2) }
         for i in order {
@@ -117,7 +119,9 @@ extension LayerRenderer {
                 if turned[tkey] > 0 { si = Int(turned[tkey]) - 1 } else {
                     si = spriteList.count
                     let contents = cells[c].contents, part = cells[c].contentsRect
-                    spriteList.append(TurnedSprites.shared.sprite(contents, part: part, level: k, turn: turn) {
+                    let source = sources[c] ?? TurnedSprites.shared.source(contents, part: part)
+                    sources[c] = source
+                    spriteList.append(TurnedSprites.shared.sprite(source: source, level: k, turn: turn) {
                         contents.map { sprite($0, part: part, pixelsPerPoint: sigma, angle: 2 * .pi * Double(turn) / Double(turns)) }
                     })
                     turned[tkey] = Int32(si + 1)
@@ -382,29 +386,57 @@ private struct SpriteDraw {
 
 /// Turned path sprites, kept across frames and renders: rasterizing a cell's contents at
 /// every angle each frame would cost more than drawing the particles.
-// @unchecked: `made` is only touched with `lock` held.
-private final class TurnedSprites: @unchecked Sendable {
+///
+/// A cell's contents and part (a whole path, say) are hashed once per drawing, to a number
+/// standing for them (`source`); each sprite is then found by that number, its level and
+/// turn, so a particle's lookup hashes three integers, not its contents.
+// @unchecked: `sources`, `made` and `nextSource` are only touched with `lock` held.
+final class TurnedSprites: @unchecked Sendable {
     static let shared = TurnedSprites()
-    private struct Key: Hashable {
+    private struct Source: Hashable {
         var contents: ParticleContents?
         var part: Rect
+    }
+    private struct Key: Hashable {
+        var source: Int
         var level: Int
         var turn: Int
     }
-    /// Guards `made` (frames may render on several threads).
+    /// Guards the tables (frames may render on several threads).
     private let lock = NSLock()
+    private var sources: [Source: Int] = [:]
     private var made: [Key: Sprite] = [:]
-    /// Past this many sprites the cache starts over, bounding its memory.
-    private static let capacity = 16384
+    /// Never reused, even when the tables start over: a number a drawing still holds
+    /// keeps standing for its own contents, so no lookup can get another contents' sprite.
+    private var nextSource = 0
+    /// Past this many sprites the tables start over, bounding their memory.
+    private let capacity: Int
 
-    /// The sprite for the `part` of `contents` at `level` and `turn`, made by `make` if not known yet.
-    func sprite(_ contents: ParticleContents?, part: Rect, level: Int, turn: Int, make: () -> Sprite?) -> Sprite {
-        let key = Key(contents: contents, part: part, level: level, turn: turn)
+    init(capacity: Int = 16384) { self.capacity = capacity }
+
+    /// The number standing for the `part` of `contents` (equal contents and part, equal number).
+    func source(_ contents: ParticleContents?, part: Rect) -> Int {
+        let key = Source(contents: contents, part: part)
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sources[key] { return known }
+        let number = nextSource
+        nextSource += 1
+        sources[key] = number
+        return number
+    }
+
+    /// The sprite of `source` at `level` and `turn`, made by `make` if not known yet.
+    func sprite(source: Int, level: Int, turn: Int, make: () -> Sprite?) -> Sprite {
+        let key = Key(source: source, level: level, turn: turn)
         lock.lock()
         defer { lock.unlock() }
         if let known = made[key] { return known }
         let sprite = make() ?? Sprite(width: 0, height: 0, channels: 1, samples: [], coverage: [], color: (1, 1, 1), pixelsPerPoint: 1)
-        if made.count >= Self.capacity { made.removeAll() }
+        if made.count >= capacity {
+            made.removeAll()
+            sources.removeAll()
+        }
         made[key] = sprite
         return sprite
     }

@@ -173,6 +173,35 @@ import KineticLayers
         #expect(bar && around)
     }
 
+    /// Turned sprites are found by a number standing for a cell's contents and part: equal
+    /// contents and part share it, other contents or another part get their own, and when
+    /// the cache starts over (past its capacity) a number already handed out is never given
+    /// to other contents, so a drawing still holding it cannot get their sprite.
+    @Test func turnedSpritesNeverMixContents() {
+        let cache = TurnedSprites(capacity: 2)
+        let whole = Rect(0, 0, 1, 1)
+        let square = ParticleContents.path(BezierPath.rect(Rect(0, 0, 4, 4)), size: Size(4, 4), fillColor: .white)
+        let bar = ParticleContents.path(BezierPath.rect(Rect(0, 0, 4, 1)), size: Size(4, 4), fillColor: .white)
+        let a = cache.source(square, part: whole)
+        #expect(cache.source(.path(BezierPath.rect(Rect(0, 0, 4, 4)), size: Size(4, 4), fillColor: .white), part: whole) == a)
+        #expect(cache.source(bar, part: whole) != a)
+        #expect(cache.source(square, part: Rect(0, 0, 0.5, 1)) != a)
+        // Sprites told apart by their width.
+        func made(_ width: Int) -> Sprite {
+            Sprite(width: width, height: 1, channels: 1, samples: [], coverage: [UInt8](repeating: 255, count: width),
+                   color: (1, 1, 1), pixelsPerPoint: 1)
+        }
+        #expect(cache.sprite(source: a, level: 0, turn: 0) { made(1) }.width == 1)
+        #expect(cache.sprite(source: a, level: 0, turn: 0) { made(9) }.width == 1)
+        #expect(cache.sprite(source: a, level: 1, turn: 0) { made(2) }.width == 2)
+        // The third sprite starts the tables over; `a` still stands for the square only.
+        #expect(cache.sprite(source: a, level: 0, turn: 1) { made(3) }.width == 3)
+        let b = cache.source(bar, part: whole)
+        #expect(b != a)
+        #expect(cache.sprite(source: b, level: 0, turn: 1) { made(4) }.width == 4)
+        #expect(cache.sprite(source: a, level: 0, turn: 1) { made(5) }.width == 3)
+    }
+
     /// The scene file's `contentsRect` on a cell, and `emitterCells.NAME.contentsRect`
     /// animated (a sprite sheet stepping on): the presentation value at t = 0.5 of a 1 s
     /// linear animation from [0, 0, 0.5, 1] to [0.5, 0, 0.5, 1] is [0.25, 0, 0.5, 1].

@@ -185,9 +185,10 @@ struct LayerDecoder {
         }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         // A live component bound alone, or the whole transform (`componentPaths`), the identity read in its place.
-        if let f = m["transform"], let t = binder.take(f, to: Self.target(ofKey: "transform", address: address, label: label),
-                                                       placeholder: ExpressionBinding.TransformSource.identityParts,
-                                                       read: { $0.transformSource()?.literalParts }) {
+        if let f = m["transform"],
+           let t = binder.take(f, to: Self.target(ofKey: "transform", address: address, label: label),
+                               placeholder: ExpressionBinding.TransformSource.components(.init()).literalParts,
+                               read: { $0.transformSource()?.literalParts }) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
         if let f = m["mask"] {

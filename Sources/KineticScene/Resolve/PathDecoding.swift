@@ -51,7 +51,7 @@ extension Field {
             // A cubic with any expression is bound, a primitive with a live one: as existing
             // scenes' bindings (and their random() salts) were recorded.
             let isCubic = m["cubic"] != nil
-            let isLive = live != nil && (isCubic ? ExpressionText.containsExpressionText(self)
+            let isLive = live != nil && (isCubic ? ExpressionText.containsExpression(self, readsMapping: true)
                                                  : ExpressionText.liveness(of: self) != nil)
             let f = reading(isLive ? .live : .constants(because: "a path here is read once, when the scene loads: "
                                                        + "only a shape layer's own `path` follows live values"))

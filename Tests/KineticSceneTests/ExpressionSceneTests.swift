@@ -149,7 +149,7 @@ import KineticLayers
     /// The components with sub-key paths come from the layer table: a size's too, so a
     /// cycle through bounds components is named by them.
     @Test func sizeComponentsBindTheirSubKeyPaths() {
-        #expect(LayerDecoder.componentPaths.mapValues { $0.map(\.name) }
+        #expect(LayerDecoder.componentPaths.mapValues { $0.map(\.keyPath.description) }
                 == ["position": ["position.x", "position.y"], "bounds": ["bounds.size.width", "bounds.size.height"],
                     // In the order a transform's live components are bound (their random() salts follow it).
                     "transform": ["transform.rotation.z", "transform.rotation.x", "transform.rotation.y", "transform.scale",

@@ -4,10 +4,11 @@ import KineticExpressions
 /// resolve pass asks about them: which values hold one, its syntax error at the
 /// character, and what makes one live. Binding them is `ExpressionBinder`'s.
 enum ExpressionText {
-    /// Whether a value is, or lists, an expression or reference. A mapping's (a primitive's,
-    /// a `{cubic: …}`'s) are its reader's to take.
-    static func containsExpression(_ f: Field) -> Bool {
-        f.node.isExpression || f.node.sequence?.contains(where: \.isExpression) == true
+    /// Whether a value is, or lists, an expression or reference; where it `readsMapping` (a transform's named
+    /// form, a `{cubic: …}`), whether it holds one anywhere. Other mappings' (a primitive's) are their readers' to take.
+    static func containsExpression(_ f: Field, readsMapping: Bool = false) -> Bool {
+        readsMapping ? scalars(of: f.node).contains { $0.expression != nil }
+            : f.node.isExpression || f.node.sequence?.contains(where: \.isExpression) == true
     }
 
     /// The expression `s` holds, parsed by the parse pass; its syntax error reported at
@@ -37,12 +38,6 @@ enum ExpressionText {
     /// error is reported where it is evaluated.
     static func liveness(of f: Field) -> String? {
         scalars(of: f.node).lazy.compactMap { try? $0.expression?.get() }.compactMap { liveness($0) }.first
-    }
-
-    /// Whether a value holds an expression or reference anywhere (in a transform's
-    /// components, a point's, a matrix's entries).
-    static func containsExpressionText(_ f: Field) -> Bool {
-        scalars(of: f.node).contains { $0.expression != nil }
     }
 
     /// Reports `error` (or `message` in its place) at its character in `s`.

@@ -306,9 +306,6 @@ extension Field {
 }
 
 extension ExpressionBinding.TransformSource {
-    /// The identity's parts, read in place of a transform bound whole until its binding runs.
-    static var identityParts: (matrix: Transform3D, components: Transform3D.Components?)? { components(.init()).literalParts }
-
     /// The transform with its literal terms (an expression's reads NaN), and the
     /// components it was written with (nil for the matrix form).
     var literalParts: (matrix: Transform3D, components: Transform3D.Components?)? {

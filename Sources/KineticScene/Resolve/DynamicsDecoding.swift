@@ -81,7 +81,7 @@ struct DynamicsDecoder {
         // built, those it can change leave its initial values (zero for a snap point or an
         // anchor: `decode`, `attachment`); the others count as not written (`bind` reports them).
         let table = DynamicsTable.contexts[kind] ?? []
-        let written = all.order.filter { all[$0].map(ExpressionText.containsExpression) ?? false }
+        let written = all.order.filter { all[$0].map { ExpressionText.containsExpression($0) } ?? false }
         let m = all.removing(Set(written.filter { table.settable(writtenAs: $0) == nil }))
         let id = m["id"]?.string ?? f.keyPath
         let begin = m["begin"]?.nonNegativeNumber ?? 0

@@ -21,8 +21,7 @@ final class ExpressionBinder {
     /// runtime, salted in reading order. Nil when the kind takes no expressions (colors, booleans, paths…)
     /// or the value does not read (reported).
     func deferredTerm<T>(_ f: Field, kind: AnimatableValue.Kind, read: (Field) -> T?) -> Term<T>? {
-        let holdsExpression = kind == .transform ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f)
-        guard holdsExpression else { return read(f).map { .literal($0) } }
+        guard ExpressionText.containsExpression(f, readsMapping: kind == .transform) else { return read(f).map { .literal($0) } }
         guard [.number, .point, .size, .transform].contains(kind) else {
             f.report("not yet supported: expressions in \(kind.rawValue) values (section 4 covers numbers and points)")
             return nil
@@ -75,7 +74,7 @@ final class ExpressionBinder {
     /// key paths bound alone (`LiveTarget.liveComponents`), the identity's value read in their place — or
     /// reported where the key has no path: `placeholder` when bound, else nil.
     func take<T>(_ f: Field, to target: LiveTarget?, placeholder: T? = nil, read: (Field) -> T?) -> T? {
-        guard let target, target.readsMapping ? ExpressionText.containsExpressionText(f) : ExpressionText.containsExpression(f)
+        guard let target, ExpressionText.containsExpression(f, readsMapping: target.readsMapping)
         else { return read(f.reading(.literals)) }
         let live = ExpressionText.liveness(of: f)
         guard live != nil || target.bindsConstants else {
@@ -86,7 +85,7 @@ final class ExpressionBinder {
             // transform that does not read binds none; a list's component (a point's) is bound whatever the rest reads.
             let value = read(f.reading(.identity(0)))
             for (field, c) in parts where value != nil || c.key == nil {
-                bind(field, key: c.name, keyPath: c.keyPath, layer: target.layer, label: target.label)
+                bind(field, key: c.keyPath.description, keyPath: c.keyPath, layer: target.layer, label: target.label)
             }
             return value
         }

@@ -185,9 +185,10 @@ struct LayerDecoder {
         }
         if let f = m["contents"], let path = asset(f) { layer.contents = path }
         // A live component bound alone, or the whole transform (`componentPaths`), the identity read in its place.
-        if let f = m["transform"], let t = binder.take(f, to: Self.target(ofKey: "transform", address: address, label: label),
-                                                       placeholder: ExpressionBinding.TransformSource.identityParts,
-                                                       read: { $0.transformSource()?.literalParts }) {
+        if let f = m["transform"],
+           let t = binder.take(f, to: Self.target(ofKey: "transform", address: address, label: label),
+                               placeholder: ExpressionBinding.TransformSource.components(.init()).literalParts,
+                               read: { $0.transformSource()?.literalParts }) {
             if let c = t.components { layer.transformComponents = c } else { layer.transform = t.matrix }
         }
         if let f = m["mask"] {
@@ -297,7 +298,7 @@ struct LayerDecoder {
     private mutating func readShape(_ m: Mapping, into layer: inout Layer, address: [Int]?) {
         // A named shape's parameters and a path's numbers may be live, bound and run every
         // frame; a mask has no address to bind to, so it takes constants only.
-        let live = address.map { (binder: binder, target: LiveTarget(layer: LayerAddress($0), key: "path", label: layer.key)) }
+        let live = address.map { LivePath(binder: binder, layer: LayerAddress($0), label: "\(layer.key).path") }
         if let f = m["path"], f.peek("shape") != nil {
             // `{shape: NAME, …parameters}` (section 3.1).
             layer.shape?.namedShape = f.namedShapeState(live: live)

@@ -54,8 +54,6 @@ struct LiveTarget {
 struct LiveComponent {
     var keyPath: LayerKeyPath
     var key: String?, index: Int?
-    /// As binding labels name it.
-    var name: String { keyPath.description }
 }
 
 /// A layer's expression values (section 4), taken as each key's reader reads it (the

@@ -1,6 +1,13 @@
 import KineticGeometry
 import KineticLayers
 
+/// Where a shape layer's own `path` binds its live values (`Field.path(in:live:)`, `namedShapeState`): recorded by
+/// `binder`, to the layer at `layer`, labelled `label` (`shape.path`).
+struct LivePath {
+    var binder: ExpressionBinder
+    var layer: LayerAddress, label: String
+}
+
 extension Field {
     /// The most segments a path may have, its curves counted as the chords that flatten
     /// them to within 0.25 pt: stroking self-intersecting paths and colliding with boundary
@@ -16,9 +23,9 @@ extension Field {
     /// `namedShapeState`) or an SVG file's shapes with their viewBox mapped into `box` (the
     /// bounds of the layer the path is drawn in; nil or empty: the file's own size), within
     /// the limits (`limited`). Constant expressions in its numbers are evaluated now. Live
-    /// ones are bound by `live`'s binder to its target when given (a shape layer's own
-    /// `path`, rebuilt every frame: nil is returned) and reported elsewhere.
-    func path(in box: Rect?, live: (binder: ExpressionBinder, target: LiveTarget)? = nil) -> BezierPath? {
+    /// ones are bound by `live` when given (a shape layer's own `path`, rebuilt every
+    /// frame: nil is returned) and reported elsewhere.
+    func path(in box: Rect?, live: LivePath? = nil) -> BezierPath? {
         switch node {
         case .scalar(let s):
             let text = s.string
@@ -51,13 +58,13 @@ extension Field {
             // A cubic with any expression is bound, a primitive with a live one: as existing
             // scenes' bindings (and their random() salts) were recorded.
             let isCubic = m["cubic"] != nil
-            let isLive = live != nil && (isCubic ? ExpressionText.containsExpressionText(self)
+            let isLive = live != nil && (isCubic ? ExpressionText.containsExpression(self, readsMapping: true)
                                                  : ExpressionText.liveness(of: self) != nil)
             let f = reading(isLive ? .live : .constants(because: "a path here is read once, when the scene loads: "
                                                        + "only a shape layer's own `path` follows live values"))
             guard let value = isCubic ? f.cubic() : f.pathPrimitive().map({ .rebuilt(.path($0)) }) else { return nil }
             if let live, isLive {
-                live.binder.bind(value, keyPath: .path, field: self, layer: live.target.layer, label: "\(live.target.label).path")
+                live.binder.bind(value, keyPath: .path, field: self, layer: live.layer, label: live.label)
                 return nil
             }
             // Every number is a literal now: the path as a binding would build it.
@@ -115,14 +122,14 @@ extension Field {
     /// the values the shape accepts (`NamedShape.geometry`'s check, reported on the
     /// mapping). A parameter whose value was reported is not also reported missing.
     ///
-    /// A parameter written as an expression or a reference is bound by `live`'s binder when
-    /// given (a shape layer's own `path`, rebuilt every frame: `path.PARAM` of the target's
-    /// layer); the state holds a placeholder until the binding first runs. Without
+    /// A parameter written as an expression or a reference is bound by `live` when given
+    /// (a shape layer's own `path`, rebuilt every frame: `path.PARAM` of its layer); the
+    /// state holds a placeholder until the binding first runs. Without
     /// `live` the shape is built once, when the scene loads: an expression that is constant
     /// (no `t`, `frame`, `random()` or reference) is evaluated now, and any other is reported.
     ///
     /// - Returns: nil when anything was reported.
-    func namedShapeState(live: (binder: ExpressionBinder, target: LiveTarget)? = nil) -> NamedShapeState? {
+    func namedShapeState(live: LivePath? = nil) -> NamedShapeState? {
         guard let nameField = peek("shape") else {
             report("expected a named shape {shape: NAME, …parameters}, found \(kindName)")
             return nil
@@ -158,7 +165,7 @@ extension Field {
             }
             // Every expression is bound, a constant one too: a placeholder until the binding runs on the first frame.
             let value = live.map { l in
-                l.binder.take(pf, to: LiveTarget(layer: l.target.layer, key: p.name, label: "\(l.target.label).path",
+                l.binder.take(pf, to: LiveTarget(layer: l.layer, key: p.name, label: l.label,
                                                  keyPath: .pathParameter(p.name, kind: kind), bindsConstants: true),
                               placeholder: Self.placeholders[kind] ?? .number(1), read: read)
             } ?? read(pf)

@@ -40,6 +40,11 @@ enum ExpressionText {
         scalars(of: f.node).lazy.compactMap { try? $0.expression?.get() }.compactMap { liveness($0) }.first
     }
 
+    /// Whether `s` holds a live expression (see `liveness(of:)`: one that does not parse counts as constant).
+    static func isLive(_ s: SceneNode.Scalar) -> Bool {
+        (try? s.expression?.get()).map { liveness($0) != nil } ?? false
+    }
+
     /// Reports `error` (or `message` in its place) at its character in `s`.
     static func report(_ error: ExpressionError, message: String? = nil, in f: Field, scalar s: SceneNode.Scalar) {
         let offset = start(in: s) + error.offset

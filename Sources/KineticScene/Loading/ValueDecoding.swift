@@ -327,9 +327,7 @@ extension Field {
         guard case .scalar(let s) = node, s.expression != nil, expressions != .literals else {
             return (angle ? self.angle : number).map { .literal($0) }
         }
-        if case .identity(let v) = expressions, let e = try? s.expression?.get(), ExpressionText.liveness(e) != nil {
-            return .literal(v)
-        }
+        if case .identity(let v) = expressions, ExpressionText.isLive(s) { return .literal(v) }
         return ExpressionBinder.resolve(self, s, as: .scalar, kept: { .expression($0, $1) }) { $0.scalar.map { .literal($0) } }
     }
 

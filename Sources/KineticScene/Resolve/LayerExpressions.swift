@@ -31,17 +31,14 @@ struct LiveTarget {
 
     /// The live components of `f` to bind alone, with where each is written; nil where the value is bound whole.
     func liveComponents(of f: Field) -> [(field: Field, component: LiveComponent)]? {
-        func isLive(_ node: SceneNode) -> Bool {
-            (try? node.scalar?.expression?.get()).map { ExpressionText.liveness($0) != nil } ?? false
-        }
         let parts: [(field: Field, component: LiveComponent)] = components.compactMap { c in
             guard let item = c.key.map({ f.peek($0) }) ?? f else { return nil }
             let field = c.index.map { i in
                 item.node.sequence.flatMap { $0.indices.contains(i) ? item.element($0[i], index: i) : nil }
             } ?? item
-            return field.flatMap { isLive($0.node) ? ($0, c) : nil }
+            return field.flatMap { $0.node.scalar.map(ExpressionText.isLive) == true ? ($0, c) : nil }
         }
-        let live = ExpressionText.scalars(of: f.node).filter { isLive(.scalar($0)) }.count
+        let live = ExpressionText.scalars(of: f.node).filter(ExpressionText.isLive).count
         guard !parts.isEmpty, parts.count == live else { return nil }
         // A point's one only where the other is written as a number (a point of two expressions is bound whole).
         let isPoint = components.allSatisfy { $0.key == nil }

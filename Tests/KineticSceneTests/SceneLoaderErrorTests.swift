@@ -260,11 +260,10 @@ import Testing
 
     /// JSON nesting is read with the scanner's own stack: a million nested brackets (a
     /// stack overflow in 340a5e0, whose scanner called itself for each opening one) are
-    /// valid JSON, and the YAML parser's nesting limit refuses them, located.
+    /// valid JSON (JSONSyntaxTests), and the YAML parser's nesting limit refuses them, located.
     @Test func deeplyNestedJSONIsAnErrorNotACrash() {
         let depth = 1_000_000
         let json = #"{"kinetic": 1, "x": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
-        #expect((try? JSONSyntax.check(json).get()) == json)
         let p = loadProblems(json, file: "t.json")
         #expect(p.count == 1)
         #expect(p.first?.message.hasPrefix("YAML syntax error: Maximum nesting level") == true)

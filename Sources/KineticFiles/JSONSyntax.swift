@@ -6,15 +6,15 @@
 /// checks RFC 8259's grammar, locating the first error, and rewrites each surrogate
 /// pair as YAML's `\U0001F600` (two characters shorter: a later error on that line is
 /// placed two columns early).
-enum JSONSyntax {
-    struct Failure: Error, Equatable {
-        var message: String
-        var line: Int
-        var column: Int
+package enum JSONSyntax {
+    package struct Failure: Error, Equatable {
+        package var message: String
+        package var line: Int
+        package var column: Int
     }
 
     /// The text to give the YAML parser, or where the text stops being JSON.
-    static func check(_ text: String) -> Result<String, Failure> {
+    package static func check(_ text: String) -> Result<String, Failure> {
         var scanner = Scanner(s: Array(text.unicodeScalars))
         do { try scanner.document() } catch { return .failure(error) }
         guard !scanner.pairs.isEmpty else { return .success(text) }

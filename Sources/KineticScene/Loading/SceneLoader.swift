@@ -223,29 +223,9 @@ public enum SceneLoader {
         return g
     }
 
-    /// Where the bytes stop being UTF-8 text, or hold a NUL (UTF-16 without a byte-order
-    /// mark looks like ASCII with NULs between): nil for valid text.
+    /// Where the bytes stop being UTF-8 text (`TextEncoding`), as a problem of `file`.
     static func encodingProblem(_ bytes: [UInt8], file: String) -> SceneProblem? {
-        var line = 1, column = 1, i = 0
-        func problem(_ message: String) -> SceneProblem {
-            SceneProblem(file: file, line: line, column: column, message: message)
-        }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            return problem("the file is UTF-16: save scenes as UTF-8")
-        }
-        // Swift's decoder: overlong forms and surrogates are refused too, at their byte.
-        var parser = Unicode.UTF8.ForwardParser(), rest = bytes.makeIterator()
-        while true {
-            switch parser.parseScalar(from: &rest) {
-            case .emptyInput: return nil
-            case .error: return problem(String(format: "byte 0x%02X is not UTF-8 text: save scenes as UTF-8", bytes[i]))
-            case .valid(let scalar) where scalar.first == 0:
-                return problem("a NUL character: the file is UTF-16 without a byte-order mark, or binary; save scenes as UTF-8")
-            case .valid(let scalar):
-                if scalar.first == 0x0A { line += 1; column = 1 } else { column += 1 }
-                i += scalar.count
-            }
-        }
+        TextEncoding.problem(in: bytes).map { SceneProblem(file: file, line: $0.line, column: $0.column, message: $0.message) }
     }
 
     /// The line and column of the `offset`th byte of `text` (libyaml's reader counts bytes).

@@ -67,6 +67,21 @@ public struct AssetPolicy: Sendable {
             }
         }
     }
+
+    /// An image asset as `UIImage(named:)` finds it: `name`, else, when that is missing,
+    /// `name@3x.png` or `name@2x.png` for `name.png`, the screen's scale (`deviceScale`)
+    /// first. For a name without a scale suffix of its own (the caller knows:
+    /// `Layer.contentsScale(ofAsset:)`); its problem is the plain name's.
+    package func resolveImage(_ name: String, baseDirectory: String, deviceScale: Double) -> Result<String, AssetProblem> {
+        let resolved = resolve(name, baseDirectory: baseDirectory)
+        guard case .failure(.missing) = resolved else { return resolved }
+        let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+        for scale in [deviceScale.rounded(), 3, 2] where scale >= 2 && scale <= 9 {
+            let variant = resolve("\(stem)@\(Int(scale))x.\(ext)", baseDirectory: baseDirectory)
+            if case .success = variant { return variant }
+        }
+        return resolved
+    }
 }
 
 /// What a scene names a file for: an image (`contents:`), a font (`font: Name.ttf`), or

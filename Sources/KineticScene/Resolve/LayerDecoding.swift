@@ -220,16 +220,10 @@ struct LayerDecoder {
             f.report("image assets must be PNG or SVG files, found '\(name)'")
             return nil
         }
-        var resolved = assetPolicy.resolve(name, baseDirectory: baseDirectory)
-        // UIImage(named:) finds `name@3x.png` or `name@2x.png` for `name.png`, the screen's
-        // scale first.
-        if case .failure(.missing) = resolved, Layer.contentsScale(ofAsset: name) == 1 {
-            let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
-            for scale in [deviceScale.rounded(), 3, 2] where scale >= 2 && scale <= 9 {
-                let variant = assetPolicy.resolve("\(stem)@\(Int(scale))x.\(ext)", baseDirectory: baseDirectory)
-                if case .success = variant { resolved = variant; break }
-            }
-        }
+        // A name with its own scale suffix (`name@2x.png`) is looked up as written.
+        let resolved = Layer.contentsScale(ofAsset: name) == 1
+            ? assetPolicy.resolveImage(name, baseDirectory: baseDirectory, deviceScale: deviceScale)
+            : assetPolicy.resolve(name, baseDirectory: baseDirectory)
         let path = Self.path(resolved, name, f)
         if let path { assets.insert(path) }
         return path

@@ -440,7 +440,10 @@ struct ColorCounts {
         }
     }
 
-    /// The count of `word`, or nil when it was never added.
+    /// The count of `word`, or nil when it was never added. Inlined: called once a run
+    /// by ``indexed(_:)`` and twice a changed run by ``RunningColorCounts``, the call
+    /// cost as much as the lookup (issue 42).
+    @inline(__always)
     func count(of word: UInt32) -> Int? {
         let i = slot(word)
         return word != 0 && keys[i] == word ? counts[i] : nil
@@ -470,6 +473,7 @@ struct ColorCounts {
     }
 
     /// The slot holding `word`, or the empty one where it would go.
+    @inline(__always)
     private func slot(_ word: UInt32) -> Int {
         let mask = keys.count - 1
         var i = Int(truncatingIfNeeded: (word &* 0x9E37_79B1) >> 15) & mask
@@ -544,8 +548,26 @@ public struct RunningColorCounts {
         return counts.count - 1
     }
 
+    /// The two words last counted and their numbers (-1: none yet), most recent first.
+    /// A frame's changed runs mostly go between a few colours (a body and the background
+    /// it uncovers): the table's lookup for every run was 4.6 % of a physics scene's GIF
+    /// render (attachment-spring-gravity; issue 42).
+    private var recent = (word: UInt32(0), number: -1, earlierWord: UInt32(0), earlierNumber: -1)
+
+    @inline(__always)
     private mutating func add(_ word: UInt32, _ n: Int) {
-        guard let i = index(word) else { isExact = false; return }
+        let i: Int
+        if word == recent.word, recent.number >= 0 {
+            i = recent.number
+        } else {
+            if word == recent.earlierWord, recent.earlierNumber >= 0 {
+                i = recent.earlierNumber
+            } else {
+                guard let found = index(word) else { isExact = false; return }
+                i = found
+            }
+            recent = (word, i, recent.word, recent.number)
+        }
         counts[i] += n
     }
 
@@ -554,16 +576,18 @@ public struct RunningColorCounts {
     public mutating func replace(_ old: UnsafeBufferPointer<UInt32>, with new: UnsafeBufferPointer<UInt32>) -> Bool {
         precondition(old.count == new.count)
         guard isExact else { return false }
+        let count = old.count
+        guard let old = old.baseAddress, let new = new.baseAddress else { return true }
         // Runs of one old and one new colour at a time: a span is mostly flat areas, and
         // pixels that did not change within it.
         var x = 0
-        while x < old.count {
+        while x < count {
             let was = old[x], now = new[x]
-            var next = x + 1
-            while next < old.count, old[next] == was, new[next] == now { next += 1 }
+            var next = x &+ 1
+            while next < count, old[next] == was, new[next] == now { next &+= 1 }
             if was != now {
-                add(was, x - next)
-                add(now, next - x)
+                add(was, x &- next)
+                add(now, next &- x)
             }
             x = next
         }

@@ -31,6 +31,7 @@ package enum SurfaceFormat {
     case a8
 
     package var cairo: cairo_format_t { self == .argb32 ? CAIRO_FORMAT_ARGB32 : CAIRO_FORMAT_A8 }
+    package var bytesPerPixel: Int { self == .argb32 ? 4 : 1 }
 }
 
 /// The bytes a stream surface writes, collected in memory.
@@ -117,9 +118,10 @@ package final class CairoSurface {
     /// allocated: they are allocated by `malloc` first, which fails where Swift's
     /// allocation would stop the program.
     ///
-    /// `paintsEveryPixel`: `body` sets every pixel whatever was there (its first act is
-    /// an opaque `paint`), so the surface is not cleared first — a 4 MB memset a frame at
-    /// 750 × 1334, 6 % of a dynamics scene's GIF render (issue 15).
+    /// `paintsEveryPixel`: `body` sets every pixel whatever was there (its first act paints
+    /// the whole surface opaquely: an opaque colour or gradient), so the surface is not
+    /// cleared first — a 4 MB memset a frame at 750 × 1334, 6 % of a dynamics scene's GIF
+    /// render (issue 15).
     ///
     /// `reusing`: an earlier frame's bytes to draw into when they are the size needed (a
     /// render's ``FrameBufferPool``), so no fresh pages are faulted in for the frame.

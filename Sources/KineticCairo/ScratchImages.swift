@@ -14,9 +14,11 @@ import Synchronization
 /// zeroed pages faulted in on first touch, and read before written (Cairo's compositing
 /// of untouched rows maps the zero page, then a write copies it): at `--jobs 2` each such
 /// fault in a two-threaded process made the kernel flush the other core's TLB, and the
-/// same drawing cost twice its one-thread time (issue 42, docs/outputs.md). A block
-/// handed back is cleared with `memset` before it is lent again: the same zeroed pixels a
-/// fresh surface has, hence the same bytes drawn.
+/// same drawing cost twice its one-thread time (issue 42, docs/outputs.md). A block is
+/// zero before it is lent again: the same zeroed pixels a fresh surface has, hence the
+/// same bytes drawn. It is cleared where its last use wrote: every byte that use lent, or
+/// only the boxes it says it wrote (a snowfall's flakes: a fraction of the canvas-wide
+/// buffer a `memset` cleared every frame).
 ///
 /// Shared by the frames of one render (one `Renderer`, like its caches) and safe to use
 /// from several threads; a block is lent to one taker at a time.
@@ -41,14 +43,38 @@ package final class ScratchImages: Sendable {
     /// Cairo's own is lent instead.
     package func withImage<R>(_ format: SurfaceFormat, width: Int, height: Int,
                               _ body: (CairoSurface) throws -> R) rethrows -> R {
+        try lend(format, width: width, height: height) { surface, _ in try body(surface) }
+    }
+
+    /// ``withImage(_:width:height:_:)`` for a `body` that writes the surface's pixels
+    /// itself and returns boxes holding every pixel it wrote (nil: any): the block is then
+    /// cleared only there before it is lent again. Cairo only reads a surface it draws
+    /// from, so a body that draws it elsewhere writes nothing more.
+    package func withWrittenImage(_ format: SurfaceFormat, width: Int, height: Int, _ body: (CairoSurface) -> [PixelBox]?) {
+        lend(format, width: width, height: height) { surface, block in
+            guard let boxes = body(surface), let block else { return }
+            let bounds = PixelBox(x0: 0, y0: 0, x1: surface.width, y1: surface.height)
+            block.written = .boxes(boxes.map { $0.intersection(bounds) }, stride: surface.stride,
+                                   bytesPerPixel: format.bytesPerPixel)
+        }
+    }
+
+    /// Runs `body` with a cleared surface and the block it draws in (nil: a surface of
+    /// Cairo's own), whose ``Block/written`` it may narrow.
+    private func lend<R>(_ format: SurfaceFormat, width: Int, height: Int,
+                         _ body: (CairoSurface, Block?) throws -> R) rethrows -> R {
         let stride = CairoSurface.stride(format, width: width)
         let (count, overflow) = stride.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0, stride > 0, !overflow, let block = take(atLeast: count) else {
-            return try body(CairoSurface.image(format, width: width, height: height))
+            return try body(CairoSurface.image(format, width: width, height: height), nil)
         }
         defer { handBack(block) }
-        memset(block.memory, 0, count)
-        return try CairoSurface.image(format, width: width, height: height, stride: stride, over: block.memory, body)
+        block.clear()
+        // Set before drawing, so a body that throws leaves it right.
+        block.written = .bytes(count)
+        return try CairoSurface.image(format, width: width, height: height, stride: stride, over: block.memory) {
+            try body($0, block)
+        }
     }
 
     /// The smallest free block of at least `count` bytes, or a new one (nil when none can
@@ -61,6 +87,7 @@ package final class ScratchImages: Sendable {
             s.reused += 1
             return s.free.remove(at: k)
         }
+        // A new block is lent cleared like the others: all of it was written (by malloc).
         return found ?? Block(capacity: Self.rounded(count))
     }
 
@@ -88,19 +115,43 @@ package final class ScratchImages: Sendable {
         state.withLock { s in (s.free.count, s.free.reduce(0) { $0 + $1.capacity }) }
     }
 
-    /// Raw memory for one surface at a time.
-    // @unchecked: its memory is only touched by the one taker it is lent to (the pool's
-    // lock hands it over).
+    /// Raw memory for one surface at a time, zero outside what its last use wrote.
+    // @unchecked: its memory and `written` are only touched by the one taker it is lent to
+    // (the pool's lock hands it over).
     private final class Block: @unchecked Sendable {
         let memory: UnsafeMutableRawPointer
         let capacity: Int
+        /// Where the last use may have written.
+        var written: Written
+
+        enum Written {
+            /// The first `count` bytes.
+            case bytes(Int)
+            /// The pixels of `boxes`, on rows `stride` bytes apart.
+            case boxes([PixelBox], stride: Int, bytesPerPixel: Int)
+        }
 
         init?(capacity: Int) {
             guard capacity > 0, let memory = malloc(capacity) else { return nil }
             self.memory = memory
             self.capacity = capacity
+            written = .bytes(capacity)
         }
 
         deinit { free(memory) }
+
+        /// Zeroes what the last use wrote: the whole block is zero after.
+        func clear() {
+            switch written {
+            case .bytes(let count):
+                memset(memory, 0, count)
+            case .boxes(let boxes, let stride, let bytesPerPixel):
+                for box in boxes where !box.isEmpty {
+                    let width = (box.x1 - box.x0) * bytesPerPixel
+                    for y in box.y0..<box.y1 { memset(memory + y * stride + box.x0 * bytesPerPixel, 0, width) }
+                }
+            }
+            written = .bytes(0)
+        }
     }
 }

@@ -184,8 +184,11 @@ extension LayerRenderer {
         }
 
         // Pass 3: composite band by band, in a buffer of the render's scratch memory (a
-        // canvas-wide buffer made fresh each frame faulted in its pages: ScratchImages).
+        // canvas-wide buffer made fresh each frame faulted in its pages: ScratchImages),
+        // which is cleared for the next frame only where the sprites were drawn.
         withScratchImage(.argb32, width: bw, height: bh) { buffer in
+            var written: [PixelBox] = []
+            written.reserveCapacity(members.count)
             // Read in place (a copy of a sprite would retain and release each of its arrays).
             buffer.withPixels { pixels, wordsPerRow in spriteList.withUnsafeBufferPointer { list in
                 let compositor = SpriteCompositor(pixels: pixels, wordsPerRow: wordsPerRow, width: bw, height: bh,
@@ -194,14 +197,16 @@ extension LayerRenderer {
                     let rows = band * bandHeight..<min(bh, (band + 1) * bandHeight)
                     for k in start[band]..<start[band + 1] {
                         let d = members[k], tint = d.tint
+                        let visited: PixelBox?
                         if d.scaled {
                             guard tint.3 > 0 else { continue }
-                            compositor.drawScaled(list[Int(d.sprite)], scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
-                                                  color: SpriteCompositor.packedColor(list[Int(d.sprite)], tint: tint),
-                                                  rows: rows)
+                            visited = compositor.drawScaled(list[Int(d.sprite)], scale: d.map.a, tx: d.map.tx, ty: d.map.ty,
+                                                            color: SpriteCompositor.packedColor(list[Int(d.sprite)], tint: tint),
+                                                            rows: rows)
                         } else {
-                            compositor.draw(list[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
+                            visited = compositor.draw(list[Int(d.sprite)], map: d.map, tint: tint, rows: rows)
                         }
+                        if let visited { written.append(visited) }
                     }
                 }
             } }
@@ -221,6 +226,8 @@ extension LayerRenderer {
                         paintShadow(ShadowMask(surface: silhouette, x: Double(bx - margin) + shadow.offset.x,
                                                y: Double(by - margin) + shadow.offset.y, cell: 1),
                                     shadow: shadow, in: ctx)
+                        // The blur wrote its margins too: all of it is cleared.
+                        return nil
                     }
                 } else {
                     // A crisp shadow: the buffer's own alpha is the mask.
@@ -231,14 +238,16 @@ extension LayerRenderer {
             ctx.setSource(replaying: buffer, x: Double(bx), y: Double(by))
             ctx.setAdditive(style.renderMode == .additive)
             ctx.paint(alpha: alpha)
+            return written
         }
     }
 
     /// A cleared image surface for `body`, in the render's scratch memory when it has
-    /// some (``ScratchImages``), else its own.
-    func withScratchImage(_ format: SurfaceFormat, width: Int, height: Int, _ body: (CairoSurface) -> Void) {
-        guard let scratch else { return body(CairoSurface.image(format, width: width, height: height)) }
-        scratch.withImage(format, width: width, height: height, body)
+    /// some (``ScratchImages``), else its own. `body` returns the boxes holding every
+    /// pixel it wrote in the surface (nil: any), where the memory is cleared after.
+    func withScratchImage(_ format: SurfaceFormat, width: Int, height: Int, _ body: (CairoSurface) -> [PixelBox]?) {
+        guard let scratch else { _ = body(CairoSurface.image(format, width: width, height: height)); return }
+        scratch.withWrittenImage(format, width: width, height: height, body)
     }
 
     /// Particle indices in drawing order: CAEmitterLayer's `oldestFirst` draws the oldest

@@ -39,6 +39,27 @@ struct LayerRenderer {
         }
     }
 
+    /// Whether ``drawBackground(_:size:in:)``, at `scale` pixels per point on a canvas of
+    /// `pixels`, sets every pixel to an opaque colour whatever the pixel held (OVER with
+    /// alpha 1 writes the source), so the canvas need not be cleared first (issue 42).
+    ///
+    /// A colour is painted over the whole canvas. A gradient fills the rectangle of `size`,
+    /// which covers every pixel unless the canvas rounded its size up (the last column or
+    /// row, partly covered, would keep part of what was there); its colours are its stops
+    /// and blends of them, opaque when they all are, and past its ends the end colours
+    /// (padded). Axial only: a radial one's pattern matrix can fail for a tiny ellipse (and
+    /// then nothing is drawn), and a conic one is a mesh of sectors.
+    static func backgroundPaintsEveryPixel(_ background: Background, size: Size, scale: Double,
+                                           pixels: (width: Int, height: Int)) -> Bool {
+        switch background {
+        case .color(let color):
+            color.alpha >= 1
+        case .gradient(let gradient):
+            gradient.gradientType == .axial && !gradient.colors.isEmpty && gradient.colors.allSatisfy { $0.alpha >= 1 }
+                && size.width * scale >= Double(pixels.width) && size.height * scale >= Double(pixels.height)
+        }
+    }
+
     /// Draws sibling layers in the context's current space (their superlayer's bounds
     /// space), back to front. `sublayerSpace` is the superlayer's (identity at the root).
     func drawLayers(_ layers: [Layer], alpha: Double, sublayerSpace: Transform3D = .identity,

@@ -71,8 +71,9 @@ public struct Renderer: Sendable {
     public func rasterize(_ frame: SceneFrame, reusing buffer: consuming [UInt8]? = nil) throws(RenderError) -> PixelImage {
         let (width, height) = pixelSize(of: frame.size)
         // Drawn straight into the image's own bytes: no copy of the frame out of Cairo. An
-        // opaque background colour is painted first over every pixel (``draw(_:in:)``).
-        let opaque = if case .color(let color) = frame.background { color.alpha >= 1 } else { false }
+        // opaque background is painted first over every pixel (``draw(_:in:)``).
+        let opaque = LayerRenderer.backgroundPaintsEveryPixel(frame.background, size: frame.size, scale: scale,
+                                                              pixels: (width, height))
         let image = try CairoSurface.drawingImage(width: width, height: height, paintsEveryPixel: opaque,
                                                   reusing: buffer) { (surface) throws(RenderError) in
             let ctx = CairoContext(surface)

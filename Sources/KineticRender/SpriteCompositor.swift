@@ -1,4 +1,5 @@
 import Foundation
+import KineticCairo
 
 /// A particle image pre-scaled to one size: premultiplied samples 0…1 with a one-pixel
 /// transparent border (so bilinear sampling fades out at the edges, antialiasing them).
@@ -67,22 +68,25 @@ struct SpriteCompositor {
     /// Draws `sprite` with `map` taking sprite pixel coordinates to buffer pixel
     /// coordinates (a, b, c, d, tx, ty as CGAffineTransform), tinted by straight `tint`.
     /// Only rows `rows` are touched: drawing a frame band by band keeps the destination
-    /// rows in cache (scattered particles otherwise miss it on nearly every row).
+    /// rows in cache (scattered particles otherwise miss it on nearly every row). Returns
+    /// the pixels visited, which hold every pixel written (nil: none).
+    @discardableResult
     func draw(_ sprite: Sprite, map m: SpriteMap, tint: (r: Float, g: Float, b: Float, a: Float),
-              rows: Range<Int>? = nil) {
+              rows: Range<Int>? = nil) -> PixelBox? {
         let det = m.a * m.d - m.b * m.c
-        guard det != 0, det.isFinite, tint.a > 0 else { return }
+        guard det != 0, det.isFinite, tint.a > 0 else { return nil }
         let sw = Double(sprite.width), sh = Double(sprite.height)
         // The sprite's corners on the buffer give the rows and columns to visit.
         let ax = m.a * sw, cx = m.c * sh, by = m.b * sw, dy = m.d * sh
         let minX = m.tx + min(0, ax) + min(0, cx), maxX = m.tx + max(0, ax) + max(0, cx)
         let minY = m.ty + min(0, by) + min(0, dy), maxY = m.ty + max(0, by) + max(0, dy)
-        guard minX < Double(width), maxX > 0, minY < Double(height), maxY > 0 else { return }
+        guard minX < Double(width), maxX > 0, minY < Double(height), maxY > 0 else { return nil }
         // Clamped before converting: a huge particle must not overflow Int.
         let x0 = Int(max(minX, 0).rounded(.down)), x1 = Int(min(maxX, Double(width)).rounded(.up))
         let y0 = max(rows?.lowerBound ?? 0, Int(max(minY, 0).rounded(.down)))
         let y1 = min(rows?.upperBound ?? height, Int(min(maxY, Double(height)).rounded(.up)))
-        guard x0 < x1, y0 < y1 else { return }
+        guard x0 < x1, y0 < y1 else { return nil }
+        let visited = PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)
         // The inverse map: buffer pixel → sprite pixel.
         let ia = m.d / det, ib = -m.b / det, ic = -m.c / det, id = m.a / det
         let itx = -(ia * m.tx + ic * m.ty), ity = -(ib * m.tx + id * m.ty)
@@ -94,7 +98,7 @@ struct SpriteCompositor {
             let packed = Self.packedColor(sprite, tint: tint)
             drawCoverage(sprite.coverage, width: sprW, x0: x0, x1: x1, y0: y0, y1: y1,
                          inverse: (ia, ib, ic, id, itx, ity), umax: umax, vmax: vmax, color: packed)
-            return
+            return visited
         }
         sprite.samples.withUnsafeBufferPointer { samples in
             guard let s = samples.baseAddress else { return }
@@ -123,6 +127,7 @@ struct SpriteCompositor {
                 }
             }
         }
+        return visited
     }
 
     /// Draws coverage `sprite` (with row extents and row pairs) scaled by `s` and moved by
@@ -133,18 +138,20 @@ struct SpriteCompositor {
     /// by 1/`s` in 16.16 from the first column and row whose sample lies on the sprite
     /// (whichever band is drawn, so bands join seamlessly), and the pixels of a row are
     /// those whose samples reach its two sprite rows' known non-empty columns. No sample
-    /// needs clamping.
-    func drawScaled(_ sprite: borrowing Sprite, scale s: Double, tx: Double, ty: Double, color packed: UInt32, rows: Range<Int>) {
+    /// needs clamping. Returns the pixels visited, which hold every pixel written (nil: none).
+    @discardableResult
+    func drawScaled(_ sprite: borrowing Sprite, scale s: Double, tx: Double, ty: Double, color packed: UInt32,
+                    rows: Range<Int>) -> PixelBox? {
         let sprW = sprite.width, sprH = sprite.height
         guard s > 0, s.isFinite, tx.isFinite, ty.isFinite, sprW > 1, sprH > 1,
               ty < Double(min(rows.upperBound, height)), ty + s * Double(sprH) > Double(max(rows.lowerBound, 0)),
               tx < Double(width), tx + s * Double(sprW) > 0,
               sprite.rowStart.count == sprH, sprite.rowEnd.count == sprH, sprite.rowPairs.count == 2 * sprW * (sprH - 1)
-        else { return }
+        else { return nil }
         // A sprite shrunk below a millionth of its size draws nothing (and its step fits Int).
-        guard s >= 1e-6 else { return }
+        guard s >= 1e-6 else { return nil }
         let inv = 1 / s, step = Int((inv * 65536).rounded())
-        guard step > 0 else { return }
+        guard step > 0 else { return nil }
         // Samples sit at pixel centres: buffer column x samples sprite position
         // (x + 0.5 − tx) / s − 0.5, which is ≥ 0 from column ⌈tx + s / 2 − 0.5⌉ on.
         // (Clamped before converting: a huge particle must not overflow Int.)
@@ -154,12 +161,12 @@ struct SpriteCompositor {
         }
         let (yFirst, v0) = first(ty, limit: height), (x0, u0) = first(tx, limit: width)
         let uLimit = (sprW - 1) << 16 - 1, vLimit = (sprH - 1) << 16 - 1
-        guard u0 <= uLimit, v0 <= vLimit else { return }
+        guard u0 <= uLimit, v0 <= vLimit else { return nil }
         // One past the last column and row whose samples stay inside (iu + 1 < sprW).
         let x1 = min(width, x0 + (uLimit - u0) / step + 1)
         let y0 = max(rows.lowerBound, yFirst)
         let y1 = min(rows.upperBound, height, yFirst + (vLimit - v0) / step + 1)
-        guard x0 < x1, y0 < y1 else { return }
+        guard x0 < x1, y0 < y1 else { return nil }
         // The first column whose sample reaches sprite column j (j < 2²³ and step ≥ 1
         // keep the quotient's error far below the 1/step a non-integer one is away from
         // the next integer; at an exact integer either answer starts or ends at a pixel of
@@ -207,6 +214,7 @@ struct SpriteCompositor {
                 }
             }
         }
+        return PixelBox(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
     /// The bilinear coverage 0…255 of a sample between four texels, `texels` holding them as

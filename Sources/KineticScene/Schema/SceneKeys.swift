@@ -148,18 +148,21 @@ enum SceneKeys {
     static let delay = Key("delay", .number, range: .nonNegative("a time"), default: .number(0),
                            doc: "Seconds after the trigger.")
 
+    // The defaults are `GoldenSpec`'s, said there once.
     static let golden: [Key] = [
         Key("frames", .list(.anyOf([.integer, .choice(["last"])])), range: .nonNegative("a frame index"),
             doc: "Frame indices to check, or last."),
-        Key("scale", .number, range: .positive("pixels per point"), default: .number(1), doc: "Render golden frames at this scale."),
+        Key("scale", .number, range: .positive("pixels per point"), default: .number(GoldenSpec().scale),
+            doc: "Render golden frames at this scale."),
         // Described by its mapping (`$defs/tolerance`).
         Key("tolerance", .mapping("tolerance"), doc: ""),
-        Key("state", .bool, default: .bool(false), doc: "Also keep and check the inspect state of every frame."),
-        Key("filmstrip", .bool, default: .bool(false), doc: "Also write a filmstrip of the golden frames."),
+        Key("state", .bool, default: .bool(GoldenSpec().state), doc: "Also keep and check the inspect state of every frame."),
+        Key("filmstrip", .bool, default: .bool(GoldenSpec().filmstrip), doc: "Also write a filmstrip of the golden frames."),
     ]
 
     static let tolerance: [Key] = [
-        Key("channel", .integer, range: ValueRange(0, 255, reason: "an 8-bit channel difference"), default: .number(8),
+        Key("channel", .integer, range: ValueRange(0, 255, reason: "an 8-bit channel difference"),
+            default: .number(Double(GoldenSpec().channelTolerance)),
             doc: "Per-channel difference allowed."),
         Key("pixels", .anyOf([.number, .percentage]), range: .unit("a share of the pixels"),
             doc: "Share of pixels that may exceed it (0…1, or a percentage)."),

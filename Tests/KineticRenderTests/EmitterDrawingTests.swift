@@ -7,37 +7,18 @@ import KineticLayers
 
 /// Particles are drawn where the simulation puts them, tinted by their colour.
 @Suite struct EmitterDrawingTests {
-    /// An emitter layer over the canvas whose one cell draws a `side`-point square.
-    func emitter(side: Double, particles: ParticleSnapshot, mode: EmitterRenderMode = .unordered) -> Layer {
-        var layer = Layer(place: "e", type: .emitter)
-        layer.bounds = Rect(0, 0, 200, 200)
-        layer.position = Point(100, 100)
-        var style = EmitterStyle()
-        var cell = EmitterCell()
-        cell.contents = .path(BezierPath.rect(Rect(0, 0, side, side)), size: Size(side, side), fillColor: .white)
-        style.emitterCells = [cell]
-        style.renderMode = mode
-        style.particles = particles
-        layer.content = .emitter(style)
-        return layer
-    }
-
     func snapshot(_ items: [(x: Double, y: Double, scale: Double, color: Color)]) -> ParticleSnapshot {
         var p = ParticleSnapshot()
         p.alive = [items.count]; p.born = [items.count]
         for (i, it) in items.enumerated() {
-            p.cell.append(0); p.x.append(it.x); p.y.append(it.y); p.z.append(0)
-            p.vx.append(0); p.vy.append(0); p.vz.append(0)
-            p.age.append(Double(items.count - i)); p.lifetime.append(100)
-            p.scale.append(it.scale); p.angle.append(0)
-            p.red.append(Float(it.color.red)); p.green.append(Float(it.color.green))
-            p.blue.append(Float(it.color.blue)); p.alpha.append(Float(it.color.alpha))
+            p.appendResting(x: it.x, y: it.y, age: Double(items.count - i), scale: it.scale,
+                            color: (Float(it.color.red), Float(it.color.green), Float(it.color.blue), Float(it.color.alpha)))
         }
         return p
     }
 
     @Test func aParticleIsAScaledTintedSquareAtItsPosition() {
-        let layer = emitter(side: 10, particles: snapshot([(60, 80, 2, red)]))
+        let layer = squareEmitter(side: 10, particles: snapshot([(60, 80, 2, red)]))
         let image = render([layer], scale: 2, name: "particle")
         // 10 pt × scale 2 = 20 pt around (60, 80): 50…70 × 70…90 pt, 100…140 × 140…180 px.
         let inside = image.isOpaque(red, 120, 160) && image.isOpaque(red, 102, 142) && image.isOpaque(red, 137, 177)
@@ -52,7 +33,7 @@ import KineticLayers
         for angle in [Double.pi / 2, -3 * Double.pi / 2, Double.pi / 2 + 20 * Double.pi] {
             var particles = snapshot([(100, 100, 1, red)])
             particles.angle[0] = angle
-            var layer = emitter(side: 1, particles: particles)
+            var layer = squareEmitter(side: 1, particles: particles)
             guard case .emitter(var style) = layer.content else { Issue.record("no emitter"); return }
             style.emitterCells[0].contents = .path(BezierPath.rect(Rect(20, 0, 20, 8)), size: Size(40, 8), fillColor: .white)
             layer.content = .emitter(style)
@@ -67,11 +48,11 @@ import KineticLayers
     @Test func renderModesOrderAndAdd() {
         // Two overlapping particles: the older (first) is red, the newer blue.
         let items: [(x: Double, y: Double, scale: Double, color: Color)] = [(50, 50, 1, red), (55, 50, 1, blue)]
-        let first = render([emitter(side: 20, particles: snapshot(items), mode: .oldestFirst)])
+        let first = render([squareEmitter(side: 20, particles: snapshot(items), mode: .oldestFirst)])
         #expect(first.isOpaque(blue, 52, 50))
-        let last = render([emitter(side: 20, particles: snapshot(items), mode: .oldestLast)])
+        let last = render([squareEmitter(side: 20, particles: snapshot(items), mode: .oldestLast)])
         #expect(last.isOpaque(red, 52, 50))
-        let added = render([emitter(side: 20, particles: snapshot(items), mode: .additive)])
+        let added = render([squareEmitter(side: 20, particles: snapshot(items), mode: .additive)])
         #expect(added.isOpaque(Color(red: 1, green: 0, blue: 1), 52, 50))
     }
 
@@ -120,7 +101,7 @@ import KineticLayers
         // A 20×10 image: white on the left, blue on the right (a four-channel sprite).
         let path = try Self.writeHalfWhiteHalfBlueSprite(named: "kinetic-particle")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, Color(red: 1, green: 0.5, blue: 1))]))
+        var layer = squareEmitter(side: 1, particles: snapshot([(50, 50, 2, Color(red: 1, green: 0.5, blue: 1))]))
         layer.emitter?.emitterCells[0].contents = .image(path)
         let image = Renderer(scale: 1, images: try ImageCache(loading: [path])).render(frame([layer]))
         // 40×20 pt around (50, 50): white × (1, 0.5, 1) on the left, blue × it on the right.
@@ -135,7 +116,7 @@ import KineticLayers
             (1e300, 50, 1, red), (.infinity, 50, 1, red), (.nan, 50, 1, red), (50, 50, 1e200, blue), (-1e18, -1e18, 1e17, blue),
             (50, 50, 1e6, red),
         ]
-        let image = render([emitter(side: 10, particles: snapshot(items))])
+        let image = render([squareEmitter(side: 10, particles: snapshot(items))])
         // The million-fold particle covers the canvas; the absurd ones must not break the frame.
         #expect(image.isOpaque(red, 10, 10) && image.isOpaque(red, 190, 190))
     }
@@ -147,7 +128,7 @@ import KineticLayers
     @Test func aContentsRectDrawsThatPartAtItsSize() throws {
         let path = try Self.writeHalfWhiteHalfBlueSprite(named: "kinetic-particle-part")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var layer = emitter(side: 1, particles: snapshot([(50, 50, 2, .white)]))
+        var layer = squareEmitter(side: 1, particles: snapshot([(50, 50, 2, .white)]))
         layer.emitter?.emitterCells[0].contents = .image(path)
         layer.emitter?.emitterCells[0].contentsRect = Rect(0.5, 0, 0.5, 1)
         let image = Renderer(scale: 1, images: try ImageCache(loading: [path])).render(frame([layer]))
@@ -164,7 +145,7 @@ import KineticLayers
     @Test func aTurnedParticleDrawsItsPart() {
         var particles = snapshot([(100, 100, 1, red)])
         particles.angle[0] = .pi / 2
-        var layer = emitter(side: 1, particles: particles)
+        var layer = squareEmitter(side: 1, particles: particles)
         layer.emitter?.emitterCells[0].contents = .path(BezierPath.rect(Rect(20, 0, 20, 8)), size: Size(40, 8), fillColor: .white)
         layer.emitter?.emitterCells[0].contentsRect = Rect(0.5, 0, 0.5, 1)
         let image = render([layer], scale: 2, name: "turned-part")

@@ -246,25 +246,13 @@ import KineticLayers
 
     /// Particles drawn by an emitter layer casting a shadow.
     func snowLayer(radius: Double, withEmptySublayer: Bool) -> Layer {
-        var layer = Layer(place: "e", type: .emitter)
-        layer.bounds = Rect(0, 0, 200, 200)
-        layer.position = Point(100, 100)
-        var style = EmitterStyle()
-        var cell = EmitterCell()
-        cell.contents = .path(BezierPath.rect(Rect(0, 0, 10, 10)), size: Size(10, 10), fillColor: .white)
-        style.emitterCells = [cell]
         var p = ParticleSnapshot()
         let items: [(Double, Double, Double)] = [(40, 50, 0), (47, 55, 0.5), (150, 3, 1), (120, 196, 0.2)]
         p.alive = [items.count]; p.born = [items.count]
         for (i, it) in items.enumerated() {
-            p.cell.append(0); p.x.append(it.0); p.y.append(it.1); p.z.append(0)
-            p.vx.append(0); p.vy.append(0); p.vz.append(0)
-            p.age.append(Double(i)); p.lifetime.append(100)
-            p.scale.append(1); p.angle.append(it.2)
-            p.red.append(0.6); p.green.append(0.7); p.blue.append(0.8); p.alpha.append(0.9)
+            p.appendResting(x: it.0, y: it.1, age: Double(i), angle: it.2, color: (0.6, 0.7, 0.8, 0.9))
         }
-        style.particles = p
-        layer.content = .emitter(style)
+        var layer = squareEmitter(side: 10, particles: p)
         layer.shadowOpacity = 0.7
         layer.shadowRadius = radius
         layer.shadowOffset = Size(0, -4)

@@ -81,24 +81,8 @@ import KineticLayers
     static func flakes(at places: [(x: Double, y: Double)], background: Background = .color(.black)) -> SceneFrame {
         var p = ParticleSnapshot()
         p.alive = [places.count]; p.born = [places.count]
-        for (x, y) in places {
-            p.cell.append(0)
-            p.x.append(x); p.y.append(y); p.z.append(0)
-            p.vx.append(0); p.vy.append(0); p.vz.append(0)
-            p.age.append(1); p.lifetime.append(100)
-            p.scale.append(1); p.angle.append(0)
-            p.red.append(1); p.green.append(1); p.blue.append(1); p.alpha.append(1)
-        }
-        var layer = Layer(place: "snow", type: .emitter)
-        layer.bounds = Rect(0, 0, 200, 200)
-        layer.position = Point(100, 100)
-        var style = EmitterStyle()
-        var cell = EmitterCell()
-        cell.contents = .path(BezierPath.rect(Rect(0, 0, 6, 6)), size: Size(6, 6), fillColor: .white)
-        style.emitterCells = [cell]
-        style.particles = p
-        layer.content = .emitter(style)
-        return frame([layer], background: background)
+        for (x, y) in places { p.appendResting(x: x, y: y, age: 1) }
+        return frame([squareEmitter(side: 6, particles: p)], background: background)
     }
 
     /// A flake that moved leaves nothing where it was: the particle buffer lent to the
@@ -163,26 +147,14 @@ import KineticLayers
                 // buffer's size, is the same every frame.
                 let (x, y) = i < 2 ? (i == 0 ? (5.0, 5.0) : (195.0, 195.0))
                     : (Double(i * 37 % 190) + 5, Double(i * 53 % 150) + Double(k * 7) + 10)
-                p.cell.append(0)
-                p.x.append(x); p.y.append(y); p.z.append(0)
-                p.vx.append(0); p.vy.append(0); p.vz.append(0)
-                p.age.append(Double(count - i)); p.lifetime.append(100)
-                p.scale.append(1 + Double(i % 3) / 2); p.angle.append(Double(i) / 5)
-                p.red.append(0.6); p.green.append(0.66); p.blue.append(0.74); p.alpha.append(1)
+                p.appendResting(x: x, y: y, age: Double(count - i), scale: 1 + Double(i % 3) / 2, angle: Double(i) / 5,
+                                color: (0.6, 0.66, 0.74, 1))
             }
-            var layer = Layer(place: "snow", type: .emitter)
-            layer.bounds = Rect(0, 0, 200, 200)
-            layer.position = Point(100, 100)
+            var layer = squareEmitter(side: 6, particles: p)
             layer.shadowColor = .white
             layer.shadowOpacity = 1
             layer.shadowOffset = Size(0, 1)
             layer.shadowRadius = shadowRadius
-            var style = EmitterStyle()
-            var cell = EmitterCell()
-            cell.contents = .path(BezierPath.rect(Rect(0, 0, 6, 6)), size: Size(6, 6), fillColor: .white)
-            style.emitterCells = [cell]
-            style.particles = p
-            layer.content = .emitter(style)
             return frame([layer], background: .color(Color(red: 0.04, green: 0.09, blue: 0.2, alpha: 1)))
         }
         var fresh = Renderer(scale: 2, flatRasters: nil, shadows: nil)

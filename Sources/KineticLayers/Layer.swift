@@ -334,6 +334,15 @@ public struct ReplicatorStyle: Equatable, Sendable {
 public enum Background: Equatable, Sendable {
     case color(Color)
     case gradient(Gradient)
+
+    /// Whether any background pixel can be less than opaque (a GIF then needs
+    /// transparency, an MP4 cannot have it, and the canvas must be cleared first).
+    package var mayBeTransparent: Bool {
+        switch self {
+        case .color(let c): c.alpha < 1
+        case .gradient(let g): g.colors.contains { $0.alpha < 1 }
+        }
+    }
 }
 
 /// One frame's presentation tree, ready to rasterize.

@@ -51,11 +51,12 @@ struct LayerRenderer {
     /// then nothing is drawn), and a conic one is a mesh of sectors.
     static func backgroundPaintsEveryPixel(_ background: Background, size: Size, scale: Double,
                                            pixels: (width: Int, height: Int)) -> Bool {
+        guard !background.mayBeTransparent else { return false }
         switch background {
-        case .color(let color):
-            color.alpha >= 1
+        case .color:
+            return true
         case .gradient(let gradient):
-            gradient.gradientType == .axial && !gradient.colors.isEmpty && gradient.colors.allSatisfy { $0.alpha >= 1 }
+            return gradient.gradientType == .axial && !gradient.colors.isEmpty
                 && size.width * scale >= Double(pixels.width) && size.height * scale >= Double(pixels.height)
         }
     }

@@ -32,13 +32,3 @@ extension FrameRenderError {
         self.init(message: error.problem(in: scene).map(\.description) ?? "\(scene.file): \(error)")
     }
 }
-
-extension Background {
-    /// Whether any background pixel can be less than opaque (GIF then needs transparency).
-    package var mayBeTransparent: Bool {
-        switch self {
-        case .color(let c): c.alpha < 1
-        case .gradient(let g): g.colors.contains { $0.alpha < 1 }
-        }
-    }
-}

@@ -61,6 +61,14 @@ public final class GIFPaletteBuilder {
     /// colours. At most ``maximumSamples`` are held, a quarter of each large frame's
     /// pixels: 16 MB at 750 × 1334.
     private var pending: [(rgba: [UInt8], width: Int, height: Int, importance: [UInt8]?)] = []
+    /// Whether ``add(_:)`` holds the samples of a scene of many colours too, for
+    /// ``palette()`` to add to the histogram, in the order added (the same histogram), until
+    /// ``stopDeferring()``. With more than one job ``AnimationOutput`` chooses the palette on
+    /// a thread of its own while the frames pass starts: the histogram's adds (one at a
+    /// time, ~8 ms a sample of a 4-megapixel frame, 0.13 s of snow's 0.80 s GIF at
+    /// `--scale 4` on 16 cores, issue 42) go there, while the first frames are drawn. At
+    /// most ``maximumSamples`` are held, as for a scene of few colours.
+    public var defersHistogram = false
     /// Pixels in flat runs of each colour over the samples, for the exact entries.
     private var runs: [UInt32: Int] = [:]
     /// Every counted pixel's exact colour.
@@ -190,9 +198,20 @@ public final class GIFPaletteBuilder {
         // Past the limit the scene is one of many colours, whatever comes next.
         if counts.count > Self.exactColorLimit {
             isOfManyColors.value.store(true, ordering: .relaxed)
-            try addPending()
+            if !defersHistogram { try addPending() }
         }
     }
+
+    /// Adds the samples held for ``defersHistogram`` to the histogram now (when the scene is
+    /// one of many colours: else they never go to it) and holds no more: before another
+    /// pass, whose frames would otherwise be drawn or kept beside them.
+    public func stopDeferring() throws(EncodeError) {
+        defersHistogram = false
+        if counts.count > Self.exactColorLimit { try addPending() }
+    }
+
+    /// Samples held, not yet in the histogram (tests).
+    var heldSamples: Int { pending.count }
 
     /// Hands the samples held to libimagequant's histogram, in the order added.
     private func addPending() throws(EncodeError) {

@@ -533,6 +533,42 @@ import Testing
         #expect(carried != (try palette(samples) { [UInt8](repeating: 255, count: $0.width * $0.height) }))
     }
 
+    /// Samples of many colours held for ``GIFPaletteBuilder/palette()`` (``defersHistogram``,
+    /// with more than one job) give the palette of samples added to the histogram at once,
+    /// and so do samples held, handed over by ``stopDeferring()`` and followed by more.
+    @Test func heldSamplesGiveThePaletteOfSamplesAddedAtOnce() throws {
+        func frame(_ phase: Int) -> PixelImage {
+            var image = PixelImage(width: 80, height: 64)
+            for y in 0..<64 {
+                for x in 0..<80 {
+                    Synthetic.put(&image, x, y, r: Double((x + phase) % 80) / 79, g: Double(y) / 63,
+                                  b: Double((x * y + phase) % 97) / 96, a: 1)
+                }
+            }
+            return image
+        }
+        let samples = (0..<6).map { GIFPaletteBuilder.sample(frame($0 * 13), weighed: true) }
+        func palette(defers: Bool, stoppingAfter: Int? = nil) throws -> (colors: [GIFColor], held: Int) {
+            let builder = try GIFPaletteBuilder(options: GIFOptions(colors: 32))
+            builder.defersHistogram = defers
+            var held = 0
+            for (i, sample) in samples.enumerated() {
+                if i == stoppingAfter { try builder.stopDeferring() }
+                try builder.add(sample)
+                held = max(held, builder.heldSamples)
+            }
+            return (try builder.palette().colors, held)
+        }
+        let atOnce = try palette(defers: false), held = try palette(defers: true), stopped = try palette(defers: true, stoppingAfter: 3)
+        #expect(atOnce.held == 0 && held.held == samples.count && stopped.held == 3)
+        #expect(held.colors == atOnce.colors)
+        #expect(stopped.colors == atOnce.colors)
+        // Not the palette of fewer samples: every held sample reached the histogram.
+        let firstThree = try GIFPaletteBuilder(options: GIFOptions(colors: 32))
+        for sample in samples.prefix(3) { try firstThree.add(sample) }
+        #expect(try firstThree.palette().colors != atOnce.colors)
+    }
+
     /// A body moving between two samples blends its edge rows into shades no sample has,
     /// one row a frame; thin lines fall between the pixels libimagequant's histogram
     /// samples (every second one of every second row). Both reach the palette of a scene

@@ -33,13 +33,9 @@ import Testing
             for d in destinations {
                 // Pairs (a, 255 − a) and, with an odd count, a last single pixel.
                 var row = [UInt32](repeating: d, count: 513)
-                var next = 0
                 let coverages: [UInt16] = (0..<256).flatMap { a -> [UInt16] in [UInt16(a), UInt16(255 - a)] } + [77]
                 row.withUnsafeMutableBufferPointer { buffer in
-                    paint.fill(buffer.baseAddress!, 0..<513, additive: additive) {
-                        defer { next += 1 }
-                        return coverages[next]
-                    }
+                    paint.fill(buffer.baseAddress!, 0..<513, additive: additive) { x in coverages[x] }
                 }
                 for (i, a) in coverages.enumerated() {
                     #expect(row[i] == expected(color, coverage: Int(a), onto: d, additive: additive),

@@ -1,6 +1,4 @@
 import Foundation
-import enum Kinetic.InspectReport
-import enum Kinetic.ReportValue
 import KineticLayers
 import KineticFiles
 import KineticScene

@@ -363,12 +363,19 @@ public final class GIFWriter {
             return ([0, -1], largestIndex)
         }
         guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return (spans, largestIndex) }
-        let w = right - left + 1
-        var cropped: [UInt8] = []
-        cropped.reserveCapacity(w * (bottom - top + 1))
-        for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
-        frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
-        frame.indices = cropped
+        let w = right - left + 1, h = bottom - top + 1
+        // Copied band by band: on the writer's thread alone this was a copy of the whole
+        // frame, in frame order (4 MB on snow at scale 4; issue 42).
+        frame.indices = [UInt8](unsafeUninitializedCapacity: w * h) { out, initialized in
+            frame.indices.withUnsafeBufferPointer { indices in
+                guard let from = indices.baseAddress, let to = out.baseAddress else { return }
+                RowBands(rows: h, width: w, jobs: rowJobs).run { _, rows in
+                    for y in rows { (to + y * w).initialize(from: from + (y + top) * r.width + left, count: w) }
+                }
+                initialized = w * h
+            }
+        }
+        frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: h)
         var cropSpans = [Int](repeating: -1, count: 2 * (bottom - top + 1))
         for y in top...bottom where spans[2 * y + 1] >= 0 {
             cropSpans[2 * (y - top)] = spans[2 * y] - left

@@ -112,23 +112,31 @@ public final class GIFWriter {
                 palette = []
             }
             // With 255 colours every index is a colour or the transparent one: no scan.
-            if palette.count < Int(PreparedGIFFrame.transparentIndex), Self.largestColorIndex(frame.indices) >= palette.count {
-                throw .invalidImage(reason: "frame uses a colour index beyond its \(palette.count)-colour palette")
+            let checksIndices = palette.count < Int(PreparedGIFFrame.transparentIndex)
+            let colors = palette.count
+            func indexError() -> EncodeError {
+                .invalidImage(reason: "frame uses a colour index beyond its \(colors)-colour palette")
             }
+            let sourceRows = options.transparentBackground || frame.disposal != .doNotDispose ? nil
+                : frame.sourcePixels.flatMap { Self.sourceRowStarts(of: frame, count: $0.count) }
+            // The display check reads the indices band by band: it checks them there (below).
+            if checksIndices, sourceRows == nil, Self.largestColorIndex(frame.indices) >= colors { throw indexError() }
             // A small shared table's transparent index follows its colours.
             let smallTable = frame.localPalette == nil && palette.count < Int(PreparedGIFFrame.transparentIndex)
             // Whether `displayed` and `displayedIndex` now hold what this frame shows, and
             // its pixels left transparent are `smallTable`'s index already.
             var tracked = false
-            if !options.transparentBackground, frame.disposal == .doNotDispose,
-               let source = frame.sourcePixels, let sourceRows = Self.sourceRowStarts(of: frame, count: source.count) {
+            if let source = frame.sourcePixels, let sourceRows {
                 // The palette as the display's words (0xFFRRGGBB), one for every index
                 // (0 past the palette: no colour), so an index never reads past the table.
                 let packed = palette.prefix(256).map { 0xFF00_0000 | Self.packed($0) }
                     + [UInt32](repeating: 0, count: 256 - min(palette.count, 256))
                 let skipped = smallTable ? UInt8(palette.count) : PreparedGIFFrame.transparentIndex
-                let drawnSpans = skipNearUnchanged(&frame, source: source, rowStarts: sourceRows, packed: packed,
-                                                   skipped: skipped)
+                let (drawnSpans, largestIndex) = skipNearUnchanged(&frame, source: source, rowStarts: sourceRows,
+                                                                   packed: packed, skipped: skipped,
+                                                                   checksIndices: checksIndices)
+                // The display is changed already, but the writer is cancelled with the error.
+                if checksIndices, largestIndex >= colors { throw indexError() }
                 bridgeRuns(&frame, packed: packed, transparent: skipped, drawnSpans: drawnSpans)
                 tracked = true
             }
@@ -274,9 +282,12 @@ public final class GIFWriter {
     /// The pixels left transparent are written as `skipped` (the transparent index of the
     /// table the frame is written with), those transparent before included. Returns each
     /// row's first and last drawn pixel (two entries a row of the frame's new rectangle,
-    /// the last -1 for a row drawing nothing), for ``bridgeRuns(_:packed:transparent:drawnSpans:)``.
+    /// the last -1 for a row drawing nothing), for ``bridgeRuns(_:packed:transparent:drawnSpans:)``,
+    /// and, if `checksIndices`, the ``largestColorIndex(_:)`` of the indices as they came
+    /// (else -1): found band by band, where it was the writer's one serial pass over them
+    /// (issue 42).
     private func skipNearUnchanged(_ frame: inout PreparedGIFFrame, source: [UInt8], rowStarts: [Int], packed: [UInt32],
-                                   skipped: UInt8) -> [Int] {
+                                   skipped: UInt8, checksIndices: Bool) -> (spans: [Int], largestIndex: Int) {
         precondition(packed.count == 256)
         if displayed.isEmpty {
             displayed = [UInt32](repeating: 0, count: width * height)
@@ -285,7 +296,7 @@ public final class GIFWriter {
         // A frame's own table's indices mean nothing to later frames.
         let ownTable = frame.localPalette != nil
         let r = frame.rect, tolerance = Int32(clamping: options.tolerance), canvasWidth = width
-        var left = r.width, right = -1, top = r.height, bottom = -1
+        var left = r.width, right = -1, top = r.height, bottom = -1, largestIndex = -1
         // The decisions go to a buffer of their own, written once, pixel by pixel where
         // drawn and run by run where transparent: the frame's indices are shared with
         // the caller's frame, so changing them in place first copied them whole (1 MB a
@@ -312,6 +323,10 @@ public final class GIFWriter {
                             found.withUnsafeMutableBufferPointer { found in
                                 bands.run { band, rows in
                                     var bounds = DrawnBounds()
+                                    if checksIndices {
+                                        bounds.largestIndex = Self.largestColorIndex(UnsafeRawBufferPointer(
+                                            start: indices + rows.lowerBound &* r.width, count: rows.count &* r.width))
+                                    }
                                     for y in rows {
                                         let row = (r.y + y) &* canvasWidth &+ r.x, start = y &* r.width
                                         let sourceStart = rowStarts[y]
@@ -328,6 +343,7 @@ public final class GIFWriter {
                                 }
                             }
                             }
+                            largestIndex = found.map(\.largestIndex).max() ?? -1
                             for bounds in found where bounds.right >= 0 {
                                 left = min(left, bounds.left); right = max(right, bounds.right)
                                 top = min(top, bounds.top); bottom = max(bottom, bounds.bottom)
@@ -344,26 +360,34 @@ public final class GIFWriter {
         guard right >= 0 else {
             frame.rect = GIFRect(x: 0, y: 0, width: 1, height: 1)
             frame.indices = [skipped]
-            return [0, -1]
+            return ([0, -1], largestIndex)
         }
-        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return spans }
-        let w = right - left + 1
-        var cropped: [UInt8] = []
-        cropped.reserveCapacity(w * (bottom - top + 1))
-        for y in top...bottom { cropped += frame.indices[(y * r.width + left)..<(y * r.width + left + w)] }
-        frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: bottom - top + 1)
-        frame.indices = cropped
+        guard left > 0 || top > 0 || right < r.width - 1 || bottom < r.height - 1 else { return (spans, largestIndex) }
+        let w = right - left + 1, h = bottom - top + 1
+        // Copied band by band: on the writer's thread alone this was a copy of the whole
+        // frame, in frame order (4 MB on snow at scale 4; issue 42).
+        frame.indices = [UInt8](unsafeUninitializedCapacity: w * h) { out, initialized in
+            frame.indices.withUnsafeBufferPointer { indices in
+                guard let from = indices.baseAddress, let to = out.baseAddress else { return }
+                RowBands(rows: h, width: w, jobs: rowJobs).run { _, rows in
+                    for y in rows { (to + y * w).initialize(from: from + (y + top) * r.width + left, count: w) }
+                }
+                initialized = w * h
+            }
+        }
+        frame.rect = GIFRect(x: r.x + left, y: r.y + top, width: w, height: h)
         var cropSpans = [Int](repeating: -1, count: 2 * (bottom - top + 1))
         for y in top...bottom where spans[2 * y + 1] >= 0 {
             cropSpans[2 * (y - top)] = spans[2 * y] - left
             cropSpans[2 * (y - top) + 1] = spans[2 * y + 1] - left
         }
-        return cropSpans
+        return (cropSpans, largestIndex)
     }
 
-    /// The first and last column and row with a drawn pixel among the rows of a band.
+    /// The first and last column and row with a drawn pixel among the rows of a band, and
+    /// the largest colour index of its rows (-1 unless asked).
     private struct DrawnBounds {
-        var left = Int.max, right = -1, top = Int.max, bottom = -1
+        var left = Int.max, right = -1, top = Int.max, bottom = -1, largestIndex = -1
 
         /// Adds `drawn`, row `y`'s first and last drawn pixel (`last` -1: none); rows
         /// come in increasing order.
@@ -745,29 +769,32 @@ public final class GIFWriter {
     /// smallest: the largest of those, less one, is the answer, -1 included — one
     /// `pointwiseMax` a vector, where a mask of drawn indices beside it spilled to memory.
     static func largestColorIndex(_ indices: [UInt8]) -> Int {
+        indices.withUnsafeBytes { largestColorIndex($0) }
+    }
+
+    /// ``largestColorIndex(_:)`` of the indices in `raw`.
+    static func largestColorIndex(_ raw: UnsafeRawBufferPointer) -> Int {
         let transparent = PreparedGIFFrame.transparentIndex
         precondition(transparent == 255, "the +1 trick needs the transparent index last")
-        return indices.withUnsafeBytes { raw in
-            let one = SIMD16<UInt8>(repeating: 1)
-            var a = SIMD16<UInt8>(repeating: 0), b = a
-            var i = 0
-            while i &+ 32 <= raw.count {
-                // `replace(with:where:)`, not `pointwiseMax`: that was a generic call a
-                // vector, not inlined (snow's writer 0.31 G → 0.21 G instructions).
-                let c = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) &+ one
-                let d = raw.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self) &+ one
-                a.replace(with: c, where: c .> a)
-                b.replace(with: d, where: d .> b)
-                i &+= 32
-            }
-            a.replace(with: b, where: b .> a)
-            var largest = a.max()
-            while i < raw.count {
-                largest = max(largest, raw[i] &+ 1)
-                i &+= 1
-            }
-            return Int(largest) - 1
+        let one = SIMD16<UInt8>(repeating: 1)
+        var a = SIMD16<UInt8>(repeating: 0), b = a
+        var i = 0
+        while i &+ 32 <= raw.count {
+            // `replace(with:where:)`, not `pointwiseMax`: that was a generic call a
+            // vector, not inlined (snow's writer 0.31 G → 0.21 G instructions).
+            let c = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) &+ one
+            let d = raw.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self) &+ one
+            a.replace(with: c, where: c .> a)
+            b.replace(with: d, where: d .> b)
+            i &+= 32
         }
+        a.replace(with: b, where: b .> a)
+        var largest = a.max()
+        while i < raw.count {
+            largest = max(largest, raw[i] &+ 1)
+            i &+= 1
+        }
+        return Int(largest) - 1
     }
 
     /// Rewrites a compacted `frame` to the global colour table if that holds every colour

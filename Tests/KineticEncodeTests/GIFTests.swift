@@ -325,6 +325,30 @@ import Testing
         #expect(gif.canvases.count == 1)
     }
 
+    /// With source colours the display check finds the largest index band by band: an
+    /// index beyond the table in the last band of four, or in the one pixel a band of
+    /// several drew, is rejected as in one pass.
+    @Test func indicesBeyondTheSharedTableAreRejectedByBands() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (width, height) = (256, 1024)
+        let rect = GIFRect(x: 0, y: 0, width: width, height: height)
+        let small = try GIFPalette(colors: [GIFColor(red: 255, green: 0, blue: 0), GIFColor(red: 0, green: 0, blue: 255)])
+        for (jobs, bad) in [(4, width * height - 1), (4, 3 * width * height / 4), (1, width * height - 1), (4, 0)] {
+            let path = folder + "/bands\(jobs)-\(bad).gif"
+            let writer = try GIFWriter(path: path, width: width, height: height,
+                                       options: GIFOptions(palette: .shared(small)), jobs: jobs)
+            var indices = [UInt8](repeating: PreparedGIFFrame.transparentIndex, count: width * height)
+            indices[bad] = 2
+            let source = [UInt8](repeating: 255, count: width * height * 4)
+            #expect(throws: EncodeError.invalidImage(reason: "frame uses a colour index beyond its 2-colour palette")) {
+                try writer.write(PreparedGIFFrame(rect: rect, indices: indices, localPalette: nil, disposal: .doNotDispose,
+                                                  sourcePixels: source), delayCentiseconds: 10)
+            }
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
     @Test func ffmpegDecodesOurGIF() throws {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

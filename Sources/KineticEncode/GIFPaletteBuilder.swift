@@ -64,10 +64,10 @@ public final class GIFPaletteBuilder {
     /// Whether ``add(_:)`` holds the samples of a scene of many colours too, for
     /// ``palette()`` to add to the histogram, in the order added (the same histogram), until
     /// ``stopDeferring()``. With more than one job ``AnimationOutput`` chooses the palette on
-    /// a thread of its own while the frames pass starts: the histogram's adds (one at a
-    /// time, ~8 ms a sample of a 4-megapixel frame, 0.13 s of snow's 0.80 s GIF at
-    /// `--scale 4` on 16 cores, issue 42) go there, while the first frames are drawn. At
-    /// most ``maximumSamples`` are held, as for a scene of few colours.
+    /// a thread of its own while the frames pass starts; with more than two the histogram's
+    /// adds (one at a time, ~8 ms a sample of a 4-megapixel frame, 0.13 s of snow's 0.80 s
+    /// GIF at `--scale 4` on 16 cores, issue 42) go there too, while the first frames are
+    /// drawn. At most ``maximumSamples`` are held, as for a scene of few colours.
     public var defersHistogram = false
     /// Pixels in flat runs of each colour over the samples, for the exact entries.
     private var runs: [UInt32: Int] = [:]

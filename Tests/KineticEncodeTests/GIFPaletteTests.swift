@@ -534,7 +534,7 @@ import Testing
     }
 
     /// Samples of many colours held for ``GIFPaletteBuilder/palette()`` (``defersHistogram``,
-    /// with more than one job) give the palette of samples added to the histogram at once,
+    /// with more than two jobs) give the palette of samples added to the histogram at once,
     /// and so do samples held, handed over by ``stopDeferring()`` and followed by more.
     @Test func heldSamplesGiveThePaletteOfSamplesAddedAtOnce() throws {
         func frame(_ phase: Int) -> PixelImage {

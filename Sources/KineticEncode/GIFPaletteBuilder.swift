@@ -77,7 +77,9 @@ public final class GIFPaletteBuilder {
     private var sampledPixels = 0
     /// Whether the scene has few colours: decided once, on the samples' colours, when
     /// first asked (by ``extraSamplePositions(between:)`` or ``palette()``).
-    private lazy var fewColors = counts.count <= Self.exactColorLimit
+    private lazy var fewColors = !countsManyColors
+    /// Whether the colours counted so far make a scene of many colours (whatever comes next).
+    private var countsManyColors: Bool { counts.count > Self.exactColorLimit }
     /// The last sample's colours, and for each pair of consecutive samples the share of
     /// their pixels in colours the other lacks.
     private var previousColors: [(word: UInt32, count: Int)]?
@@ -195,8 +197,7 @@ public final class GIFPaletteBuilder {
         for (word, count) in sample.colors { counts.add(word, count) }
         sampledPixels += sample.width * sample.height
         pending.append((sample.rgba, sample.width, sample.height, sample.importance))
-        // Past the limit the scene is one of many colours, whatever comes next.
-        if counts.count > Self.exactColorLimit {
+        if countsManyColors {
             isOfManyColors.value.store(true, ordering: .relaxed)
             if !defersHistogram { try addPending() }
         }
@@ -207,7 +208,7 @@ public final class GIFPaletteBuilder {
     /// pass, whose frames would otherwise be drawn or kept beside them.
     public func stopDeferring() throws(EncodeError) {
         defersHistogram = false
-        if counts.count > Self.exactColorLimit { try addPending() }
+        if countsManyColors { try addPending() }
     }
 
     /// Samples held, not yet in the histogram (tests).

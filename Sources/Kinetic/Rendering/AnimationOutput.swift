@@ -53,11 +53,13 @@ package enum AnimationOutput {
             try sample(positions, .samples, { sampler.sample($0) }, { try palette.add($0) })
             // A second pass over the frames between the samples the builder asks for.
             let extra = palette.extraSamplePositions(between: positions)
-            if !extra.isEmpty { try palette.stopDeferring() }
-            if !extra.isEmpty, palette.extraFramesAreSamples {
-                try sample(extra, .samplesBetween, { sampler.sample($0) }, { try palette.add($0) })
-            } else if !extra.isEmpty {
-                try sample(extra, .colorsBetween, { GIFPaletteBuilder.colors($0) }, { palette.addColors($0) })
+            if !extra.isEmpty {
+                try palette.stopDeferring()
+                if palette.extraFramesAreSamples {
+                    try sample(extra, .samplesBetween, { sampler.sample($0) }, { try palette.add($0) })
+                } else {
+                    try sample(extra, .colorsBetween, { GIFPaletteBuilder.colors($0) }, { palette.addColors($0) })
+                }
             }
             builder = palette
         }

@@ -280,6 +280,18 @@ package final class CairoSurface {
         return Array(UnsafeBufferPointer(start: data, count: count))
     }
 
+    /// An image surface's pixel rows with everything that says how drawing reads them;
+    /// nil for any other surface (a recording).
+    package func snapshot() -> SurfaceSnapshot? {
+        guard cairo_surface_get_type(raw) == CAIRO_SURFACE_TYPE_IMAGE else { return nil }
+        var sx = 0.0, sy = 0.0, ox = 0.0, oy = 0.0
+        cairo_surface_get_device_scale(raw, &sx, &sy)
+        cairo_surface_get_device_offset(raw, &ox, &oy)
+        let format = Double(cairo_image_surface_get_format(raw).rawValue)
+        return SurfaceSnapshot(layout: [format, Double(width), Double(height), Double(stride), sx, sy, ox, oy],
+                               bytes: bytes())
+    }
+
     /// Overwrites an image surface's pixels with `bytes` laid out `stride` bytes a row.
     package func replaceBytes(_ bytes: [UInt8], stride source: Int) {
         cairo_surface_flush(raw)
@@ -318,6 +330,24 @@ package final class CairoSurface {
     package func writePNG(to path: String) throws(CairoFailure) {
         let status = cairo_surface_write_to_png(raw, path)
         guard status == CAIRO_STATUS_SUCCESS else { throw CairoFailure(status) }
+    }
+}
+
+/// An image surface as drawing from it sees it: format, size, stride, device scale and
+/// offset (`layout`), and its pixel rows. Equal snapshots read as the same source.
+package struct SurfaceSnapshot: Equatable, Sendable {
+    package let layout: [Double]
+    package let bytes: [UInt8]
+
+    // Byte for byte with libc's vectorized memcmp: a snapshot is a whole frame.
+    package static func == (a: Self, b: Self) -> Bool {
+        guard a.layout == b.layout, a.bytes.count == b.bytes.count else { return false }
+        return a.bytes.withUnsafeBytes { x in
+            b.bytes.withUnsafeBytes { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 }
 

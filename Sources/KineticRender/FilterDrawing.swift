@@ -75,17 +75,25 @@ extension LayerRenderer {
         let left = (x0 * k).rounded(.down), top = (y0 * k).rounded(.down)
         let width = Int((x1 * k).rounded(.up) - left), height = Int((y1 * k).rounded(.up) - top)
         guard width > 0, height > 0, width * height <= Self.maxOffscreenPixels * 4 else { return }
-        let backdrop = CairoSurface.image(.argb32, width: width, height: height)
-        do {
-            let bc = CairoContext(backdrop)
-            bc.scale(k, k)
-            // Padded: past the canvas edge the backdrop repeats its edge pixels (Core
-            // Image clamps so too), rather than fading the blur to transparent there.
-            bc.setSource(target, x: -left / k, y: -top / k)
-            bc.paint()
+        func blurredBackdrop() -> Raster {
+            let backdrop = CairoSurface.image(.argb32, width: width, height: height)
+            do {
+                let bc = CairoContext(backdrop)
+                bc.scale(k, k)
+                // Padded: past the canvas edge the backdrop repeats its edge pixels (Core
+                // Image clamps so too), rather than fading the blur to transparent there.
+                bc.setSource(target, x: -left / k, y: -top / k)
+                bc.paint()
+            }
+            return Self.blurred(Raster(x: Int(left), y: Int(top), width: width, height: height,
+                                       stride: backdrop.stride, bytes: backdrop.bytes()), sigma: sigma / cell, pad: false)
         }
-        let raster = Self.blurred(Raster(x: Int(left), y: Int(top), width: width, height: height,
-                                         stride: backdrop.stride, bytes: backdrop.bytes()), sigma: sigma / cell, pad: false)
+        let raster = if let backdrops, let snapshot = target.snapshot() {
+            backdrops.raster(for: .init(region: [left, top, Double(width), Double(height), k, sigma], target: snapshot),
+                             make: blurredBackdrop)
+        } else {
+            blurredBackdrop()
+        }
         ctx.setReplacing()
         paint(raster, pixelsPerUnit: k, in: ctx)
     }

@@ -20,6 +20,8 @@ struct LayerRenderer {
     var flatRasters: FlatRasterCache? = nil
     /// Blurred shadow silhouettes shared by a scene's frames; nil makes each anew.
     var shadows: ShadowCache? = nil
+    /// Blurred backdrops shared by a scene's frames; nil blurs each anew.
+    var backdrops: BackdropCache? = nil
     /// Memory for the image surfaces a frame draws in and drops, kept for later frames;
     /// nil allocates each anew (vector files, whose recordings may hold a source).
     var scratch: ScratchImages? = nil

@@ -39,15 +39,18 @@ public struct Renderer: Sendable {
     public var flatRasters: FlatRasterCache?
     /// Blurred shadow silhouettes, reused by later frames (nil: none kept).
     public var shadows: ShadowCache?
+    /// Blurred backdrops (`backgroundFilters`), reused by later frames (nil: none kept).
+    public var backdrops: BackdropCache?
     /// Memory for the image surfaces a raster frame draws in and drops (a particle
     /// layer's buffer), handed on to later frames (nil: each allocated anew). Its limit
     /// is the frames drawn at once: one a worker (`SceneRenderer`).
     package var scratch: ScratchImages? = ScratchImages(limit: ProcessInfo.processInfo.activeProcessorCount)
 
     public init(scale: Double, images: ImageCache = ImageCache(), debug: Bool = false,
-                flatRasters: FlatRasterCache? = FlatRasterCache(), shadows: ShadowCache? = ShadowCache()) {
+                flatRasters: FlatRasterCache? = FlatRasterCache(), shadows: ShadowCache? = ShadowCache(),
+                backdrops: BackdropCache? = BackdropCache()) {
         self.scale = scale; self.images = images; self.debug = debug; self.flatRasters = flatRasters
-        self.shadows = shadows
+        self.shadows = shadows; self.backdrops = backdrops
     }
 
     /// The canvas size in pixels for a frame of `size` points: size × scale, rounded.
@@ -129,7 +132,7 @@ public struct Renderer: Sendable {
         let m = ctx.matrix
         let renderer = LayerRenderer(images: ImageSurfaces(images), rasterDensity: rasterDensity,
                                      deviceCanvas: (m.tx, m.ty, m.tx + m.a * frame.size.width, m.ty + m.d * frame.size.height),
-                                     flatRasters: flatRasters, shadows: shadows, scratch: scratch)
+                                     flatRasters: flatRasters, shadows: shadows, backdrops: backdrops, scratch: scratch)
         renderer.drawBackground(frame.background, size: frame.size, in: ctx)
         renderer.drawLayers(frame.layers, alpha: 1, in: ctx)
     }

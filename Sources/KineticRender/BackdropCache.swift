@@ -4,7 +4,7 @@ import KineticCairo
 /// Blurred backdrops (`backgroundFilters`), kept from frame to frame.
 ///
 /// A blur view over content that holds still — the screen under a sliding menu — blurs
-/// the same pixels every frame; its downsampling and blur were half of gooey-slide-menu's
+/// the same pixels every frame; its downsampling and blur were most of gooey-slide-menu's
 /// drawing. An entry is found by everything the blur reads: the whole target surface it
 /// samples (pixels and layout), the rectangle sampled with its raster scale, and σ. Equal
 /// keys give byte-identical pixels, so a hit draws exactly what a miss would, whichever

@@ -165,6 +165,7 @@ enum SceneKeys {
             default: .number(Double(GoldenSpec().channelTolerance)),
             doc: "Per-channel difference allowed."),
         Key("pixels", .anyOf([.number, .percentage]), range: .unit("a share of the pixels"),
+            default: .number(GoldenSpec().pixelTolerance),
             doc: "Share of pixels that may exceed it (0…1, or a percentage)."),
     ]
 

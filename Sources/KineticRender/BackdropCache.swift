@@ -29,11 +29,18 @@ public final class BackdropCache: Sendable {
         entries = RecentlyUsed(capacityBytes: capacityBytes, capacityEntries: capacityEntries)
     }
 
-    /// The blurred backdrop for `key`, made by `make` (outside the lock) when missing.
-    func raster(for key: Key, make: () -> Raster) -> Raster {
+    /// The blurred backdrop of `region` (``Key/region``) sampled from `target`, made by
+    /// `make` (outside the lock) when missing. A target that is no image, or too large
+    /// for half the budget, is not copied into a key (a huge canvas would double its
+    /// memory every frame): its backdrop is made anew.
+    func raster(sampling target: CairoSurface, region: [Double], make: () -> Raster) -> Raster {
+        guard target.stride * target.height <= entries.capacityBytes / 2, let snapshot = target.snapshot() else {
+            return make()
+        }
+        let key = Key(region: region, target: snapshot)
         if let hit = entries.value(for: key) { return hit }
         let made = make()
-        entries.store(made, size: key.target.bytes.count + made.bytes.count, for: key)
+        entries.store(made, size: snapshot.bytes.count + made.bytes.count, for: key)
         return made
     }
 

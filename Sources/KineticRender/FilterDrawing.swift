@@ -88,12 +88,8 @@ extension LayerRenderer {
             return Self.blurred(Raster(x: Int(left), y: Int(top), width: width, height: height,
                                        stride: backdrop.stride, bytes: backdrop.bytes()), sigma: sigma / cell, pad: false)
         }
-        let raster = if let backdrops, let snapshot = target.snapshot() {
-            backdrops.raster(for: .init(region: [left, top, Double(width), Double(height), k, sigma], target: snapshot),
-                             make: blurredBackdrop)
-        } else {
-            blurredBackdrop()
-        }
+        let raster = backdrops?.raster(sampling: target, region: [left, top, Double(width), Double(height), k, sigma],
+                                       make: blurredBackdrop) ?? blurredBackdrop()
         ctx.setReplacing()
         paint(raster, pixelsPerUnit: k, in: ctx)
     }

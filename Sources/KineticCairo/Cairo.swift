@@ -281,9 +281,9 @@ package final class CairoSurface {
     }
 
     /// An image surface's pixel rows with everything that says how drawing reads them;
-    /// nil for any other surface (a recording).
-    package func snapshot() -> SurfaceSnapshot? {
-        guard cairo_surface_get_type(raw) == CAIRO_SURFACE_TYPE_IMAGE else { return nil }
+    /// nil for any other surface (a recording) and for rows beyond `maxBytes`.
+    package func snapshot(maxBytes: Int) -> SurfaceSnapshot? {
+        guard cairo_surface_get_type(raw) == CAIRO_SURFACE_TYPE_IMAGE, stride * height <= maxBytes else { return nil }
         var sx = 0.0, sy = 0.0, ox = 0.0, oy = 0.0
         cairo_surface_get_device_scale(raw, &sx, &sy)
         cairo_surface_get_device_offset(raw, &ox, &oy)

@@ -34,9 +34,7 @@ public final class BackdropCache: Sendable {
     /// for half the budget, is not copied into a key (a huge canvas would double its
     /// memory every frame): its backdrop is made anew.
     func raster(sampling target: CairoSurface, region: [Double], make: () -> Raster) -> Raster {
-        guard target.stride * target.height <= entries.capacityBytes / 2, let snapshot = target.snapshot() else {
-            return make()
-        }
+        guard let snapshot = target.snapshot(maxBytes: entries.capacityBytes / 2) else { return make() }
         let key = Key(region: region, target: snapshot)
         if let hit = entries.value(for: key) { return hit }
         let made = make()

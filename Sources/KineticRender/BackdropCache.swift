@@ -35,11 +35,8 @@ public final class BackdropCache: Sendable {
     /// memory every frame): its backdrop is made anew.
     func raster(sampling target: CairoSurface, region: [Double], make: () -> Raster) -> Raster {
         guard let snapshot = target.snapshot(maxBytes: entries.capacityBytes / 2) else { return make() }
-        let key = Key(region: region, target: snapshot)
-        if let hit = entries.value(for: key) { return hit }
-        let made = make()
-        entries.store(made, size: snapshot.bytes.count + made.bytes.count, for: key)
-        return made
+        return entries.value(for: Key(region: region, target: snapshot), size: { snapshot.bytes.count + $0.bytes.count },
+                             make: make)
     }
 
     /// How many entries are held (tests).

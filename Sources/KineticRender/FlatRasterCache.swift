@@ -51,10 +51,7 @@ public final class FlatRasterCache: Sendable {
 
     /// The entry for `key`, made by `make` (outside the lock) when missing.
     func entry(for key: Key, make: () -> Entry) -> Entry {
-        if let hit = entries.value(for: key) { return hit }
-        let made = make()
-        entries.store(made, size: made.raster?.bytes.count ?? 0, for: key)
-        return made
+        entries.value(for: key, size: { $0.raster?.bytes.count ?? 0 }, make: make)
     }
 
     /// How many entries are held (tests).

@@ -30,6 +30,15 @@ final class RecentlyUsed<Key: Equatable & Sendable, Value: Sendable>: @unchecked
         }
     }
 
+    /// The value stored for `key`, or the one `make` returns (called outside the lock)
+    /// stored with the size `size` gives it.
+    func value(for key: Key, size: (Value) -> Int, make: () -> Value) -> Value {
+        if let hit = value(for: key) { return hit }
+        let made = make()
+        store(made, size: size(made), for: key)
+        return made
+    }
+
     /// Keeps `value` (`size` bytes) for `key`, unless it alone exceeds the byte budget.
     func store(_ value: Value, size: Int, for key: Key) {
         guard size <= capacityBytes else { return }
